@@ -1,0 +1,37 @@
+# Surveys: make run serves on the embedded store; make test runs every test,
+# with the real services they need (Azurite from tools/package-lock.json).
+
+GO        ?= go
+BIN       := bin/surveys
+ADDR      ?= :8080
+DATA      ?= data
+STATICCHECK_VERSION ?= v0.8.2
+
+.PHONY: run build test tools lint bench clean
+
+run: build
+	SURVEYS_ADDR=$(ADDR) SURVEYS_DATA=$(DATA) ./$(BIN) serve
+
+build:
+	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/surveys
+
+# tools installs what the tests need: Azurite, pinned in tools/package-lock.json.
+tools: tools/node_modules/.package-lock.json
+
+tools/node_modules/.package-lock.json: tools/package.json tools/package-lock.json
+	npm ci --prefix tools --no-audit --no-fund --loglevel=error
+
+test: tools
+	$(GO) vet ./...
+	$(GO) test -race -count=1 -timeout 20m ./...
+
+lint:
+	$(GO) vet ./...
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+
+bench: tools
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+clean:
+	rm -rf bin

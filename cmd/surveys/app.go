@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/surveys-dev/surveys/internal/metrics"
+	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/storage/azure"
+	"github.com/surveys-dev/surveys/internal/storage/counting"
+	"github.com/surveys-dev/surveys/internal/storage/local"
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/web"
+)
+
+// Main is the running server: a test boots it on :0 with a TempDir.
+type Main struct {
+	cfg Config
+	log *slog.Logger
+
+	// Storage counts every storage operation of the process.
+	Storage *counting.Store
+
+	ln      net.Listener
+	srv     *http.Server
+	srvDone chan error
+}
+
+// NewMain returns a Main that logs to logOut.
+func NewMain(cfg Config, logOut io.Writer) *Main {
+	var h slog.Handler = slog.NewTextHandler(logOut, nil)
+	if cfg.LogFormat == "json" {
+		h = slog.NewJSONHandler(logOut, nil)
+	}
+	return &Main{cfg: cfg, log: slog.New(h)}
+}
+
+// Run opens the storage, prepares it, and starts serving. It returns once
+// the server listens.
+func (m *Main) Run(ctx context.Context) error {
+	st, err := openStorage(m.cfg)
+	if err != nil {
+		return err
+	}
+	m.Storage = counting.New(st)
+	if err := store.Init(ctx, m.Storage); err != nil {
+		return err
+	}
+	if m.cfg.Seed {
+		created, err := store.Seed(ctx, m.Storage)
+		if err != nil {
+			return err
+		}
+		if created {
+			m.log.Info("created the demo tenants", "tenants", "adatum, fabrikam")
+		}
+	}
+	srv, err := web.New(web.Deps{
+		Logger:  m.log,
+		Surveys: store.NewSurveyStore(m.Storage),
+		Tenants: store.NewTenantStore(m.Storage),
+		Storage: m.Storage,
+		Metrics: metrics.New(m.Storage).Handler(),
+	})
+	if err != nil {
+		return err
+	}
+	m.ln, err = net.Listen("tcp", m.cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", m.cfg.Addr, err)
+	}
+	m.srv = &http.Server{
+		Handler:           srv.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(m.log.Handler(), slog.LevelWarn),
+	}
+	m.srvDone = make(chan error, 1)
+	go func() { m.srvDone <- m.srv.Serve(m.ln) }()
+	m.log.Info("serving", "addr", m.ln.Addr().String(), "storage", m.cfg.Storage)
+	return nil
+}
+
+// Addr is the address the server listens on.
+func (m *Main) Addr() string { return m.ln.Addr().String() }
+
+// Close stops the server (letting requests finish), then closes storage.
+func (m *Main) Close() error {
+	var errs []error
+	if m.srv != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), m.cfg.ShutdownWait)
+		defer cancel()
+		if err := m.srv.Shutdown(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("shutdown: %w", err))
+		}
+		if err := <-m.srvDone; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			errs = append(errs, err)
+		}
+	}
+	if m.Storage != nil {
+		if err := m.Storage.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("close storage: %w", err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func openStorage(cfg Config) (storage.Storage, error) {
+	switch cfg.Storage {
+	case "azure":
+		return azure.New(azure.Config{ConnectionString: cfg.AzureConnectionString, AccountName: cfg.AzureAccount})
+	default:
+		if err := os.MkdirAll(cfg.Data, 0o750); err != nil {
+			return nil, fmt.Errorf("data folder: %w", err)
+		}
+		return local.Open(filepath.Join(cfg.Data, "surveys.db"))
+	}
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+)
+
+// Config is the server's configuration, from flags with environment twins.
+// It is parsed here only and passed down as plain values.
+type Config struct {
+	Addr    string // SURVEYS_ADDR
+	Data    string // SURVEYS_DATA: the folder of the embedded store
+	Storage string // SURVEYS_STORAGE: "local" or "azure"
+	// AzureConnectionString selects an Azure (or Azurite) account
+	// (AZURE_STORAGE_CONNECTION_STRING).
+	AzureConnectionString string
+	// AzureAccount selects an account by name with Azure's default
+	// credential, e.g. a VM's managed identity (AZURE_STORAGE_ACCOUNT).
+	AzureAccount string
+	Worker       bool   // SURVEYS_WORKER
+	LogFormat    string // SURVEYS_LOG_FORMAT: "text" or "json"
+	Seed         bool   // SURVEYS_SEED: create the demo tenants on an empty store
+	ShutdownWait time.Duration
+}
+
+func parseServe(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
+	env := func(name, def string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return def
+	}
+	envBool := func(name string, def bool) bool {
+		if v, err := strconv.ParseBool(getenv(name)); err == nil {
+			return v
+		}
+		return def
+	}
+	defStorage := "local"
+	if getenv("AZURE_STORAGE_CONNECTION_STRING") != "" || getenv("AZURE_STORAGE_ACCOUNT") != "" {
+		defStorage = "azure"
+	}
+	var c Config
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&c.Addr, "addr", env("SURVEYS_ADDR", ":8080"), "listen address (SURVEYS_ADDR)")
+	fs.StringVar(&c.Data, "data", env("SURVEYS_DATA", "data"), "data folder of the embedded store (SURVEYS_DATA)")
+	fs.StringVar(&c.Storage, "storage", env("SURVEYS_STORAGE", defStorage), "storage backend: local or azure (SURVEYS_STORAGE)")
+	fs.StringVar(&c.AzureConnectionString, "azure-connection-string", getenv("AZURE_STORAGE_CONNECTION_STRING"), "Azure Storage connection string (AZURE_STORAGE_CONNECTION_STRING)")
+	fs.StringVar(&c.AzureAccount, "azure-account", getenv("AZURE_STORAGE_ACCOUNT"), "Azure Storage account name, with the default Azure credential (AZURE_STORAGE_ACCOUNT)")
+	fs.BoolVar(&c.Worker, "worker", envBool("SURVEYS_WORKER", true), "run the worker in this process (SURVEYS_WORKER)")
+	fs.StringVar(&c.LogFormat, "log-format", env("SURVEYS_LOG_FORMAT", "text"), "log format: text or json (SURVEYS_LOG_FORMAT)")
+	fs.BoolVar(&c.Seed, "seed", envBool("SURVEYS_SEED", true), "create the demo tenants Adatum and Fabrikam on an empty store (SURVEYS_SEED)")
+	fs.DurationVar(&c.ShutdownWait, "shutdown-wait", 10*time.Second, "how long to wait for requests to finish on shutdown")
+	if err := fs.Parse(args); err != nil {
+		return Config{}, err
+	}
+	if fs.NArg() > 0 {
+		return Config{}, fmt.Errorf("serve: unexpected arguments %v", fs.Args())
+	}
+	return c, c.validate()
+}
+
+func (c Config) validate() error {
+	switch c.Storage {
+	case "local":
+		if c.Data == "" {
+			return fmt.Errorf("serve: --data (SURVEYS_DATA) is empty")
+		}
+	case "azure":
+		if c.AzureConnectionString == "" && c.AzureAccount == "" {
+			return fmt.Errorf("serve: --storage azure needs AZURE_STORAGE_CONNECTION_STRING or AZURE_STORAGE_ACCOUNT")
+		}
+	default:
+		return fmt.Errorf("serve: --storage %q: use local or azure", c.Storage)
+	}
+	switch c.LogFormat {
+	case "text", "json":
+	default:
+		return fmt.Errorf("serve: --log-format %q: use text or json", c.LogFormat)
+	}
+	return nil
+}

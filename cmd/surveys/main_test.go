@@ -1,0 +1,135 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/surveys-dev/surveys/internal/store"
+)
+
+// newTestMain boots the real server on :0 over the embedded store in dir.
+func newTestMain(t *testing.T, dir string) *Main {
+	t.Helper()
+	cfg, err := parseServe([]string{"--addr", "127.0.0.1:0", "--data", dir}, func(string) string { return "" }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewMain(cfg, io.Discard)
+	if err := m.Run(context.Background()); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return m
+}
+
+func get(t *testing.T, m *Main, path string) (int, string) {
+	t.Helper()
+	resp, err := http.Get("http://" + m.Addr() + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+func TestServeAndRestart(t *testing.T) {
+	dir := t.TempDir()
+	m := newTestMain(t, dir)
+	for _, path := range []string{"/healthz", "/readyz"} {
+		if code, body := get(t, m, path); code != http.StatusOK {
+			t.Fatalf("GET %s = %d %q", path, code, body)
+		}
+	}
+	code, body := get(t, m, "/")
+	if code != http.StatusOK || !strings.Contains(body, "Adatum customer satisfaction") || !strings.Contains(body, "Fabrikam product feedback") {
+		t.Fatalf("GET / = %d, without the demo surveys:\n%s", code, body)
+	}
+	code, body = get(t, m, "/metrics")
+	if code != http.StatusOK || !strings.Contains(body, `surveys_storage_operations_total{kind="put",service="blob"}`) {
+		t.Errorf("GET /metrics = %d, without storage operation counts", code)
+	}
+	if code, _ := get(t, m, "/no/such/page"); code != http.StatusNotFound {
+		t.Errorf("GET of a missing page = %d", code)
+	}
+	if err := m.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+
+	// The data survive a restart, and the demo tenants are not made again.
+	m = newTestMain(t, dir)
+	defer m.Close()
+	if code, _ := get(t, m, "/readyz"); code != http.StatusOK {
+		t.Fatalf("readyz after restart = %d", code)
+	}
+	ctx := context.Background()
+	tenants, err := store.NewTenantStore(m.Storage).List(ctx)
+	if err != nil || len(tenants) != 2 {
+		t.Fatalf("tenants after restart = %v, %v", tenants, err)
+	}
+	for _, tn := range tenants {
+		list, err := store.NewSurveyStore(m.Storage).List(ctx, tn.Key)
+		if err != nil || len(list) != 1 {
+			t.Errorf("%s has %d surveys after restart (%v), want 1", tn.Key, len(list), err)
+		}
+	}
+	if n := m.Storage.Total("blob"); n == 0 {
+		t.Error("the counting layer counted no blob operations")
+	}
+}
+
+func TestParseServe(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		env     map[string]string
+		want    func(Config) bool
+		wantErr string
+	}{
+		{"defaults", nil, nil, func(c Config) bool { return c.Addr == ":8080" && c.Storage == "local" && c.Data == "data" && c.Worker }, ""},
+		{"env twins", nil, map[string]string{"SURVEYS_ADDR": ":9090", "SURVEYS_DATA": "/var/lib/surveys", "SURVEYS_WORKER": "false"},
+			func(c Config) bool { return c.Addr == ":9090" && c.Data == "/var/lib/surveys" && !c.Worker }, ""},
+		{"flags beat env", []string{"--addr", ":7070"}, map[string]string{"SURVEYS_ADDR": ":9090"}, func(c Config) bool { return c.Addr == ":7070" }, ""},
+		{"connection string selects azure", nil, map[string]string{"AZURE_STORAGE_CONNECTION_STRING": "UseDevelopmentStorage=true"},
+			func(c Config) bool { return c.Storage == "azure" }, ""},
+		{"azure without an account", []string{"--storage", "azure"}, nil, nil, "needs AZURE_STORAGE_CONNECTION_STRING"},
+		{"unknown storage", []string{"--storage", "s3"}, nil, nil, "use local or azure"},
+		{"bad log format", []string{"--log-format", "xml"}, nil, nil, "use text or json"},
+		{"stray argument", []string{"extra"}, nil, nil, "unexpected arguments"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := parseServe(tc.args, func(k string) string { return tc.env[k] }, io.Discard)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || !tc.want(c) {
+				t.Fatalf("config = %+v, %v", c, err)
+			}
+		})
+	}
+}
+
+func TestServeStopsOnCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir()}, func(string) string { return "" }, io.Discard, io.Discard)
+	}()
+	time.Sleep(500 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve returned %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+}

@@ -1,0 +1,219 @@
+package storagetest
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/surveys-dev/surveys/internal/storage"
+)
+
+func runQueues(t *testing.T, newStorage func(t *testing.T) storage.Storage) {
+	newQueue := func(t *testing.T) (storage.Queues, string) {
+		s := newStorage(t)
+		name := dnsName("q")
+		noErr(t, "CreateQueue", s.CreateQueue(ctx(t), name))
+		t.Cleanup(func() { _ = s.DeleteQueue(ctx(t), name) })
+		return s, name
+	}
+
+	t.Run("Redelivery", func(t *testing.T) {
+		t.Parallel()
+		s, q := newQueue(t)
+		body := []byte("{\"tenant\":\"adatum\"}\x00\xff<&>")
+		id, err := s.Enqueue(ctx(t), q, body, storage.EnqueueOptions{})
+		noErr(t, "Enqueue", err)
+		if id == "" {
+			t.Fatal("Enqueue returned an empty ID")
+		}
+		msgs, err := s.Dequeue(ctx(t), q, 32, time.Second)
+		noErr(t, "Dequeue", err)
+		if len(msgs) != 1 {
+			t.Fatalf("Dequeue gave %d messages, want 1", len(msgs))
+		}
+		m := msgs[0]
+		if m.ID != id || !bytes.Equal(m.Data, body) || m.DequeueCount != 1 || m.PopReceipt == "" {
+			t.Fatalf("message = %+v, want ID %s, body %q, dequeue count 1", m, id, body)
+		}
+		if m.InsertedAt.IsZero() || !m.ExpiresAt.After(m.InsertedAt) {
+			t.Errorf("InsertedAt %v ExpiresAt %v", m.InsertedAt, m.ExpiresAt)
+		}
+		// Hidden while it is being worked on.
+		again, err := s.Dequeue(ctx(t), q, 32, time.Second)
+		noErr(t, "Dequeue while hidden", err)
+		if len(again) != 0 {
+			t.Fatalf("hidden message delivered again at once: %+v", again)
+		}
+		// Delivered again after the visibility timeout: the worker died.
+		var second storage.Message
+		eventually(t, 10*time.Second, "redelivery", func() bool {
+			msgs, err := s.Dequeue(ctx(t), q, 32, 30*time.Second)
+			noErr(t, "Dequeue", err)
+			if len(msgs) == 0 {
+				return false
+			}
+			second = msgs[0]
+			return true
+		})
+		if second.ID != id || second.DequeueCount != 2 || !bytes.Equal(second.Data, body) {
+			t.Fatalf("redelivered %+v, want ID %s, dequeue count 2", second, id)
+		}
+		err = s.DeleteMessage(ctx(t), q, id, m.PopReceipt)
+		if !isNotFound(err) && !isPrecondition(err) {
+			t.Fatalf("DeleteMessage with a stale pop receipt: %v, want not found or precondition", err)
+		}
+		noErr(t, "DeleteMessage", s.DeleteMessage(ctx(t), q, id, second.PopReceipt))
+		wantErr(t, "DeleteMessage twice", s.DeleteMessage(ctx(t), q, id, second.PopReceipt), storage.ErrNotFound)
+		n, err := s.ApproximateCount(ctx(t), q)
+		noErr(t, "ApproximateCount", err)
+		if n != 0 {
+			t.Errorf("ApproximateCount = %d after delete", n)
+		}
+	})
+
+	t.Run("Batches", func(t *testing.T) {
+		t.Parallel()
+		s, q := newQueue(t)
+		want := map[string]bool{}
+		for i := 0; i < 40; i++ {
+			body := fmt.Sprintf("m%02d", i)
+			want[body] = true
+			_, err := s.Enqueue(ctx(t), q, []byte(body), storage.EnqueueOptions{})
+			noErr(t, "Enqueue", err)
+		}
+		n, err := s.ApproximateCount(ctx(t), q)
+		noErr(t, "ApproximateCount", err)
+		if n != 40 {
+			t.Errorf("ApproximateCount = %d, want 40", n)
+		}
+		first, err := s.Dequeue(ctx(t), q, 32, time.Minute)
+		noErr(t, "Dequeue 32", err)
+		if len(first) != 32 {
+			t.Fatalf("Dequeue 32 of 40 gave %d", len(first))
+		}
+		rest, err := s.Dequeue(ctx(t), q, 32, time.Minute)
+		noErr(t, "Dequeue rest", err)
+		if len(rest) != 8 {
+			t.Fatalf("second Dequeue gave %d, want 8", len(rest))
+		}
+		var got []string
+		for _, m := range append(first, rest...) {
+			got = append(got, string(m.Data))
+			noErr(t, "DeleteMessage", s.DeleteMessage(ctx(t), q, m.ID, m.PopReceipt))
+		}
+		sort.Strings(got)
+		if len(got) != len(want) {
+			t.Fatalf("got %d distinct deliveries", len(got))
+		}
+		for i, g := range got {
+			if g != fmt.Sprintf("m%02d", i) {
+				t.Fatalf("delivery %d is %q: a message was lost or duplicated", i, g)
+			}
+		}
+		none, err := s.Dequeue(ctx(t), q, 1, time.Second)
+		noErr(t, "Dequeue empty", err)
+		if len(none) != 0 {
+			t.Errorf("empty queue gave %d messages", len(none))
+		}
+	})
+
+	t.Run("UpdateVisibility", func(t *testing.T) {
+		t.Parallel()
+		s, q := newQueue(t)
+		_, err := s.Enqueue(ctx(t), q, []byte("work"), storage.EnqueueOptions{})
+		noErr(t, "Enqueue", err)
+		msgs, err := s.Dequeue(ctx(t), q, 1, time.Minute)
+		noErr(t, "Dequeue", err)
+		if len(msgs) != 1 {
+			t.Fatalf("Dequeue gave %d", len(msgs))
+		}
+		m := msgs[0]
+		receipt, err := s.UpdateVisibility(ctx(t), q, m.ID, m.PopReceipt, 0)
+		noErr(t, "UpdateVisibility 0 (release)", err)
+		if receipt == "" || receipt == m.PopReceipt {
+			t.Errorf("UpdateVisibility gave pop receipt %q (old %q)", receipt, m.PopReceipt)
+		}
+		_, err = s.UpdateVisibility(ctx(t), q, m.ID, m.PopReceipt, 0)
+		if !isNotFound(err) && !isPrecondition(err) {
+			t.Errorf("UpdateVisibility with a stale pop receipt: %v", err)
+		}
+		var back []storage.Message
+		eventually(t, 5*time.Second, "released message visible", func() bool {
+			back, err = s.Dequeue(ctx(t), q, 1, time.Minute)
+			noErr(t, "Dequeue", err)
+			return len(back) == 1
+		})
+		if string(back[0].Data) != "work" || back[0].DequeueCount != 2 {
+			t.Errorf("released message = %q count %d, want work, 2", back[0].Data, back[0].DequeueCount)
+		}
+		// Extending keeps it hidden.
+		receipt, err = s.UpdateVisibility(ctx(t), q, back[0].ID, back[0].PopReceipt, time.Minute)
+		noErr(t, "UpdateVisibility extend", err)
+		none, err := s.Dequeue(ctx(t), q, 1, time.Second)
+		noErr(t, "Dequeue", err)
+		if len(none) != 0 {
+			t.Error("extended message delivered")
+		}
+		noErr(t, "DeleteMessage with the updated receipt", s.DeleteMessage(ctx(t), q, back[0].ID, receipt))
+	})
+
+	t.Run("DelayAndTTL", func(t *testing.T) {
+		t.Parallel()
+		s, q := newQueue(t)
+		_, err := s.Enqueue(ctx(t), q, []byte("later"), storage.EnqueueOptions{Delay: 2 * time.Second})
+		noErr(t, "Enqueue delayed", err)
+		_, err = s.Enqueue(ctx(t), q, []byte("short"), storage.EnqueueOptions{TTL: time.Second})
+		noErr(t, "Enqueue short-lived", err)
+		_, err = s.Enqueue(ctx(t), q, []byte("forever"), storage.EnqueueOptions{TTL: -1})
+		noErr(t, "Enqueue never-expiring", err)
+		time.Sleep(1500 * time.Millisecond)
+		msgs, err := s.Dequeue(ctx(t), q, 32, time.Minute)
+		noErr(t, "Dequeue", err)
+		var got []string
+		for _, m := range msgs {
+			got = append(got, string(m.Data))
+		}
+		if strings.Join(got, ",") != "forever" {
+			t.Fatalf("after 1.5s got %v, want only forever (later is delayed, short expired)", got)
+		}
+		eventually(t, 5*time.Second, "delayed message", func() bool {
+			msgs, err := s.Dequeue(ctx(t), q, 32, time.Minute)
+			noErr(t, "Dequeue", err)
+			return len(msgs) == 1 && string(msgs[0].Data) == "later"
+		})
+	})
+
+	t.Run("Limits", func(t *testing.T) {
+		t.Parallel()
+		s, q := newQueue(t)
+		big := bytes.Repeat([]byte{0xfe}, storage.MaxMessageSize)
+		_, err := s.Enqueue(ctx(t), q, big, storage.EnqueueOptions{})
+		noErr(t, "Enqueue of MaxMessageSize bytes", err)
+		_, err = s.Enqueue(ctx(t), q, append(big, 1), storage.EnqueueOptions{})
+		wantErr(t, "Enqueue of MaxMessageSize+1 bytes", err, storage.ErrTooLarge)
+		msgs, err := s.Dequeue(ctx(t), q, 32, time.Minute)
+		noErr(t, "Dequeue", err)
+		if len(msgs) != 1 || !bytes.Equal(msgs[0].Data, big) {
+			t.Fatalf("got %d messages, want the one big message intact", len(msgs))
+		}
+		for _, tc := range []struct {
+			max int
+			vis time.Duration
+		}{{0, time.Second}, {33, time.Second}, {1, 0}, {1, 8 * 24 * time.Hour}} {
+			_, err := s.Dequeue(ctx(t), q, tc.max, tc.vis)
+			wantErr(t, fmt.Sprintf("Dequeue(%d, %s)", tc.max, tc.vis), err, storage.ErrInvalid)
+		}
+		_, err = s.Enqueue(ctx(t), dnsName("missing"), []byte("x"), storage.EnqueueOptions{})
+		wantErr(t, "Enqueue to a missing queue", err, storage.ErrNotFound)
+		for _, name := range []string{"ab", "Abc", "a--b", "-abc", "abc-", "a_b", strings.Repeat("q", 64)} {
+			wantErr(t, fmt.Sprintf("CreateQueue(%q)", name), s.CreateQueue(ctx(t), name), storage.ErrInvalid)
+		}
+		long := randHex(8) + "-" + strings.Repeat("q", 54)
+		noErr(t, "CreateQueue of a 63-character name", s.CreateQueue(ctx(t), long))
+		noErr(t, "CreateQueue twice", s.CreateQueue(ctx(t), long))
+		noErr(t, "DeleteQueue", s.DeleteQueue(ctx(t), long))
+	})
+}

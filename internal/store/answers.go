@@ -1,0 +1,329 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// ListChunkSize is the number of answer IDs in one chunk of a survey's
+// answer list. The list is a series of chunk blobs, so appending rewrites
+// one small blob, never a growing one.
+const ListChunkSize = 1000
+
+// SurveyAnswerStore keeps answers: one JSON blob per answer in the survey's
+// container, named by its ID, and the ordered list of the survey's answer
+// IDs, for browsing, in chunks of ListChunkSize.
+type SurveyAnswerStore struct {
+	st  storage.Storage
+	now func() time.Time
+}
+
+// NewSurveyAnswerStore returns a SurveyAnswerStore over st.
+func NewSurveyAnswerStore(st storage.Storage) *SurveyAnswerStore {
+	return &SurveyAnswerStore{st: st, now: time.Now}
+}
+
+// Save stores an answer as its own blob, giving it an ID and a creation
+// time when it has none. The container is created on its first 404, not
+// checked before every write.
+func (as *SurveyAnswerStore) Save(ctx context.Context, a *survey.SurveyAnswer) error {
+	if a.CreatedOn.IsZero() {
+		a.CreatedOn = as.now().UTC()
+	}
+	if a.ID == "" {
+		a.ID = NewAnswerID(a.CreatedOn)
+	}
+	if !ValidAnswerID(a.ID) {
+		return survey.Errorf(survey.EINVALID, "Answer ID %q is not valid.", a.ID)
+	}
+	data, err := json.Marshal(a)
+	if err != nil {
+		return fmt.Errorf("store: encode answer: %w", err)
+	}
+	container := AnswersContainer(a.Tenant, a.Slug)
+	o := storage.PutOptions{ContentType: "application/json", IfNoneMatch: storage.ETagAny}
+	_, err = as.st.PutBlob(ctx, container, a.ID, data, o)
+	if isContainerNotFound(err) {
+		if err := as.st.CreateContainer(ctx, container, false); err != nil {
+			return mapErr(err, "Answer container")
+		}
+		_, err = as.st.PutBlob(ctx, container, a.ID, data, o)
+	}
+	if err != nil {
+		return mapErr(err, "Answer")
+	}
+	return nil
+}
+
+// Get returns one answer.
+func (as *SurveyAnswerStore) Get(ctx context.Context, tenant, slug, id string) (*survey.SurveyAnswer, error) {
+	if !ValidAnswerID(id) {
+		return nil, survey.Errorf(survey.ENOTFOUND, "Answer not found.")
+	}
+	b, err := as.st.GetBlob(ctx, AnswersContainer(tenant, slug), id)
+	if err != nil {
+		return nil, mapErr(err, "Answer")
+	}
+	var a survey.SurveyAnswer
+	if err := json.Unmarshal(b.Data, &a); err != nil {
+		return nil, fmt.Errorf("store: decode answer %s/%s/%s: %w", tenant, slug, id, err)
+	}
+	if a.Tenant != tenant || a.Slug != slug {
+		return nil, survey.Errorf(survey.ENOTFOUND, "Answer not found.")
+	}
+	return &a, nil
+}
+
+// ListAll calls f with every stored answer ID of a survey, in ID order,
+// from the blobs themselves (not the list): for recounts and exports.
+func (as *SurveyAnswerStore) ListAll(ctx context.Context, tenant, slug string, f func(id string) error) error {
+	o := storage.ListOptions{}
+	for {
+		page, err := as.st.ListBlobs(ctx, AnswersContainer(tenant, slug), o)
+		if isContainerNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return mapErr(err, "Answers")
+		}
+		for _, it := range page.Items {
+			if err := f(it.Name); err != nil {
+				return err
+			}
+		}
+		if page.NextMarker == "" {
+			return nil
+		}
+		o.Marker = page.NextMarker
+	}
+}
+
+// answerList is one chunk of a survey's answer list.
+type answerList struct {
+	IDs []string `json:"ids"`
+}
+
+// chunkName names chunk n of a survey's answer list.
+func chunkName(tenant, slug string, n int) string {
+	return fmt.Sprintf("%s%06d", answerListPrefix(tenant, slug), n)
+}
+
+// chunks returns the names of a survey's answer-list chunks, in order.
+func (as *SurveyAnswerStore) chunks(ctx context.Context, tenant, slug string) ([]string, error) {
+	var names []string
+	o := storage.ListOptions{Prefix: answerListPrefix(tenant, slug)}
+	for {
+		page, err := as.st.ListBlobs(ctx, AnswerListContainer, o)
+		if err != nil {
+			return nil, mapErr(err, "Answer list")
+		}
+		for _, it := range page.Items {
+			names = append(names, it.Name)
+		}
+		if page.NextMarker == "" {
+			return names, nil
+		}
+		o.Marker = page.NextMarker
+	}
+}
+
+func (as *SurveyAnswerStore) readChunk(ctx context.Context, name string) (answerList, string, error) {
+	b, err := as.st.GetBlob(ctx, AnswerListContainer, name)
+	if err != nil {
+		return answerList{}, "", mapErr(err, "Answer list")
+	}
+	var l answerList
+	if err := json.Unmarshal(b.Data, &l); err != nil {
+		return answerList{}, "", fmt.Errorf("store: decode answer list %s: %w", name, err)
+	}
+	return l, b.ETag, nil
+}
+
+// Append adds answer IDs to the end of a survey's answer list, skipping
+// those already at its end (a redelivered batch of at most ListChunkSize,
+// which may span the last two chunks). Concurrent
+// appenders are serialised with ETags.
+func (as *SurveyAnswerStore) Append(ctx context.Context, tenant, slug string, ids []string) error {
+	for conflicts := 0; len(ids) > 0; {
+		names, err := as.chunks(ctx, tenant, slug)
+		if err != nil {
+			return err
+		}
+		var last answerList
+		etag, n := "", 0
+		if len(names) > 0 {
+			n = len(names) - 1
+			if last, etag, err = as.readChunk(ctx, names[n]); err != nil {
+				return err
+			}
+		}
+		seen := last.IDs
+		if n > 0 && len(last.IDs) < len(ids) {
+			// The batch may have been split over the previous chunk too.
+			prev, _, err := as.readChunk(ctx, names[n-1])
+			if err != nil {
+				return err
+			}
+			seen = append(prev.IDs, last.IDs...)
+		}
+		ids = without(ids, seen)
+		if len(ids) == 0 {
+			return nil
+		}
+		o := storage.PutOptions{ContentType: "application/json", IfMatch: etag}
+		if etag == "" || len(last.IDs) >= ListChunkSize {
+			// A new chunk: it must not exist yet.
+			last, o = answerList{}, storage.PutOptions{ContentType: "application/json", IfNoneMatch: storage.ETagAny}
+			if etag != "" {
+				n++
+			}
+		}
+		take := min(ListChunkSize-len(last.IDs), len(ids))
+		last.IDs = append(last.IDs, ids[:take]...)
+		data, err := json.Marshal(last)
+		if err != nil {
+			return fmt.Errorf("store: encode answer list: %w", err)
+		}
+		_, err = as.st.PutBlob(ctx, AnswerListContainer, chunkName(tenant, slug, n), data, o)
+		switch {
+		case err == nil:
+			ids = ids[take:]
+		case errors.Is(err, storage.ErrPrecondition):
+			// Another appender wrote first: read again.
+			if conflicts++; conflicts == 50 {
+				return survey.Errorf(survey.ECONFLICT, "The answer list of %s/%s is too busy; try again.", tenant, slug)
+			}
+		default:
+			return mapErr(err, "Answer list")
+		}
+	}
+	return nil
+}
+
+// without returns ids less those in have, and less repeats.
+func without(ids, have []string) []string {
+	seen := make(map[string]bool, len(have)+len(ids))
+	for _, id := range have {
+		seen[id] = true
+	}
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// Count returns the number of answers in a survey's list.
+func (as *SurveyAnswerStore) Count(ctx context.Context, tenant, slug string) (int, error) {
+	names, err := as.chunks(ctx, tenant, slug)
+	if err != nil || len(names) == 0 {
+		return 0, err
+	}
+	last, _, err := as.readChunk(ctx, names[len(names)-1])
+	if err != nil {
+		return 0, err
+	}
+	return (len(names)-1)*ListChunkSize + len(last.IDs), nil
+}
+
+// Page returns up to limit answer IDs from position offset (from 0) of a
+// survey's list, and the list's length.
+func (as *SurveyAnswerStore) Page(ctx context.Context, tenant, slug string, offset, limit int) ([]string, int, error) {
+	names, err := as.chunks(ctx, tenant, slug)
+	if err != nil || len(names) == 0 {
+		return nil, 0, err
+	}
+	read := map[int]answerList{}
+	chunk := func(n int) (answerList, error) {
+		if l, ok := read[n]; ok {
+			return l, nil
+		}
+		l, _, err := as.readChunk(ctx, names[n])
+		read[n] = l
+		return l, err
+	}
+	lastN := len(names) - 1
+	last, err := chunk(lastN)
+	if err != nil {
+		return nil, 0, err
+	}
+	total := lastN*ListChunkSize + len(last.IDs)
+	var out []string
+	for pos := max(offset, 0); pos < total && len(out) < limit; pos++ {
+		l, err := chunk(pos / ListChunkSize)
+		if err != nil {
+			return nil, 0, err
+		}
+		i := pos % ListChunkSize
+		if i >= len(l.IDs) {
+			break
+		}
+		out = append(out, l.IDs[i])
+	}
+	return out, total, nil
+}
+
+// deleteAll deletes a survey's answers container and answer list.
+func (as *SurveyAnswerStore) deleteAll(ctx context.Context, tenant, slug string) error {
+	if err := as.st.DeleteContainer(ctx, AnswersContainer(tenant, slug)); err != nil && !isNotFound(err) {
+		return mapErr(err, "Answers")
+	}
+	names, err := as.chunks(ctx, tenant, slug)
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		if err := as.st.DeleteBlob(ctx, AnswerListContainer, name, ""); err != nil && !isNotFound(err) {
+			return mapErr(err, "Answer list")
+		}
+	}
+	return nil
+}
+
+func isNotFound(err error) bool { return errors.Is(err, storage.ErrNotFound) }
+
+func isContainerNotFound(err error) bool { return errors.Is(err, storage.ErrContainerNotFound) }
+
+func isPrecondition(err error) bool { return errors.Is(err, storage.ErrPrecondition) }
+
+// AnswerMessage is a message of the answers queue: stored answers, carried
+// whole so that the worker need not read them back.
+type AnswerMessage struct {
+	Answers []survey.SurveyAnswer `json:"answers"`
+}
+
+// Enqueue tells the worker about stored answers, in as few messages as fit
+// storage.MaxMessageSize.
+func (as *SurveyAnswerStore) Enqueue(ctx context.Context, answers []survey.SurveyAnswer) error {
+	for len(answers) > 0 {
+		n := len(answers)
+		var data []byte
+		for {
+			var err error
+			if data, err = json.Marshal(AnswerMessage{Answers: answers[:n]}); err != nil {
+				return fmt.Errorf("store: encode answer message: %w", err)
+			}
+			if len(data) <= storage.MaxMessageSize {
+				break
+			}
+			if n == 1 {
+				return survey.Errorf(survey.EINVALID, "The answer is too large.")
+			}
+			n /= 2
+		}
+		if _, err := as.st.Enqueue(ctx, AnswersQueue, data, storage.EnqueueOptions{TTL: -1}); err != nil {
+			return mapErr(err, "Answer message")
+		}
+		answers = answers[n:]
+	}
+	return nil
+}

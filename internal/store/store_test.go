@@ -1,0 +1,472 @@
+package store_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/storage/azure/azuritetest"
+	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+func TestMain(m *testing.M) { azuritetest.Main(m) }
+
+// newStorage returns an initialised storage of each backend, and a tenant
+// key of the test's own.
+func eachBackend(t *testing.T, f func(t *testing.T, st storage.Storage, tenant string)) {
+	backends.Each(t, func(t *testing.T, st storage.Storage) {
+		if err := store.Init(context.Background(), st); err != nil {
+			t.Fatalf("Init: %v", err)
+		}
+		f(t, st, newTenant())
+	})
+}
+
+func newTenant() string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return "t" + hex.EncodeToString(b)
+}
+
+func sample(tenant, title string) *survey.Survey {
+	return &survey.Survey{Tenant: tenant, Title: title, Questions: []survey.Question{
+		{Text: "Rate us", Type: survey.FiveStars},
+		{Text: "Pick one", Type: survey.MultipleChoice, PossibleAnswers: []string{"Red", "Green", "Blue"}},
+		{Text: "Tell us more", Type: survey.SimpleText},
+		{Text: "Rate us", Type: survey.FiveStars}, // same text, another question
+	}}
+}
+
+func wantCode(t *testing.T, what string, err error, code string) {
+	t.Helper()
+	if survey.ErrorCode(err) != code {
+		t.Fatalf("%s: got %v, want code %s", what, err, code)
+	}
+}
+
+func TestSurveyLifecycle(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
+		ctx := context.Background()
+		ss := store.NewSurveyStore(st)
+		s := sample(tenant, "  Customer Satisfaction  ")
+		if err := ss.Create(ctx, s); err != nil {
+			t.Fatalf("Create: %v", err)
+		}
+		if s.Slug != "customer-satisfaction" || s.State != survey.Draft || s.CreatedOn.IsZero() {
+			t.Fatalf("created %+v", s)
+		}
+		got, err := ss.Get(ctx, tenant, s.Slug)
+		if err != nil {
+			t.Fatalf("Get: %v", err)
+		}
+		if got.Title != "Customer Satisfaction" || len(got.Questions) != 4 {
+			t.Fatalf("Get = %+v", got)
+		}
+		for i, q := range got.Questions {
+			if q.ID != s.Questions[i].ID || q.Text != s.Questions[i].Text || q.Type != s.Questions[i].Type {
+				t.Errorf("question %d = %+v, want %+v", i, q, s.Questions[i])
+			}
+		}
+		if strings.Join(got.Questions[1].PossibleAnswers, ",") != "Red,Green,Blue" {
+			t.Errorf("possible answers = %v", got.Questions[1].PossibleAnswers)
+		}
+		if got.Questions[0].ID == got.Questions[3].ID {
+			t.Error("two questions share an ID")
+		}
+
+		// The same title again gets the next free slug.
+		again := sample(tenant, "Customer satisfaction")
+		if err := ss.Create(ctx, again); err != nil {
+			t.Fatalf("Create again: %v", err)
+		}
+		if again.Slug != "customer-satisfaction-2" {
+			t.Errorf("second slug = %q", again.Slug)
+		}
+
+		// A draft can change; nothing of the old question set shows.
+		got.Title = "Customer satisfaction, take two"
+		got.Questions = got.Questions[1:3]
+		if err := ss.Update(ctx, got); err != nil {
+			t.Fatalf("Update: %v", err)
+		}
+		updated, err := ss.Get(ctx, tenant, s.Slug)
+		if err != nil {
+			t.Fatalf("Get after Update: %v", err)
+		}
+		if updated.Title != got.Title || len(updated.Questions) != 2 || updated.Questions[0].Text != "Pick one" {
+			t.Fatalf("after Update: %+v", updated)
+		}
+
+		// An invalid update changes nothing.
+		bad := *updated
+		bad.Questions = nil
+		wantCode(t, "Update with no questions", ss.Update(ctx, &bad), survey.EINVALID)
+		if same, _ := ss.Get(ctx, tenant, s.Slug); len(same.Questions) != 2 {
+			t.Fatalf("invalid update changed the questions: %+v", same.Questions)
+		}
+
+		// Published questions are frozen.
+		pub, err := ss.SetState(ctx, tenant, s.Slug, survey.Published)
+		if err != nil || pub.State != survey.Published || pub.PublishedOn.IsZero() {
+			t.Fatalf("publish: %+v %v", pub, err)
+		}
+		wantCode(t, "Update of a published survey", ss.Update(ctx, updated), survey.ECONFLICT)
+		_, err = ss.SetState(ctx, tenant, again.Slug, survey.Closed)
+		wantCode(t, "closing a draft", err, survey.ECONFLICT)
+		if _, err := ss.SetState(ctx, tenant, s.Slug, survey.Closed); err != nil {
+			t.Fatalf("close: %v", err)
+		}
+
+		list, err := ss.List(ctx, tenant)
+		if err != nil || len(list) != 2 {
+			t.Fatalf("List = %v, %v", list, err)
+		}
+		if list[0].Slug != "customer-satisfaction" || list[0].State != survey.Closed || list[1].State != survey.Draft {
+			t.Errorf("List = %+v %+v", list[0], list[1])
+		}
+		_, err = ss.Get(ctx, tenant, "no-such-survey")
+		wantCode(t, "Get of a missing survey", err, survey.ENOTFOUND)
+		_, err = ss.Get(ctx, tenant, "../etc")
+		wantCode(t, "Get of an invalid slug", err, survey.ENOTFOUND)
+	})
+}
+
+func TestInvalidSurveyWritesNothing(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
+		ctx := context.Background()
+		ss := store.NewSurveyStore(st)
+		s := sample(tenant, "Broken")
+		s.Questions[1].PossibleAnswers = []string{"only one"}
+		wantCode(t, "Create invalid", ss.Create(ctx, s), survey.EINVALID)
+		list, err := ss.List(ctx, tenant)
+		if err != nil || len(list) != 0 {
+			t.Fatalf("List after invalid create = %v, %v", list, err)
+		}
+		page, err := st.QueryPartition(ctx, store.QuestionsTable, tenant+"_broken", storage.Query{})
+		if err != nil || len(page.Entities) != 0 {
+			t.Fatalf("questions after invalid create: %d, %v", len(page.Entities), err)
+		}
+		wantCode(t, "Create for a bad tenant", ss.Create(ctx, sample("Bad Tenant", "x")), survey.EINVALID)
+	})
+}
+
+// Odd titles and two tenants with the same title all give valid, distinct
+// names for every table key, container and blob.
+func TestOddTitlesAndTenants(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
+		ctx := context.Background()
+		ss, as := store.NewSurveyStore(st), store.NewSurveyAnswerStore(st)
+		other := newTenant()
+		titles := []string{"😀🎉", "???", strings.Repeat("A very long title that goes on ", 6), "Ünïcödé — Umfrage für Kunden", "日本語のアンケート"}
+		for _, tn := range []string{tenant, other, strings.Repeat("z", survey.MaxTenantKeyLength-len(tenant)) + tenant} {
+			for _, title := range titles {
+				s := sample(tn, title)
+				if err := ss.Create(ctx, s); err != nil {
+					t.Fatalf("Create(%q, %q): %v", tn, title, err)
+				}
+				c := store.AnswersContainer(tn, s.Slug)
+				if err := storage.ValidateContainerName(c); err != nil {
+					t.Fatalf("container for %q: %v", title, err)
+				}
+				a, err := survey.NewAnswer(s, map[string]string{s.Questions[0].ID: "3", s.Questions[1].ID: "Red", s.Questions[2].ID: "fine", s.Questions[3].ID: "4"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := as.Save(ctx, &a); err != nil {
+					t.Fatalf("Save answer to %q: %v", title, err)
+				}
+				back, err := as.Get(ctx, tn, s.Slug, a.ID)
+				if err != nil || back.Answers[1].Answer != "Red" {
+					t.Fatalf("Get answer of %q: %+v %v", title, back, err)
+				}
+			}
+		}
+		mine, _ := ss.List(ctx, tenant)
+		theirs, _ := ss.List(ctx, other)
+		if len(mine) != len(titles) || len(theirs) != len(titles) || mine[0].Slug != theirs[0].Slug {
+			t.Errorf("tenants' lists: %d and %d surveys", len(mine), len(theirs))
+		}
+		// Another tenant's answer is not reachable through this tenant.
+		count := 0
+		if err := as.ListAll(ctx, tenant, mine[0].Slug, func(string) error { count++; return nil }); err != nil || count != 1 {
+			t.Errorf("ListAll = %d answers, %v", count, err)
+		}
+	})
+}
+
+func TestAnswersAndList(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
+		ctx := context.Background()
+		ss, as := store.NewSurveyStore(st), store.NewSurveyAnswerStore(st)
+		s := sample(tenant, "Answers")
+		if err := ss.Create(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+		a := survey.SurveyAnswer{Tenant: tenant, Slug: s.Slug, Answers: []survey.QuestionAnswer{{QuestionID: s.Questions[0].ID, Type: survey.FiveStars, Answer: "5"}}}
+		if err := as.Save(ctx, &a); err != nil {
+			t.Fatalf("Save: %v", err)
+		}
+		if !store.ValidAnswerID(a.ID) {
+			t.Fatalf("ID %q is not valid", a.ID)
+		}
+		dup := a
+		wantCode(t, "Save with a used ID", as.Save(ctx, &dup), survey.ECONFLICT)
+		_, err := as.Get(ctx, tenant, s.Slug, "0000000000000000000-000000")
+		wantCode(t, "Get of a missing answer", err, survey.ENOTFOUND)
+		_, err = as.Get(ctx, newTenant(), s.Slug, a.ID)
+		wantCode(t, "Get through another tenant", err, survey.ENOTFOUND)
+
+		// The list: appends across a chunk boundary, redelivery ignored.
+		var ids []string
+		now := time.Now()
+		for i := 0; i < store.ListChunkSize+250; i++ {
+			ids = append(ids, store.NewAnswerID(now))
+		}
+		for i := 0; i < len(ids); i += 300 {
+			batch := ids[i:min(i+300, len(ids))]
+			if err := as.Append(ctx, tenant, s.Slug, batch); err != nil {
+				t.Fatalf("Append: %v", err)
+			}
+			if err := as.Append(ctx, tenant, s.Slug, batch); err != nil { // delivered twice
+				t.Fatalf("Append again: %v", err)
+			}
+		}
+		n, err := as.Count(ctx, tenant, s.Slug)
+		if err != nil || n != len(ids) {
+			t.Fatalf("Count = %d, %v; want %d", n, err, len(ids))
+		}
+		page, total, err := as.Page(ctx, tenant, s.Slug, store.ListChunkSize-5, 10)
+		if err != nil || total != len(ids) || len(page) != 10 {
+			t.Fatalf("Page = %d ids, total %d, %v", len(page), total, err)
+		}
+		for i, id := range page {
+			if id != ids[store.ListChunkSize-5+i] {
+				t.Fatalf("page[%d] = %s, want %s", i, id, ids[store.ListChunkSize-5+i])
+			}
+		}
+		tail, total, err := as.Page(ctx, tenant, s.Slug, len(ids)-3, 10)
+		if err != nil || len(tail) != 3 || total != len(ids) || tail[2] != ids[len(ids)-1] {
+			t.Fatalf("tail page = %v, total %d, %v", tail, total, err)
+		}
+		none, total, err := as.Page(ctx, tenant, "nothing-here", 0, 10)
+		if err != nil || len(none) != 0 || total != 0 {
+			t.Fatalf("page of an empty survey = %v %d %v", none, total, err)
+		}
+
+		// Delete removes the answers, the list and the summary too.
+		sums := store.NewSurveyAnswersSummaryStore(st)
+		if _, err := sums.Put(ctx, &store.StoredSummary{SurveyAnswersSummary: *survey.NewSummary(s)}, ""); err != nil {
+			t.Fatal(err)
+		}
+		if err := ss.Delete(ctx, tenant, s.Slug); err != nil {
+			t.Fatalf("Delete: %v", err)
+		}
+		_, err = ss.Get(ctx, tenant, s.Slug)
+		wantCode(t, "Get after Delete", err, survey.ENOTFOUND)
+		_, err = as.Get(ctx, tenant, s.Slug, a.ID)
+		wantCode(t, "answer after Delete", err, survey.ENOTFOUND)
+		if n, err := as.Count(ctx, tenant, s.Slug); err != nil || n != 0 {
+			t.Errorf("list after Delete: %d, %v", n, err)
+		}
+		_, _, err = sums.Get(ctx, tenant, s.Slug)
+		wantCode(t, "summary after Delete", err, survey.ENOTFOUND)
+		page2, _ := st.QueryPartition(ctx, store.QuestionsTable, tenant+"_"+s.Slug, storage.Query{})
+		if len(page2.Entities) != 0 {
+			t.Errorf("%d questions left after Delete", len(page2.Entities))
+		}
+	})
+}
+
+func TestSummaryETags(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
+		ctx := context.Background()
+		sums := store.NewSurveyAnswersSummaryStore(st)
+		s := sample(tenant, "Sum")
+		s.Slug = "sum"
+		_, _, err := sums.Get(ctx, tenant, "sum")
+		wantCode(t, "Get of a missing summary", err, survey.ENOTFOUND)
+		sum := &store.StoredSummary{SurveyAnswersSummary: *survey.NewSummary(s)}
+		etag, err := sums.Put(ctx, sum, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = sums.Put(ctx, sum, "")
+		wantCode(t, "second first write", err, survey.ECONFLICT)
+		sum.TotalAnswers = 7
+		if _, err := sums.Put(ctx, sum, etag); err != nil {
+			t.Fatal(err)
+		}
+		_, err = sums.Put(ctx, sum, etag)
+		wantCode(t, "write with a stale ETag", err, survey.ECONFLICT)
+		got, _, err := sums.Get(ctx, tenant, "sum")
+		if err != nil || got.TotalAnswers != 7 {
+			t.Fatalf("Get = %+v, %v", got, err)
+		}
+	})
+}
+
+func TestTenants(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, key string) {
+		ctx := context.Background()
+		ts := store.NewTenantStore(st)
+		tn := &survey.Tenant{Key: key, Name: "Contoso", Plan: survey.Standard, HostGeoLocation: "westeurope"}
+		if err := ts.Create(ctx, tn); err != nil {
+			t.Fatal(err)
+		}
+		wantCode(t, "Create twice", ts.Create(ctx, &survey.Tenant{Key: key, Name: "Other", Plan: survey.Trial}), survey.ECONFLICT)
+		wantCode(t, "Create invalid", ts.Create(ctx, &survey.Tenant{Key: "api", Name: "x", Plan: survey.Trial}), survey.EINVALID)
+		tn.Name = "Contoso Ltd"
+		if err := ts.Update(ctx, tn); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ts.Get(ctx, key)
+		if err != nil || got.Name != "Contoso Ltd" || got.HostGeoLocation != "westeurope" || got.CreatedOn.IsZero() {
+			t.Fatalf("Get = %+v, %v", got, err)
+		}
+		wantCode(t, "Update of a missing tenant", ts.Update(ctx, &survey.Tenant{Key: newTenant(), Name: "x", Plan: survey.Trial}), survey.ENOTFOUND)
+		all, err := ts.List(ctx)
+		found := false
+		for _, x := range all {
+			found = found || x.Key == key
+		}
+		if err != nil || !found {
+			t.Fatalf("List = %d tenants without %s, %v", len(all), key, err)
+		}
+		if err := ts.Delete(ctx, key); err != nil {
+			t.Fatal(err)
+		}
+		_, err = ts.Get(ctx, key)
+		wantCode(t, "Get after Delete", err, survey.ENOTFOUND)
+	})
+}
+
+func TestSeedOnce(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, _ string) {
+		ctx := context.Background()
+		created, err := store.Seed(ctx, st)
+		if err != nil || !created {
+			t.Fatalf("first Seed = %v, %v", created, err)
+		}
+		created, err = store.Seed(ctx, st)
+		if err != nil || created {
+			t.Fatalf("second Seed = %v, %v; want nothing created", created, err)
+		}
+		for _, key := range []string{"adatum", "fabrikam"} {
+			tn, err := store.NewTenantStore(st).Get(ctx, key)
+			if err != nil {
+				t.Fatalf("tenant %s: %v", key, err)
+			}
+			list, err := store.NewSurveyStore(st).List(ctx, key)
+			if err != nil || len(list) != 1 || list[0].State != survey.Published {
+				t.Fatalf("%s surveys = %+v, %v", tn.Name, list, err)
+			}
+			s, err := store.NewSurveyStore(st).Get(ctx, key, list[0].Slug)
+			if err != nil {
+				t.Fatal(err)
+			}
+			types := map[survey.QuestionType]bool{}
+			for _, q := range s.Questions {
+				types[q.Type] = true
+			}
+			if len(types) != 3 {
+				t.Errorf("%s sample survey has types %v, want all three", key, types)
+			}
+		}
+	})
+}
+
+func TestQueues(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
+		ctx := context.Background()
+		as := store.NewSurveyAnswerStore(st)
+		var answers []survey.SurveyAnswer
+		for i := 0; i < 30; i++ {
+			answers = append(answers, survey.SurveyAnswer{ID: store.NewAnswerID(time.Now()), Tenant: tenant, Slug: "q", Answers: []survey.QuestionAnswer{
+				{QuestionID: "x", Type: survey.SimpleText, Answer: strings.Repeat("words ", 500)},
+			}})
+		}
+		if err := as.Enqueue(ctx, answers); err != nil {
+			t.Fatalf("Enqueue: %v", err)
+		}
+		if err := store.NewSurveyTransferStore(st).Request(ctx, tenant, "q"); err != nil {
+			t.Fatalf("Request: %v", err)
+		}
+		// Other tests share the queues: count only this tenant's messages.
+		seen := map[string]bool{}
+		transfers := 0
+		deadline := time.Now().Add(20 * time.Second)
+		for (len(seen) < len(answers) || transfers == 0) && time.Now().Before(deadline) {
+			for _, q := range []string{store.AnswersQueue, store.TransfersQueue} {
+				msgs, err := st.Dequeue(ctx, q, 32, 30*time.Second)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, m := range msgs {
+					if len(m.Data) > storage.MaxMessageSize {
+						t.Fatalf("message of %d bytes", len(m.Data))
+					}
+					if q == store.TransfersQueue {
+						var r store.TransferRequest
+						if json.Unmarshal(m.Data, &r) == nil && r.Tenant == tenant {
+							transfers++
+						}
+					} else {
+						var am store.AnswerMessage
+						if err := json.Unmarshal(m.Data, &am); err != nil {
+							t.Fatal(err)
+						}
+						for _, a := range am.Answers {
+							if a.Tenant == tenant {
+								seen[a.ID] = true
+							}
+						}
+					}
+					_ = st.DeleteMessage(ctx, q, m.ID, m.PopReceipt)
+				}
+			}
+		}
+		if len(seen) != len(answers) || transfers != 1 {
+			t.Fatalf("dequeued %d of %d answers and %d transfers", len(seen), len(answers), transfers)
+		}
+	})
+}
+
+func TestNames(t *testing.T) {
+	tests := []struct{ tenant, slug string }{
+		{"adatum", "customer-satisfaction"},
+		{"ab", "s"},
+		{strings.Repeat("a", 24), strings.Repeat("b", 48)},
+		{strings.Repeat("a", 24), strings.Repeat("b-", 24) + "2"},
+		{"x1", strings.Repeat("c", 45) + "-" + "d"},
+	}
+	seen := map[string]string{}
+	for _, tc := range tests {
+		c := store.AnswersContainer(tc.tenant, tc.slug)
+		if err := storage.ValidateContainerName(c); err != nil {
+			t.Errorf("AnswersContainer(%q, %q) = %q: %v", tc.tenant, tc.slug, c, err)
+		}
+		if prev, ok := seen[c]; ok {
+			t.Errorf("%q and %s/%s share container %q", prev, tc.tenant, tc.slug, c)
+		}
+		seen[c] = fmt.Sprintf("%s/%s", tc.tenant, tc.slug)
+	}
+	if c := store.AnswersContainer("adatum", "feedback"); c != "surveyanswers-adatum-feedback" {
+		t.Errorf("short name = %q, want the design's layout", c)
+	}
+	id := store.NewAnswerID(time.Now())
+	if !store.ValidAnswerID(id) || store.ValidAnswerID("../"+id[3:]) || store.ValidAnswerID(id+"x") {
+		t.Errorf("ValidAnswerID disagrees with NewAnswerID (%s)", id)
+	}
+	a, b := store.NewAnswerID(time.Unix(0, 0)), store.NewAnswerID(time.Unix(0, 0))
+	if a[:19] >= b[:19] {
+		t.Errorf("IDs not increasing: %s then %s", a, b)
+	}
+}

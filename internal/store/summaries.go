@@ -1,0 +1,62 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// SurveyAnswersSummaryStore keeps each survey's summary as one JSON blob,
+// surveyanswerssummaries/<tenant>-<slug>, written with ETags so that
+// concurrent workers never lose each other's counts.
+type SurveyAnswersSummaryStore struct {
+	st storage.Storage
+}
+
+// NewSurveyAnswersSummaryStore returns a SurveyAnswersSummaryStore over st.
+func NewSurveyAnswersSummaryStore(st storage.Storage) *SurveyAnswersSummaryStore {
+	return &SurveyAnswersSummaryStore{st: st}
+}
+
+// StoredSummary is a summary as stored, with the worker's bookkeeping.
+type StoredSummary struct {
+	survey.SurveyAnswersSummary
+	// Applied holds the IDs of the answers merged by recent batches, so
+	// that a batch delivered again is not counted twice. The worker trims it.
+	Applied []string `json:"applied,omitempty"`
+}
+
+// Get returns a survey's summary and its ETag; ENOTFOUND when the survey
+// has no summary yet.
+func (ss *SurveyAnswersSummaryStore) Get(ctx context.Context, tenant, slug string) (*StoredSummary, string, error) {
+	b, err := ss.st.GetBlob(ctx, SummariesContainer, summaryBlob(tenant, slug))
+	if err != nil {
+		return nil, "", mapErr(err, "Summary")
+	}
+	var s StoredSummary
+	if err := json.Unmarshal(b.Data, &s); err != nil {
+		return nil, "", fmt.Errorf("store: decode summary %s/%s: %w", tenant, slug, err)
+	}
+	return &s, b.ETag, nil
+}
+
+// Put writes a survey's summary if it is still at etag ("" when there was
+// none), and returns the new ETag; ECONFLICT when another writer was first.
+func (ss *SurveyAnswersSummaryStore) Put(ctx context.Context, s *StoredSummary, etag string) (string, error) {
+	data, err := json.Marshal(s)
+	if err != nil {
+		return "", fmt.Errorf("store: encode summary: %w", err)
+	}
+	o := storage.PutOptions{ContentType: "application/json", IfMatch: etag}
+	if etag == "" {
+		o = storage.PutOptions{ContentType: "application/json", IfNoneMatch: storage.ETagAny}
+	}
+	newTag, err := ss.st.PutBlob(ctx, SummariesContainer, summaryBlob(s.Tenant, s.Slug), data, o)
+	if err != nil {
+		return "", mapErr(err, "Summary")
+	}
+	return newTag, nil
+}

@@ -1,0 +1,327 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// SurveyStore keeps survey definitions: one Surveys row per survey
+// (PartitionKey tenant, RowKey tenant_slug) and its questions in the
+// Questions table (PartitionKey tenant_slug, RowKey version_position). A
+// survey row names the version of its question set, so a question set is
+// written whole in one transaction and becomes visible in one row update:
+// nothing is ever half-saved.
+type SurveyStore struct {
+	st  storage.Storage
+	now func() time.Time
+	// answers is used by Delete to remove a survey's answers.
+	answers *SurveyAnswerStore
+}
+
+// NewSurveyStore returns a SurveyStore over st.
+func NewSurveyStore(st storage.Storage) *SurveyStore {
+	return &SurveyStore{st: st, now: time.Now, answers: NewSurveyAnswerStore(st)}
+}
+
+// Create stores a new survey for s.Tenant, choosing its slug from the title
+// (with -2, -3 … when the tenant already has that slug), and sets s.Slug,
+// s.CreatedOn and the question IDs.
+func (ss *SurveyStore) Create(ctx context.Context, s *survey.Survey) error {
+	if err := survey.ValidateTenantKey(s.Tenant); err != nil {
+		return err
+	}
+	if s.State == "" {
+		s.State = survey.Draft
+	}
+	s.Normalize()
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	base := survey.Slugify(s.Title)
+	taken, err := ss.slugsFrom(ctx, s.Tenant, base)
+	if err != nil {
+		return err
+	}
+	s.CreatedOn = ss.now().UTC()
+	if s.State == survey.Published {
+		s.PublishedOn = s.CreatedOn
+	}
+	for n := 1; n < 1000; n++ {
+		slug := base
+		if n > 1 {
+			slug = base + "-" + strconv.Itoa(n)
+		}
+		if taken[slug] {
+			continue
+		}
+		s.Slug = slug
+		version := versionKey(ss.now())
+		if err := ss.writeQuestions(ctx, s, version); err != nil {
+			return err
+		}
+		_, err := ss.st.InsertEntity(ctx, SurveysTable, surveyEntity(s, version))
+		if err == nil {
+			return nil
+		}
+		// Another request took the slug first: its row does not name our
+		// question version, so our questions are invisible; remove them.
+		_ = ss.deleteQuestions(ctx, s.Tenant, slug, version)
+		if !errors.Is(err, storage.ErrExists) {
+			return mapErr(err, "The survey")
+		}
+	}
+	return survey.Errorf(survey.ECONFLICT, "Too many surveys are called %q; choose another title.", s.Title)
+}
+
+// slugsFrom returns the tenant's slugs that start with base.
+func (ss *SurveyStore) slugsFrom(ctx context.Context, tenant, base string) (map[string]bool, error) {
+	taken := map[string]bool{}
+	from := surveyRowKey(tenant, base)
+	q := storage.Query{RowKeyFrom: from, RowKeyTo: from + "~"}
+	for {
+		page, err := ss.st.QueryPartition(ctx, SurveysTable, tenant, q)
+		if err != nil {
+			return nil, mapErr(err, "The survey list")
+		}
+		for _, e := range page.Entities {
+			taken[e.String("SlugName")] = true
+		}
+		if page.Continuation == "" {
+			return taken, nil
+		}
+		q.Continuation = page.Continuation
+	}
+}
+
+// Get returns a survey with its questions in order.
+func (ss *SurveyStore) Get(ctx context.Context, tenant, slug string) (*survey.Survey, error) {
+	if survey.ValidateTenantKey(tenant) != nil || !survey.ValidSlug(slug) {
+		return nil, survey.Errorf(survey.ENOTFOUND, "Survey not found.")
+	}
+	e, err := ss.st.GetEntity(ctx, SurveysTable, tenant, surveyRowKey(tenant, slug))
+	if err != nil {
+		return nil, mapErr(err, "Survey")
+	}
+	s := surveyFromEntity(e)
+	version := e.String("Version")
+	pk := questionsPartition(tenant, slug)
+	q := storage.Query{RowKeyFrom: version + "_", RowKeyTo: version + "`"}
+	for {
+		page, err := ss.st.QueryPartition(ctx, QuestionsTable, pk, q)
+		if err != nil {
+			return nil, mapErr(err, "Survey questions")
+		}
+		for _, qe := range page.Entities {
+			qs := survey.Question{ID: qe.RowKey, Text: qe.String("Text"), Type: survey.QuestionType(qe.String("Type"))}
+			if raw := qe.String("PossibleAnswers"); raw != "" {
+				if err := json.Unmarshal([]byte(raw), &qs.PossibleAnswers); err != nil {
+					return nil, fmt.Errorf("store: question %s/%s: %w", pk, qe.RowKey, err)
+				}
+			}
+			s.Questions = append(s.Questions, qs)
+		}
+		if page.Continuation == "" {
+			return s, nil
+		}
+		q.Continuation = page.Continuation
+	}
+}
+
+// List returns the tenant's surveys, without their questions, in slug
+// order. It reads one partition.
+func (ss *SurveyStore) List(ctx context.Context, tenant string) ([]*survey.Survey, error) {
+	if err := survey.ValidateTenantKey(tenant); err != nil {
+		return nil, err
+	}
+	var out []*survey.Survey
+	var q storage.Query
+	for {
+		page, err := ss.st.QueryPartition(ctx, SurveysTable, tenant, q)
+		if err != nil {
+			return nil, mapErr(err, "The survey list")
+		}
+		for _, e := range page.Entities {
+			out = append(out, surveyFromEntity(e))
+		}
+		if page.Continuation == "" {
+			return out, nil
+		}
+		q.Continuation = page.Continuation
+	}
+}
+
+// Update replaces the title, questions and Listed flag of a draft survey.
+// A published or closed survey's questions are frozen: its answers refer to
+// them.
+func (ss *SurveyStore) Update(ctx context.Context, s *survey.Survey) error {
+	e, err := ss.st.GetEntity(ctx, SurveysTable, s.Tenant, surveyRowKey(s.Tenant, s.Slug))
+	if err != nil {
+		return mapErr(err, "Survey")
+	}
+	cur := surveyFromEntity(e)
+	if cur.State != survey.Draft {
+		return survey.Errorf(survey.ECONFLICT, "A %s survey's questions cannot change; copy it to make a new draft.", cur.State)
+	}
+	s.State, s.CreatedOn = cur.State, cur.CreatedOn
+	s.Normalize()
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	old := e.String("Version")
+	version := versionKey(ss.now())
+	if err := ss.writeQuestions(ctx, s, version); err != nil {
+		return err
+	}
+	if _, err := ss.st.UpdateEntity(ctx, SurveysTable, surveyEntity(s, version), e.ETag); err != nil {
+		_ = ss.deleteQuestions(ctx, s.Tenant, s.Slug, version)
+		return mapErr(err, "Survey")
+	}
+	// The old set is invisible now; a crash here leaves rows that Delete
+	// removes with the partition.
+	_ = ss.deleteQuestions(ctx, s.Tenant, s.Slug, old)
+	return nil
+}
+
+// SetState moves a survey to state: publish a draft, close a published
+// survey, reopen a closed one.
+func (ss *SurveyStore) SetState(ctx context.Context, tenant, slug string, state survey.State) (*survey.Survey, error) {
+	e, err := ss.st.GetEntity(ctx, SurveysTable, tenant, surveyRowKey(tenant, slug))
+	if err != nil {
+		return nil, mapErr(err, "Survey")
+	}
+	s := surveyFromEntity(e)
+	switch {
+	case s.State == state:
+		return s, nil
+	case state == survey.Published && (s.State == survey.Draft || s.State == survey.Closed):
+		if s.PublishedOn.IsZero() {
+			s.PublishedOn = ss.now().UTC()
+		}
+	case state == survey.Closed && s.State == survey.Published:
+	default:
+		return nil, survey.Errorf(survey.ECONFLICT, "A %s survey cannot become %s.", s.State, state)
+	}
+	s.State = state
+	if _, err := ss.st.UpdateEntity(ctx, SurveysTable, surveyEntity(s, e.String("Version")), e.ETag); err != nil {
+		return nil, mapErr(err, "Survey")
+	}
+	return s, nil
+}
+
+// Delete removes a survey with its questions, answers, answer list and
+// summary. It closes the survey first and removes its row last, so that a
+// crash part-way leaves a survey that Delete finishes when called again.
+func (ss *SurveyStore) Delete(ctx context.Context, tenant, slug string) error {
+	e, err := ss.st.GetEntity(ctx, SurveysTable, tenant, surveyRowKey(tenant, slug))
+	if err != nil {
+		return mapErr(err, "Survey")
+	}
+	if s := surveyFromEntity(e); s.State != survey.Closed && s.State != survey.Draft {
+		s.State = survey.Closed
+		etag, err := ss.st.UpdateEntity(ctx, SurveysTable, surveyEntity(s, e.String("Version")), e.ETag)
+		if err != nil {
+			return mapErr(err, "Survey")
+		}
+		e.ETag = etag
+	}
+	if err := ss.deleteQuestions(ctx, tenant, slug, ""); err != nil {
+		return err
+	}
+	if err := ss.answers.deleteAll(ctx, tenant, slug); err != nil {
+		return err
+	}
+	if err := ss.st.DeleteBlob(ctx, SummariesContainer, summaryBlob(tenant, slug), ""); err != nil && !isNotFound(err) {
+		return mapErr(err, "Survey summary")
+	}
+	if err := ss.st.DeleteEntity(ctx, SurveysTable, tenant, surveyRowKey(tenant, slug), e.ETag); err != nil {
+		return mapErr(err, "Survey")
+	}
+	return nil
+}
+
+// writeQuestions inserts s's questions as question set version, in one
+// transaction, and sets their IDs.
+func (ss *SurveyStore) writeQuestions(ctx context.Context, s *survey.Survey, version string) error {
+	pk := questionsPartition(s.Tenant, s.Slug)
+	ops := make([]storage.TableOp, len(s.Questions))
+	for i := range s.Questions {
+		q := &s.Questions[i]
+		q.ID = fmt.Sprintf("%s_%03d", version, i)
+		props := map[string]any{"Text": q.Text, "Type": string(q.Type)}
+		if len(q.PossibleAnswers) > 0 {
+			raw, _ := json.Marshal(q.PossibleAnswers)
+			props["PossibleAnswers"] = string(raw)
+		}
+		ops[i] = storage.TableOp{Kind: storage.OpInsert, Entity: storage.Entity{PartitionKey: pk, RowKey: q.ID, Properties: props}}
+	}
+	if err := ss.st.Transact(ctx, QuestionsTable, pk, ops); err != nil {
+		return mapErr(err, "Survey questions")
+	}
+	return nil
+}
+
+// deleteQuestions deletes question set version, or every question of the
+// survey when version is "".
+func (ss *SurveyStore) deleteQuestions(ctx context.Context, tenant, slug, version string) error {
+	pk := questionsPartition(tenant, slug)
+	q := storage.Query{}
+	if version != "" {
+		q = storage.Query{RowKeyFrom: version + "_", RowKeyTo: version + "`"}
+	}
+	for {
+		// Each pass deletes what it read, so start again from the top
+		// rather than from a continuation.
+		page, err := ss.st.QueryPartition(ctx, QuestionsTable, pk, storage.Query{RowKeyFrom: q.RowKeyFrom, RowKeyTo: q.RowKeyTo, Top: storage.MaxTransactionOps})
+		if err != nil {
+			return mapErr(err, "Survey questions")
+		}
+		if len(page.Entities) == 0 {
+			return nil
+		}
+		ops := make([]storage.TableOp, len(page.Entities))
+		for i, e := range page.Entities {
+			ops[i] = storage.TableOp{Kind: storage.OpDelete, Entity: storage.Entity{PartitionKey: pk, RowKey: e.RowKey}, IfMatch: storage.ETagAny}
+		}
+		if err := ss.st.Transact(ctx, QuestionsTable, pk, ops); err != nil {
+			return mapErr(err, "Survey questions")
+		}
+	}
+}
+
+// versionKey is a question-set version: a 19-digit tick count.
+func versionKey(now time.Time) string { return fmt.Sprintf("%019d", ticks(now)) }
+
+func surveyEntity(s *survey.Survey, version string) storage.Entity {
+	props := map[string]any{
+		"SlugName":  s.Slug,
+		"Title":     s.Title,
+		"State":     string(s.State),
+		"CreatedOn": s.CreatedOn,
+		"Listed":    s.Listed,
+		"Version":   version,
+		"Questions": int64(len(s.Questions)),
+	}
+	if !s.PublishedOn.IsZero() {
+		props["PublishedOn"] = s.PublishedOn
+	}
+	return storage.Entity{PartitionKey: s.Tenant, RowKey: surveyRowKey(s.Tenant, s.Slug), Properties: props}
+}
+
+func surveyFromEntity(e storage.Entity) *survey.Survey {
+	return &survey.Survey{
+		Tenant:      e.PartitionKey,
+		Slug:        e.String("SlugName"),
+		Title:       e.String("Title"),
+		State:       survey.State(e.String("State")),
+		CreatedOn:   e.Time("CreatedOn"),
+		PublishedOn: e.Time("PublishedOn"),
+		Listed:      e.Bool("Listed"),
+	}
+}

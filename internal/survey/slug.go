@@ -1,0 +1,78 @@
+package survey
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/gosimple/slug"
+)
+
+// MaxSlugLength bounds a survey slug, so that URLs stay readable and keys
+// stay short.
+const MaxSlugLength = 48
+
+// Slugify turns a survey title into a URL slug: lower-case letters, digits
+// and single hyphens, at most MaxSlugLength characters, cut at a hyphen
+// where possible. A title with nothing to keep (emoji, punctuation) gives
+// "survey".
+func Slugify(title string) string {
+	s := slug.Make(title)
+	if len(s) > MaxSlugLength {
+		s = s[:MaxSlugLength]
+		if i := strings.LastIndexByte(s, '-'); i > MaxSlugLength/2 {
+			s = s[:i]
+		}
+		s = strings.Trim(s, "-")
+	}
+	if s == "" {
+		return "survey"
+	}
+	return s
+}
+
+var slugRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// ValidSlug reports whether s is a slug as Slugify makes them.
+func ValidSlug(s string) bool {
+	return len(s) <= MaxSlugLength+4 && slugRE.MatchString(s)
+}
+
+// MaxTenantKeyLength bounds a tenant key.
+const MaxTenantKeyLength = 24
+
+// reservedTenantKeys are words a tenant key may not be: they are, or may
+// become, top-level routes.
+var reservedTenantKeys = map[string]bool{
+	"api": true, "admin": true, "survey": true, "surveys": true, "static": true,
+	"healthz": true, "readyz": true, "metrics": true, "onboarding": true, "login": true,
+	"logout": true, "signin": true, "signout": true, "account": true, "logos": true,
+	"www": true, "system": true, "tenants": true,
+}
+
+// TenantKey turns a tenant name into its key: lower-case letters and
+// digits only (no hyphen, so that "<tenant>-<slug>" names cannot collide),
+// at most MaxTenantKeyLength. It returns "" when the name has fewer than two
+// letters or digits.
+func TenantKey(name string) string {
+	s := strings.ReplaceAll(slug.Make(name), "-", "")
+	if len(s) > MaxTenantKeyLength {
+		s = s[:MaxTenantKeyLength]
+	}
+	if len(s) < 2 {
+		return ""
+	}
+	return s
+}
+
+var tenantKeyRE = regexp.MustCompile(`^[a-z0-9]{2,24}$`)
+
+// ValidateTenantKey checks a tenant key.
+func ValidateTenantKey(key string) error {
+	if !tenantKeyRE.MatchString(key) {
+		return Errorf(EINVALID, "A tenant key is 2 to %d lower-case letters and digits.", MaxTenantKeyLength)
+	}
+	if reservedTenantKeys[key] {
+		return Errorf(EINVALID, "%q is a reserved word; choose another name.", key)
+	}
+	return nil
+}

@@ -1,0 +1,245 @@
+package survey
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// SurveyAnswersSummary is the running summary of a survey's answers.
+// Summaries merge by question ID, never by question text.
+type SurveyAnswersSummary struct {
+	Tenant       string                   `json:"tenant"`
+	Slug         string                   `json:"slug"`
+	TotalAnswers int64                    `json:"totalAnswers"`
+	Questions    []QuestionAnswersSummary `json:"questions"`
+}
+
+// QuestionAnswersSummary summarises the answers to one question.
+type QuestionAnswersSummary struct {
+	QuestionID   string       `json:"questionId"`
+	QuestionText string       `json:"questionText"`
+	Type         QuestionType `json:"type"`
+	// Answered counts the answers to this question.
+	Answered int64 `json:"answered"`
+	// Choices counts each possible answer (MultipleChoice), in the order
+	// the question offers them.
+	Choices []ChoiceCount `json:"choices,omitempty"`
+	// Stars counts ratings 1 to 5 (FiveStars) at Stars[0] to Stars[4].
+	// The sum is derived from them exactly.
+	Stars *[5]int64 `json:"stars,omitempty"`
+	// Words counts the words of text answers (SimpleText), case folded,
+	// stop words removed.
+	Words map[string]int64 `json:"words,omitempty"`
+}
+
+// ChoiceCount is the count of one possible answer.
+type ChoiceCount struct {
+	Answer string `json:"answer"`
+	Count  int64  `json:"count"`
+}
+
+// MaxSummaryWords bounds the distinct words kept per question; past it the
+// rarest words are dropped (the top words stay exact in practice).
+const MaxSummaryWords = 2000
+
+// NewSummary returns an empty summary of s.
+func NewSummary(s *Survey) *SurveyAnswersSummary {
+	sum := &SurveyAnswersSummary{Tenant: s.Tenant, Slug: s.Slug}
+	for _, q := range s.Questions {
+		qs := QuestionAnswersSummary{QuestionID: q.ID, QuestionText: q.Text, Type: q.Type}
+		switch q.Type {
+		case MultipleChoice:
+			for _, c := range q.PossibleAnswers {
+				qs.Choices = append(qs.Choices, ChoiceCount{Answer: c})
+			}
+		case FiveStars:
+			qs.Stars = &[5]int64{}
+		case SimpleText:
+			qs.Words = map[string]int64{}
+		}
+		sum.Questions = append(sum.Questions, qs)
+	}
+	return sum
+}
+
+// question returns the summary of the question with the given ID, adding
+// one from the answer when the summary has none.
+func (sum *SurveyAnswersSummary) question(qa QuestionAnswer) *QuestionAnswersSummary {
+	for i := range sum.Questions {
+		if sum.Questions[i].QuestionID == qa.QuestionID {
+			return &sum.Questions[i]
+		}
+	}
+	qs := QuestionAnswersSummary{QuestionID: qa.QuestionID, QuestionText: qa.QuestionText, Type: qa.Type}
+	switch qa.Type {
+	case FiveStars:
+		qs.Stars = &[5]int64{}
+	case SimpleText:
+		qs.Words = map[string]int64{}
+	}
+	sum.Questions = append(sum.Questions, qs)
+	return &sum.Questions[len(sum.Questions)-1]
+}
+
+// Add counts one answer into the summary.
+func (sum *SurveyAnswersSummary) Add(a SurveyAnswer) {
+	sum.TotalAnswers++
+	for _, qa := range a.Answers {
+		qs := sum.question(qa)
+		qs.Answered++
+		switch qa.Type {
+		case MultipleChoice:
+			found := false
+			for i := range qs.Choices {
+				if qs.Choices[i].Answer == qa.Answer {
+					qs.Choices[i].Count++
+					found = true
+					break
+				}
+			}
+			if !found {
+				qs.Choices = append(qs.Choices, ChoiceCount{Answer: qa.Answer, Count: 1})
+			}
+		case FiveStars:
+			if n, err := strconv.Atoi(qa.Answer); err == nil && n >= 1 && n <= 5 {
+				qs.Stars[n-1]++
+			}
+		case SimpleText:
+			for _, w := range Words(qa.Answer) {
+				qs.Words[w]++
+			}
+			qs.pruneWords()
+		}
+	}
+}
+
+// Merge adds the counts of other into sum, question by question ID.
+func (sum *SurveyAnswersSummary) Merge(other *SurveyAnswersSummary) {
+	sum.TotalAnswers += other.TotalAnswers
+	for _, oq := range other.Questions {
+		qs := sum.question(QuestionAnswer{QuestionID: oq.QuestionID, QuestionText: oq.QuestionText, Type: oq.Type})
+		qs.Answered += oq.Answered
+		for _, oc := range oq.Choices {
+			found := false
+			for i := range qs.Choices {
+				if qs.Choices[i].Answer == oc.Answer {
+					qs.Choices[i].Count += oc.Count
+					found = true
+					break
+				}
+			}
+			if !found {
+				qs.Choices = append(qs.Choices, oc)
+			}
+		}
+		if oq.Stars != nil {
+			if qs.Stars == nil {
+				qs.Stars = &[5]int64{}
+			}
+			for i, n := range oq.Stars {
+				qs.Stars[i] += n
+			}
+		}
+		for w, n := range oq.Words {
+			if qs.Words == nil {
+				qs.Words = map[string]int64{}
+			}
+			qs.Words[w] += n
+		}
+		qs.pruneWords()
+	}
+}
+
+// StarCount and StarSum are the exact count and sum of the ratings.
+func (qs *QuestionAnswersSummary) StarCount() (count, sum int64) {
+	if qs.Stars == nil {
+		return 0, 0
+	}
+	for i, n := range qs.Stars {
+		count += n
+		sum += int64(i+1) * n
+	}
+	return count, sum
+}
+
+// Average is the mean rating, derived from the exact distribution; 0 when
+// there is none.
+func (qs *QuestionAnswersSummary) Average() float64 {
+	count, sum := qs.StarCount()
+	if count == 0 {
+		return 0
+	}
+	return float64(sum) / float64(count)
+}
+
+// WordCount is a word and how often it was used.
+type WordCount struct {
+	Word  string
+	Count int64
+}
+
+// TopWords returns the n most used words, most used first, ties by word.
+func (qs *QuestionAnswersSummary) TopWords(n int) []WordCount {
+	all := make([]WordCount, 0, len(qs.Words))
+	for w, c := range qs.Words {
+		all = append(all, WordCount{w, c})
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].Count != all[j].Count {
+			return all[i].Count > all[j].Count
+		}
+		return all[i].Word < all[j].Word
+	})
+	if len(all) > n {
+		all = all[:n]
+	}
+	return all
+}
+
+func (qs *QuestionAnswersSummary) pruneWords() {
+	if len(qs.Words) <= 2*MaxSummaryWords {
+		return
+	}
+	keep := qs.TopWords(MaxSummaryWords)
+	qs.Words = make(map[string]int64, len(keep))
+	for _, wc := range keep {
+		qs.Words[wc.Word] = wc.Count
+	}
+}
+
+// Words splits a text answer into its counted words: case folded, letters
+// and digits only, stop words and one-letter words removed.
+func Words(text string) []string {
+	fields := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
+	})
+	out := fields[:0]
+	for _, w := range fields {
+		w = strings.Trim(w, "'")
+		if len([]rune(w)) < 2 || stopWords[w] {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+var stopWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a about above after again against all am an and any are aren't as at
+		be because been before being below between both but by can can't cannot could couldn't did didn't do
+		does doesn't doing don't down during each few for from further had hadn't has hasn't have haven't
+		having he he'd he'll he's her here here's hers herself him himself his how how's i i'd i'll i'm i've
+		if in into is isn't it it's its itself let's me more most mustn't my myself no nor not of off on once
+		only or other ought our ours ourselves out over own same shan't she she'd she'll she's should
+		shouldn't so some such than that that's the their theirs them themselves then there there's these
+		they they'd they'll they're they've this those through to too under until up very was wasn't we we'd
+		we'll we're we've were weren't what what's when when's where where's which while who who's whom why
+		why's with won't would wouldn't you you'd you'll you're you've your yours yourself yourselves
+		also just really very much many get got will`) {
+		m[w] = true
+	}
+	return m
+}()

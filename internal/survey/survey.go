@@ -1,0 +1,151 @@
+package survey
+
+import (
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// QuestionType is one of the three kinds of question.
+type QuestionType string
+
+const (
+	SimpleText     QuestionType = "SimpleText"
+	MultipleChoice QuestionType = "MultipleChoice"
+	FiveStars      QuestionType = "FiveStars"
+)
+
+// Valid reports whether t is a known type.
+func (t QuestionType) Valid() bool {
+	return t == SimpleText || t == MultipleChoice || t == FiveStars
+}
+
+// State is where a survey is in its life.
+type State string
+
+const (
+	Draft     State = "draft"
+	Published State = "published"
+	Closed    State = "closed"
+)
+
+// Limits of a survey definition. MaxQuestions keeps a draft's replacement
+// (delete the old questions, insert the new) within one table transaction.
+const (
+	MaxTitleLength    = 200
+	MaxQuestionLength = 500
+	MaxQuestions      = 50
+	MaxChoices        = 20
+	MaxChoiceLength   = 200
+)
+
+// Survey is a survey definition.
+type Survey struct {
+	Tenant      string
+	Slug        string
+	Title       string
+	State       State
+	CreatedOn   time.Time
+	PublishedOn time.Time
+	// Listed surveys appear on the public home page.
+	Listed    bool
+	Questions []Question
+}
+
+// Question is one question of a survey. ID is unique within the survey and
+// orders its questions; answers and summaries refer to questions by ID.
+type Question struct {
+	ID              string
+	Text            string
+	Type            QuestionType
+	PossibleAnswers []string
+}
+
+// Question returns the question with the given ID.
+func (s *Survey) Question(id string) (Question, bool) {
+	for _, q := range s.Questions {
+		if q.ID == id {
+			return q, true
+		}
+	}
+	return Question{}, false
+}
+
+// Normalize trims white space from the title, question texts and possible
+// answers, and drops empty possible answers.
+func (s *Survey) Normalize() {
+	s.Title = strings.TrimSpace(s.Title)
+	for i := range s.Questions {
+		q := &s.Questions[i]
+		q.Text = strings.TrimSpace(q.Text)
+		var choices []string
+		for _, c := range q.PossibleAnswers {
+			if c = strings.TrimSpace(c); c != "" {
+				choices = append(choices, c)
+			}
+		}
+		q.PossibleAnswers = choices
+		if q.Type != MultipleChoice {
+			q.PossibleAnswers = nil
+		}
+	}
+}
+
+// Validate checks a survey definition. The error's Fields are keyed
+// "title", "questions", and "questions.N.text" / ".type" / ".choices" for
+// question N (from 0).
+func (s *Survey) Validate() error {
+	f := fieldErrors{}
+	switch n := utf8.RuneCountInString(s.Title); {
+	case strings.TrimSpace(s.Title) == "":
+		f.add("title", "Give the survey a title.")
+	case n > MaxTitleLength:
+		f.add("title", "Keep the title to %d characters (it has %d).", MaxTitleLength, n)
+	}
+	switch {
+	case len(s.Questions) == 0:
+		f.add("questions", "Add at least one question.")
+	case len(s.Questions) > MaxQuestions:
+		f.add("questions", "A survey has at most %d questions (it has %d).", MaxQuestions, len(s.Questions))
+	}
+	switch s.State {
+	case Draft, Published, Closed:
+	default:
+		f.add("state", "Unknown state %q.", s.State)
+	}
+	for i, q := range s.Questions {
+		key := "questions." + strconv.Itoa(i)
+		switch n := utf8.RuneCountInString(q.Text); {
+		case strings.TrimSpace(q.Text) == "":
+			f.add(key+".text", "Write the question.")
+		case n > MaxQuestionLength:
+			f.add(key+".text", "Keep the question to %d characters (it has %d).", MaxQuestionLength, n)
+		}
+		if !q.Type.Valid() {
+			f.add(key+".type", "Choose a question type.")
+		}
+		if q.Type != MultipleChoice {
+			continue
+		}
+		seen := map[string]bool{}
+		switch {
+		case len(q.PossibleAnswers) < 2:
+			f.add(key+".choices", "A multiple-choice question needs at least two possible answers.")
+		case len(q.PossibleAnswers) > MaxChoices:
+			f.add(key+".choices", "A question has at most %d possible answers.", MaxChoices)
+		}
+		for _, c := range q.PossibleAnswers {
+			switch {
+			case strings.TrimSpace(c) == "":
+				f.add(key+".choices", "A possible answer is empty.")
+			case utf8.RuneCountInString(c) > MaxChoiceLength:
+				f.add(key+".choices", "Keep each possible answer to %d characters.", MaxChoiceLength)
+			case seen[c]:
+				f.add(key+".choices", "%q is listed twice.", c)
+			}
+			seen[c] = true
+		}
+	}
+	return f.err("The survey")
+}

@@ -1,0 +1,54 @@
+package survey
+
+import (
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Plan is a subscription plan.
+type Plan string
+
+const (
+	Trial      Plan = "Trial"
+	Individual Plan = "Individual"
+	Standard   Plan = "Standard"
+	Premium    Plan = "Premium"
+)
+
+// Tenant is a subscriber. Key is its identity in every storage key and URL.
+type Tenant struct {
+	Key       string    `json:"key"`
+	Name      string    `json:"name"`
+	Plan      Plan      `json:"plan"`
+	CreatedOn time.Time `json:"createdOn"`
+	// Logo is the name of the tenant's logo blob in the logos container.
+	Logo string `json:"logo,omitempty"`
+	// The tenant's own identity provider, as Tailspin's Tenant record had it.
+	IssuerURL  string `json:"issuerUrl,omitempty"`
+	ClaimType  string `json:"claimType,omitempty"`
+	ClaimValue string `json:"claimValue,omitempty"`
+	// HostGeoLocation names the region whose storage account holds the data.
+	HostGeoLocation string `json:"hostGeoLocation,omitempty"`
+	Suspended       bool   `json:"suspended,omitempty"`
+}
+
+// Validate checks a tenant record.
+func (t *Tenant) Validate() error {
+	f := fieldErrors{}
+	if err := ValidateTenantKey(t.Key); err != nil {
+		f.add("key", "%s", ErrorMessage(err))
+	}
+	switch n := utf8.RuneCountInString(t.Name); {
+	case strings.TrimSpace(t.Name) == "":
+		f.add("name", "Give the tenant a name.")
+	case n > 100:
+		f.add("name", "Keep the name to 100 characters.")
+	}
+	switch t.Plan {
+	case Trial, Individual, Standard, Premium:
+	default:
+		f.add("plan", "Choose a plan.")
+	}
+	return f.err("The tenant")
+}

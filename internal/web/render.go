@@ -1,0 +1,105 @@
+package web
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"path"
+	"strings"
+
+	"github.com/surveys-dev/surveys/templates"
+	"github.com/surveys-dev/surveys/web"
+)
+
+// views holds the parsed pages and the content hashes of the static assets.
+type views struct {
+	pages  map[string]*template.Template
+	hashes map[string]string // asset name → short content hash
+	static fs.FS
+}
+
+func newViews() (*views, error) {
+	static, err := fs.Sub(web.Static, "static")
+	if err != nil {
+		return nil, fmt.Errorf("web: static assets: %w", err)
+	}
+	v := &views{pages: map[string]*template.Template{}, hashes: map[string]string{}, static: static}
+	err = fs.WalkDir(static, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(static, p)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(data)
+		v.hashes[p] = hex.EncodeToString(sum[:])[:12]
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("web: hash assets: %w", err)
+	}
+	funcs := template.FuncMap{"asset": v.assetURL}
+	pages, err := fs.Glob(templates.FS, "pages/*.html")
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range pages {
+		name := strings.TrimSuffix(path.Base(p), ".html")
+		t, err := template.New(name).Funcs(funcs).ParseFS(templates.FS, "base.html", "partials/*.html", p)
+		if err != nil {
+			return nil, fmt.Errorf("web: parse template %s: %w", p, err)
+		}
+		v.pages[name] = t
+	}
+	for _, required := range []string{"home", "error"} {
+		if v.pages[required] == nil {
+			return nil, fmt.Errorf("web: template pages/%s.html is missing", required)
+		}
+	}
+	return v, nil
+}
+
+// assetURL is the content-hashed URL of a static asset.
+func (v *views) assetURL(name string) (string, error) {
+	h, ok := v.hashes[name]
+	if !ok {
+		return "", fmt.Errorf("web: no static asset %q", name)
+	}
+	return "/static/" + name + "?v=" + h, nil
+}
+
+// assets serves the static folder; hashed URLs are cached for a year.
+func (v *views) assets() http.Handler {
+	files := http.StripPrefix("/static/", http.FileServer(http.FS(v.static)))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("v") != "" {
+			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		}
+		files.ServeHTTP(w, r)
+	})
+}
+
+// render executes page with data into a buffer, then writes the status and
+// the body; a template error becomes a plain 500.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page string, data any) {
+	t, ok := s.views.pages[page]
+	if !ok {
+		s.log.Error("render: no such page", "page", page)
+		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
+		return
+	}
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "base", data); err != nil {
+		s.log.Error("render failed", "page", page, "path", r.URL.Path, "err", err)
+		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = buf.WriteTo(w)
+}

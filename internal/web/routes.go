@@ -1,0 +1,32 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+)
+
+// Handler returns every route of the application.
+func (s *Server) Handler() http.Handler {
+	r := chi.NewRouter()
+	r.Use(middleware.Recoverer)
+
+	r.Get("/healthz", s.healthz)
+	r.Get("/readyz", s.handle(s.readyz))
+	if s.metrics != nil {
+		r.Handle("/metrics", s.metrics)
+	}
+	r.Handle("/static/*", s.views.assets())
+
+	// The public site.
+	r.Group(func(r chi.Router) {
+		r.Use(middleware.GetHead)
+		r.Get("/", s.handle(s.home))
+	})
+
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		s.serveError(w, r, notFound("Page not found."))
+	})
+	return r
+}

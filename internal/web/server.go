@@ -1,0 +1,62 @@
+// Package web is the HTTP side: the chi router, handlers, middleware and
+// rendering. Handlers are thin: they decode, call a store, and render.
+package web
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// SurveyStore is what the handlers need of the survey store.
+type SurveyStore interface {
+	List(ctx context.Context, tenant string) ([]*survey.Survey, error)
+	Get(ctx context.Context, tenant, slug string) (*survey.Survey, error)
+}
+
+// TenantStore is what the handlers need of the tenant store.
+type TenantStore interface {
+	List(ctx context.Context) ([]*survey.Tenant, error)
+	Get(ctx context.Context, key string) (*survey.Tenant, error)
+}
+
+// Pinger checks that storage is reachable.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// Deps are the server's dependencies.
+type Deps struct {
+	Logger  *slog.Logger
+	Surveys SurveyStore
+	Tenants TenantStore
+	Storage Pinger
+	// Metrics serves /metrics; nil serves 404.
+	Metrics http.Handler
+}
+
+// Server holds the handlers' dependencies and the parsed templates.
+type Server struct {
+	log     *slog.Logger
+	surveys SurveyStore
+	tenants TenantStore
+	storage Pinger
+	metrics http.Handler
+	views   *views
+}
+
+// New parses the templates (failing on a missing or broken one) and returns
+// the server.
+func New(d Deps) (*Server, error) {
+	v, err := newViews()
+	if err != nil {
+		return nil, err
+	}
+	log := d.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Server{log: log, surveys: d.Surveys, tenants: d.Tenants, storage: d.Storage, metrics: d.Metrics, views: v}, nil
+}
