@@ -19,6 +19,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/storage/local"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/web"
+	"github.com/surveys-dev/surveys/internal/worker"
 )
 
 // Main is the running server: a test boots it on :0 with a TempDir.
@@ -32,6 +33,9 @@ type Main struct {
 	ln      net.Listener
 	srv     *http.Server
 	srvDone chan error
+
+	stopWorker context.CancelFunc
+	workerDone chan error
 }
 
 // NewMain returns a Main that logs to logOut.
@@ -63,15 +67,32 @@ func (m *Main) Run(ctx context.Context) error {
 			m.log.Info("created the demo tenants", "tenants", "adatum, fabrikam")
 		}
 	}
+	if err := worker.Init(ctx, m.Storage); err != nil {
+		return err
+	}
+	surveys, tenants, answers := store.NewSurveyStore(m.Storage), store.NewTenantStore(m.Storage), store.NewSurveyAnswerStore(m.Storage)
+	reg := metrics.New(m.Storage)
+	wm := worker.NewMetrics()
+	reg.Register(wm.Collectors()...)
 	srv, err := web.New(web.Deps{
-		Logger:  m.log,
-		Surveys: store.NewSurveyStore(m.Storage),
-		Tenants: store.NewTenantStore(m.Storage),
-		Storage: m.Storage,
-		Metrics: metrics.New(m.Storage).Handler(),
+		Logger:   m.log,
+		Surveys:  surveys,
+		Tenants:  tenants,
+		Storage:  m.Storage,
+		Public:   store.NewCachedSurveys(surveys, tenants, 5*time.Second),
+		Answers:  answers,
+		Notifier: store.NewNotifier(answers, 4),
+		Metrics:  reg.Handler(),
 	})
 	if err != nil {
 		return err
+	}
+	if m.cfg.Worker {
+		wctx, cancel := context.WithCancel(context.Background())
+		m.stopWorker = cancel
+		m.workerDone = make(chan error, 1)
+		w := worker.New(m.Storage, worker.DefaultConfig, m.log, wm)
+		go func() { m.workerDone <- w.Run(wctx) }()
 	}
 	m.ln, err = net.Listen("tcp", m.cfg.Addr)
 	if err != nil {
@@ -94,7 +115,8 @@ func (m *Main) Run(ctx context.Context) error {
 // Addr is the address the server listens on.
 func (m *Main) Addr() string { return m.ln.Addr().String() }
 
-// Close stops the server (letting requests finish), then closes storage.
+// Close stops the server (letting requests finish), then the worker, then
+// closes storage.
 func (m *Main) Close() error {
 	var errs []error
 	if m.srv != nil {
@@ -105,6 +127,13 @@ func (m *Main) Close() error {
 		}
 		if err := <-m.srvDone; err != nil && !errors.Is(err, http.ErrServerClosed) {
 			errs = append(errs, err)
+		}
+	}
+	if m.stopWorker != nil {
+		// The worker finishes the batch in hand, then returns.
+		m.stopWorker()
+		if err := <-m.workerDone; err != nil {
+			errs = append(errs, fmt.Errorf("worker: %w", err))
 		}
 	}
 	if m.Storage != nil {

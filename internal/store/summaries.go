@@ -24,10 +24,19 @@ func NewSurveyAnswersSummaryStore(st storage.Storage) *SurveyAnswersSummaryStore
 // StoredSummary is a summary as stored, with the worker's bookkeeping.
 type StoredSummary struct {
 	survey.SurveyAnswersSummary
-	// Applied holds the IDs of the answers merged by recent batches, so
-	// that a batch delivered again is not counted twice. The worker trims it.
-	Applied []string `json:"applied,omitempty"`
+	// AppliedMessages holds the IDs of the queue messages merged into this
+	// summary whose deletion no worker has confirmed yet: a message
+	// delivered again is not counted twice. Workers trim it once they have
+	// deleted the messages.
+	AppliedMessages []string `json:"appliedMessages,omitempty"`
+	// Recent holds the IDs of the last RecentAnswers answers merged, so
+	// that one answer enqueued twice (a form submitted twice, to two
+	// servers) is counted once.
+	Recent []string `json:"recent,omitempty"`
 }
+
+// RecentAnswers is how many answer IDs a summary remembers.
+const RecentAnswers = 1000
 
 // Get returns a survey's summary and its ETag; ENOTFOUND when the survey
 // has no summary yet.

@@ -43,7 +43,7 @@ func newViews() (*views, error) {
 	if err != nil {
 		return nil, fmt.Errorf("web: hash assets: %w", err)
 	}
-	funcs := template.FuncMap{"asset": v.assetURL}
+	funcs := template.FuncMap{"asset": v.assetURL, "inc": inc, "stars": starValues}
 	pages, err := fs.Glob(templates.FS, "pages/*.html")
 	if err != nil {
 		return nil, err
@@ -56,7 +56,7 @@ func newViews() (*views, error) {
 		}
 		v.pages[name] = t
 	}
-	for _, required := range []string{"home", "error"} {
+	for _, required := range []string{"home", "error", "survey", "thankyou", "closed"} {
 		if v.pages[required] == nil {
 			return nil, fmt.Errorf("web: template pages/%s.html is missing", required)
 		}

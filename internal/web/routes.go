@@ -23,10 +23,15 @@ func (s *Server) Handler() http.Handler {
 	r.Group(func(r chi.Router) {
 		r.Use(middleware.GetHead)
 		r.Get("/", s.handle(s.home))
+		r.Get("/survey/{tenant}/{slug}", s.handle(s.showSurvey))
+		r.Get("/survey/{tenant}/{slug}/thankyou", s.handle(s.thankYou))
 	})
+	r.Post("/survey/{tenant}/{slug}", s.handle(s.submitSurvey))
 
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		s.serveError(w, r, notFound("Page not found."))
 	})
-	return r
+	// Refuse cross-site state-changing requests (browsers send
+	// Sec-Fetch-Site / Origin); same-origin forms and API clients pass.
+	return http.NewCrossOriginProtection().Handler(r)
 }

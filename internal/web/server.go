@@ -33,18 +33,25 @@ type Deps struct {
 	Surveys SurveyStore
 	Tenants TenantStore
 	Storage Pinger
+	// Public serves survey definitions to respondents, cached.
+	Public   PublicSurveys
+	Answers  AnswerStore
+	Notifier AnswerNotifier
 	// Metrics serves /metrics; nil serves 404.
 	Metrics http.Handler
 }
 
 // Server holds the handlers' dependencies and the parsed templates.
 type Server struct {
-	log     *slog.Logger
-	surveys SurveyStore
-	tenants TenantStore
-	storage Pinger
-	metrics http.Handler
-	views   *views
+	log      *slog.Logger
+	surveys  SurveyStore
+	tenants  TenantStore
+	storage  Pinger
+	public   PublicSurveys
+	answers  AnswerStore
+	notifier AnswerNotifier
+	metrics  http.Handler
+	views    *views
 }
 
 // New parses the templates (failing on a missing or broken one) and returns
@@ -58,5 +65,6 @@ func New(d Deps) (*Server, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Server{log: log, surveys: d.Surveys, tenants: d.Tenants, storage: d.Storage, metrics: d.Metrics, views: v}, nil
+	return &Server{log: log, surveys: d.Surveys, tenants: d.Tenants, storage: d.Storage, metrics: d.Metrics, views: v,
+		public: d.Public, answers: d.Answers, notifier: d.Notifier}, nil
 }

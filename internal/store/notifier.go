@@ -1,0 +1,78 @@
+package store
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// Notifier puts stored answers on the answers queue, many to a message: the
+// requests that arrive while a message is being written wait for the next
+// one, so under load one enqueue carries many answers (and the worker's
+// dequeue and delete are shared by them too). Notify returns once the
+// answer's message is durably enqueued.
+type Notifier struct {
+	answers *SurveyAnswerStore
+
+	mu      sync.Mutex
+	pending map[string]*notifyBatch // by tenant/slug, not yet being written
+	slots   chan struct{}           // bounds the messages being written at once
+}
+
+type notifyBatch struct {
+	answers []survey.SurveyAnswer
+	done    chan struct{}
+	err     error
+}
+
+// maxBatchAnswers bounds the answers in one message; Enqueue splits what
+// does not fit storage.MaxMessageSize.
+const maxBatchAnswers = 256
+
+// NewNotifier returns a Notifier that writes at most parallel messages at
+// once.
+func NewNotifier(answers *SurveyAnswerStore, parallel int) *Notifier {
+	return &Notifier{answers: answers, pending: map[string]*notifyBatch{}, slots: make(chan struct{}, parallel)}
+}
+
+// Notify enqueues a stored answer and waits until it is on the queue.
+func (n *Notifier) Notify(ctx context.Context, a survey.SurveyAnswer) error {
+	key := a.Tenant + "/" + a.Slug
+	n.mu.Lock()
+	b := n.pending[key]
+	if b == nil || len(b.answers) >= maxBatchAnswers {
+		b = &notifyBatch{done: make(chan struct{})}
+		n.pending[key] = b
+		go n.flush(key, b)
+	}
+	b.answers = append(b.answers, a)
+	n.mu.Unlock()
+
+	select {
+	case <-b.done:
+		return b.err
+	case <-ctx.Done():
+		// The answer may still be enqueued; the caller has not acknowledged it.
+		return ctx.Err()
+	}
+}
+
+// flush waits for a free slot, then takes the batch out of pending (so that
+// later answers start a new one) and writes it.
+func (n *Notifier) flush(key string, b *notifyBatch) {
+	n.slots <- struct{}{}
+	defer func() { <-n.slots }()
+	n.mu.Lock()
+	if n.pending[key] == b {
+		delete(n.pending, key)
+	}
+	answers := b.answers
+	n.mu.Unlock()
+	// Not the request's context: other requests wait on this message too.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	b.err = n.answers.Enqueue(ctx, answers)
+	close(b.done)
+}

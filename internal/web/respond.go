@@ -1,0 +1,157 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// PublicSurveys serves the definitions respondents see (cached).
+type PublicSurveys interface {
+	Survey(ctx context.Context, tenant, slug string) (*survey.Survey, error)
+	Tenant(ctx context.Context, key string) (*survey.Tenant, error)
+}
+
+// AnswerStore stores a respondent's answer.
+type AnswerStore interface {
+	Save(ctx context.Context, a *survey.SurveyAnswer) error
+}
+
+// AnswerNotifier puts a stored answer on the answers queue.
+type AnswerNotifier interface {
+	Notify(ctx context.Context, a survey.SurveyAnswer) error
+}
+
+// maxAnswerBody bounds a respondent's POST: 50 questions of 4,000
+// characters fit.
+const maxAnswerBody = 1 << 20
+
+type surveyPage struct {
+	Tenant  *survey.Tenant
+	Survey  *survey.Survey
+	LogoURL string
+	Token   string
+	Values  map[string]string
+	Errors  map[string]string
+}
+
+// publicSurvey finds a survey respondents may see: published or closed, of
+// a tenant that is not suspended.
+func (s *Server) publicSurvey(r *http.Request) (*survey.Tenant, *survey.Survey, error) {
+	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
+	t, err := s.public.Tenant(r.Context(), tenant)
+	if err != nil {
+		return nil, nil, err
+	}
+	sv, err := s.public.Survey(r.Context(), tenant, slug)
+	if err != nil {
+		return nil, nil, err
+	}
+	if t.Suspended || sv.State == survey.Draft {
+		return nil, nil, notFound("Survey not found.")
+	}
+	return t, sv, nil
+}
+
+func (s *Server) logoURL(t *survey.Tenant) string {
+	if t.Logo == "" {
+		return ""
+	}
+	return "/logos/" + t.Logo
+}
+
+// showSurvey renders the survey form, with a fresh one-time token that
+// becomes the answer's ID.
+func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
+	t, sv, err := s.publicSurvey(r)
+	if err != nil {
+		return err
+	}
+	if sv.State == survey.Closed {
+		s.render(w, r, http.StatusGone, "closed", surveyPage{Tenant: t, Survey: sv})
+		return nil
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	s.render(w, r, http.StatusOK, "survey", surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: store.NewAnswerID(time.Now())})
+	return nil
+}
+
+// submitSurvey checks and stores an answer. An invalid form comes back
+// (422) with the answers kept and each problem beside its question; a
+// stored answer redirects (303) to the thank-you page. Submitting the same
+// form twice stores one answer: its token is the answer's ID.
+func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
+	t, sv, err := s.publicSurvey(r)
+	if err != nil {
+		return err
+	}
+	if sv.State == survey.Closed {
+		s.render(w, r, http.StatusGone, "closed", surveyPage{Tenant: t, Survey: sv})
+		return nil
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxAnswerBody)
+	if err := r.ParseForm(); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return &survey.Error{Code: survey.EINVALID, Message: "Your answers are too long to send."}
+		}
+		return &survey.Error{Code: survey.EINVALID, Message: "The form could not be read; please reload the page and try again."}
+	}
+	values := make(map[string]string, len(sv.Questions))
+	for _, q := range sv.Questions {
+		values[q.ID] = r.PostForm.Get("q-" + q.ID)
+	}
+	token := r.PostForm.Get("token")
+	if !store.ValidAnswerID(token) {
+		token = store.NewAnswerID(time.Now())
+	}
+	a, err := survey.NewAnswer(sv, values)
+	if err != nil {
+		var e *survey.Error
+		if !errors.As(err, &e) || e.Code != survey.EINVALID {
+			return err
+		}
+		s.render(w, r, http.StatusUnprocessableEntity, "survey", surveyPage{
+			Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: token, Values: values, Errors: e.Fields,
+		})
+		return nil
+	}
+	a.ID = token
+	err = s.answers.Save(r.Context(), &a)
+	if survey.ErrorCode(err) == survey.ECONFLICT {
+		// The same form, submitted again: the answer is stored already.
+		// Notify again in case the first request died before it did; the
+		// worker counts an answer once.
+		err = nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.notifier.Notify(r.Context(), a); err != nil {
+		return err
+	}
+	http.Redirect(w, r, "/survey/"+t.Key+"/"+sv.Slug+"/thankyou", http.StatusSeeOther)
+	return nil
+}
+
+// thankYou is the page after a stored answer.
+func (s *Server) thankYou(w http.ResponseWriter, r *http.Request) error {
+	t, sv, err := s.publicSurvey(r)
+	if err != nil {
+		return err
+	}
+	s.render(w, r, http.StatusOK, "thankyou", surveyPage{Tenant: t, Survey: sv})
+	return nil
+}
+
+// starValues lists the five-star choices, highest first: the page shows
+// them lowest first, and CSS colours a choice and those below it.
+func starValues() []int { return []int{5, 4, 3, 2, 1} }
+
+func inc(i int) int { return i + 1 }

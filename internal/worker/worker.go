@@ -1,0 +1,418 @@
+// Package worker drains the answers queue and keeps each survey's summary
+// and answer list: the Task/Queue/Task pattern. Several workers, in one
+// process or many, may run against one storage account.
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// PoisonQueue receives the answers-queue messages that keep failing, with
+// the reason.
+const PoisonQueue = "surveyanswers-poison"
+
+// Config tunes a worker.
+type Config struct {
+	// Batch is the most messages one dequeue takes (1..32).
+	Batch int
+	// Visibility hides a dequeued message from other workers; a message
+	// not deleted by then is delivered again.
+	Visibility time.Duration
+	// MaxAttempts is how many deliveries a message gets before it goes to
+	// the poison queue.
+	MaxAttempts int
+	// MaxIdle is the longest pause between polls of an empty queue.
+	MaxIdle time.Duration
+}
+
+// DefaultConfig is the configuration of surveys serve.
+var DefaultConfig = Config{Batch: 32, Visibility: time.Minute, MaxAttempts: 5, MaxIdle: 250 * time.Millisecond}
+
+// Worker updates summaries from the answers queue.
+type Worker struct {
+	st      storage.Storage
+	surveys *store.SurveyStore
+	answers *store.SurveyAnswerStore
+	sums    *store.SurveyAnswersSummaryStore
+	cfg     Config
+	log     *slog.Logger
+	now     func() time.Time
+	m       *Metrics
+
+	mu sync.Mutex
+	// cache holds the summaries this worker wrote last, with their ETags,
+	// so that a batch costs one summary write, not a read and a write.
+	cache map[string]cached
+	// deleted holds, by survey, the messages this worker merged and then
+	// deleted, to trim from the summary's AppliedMessages at its next write.
+	deleted map[string][]string
+	// failures remembers the last error of a message, for the poison queue.
+	failures map[string]string
+}
+
+type cached struct {
+	sum  *store.StoredSummary
+	etag string
+}
+
+// New returns a worker. m may be shared by several workers; nil makes one.
+func New(st storage.Storage, cfg Config, log *slog.Logger, m *Metrics) *Worker {
+	if m == nil {
+		m = NewMetrics()
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Worker{
+		st: st, surveys: store.NewSurveyStore(st), answers: store.NewSurveyAnswerStore(st),
+		sums: store.NewSurveyAnswersSummaryStore(st), cfg: cfg, log: log, now: time.Now, m: m,
+		cache: map[string]cached{}, deleted: map[string][]string{}, failures: map[string]string{},
+	}
+}
+
+// Init creates the poison queue.
+func Init(ctx context.Context, st storage.Storage) error {
+	if err := st.CreateQueue(ctx, PoisonQueue); err != nil {
+		return fmt.Errorf("worker: create queue %s: %w", PoisonQueue, err)
+	}
+	return nil
+}
+
+// Run drains the queue until ctx is done. The batch in hand when ctx ends
+// is finished (within the visibility timeout) before Run returns.
+func (w *Worker) Run(ctx context.Context) error {
+	idle := 10 * time.Millisecond
+	for {
+		if ctx.Err() != nil {
+			return nil
+		}
+		n, err := w.RunOnce(context.WithoutCancel(ctx))
+		if err != nil {
+			w.log.Warn("worker: batch failed", "err", err)
+		}
+		if n > 0 {
+			idle = 10 * time.Millisecond
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(idle):
+		}
+		idle = min(idle*2, w.cfg.MaxIdle)
+	}
+}
+
+// message is a dequeued message with its decoded answers.
+type message struct {
+	storage.Message
+	answers []survey.SurveyAnswer
+	failed  bool
+}
+
+// RunOnce takes one batch from the queue and handles it. It returns the
+// number of messages taken.
+func (w *Worker) RunOnce(ctx context.Context) (int, error) {
+	ctx, cancel := context.WithTimeout(ctx, w.cfg.Visibility)
+	defer cancel()
+	msgs, err := w.st.Dequeue(ctx, store.AnswersQueue, w.cfg.Batch, w.cfg.Visibility)
+	if err != nil || len(msgs) == 0 {
+		return 0, err
+	}
+	w.m.batches.Inc()
+	var batch []*message
+	for _, m := range msgs {
+		var am store.AnswerMessage
+		switch err := json.Unmarshal(m.Data, &am); {
+		case err != nil:
+			w.poison(ctx, m, "cannot decode the message: "+err.Error())
+		case m.DequeueCount > int64(w.cfg.MaxAttempts):
+			w.poison(ctx, m, fmt.Sprintf("failed %d deliveries; last error: %s", m.DequeueCount-1, w.failure(m.ID)))
+		default:
+			batch = append(batch, &message{Message: m, answers: am.Answers})
+		}
+	}
+
+	// Group the answers by survey; a message is done when all its surveys are.
+	type group struct {
+		tenant, slug string
+		msgs         []*message
+	}
+	groups := map[string]*group{}
+	var order []string
+	for _, m := range batch {
+		for _, a := range m.answers {
+			key := a.Tenant + "/" + a.Slug
+			g := groups[key]
+			if g == nil {
+				g = &group{tenant: a.Tenant, slug: a.Slug}
+				groups[key] = g
+				order = append(order, key)
+			}
+			if len(g.msgs) == 0 || g.msgs[len(g.msgs)-1] != m {
+				g.msgs = append(g.msgs, m)
+			}
+		}
+	}
+	var errs []error
+	for _, key := range order {
+		g := groups[key]
+		if err := w.apply(ctx, key, g.tenant, g.slug, g.msgs); err != nil {
+			errs = append(errs, err)
+			for _, m := range g.msgs {
+				m.failed = true
+				w.setFailure(m.ID, err.Error())
+			}
+		}
+	}
+	for _, m := range batch {
+		if m.failed {
+			continue
+		}
+		if err := w.st.DeleteMessage(ctx, store.AnswersQueue, m.ID, m.PopReceipt); err != nil {
+			// Delivered again later; the summary knows it is merged.
+			errs = append(errs, fmt.Errorf("worker: delete message %s: %w", m.ID, err))
+			continue
+		}
+		w.confirmDeleted(m)
+	}
+	return len(msgs), errors.Join(errs...)
+}
+
+// apply merges the answers of msgs for one survey into its summary, once,
+// and appends them to the survey's answer list.
+func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*message) error {
+	var ids []string
+	for attempt := 0; ; attempt++ {
+		if attempt == 20 {
+			return fmt.Errorf("worker: summary of %s: too many conflicting writers", key)
+		}
+		sum, etag, err := w.summary(ctx, key, tenant, slug)
+		if err != nil {
+			return err
+		}
+		applied := toSet(sum.AppliedMessages)
+		recent := toSet(sum.Recent)
+		changed := false
+		ids = ids[:0]
+		for _, m := range msgs {
+			seen := applied[m.ID]
+			if !seen {
+				sum.AppliedMessages = append(sum.AppliedMessages, m.ID)
+				changed = true
+			}
+			for _, a := range m.answers {
+				if a.Tenant != tenant || a.Slug != slug {
+					continue
+				}
+				ids = append(ids, a.ID)
+				if seen || recent[a.ID] {
+					w.m.duplicates.Inc()
+					continue
+				}
+				recent[a.ID] = true
+				sum.Add(a)
+				sum.Recent = append(sum.Recent, a.ID)
+				w.m.answers.Inc()
+				if !a.CreatedOn.IsZero() {
+					w.m.delay.Observe(w.now().Sub(a.CreatedOn).Seconds())
+				}
+			}
+		}
+		if trimmed := w.trim(key, sum); trimmed {
+			changed = true
+		}
+		if len(sum.Recent) > store.RecentAnswers {
+			sum.Recent = append([]string(nil), sum.Recent[len(sum.Recent)-store.RecentAnswers:]...)
+		}
+		if changed {
+			newTag, err := w.sums.Put(ctx, sum, etag)
+			if survey.ErrorCode(err) == survey.ECONFLICT {
+				w.m.conflicts.Inc()
+				w.forget(key)
+				continue
+			}
+			if err != nil {
+				w.forget(key)
+				return err
+			}
+			w.remember(key, sum, newTag)
+		}
+		break
+	}
+	if err := w.answers.Append(ctx, tenant, slug, ids); err != nil {
+		return fmt.Errorf("worker: answer list of %s: %w", key, err)
+	}
+	return nil
+}
+
+// summary returns the survey's summary to change: the cached one, or the
+// stored one, or a new one.
+func (w *Worker) summary(ctx context.Context, key, tenant, slug string) (*store.StoredSummary, string, error) {
+	w.mu.Lock()
+	c, ok := w.cache[key]
+	delete(w.cache, key) // taken; remember puts it back after a write
+	w.mu.Unlock()
+	if ok {
+		return c.sum, c.etag, nil
+	}
+	sum, etag, err := w.sums.Get(ctx, tenant, slug)
+	if err == nil {
+		return sum, etag, nil
+	}
+	if survey.ErrorCode(err) != survey.ENOTFOUND {
+		return nil, "", err
+	}
+	s, err := w.surveys.Get(ctx, tenant, slug)
+	switch survey.ErrorCode(err) {
+	case "":
+		return &store.StoredSummary{SurveyAnswersSummary: *survey.NewSummary(s)}, "", nil
+	case survey.ENOTFOUND:
+		// The survey is gone (deleted): summarise from the answers alone.
+		return &store.StoredSummary{SurveyAnswersSummary: survey.SurveyAnswersSummary{Tenant: tenant, Slug: slug}}, "", nil
+	default:
+		return nil, "", err
+	}
+}
+
+func (w *Worker) remember(key string, sum *store.StoredSummary, etag string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.cache) > 10_000 {
+		w.cache = map[string]cached{}
+	}
+	w.cache[key] = cached{sum: sum, etag: etag}
+}
+
+func (w *Worker) forget(key string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	delete(w.cache, key)
+}
+
+// confirmDeleted notes that a merged message is gone from the queue, so the
+// summaries it touched may forget it.
+func (w *Worker) confirmDeleted(m *message) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	delete(w.failures, m.ID)
+	done := map[string]bool{}
+	for _, a := range m.answers {
+		key := a.Tenant + "/" + a.Slug
+		if !done[key] {
+			done[key] = true
+			w.deleted[key] = append(w.deleted[key], m.ID)
+		}
+	}
+}
+
+// trim drops from sum.AppliedMessages the messages this worker deleted.
+func (w *Worker) trim(key string, sum *store.StoredSummary) bool {
+	w.mu.Lock()
+	gone := toSet(w.deleted[key])
+	delete(w.deleted, key)
+	w.mu.Unlock()
+	if len(gone) == 0 {
+		return false
+	}
+	kept := sum.AppliedMessages[:0]
+	for _, id := range sum.AppliedMessages {
+		if !gone[id] {
+			kept = append(kept, id)
+		}
+	}
+	trimmed := len(kept) != len(sum.AppliedMessages)
+	sum.AppliedMessages = kept
+	return trimmed
+}
+
+func (w *Worker) failure(id string) string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if f := w.failures[id]; f != "" {
+		return f
+	}
+	return "unknown (another worker saw it)"
+}
+
+func (w *Worker) setFailure(id, reason string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.failures) > 10_000 {
+		w.failures = map[string]string{}
+	}
+	w.failures[id] = reason
+}
+
+// PoisonMessage is a message of the poison queue.
+type PoisonMessage struct {
+	MessageID string    `json:"messageId"`
+	Reason    string    `json:"reason"`
+	Data      []byte    `json:"data"`
+	PoisonOn  time.Time `json:"poisonOn"`
+}
+
+// poison moves a message to the poison queue with the reason, then deletes
+// it; if the move fails the message stays, to be tried again.
+func (w *Worker) poison(ctx context.Context, m storage.Message, reason string) {
+	w.log.Error("worker: poison message", "id", m.ID, "dequeueCount", m.DequeueCount, "reason", reason)
+	data, err := json.Marshal(PoisonMessage{MessageID: m.ID, Reason: reason, Data: m.Data, PoisonOn: w.now().UTC()})
+	if err == nil && len(data) > storage.MaxMessageSize {
+		data, err = json.Marshal(PoisonMessage{MessageID: m.ID, Reason: reason + " (body too large to keep)", PoisonOn: w.now().UTC()})
+	}
+	if err == nil {
+		_, err = w.st.Enqueue(ctx, PoisonQueue, data, storage.EnqueueOptions{TTL: -1})
+	}
+	if err != nil {
+		w.log.Error("worker: cannot move message to the poison queue", "id", m.ID, "err", err)
+		return
+	}
+	w.m.poison.Inc()
+	if err := w.st.DeleteMessage(ctx, store.AnswersQueue, m.ID, m.PopReceipt); err != nil {
+		w.log.Warn("worker: delete poisoned message", "id", m.ID, "err", err)
+	}
+}
+
+func toSet(ids []string) map[string]bool {
+	s := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		s[id] = true
+	}
+	return s
+}
+
+// Metrics are the workers' Prometheus metrics.
+type Metrics struct {
+	batches, answers, duplicates, poison, conflicts prometheus.Counter
+	delay                                           prometheus.Histogram
+}
+
+// NewMetrics returns unregistered metrics.
+func NewMetrics() *Metrics {
+	return &Metrics{
+		batches:    prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_worker_batches_total", Help: "Batches taken from the answers queue."}),
+		answers:    prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_worker_answers_total", Help: "Answers merged into summaries."}),
+		duplicates: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_worker_duplicates_total", Help: "Answers delivered again and not counted twice."}),
+		poison:     prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_worker_poison_messages_total", Help: "Messages moved to the poison queue."}),
+		conflicts:  prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_worker_summary_conflicts_total", Help: "Summary writes that lost an ETag race and were retried."}),
+		delay: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "surveys_summary_delay_seconds", Help: "From an answer's acknowledgement to its summary write.",
+			Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60}}),
+	}
+}
+
+// Collectors returns the metrics to register.
+func (m *Metrics) Collectors() []prometheus.Collector {
+	return []prometheus.Collector{m.batches, m.answers, m.duplicates, m.poison, m.conflicts, m.delay}
+}
