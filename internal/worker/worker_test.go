@@ -1,0 +1,414 @@
+package worker_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"reflect"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/storage/azure/azuritetest"
+	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/worker"
+)
+
+func TestMain(m *testing.M) { azuritetest.Main(m) }
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// testConfig redelivers quickly, so that a restarted worker finds the
+// messages a crashed one held.
+var testConfig = worker.Config{Batch: 2, Visibility: time.Second, MaxAttempts: 5, MaxIdle: 50 * time.Millisecond}
+
+// fixture is a survey with answers stored and enqueued.
+type fixture struct {
+	st     storage.Storage
+	survey *survey.Survey
+	ids    []string
+}
+
+func newFixture(t *testing.T, st storage.Storage, tenant string, answers, perMessage int) *fixture {
+	t.Helper()
+	ctx := context.Background()
+	if err := store.Init(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	if err := worker.Init(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	s := &survey.Survey{Tenant: tenant, Title: "Worker test", State: survey.Published, Questions: []survey.Question{
+		{Text: "Rate", Type: survey.FiveStars},
+		{Text: "Pick", Type: survey.MultipleChoice, PossibleAnswers: []string{"Red", "Green", "Blue"}},
+		{Text: "Say", Type: survey.SimpleText},
+		{Text: "Rate", Type: survey.FiveStars},
+	}}
+	if err := store.NewSurveyStore(st).Create(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{st: st, survey: s}
+	as := store.NewSurveyAnswerStore(st)
+	var batch []survey.SurveyAnswer
+	for i := 0; i < answers; i++ {
+		a, err := survey.NewAnswer(s, map[string]string{
+			s.Questions[0].ID: fmt.Sprint(i%5 + 1),
+			s.Questions[1].ID: []string{"Red", "Green", "Blue"}[i%3],
+			s.Questions[2].ID: fmt.Sprintf("answer number %d is great", i%4),
+			s.Questions[3].ID: fmt.Sprint(5 - i%5),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := as.Save(ctx, &a); err != nil {
+			t.Fatal(err)
+		}
+		f.ids = append(f.ids, a.ID)
+		batch = append(batch, a)
+		if len(batch) == perMessage || i == answers-1 {
+			if err := as.Enqueue(ctx, batch); err != nil {
+				t.Fatal(err)
+			}
+			batch = nil
+		}
+	}
+	return f
+}
+
+// recount summarises the stored answer blobs from scratch.
+func (f *fixture) recount(t *testing.T) *survey.SurveyAnswersSummary {
+	t.Helper()
+	ctx := context.Background()
+	as := store.NewSurveyAnswerStore(f.st)
+	sum := survey.NewSummary(f.survey)
+	err := as.ListAll(ctx, f.survey.Tenant, f.survey.Slug, func(id string) error {
+		a, err := as.Get(ctx, f.survey.Tenant, f.survey.Slug, id)
+		if err != nil {
+			return err
+		}
+		sum.Add(*a)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+// check asserts the stored summary equals a recount and the answer list
+// holds every answer once.
+func (f *fixture) check(t *testing.T) {
+	t.Helper()
+	ctx := context.Background()
+	got, _, err := store.NewSurveyAnswersSummaryStore(f.st).Get(ctx, f.survey.Tenant, f.survey.Slug)
+	if err != nil {
+		t.Fatalf("summary: %v", err)
+	}
+	want := f.recount(t)
+	if want.TotalAnswers != int64(len(f.ids)) {
+		t.Fatalf("recount has %d answers, stored %d", want.TotalAnswers, len(f.ids))
+	}
+	if !reflect.DeepEqual(&got.SurveyAnswersSummary, want) {
+		t.Fatalf("summary differs from a recount:\n got %+v\nwant %+v", got.SurveyAnswersSummary, *want)
+	}
+	ids, total, err := store.NewSurveyAnswerStore(f.st).Page(ctx, f.survey.Tenant, f.survey.Slug, 0, 10*len(f.ids))
+	if err != nil || total != len(f.ids) {
+		t.Fatalf("answer list has %d entries (%v), want %d", total, err, len(f.ids))
+	}
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			t.Fatalf("answer %s is listed twice", id)
+		}
+		seen[id] = true
+	}
+}
+
+// drain runs w until the answers queue is empty.
+func drain(t *testing.T, st storage.Storage, w *worker.Worker) {
+	t.Helper()
+	ctx := context.Background()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		n, err := w.RunOnce(ctx)
+		if err != nil {
+			t.Logf("RunOnce: %v", err)
+		}
+		if n == 0 {
+			left, err := st.ApproximateCount(ctx, store.AnswersQueue)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if left == 0 {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	t.Fatal("the queue did not drain")
+}
+
+func TestSummaries(t *testing.T) {
+	backends.Each(t, func(t *testing.T, st storage.Storage) {
+		f := newFixture(t, st, newTenant(), 23, 3)
+		m := worker.NewMetrics()
+		drain(t, st, worker.New(st, testConfig, quiet, m))
+		f.check(t)
+	})
+}
+
+// TestRedelivery delivers every message twice, as a queue may.
+func TestRedelivery(t *testing.T) {
+	st := backends.Local(t)
+	f := newFixture(t, st, newTenant(), 10, 2)
+	ctx := context.Background()
+	// Every message goes on the queue twice more.
+	var bodies [][]byte
+	for {
+		msgs, err := st.Dequeue(ctx, store.AnswersQueue, 32, time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(msgs) == 0 {
+			break
+		}
+		for _, m := range msgs {
+			bodies = append(bodies, m.Data)
+			_ = st.DeleteMessage(ctx, store.AnswersQueue, m.ID, m.PopReceipt)
+		}
+	}
+	for i := 0; i < 2; i++ {
+		for _, b := range bodies {
+			if _, err := st.Enqueue(ctx, store.AnswersQueue, b, storage.EnqueueOptions{TTL: -1}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	drain(t, st, worker.New(st, testConfig, quiet, nil))
+	f.check(t)
+}
+
+// faulty fails every storage call from the n-th on, as a process that died
+// there: before the n-th call is made, or just after it was.
+type faulty struct {
+	storage.Storage
+	n     int64
+	after bool
+	calls atomic.Int64
+}
+
+var errCrash = errors.New("injected crash")
+
+func (f *faulty) step(call func() error) error {
+	c := f.calls.Add(1)
+	switch {
+	case f.n == 0 || c < f.n:
+		return call()
+	case c == f.n && f.after:
+		_ = call()
+		return errCrash
+	default:
+		return errCrash
+	}
+}
+
+func (f *faulty) Dequeue(ctx context.Context, q string, max int, vis time.Duration) (msgs []storage.Message, err error) {
+	err = f.step(func() (e error) { msgs, e = f.Storage.Dequeue(ctx, q, max, vis); return e })
+	return msgs, err
+}
+func (f *faulty) DeleteMessage(ctx context.Context, q, id, pr string) error {
+	return f.step(func() error { return f.Storage.DeleteMessage(ctx, q, id, pr) })
+}
+func (f *faulty) Enqueue(ctx context.Context, q string, data []byte, o storage.EnqueueOptions) (id string, err error) {
+	err = f.step(func() (e error) { id, e = f.Storage.Enqueue(ctx, q, data, o); return e })
+	return id, err
+}
+func (f *faulty) GetBlob(ctx context.Context, c, name string) (b storage.Blob, err error) {
+	err = f.step(func() (e error) { b, e = f.Storage.GetBlob(ctx, c, name); return e })
+	return b, err
+}
+func (f *faulty) PutBlob(ctx context.Context, c, name string, data []byte, o storage.PutOptions) (etag string, err error) {
+	err = f.step(func() (e error) { etag, e = f.Storage.PutBlob(ctx, c, name, data, o); return e })
+	return etag, err
+}
+func (f *faulty) ListBlobs(ctx context.Context, c string, o storage.ListOptions) (p storage.BlobPage, err error) {
+	err = f.step(func() (e error) { p, e = f.Storage.ListBlobs(ctx, c, o); return e })
+	return p, err
+}
+func (f *faulty) GetEntity(ctx context.Context, table, pk, rk string) (e storage.Entity, err error) {
+	err = f.step(func() (x error) { e, x = f.Storage.GetEntity(ctx, table, pk, rk); return x })
+	return e, err
+}
+func (f *faulty) QueryPartition(ctx context.Context, table, pk string, q storage.Query) (p storage.EntityPage, err error) {
+	err = f.step(func() (e error) { p, e = f.Storage.QueryPartition(ctx, table, pk, q); return e })
+	return p, err
+}
+
+// TestCrashBetweenEveryCall kills the worker before and after each of its
+// storage calls in turn, restarts it, and checks that the summary equals a
+// recount from the answer blobs: nothing lost, nothing counted twice.
+func TestCrashBetweenEveryCall(t *testing.T) {
+	// A clean run tells how many calls the worker makes.
+	clean := &faulty{Storage: backends.Local(t)}
+	f := newFixture(t, clean.Storage, newTenant(), 7, 2)
+	drain(t, clean, worker.New(clean, testConfig, quiet, nil))
+	f.check(t)
+	total := clean.calls.Load()
+	if total < 10 {
+		t.Fatalf("a clean run made only %d calls", total)
+	}
+	t.Logf("a clean run of 7 answers in 4 messages makes %d storage calls", total)
+
+	var wg sync.WaitGroup
+	results := make(chan string, 2*total)
+	for n := int64(1); n <= total; n++ {
+		for _, after := range []bool{false, true} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				st := backends.Local(t)
+				fx := newFixture(t, st, newTenant(), 7, 2)
+				crashing := &faulty{Storage: st, n: n, after: after}
+				// The first process runs until it "dies".
+				w := worker.New(crashing, testConfig, quiet, nil)
+				for i := 0; i < 50 && crashing.calls.Load() < n+5; i++ {
+					_, _ = w.RunOnce(context.Background())
+				}
+				// A new process, with nothing in memory, finishes the work.
+				drainQuiet(st, worker.New(st, testConfig, quiet, nil))
+				if msg := fx.diff(); msg != "" {
+					results <- fmt.Sprintf("crash at call %d (after=%v): %s", n, after, msg)
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	close(results)
+	for r := range results {
+		t.Error(r)
+	}
+}
+
+func drainQuiet(st storage.Storage, w *worker.Worker) {
+	ctx := context.Background()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if n, _ := w.RunOnce(ctx); n == 0 {
+			if left, err := st.ApproximateCount(ctx, store.AnswersQueue); err == nil && left == 0 {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+}
+
+// diff says how the summary and list differ from a recount ("" if not).
+func (f *fixture) diff() string {
+	ctx := context.Background()
+	got, _, err := store.NewSurveyAnswersSummaryStore(f.st).Get(ctx, f.survey.Tenant, f.survey.Slug)
+	if err != nil {
+		return "summary: " + err.Error()
+	}
+	as := store.NewSurveyAnswerStore(f.st)
+	want := survey.NewSummary(f.survey)
+	for _, id := range f.ids {
+		a, err := as.Get(ctx, f.survey.Tenant, f.survey.Slug, id)
+		if err != nil {
+			return err.Error()
+		}
+		want.Add(*a)
+	}
+	if !reflect.DeepEqual(&got.SurveyAnswersSummary, want) {
+		return fmt.Sprintf("summary has %d answers, recount %d", got.TotalAnswers, want.TotalAnswers)
+	}
+	ids, total, err := as.Page(ctx, f.survey.Tenant, f.survey.Slug, 0, 1000)
+	if err != nil || total != len(f.ids) || len(ids) != len(f.ids) {
+		return fmt.Sprintf("answer list has %d entries, want %d (%v)", total, len(f.ids), err)
+	}
+	return ""
+}
+
+// TestWorkersTogether runs several workers on one survey on Azurite: ETags
+// keep every answer counted once.
+func TestWorkersTogether(t *testing.T) {
+	st := backends.Azure(t)
+	f := newFixture(t, st, newTenant(), 60, 2)
+	m := worker.NewMetrics()
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			drainQuiet(st, worker.New(st, testConfig, quiet, m))
+		}()
+	}
+	wg.Wait()
+	f.check(t)
+}
+
+// TestPoison sends undecodable and always-failing messages to the poison
+// queue with their reason, without stalling the others.
+func TestPoison(t *testing.T) {
+	st := backends.Local(t)
+	good := newFixture(t, st, newTenant(), 5, 5)
+	ctx := context.Background()
+	if _, err := st.Enqueue(ctx, store.AnswersQueue, []byte("not json"), storage.EnqueueOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// Answers of a survey whose summary can never be written.
+	bad := survey.SurveyAnswer{ID: store.NewAnswerID(time.Now()), Tenant: "broken", Slug: "survey"}
+	if err := store.NewSurveyAnswerStore(st).Enqueue(ctx, []survey.SurveyAnswer{bad}); err != nil {
+		t.Fatal(err)
+	}
+	failing := &failSummary{Storage: st, blob: "broken-survey"}
+	drainQuiet(st, worker.New(failing, testConfig, quiet, nil))
+	good.check(t)
+
+	var reasons []string
+	for {
+		msgs, err := st.Dequeue(ctx, worker.PoisonQueue, 32, time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(msgs) == 0 {
+			break
+		}
+		for _, m := range msgs {
+			var p worker.PoisonMessage
+			if err := json.Unmarshal(m.Data, &p); err != nil {
+				t.Fatal(err)
+			}
+			reasons = append(reasons, p.Reason)
+		}
+	}
+	joined := strings.Join(reasons, "\n")
+	if len(reasons) != 2 || !strings.Contains(joined, "cannot decode") || !strings.Contains(joined, "summary refused") {
+		t.Fatalf("poison reasons = %q", reasons)
+	}
+	if n, _ := st.ApproximateCount(ctx, store.AnswersQueue); n != 0 {
+		t.Errorf("%d messages left on the answers queue", n)
+	}
+}
+
+// failSummary refuses to write one summary blob.
+type failSummary struct {
+	storage.Storage
+	blob string
+}
+
+func (f *failSummary) PutBlob(ctx context.Context, c, name string, data []byte, o storage.PutOptions) (string, error) {
+	if c == store.SummariesContainer && name == f.blob {
+		return "", errors.New("summary refused")
+	}
+	return f.Storage.PutBlob(ctx, c, name, data, o)
+}
+
+func newTenant() string { return fmt.Sprintf("w%d", time.Now().UnixNano()%1_000_000_000_000) }
