@@ -16,7 +16,9 @@ const MaxSlugLength = 48
 // where possible. A title with nothing to keep (emoji, punctuation) gives
 // "survey".
 func Slugify(title string) string {
-	s := slug.Make(title)
+	// gosimple/slug keeps underscores, which container names refuse.
+	s := hyphens.ReplaceAllString(strings.ReplaceAll(slug.Make(title), "_", "-"), "-")
+	s = strings.Trim(s, "-")
 	if len(s) > MaxSlugLength {
 		s = s[:MaxSlugLength]
 		if i := strings.LastIndexByte(s, '-'); i > MaxSlugLength/2 {
@@ -29,6 +31,8 @@ func Slugify(title string) string {
 	}
 	return s
 }
+
+var hyphens = regexp.MustCompile(`-{2,}`)
 
 var slugRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
@@ -54,7 +58,7 @@ var reservedTenantKeys = map[string]bool{
 // at most MaxTenantKeyLength. It returns "" when the name has fewer than two
 // letters or digits.
 func TenantKey(name string) string {
-	s := strings.ReplaceAll(slug.Make(name), "-", "")
+	s := strings.NewReplacer("-", "", "_", "").Replace(slug.Make(name))
 	if len(s) > MaxTenantKeyLength {
 		s = s[:MaxTenantKeyLength]
 	}

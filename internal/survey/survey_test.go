@@ -183,3 +183,15 @@ func FuzzNewAnswer(f *testing.F) {
 		}
 	})
 }
+
+func FuzzTenantKey(f *testing.F) {
+	for _, s := range []string{"Adatum", "a_b", "Fabrikam, Inc.", "😀x", strings.Repeat("Zz", 30)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		k := TenantKey(name)
+		if k != "" && !tenantKeyRE.MatchString(k) {
+			t.Fatalf("TenantKey(%q) = %q: not a key", name, k)
+		}
+	})
+}

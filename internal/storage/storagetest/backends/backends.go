@@ -16,7 +16,7 @@ import (
 // Backend opens a fresh storage of one kind for a test.
 type Backend struct {
 	Name string
-	Open func(t *testing.T) storage.Storage
+	Open func(t testing.TB) storage.Storage
 }
 
 // All lists the backends.
@@ -34,7 +34,7 @@ func Each(t *testing.T, f func(t *testing.T, st storage.Storage)) {
 }
 
 // Local opens an embedded store in a temporary folder.
-func Local(t *testing.T) storage.Storage {
+func Local(t testing.TB) storage.Storage {
 	t.Helper()
 	s, err := local.Open(filepath.Join(t.TempDir(), "surveys.db"))
 	if err != nil {
@@ -47,7 +47,7 @@ func Local(t *testing.T) storage.Storage {
 // Azure opens the test binary's Azurite. Every test of a binary shares its
 // account, so tests that use fixed names (the stores' layout) must not run
 // in parallel with each other, and must use tenants of their own.
-func Azure(t *testing.T) storage.Storage {
+func Azure(t testing.TB) storage.Storage {
 	t.Helper()
 	s, err := azure.New(azure.Config{ConnectionString: azuritetest.ConnectionString()})
 	if err != nil {

@@ -1,0 +1,197 @@
+package web
+
+// Benchmarks of the respondent pages with in-memory fakes: they measure the
+// HTTP, routing, rendering and validation cost only, no storage. Every
+// helper here is named bench* so as not to clash with the package's other
+// test files.
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+const benchPath = "/survey/adatum/adatum-customer-satisfaction"
+
+// benchTenant and benchSurvey mirror the demo survey: the three question
+// types, four questions.
+func benchTenant() *survey.Tenant {
+	return &survey.Tenant{Key: "adatum", Name: "Adatum", Plan: survey.Premium}
+}
+
+func benchSurvey() *survey.Survey {
+	const version = "0638800000000000000"
+	qs := []survey.Question{
+		{Text: "How satisfied are you with our service?", Type: survey.FiveStars},
+		{Text: "Which of our products do you use most?", Type: survey.MultipleChoice,
+			PossibleAnswers: []string{"Web portal", "Mobile app", "Desktop client", "API"}},
+		{Text: "How likely are you to recommend us to a friend?", Type: survey.FiveStars},
+		{Text: "What should we improve?", Type: survey.SimpleText},
+	}
+	for i := range qs {
+		qs[i].ID = fmt.Sprintf("%s_%03d", version, i)
+	}
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	return &survey.Survey{
+		Tenant: "adatum", Slug: "adatum-customer-satisfaction", Title: "Adatum customer satisfaction",
+		State: survey.Published, CreatedOn: now, PublishedOn: now, Listed: true, Questions: qs,
+	}
+}
+
+// benchPublic is an in-memory PublicSurveys holding one survey.
+type benchPublic struct {
+	tenant *survey.Tenant
+	survey *survey.Survey
+}
+
+func (p benchPublic) Survey(_ context.Context, tenant, slug string) (*survey.Survey, error) {
+	if tenant != p.survey.Tenant || slug != p.survey.Slug {
+		return nil, notFound("Survey not found.")
+	}
+	return p.survey, nil
+}
+
+func (p benchPublic) Tenant(_ context.Context, key string) (*survey.Tenant, error) {
+	if key != p.tenant.Key {
+		return nil, notFound("Survey not found.")
+	}
+	return p.tenant, nil
+}
+
+// benchAnswers and benchNotifier accept everything and store nothing.
+type benchAnswers struct{}
+
+func (benchAnswers) Save(context.Context, *survey.SurveyAnswer) error { return nil }
+
+type benchNotifier struct{}
+
+func (benchNotifier) Notify(context.Context, survey.SurveyAnswer) error { return nil }
+
+// newBenchServer returns the server over the fakes, and its survey.
+func newBenchServer(b *testing.B) (*Server, benchPublic) {
+	b.Helper()
+	pub := benchPublic{tenant: benchTenant(), survey: benchSurvey()}
+	s, err := New(Deps{
+		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Public:   pub,
+		Answers:  benchAnswers{},
+		Notifier: benchNotifier{},
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s, pub
+}
+
+// benchGet serves one GET of benchPath with h and checks the status.
+func benchGet(b *testing.B, h http.Handler) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(http.MethodGet, benchPath, nil)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		b.Fatalf("GET %s = %d\n%s", benchPath, rec.Code, rec.Body)
+	}
+	return rec
+}
+
+// benchPage is the survey page as the router renders it.
+func benchPage(b *testing.B) []byte {
+	b.Helper()
+	s, _ := newBenchServer(b)
+	return benchGet(b, s.Handler()).Body.Bytes()
+}
+
+func BenchmarkRenderSurveyPage(b *testing.B) {
+	s, pub := newBenchServer(b)
+	size := int64(len(benchPage(b)))
+
+	// The template alone, as showSurvey calls it.
+	b.Run("render", func(b *testing.B) {
+		req := httptest.NewRequest(http.MethodGet, benchPath, nil)
+		b.SetBytes(size)
+		b.ReportAllocs()
+		for b.Loop() {
+			rec := httptest.NewRecorder()
+			page := surveyPage{Tenant: pub.tenant, Survey: pub.survey, Token: store.NewAnswerID(time.Now())}
+			s.render(rec, req, http.StatusOK, "survey", page)
+			if rec.Code != http.StatusOK {
+				b.Fatalf("render = %d\n%s", rec.Code, rec.Body)
+			}
+		}
+	})
+
+	// The whole request: cross-origin check, router, handler, render.
+	b.Run("router", func(b *testing.B) {
+		h := s.Handler()
+		b.SetBytes(size)
+		b.ReportAllocs()
+		for b.Loop() {
+			benchGet(b, h)
+		}
+	})
+}
+
+// BenchmarkTrivialHandler is the ceiling for BenchmarkRenderSurveyPage: the
+// same request to a handler writing the same page from memory.
+func BenchmarkTrivialHandler(b *testing.B) {
+	page := benchPage(b)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(page)
+	})
+	b.SetBytes(int64(len(page)))
+	b.ReportAllocs()
+	for b.Loop() {
+		benchGet(b, h)
+	}
+}
+
+// BenchmarkSubmitAnswer posts a form through the router to fakes that store
+// nothing: parsing, validation and the redirect, or the 422 re-render.
+func BenchmarkSubmitAnswer(b *testing.B) {
+	s, pub := newBenchServer(b)
+	h := s.Handler()
+	q := pub.survey.Questions
+	valid := url.Values{
+		"token":        {store.NewAnswerID(time.Now())},
+		"q-" + q[0].ID: {"4"},
+		"q-" + q[1].ID: {"Mobile app"},
+		"q-" + q[2].ID: {"5"},
+		"q-" + q[3].ID: {"Faster pages, please, and a dark theme."},
+	}
+	invalid := url.Values{"token": valid["token"], "q-" + q[0].ID: {"9"}, "q-" + q[1].ID: {"Fax"}}
+	for _, tc := range []struct {
+		name string
+		form url.Values
+		want int
+	}{
+		{"valid", valid, http.StatusSeeOther},
+		{"invalid", invalid, http.StatusUnprocessableEntity},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			body := tc.form.Encode()
+			b.ReportAllocs()
+			for b.Loop() {
+				req := httptest.NewRequest(http.MethodPost, benchPath, strings.NewReader(body))
+				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, req)
+				if rec.Code != tc.want {
+					b.Fatalf("POST %s = %d, want %d\n%s", benchPath, rec.Code, tc.want, rec.Body)
+				}
+			}
+		})
+	}
+}
