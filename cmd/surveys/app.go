@@ -82,11 +82,12 @@ func (m *Main) Run(ctx context.Context) error {
 		Public:   store.NewCachedSurveys(surveys, tenants, 5*time.Second),
 		Answers:  answers,
 		Notifier: store.NewNotifier(answers, 4),
-		Metrics:  reg.Handler(),
+		Metrics:  reg.Handler(), // registered below, before the first scrape
 	})
 	if err != nil {
 		return err
 	}
+	reg.Register(srv.Collectors()...)
 	if m.cfg.Worker {
 		wctx, cancel := context.WithCancel(context.Background())
 		m.stopWorker = cancel

@@ -145,65 +145,91 @@ func (as *SurveyAnswerStore) readChunk(ctx context.Context, name string) (answer
 	return l, b.ETag, nil
 }
 
+// ListTail is the end of a survey's answer list as an appender last saw
+// it; a worker keeps it between batches so that an append costs one blob
+// write instead of a listing, a read and a write.
+type ListTail struct {
+	n    int      // the last chunk's number
+	ids  []string // the last chunk's IDs
+	prev []string // the chunk before, when read (for redelivered batches)
+	etag string   // the last chunk's ETag; "" when it does not exist yet
+}
+
 // Append adds answer IDs to the end of a survey's answer list, skipping
 // those already at its end (a redelivered batch of at most ListChunkSize,
-// which may span the last two chunks). Concurrent
-// appenders are serialised with ETags.
+// which may span the last two chunks).
 func (as *SurveyAnswerStore) Append(ctx context.Context, tenant, slug string, ids []string) error {
+	_, err := as.AppendTail(ctx, tenant, slug, nil, ids)
+	return err
+}
+
+// AppendTail is Append from a known tail (nil when unknown), returning the
+// new tail. Concurrent appenders are serialised with ETags: a stale tail
+// costs a re-read.
+func (as *SurveyAnswerStore) AppendTail(ctx context.Context, tenant, slug string, tail *ListTail, ids []string) (*ListTail, error) {
 	for conflicts := 0; len(ids) > 0; {
-		names, err := as.chunks(ctx, tenant, slug)
-		if err != nil {
-			return err
-		}
-		var last answerList
-		etag, n := "", 0
-		if len(names) > 0 {
-			n = len(names) - 1
-			if last, etag, err = as.readChunk(ctx, names[n]); err != nil {
-				return err
+		if tail == nil {
+			var err error
+			if tail, err = as.readTail(ctx, tenant, slug); err != nil {
+				return nil, err
 			}
 		}
-		seen := last.IDs
-		if n > 0 && len(last.IDs) < len(ids) {
+		if tail.n > 0 && tail.prev == nil && len(tail.ids) < len(ids) {
 			// The batch may have been split over the previous chunk too.
-			prev, _, err := as.readChunk(ctx, names[n-1])
+			prev, _, err := as.readChunk(ctx, chunkName(tenant, slug, tail.n-1))
 			if err != nil {
-				return err
+				return nil, err
 			}
-			seen = append(prev.IDs, last.IDs...)
+			tail.prev = prev.IDs
 		}
-		ids = without(ids, seen)
+		ids = without(ids, append(append([]string(nil), tail.prev...), tail.ids...))
 		if len(ids) == 0 {
-			return nil
+			return tail, nil
 		}
-		o := storage.PutOptions{ContentType: "application/json", IfMatch: etag}
-		if etag == "" || len(last.IDs) >= ListChunkSize {
+		next := &ListTail{n: tail.n, ids: append([]string(nil), tail.ids...), prev: tail.prev}
+		o := storage.PutOptions{ContentType: "application/json", IfMatch: tail.etag}
+		if tail.etag == "" || len(tail.ids) >= ListChunkSize {
 			// A new chunk: it must not exist yet.
-			last, o = answerList{}, storage.PutOptions{ContentType: "application/json", IfNoneMatch: storage.ETagAny}
-			if etag != "" {
-				n++
+			o = storage.PutOptions{ContentType: "application/json", IfNoneMatch: storage.ETagAny}
+			if tail.etag != "" {
+				next = &ListTail{n: tail.n + 1, prev: tail.ids}
 			}
 		}
-		take := min(ListChunkSize-len(last.IDs), len(ids))
-		last.IDs = append(last.IDs, ids[:take]...)
-		data, err := json.Marshal(last)
+		take := min(ListChunkSize-len(next.ids), len(ids))
+		next.ids = append(next.ids, ids[:take]...)
+		data, err := json.Marshal(answerList{IDs: next.ids})
 		if err != nil {
-			return fmt.Errorf("store: encode answer list: %w", err)
+			return nil, fmt.Errorf("store: encode answer list: %w", err)
 		}
-		_, err = as.st.PutBlob(ctx, AnswerListContainer, chunkName(tenant, slug, n), data, o)
+		next.etag, err = as.st.PutBlob(ctx, AnswerListContainer, chunkName(tenant, slug, next.n), data, o)
 		switch {
 		case err == nil:
-			ids = ids[take:]
+			tail, ids = next, ids[take:]
 		case errors.Is(err, storage.ErrPrecondition):
 			// Another appender wrote first: read again.
+			tail = nil
 			if conflicts++; conflicts == 50 {
-				return survey.Errorf(survey.ECONFLICT, "The answer list of %s/%s is too busy; try again.", tenant, slug)
+				return nil, survey.Errorf(survey.ECONFLICT, "The answer list of %s/%s is too busy; try again.", tenant, slug)
 			}
 		default:
-			return mapErr(err, "Answer list")
+			return nil, mapErr(err, "Answer list")
 		}
 	}
-	return nil
+	return tail, nil
+}
+
+// readTail reads the end of a survey's answer list.
+func (as *SurveyAnswerStore) readTail(ctx context.Context, tenant, slug string) (*ListTail, error) {
+	names, err := as.chunks(ctx, tenant, slug)
+	if err != nil || len(names) == 0 {
+		return &ListTail{}, err
+	}
+	n := len(names) - 1
+	last, etag, err := as.readChunk(ctx, names[n])
+	if err != nil {
+		return nil, err
+	}
+	return &ListTail{n: n, ids: last.IDs, etag: etag}, nil
 }
 
 // without returns ids less those in have, and less repeats.

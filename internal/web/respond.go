@@ -136,6 +136,7 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	if err := s.notifier.Notify(r.Context(), a); err != nil {
 		return err
 	}
+	s.accepted.Inc()
 	http.Redirect(w, r, "/survey/"+t.Key+"/"+sv.Slug+"/thankyou", http.StatusSeeOther)
 	return nil
 }

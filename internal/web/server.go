@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
@@ -52,7 +54,11 @@ type Server struct {
 	notifier AnswerNotifier
 	metrics  http.Handler
 	views    *views
+	accepted prometheus.Counter
 }
+
+// Collectors returns the web server's metrics, to register.
+func (s *Server) Collectors() []prometheus.Collector { return []prometheus.Collector{s.accepted} }
 
 // New parses the templates (failing on a missing or broken one) and returns
 // the server.
@@ -66,5 +72,6 @@ func New(d Deps) (*Server, error) {
 		log = slog.Default()
 	}
 	return &Server{log: log, surveys: d.Surveys, tenants: d.Tenants, storage: d.Storage, metrics: d.Metrics, views: v,
-		public: d.Public, answers: d.Answers, notifier: d.Notifier}, nil
+		public: d.Public, answers: d.Answers, notifier: d.Notifier,
+		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."})}, nil
 }

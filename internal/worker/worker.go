@@ -55,6 +55,9 @@ type Worker struct {
 	// cache holds the summaries this worker wrote last, with their ETags,
 	// so that a batch costs one summary write, not a read and a write.
 	cache map[string]cached
+	// tails holds the end of each survey's answer list, as this worker
+	// last wrote it.
+	tails map[string]*store.ListTail
 	// deleted holds, by survey, the messages this worker merged and then
 	// deleted, to trim from the summary's AppliedMessages at its next write.
 	deleted map[string][]string
@@ -78,7 +81,7 @@ func New(st storage.Storage, cfg Config, log *slog.Logger, m *Metrics) *Worker {
 	return &Worker{
 		st: st, surveys: store.NewSurveyStore(st), answers: store.NewSurveyAnswerStore(st),
 		sums: store.NewSurveyAnswersSummaryStore(st), cfg: cfg, log: log, now: time.Now, m: m,
-		cache: map[string]cached{}, deleted: map[string][]string{}, failures: map[string]string{},
+		cache: map[string]cached{}, tails: map[string]*store.ListTail{}, deleted: map[string][]string{}, failures: map[string]string{},
 	}
 }
 
@@ -252,9 +255,20 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 		}
 		break
 	}
-	if err := w.answers.Append(ctx, tenant, slug, ids); err != nil {
+	w.mu.Lock()
+	tail := w.tails[key]
+	delete(w.tails, key)
+	w.mu.Unlock()
+	tail, err := w.answers.AppendTail(ctx, tenant, slug, tail, ids)
+	if err != nil {
 		return fmt.Errorf("worker: answer list of %s: %w", key, err)
 	}
+	w.mu.Lock()
+	if len(w.tails) > 10_000 {
+		w.tails = map[string]*store.ListTail{}
+	}
+	w.tails[key] = tail
+	w.mu.Unlock()
 	return nil
 }
 
