@@ -30,8 +30,9 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
 
-bench: tools
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+bench: tools build
+	$(GO) test -run '^$$' -bench . -benchmem ./internal/...
+	$(GO) run ./cmd/loadgen --bin $(BIN) --azure
 
 clean:
 	rm -rf bin

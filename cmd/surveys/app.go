@@ -80,7 +80,6 @@ func (m *Main) Run(ctx context.Context) error {
 		Tenants:  tenants,
 		Storage:  m.Storage,
 		Public:   store.NewCachedSurveys(surveys, tenants, 5*time.Second),
-		Answers:  answers,
 		Notifier: store.NewNotifier(answers, 4),
 		Metrics:  reg.Handler(), // registered below, before the first scrape
 	})

@@ -18,7 +18,9 @@ const ListChunkSize = 1000
 
 // SurveyAnswerStore keeps answers: one JSON blob per answer in the survey's
 // container, named by its ID, and the ordered list of the survey's answer
-// IDs, for browsing, in chunks of ListChunkSize.
+// IDs, for browsing, in chunks of ListChunkSize. A respondent's answer is
+// first made durable on the answers queue (Enqueue); the worker files it
+// as a blob (File) and counts it.
 type SurveyAnswerStore struct {
 	st  storage.Storage
 	now func() time.Time
@@ -29,36 +31,54 @@ func NewSurveyAnswerStore(st storage.Storage) *SurveyAnswerStore {
 	return &SurveyAnswerStore{st: st, now: time.Now}
 }
 
-// Save stores an answer as its own blob, giving it an ID and a creation
-// time when it has none. The container is created on its first 404, not
-// checked before every write.
-func (as *SurveyAnswerStore) Save(ctx context.Context, a *survey.SurveyAnswer) error {
+// storedAnswer is an answer blob: the answer, and the queue message that
+// filed it.
+type storedAnswer struct {
+	survey.SurveyAnswer
+	Message string `json:"message,omitempty"`
+}
+
+// File stores an answer carried by queue message msgID as its own blob,
+// once. It reports whether the answer is this message's to count: true
+// when it wrote the blob, or found it written by the same message (an
+// earlier delivery that died before its summary); false when another
+// message (the same form, submitted twice) filed it first. The container is
+// created on its first 404, not checked before every write.
+func (as *SurveyAnswerStore) File(ctx context.Context, a *survey.SurveyAnswer, msgID string) (bool, error) {
+	if !ValidAnswerID(a.ID) {
+		return false, survey.Errorf(survey.EINVALID, "Answer ID %q is not valid.", a.ID)
+	}
 	if a.CreatedOn.IsZero() {
 		a.CreatedOn = as.now().UTC()
 	}
-	if a.ID == "" {
-		a.ID = NewAnswerID(a.CreatedOn)
-	}
-	if !ValidAnswerID(a.ID) {
-		return survey.Errorf(survey.EINVALID, "Answer ID %q is not valid.", a.ID)
-	}
-	data, err := json.Marshal(a)
+	data, err := json.Marshal(storedAnswer{SurveyAnswer: *a, Message: msgID})
 	if err != nil {
-		return fmt.Errorf("store: encode answer: %w", err)
+		return false, fmt.Errorf("store: encode answer: %w", err)
 	}
 	container := AnswersContainer(a.Tenant, a.Slug)
 	o := storage.PutOptions{ContentType: "application/json", IfNoneMatch: storage.ETagAny}
 	_, err = as.st.PutBlob(ctx, container, a.ID, data, o)
 	if isContainerNotFound(err) {
 		if err := as.st.CreateContainer(ctx, container, false); err != nil {
-			return mapErr(err, "Answer container")
+			return false, mapErr(err, "Answer container")
 		}
 		_, err = as.st.PutBlob(ctx, container, a.ID, data, o)
 	}
-	if err != nil {
-		return mapErr(err, "Answer")
+	if isPrecondition(err) {
+		b, err := as.st.GetBlob(ctx, container, a.ID)
+		if err != nil {
+			return false, mapErr(err, "Answer")
+		}
+		var prev storedAnswer
+		if err := json.Unmarshal(b.Data, &prev); err != nil {
+			return false, fmt.Errorf("store: decode answer %s/%s: %w", container, a.ID, err)
+		}
+		return prev.Message == msgID, nil
 	}
-	return nil
+	if err != nil {
+		return false, mapErr(err, "Answer")
+	}
+	return true, nil
 }
 
 // Get returns one answer.
@@ -70,14 +90,14 @@ func (as *SurveyAnswerStore) Get(ctx context.Context, tenant, slug, id string) (
 	if err != nil {
 		return nil, mapErr(err, "Answer")
 	}
-	var a survey.SurveyAnswer
+	var a storedAnswer
 	if err := json.Unmarshal(b.Data, &a); err != nil {
 		return nil, fmt.Errorf("store: decode answer %s/%s/%s: %w", tenant, slug, id, err)
 	}
 	if a.Tenant != tenant || a.Slug != slug {
 		return nil, survey.Errorf(survey.ENOTFOUND, "Answer not found.")
 	}
-	return &a, nil
+	return &a.SurveyAnswer, nil
 }
 
 // ListAll calls f with every stored answer ID of a survey, in ID order,
@@ -151,52 +171,51 @@ func (as *SurveyAnswerStore) readChunk(ctx context.Context, name string) (answer
 type ListTail struct {
 	n    int      // the last chunk's number
 	ids  []string // the last chunk's IDs
-	prev []string // the chunk before, when read (for redelivered batches)
 	etag string   // the last chunk's ETag; "" when it does not exist yet
 }
 
-// Append adds answer IDs to the end of a survey's answer list, skipping
-// those already at its end (a redelivered batch of at most ListChunkSize,
-// which may span the last two chunks).
-func (as *SurveyAnswerStore) Append(ctx context.Context, tenant, slug string, ids []string) error {
-	_, err := as.AppendTail(ctx, tenant, slug, nil, ids)
-	return err
-}
+// Len is the number of IDs in the list, as the tail saw it.
+func (t *ListTail) Len() int { return t.n*ListChunkSize + len(t.ids) }
 
-// AppendTail is Append from a known tail (nil when unknown), returning the
-// new tail. Concurrent appenders are serialised with ETags: a stale tail
-// costs a re-read.
-func (as *SurveyAnswerStore) AppendTail(ctx context.Context, tenant, slug string, tail *ListTail, ids []string) (*ListTail, error) {
-	for conflicts := 0; len(ids) > 0; {
-		if tail == nil {
+// AppendAt makes positions pos, pos+1, … of a survey's answer list hold
+// ids, appending those not there yet. Appends are positional so that a
+// batch written twice (a worker died between the summary and the list, and
+// another finished its work) is listed once. tail is where the appender
+// last saw the list's end (nil when unknown); the new tail is returned.
+// Concurrent appenders are serialised with ETags: a stale tail costs a
+// re-read.
+func (as *SurveyAnswerStore) AppendAt(ctx context.Context, tenant, slug string, tail *ListTail, pos int, ids []string) (*ListTail, error) {
+	for conflicts := 0; ; {
+		read := tail == nil
+		if read {
 			var err error
 			if tail, err = as.readTail(ctx, tenant, slug); err != nil {
 				return nil, err
 			}
 		}
-		if tail.n > 0 && tail.prev == nil && len(tail.ids) < len(ids) {
-			// The batch may have been split over the previous chunk too.
-			prev, _, err := as.readChunk(ctx, chunkName(tenant, slug, tail.n-1))
-			if err != nil {
-				return nil, err
+		have := tail.Len()
+		if have < pos {
+			if !read {
+				tail = nil // others appended since: look again
+				continue
 			}
-			tail.prev = prev.IDs
+			return nil, fmt.Errorf("store: answer list of %s/%s has %d entries, cannot write at %d", tenant, slug, have, pos)
 		}
-		ids = without(ids, append(append([]string(nil), tail.prev...), tail.ids...))
-		if len(ids) == 0 {
+		if have >= pos+len(ids) {
 			return tail, nil
 		}
-		next := &ListTail{n: tail.n, ids: append([]string(nil), tail.ids...), prev: tail.prev}
+		todo := ids[have-pos:]
+		next := &ListTail{n: tail.n, ids: append([]string(nil), tail.ids...)}
 		o := storage.PutOptions{ContentType: "application/json", IfMatch: tail.etag}
 		if tail.etag == "" || len(tail.ids) >= ListChunkSize {
 			// A new chunk: it must not exist yet.
 			o = storage.PutOptions{ContentType: "application/json", IfNoneMatch: storage.ETagAny}
 			if tail.etag != "" {
-				next = &ListTail{n: tail.n + 1, prev: tail.ids}
+				next = &ListTail{n: tail.n + 1}
 			}
 		}
-		take := min(ListChunkSize-len(next.ids), len(ids))
-		next.ids = append(next.ids, ids[:take]...)
+		take := min(ListChunkSize-len(next.ids), len(todo))
+		next.ids = append(next.ids, todo[:take]...)
 		data, err := json.Marshal(answerList{IDs: next.ids})
 		if err != nil {
 			return nil, fmt.Errorf("store: encode answer list: %w", err)
@@ -204,7 +223,7 @@ func (as *SurveyAnswerStore) AppendTail(ctx context.Context, tenant, slug string
 		next.etag, err = as.st.PutBlob(ctx, AnswerListContainer, chunkName(tenant, slug, next.n), data, o)
 		switch {
 		case err == nil:
-			tail, ids = next, ids[take:]
+			tail = next
 		case errors.Is(err, storage.ErrPrecondition):
 			// Another appender wrote first: read again.
 			tail = nil
@@ -215,7 +234,6 @@ func (as *SurveyAnswerStore) AppendTail(ctx context.Context, tenant, slug string
 			return nil, mapErr(err, "Answer list")
 		}
 	}
-	return tail, nil
 }
 
 // readTail reads the end of a survey's answer list.
@@ -230,22 +248,6 @@ func (as *SurveyAnswerStore) readTail(ctx context.Context, tenant, slug string) 
 		return nil, err
 	}
 	return &ListTail{n: n, ids: last.IDs, etag: etag}, nil
-}
-
-// without returns ids less those in have, and less repeats.
-func without(ids, have []string) []string {
-	seen := make(map[string]bool, len(have)+len(ids))
-	for _, id := range have {
-		seen[id] = true
-	}
-	out := make([]string, 0, len(ids))
-	for _, id := range ids {
-		if !seen[id] {
-			seen[id] = true
-			out = append(out, id)
-		}
-	}
-	return out
 }
 
 // Count returns the number of answers in a survey's list.
@@ -321,14 +323,16 @@ func isContainerNotFound(err error) bool { return errors.Is(err, storage.ErrCont
 
 func isPrecondition(err error) bool { return errors.Is(err, storage.ErrPrecondition) }
 
-// AnswerMessage is a message of the answers queue: stored answers, carried
-// whole so that the worker need not read them back.
+// AnswerMessage is a message of the answers queue: acknowledged answers,
+// carried whole; the queue is their durable record until the worker files
+// them.
 type AnswerMessage struct {
 	Answers []survey.SurveyAnswer `json:"answers"`
 }
 
-// Enqueue tells the worker about stored answers, in as few messages as fit
-// storage.MaxMessageSize.
+// Enqueue makes answers durable on the answers queue, in as few messages
+// as fit storage.MaxMessageSize. An answer that cannot fit one message is
+// refused (EINVALID).
 func (as *SurveyAnswerStore) Enqueue(ctx context.Context, answers []survey.SurveyAnswer) error {
 	for len(answers) > 0 {
 		n := len(answers)
@@ -342,7 +346,7 @@ func (as *SurveyAnswerStore) Enqueue(ctx context.Context, answers []survey.Surve
 				break
 			}
 			if n == 1 {
-				return survey.Errorf(survey.EINVALID, "The answer is too large.")
+				return survey.Errorf(survey.EINVALID, "Your answers are too long to send (at most %d KiB in all); please shorten them.", storage.MaxMessageSize/1024)
 			}
 			n /= 2
 		}

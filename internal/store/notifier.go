@@ -8,11 +8,12 @@ import (
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
-// Notifier puts stored answers on the answers queue, many to a message: the
-// requests that arrive while a message is being written wait for the next
-// one, so under load one enqueue carries many answers (and the worker's
-// dequeue and delete are shared by them too). Notify returns once the
-// answer's message is durably enqueued.
+// Notifier puts respondents' answers on the answers queue, many to a
+// message: the requests that arrive while a message is being written wait
+// for the next one, so under load one enqueue carries many answers (and
+// the worker's dequeue and delete are shared by them too). Notify returns
+// once the answer's message is durably enqueued: then it may be
+// acknowledged.
 type Notifier struct {
 	answers *SurveyAnswerStore
 
@@ -37,7 +38,7 @@ func NewNotifier(answers *SurveyAnswerStore, parallel int) *Notifier {
 	return &Notifier{answers: answers, pending: map[string]*notifyBatch{}, slots: make(chan struct{}, parallel)}
 }
 
-// Notify enqueues a stored answer and waits until it is on the queue.
+// Notify enqueues an answer and waits until it is on the queue.
 func (n *Notifier) Notify(ctx context.Context, a survey.SurveyAnswer) error {
 	key := a.Tenant + "/" + a.Slug
 	n.mu.Lock()

@@ -180,8 +180,9 @@ func TestOddTitlesAndTenants(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := as.Save(ctx, &a); err != nil {
-					t.Fatalf("Save answer to %q: %v", title, err)
+				a.ID = store.NewAnswerID(time.Now())
+				if fresh, err := as.File(ctx, &a, "msg-1"); err != nil || !fresh {
+					t.Fatalf("File answer to %q: %v, %v", title, fresh, err)
 				}
 				back, err := as.Get(ctx, tn, s.Slug, a.ID)
 				if err != nil || back.Answers[1].Answer != "Red" {
@@ -210,34 +211,55 @@ func TestAnswersAndList(t *testing.T) {
 		if err := ss.Create(ctx, s); err != nil {
 			t.Fatal(err)
 		}
-		a := survey.SurveyAnswer{Tenant: tenant, Slug: s.Slug, Answers: []survey.QuestionAnswer{{QuestionID: s.Questions[0].ID, Type: survey.FiveStars, Answer: "5"}}}
-		if err := as.Save(ctx, &a); err != nil {
-			t.Fatalf("Save: %v", err)
+		a := survey.SurveyAnswer{ID: store.NewAnswerID(time.Now()), Tenant: tenant, Slug: s.Slug, Answers: []survey.QuestionAnswer{{QuestionID: s.Questions[0].ID, Type: survey.FiveStars, Answer: "5"}}}
+		if fresh, err := as.File(ctx, &a, "msg-1"); err != nil || !fresh {
+			t.Fatalf("File: %v, %v", fresh, err)
 		}
-		if !store.ValidAnswerID(a.ID) {
-			t.Fatalf("ID %q is not valid", a.ID)
+		// Filed again by the same message (a redelivery): still its own.
+		if fresh, err := as.File(ctx, &a, "msg-1"); err != nil || !fresh {
+			t.Fatalf("File by the same message: %v, %v", fresh, err)
 		}
+		// Filed by another message (the form submitted twice): not its own.
 		dup := a
-		wantCode(t, "Save with a used ID", as.Save(ctx, &dup), survey.ECONFLICT)
-		_, err := as.Get(ctx, tenant, s.Slug, "0000000000000000000-000000")
+		dup.Answers = nil
+		if fresh, err := as.File(ctx, &dup, "msg-2"); err != nil || fresh {
+			t.Fatalf("File by another message: %v, %v", fresh, err)
+		}
+		bad := a
+		bad.ID = "../x"
+		_, err := as.File(ctx, &bad, "msg-3")
+		wantCode(t, "File with a bad ID", err, survey.EINVALID)
+		if got, err := as.Get(ctx, tenant, s.Slug, a.ID); err != nil || len(got.Answers) != 1 {
+			t.Fatalf("Get = %+v, %v; the first filing must stand", got, err)
+		}
+		_, err = as.Get(ctx, tenant, s.Slug, "0000000000000000000-000000")
 		wantCode(t, "Get of a missing answer", err, survey.ENOTFOUND)
 		_, err = as.Get(ctx, newTenant(), s.Slug, a.ID)
 		wantCode(t, "Get through another tenant", err, survey.ENOTFOUND)
 
-		// The list: appends across a chunk boundary, redelivery ignored.
+		// The list: positional appends across a chunk boundary.
 		var ids []string
 		now := time.Now()
 		for i := 0; i < store.ListChunkSize+250; i++ {
 			ids = append(ids, store.NewAnswerID(now))
 		}
+		var tail *store.ListTail
 		for i := 0; i < len(ids); i += 300 {
 			batch := ids[i:min(i+300, len(ids))]
-			if err := as.Append(ctx, tenant, s.Slug, batch); err != nil {
-				t.Fatalf("Append: %v", err)
+			if tail, err = as.AppendAt(ctx, tenant, s.Slug, tail, i, batch); err != nil {
+				t.Fatalf("AppendAt: %v", err)
 			}
-			if err := as.Append(ctx, tenant, s.Slug, batch); err != nil { // delivered twice
-				t.Fatalf("Append again: %v", err)
+			// Written again, from an unknown tail, and from an old one:
+			// a batch is listed once wherever its appender saw the end.
+			if _, err := as.AppendAt(ctx, tenant, s.Slug, nil, i, batch); err != nil {
+				t.Fatalf("AppendAt again: %v", err)
 			}
+		}
+		if _, err := as.AppendAt(ctx, tenant, s.Slug, nil, 0, ids[:300]); err != nil {
+			t.Fatalf("AppendAt of the first batch, late: %v", err)
+		}
+		if _, err := as.AppendAt(ctx, tenant, s.Slug, nil, len(ids)+5, ids[:1]); err == nil {
+			t.Fatal("AppendAt past the end made a gap")
 		}
 		n, err := as.Count(ctx, tenant, s.Slug)
 		if err != nil || n != len(ids) {
@@ -252,9 +274,9 @@ func TestAnswersAndList(t *testing.T) {
 				t.Fatalf("page[%d] = %s, want %s", i, id, ids[store.ListChunkSize-5+i])
 			}
 		}
-		tail, total, err := as.Page(ctx, tenant, s.Slug, len(ids)-3, 10)
-		if err != nil || len(tail) != 3 || total != len(ids) || tail[2] != ids[len(ids)-1] {
-			t.Fatalf("tail page = %v, total %d, %v", tail, total, err)
+		last, total, err := as.Page(ctx, tenant, s.Slug, len(ids)-3, 10)
+		if err != nil || len(last) != 3 || total != len(ids) || last[2] != ids[len(ids)-1] {
+			t.Fatalf("tail page = %v, total %d, %v", last, total, err)
 		}
 		none, total, err := as.Page(ctx, tenant, "nothing-here", 0, 10)
 		if err != nil || len(none) != 0 || total != 0 {

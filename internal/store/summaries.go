@@ -29,14 +29,13 @@ type StoredSummary struct {
 	// delivered again is not counted twice. Workers trim it once they have
 	// deleted the messages.
 	AppliedMessages []string `json:"appliedMessages,omitempty"`
-	// Recent holds the IDs of the last RecentAnswers answers merged, so
-	// that one answer enqueued twice (a form submitted twice, to two
-	// servers) is counted once.
-	Recent []string `json:"recent,omitempty"`
+	// Pending holds the IDs of the answers merged by the last write, which
+	// belong at positions ListFrom… of the answer list. The next writer
+	// first makes sure they are there, so a worker that died between the
+	// summary and the list loses nothing and lists nothing twice.
+	Pending  []string `json:"pending,omitempty"`
+	ListFrom int64    `json:"listFrom,omitempty"`
 }
-
-// RecentAnswers is how many answer IDs a summary remembers.
-const RecentAnswers = 1000
 
 // Get returns a survey's summary and its ETag; ENOTFOUND when the survey
 // has no summary yet.

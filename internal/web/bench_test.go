@@ -68,11 +68,7 @@ func (p benchPublic) Tenant(_ context.Context, key string) (*survey.Tenant, erro
 	return p.tenant, nil
 }
 
-// benchAnswers and benchNotifier accept everything and store nothing.
-type benchAnswers struct{}
-
-func (benchAnswers) Save(context.Context, *survey.SurveyAnswer) error { return nil }
-
+// benchNotifier accepts everything and stores nothing.
 type benchNotifier struct{}
 
 func (benchNotifier) Notify(context.Context, survey.SurveyAnswer) error { return nil }
@@ -84,7 +80,6 @@ func newBenchServer(b *testing.B) (*Server, benchPublic) {
 	s, err := New(Deps{
 		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Public:   pub,
-		Answers:  benchAnswers{},
 		Notifier: benchNotifier{},
 	})
 	if err != nil {

@@ -18,12 +18,8 @@ type PublicSurveys interface {
 	Tenant(ctx context.Context, key string) (*survey.Tenant, error)
 }
 
-// AnswerStore stores a respondent's answer.
-type AnswerStore interface {
-	Save(ctx context.Context, a *survey.SurveyAnswer) error
-}
-
-// AnswerNotifier puts a stored answer on the answers queue.
+// AnswerNotifier makes an answer durable on the answers queue; the worker
+// files and counts it.
 type AnswerNotifier interface {
 	Notify(ctx context.Context, a survey.SurveyAnswer) error
 }
@@ -82,10 +78,11 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// submitSurvey checks and stores an answer. An invalid form comes back
-// (422) with the answers kept and each problem beside its question; a
-// stored answer redirects (303) to the thank-you page. Submitting the same
-// form twice stores one answer: its token is the answer's ID.
+// submitSurvey checks an answer and makes it durable on the answers queue.
+// An invalid form comes back (422) with the answers kept and each problem
+// beside its question; an acknowledged answer redirects (303) to the
+// thank-you page. Submitting the same form twice gives one answer: its
+// token is the answer's ID.
 func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	t, sv, err := s.publicSurvey(r)
 	if err != nil {
@@ -122,17 +119,9 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 		})
 		return nil
 	}
-	a.ID = token
-	err = s.answers.Save(r.Context(), &a)
-	if survey.ErrorCode(err) == survey.ECONFLICT {
-		// The same form, submitted again: the answer is stored already.
-		// Notify again in case the first request died before it did; the
-		// worker counts an answer once.
-		err = nil
-	}
-	if err != nil {
-		return err
-	}
+	// The token is the answer's ID: the same form submitted twice is one
+	// answer, filed and counted once by the worker.
+	a.ID, a.CreatedOn = token, time.Now().UTC()
 	if err := s.notifier.Notify(r.Context(), a); err != nil {
 		return err
 	}

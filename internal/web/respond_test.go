@@ -17,6 +17,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 	"github.com/surveys-dev/surveys/internal/web"
+	"github.com/surveys-dev/surveys/internal/worker"
 )
 
 // testApp is the real web server over a real embedded store with the demo
@@ -45,6 +46,9 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 	if _, err := store.Seed(ctx, st); err != nil {
 		t.Fatal(err)
 	}
+	if err := worker.Init(ctx, st); err != nil {
+		t.Fatal(err)
+	}
 	surveys, tenants, answers := store.NewSurveyStore(st), store.NewTenantStore(st), store.NewSurveyAnswerStore(st)
 	s, err := web.New(web.Deps{
 		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -52,7 +56,6 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 		Tenants:  tenants,
 		Storage:  st,
 		Public:   store.NewCachedSurveys(surveys, tenants, time.Millisecond),
-		Answers:  answers,
 		Notifier: store.NewNotifier(answers, 2),
 	})
 	if err != nil {
@@ -124,8 +127,20 @@ func (a *testApp) complete(token string) url.Values {
 
 func (a *testApp) path() string { return "/survey/adatum/" + a.adatum.Slug }
 
+// stored lets a worker file and count what is queued, then counts the
+// stored answers of the demo survey.
 func (a *testApp) stored(t testing.TB) int {
 	t.Helper()
+	w := worker.New(a.st, worker.Config{Batch: 32, Visibility: time.Minute, MaxAttempts: 5, MaxIdle: time.Millisecond}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	for {
+		n, err := w.RunOnce(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			break
+		}
+	}
 	n := 0
 	if err := a.answers.ListAll(context.Background(), "adatum", a.adatum.Slug, func(string) error { n++; return nil }); err != nil {
 		t.Fatal(err)
@@ -247,8 +262,8 @@ func TestSubmit(t *testing.T) {
 	}
 }
 
-// TestDoubleSubmit sends one form twice: one answer is stored, both
-// requests see the thank-you page, and the stored answer is the form's.
+// TestDoubleSubmit sends one form twice: both requests see the thank-you
+// page, and one answer is stored and counted.
 func TestDoubleSubmit(t *testing.T) {
 	app := newTestApp(t)
 	tok := app.token(t, app.path())
@@ -259,6 +274,10 @@ func TestDoubleSubmit(t *testing.T) {
 	}
 	if n := app.stored(t); n != 1 {
 		t.Fatalf("%d answers stored, want 1", n)
+	}
+	sum, _, err := store.NewSurveyAnswersSummaryStore(app.st).Get(context.Background(), "adatum", app.adatum.Slug)
+	if err != nil || sum.TotalAnswers != 1 {
+		t.Fatalf("summary = %+v, %v; want one answer", sum, err)
 	}
 	a, err := app.answers.Get(context.Background(), "adatum", app.adatum.Slug, tok)
 	if err != nil || a.Answers[1].Answer != "Mobile app" || a.Answers[3].Answer != "Faster pages, please <script>" {

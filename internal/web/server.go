@@ -37,7 +37,6 @@ type Deps struct {
 	Storage Pinger
 	// Public serves survey definitions to respondents, cached.
 	Public   PublicSurveys
-	Answers  AnswerStore
 	Notifier AnswerNotifier
 	// Metrics serves /metrics; nil serves 404.
 	Metrics http.Handler
@@ -50,7 +49,6 @@ type Server struct {
 	tenants  TenantStore
 	storage  Pinger
 	public   PublicSurveys
-	answers  AnswerStore
 	notifier AnswerNotifier
 	metrics  http.Handler
 	views    *views
@@ -72,6 +70,6 @@ func New(d Deps) (*Server, error) {
 		log = slog.Default()
 	}
 	return &Server{log: log, surveys: d.Surveys, tenants: d.Tenants, storage: d.Storage, metrics: d.Metrics, views: v,
-		public: d.Public, answers: d.Answers, notifier: d.Notifier,
+		public: d.Public, notifier: d.Notifier,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."})}, nil
 }

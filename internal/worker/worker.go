@@ -194,10 +194,16 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 	return len(msgs), errors.Join(errs...)
 }
 
-// apply merges the answers of msgs for one survey into its summary, once,
-// and appends them to the survey's answer list.
+// apply files the answers of msgs for one survey as blobs, merges them into
+// its summary once, and lists them in its answer list once. Each answer
+// blob names the message that filed it, so an answer sent twice (a form
+// submitted twice) is counted with one message only; the summary names the
+// messages it merged, so a message delivered again is not merged again.
+// The summary write is the commit point: it also names the batch it merged
+// (Pending, at ListFrom), and every writer first lists the batch of the
+// write before its own.
 func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*message) error {
-	var ids []string
+	filed := map[string]bool{} // message/answer ID → the message's to count
 	for attempt := 0; ; attempt++ {
 		if attempt == 20 {
 			return fmt.Errorf("worker: summary of %s: too many conflicting writers", key)
@@ -206,60 +212,81 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 		if err != nil {
 			return err
 		}
+		// The last writer may have died before listing its batch.
+		if err := w.list(ctx, key, tenant, slug, sum.ListFrom, sum.Pending); err != nil {
+			return err
+		}
 		applied := toSet(sum.AppliedMessages)
-		recent := toSet(sum.Recent)
+		base := sum.TotalAnswers
 		changed := false
-		ids = ids[:0]
+		var fresh []string
 		for _, m := range msgs {
-			seen := applied[m.ID]
-			if !seen {
-				sum.AppliedMessages = append(sum.AppliedMessages, m.ID)
-				changed = true
+			if applied[m.ID] {
+				// Merged already; delivered again.
+				w.m.duplicates.Add(float64(len(m.answers)))
+				continue
 			}
-			for _, a := range m.answers {
+			for i := range m.answers {
+				a := &m.answers[i]
 				if a.Tenant != tenant || a.Slug != slug {
 					continue
 				}
-				ids = append(ids, a.ID)
-				if seen || recent[a.ID] {
+				own, ok := filed[m.ID+"/"+a.ID]
+				if !ok {
+					if own, err = w.answers.File(ctx, a, m.ID); err != nil {
+						return fmt.Errorf("worker: file answer %s/%s: %w", key, a.ID, err)
+					}
+					filed[m.ID+"/"+a.ID] = own
+				}
+				if !own {
+					// The same form, submitted twice: counted with the other message.
 					w.m.duplicates.Inc()
 					continue
 				}
-				recent[a.ID] = true
-				sum.Add(a)
-				sum.Recent = append(sum.Recent, a.ID)
-				w.m.answers.Inc()
+				sum.Add(*a)
+				fresh = append(fresh, a.ID)
 				if !a.CreatedOn.IsZero() {
 					w.m.delay.Observe(w.now().Sub(a.CreatedOn).Seconds())
 				}
 			}
-		}
-		if trimmed := w.trim(key, sum); trimmed {
+			sum.AppliedMessages = append(sum.AppliedMessages, m.ID)
 			changed = true
 		}
-		if len(sum.Recent) > store.RecentAnswers {
-			sum.Recent = append([]string(nil), sum.Recent[len(sum.Recent)-store.RecentAnswers:]...)
+		if w.trim(key, sum) {
+			changed = true
 		}
-		if changed {
-			newTag, err := w.sums.Put(ctx, sum, etag)
-			if survey.ErrorCode(err) == survey.ECONFLICT {
-				w.m.conflicts.Inc()
-				w.forget(key)
-				continue
-			}
-			if err != nil {
-				w.forget(key)
-				return err
-			}
-			w.remember(key, sum, newTag)
+		if !changed {
+			w.remember(key, sum, etag)
+			return nil
 		}
-		break
+		// The previous batch is listed (above): this write names its own.
+		sum.Pending, sum.ListFrom = fresh, base
+		newTag, err := w.sums.Put(ctx, sum, etag)
+		if survey.ErrorCode(err) == survey.ECONFLICT {
+			w.m.conflicts.Inc()
+			w.forget(key)
+			continue
+		}
+		if err != nil {
+			w.forget(key)
+			return err
+		}
+		w.m.answers.Add(float64(len(fresh)))
+		w.remember(key, sum, newTag)
+		return w.list(ctx, key, tenant, slug, base, fresh)
+	}
+}
+
+// list makes positions pos… of the survey's answer list hold ids.
+func (w *Worker) list(ctx context.Context, key, tenant, slug string, pos int64, ids []string) error {
+	if len(ids) == 0 {
+		return nil
 	}
 	w.mu.Lock()
 	tail := w.tails[key]
 	delete(w.tails, key)
 	w.mu.Unlock()
-	tail, err := w.answers.AppendTail(ctx, tenant, slug, tail, ids)
+	tail, err := w.answers.AppendAt(ctx, tenant, slug, tail, int(pos), ids)
 	if err != nil {
 		return fmt.Errorf("worker: answer list of %s: %w", key, err)
 	}

@@ -68,9 +68,7 @@ func newFixture(t *testing.T, st storage.Storage, tenant string, answers, perMes
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := as.Save(ctx, &a); err != nil {
-			t.Fatal(err)
-		}
+		a.ID, a.CreatedOn = store.NewAnswerID(time.Now()), time.Now().UTC()
 		f.ids = append(f.ids, a.ID)
 		batch = append(batch, a)
 		if len(batch) == perMessage || i == answers-1 {
