@@ -84,6 +84,19 @@ func (v *views) assets() http.Handler {
 	})
 }
 
+// renderBytes executes page with data.
+func (s *Server) renderBytes(page string, data any) ([]byte, error) {
+	t, ok := s.views.pages[page]
+	if !ok {
+		return nil, fmt.Errorf("web: no page %q", page)
+	}
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "base", data); err != nil {
+		return nil, fmt.Errorf("web: render %s: %w", page, err)
+	}
+	return buf.Bytes(), nil
+}
+
 // render executes page with data into a buffer, then writes the status and
 // the body; a template error becomes a plain 500.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page string, data any) {

@@ -73,8 +73,18 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 		s.render(w, r, http.StatusGone, "closed", surveyPage{Tenant: t, Survey: sv})
 		return nil
 	}
+	form, err := s.forms.get(t, sv, func() ([]byte, error) {
+		return s.renderBytes("survey", surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: tokenMark})
+	})
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	s.render(w, r, http.StatusOK, "survey", surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: store.NewAnswerID(time.Now())})
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(form.head)
+	_, _ = w.Write([]byte(store.NewAnswerID(time.Now())))
+	_, _ = w.Write(form.tail)
 	return nil
 }
 

@@ -267,6 +267,9 @@ func TestSubmit(t *testing.T) {
 func TestDoubleSubmit(t *testing.T) {
 	app := newTestApp(t)
 	tok := app.token(t, app.path())
+	if other := app.token(t, app.path()); other == tok || !store.ValidAnswerID(tok) || !store.ValidAnswerID(other) {
+		t.Fatalf("tokens %q and %q: want two valid, different tokens", tok, other)
+	}
 	for i := 0; i < 2; i++ {
 		if code, _, body := app.do(t, "POST", app.path(), app.complete(tok), nil); code != 303 {
 			t.Fatalf("submit %d = %d\n%s", i+1, code, body)

@@ -52,6 +52,7 @@ type Server struct {
 	notifier AnswerNotifier
 	metrics  http.Handler
 	views    *views
+	forms    forms
 	accepted prometheus.Counter
 }
 
