@@ -77,4 +77,3 @@ func eventually(t *testing.T, within time.Duration, what string, f func() bool) 
 	}
 }
 
-var longDNS = strings.Repeat("a", 63)
