@@ -1,0 +1,55 @@
+package web
+
+import (
+	"bytes"
+	"fmt"
+	"sync"
+
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// tokenMark stands for the form token in a pre-rendered survey form.
+const tokenMark = "form-token-0000000000000000000"
+
+// forms keeps each published survey's form rendered once, split around
+// its token, so that a page view costs two copies instead of a template
+// execution. A published survey's questions are frozen; the entry is
+// keyed by the cached survey and tenant values, so a new version of either
+// (the cache's TTL) renders again.
+type forms struct {
+	mu      sync.Mutex
+	entries map[*survey.Survey]*form
+}
+
+type form struct {
+	tenant     *survey.Tenant
+	head, tail []byte
+}
+
+// maxForms bounds the rendered forms kept; past it they are dropped.
+const maxForms = 1000
+
+func (f *forms) get(t *survey.Tenant, s *survey.Survey, render func() ([]byte, error)) (*form, error) {
+	f.mu.Lock()
+	e := f.entries[s]
+	f.mu.Unlock()
+	if e != nil && e.tenant == t {
+		return e, nil
+	}
+	page, err := render()
+	if err != nil {
+		return nil, err
+	}
+	head, tail, ok := bytes.Cut(page, []byte(tokenMark))
+	if !ok {
+		return nil, fmt.Errorf("web: the survey form has no token")
+	}
+	e = &form{tenant: t, head: head, tail: tail}
+	f.mu.Lock()
+	if f.entries == nil || len(f.entries) >= maxForms {
+		f.entries = map[*survey.Survey]*form{}
+	}
+	f.entries[s] = e
+	f.mu.Unlock()
+	return e, nil
+}
