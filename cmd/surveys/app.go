@@ -75,13 +75,15 @@ func (m *Main) Run(ctx context.Context) error {
 	wm := worker.NewMetrics()
 	reg.Register(wm.Collectors()...)
 	srv, err := web.New(web.Deps{
-		Logger:   m.log,
-		Surveys:  surveys,
-		Tenants:  tenants,
-		Storage:  m.Storage,
-		Public:   store.NewCachedSurveys(surveys, tenants, 5*time.Second),
-		Notifier: store.NewNotifier(answers, 4),
-		Metrics:  reg.Handler(), // registered below, before the first scrape
+		Logger:    m.log,
+		Surveys:   surveys,
+		Tenants:   tenants,
+		Storage:   m.Storage,
+		Public:    store.NewCachedSurveys(surveys, tenants, 5*time.Second),
+		Notifier:  store.NewNotifier(answers, 4),
+		Users:     store.NewUserStore(m.Storage),
+		Summaries: store.NewSurveyAnswersSummaryStore(m.Storage),
+		Metrics:   reg.Handler(), // registered below, before the first scrape
 	})
 	if err != nil {
 		return err

@@ -120,7 +120,7 @@ func TestServeStopsOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir()}, func(string) string { return "" }, io.Discard, io.Discard)
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir()}, func(string) string { return "" }, strings.NewReader(""), io.Discard, io.Discard)
 	}()
 	time.Sleep(500 * time.Millisecond)
 	cancel()
@@ -131,5 +131,46 @@ func TestServeStopsOnCancel(t *testing.T) {
 		}
 	case <-time.After(15 * time.Second):
 		t.Fatal("serve did not stop")
+	}
+}
+
+func TestUserAdd(t *testing.T) {
+	dir := t.TempDir()
+	newTestMain(t, dir).Close() // creates the demo tenants
+	none := func(string) string { return "" }
+	add := func(stdin string, args ...string) (string, error) {
+		var out strings.Builder
+		err := run(context.Background(), append([]string{"user", "add", "--data", dir}, args...), none, strings.NewReader(stdin), &out, io.Discard)
+		return out.String(), err
+	}
+	out, err := add("correct horse battery\n", "--tenant", "adatum", "--email", "a@adatum.example", "--password-stdin")
+	if err != nil || !strings.Contains(out, "added a@adatum.example to tenant adatum") {
+		t.Fatalf("user add = %q, %v", out, err)
+	}
+	for _, tc := range []struct {
+		stdin string
+		args  []string
+		want  string
+	}{
+		{"correct horse battery\n", []string{"--tenant", "adatum", "--email", "a@adatum.example", "--password-stdin"}, "already has an account"},
+		{"correct horse battery\n", []string{"--tenant", "contoso", "--email", "c@contoso.example", "--password-stdin"}, `tenant "contoso"`},
+		{"short\n", []string{"--tenant", "adatum", "--email", "b@adatum.example", "--password-stdin"}, "at least 10 characters"},
+		{"", []string{"--tenant", "adatum", "--email", "b@adatum.example"}, "--password-stdin"},
+	} {
+		if _, err := add(tc.stdin, tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("user add %v: %v, want an error saying %q", tc.args, err, tc.want)
+		}
+	}
+	// The account signs in on the served site.
+	m := newTestMain(t, dir)
+	defer m.Close()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.PostForm("http://"+m.Addr()+"/login", map[string][]string{"tenant": {"adatum"}, "email": {"a@adatum.example"}, "password": {"correct horse battery"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/adatum/surveys" {
+		t.Fatalf("sign-in = %d %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
 }

@@ -492,3 +492,40 @@ func TestNames(t *testing.T) {
 		t.Errorf("IDs not increasing: %s then %s", a, b)
 	}
 }
+
+func TestUsersAndSessions(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
+		ctx := context.Background()
+		us := store.NewUserStore(st)
+		if _, err := us.Add(ctx, tenant, "Ana@Example.com", "correct horse battery"); err != nil {
+			t.Fatal(err)
+		}
+		_, err := us.Add(ctx, tenant, "ana@example.com", "another password here")
+		wantCode(t, "Add twice", err, survey.ECONFLICT)
+		_, err = us.Add(ctx, tenant, "not an email", "correct horse battery")
+		wantCode(t, "Add with a bad email", err, survey.EINVALID)
+		_, err = us.Add(ctx, tenant, "bob@example.com", "short")
+		wantCode(t, "Add with a short password", err, survey.EINVALID)
+		_, err = us.Authenticate(ctx, tenant, "ana@example.com", "wrong password")
+		wantCode(t, "wrong password", err, survey.EFORBIDDEN)
+		u, err := us.Authenticate(ctx, tenant, " ANA@example.com", "correct horse battery")
+		if err != nil || u.Email != "ana@example.com" || u.Tenant != tenant {
+			t.Fatalf("Authenticate = %+v, %v", u, err)
+		}
+		_, err = us.Authenticate(ctx, newTenant(), "ana@example.com", "correct horse battery")
+		wantCode(t, "another tenant", err, survey.EFORBIDDEN)
+		token, err := us.NewSession(ctx, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := us.Session(ctx, token)
+		if err != nil || s.Tenant != tenant || s.Email != u.Email {
+			t.Fatalf("Session = %+v, %v", s, err)
+		}
+		if err := us.EndSession(ctx, token); err != nil {
+			t.Fatal(err)
+		}
+		_, err = us.Session(ctx, token)
+		wantCode(t, "ended session", err, survey.ENOTFOUND)
+	})
+}

@@ -57,6 +57,8 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 		Storage:  st,
 		Public:   store.NewCachedSurveys(surveys, tenants, time.Millisecond),
 		Notifier: store.NewNotifier(answers, 2),
+		Users:     store.NewUserStore(st),
+		Summaries: store.NewSurveyAnswersSummaryStore(st),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -28,6 +28,17 @@ func (s *Server) Handler() http.Handler {
 	})
 	r.Post("/survey/{tenant}/{slug}", s.handle(s.submitSurvey))
 
+	// Subscribers: sign in, then their tenant's pages.
+	r.Get("/login", s.handle(s.showLogin))
+	r.Post("/login", s.handle(s.login))
+	r.Post("/logout", s.handle(s.logout))
+	r.Group(func(r chi.Router) {
+		r.Use(s.requireTenantUser)
+		r.Get("/{tenant}/surveys", s.handle(s.dashboard))
+		r.Get("/{tenant}/account/password", s.handle(s.showPassword))
+		r.Post("/{tenant}/account/password", s.handle(s.changePassword))
+	})
+
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		s.serveError(w, r, notFound("Page not found."))
 	})

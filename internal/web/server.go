@@ -38,22 +38,27 @@ type Deps struct {
 	// Public serves survey definitions to respondents, cached.
 	Public   PublicSurveys
 	Notifier AnswerNotifier
+	// Users and Summaries serve the subscriber site.
+	Users     Users
+	Summaries Summaries
 	// Metrics serves /metrics; nil serves 404.
 	Metrics http.Handler
 }
 
 // Server holds the handlers' dependencies and the parsed templates.
 type Server struct {
-	log      *slog.Logger
-	surveys  SurveyStore
-	tenants  TenantStore
-	storage  Pinger
-	public   PublicSurveys
-	notifier AnswerNotifier
-	metrics  http.Handler
-	views    *views
-	forms    forms
-	accepted prometheus.Counter
+	log       *slog.Logger
+	surveys   SurveyStore
+	tenants   TenantStore
+	storage   Pinger
+	public    PublicSurveys
+	notifier  AnswerNotifier
+	users     Users
+	summaries Summaries
+	metrics   http.Handler
+	views     *views
+	forms     forms
+	accepted  prometheus.Counter
 }
 
 // Collectors returns the web server's metrics, to register.
@@ -71,6 +76,6 @@ func New(d Deps) (*Server, error) {
 		log = slog.Default()
 	}
 	return &Server{log: log, surveys: d.Surveys, tenants: d.Tenants, storage: d.Storage, metrics: d.Metrics, views: v,
-		public: d.Public, notifier: d.Notifier,
+		public: d.Public, notifier: d.Notifier, users: d.Users, summaries: d.Summaries,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."})}, nil
 }

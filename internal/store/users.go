@@ -1,0 +1,193 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// Tables of accounts and sessions.
+const (
+	UsersTable    = "Users"
+	SessionsTable = "Sessions"
+)
+
+// Throttling of failed sign-ins, per account.
+const (
+	MaxFailedSignIns = 5
+	SignInLockout    = 15 * time.Minute
+)
+
+// SessionTTL is how long a session lasts.
+const SessionTTL = 7 * 24 * time.Hour
+
+// UserStore keeps accounts (PartitionKey tenant, RowKey email) with bcrypt
+// password hashes, and sessions (PartitionKey a hash prefix, RowKey the
+// SHA-256 of the session token: the token itself is never stored).
+type UserStore struct {
+	st   storage.Storage
+	now  func() time.Time
+	cost int
+}
+
+// NewUserStore returns a UserStore over st.
+func NewUserStore(st storage.Storage) *UserStore {
+	return &UserStore{st: st, now: time.Now, cost: bcrypt.DefaultCost}
+}
+
+// Add creates an account; ECONFLICT when the email is taken in the tenant.
+func (us *UserStore) Add(ctx context.Context, tenant, email, password string) (*survey.User, error) {
+	email = survey.NormalizeEmail(email)
+	if err := survey.ValidateTenantKey(tenant); err != nil {
+		return nil, err
+	}
+	if err := survey.ValidateCredentials(email, password); err != nil {
+		return nil, err
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(password), us.cost)
+	if err != nil {
+		return nil, fmt.Errorf("store: hash password: %w", err)
+	}
+	u := &survey.User{Tenant: tenant, Email: email, CreatedOn: us.now().UTC()}
+	_, err = us.st.InsertEntity(ctx, UsersTable, storage.Entity{PartitionKey: tenant, RowKey: email, Properties: map[string]any{
+		"PasswordHash": string(hash), "CreatedOn": u.CreatedOn, "FailCount": int64(0),
+	}})
+	if errors.Is(err, storage.ErrExists) {
+		return nil, survey.Errorf(survey.ECONFLICT, "%s already has an account.", email)
+	}
+	return u, mapErr(err, "Account")
+}
+
+var errSignIn = survey.Errorf(survey.EFORBIDDEN, "Wrong email or password.")
+
+// Authenticate checks an email and password. After MaxFailedSignIns
+// failures the account refuses sign-ins for SignInLockout, whatever the
+// password.
+func (us *UserStore) Authenticate(ctx context.Context, tenant, email, password string) (*survey.User, error) {
+	email = survey.NormalizeEmail(email)
+	if survey.ValidateTenantKey(tenant) != nil || storage.ValidateKey("email", email) != nil {
+		return nil, errSignIn
+	}
+	e, err := us.st.GetEntity(ctx, UsersTable, tenant, email)
+	if isNotFound(err) {
+		// Spend the time a hash check would, so that timing does not tell
+		// which accounts exist.
+		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		return nil, errSignIn
+	}
+	if err != nil {
+		return nil, mapErr(err, "Account")
+	}
+	now := us.now()
+	if e.Int("FailCount") >= MaxFailedSignIns {
+		if wait := e.Time("FailedAt").Add(SignInLockout).Sub(now); wait > 0 {
+			return nil, survey.Errorf(survey.EFORBIDDEN, "Too many failed sign-ins; try again in %d minutes.", int(wait.Minutes())+1)
+		}
+		e.Properties["FailCount"] = int64(0)
+	}
+	if bcrypt.CompareHashAndPassword([]byte(e.String("PasswordHash")), []byte(password)) != nil {
+		e.Properties["FailCount"] = e.Int("FailCount") + 1
+		e.Properties["FailedAt"] = now.UTC()
+		if _, err := us.st.UpdateEntity(ctx, UsersTable, e, e.ETag); err != nil && !isPrecondition(err) {
+			return nil, mapErr(err, "Account")
+		}
+		return nil, errSignIn
+	}
+	if e.Int("FailCount") != 0 {
+		e.Properties["FailCount"] = int64(0)
+		if _, err := us.st.UpdateEntity(ctx, UsersTable, e, e.ETag); err != nil && !isPrecondition(err) {
+			return nil, mapErr(err, "Account")
+		}
+	}
+	return &survey.User{Tenant: tenant, Email: email, CreatedOn: e.Time("CreatedOn")}, nil
+}
+
+var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("not a password of anyone's"), bcrypt.DefaultCost)
+
+// ChangePassword replaces a password, given the current one.
+func (us *UserStore) ChangePassword(ctx context.Context, tenant, email, current, next string) error {
+	if _, err := us.Authenticate(ctx, tenant, email, current); err != nil {
+		return &survey.Error{Code: survey.EINVALID, Message: "The current password is not right.", Fields: map[string]string{"current": "The current password is not right."}}
+	}
+	if err := survey.ValidateCredentials(email, next); err != nil {
+		return err
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(next), us.cost)
+	if err != nil {
+		return fmt.Errorf("store: hash password: %w", err)
+	}
+	e, err := us.st.GetEntity(ctx, UsersTable, tenant, email)
+	if err != nil {
+		return mapErr(err, "Account")
+	}
+	e.Properties["PasswordHash"] = string(hash)
+	_, err = us.st.UpdateEntity(ctx, UsersTable, e, e.ETag)
+	return mapErr(err, "Account")
+}
+
+// Session is a signed-in user's session.
+type Session struct {
+	Tenant  string
+	Email   string
+	Expires time.Time
+}
+
+func sessionKey(token string) (pk, rk string) {
+	sum := sha256.Sum256([]byte(token))
+	h := hex.EncodeToString(sum[:])
+	return h[:2], h
+}
+
+// NewSession starts a session and returns its token, for the cookie.
+func (us *UserStore) NewSession(ctx context.Context, u *survey.User) (string, error) {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("store: session token: %w", err)
+	}
+	token := base64.RawURLEncoding.EncodeToString(b[:])
+	pk, rk := sessionKey(token)
+	_, err := us.st.InsertEntity(ctx, SessionsTable, storage.Entity{PartitionKey: pk, RowKey: rk, Properties: map[string]any{
+		"Tenant": u.Tenant, "Email": u.Email, "Expires": us.now().Add(SessionTTL).UTC(),
+	}})
+	if err != nil {
+		return "", mapErr(err, "Session")
+	}
+	return token, nil
+}
+
+// Session returns the live session of a token; ENOTFOUND when there is none.
+func (us *UserStore) Session(ctx context.Context, token string) (*Session, error) {
+	if len(token) != 43 {
+		return nil, survey.Errorf(survey.ENOTFOUND, "Session not found.")
+	}
+	pk, rk := sessionKey(token)
+	e, err := us.st.GetEntity(ctx, SessionsTable, pk, rk)
+	if err != nil {
+		return nil, mapErr(err, "Session")
+	}
+	s := &Session{Tenant: e.String("Tenant"), Email: e.String("Email"), Expires: e.Time("Expires")}
+	if us.now().After(s.Expires) {
+		_ = us.st.DeleteEntity(ctx, SessionsTable, pk, rk, "")
+		return nil, survey.Errorf(survey.ENOTFOUND, "Session expired.")
+	}
+	return s, nil
+}
+
+// EndSession signs a session out.
+func (us *UserStore) EndSession(ctx context.Context, token string) error {
+	pk, rk := sessionKey(token)
+	if err := us.st.DeleteEntity(ctx, SessionsTable, pk, rk, ""); err != nil && !isNotFound(err) {
+		return mapErr(err, "Session")
+	}
+	return nil
+}

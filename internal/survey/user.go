@@ -1,0 +1,36 @@
+package survey
+
+import (
+	"net/mail"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// MinPasswordLength is the shortest password accepted.
+const MinPasswordLength = 10
+
+// User is a subscriber's staff member, who signs in to one tenant.
+type User struct {
+	Tenant    string
+	Email     string // lower case
+	CreatedOn time.Time
+}
+
+// NormalizeEmail lower-cases and trims an email address.
+func NormalizeEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
+
+// ValidateCredentials checks an email address and a new password.
+func ValidateCredentials(email, password string) error {
+	f := fieldErrors{}
+	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > 254 || strings.ContainsAny(email, `/\#?`) {
+		f.add("email", "Enter an email address such as ana@example.com.")
+	}
+	switch n := utf8.RuneCountInString(password); {
+	case n < MinPasswordLength:
+		f.add("password", "Use at least %d characters.", MinPasswordLength)
+	case len(password) > 72:
+		f.add("password", "Use at most 72 bytes.")
+	}
+	return f.err("The account")
+}

@@ -1,0 +1,154 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// Users signs subscribers in and keeps their sessions.
+type Users interface {
+	Authenticate(ctx context.Context, tenant, email, password string) (*survey.User, error)
+	ChangePassword(ctx context.Context, tenant, email, current, next string) error
+	NewSession(ctx context.Context, u *survey.User) (string, error)
+	Session(ctx context.Context, token string) (*store.Session, error)
+	EndSession(ctx context.Context, token string) error
+}
+
+const sessionCookie = "surveys_session"
+
+type sessionKey struct{}
+
+// sessionFrom returns the request's session, set by requireTenantUser.
+func sessionFrom(ctx context.Context) *store.Session {
+	s, _ := ctx.Value(sessionKey{}).(*store.Session)
+	return s
+}
+
+// requireTenantUser lets through a signed-in user of the URL's tenant
+// only: no session sends the browser to the sign-in page; a session of
+// another tenant gets 403, and learns nothing of this tenant.
+func (s *Server) requireTenantUser(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var sess *store.Session
+		if c, err := r.Cookie(sessionCookie); err == nil {
+			got, err := s.users.Session(r.Context(), c.Value)
+			if err != nil && survey.ErrorCode(err) != survey.ENOTFOUND {
+				s.serveError(w, r, err)
+				return
+			}
+			sess = got
+		}
+		if sess == nil {
+			http.Redirect(w, r, "/login?next="+url.QueryEscape(r.URL.Path), http.StatusSeeOther)
+			return
+		}
+		if sess.Tenant != chi.URLParam(r, "tenant") {
+			s.serveError(w, r, survey.Errorf(survey.EFORBIDDEN, "You are signed in to another tenant."))
+			return
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess)))
+	})
+}
+
+type loginPage struct {
+	Tenant, Email, Next, Error string
+}
+
+func (s *Server) showLogin(w http.ResponseWriter, r *http.Request) error {
+	s.render(w, r, http.StatusOK, "login", loginPage{Tenant: r.URL.Query().Get("tenant"), Next: r.URL.Query().Get("next")})
+	return nil
+}
+
+// login signs a user in: a session cookie (HTTP-only, SameSite=Lax,
+// Secure over TLS), then 303 to the dashboard or the page asked for.
+func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
+	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	if err := r.ParseForm(); err != nil {
+		return survey.Errorf(survey.EINVALID, "The form could not be read.")
+	}
+	page := loginPage{Tenant: strings.TrimSpace(r.PostForm.Get("tenant")), Email: r.PostForm.Get("email"), Next: r.PostForm.Get("next")}
+	u, err := s.users.Authenticate(r.Context(), page.Tenant, page.Email, r.PostForm.Get("password"))
+	if survey.ErrorCode(err) == survey.EFORBIDDEN {
+		page.Error = survey.ErrorMessage(err)
+		s.render(w, r, http.StatusUnauthorized, "login", page)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	token, err := s.users.NewSession(r.Context(), u)
+	if err != nil {
+		return err
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: token, Path: "/", HttpOnly: true, Secure: r.TLS != nil,
+		SameSite: http.SameSiteLaxMode, MaxAge: int(store.SessionTTL.Seconds())})
+	next := "/" + u.Tenant + "/surveys"
+	if strings.HasPrefix(page.Next, "/"+u.Tenant+"/") && !strings.Contains(page.Next, "//") {
+		next = page.Next
+	}
+	http.Redirect(w, r, next, http.StatusSeeOther)
+	return nil
+}
+
+// logout ends the session and clears the cookie.
+func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
+	if c, err := r.Cookie(sessionCookie); err == nil {
+		if err := s.users.EndSession(r.Context(), c.Value); err != nil {
+			return err
+		}
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", HttpOnly: true, MaxAge: -1, SameSite: http.SameSiteLaxMode})
+	http.Redirect(w, r, "/", http.StatusSeeOther)
+	return nil
+}
+
+type passwordPage struct {
+	User    *store.Session
+	Errors  map[string]string
+	Changed bool
+}
+
+func (s *Server) showPassword(w http.ResponseWriter, r *http.Request) error {
+	s.render(w, r, http.StatusOK, "password", passwordPage{User: sessionFrom(r.Context())})
+	return nil
+}
+
+func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) error {
+	sess := sessionFrom(r.Context())
+	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	if err := r.ParseForm(); err != nil {
+		return survey.Errorf(survey.EINVALID, "The form could not be read.")
+	}
+	page := passwordPage{User: sess}
+	next := r.PostForm.Get("new")
+	if next != r.PostForm.Get("confirm") {
+		page.Errors = map[string]string{"confirm": "The two new passwords differ."}
+		s.render(w, r, http.StatusUnprocessableEntity, "password", page)
+		return nil
+	}
+	err := s.users.ChangePassword(r.Context(), sess.Tenant, sess.Email, r.PostForm.Get("current"), next)
+	var e *survey.Error
+	if errors.As(err, &e) && e.Code == survey.EINVALID {
+		page.Errors = e.Fields
+		if page.Errors["password"] != "" {
+			page.Errors["new"] = page.Errors["password"]
+		}
+		s.render(w, r, http.StatusUnprocessableEntity, "password", page)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	page.Changed = true
+	s.render(w, r, http.StatusOK, "password", page)
+	return nil
+}
