@@ -75,4 +75,3 @@ func eventually(t *testing.T, within time.Duration, what string, f func() bool) 
 		time.Sleep(100 * time.Millisecond)
 	}
 }
-
