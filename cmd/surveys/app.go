@@ -83,6 +83,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Notifier:  store.NewNotifier(answers, 4),
 		Users:     store.NewUserStore(m.Storage),
 		Summaries: store.NewSurveyAnswersSummaryStore(m.Storage),
+		Editor:    surveys,
 		Metrics:   reg.Handler(), // registered below, before the first scrape
 	})
 	if err != nil {

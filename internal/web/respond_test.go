@@ -59,6 +59,7 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 		Notifier:  store.NewNotifier(answers, 2),
 		Users:     store.NewUserStore(st),
 		Summaries: store.NewSurveyAnswersSummaryStore(st),
+		Editor:    surveys,
 	})
 	if err != nil {
 		t.Fatal(err)

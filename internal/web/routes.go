@@ -35,6 +35,11 @@ func (s *Server) Handler() http.Handler {
 	r.Group(func(r chi.Router) {
 		r.Use(s.requireTenantUser)
 		r.Get("/{tenant}/surveys", s.handle(s.dashboard))
+		r.Get("/{tenant}/surveys/new", s.handle(s.newSurvey))
+		r.Post("/{tenant}/surveys/new", s.handle(s.saveSurvey))
+		r.Get("/{tenant}/surveys/{slug}/edit", s.handle(s.editSurvey))
+		r.Post("/{tenant}/surveys/{slug}/edit", s.handle(s.saveSurvey))
+		r.Post("/{tenant}/surveys/{slug}/{action}", s.handle(s.surveyAction))
 		r.Get("/{tenant}/account/password", s.handle(s.showPassword))
 		r.Post("/{tenant}/account/password", s.handle(s.changePassword))
 	})

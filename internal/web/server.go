@@ -41,6 +41,7 @@ type Deps struct {
 	// Users and Summaries serve the subscriber site.
 	Users     Users
 	Summaries Summaries
+	Editor    SurveyEditor
 	// Metrics serves /metrics; nil serves 404.
 	Metrics http.Handler
 }
@@ -54,6 +55,7 @@ type Server struct {
 	public    PublicSurveys
 	notifier  AnswerNotifier
 	users     Users
+	editor    SurveyEditor
 	summaries Summaries
 	metrics   http.Handler
 	views     *views
@@ -76,6 +78,6 @@ func New(d Deps) (*Server, error) {
 		log = slog.Default()
 	}
 	return &Server{log: log, surveys: d.Surveys, tenants: d.Tenants, storage: d.Storage, metrics: d.Metrics, views: v,
-		public: d.Public, notifier: d.Notifier, users: d.Users, summaries: d.Summaries,
+		public: d.Public, notifier: d.Notifier, users: d.Users, editor: d.Editor, summaries: d.Summaries,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."})}, nil
 }

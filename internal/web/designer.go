@@ -1,0 +1,205 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// SurveyEditor is what the designer needs of the survey store.
+type SurveyEditor interface {
+	Create(ctx context.Context, s *survey.Survey) error
+	Update(ctx context.Context, s *survey.Survey) error
+	SetState(ctx context.Context, tenant, slug string, state survey.State) (*survey.Survey, error)
+	Delete(ctx context.Context, tenant, slug string) error
+}
+
+type designerPage struct {
+	Tenant  string
+	Survey  *survey.Survey // the stored survey when editing; nil when new
+	Title   string
+	Listed  bool
+	Rows    []designerRow
+	Errors  map[string]string
+	Frozen  bool
+	Action  string
+	Types   []survey.QuestionType
+	Message string
+}
+
+type designerRow struct {
+	Pos     int
+	Text    string
+	Type    survey.QuestionType
+	Choices string
+	Error   string
+}
+
+var questionTypes = []survey.QuestionType{survey.SimpleText, survey.MultipleChoice, survey.FiveStars}
+
+// designerForm decodes the designer: the title and rows q.N.*, ordered by
+// their position field, without the rows marked for removal.
+func designerForm(w http.ResponseWriter, r *http.Request) (title string, listed bool, rows []designerRow, err error) {
+	r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
+	if err := r.ParseForm(); err != nil {
+		return "", false, nil, survey.Errorf(survey.EINVALID, "The form could not be read.")
+	}
+	f := r.PostForm
+	n, _ := strconv.Atoi(f.Get("n"))
+	n = min(max(n, 0), survey.MaxQuestions+1)
+	for i := 0; i < n; i++ {
+		p := "q." + strconv.Itoa(i) + "."
+		if f.Get(p+"remove") != "" {
+			continue
+		}
+		pos, err := strconv.Atoi(f.Get(p + "pos"))
+		if err != nil {
+			pos = i + 1
+		}
+		rows = append(rows, designerRow{Pos: pos, Text: f.Get(p + "text"), Type: survey.QuestionType(f.Get(p + "type")), Choices: f.Get(p + "choices")})
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Pos < rows[j].Pos })
+	for i := range rows {
+		rows[i].Pos = i + 1
+	}
+	return f.Get("title"), f.Get("listed") != "", rows, nil
+}
+
+func rowsToQuestions(rows []designerRow) []survey.Question {
+	qs := make([]survey.Question, len(rows))
+	for i, r := range rows {
+		qs[i] = survey.Question{Text: r.Text, Type: r.Type}
+		if r.Type == survey.MultipleChoice {
+			qs[i].PossibleAnswers = strings.Split(strings.ReplaceAll(r.Choices, "\r\n", "\n"), "\n")
+		}
+	}
+	return qs
+}
+
+func questionsToRows(qs []survey.Question) []designerRow {
+	rows := make([]designerRow, len(qs))
+	for i, q := range qs {
+		rows[i] = designerRow{Pos: i + 1, Text: q.Text, Type: q.Type, Choices: strings.Join(q.PossibleAnswers, "\n")}
+	}
+	return rows
+}
+
+func (s *Server) renderDesigner(w http.ResponseWriter, r *http.Request, status int, p designerPage) {
+	p.Types = questionTypes
+	if len(p.Rows) == 0 {
+		p.Rows = []designerRow{{Pos: 1, Type: survey.SimpleText}}
+	}
+	for i := range p.Rows {
+		p.Rows[i].Error = ""
+		for _, field := range []string{"text", "type", "choices"} {
+			if e := p.Errors["questions."+strconv.Itoa(i)+"."+field]; e != "" && p.Rows[i].Error == "" {
+				p.Rows[i].Error = e
+			}
+		}
+	}
+	s.render(w, r, status, "designer", p)
+}
+
+// newSurvey shows an empty designer.
+func (s *Server) newSurvey(w http.ResponseWriter, r *http.Request) error {
+	s.renderDesigner(w, r, http.StatusOK, designerPage{Tenant: chi.URLParam(r, "tenant"), Listed: true})
+	return nil
+}
+
+// saveSurvey handles the designer's buttons: add a question row, save a
+// draft, or save and publish. A new survey is created; a draft is updated.
+func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
+	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
+	title, listed, rows, err := designerForm(w, r)
+	if err != nil {
+		return err
+	}
+	page := designerPage{Tenant: tenant, Title: title, Listed: listed, Rows: rows}
+	if slug != "" {
+		cur, err := s.surveys.Get(r.Context(), tenant, slug)
+		if err != nil {
+			return err
+		}
+		page.Survey = cur
+	}
+	switch action := r.PostForm.Get("action"); action {
+	case "add":
+		if len(page.Rows) < survey.MaxQuestions {
+			page.Rows = append(page.Rows, designerRow{Pos: len(page.Rows) + 1, Type: survey.SimpleText})
+		}
+		s.renderDesigner(w, r, http.StatusOK, page)
+		return nil
+	case "save", "publish":
+		sv := &survey.Survey{Tenant: tenant, Title: title, Listed: listed, Questions: rowsToQuestions(rows), State: survey.Draft}
+		if page.Survey == nil {
+			if action == "publish" {
+				sv.State = survey.Published
+			}
+			err = s.editor.Create(r.Context(), sv)
+		} else {
+			sv.Slug = slug
+			if err = s.editor.Update(r.Context(), sv); err == nil && action == "publish" {
+				_, err = s.editor.SetState(r.Context(), tenant, slug, survey.Published)
+			}
+		}
+		var e *survey.Error
+		if errors.As(err, &e) && e.Code == survey.EINVALID {
+			page.Errors, page.Message = e.Fields, e.Message
+			s.renderDesigner(w, r, http.StatusUnprocessableEntity, page)
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if action == "publish" {
+			http.Redirect(w, r, "/"+tenant+"/surveys", http.StatusSeeOther)
+		} else {
+			http.Redirect(w, r, "/"+tenant+"/surveys/"+sv.Slug+"/edit", http.StatusSeeOther)
+		}
+		return nil
+	default:
+		return survey.Errorf(survey.EINVALID, "Unknown action %q.", action)
+	}
+}
+
+// editSurvey shows a survey in the designer; a published or closed one is
+// shown frozen.
+func (s *Server) editSurvey(w http.ResponseWriter, r *http.Request) error {
+	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
+	sv, err := s.surveys.Get(r.Context(), tenant, slug)
+	if err != nil {
+		return err
+	}
+	s.renderDesigner(w, r, http.StatusOK, designerPage{Tenant: tenant, Survey: sv, Title: sv.Title, Listed: sv.Listed,
+		Rows: questionsToRows(sv.Questions), Frozen: sv.State != survey.Draft})
+	return nil
+}
+
+// surveyAction publishes, closes or deletes a survey, then returns to the
+// dashboard.
+func (s *Server) surveyAction(w http.ResponseWriter, r *http.Request) error {
+	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
+	var err error
+	switch chi.URLParam(r, "action") {
+	case "publish":
+		_, err = s.editor.SetState(r.Context(), tenant, slug, survey.Published)
+	case "close":
+		_, err = s.editor.SetState(r.Context(), tenant, slug, survey.Closed)
+	case "delete":
+		err = s.editor.Delete(r.Context(), tenant, slug)
+	default:
+		return notFound("Page not found.")
+	}
+	if err != nil {
+		return err
+	}
+	http.Redirect(w, r, "/"+tenant+"/surveys", http.StatusSeeOther)
+	return nil
+}
