@@ -84,6 +84,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Users:     store.NewUserStore(m.Storage),
 		Summaries: store.NewSurveyAnswersSummaryStore(m.Storage),
 		Editor:    surveys,
+		Reader:    answers,
 		Metrics:   reg.Handler(), // registered below, before the first scrape
 	})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/surveys-dev/surveys/templates"
@@ -43,7 +44,9 @@ func newViews() (*views, error) {
 	if err != nil {
 		return nil, fmt.Errorf("web: hash assets: %w", err)
 	}
-	funcs := template.FuncMap{"asset": v.assetURL, "inc": inc, "stars": starValues}
+	funcs := template.FuncMap{"asset": v.assetURL, "inc": inc, "stars": starValues, "answerTo": answerTo, "dec": func(i int) int { return i - 1 },
+		"barWidth":   func(p float64) string { return strconv.FormatFloat(340*p/100, 'f', 1, 64) },
+		"barsHeight": func(n int) int { return n*32 + 4 }}
 	pages, err := fs.Glob(templates.FS, "pages/*.html")
 	if err != nil {
 		return nil, err
@@ -56,7 +59,7 @@ func newViews() (*views, error) {
 		}
 		v.pages[name] = t
 	}
-	for _, required := range []string{"home", "error", "survey", "thankyou", "closed", "login", "dashboard", "password", "designer"} {
+	for _, required := range []string{"home", "error", "survey", "thankyou", "closed", "login", "dashboard", "password", "designer", "analyze", "answer", "answers"} {
 		if v.pages[required] == nil {
 			return nil, fmt.Errorf("web: template pages/%s.html is missing", required)
 		}

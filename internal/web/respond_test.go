@@ -60,6 +60,7 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 		Users:     store.NewUserStore(st),
 		Summaries: store.NewSurveyAnswersSummaryStore(st),
 		Editor:    surveys,
+		Reader:    answers,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -42,6 +42,7 @@ type Deps struct {
 	Users     Users
 	Summaries Summaries
 	Editor    SurveyEditor
+	Reader    AnswerReader
 	// Metrics serves /metrics; nil serves 404.
 	Metrics http.Handler
 }
@@ -56,6 +57,7 @@ type Server struct {
 	notifier  AnswerNotifier
 	users     Users
 	editor    SurveyEditor
+	reader    AnswerReader
 	summaries Summaries
 	metrics   http.Handler
 	views     *views
@@ -78,6 +80,6 @@ func New(d Deps) (*Server, error) {
 		log = slog.Default()
 	}
 	return &Server{log: log, surveys: d.Surveys, tenants: d.Tenants, storage: d.Storage, metrics: d.Metrics, views: v,
-		public: d.Public, notifier: d.Notifier, users: d.Users, editor: d.Editor, summaries: d.Summaries,
+		public: d.Public, notifier: d.Notifier, users: d.Users, editor: d.Editor, reader: d.Reader, summaries: d.Summaries,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."})}, nil
 }

@@ -1,0 +1,250 @@
+package web
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// AnswerReader reads a survey's answers for browsing and export.
+type AnswerReader interface {
+	Get(ctx context.Context, tenant, slug, id string) (*survey.SurveyAnswer, error)
+	Page(ctx context.Context, tenant, slug string, offset, limit int) ([]string, int, error)
+	ListAll(ctx context.Context, tenant, slug string, f func(id string) error) error
+}
+
+type analyzePage struct {
+	Tenant    string
+	Survey    *survey.Survey
+	Total     int64
+	Questions []questionView
+}
+
+type questionView struct {
+	N       int
+	Text    string
+	Type    survey.QuestionType
+	Count   int64
+	Bars    []bar // choices, or stars 1..5
+	Average string
+	Words   []survey.WordCount
+}
+
+// bar is one bar of a chart: its label, count, share in per cent, and the
+// y offset of its row in the SVG.
+type bar struct {
+	Label   string
+	Count   int64
+	Percent float64
+	Y       int
+}
+
+func bars(labels []string, counts []int64) []bar {
+	var total int64
+	for _, c := range counts {
+		total += c
+	}
+	out := make([]bar, len(labels))
+	for i, l := range labels {
+		p := 0.0
+		if total > 0 {
+			p = 100 * float64(counts[i]) / float64(total)
+		}
+		out[i] = bar{Label: l, Count: counts[i], Percent: p, Y: i * 32}
+	}
+	return out
+}
+
+// analyze shows the survey's summary, with charts drawn on the server.
+func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
+	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
+	sv, err := s.surveys.Get(r.Context(), tenant, slug)
+	if err != nil {
+		return err
+	}
+	sum := survey.NewSummary(sv)
+	if stored, _, err := s.summaries.Get(r.Context(), tenant, slug); err == nil {
+		sum = &stored.SurveyAnswersSummary
+	} else if survey.ErrorCode(err) != survey.ENOTFOUND {
+		return err
+	}
+	page := analyzePage{Tenant: tenant, Survey: sv, Total: sum.TotalAnswers}
+	for i, q := range sv.Questions {
+		v := questionView{N: i + 1, Text: q.Text, Type: q.Type}
+		for _, qs := range sum.Questions {
+			if qs.QuestionID != q.ID {
+				continue
+			}
+			v.Count = qs.Answered
+			switch q.Type {
+			case survey.MultipleChoice:
+				var labels []string
+				var counts []int64
+				for _, c := range qs.Choices {
+					labels, counts = append(labels, c.Answer), append(counts, c.Count)
+				}
+				v.Bars = bars(labels, counts)
+			case survey.FiveStars:
+				if qs.Stars != nil {
+					v.Bars = bars([]string{"1 star", "2 stars", "3 stars", "4 stars", "5 stars"}, qs.Stars[:])
+				}
+				if n, _ := qs.StarCount(); n > 0 {
+					v.Average = strconv.FormatFloat(qs.Average(), 'f', 2, 64)
+				}
+			case survey.SimpleText:
+				v.Words = qs.TopWords(10)
+			}
+		}
+		page.Questions = append(page.Questions, v)
+	}
+	w.Header().Set("Refresh", "15") // refreshed as answers arrive, without JavaScript
+	s.render(w, r, http.StatusOK, "analyze", page)
+	return nil
+}
+
+type answerPage struct {
+	Tenant   string
+	Survey   *survey.Survey
+	Answer   *survey.SurveyAnswer
+	Index    int // from 0
+	Total    int
+	Prev     int
+	Next     int
+	Last     int
+	Rows     []*survey.SurveyAnswer
+	Page     int
+	Pages    int
+	PageSize int
+}
+
+const answersPageSize = 25
+
+// browse shows one answer, with first / previous / next / last, by its
+// position in the survey's answer list.
+func (s *Server) browse(w http.ResponseWriter, r *http.Request) error {
+	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
+	sv, err := s.surveys.Get(r.Context(), tenant, slug)
+	if err != nil {
+		return err
+	}
+	i, _ := strconv.Atoi(r.URL.Query().Get("i"))
+	ids, total, err := s.reader.Page(r.Context(), tenant, slug, max(i, 0), 1)
+	if err != nil {
+		return err
+	}
+	page := answerPage{Tenant: tenant, Survey: sv, Total: total, Index: max(i, 0), Last: max(total-1, 0)}
+	if len(ids) == 1 {
+		if page.Answer, err = s.reader.Get(r.Context(), tenant, slug, ids[0]); err != nil {
+			return err
+		}
+	} else if total > 0 {
+		return notFound("No answer at that position.")
+	}
+	page.Prev, page.Next = max(page.Index-1, 0), min(page.Index+1, page.Last)
+	s.render(w, r, http.StatusOK, "answer", page)
+	return nil
+}
+
+// answerTable shows a page of answers as a table.
+func (s *Server) answerTable(w http.ResponseWriter, r *http.Request) error {
+	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
+	sv, err := s.surveys.Get(r.Context(), tenant, slug)
+	if err != nil {
+		return err
+	}
+	p, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	p = max(p, 1)
+	ids, total, err := s.reader.Page(r.Context(), tenant, slug, (p-1)*answersPageSize, answersPageSize)
+	if err != nil {
+		return err
+	}
+	page := answerPage{Tenant: tenant, Survey: sv, Total: total, Page: p, Pages: max((total+answersPageSize-1)/answersPageSize, 1), PageSize: answersPageSize}
+	for _, id := range ids {
+		a, err := s.reader.Get(r.Context(), tenant, slug, id)
+		if err != nil {
+			return err
+		}
+		page.Rows = append(page.Rows, a)
+	}
+	s.render(w, r, http.StatusOK, "answers", page)
+	return nil
+}
+
+// export streams every answer as CSV (one row per answer, one column per
+// question, RFC 4180, UTF-8 with a BOM for spreadsheets) or JSON (one
+// object per line), reading one answer at a time.
+func (s *Server) export(w http.ResponseWriter, r *http.Request) error {
+	tenant, slug, format := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug"), chi.URLParam(r, "format")
+	sv, err := s.surveys.Get(r.Context(), tenant, slug)
+	if err != nil {
+		return err
+	}
+	if format != "csv" && format != "json" {
+		return notFound("Export as csv or json.")
+	}
+	flusher, _ := w.(http.Flusher)
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s.%s"`, tenant, slug, format))
+	var cw *csv.Writer
+	if format == "csv" {
+		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+		_, _ = w.Write([]byte("\uFEFF"))
+		cw = csv.NewWriter(w)
+		header := []string{"answer_id", "created_on"}
+		for _, q := range sv.Questions {
+			header = append(header, q.Text)
+		}
+		_ = cw.Write(header)
+	} else {
+		w.Header().Set("Content-Type", "application/x-ndjson")
+	}
+	enc := json.NewEncoder(w)
+	n := 0
+	err = s.reader.ListAll(r.Context(), tenant, slug, func(id string) error {
+		a, err := s.reader.Get(r.Context(), tenant, slug, id)
+		if err != nil {
+			return err
+		}
+		if cw != nil {
+			row := []string{a.ID, a.CreatedOn.UTC().Format("2006-01-02T15:04:05Z")}
+			for _, q := range sv.Questions {
+				qa, _ := a.Answer(q.ID)
+				row = append(row, qa.Answer)
+			}
+			if err := cw.Write(row); err != nil {
+				return err
+			}
+		} else if err := enc.Encode(a); err != nil {
+			return err
+		}
+		if n++; n%500 == 0 {
+			if cw != nil {
+				cw.Flush()
+			}
+			if flusher != nil {
+				flusher.Flush()
+			}
+		}
+		return nil
+	})
+	if cw != nil {
+		cw.Flush()
+	}
+	if err != nil {
+		// Headers are sent: all that is left is to stop and log.
+		s.log.Error("export failed part-way", "tenant", tenant, "slug", slug, "err", err)
+	}
+	return nil
+}
+
+// answerTo is the answer to question id, for the templates.
+func answerTo(a *survey.SurveyAnswer, id string) string {
+	qa, _ := a.Answer(id)
+	return qa.Answer
+}

@@ -1,0 +1,78 @@
+package web_test
+
+import (
+	"context"
+	"encoding/csv"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/surveys-dev/surveys/internal/store"
+)
+
+func TestAnalyzeBrowseExport(t *testing.T) {
+	app := newTestApp(t)
+	ctx := context.Background()
+	users := store.NewUserStore(app.st)
+	for _, u := range [][3]string{{"adatum", "ana@adatum.example", "correct horse battery"}, {"fabrikam", "fred@fabrikam.example", "another long password"}} {
+		if _, err := users.Add(ctx, u[0], u[1], u[2]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	_, fred := app.signIn(t, "fabrikam", "fred@fabrikam.example", "another long password")
+	q := app.adatum.Questions
+	for _, text := range []string{`He said "hi", then left`, "Fast, friendly service", "Fast checkout\nand more"} {
+		v := app.complete(app.token(t, app.path()))
+		v.Set("q-"+q[3].ID, text)
+		if code, _, _ := app.do(t, "POST", app.path(), v, nil); code != 303 {
+			t.Fatal("answer refused")
+		}
+	}
+	app.stored(t)
+	base := "/adatum/surveys/" + app.adatum.Slug
+
+	code, _, body := app.get(t, base+"/analyze", ana)
+	for _, want := range []string{"<strong class=\"big-number\">3</strong>", "<svg", "Mobile app", "3 (100%)", "average <strong>4.00</strong>", "<span>fast</span>"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("analysis page (%d) lacks %q", code, want)
+		}
+	}
+	if code, _, body := app.get(t, base+"/answers?i=2", ana); code != 200 || !strings.Contains(body, "Answer 3 of 3") || !strings.Contains(body, "Fast checkout\nand more") {
+		t.Errorf("third answer = %d", code)
+	}
+	if code, _, body := app.get(t, base+"/answers", ana); code != 200 || !strings.Contains(body, "Answer 1 of 3") || !strings.Contains(body, "He said &#34;hi&#34;, then left") {
+		t.Errorf("first answer = %d\n%s", code, body)
+	}
+	if code, _, _ := app.get(t, base+"/answers?i=7", ana); code != 404 {
+		t.Errorf("answer past the end = %d", code)
+	}
+	if code, _, body := app.get(t, base+"/answers/table", ana); code != 200 || strings.Count(body, "<tr><td>") != 3 {
+		t.Errorf("answer table = %d with %d rows", code, strings.Count(body, "<tr><td>"))
+	}
+
+	code, h, body := app.get(t, base+"/export.csv", ana)
+	if code != 200 || h.Get("Content-Type") != "text/csv; charset=utf-8" || !strings.HasPrefix(body, "\uFEFF") {
+		t.Fatalf("csv = %d %q", code, h.Get("Content-Type"))
+	}
+	rows, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(body, "\uFEFF"))).ReadAll()
+	if err != nil || len(rows) != 4 || rows[0][2] != q[0].Text || rows[1][5] != `He said "hi", then left` || rows[3][5] != "Fast checkout\nand more" {
+		t.Fatalf("csv rows = %q, %v", rows, err)
+	}
+	if code, _, body := app.get(t, base+"/export.json", ana); code != 200 || strings.Count(body, "\n") != 3 || !strings.Contains(body, `"answer":"Mobile app"`) {
+		t.Errorf("json export = %d\n%s", code, body)
+	}
+
+	// Every one of these routes, as Fabrikam: 403 and none of Adatum's answers.
+	for _, p := range []string{"/analyze", "/answers", "/answers?i=1", "/answers/table", "/export.csv", "/export.json", "/edit"} {
+		code, _, body := app.get(t, base+p, fred)
+		if code != http.StatusForbidden || strings.Contains(body, "Fast") || strings.Contains(body, "Mobile app") {
+			t.Errorf("GET %s as Fabrikam = %d", p, code)
+		}
+		// And Adatum's slug under Fabrikam's own tenant finds nothing.
+		code, _, body = app.get(t, "/fabrikam/surveys/"+app.adatum.Slug+p, fred)
+		if code != http.StatusNotFound || strings.Contains(body, "Fast") {
+			t.Errorf("GET Adatum's survey under /fabrikam%s = %d", p, code)
+		}
+	}
+}
