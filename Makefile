@@ -7,7 +7,7 @@ ADDR      ?= :8080
 DATA      ?= data
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: run build test tools lint bench clean
+.PHONY: run build test tools browser lint bench clean
 
 run: build
 	SURVEYS_ADDR=$(ADDR) SURVEYS_DATA=$(DATA) ./$(BIN) serve
@@ -21,7 +21,11 @@ tools: tools/node_modules/.package-lock.json
 tools/node_modules/.package-lock.json: tools/package.json tools/package-lock.json
 	npm ci --prefix tools --no-audit --no-fund --loglevel=error
 
-test: tools
+# browser installs Debian's Chromium for the end-to-end test when it is missing.
+browser:
+	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+test: tools browser
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 20m ./...
 

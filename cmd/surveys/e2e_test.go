@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+
+	"github.com/surveys-dev/surveys/internal/store"
+)
+
+// artifacts is where the end-to-end test keeps its screenshots.
+func artifacts(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("SURVEYS_ARTIFACTS")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "artifacts", "screenshots")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestBrowserEndToEnd drives a real headless Chromium: a subscriber signs
+// in, designs a survey of all three question types and publishes it; a
+// respondent answers it; the subscriber sees the answer in the analysis
+// page and the CSV export. Screenshots of each page go to artifacts/.
+func TestBrowserEndToEnd(t *testing.T) {
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatal("chromium is not installed: make test installs Debian's chromium package")
+	}
+	m := newTestMain(t, t.TempDir())
+	defer m.Close()
+	if _, err := store.NewUserStore(m.Storage).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + m.Addr()
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1200, 1000))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
+	defer cancel()
+
+	dir := artifacts(t)
+	shot := func(name string) chromedp.Action {
+		return chromedp.ActionFunc(func(ctx context.Context) error {
+			var png []byte
+			if err := chromedp.FullScreenshot(&png, 100).Do(ctx); err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
+		})
+	}
+	run := func(what string, actions ...chromedp.Action) {
+		t.Helper()
+		if err := chromedp.Run(ctx, actions...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+
+	run("home", chromedp.Navigate(base+"/"), chromedp.WaitVisible(`.cards`), shot("home"))
+	run("sign in",
+		chromedp.Navigate(base+"/login"),
+		chromedp.SendKeys(`#tenant`, "adatum"),
+		chromedp.SendKeys(`#email`, "ana@adatum.example"),
+		chromedp.SendKeys(`#password`, "correct horse battery"),
+		shot("login"),
+		chromedp.Click(`button[type=submit]`),
+		chromedp.WaitVisible(`table.table`),
+		shot("dashboard"))
+	run("design",
+		chromedp.Click(`a[href="/adatum/surveys/new"]`),
+		chromedp.WaitVisible(`#title`),
+		chromedp.SendKeys(`#title`, "Browser lunch survey"),
+		chromedp.SendKeys(`#q0-text`, "What did you eat?"),
+		chromedp.Click(`button[value=add]`),
+		chromedp.WaitVisible(`#q1-text`),
+		chromedp.SendKeys(`#q1-text`, "Pick a dessert"),
+		chromedp.SetValue(`#q1-type`, "MultipleChoice"),
+		chromedp.SendKeys(`#q1-choices`, "Cake\nFruit"),
+		chromedp.Click(`button[value=add]`),
+		chromedp.WaitVisible(`#q2-text`),
+		chromedp.SendKeys(`#q2-text`, "Rate the food"),
+		chromedp.SetValue(`#q2-type`, "FiveStars"),
+		shot("designer"),
+		chromedp.Click(`button[value=publish]`),
+		chromedp.WaitVisible(`table.table`))
+	var dash string
+	run("dashboard lists it", chromedp.Text(`table.table`, &dash))
+	if !strings.Contains(dash, "Browser lunch survey") || !strings.Contains(dash, "published") {
+		t.Fatalf("dashboard: %q", dash)
+	}
+	run("answer",
+		chromedp.Navigate(base+"/survey/adatum/browser-lunch-survey"),
+		chromedp.WaitVisible(`form textarea`),
+		shot("survey"),
+		chromedp.SendKeys(`form textarea`, "Pasta, then more pasta"),
+		chromedp.Click(`//label[contains(., "Fruit")]`),
+		chromedp.Click(`.stars label[title="4 stars"]`),
+		chromedp.Click(`button[type=submit]`),
+		chromedp.WaitVisible(`.thanks`),
+		shot("thankyou"))
+	// The worker counts it: the analysis page shows it (it refreshes itself).
+	var total string
+	deadline := time.Now().Add(30 * time.Second)
+	for total != "1" && time.Now().Before(deadline) {
+		run("analysis", chromedp.Navigate(base+"/adatum/surveys/browser-lunch-survey/analyze"), chromedp.Text(`.big-number`, &total))
+		time.Sleep(200 * time.Millisecond)
+	}
+	if total != "1" {
+		t.Fatalf("analysis shows %q answers, want 1", total)
+	}
+	var analysis string
+	run("analysis page", chromedp.Text(`main`, &analysis), shot("analysis"))
+	if !strings.Contains(analysis, "Fruit") || !strings.Contains(analysis, "average 4.00") || !strings.Contains(analysis, "pasta") {
+		t.Errorf("analysis page: %q", analysis)
+	}
+	run("answers", chromedp.Navigate(base+"/adatum/surveys/browser-lunch-survey/answers"), chromedp.WaitVisible(`dl.answer`), shot("answer"))
+
+	// The CSV, with the browser's session.
+	var cookies []*network.Cookie
+	run("cookies", chromedp.ActionFunc(func(ctx context.Context) (err error) {
+		cookies, err = network.GetCookies().Do(ctx)
+		return err
+	}))
+	req, _ := http.NewRequest("GET", base+"/adatum/surveys/browser-lunch-survey/export.csv", nil)
+	for _, c := range cookies {
+		req.AddCookie(&http.Cookie{Name: c.Name, Value: c.Value})
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	csv, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || !strings.Contains(string(csv), `"Pasta, then more pasta",Fruit,4`) {
+		t.Fatalf("csv = %d\n%s", resp.StatusCode, csv)
+	}
+}
