@@ -85,6 +85,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Summaries: store.NewSurveyAnswersSummaryStore(m.Storage),
 		Editor:    surveys,
 		Reader:    answers,
+		Tokens:    store.NewTokenStore(m.Storage),
 		Metrics:   reg.Handler(), // registered below, before the first scrape
 	})
 	if err != nil {

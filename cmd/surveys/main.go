@@ -30,6 +30,7 @@ const usage = `Usage: surveys <command> [flags]
 Commands:
   serve    serve the web site and run the worker (the default)
   user add add a subscriber's account: --tenant T --email E --password-stdin
+  token create  print a new API token for a tenant: --tenant T [--name N]
 
 Run "surveys <command> -h" for a command's flags.
 `
@@ -47,6 +48,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			return err
 		}
 		return serve(ctx, cfg, stderr)
+	case "token":
+		return tokenCommand(ctx, args, getenv, stdout, stderr)
 	case "user":
 		return userCommand(ctx, args, getenv, stdin, stdout, stderr)
 	case "help", "-h", "--help":

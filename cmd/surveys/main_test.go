@@ -161,7 +161,17 @@ func TestUserAdd(t *testing.T) {
 			t.Errorf("user add %v: %v, want an error saying %q", tc.args, err, tc.want)
 		}
 	}
-	// The account signs in on the served site.
+	// An API token, printed once, for the tenant's programs.
+	var tokOut strings.Builder
+	if err := run(context.Background(), []string{"token", "create", "--data", dir, "--tenant", "adatum"}, none, strings.NewReader(""), &tokOut, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	token := strings.TrimSpace(tokOut.String())
+	if err := run(context.Background(), []string{"token", "create", "--data", dir, "--tenant", "contoso"}, none, strings.NewReader(""), io.Discard, io.Discard); err == nil {
+		t.Error("token create for a missing tenant succeeded")
+	}
+
+	// The account signs in on the served site, and the token calls the API.
 	m := newTestMain(t, dir)
 	defer m.Close()
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
@@ -172,5 +182,16 @@ func TestUserAdd(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/adatum/surveys" {
 		t.Fatalf("sign-in = %d %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	req, _ := http.NewRequest("GET", "http://"+m.Addr()+"/api/v1/surveys", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "adatum-customer-satisfaction") || strings.Contains(string(body), "fabrikam") {
+		t.Fatalf("API with the CLI's token = %d %s", resp.StatusCode, body)
 	}
 }

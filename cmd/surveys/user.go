@@ -62,3 +62,43 @@ func userCommand(ctx context.Context, args []string, getenv func(string) string,
 	fmt.Fprintf(stdout, "added %s to tenant %s\n", u.Email, u.Tenant)
 	return nil
 }
+
+// tokenCommand runs "surveys token create": it prints a new API token for
+// a tenant. The token is shown once; only its hash is stored.
+func tokenCommand(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "create" {
+		return fmt.Errorf("token: usage: surveys token create --tenant T [--name N]")
+	}
+	var tenant, name string
+	var storageArgs []string
+	fs := flag.NewFlagSet("token create", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&tenant, "tenant", "", "the tenant's key, e.g. adatum")
+	fs.StringVar(&name, "name", "", "what the token is for")
+	fs.Func("data", "data folder of the embedded store (SURVEYS_DATA)", func(v string) error { storageArgs = append(storageArgs, "--data", v); return nil })
+	fs.Func("storage", "storage backend: local or azure (SURVEYS_STORAGE)", func(v string) error { storageArgs = append(storageArgs, "--storage", v); return nil })
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	cfg, err := parseServe(storageArgs, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	st, err := openStorage(cfg)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := store.Init(ctx, st); err != nil {
+		return err
+	}
+	if _, err := store.NewTenantStore(st).Get(ctx, tenant); err != nil {
+		return fmt.Errorf("token create: tenant %q: %s", tenant, survey.ErrorMessage(err))
+	}
+	token, err := store.NewTokenStore(st).Create(ctx, tenant, name)
+	if err != nil {
+		return fmt.Errorf("token create: %s", err)
+	}
+	fmt.Fprintln(stdout, token)
+	return nil
+}

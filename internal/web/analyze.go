@@ -181,7 +181,10 @@ func (s *Server) answerTable(w http.ResponseWriter, r *http.Request) error {
 // question, RFC 4180, UTF-8 with a BOM for spreadsheets) or JSON (one
 // object per line), reading one answer at a time.
 func (s *Server) export(w http.ResponseWriter, r *http.Request) error {
-	tenant, slug, format := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug"), chi.URLParam(r, "format")
+	return s.exportTo(w, r, chi.URLParam(r, "tenant"), chi.URLParam(r, "slug"), chi.URLParam(r, "format"))
+}
+
+func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, format string) error {
 	sv, err := s.surveys.Get(r.Context(), tenant, slug)
 	if err != nil {
 		return err

@@ -61,6 +61,7 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 		Summaries: store.NewSurveyAnswersSummaryStore(st),
 		Editor:    surveys,
 		Reader:    answers,
+		Tokens:    store.NewTokenStore(st),
 	})
 	if err != nil {
 		t.Fatal(err)

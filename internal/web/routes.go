@@ -5,6 +5,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
+
+	"github.com/surveys-dev/surveys/internal/survey"
 )
 
 // Handler returns every route of the application.
@@ -46,6 +48,23 @@ func (s *Server) Handler() http.Handler {
 		r.Post("/{tenant}/surveys/{slug}/{action}", s.handle(s.surveyAction))
 		r.Get("/{tenant}/account/password", s.handle(s.showPassword))
 		r.Post("/{tenant}/account/password", s.handle(s.changePassword))
+	})
+
+	// The JSON API: the tenant is the bearer token's.
+	r.Route("/api/v1", func(r chi.Router) {
+		r.Use(s.requireToken)
+		r.Get("/surveys", s.apiHandle(s.apiList))
+		r.Post("/surveys", s.apiHandle(s.apiCreate))
+		r.Get("/surveys/{slug}", s.apiHandle(s.apiGet))
+		r.Delete("/surveys/{slug}", s.apiHandle(s.apiDelete))
+		r.Post("/surveys/{slug}/publish", s.apiHandle(s.apiSetState(survey.Published)))
+		r.Post("/surveys/{slug}/close", s.apiHandle(s.apiSetState(survey.Closed)))
+		r.Get("/surveys/{slug}/summary", s.apiHandle(s.apiSummary))
+		r.Get("/surveys/{slug}/answers", s.apiHandle(s.apiAnswers))
+		r.Get("/surveys/{slug}/export", s.apiExport)
+		r.NotFound(s.apiHandle(func(http.ResponseWriter, *http.Request) (int, any, error) {
+			return 0, nil, notFound("No such API endpoint.")
+		}))
 	})
 
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {

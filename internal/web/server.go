@@ -43,6 +43,7 @@ type Deps struct {
 	Summaries Summaries
 	Editor    SurveyEditor
 	Reader    AnswerReader
+	Tokens    Tokens
 	// Metrics serves /metrics; nil serves 404.
 	Metrics http.Handler
 }
@@ -58,6 +59,7 @@ type Server struct {
 	users     Users
 	editor    SurveyEditor
 	reader    AnswerReader
+	tokens    Tokens
 	summaries Summaries
 	metrics   http.Handler
 	views     *views
@@ -80,6 +82,6 @@ func New(d Deps) (*Server, error) {
 		log = slog.Default()
 	}
 	return &Server{log: log, surveys: d.Surveys, tenants: d.Tenants, storage: d.Storage, metrics: d.Metrics, views: v,
-		public: d.Public, notifier: d.Notifier, users: d.Users, editor: d.Editor, reader: d.Reader, summaries: d.Summaries,
+		public: d.Public, notifier: d.Notifier, users: d.Users, editor: d.Editor, reader: d.Reader, tokens: d.Tokens, summaries: d.Summaries,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."})}, nil
 }

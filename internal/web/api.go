@@ -1,0 +1,225 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// Tokens checks API tokens.
+type Tokens interface {
+	Tenant(ctx context.Context, token string) (string, error)
+}
+
+type apiTenantKey struct{}
+
+func apiTenant(r *http.Request) string { t, _ := r.Context().Value(apiTenantKey{}).(string); return t }
+
+// apiHandlerFunc is a JSON handler: it returns the value to write (with
+// its status) or an error, written as JSON by apiHandle.
+type apiHandlerFunc func(w http.ResponseWriter, r *http.Request) (int, any, error)
+
+type apiError struct {
+	Error  string            `json:"error"`
+	Fields map[string]string `json:"fields,omitempty"`
+}
+
+func (s *Server) apiHandle(h apiHandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		status, v, err := h(w, r)
+		if err != nil {
+			status = errorStatus(err)
+			e := apiError{Error: survey.ErrorMessage(err)}
+			var se *survey.Error
+			if errors.As(err, &se) {
+				e.Fields = se.Fields
+			}
+			if status == http.StatusInternalServerError {
+				s.log.Error("api request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+				e.Error = "Internal error."
+			}
+			v = e
+		}
+		if v == nil {
+			w.WriteHeader(status)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_ = json.NewEncoder(w).Encode(v)
+	}
+}
+
+// requireToken takes the tenant from the request's bearer token: every
+// API call works on that tenant's data only.
+func (s *Server) requireToken(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		tenant := ""
+		var err error
+		if !ok {
+			err = survey.Errorf(survey.EFORBIDDEN, "Send an API token: Authorization: Bearer <token>.")
+		} else {
+			tenant, err = s.tokens.Tenant(r.Context(), strings.TrimSpace(token))
+		}
+		if err != nil {
+			s.apiHandle(func(http.ResponseWriter, *http.Request) (int, any, error) { return 0, nil, err })(w, r)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), apiTenantKey{}, tenant)))
+	})
+}
+
+type apiSurvey struct {
+	Slug        string        `json:"slug"`
+	Title       string        `json:"title"`
+	State       survey.State  `json:"state"`
+	Listed      bool          `json:"listed"`
+	CreatedOn   time.Time     `json:"createdOn"`
+	PublishedOn *time.Time    `json:"publishedOn,omitempty"`
+	PublicURL   string        `json:"publicUrl"`
+	Questions   []apiQuestion `json:"questions,omitempty"`
+}
+
+type apiQuestion struct {
+	ID              string              `json:"id,omitempty"`
+	Text            string              `json:"text"`
+	Type            survey.QuestionType `json:"type"`
+	PossibleAnswers []string            `json:"possibleAnswers,omitempty"`
+}
+
+func toAPI(sv *survey.Survey) apiSurvey {
+	a := apiSurvey{Slug: sv.Slug, Title: sv.Title, State: sv.State, Listed: sv.Listed, CreatedOn: sv.CreatedOn, PublicURL: "/survey/" + sv.Tenant + "/" + sv.Slug}
+	if !sv.PublishedOn.IsZero() {
+		p := sv.PublishedOn
+		a.PublishedOn = &p
+	}
+	for _, q := range sv.Questions {
+		a.Questions = append(a.Questions, apiQuestion{ID: q.ID, Text: q.Text, Type: q.Type, PossibleAnswers: q.PossibleAnswers})
+	}
+	return a
+}
+
+func (s *Server) apiList(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	list, err := s.surveys.List(r.Context(), apiTenant(r))
+	if err != nil {
+		return 0, nil, err
+	}
+	out := make([]apiSurvey, 0, len(list))
+	for _, sv := range list {
+		out = append(out, toAPI(sv))
+	}
+	return http.StatusOK, map[string]any{"surveys": out}, nil
+}
+
+// apiCreate creates a survey from a JSON definition:
+// {"title": …, "listed": bool, "publish": bool, "questions": [{"text", "type", "possibleAnswers"}]}.
+func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in struct {
+		Title     string        `json:"title"`
+		Listed    bool          `json:"listed"`
+		Publish   bool          `json:"publish"`
+		Questions []apiQuestion `json:"questions"`
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		return 0, nil, survey.Errorf(survey.EINVALID, "The body is not a survey definition: %v.", err)
+	}
+	sv := &survey.Survey{Tenant: apiTenant(r), Title: in.Title, Listed: in.Listed, State: survey.Draft}
+	if in.Publish {
+		sv.State = survey.Published
+	}
+	for _, q := range in.Questions {
+		sv.Questions = append(sv.Questions, survey.Question{Text: q.Text, Type: q.Type, PossibleAnswers: q.PossibleAnswers})
+	}
+	if err := s.editor.Create(r.Context(), sv); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusCreated, toAPI(sv), nil
+}
+
+func (s *Server) apiGet(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	sv, err := s.surveys.Get(r.Context(), apiTenant(r), chi.URLParam(r, "slug"))
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, toAPI(sv), nil
+}
+
+func (s *Server) apiSetState(state survey.State) apiHandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) (int, any, error) {
+		if _, err := s.editor.SetState(r.Context(), apiTenant(r), chi.URLParam(r, "slug"), state); err != nil {
+			return 0, nil, err
+		}
+		return s.apiGet(w, r)
+	}
+}
+
+func (s *Server) apiDelete(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	if err := s.editor.Delete(r.Context(), apiTenant(r), chi.URLParam(r, "slug")); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusNoContent, nil, nil
+}
+
+func (s *Server) apiSummary(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	tenant, slug := apiTenant(r), chi.URLParam(r, "slug")
+	sv, err := s.surveys.Get(r.Context(), tenant, slug)
+	if err != nil {
+		return 0, nil, err
+	}
+	sum := survey.NewSummary(sv)
+	if stored, _, err := s.summaries.Get(r.Context(), tenant, slug); err == nil {
+		sum = &stored.SurveyAnswersSummary
+	} else if survey.ErrorCode(err) != survey.ENOTFOUND {
+		return 0, nil, err
+	}
+	return http.StatusOK, sum, nil
+}
+
+// apiAnswers pages through answers: ?offset=0&limit=50 (at most 100).
+func (s *Server) apiAnswers(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	tenant, slug := apiTenant(r), chi.URLParam(r, "slug")
+	if _, err := s.surveys.Get(r.Context(), tenant, slug); err != nil {
+		return 0, nil, err
+	}
+	offset, _ := strconv.Atoi(r.URL.Query().Get("offset"))
+	limit, err := strconv.Atoi(r.URL.Query().Get("limit"))
+	if err != nil || limit <= 0 {
+		limit = 50
+	}
+	ids, total, err := s.reader.Page(r.Context(), tenant, slug, max(offset, 0), min(limit, 100))
+	if err != nil {
+		return 0, nil, err
+	}
+	answers := make([]*survey.SurveyAnswer, 0, len(ids))
+	for _, id := range ids {
+		a, err := s.reader.Get(r.Context(), tenant, slug, id)
+		if err != nil {
+			return 0, nil, err
+		}
+		answers = append(answers, a)
+	}
+	return http.StatusOK, map[string]any{"total": total, "offset": max(offset, 0), "answers": answers}, nil
+}
+
+// apiExport streams every answer, one JSON object per line (or CSV with
+// ?format=csv).
+func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
+	format := r.URL.Query().Get("format")
+	if format == "" {
+		format = "json"
+	}
+	if err := s.exportTo(w, r, apiTenant(r), chi.URLParam(r, "slug"), format); err != nil {
+		s.apiHandle(func(http.ResponseWriter, *http.Request) (int, any, error) { return 0, nil, err })(w, r)
+	}
+}

@@ -1,0 +1,126 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/surveys-dev/surveys/internal/store"
+)
+
+func (a *testApp) api(t *testing.T, method, path, token, body string) (int, map[string]any, string) {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, _ := http.NewRequest(method, a.srv.URL+path, rd)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := a.client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var v map[string]any
+	_ = json.Unmarshal(raw, &v)
+	return resp.StatusCode, v, string(raw)
+}
+
+func TestAPI(t *testing.T) {
+	app := newTestApp(t)
+	ctx := context.Background()
+	tokens := store.NewTokenStore(app.st)
+	adatum, err := tokens.Create(ctx, "adatum", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fabrikam, err := tokens.Create(ctx, "fabrikam", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// No token, a bad token: 403 with a JSON message.
+	for _, tok := range []string{"", "svy_nope", "svy_" + strings.Repeat("A", 43)} {
+		code, v, _ := app.api(t, "GET", "/api/v1/surveys", tok, "")
+		if code != http.StatusForbidden || v["error"] == "" {
+			t.Errorf("token %q: %d %v", tok, code, v)
+		}
+	}
+	// Create from a JSON definition; an invalid one says what is wrong.
+	code, v, raw := app.api(t, "POST", "/api/v1/surveys", adatum, `{"title":"API survey","questions":[{"text":"Pick","type":"MultipleChoice","possibleAnswers":["A"]}]}`)
+	if code != 422 || !strings.Contains(raw, "at least two possible answers") {
+		t.Fatalf("invalid create = %d %s", code, raw)
+	}
+	if code, _, raw := app.api(t, "POST", "/api/v1/surveys", adatum, `{"title": "x", "colour": "red"}`); code != 422 || !strings.Contains(raw, "colour") {
+		t.Errorf("unknown field = %d %s", code, raw)
+	}
+	code, v, raw = app.api(t, "POST", "/api/v1/surveys", adatum, `{"title":"API survey","listed":true,"questions":[
+		{"text":"Pick","type":"MultipleChoice","possibleAnswers":["A","B"]},{"text":"Rate","type":"FiveStars"},{"text":"Say","type":"SimpleText"}]}`)
+	if code != 201 || v["slug"] != "api-survey" || v["state"] != "draft" {
+		t.Fatalf("create = %d %s", code, raw)
+	}
+	if code, v, _ := app.api(t, "POST", "/api/v1/surveys/api-survey/publish", adatum, ""); code != 200 || v["state"] != "published" {
+		t.Fatalf("publish = %d %v", code, v)
+	}
+	code, v, _ = app.api(t, "GET", "/api/v1/surveys", adatum, "")
+	if list, _ := v["surveys"].([]any); code != 200 || len(list) != 2 {
+		t.Fatalf("list = %d %v", code, v)
+	}
+	code, v, _ = app.api(t, "GET", "/api/v1/surveys/api-survey", adatum, "")
+	if qs, _ := v["questions"].([]any); code != 200 || len(qs) != 3 {
+		t.Fatalf("get = %d %v", code, v)
+	}
+
+	// One answer through the public form, counted by the worker.
+	tok := app.token(t, app.path())
+	if code, _, _ := app.do(t, "POST", app.path(), app.complete(tok), nil); code != 303 {
+		t.Fatal("answer refused")
+	}
+	app.stored(t)
+	demo := "/api/v1/surveys/" + app.adatum.Slug
+	if code, v, _ := app.api(t, "GET", demo+"/summary", adatum, ""); code != 200 || v["totalAnswers"] != float64(1) {
+		t.Errorf("summary = %d %v", code, v)
+	}
+	if code, v, _ := app.api(t, "GET", demo+"/answers?limit=10", adatum, ""); code != 200 || v["total"] != float64(1) {
+		t.Errorf("answers = %d %v", code, v)
+	}
+	if code, _, raw := app.api(t, "GET", demo+"/export", adatum, ""); code != 200 || !strings.Contains(raw, "Mobile app") {
+		t.Errorf("export = %d %s", code, raw)
+	}
+
+	// Fabrikam's token reaches none of Adatum's surveys: 404, no data.
+	for _, p := range []struct{ method, path string }{
+		{"GET", demo}, {"GET", demo + "/summary"}, {"GET", demo + "/answers"}, {"GET", demo + "/export"},
+		{"POST", demo + "/publish"}, {"POST", demo + "/close"}, {"DELETE", demo},
+		{"GET", "/api/v1/surveys/api-survey"}, {"DELETE", "/api/v1/surveys/api-survey"},
+	} {
+		code, _, raw := app.api(t, p.method, p.path, fabrikam, "")
+		if code != http.StatusNotFound || strings.Contains(raw, "Mobile app") || strings.Contains(raw, "API survey") {
+			t.Errorf("%s %s with Fabrikam's token = %d %s", p.method, p.path, code, raw)
+		}
+	}
+	_, v, _ = app.api(t, "GET", "/api/v1/surveys", fabrikam, "")
+	if list, _ := v["surveys"].([]any); len(list) != 1 {
+		t.Errorf("Fabrikam lists %d surveys, want its own one", len(list))
+	}
+
+	if code, _, _ := app.api(t, "POST", "/api/v1/surveys/api-survey/close", adatum, ""); code != 200 {
+		t.Errorf("close = %d", code)
+	}
+	if code, _, _ := app.api(t, "DELETE", "/api/v1/surveys/api-survey", adatum, ""); code != 204 {
+		t.Errorf("delete = %d", code)
+	}
+	if code, v, _ := app.api(t, "GET", "/api/v1/surveys/api-survey", adatum, ""); code != 404 || v["error"] == "" {
+		t.Errorf("get after delete = %d %v", code, v)
+	}
+	if code, _, _ := app.api(t, "GET", "/api/v1/nothing", adatum, ""); code != 404 {
+		t.Errorf("unknown endpoint = %d", code)
+	}
+}
