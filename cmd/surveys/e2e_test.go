@@ -107,6 +107,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 	if !strings.Contains(dash, "Browser lunch survey") || !strings.Contains(dash, "published") {
 		t.Fatalf("dashboard: %q", dash)
 	}
+	run("share", chromedp.Navigate(base+"/adatum/surveys/browser-lunch-survey/share"), chromedp.WaitVisible(`img.qr`), shot("share"))
 	run("answer",
 		chromedp.Navigate(base+"/survey/adatum/browser-lunch-survey"),
 		chromedp.WaitVisible(`form textarea`),

@@ -76,3 +76,32 @@ func TestAnalyzeBrowseExport(t *testing.T) {
 		}
 	}
 }
+
+func TestShare(t *testing.T) {
+	app := newTestApp(t)
+	if _, err := store.NewUserStore(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	base := "/adatum/surveys/" + app.adatum.Slug
+	code, _, body := app.get(t, base+"/share", ana)
+	link := app.srv.URL + "/survey/adatum/" + app.adatum.Slug
+	if code != 200 || !strings.Contains(body, `value="`+link+`"`) || !strings.Contains(body, "data-copy") || !strings.Contains(body, base+"/qr.png") {
+		t.Fatalf("share page = %d\n%s", code, body)
+	}
+	code, h, png := app.get(t, base+"/qr.png", ana)
+	if code != 200 || h.Get("Content-Type") != "image/png" || !strings.HasPrefix(png, "\x89PNG") {
+		t.Fatalf("qr = %d %q", code, h.Get("Content-Type"))
+	}
+	_, fred := func() (int, *http.Cookie) {
+		if _, err := store.NewUserStore(app.st).Add(context.Background(), "fabrikam", "fred@fabrikam.example", "another long password"); err != nil {
+			t.Fatal(err)
+		}
+		return app.signIn(t, "fabrikam", "fred@fabrikam.example", "another long password")
+	}()
+	for _, p := range []string{base + "/share", base + "/qr.png"} {
+		if code, _, _ := app.get(t, p, fred); code != http.StatusForbidden {
+			t.Errorf("GET %s as Fabrikam = %d", p, code)
+		}
+	}
+}
