@@ -194,6 +194,21 @@ func (s *Server) surveyAction(w http.ResponseWriter, r *http.Request) error {
 		_, err = s.editor.SetState(r.Context(), tenant, slug, survey.Closed)
 	case "delete":
 		err = s.editor.Delete(r.Context(), tenant, slug)
+	case "copy":
+		// A published survey's questions are frozen: editing starts from a copy.
+		src, err := s.surveys.Get(r.Context(), tenant, slug)
+		if err != nil {
+			return err
+		}
+		cp := &survey.Survey{Tenant: tenant, Title: src.Title + " (copy)", Listed: src.Listed, State: survey.Draft}
+		for _, q := range src.Questions {
+			cp.Questions = append(cp.Questions, survey.Question{Text: q.Text, Type: q.Type, PossibleAnswers: q.PossibleAnswers})
+		}
+		if err := s.editor.Create(r.Context(), cp); err != nil {
+			return err
+		}
+		http.Redirect(w, r, "/"+tenant+"/surveys/"+cp.Slug+"/edit", http.StatusSeeOther)
+		return nil
 	default:
 		return notFound("Page not found.")
 	}
@@ -201,5 +216,21 @@ func (s *Server) surveyAction(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	http.Redirect(w, r, "/"+tenant+"/surveys", http.StatusSeeOther)
+	return nil
+}
+
+// preview shows a survey as a respondent sees it, drafts included, with a
+// form that posts nowhere.
+func (s *Server) preview(w http.ResponseWriter, r *http.Request) error {
+	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
+	sv, err := s.surveys.Get(r.Context(), tenant, slug)
+	if err != nil {
+		return err
+	}
+	t, err := s.tenants.Get(r.Context(), tenant)
+	if err != nil {
+		return err
+	}
+	s.render(w, r, http.StatusOK, "survey", surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Preview: true})
 	return nil
 }

@@ -67,6 +67,10 @@ func TestDesigner(t *testing.T) {
 	if code, _, _ := app.get(t, "/survey/adatum/lunch-survey", nil); code != 404 {
 		t.Errorf("a draft's public page = %d, want 404", code)
 	}
+	if code, _, body := app.get(t, "/adatum/surveys/lunch-survey/preview", c); code != 200 || !strings.Contains(body, "Preview: this is how respondents see") ||
+		!strings.Contains(body, "Pick a dessert") || !strings.Contains(body, "disabled") {
+		t.Errorf("preview = %d", code)
+	}
 
 	// Edit the draft, then publish it.
 	edit := url.Values{"title": {"Lunch survey"}, "n": {"1"}, "q.0.text": {"Rate the food"}, "q.0.type": {"FiveStars"}, "action": {"publish"}}
@@ -85,6 +89,13 @@ func TestDesigner(t *testing.T) {
 	if code, _, _ := post("/adatum/surveys/lunch-survey/edit", edit); code != http.StatusConflict {
 		t.Errorf("editing a published survey = %d, want 409", code)
 	}
+	// Editing a published survey starts from a copy.
+	if code, h, _ := post("/adatum/surveys/lunch-survey/copy", url.Values{}); code != 303 || h.Get("Location") != "/adatum/surveys/lunch-survey-copy/edit" {
+		t.Fatalf("copy = %d %q", code, h.Get("Location"))
+	}
+	if cp, err := app.surveys.Get(ctx, "adatum", "lunch-survey-copy"); err != nil || cp.State != survey.Draft || len(cp.Questions) != 1 || cp.Title != "Lunch survey (copy)" {
+		t.Fatalf("copy = %+v, %v", cp, err)
+	}
 	// Close, then delete.
 	if code, _, _ := post("/adatum/surveys/lunch-survey/close", url.Values{}); code != 303 {
 		t.Fatalf("close = %d", code)
@@ -100,13 +111,15 @@ func TestDesigner(t *testing.T) {
 		}
 		return app.signIn(t, "fabrikam", "fred@fabrikam.example", "another long password")
 	}()
-	for _, p := range []string{"/adatum/surveys/lunch-survey/delete", "/adatum/surveys/lunch-survey/publish", "/adatum/surveys/new"} {
+	for _, p := range []string{"/adatum/surveys/lunch-survey/delete", "/adatum/surveys/lunch-survey/publish", "/adatum/surveys/lunch-survey/copy", "/adatum/surveys/new"} {
 		if code, _, _ := app.do(t, "POST", p, url.Values{"action": {"save"}}, map[string]string{"Cookie": "surveys_session=" + fred.Value}); code != http.StatusForbidden {
 			t.Errorf("POST %s as Fabrikam = %d, want 403", p, code)
 		}
 	}
-	if code, _, _ := app.get(t, "/adatum/surveys/lunch-survey/edit", fred); code != http.StatusForbidden {
-		t.Errorf("GET edit as Fabrikam = %d", code)
+	for _, p := range []string{"/adatum/surveys/lunch-survey/edit", "/adatum/surveys/lunch-survey/preview", "/adatum/surveys/new", "/adatum/surveys"} {
+		if code, _, body := app.get(t, p, fred); code != http.StatusForbidden || strings.Contains(body, "Lunch") {
+			t.Errorf("GET %s as Fabrikam = %d", p, code)
+		}
 	}
 	// Fabrikam's own URL with Adatum's slug finds nothing.
 	if code, _, _ := app.get(t, "/fabrikam/surveys/lunch-survey/edit", fred); code != http.StatusNotFound {

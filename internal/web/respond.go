@@ -35,6 +35,8 @@ type surveyPage struct {
 	Token   string
 	Values  map[string]string
 	Errors  map[string]string
+	// Preview shows the form to its subscriber, without a way to submit.
+	Preview bool
 }
 
 // publicSurvey finds a survey respondents may see: published or closed, of

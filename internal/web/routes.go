@@ -43,6 +43,7 @@ func (s *Server) Handler() http.Handler {
 		r.Post("/{tenant}/surveys/{slug}/edit", s.handle(s.saveSurvey))
 		r.Get("/{tenant}/surveys/{slug}/analyze", s.handle(s.analyze))
 		r.Get("/{tenant}/surveys/{slug}/share", s.handle(s.share))
+		r.Get("/{tenant}/surveys/{slug}/preview", s.handle(s.preview))
 		r.Get("/{tenant}/surveys/{slug}/qr.png", s.handle(s.qrCode))
 		r.Get("/{tenant}/surveys/{slug}/answers", s.handle(s.browse))
 		r.Get("/{tenant}/surveys/{slug}/answers/table", s.handle(s.answerTable))
