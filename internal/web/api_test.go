@@ -55,7 +55,7 @@ func TestAPI(t *testing.T) {
 	}
 	// Create from a JSON definition; an invalid one says what is wrong.
 	code, v, raw := app.api(t, "POST", "/api/v1/surveys", adatum, `{"title":"API survey","questions":[{"text":"Pick","type":"MultipleChoice","possibleAnswers":["A"]}]}`)
-	if code != 422 || !strings.Contains(raw, "at least two possible answers") {
+	if fields, _ := v["fields"].(map[string]any); code != 422 || !strings.Contains(raw, "at least two possible answers") || fields["questions.0.choices"] == nil {
 		t.Fatalf("invalid create = %d %s", code, raw)
 	}
 	if code, _, raw := app.api(t, "POST", "/api/v1/surveys", adatum, `{"title": "x", "colour": "red"}`); code != 422 || !strings.Contains(raw, "colour") {
