@@ -11,7 +11,7 @@ import (
 )
 
 // signIn posts the sign-in form and returns the status and session cookie.
-func (a *testApp) signIn(t *testing.T, tenant, email, password string) (int, *http.Cookie) {
+func (a *testApp) signIn(t testing.TB, tenant, email, password string) (int, *http.Cookie) {
 	t.Helper()
 	req, _ := http.NewRequest("POST", a.srv.URL+"/login", strings.NewReader(url.Values{"tenant": {tenant}, "email": {email}, "password": {password}}.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
