@@ -23,6 +23,7 @@ import (
 // testApp is the real web server over a real embedded store with the demo
 // tenants.
 type testApp struct {
+	web     *web.Server
 	st      storage.Storage
 	srv     *httptest.Server
 	client  *http.Client
@@ -76,7 +77,7 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &testApp{st: st, srv: srv, surveys: surveys, answers: answers, adatum: adatum,
+	return &testApp{web: s, st: st, srv: srv, surveys: surveys, answers: answers, adatum: adatum,
 		client: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
 

@@ -9,8 +9,16 @@ import (
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
-// Handler returns every route of the application.
+// Handler returns every route of the application, behind the cross-origin
+// protection.
 func (s *Server) Handler() http.Handler {
+	// Refuse cross-site state-changing requests (browsers send
+	// Sec-Fetch-Site / Origin); same-origin forms and API clients pass.
+	return http.NewCrossOriginProtection().Handler(s.Routes())
+}
+
+// Routes returns the router (for Handler, and for tests that walk it).
+func (s *Server) Routes() *chi.Mux {
 	r := chi.NewRouter()
 	r.Use(middleware.Recoverer)
 
@@ -73,7 +81,5 @@ func (s *Server) Handler() http.Handler {
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		s.serveError(w, r, notFound("Page not found."))
 	})
-	// Refuse cross-site state-changing requests (browsers send
-	// Sec-Fetch-Site / Origin); same-origin forms and API clients pass.
-	return http.NewCrossOriginProtection().Handler(r)
+	return r
 }
