@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
@@ -19,16 +20,12 @@ func userCommand(ctx context.Context, args []string, getenv func(string) string,
 	if len(args) == 0 || args[0] != "add" {
 		return fmt.Errorf("user: usage: surveys user add --tenant T --email E --password-stdin")
 	}
-	var tenant, email string
+	var email string
 	var fromStdin bool
-	var storageArgs []string
-	fs := flag.NewFlagSet("user add", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&tenant, "tenant", "", "the tenant's key, e.g. adatum")
+	var sf storageFlags
+	fs := sf.flagSet("user add", stderr)
 	fs.StringVar(&email, "email", "", "the user's email address")
 	fs.BoolVar(&fromStdin, "password-stdin", false, "read the password from standard input (required)")
-	fs.Func("data", "data folder of the embedded store (SURVEYS_DATA)", func(v string) error { storageArgs = append(storageArgs, "--data", v); return nil })
-	fs.Func("storage", "storage backend: local or azure (SURVEYS_STORAGE)", func(v string) error { storageArgs = append(storageArgs, "--storage", v); return nil })
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -40,22 +37,12 @@ func userCommand(ctx context.Context, args []string, getenv func(string) string,
 		return fmt.Errorf("user add: read the password: %w", err)
 	}
 	password := strings.TrimRight(line, "\r\n")
-	cfg, err := parseServe(storageArgs, getenv, stderr)
+	st, err := sf.open(ctx, getenv, stderr)
 	if err != nil {
-		return err
-	}
-	st, err := openStorage(cfg)
-	if err != nil {
-		return err
+		return fmt.Errorf("user add: %w", err)
 	}
 	defer st.Close()
-	if err := store.Init(ctx, st); err != nil {
-		return err
-	}
-	if _, err := store.NewTenantStore(st).Get(ctx, tenant); err != nil {
-		return fmt.Errorf("user add: tenant %q: %s", tenant, survey.ErrorMessage(err))
-	}
-	u, err := store.NewUserStore(st).Add(ctx, tenant, email, password)
+	u, err := store.NewUserStore(st).Add(ctx, sf.tenant, email, password)
 	if err != nil {
 		return fmt.Errorf("user add: %s", err)
 	}
@@ -69,36 +56,59 @@ func tokenCommand(ctx context.Context, args []string, getenv func(string) string
 	if len(args) == 0 || args[0] != "create" {
 		return fmt.Errorf("token: usage: surveys token create --tenant T [--name N]")
 	}
-	var tenant, name string
-	var storageArgs []string
-	fs := flag.NewFlagSet("token create", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&tenant, "tenant", "", "the tenant's key, e.g. adatum")
+	var name string
+	var sf storageFlags
+	fs := sf.flagSet("token create", stderr)
 	fs.StringVar(&name, "name", "", "what the token is for")
-	fs.Func("data", "data folder of the embedded store (SURVEYS_DATA)", func(v string) error { storageArgs = append(storageArgs, "--data", v); return nil })
-	fs.Func("storage", "storage backend: local or azure (SURVEYS_STORAGE)", func(v string) error { storageArgs = append(storageArgs, "--storage", v); return nil })
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
-	cfg, err := parseServe(storageArgs, getenv, stderr)
+	st, err := sf.open(ctx, getenv, stderr)
 	if err != nil {
-		return err
-	}
-	st, err := openStorage(cfg)
-	if err != nil {
-		return err
+		return fmt.Errorf("token create: %w", err)
 	}
 	defer st.Close()
-	if err := store.Init(ctx, st); err != nil {
-		return err
-	}
-	if _, err := store.NewTenantStore(st).Get(ctx, tenant); err != nil {
-		return fmt.Errorf("token create: tenant %q: %s", tenant, survey.ErrorMessage(err))
-	}
-	token, err := store.NewTokenStore(st).Create(ctx, tenant, name)
+	token, err := store.NewTokenStore(st).Create(ctx, sf.tenant, name)
 	if err != nil {
 		return fmt.Errorf("token create: %s", err)
 	}
 	fmt.Fprintln(stdout, token)
 	return nil
+}
+
+// storageFlags are the flags an operator's command shares: the tenant it
+// works on and the storage the server uses.
+type storageFlags struct {
+	tenant string
+	args   []string // --data and --storage, for parseServe
+}
+
+func (sf *storageFlags) flagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&sf.tenant, "tenant", "", "the tenant's key, e.g. adatum")
+	fs.Func("data", "data folder of the embedded store (SURVEYS_DATA)", func(v string) error { sf.args = append(sf.args, "--data", v); return nil })
+	fs.Func("storage", "storage backend: local or azure (SURVEYS_STORAGE)", func(v string) error { sf.args = append(sf.args, "--storage", v); return nil })
+	return fs
+}
+
+// open opens and prepares the storage, and checks that the tenant exists.
+func (sf *storageFlags) open(ctx context.Context, getenv func(string) string, stderr io.Writer) (storage.Storage, error) {
+	cfg, err := parseServe(sf.args, getenv, stderr)
+	if err != nil {
+		return nil, err
+	}
+	st, err := openStorage(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := store.Init(ctx, st); err != nil {
+		_ = st.Close()
+		return nil, err
+	}
+	if _, err := store.NewTenantStore(st).Get(ctx, sf.tenant); err != nil {
+		_ = st.Close()
+		return nil, fmt.Errorf("tenant %q: %s", sf.tenant, survey.ErrorMessage(err))
+	}
+	return st, nil
 }
