@@ -75,18 +75,20 @@ func (m *Main) Run(ctx context.Context) error {
 	wm := worker.NewMetrics()
 	reg.Register(wm.Collectors()...)
 	srv, err := web.New(web.Deps{
-		Logger:    m.log,
-		Surveys:   surveys,
-		Tenants:   tenants,
-		Storage:   m.Storage,
-		Public:    store.NewCachedSurveys(surveys, tenants, 5*time.Second),
-		Notifier:  store.NewNotifier(answers, 4),
-		Users:     store.NewUserStore(m.Storage),
-		Summaries: store.NewSurveyAnswersSummaryStore(m.Storage),
-		Editor:    surveys,
-		Reader:    answers,
-		Tokens:    store.NewTokenStore(m.Storage),
-		Metrics:   reg.Handler(), // registered below, before the first scrape
+		Logger:      m.log,
+		Surveys:     surveys,
+		Tenants:     tenants,
+		Storage:     m.Storage,
+		Public:      store.NewCachedSurveys(surveys, tenants, 5*time.Second),
+		Notifier:    store.NewNotifier(answers, 4),
+		Users:       store.NewUserStore(m.Storage),
+		Summaries:   store.NewSurveyAnswersSummaryStore(m.Storage),
+		Editor:      surveys,
+		Reader:      answers,
+		Tokens:      store.NewTokenStore(m.Storage),
+		TenantAdmin: tenants,
+		Accounts:    store.NewUserStore(m.Storage),
+		Metrics:     reg.Handler(), // registered below, before the first scrape
 	})
 	if err != nil {
 		return err

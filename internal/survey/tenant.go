@@ -52,3 +52,28 @@ func (t *Tenant) Validate() error {
 	}
 	return f.err("The tenant")
 }
+
+// PlanLimits are what a plan allows; 0 means no limit.
+type PlanLimits struct {
+	ActiveSurveys      int // published at once
+	QuestionsPerSurvey int
+	AnswersPerSurvey   int
+	TrialDays          int
+}
+
+// Plans lists the plans a subscriber may choose, cheapest first.
+var Plans = []Plan{Trial, Individual, Standard, Premium}
+
+// Limits returns the plan's limits.
+func (p Plan) Limits() PlanLimits {
+	switch p {
+	case Trial:
+		return PlanLimits{ActiveSurveys: 1, QuestionsPerSurvey: 10, AnswersPerSurvey: 100, TrialDays: 30}
+	case Individual:
+		return PlanLimits{ActiveSurveys: 3, QuestionsPerSurvey: 20, AnswersPerSurvey: 1000}
+	case Standard:
+		return PlanLimits{ActiveSurveys: 10, QuestionsPerSurvey: MaxQuestions, AnswersPerSurvey: 10000}
+	default:
+		return PlanLimits{QuestionsPerSurvey: MaxQuestions}
+	}
+}

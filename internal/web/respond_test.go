@@ -52,17 +52,19 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 	}
 	surveys, tenants, answers := store.NewSurveyStore(st), store.NewTenantStore(st), store.NewSurveyAnswerStore(st)
 	s, err := web.New(web.Deps{
-		Logger:    slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Surveys:   surveys,
-		Tenants:   tenants,
-		Storage:   st,
-		Public:    store.NewCachedSurveys(surveys, tenants, time.Millisecond),
-		Notifier:  store.NewNotifier(answers, 2),
-		Users:     store.NewUserStore(st),
-		Summaries: store.NewSurveyAnswersSummaryStore(st),
-		Editor:    surveys,
-		Reader:    answers,
-		Tokens:    store.NewTokenStore(st),
+		Logger:      slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Surveys:     surveys,
+		Tenants:     tenants,
+		Storage:     st,
+		Public:      store.NewCachedSurveys(surveys, tenants, time.Millisecond),
+		Notifier:    store.NewNotifier(answers, 2),
+		Users:       store.NewUserStore(st),
+		Summaries:   store.NewSurveyAnswersSummaryStore(st),
+		Editor:      surveys,
+		Reader:      answers,
+		Tokens:      store.NewTokenStore(st),
+		TenantAdmin: tenants,
+		Accounts:    store.NewUserStore(st),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -39,6 +39,8 @@ func (s *Server) Routes() *chi.Mux {
 	r.Post("/survey/{tenant}/{slug}", s.handle(s.submitSurvey))
 
 	// Subscribers: sign in, then their tenant's pages.
+	r.Get("/onboarding", s.handle(s.showOnboarding))
+	r.Post("/onboarding", s.handle(s.onboard))
 	r.Get("/login", s.handle(s.showLogin))
 	r.Post("/login", s.handle(s.login))
 	r.Post("/logout", s.handle(s.logout))

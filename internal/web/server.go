@@ -44,27 +44,32 @@ type Deps struct {
 	Editor    SurveyEditor
 	Reader    AnswerReader
 	Tokens    Tokens
+	// TenantAdmin and Accounts serve on-boarding.
+	TenantAdmin TenantAdmin
+	Accounts    AccountAdder
 	// Metrics serves /metrics; nil serves 404.
 	Metrics http.Handler
 }
 
 // Server holds the handlers' dependencies and the parsed templates.
 type Server struct {
-	log       *slog.Logger
-	surveys   SurveyStore
-	tenants   TenantStore
-	storage   Pinger
-	public    PublicSurveys
-	notifier  AnswerNotifier
-	users     Users
-	editor    SurveyEditor
-	reader    AnswerReader
-	tokens    Tokens
-	summaries Summaries
-	metrics   http.Handler
-	views     *views
-	forms     forms
-	accepted  prometheus.Counter
+	log         *slog.Logger
+	surveys     SurveyStore
+	tenants     TenantStore
+	storage     Pinger
+	public      PublicSurveys
+	notifier    AnswerNotifier
+	users       Users
+	editor      SurveyEditor
+	reader      AnswerReader
+	tokens      Tokens
+	tenantAdmin TenantAdmin
+	accounts    AccountAdder
+	summaries   Summaries
+	metrics     http.Handler
+	views       *views
+	forms       forms
+	accepted    prometheus.Counter
 }
 
 // Collectors returns the web server's metrics, to register.
@@ -82,6 +87,6 @@ func New(d Deps) (*Server, error) {
 		log = slog.Default()
 	}
 	return &Server{log: log, surveys: d.Surveys, tenants: d.Tenants, storage: d.Storage, metrics: d.Metrics, views: v,
-		public: d.Public, notifier: d.Notifier, users: d.Users, editor: d.Editor, reader: d.Reader, tokens: d.Tokens, summaries: d.Summaries,
+		public: d.Public, notifier: d.Notifier, users: d.Users, editor: d.Editor, reader: d.Reader, tokens: d.Tokens, tenantAdmin: d.TenantAdmin, accounts: d.Accounts, summaries: d.Summaries,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."})}, nil
 }

@@ -89,8 +89,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: token, Path: "/", HttpOnly: true, Secure: r.TLS != nil,
-		SameSite: http.SameSiteLaxMode, MaxAge: int(store.SessionTTL.Seconds())})
+	s.setSession(w, r, token)
 	next := "/" + u.Tenant + "/surveys"
 	if strings.HasPrefix(page.Next, "/"+u.Tenant+"/") && !strings.Contains(page.Next, "//") {
 		next = page.Next
@@ -151,4 +150,10 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) error {
 	page.Changed = true
 	s.render(w, r, http.StatusOK, "password", page)
 	return nil
+}
+
+// setSession sets the session cookie.
+func (s *Server) setSession(w http.ResponseWriter, r *http.Request, token string) {
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: token, Path: "/", HttpOnly: true, Secure: r.TLS != nil,
+		SameSite: http.SameSiteLaxMode, MaxAge: int(store.SessionTTL.Seconds())})
 }
