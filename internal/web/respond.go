@@ -57,6 +57,20 @@ func (s *Server) publicSurvey(r *http.Request) (*survey.Tenant, *survey.Survey, 
 	return t, sv, nil
 }
 
+// openSurvey is publicSurvey for a survey taking answers: a closed one gets
+// the closed page (410) here, and a nil survey back.
+func (s *Server) openSurvey(w http.ResponseWriter, r *http.Request) (*survey.Tenant, *survey.Survey, error) {
+	t, sv, err := s.publicSurvey(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	if sv.State == survey.Closed {
+		s.render(w, r, http.StatusGone, "closed", surveyPage{Tenant: t, Survey: sv})
+		return nil, nil, nil
+	}
+	return t, sv, nil
+}
+
 func (s *Server) logoURL(t *survey.Tenant) string {
 	if t.Logo == "" {
 		return ""
@@ -67,13 +81,9 @@ func (s *Server) logoURL(t *survey.Tenant) string {
 // showSurvey renders the survey form, with a fresh one-time token that
 // becomes the answer's ID.
 func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
-	t, sv, err := s.publicSurvey(r)
-	if err != nil {
+	t, sv, err := s.openSurvey(w, r)
+	if err != nil || sv == nil {
 		return err
-	}
-	if sv.State == survey.Closed {
-		s.render(w, r, http.StatusGone, "closed", surveyPage{Tenant: t, Survey: sv})
-		return nil
 	}
 	form, err := s.forms.get(t, sv, func() ([]byte, error) {
 		return s.renderBytes("survey", surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: tokenMark})
@@ -96,13 +106,9 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 // thank-you page. Submitting the same form twice gives one answer: its
 // token is the answer's ID.
 func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
-	t, sv, err := s.publicSurvey(r)
-	if err != nil {
+	t, sv, err := s.openSurvey(w, r)
+	if err != nil || sv == nil {
 		return err
-	}
-	if sv.State == survey.Closed {
-		s.render(w, r, http.StatusGone, "closed", surveyPage{Tenant: t, Survey: sv})
-		return nil
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxAnswerBody)
 	if err := r.ParseForm(); err != nil {
