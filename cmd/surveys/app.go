@@ -70,7 +70,14 @@ func (m *Main) Run(ctx context.Context) error {
 	if err := worker.Init(ctx, m.Storage); err != nil {
 		return err
 	}
-	surveys, tenants, answers := store.NewSurveyStore(m.Storage), store.NewTenantStore(m.Storage), store.NewSurveyAnswerStore(m.Storage)
+	box, err := m.cfg.Secrets()
+	if err != nil {
+		return err
+	}
+	surveys, tenants, answers := store.NewSurveyStore(m.Storage), store.NewTenantStore(m.Storage).WithSecrets(box), store.NewSurveyAnswerStore(m.Storage)
+	if err := tenants.CheckSecrets(ctx); err != nil {
+		return fmt.Errorf("tenants' secrets: %w", err)
+	}
 	reg := metrics.New(m.Storage)
 	wm := worker.NewMetrics()
 	reg.Register(wm.Collectors()...)

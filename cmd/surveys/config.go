@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"time"
+
+	"github.com/surveys-dev/surveys/internal/secret"
 )
 
 // Config is the server's configuration, from flags with environment twins.
@@ -24,6 +26,16 @@ type Config struct {
 	LogFormat    string // SURVEYS_LOG_FORMAT: "text" or "json"
 	Seed         bool   // SURVEYS_SEED: create the demo tenants on an empty store
 	ShutdownWait time.Duration
+	// SecretKey seals tenants' secrets (SURVEYS_SECRET_KEY, environment
+	// only, so it never shows in a process list), or SecretKeyFile names a
+	// file that holds it (SURVEYS_SECRET_KEY_FILE).
+	SecretKey     string
+	SecretKeyFile string
+}
+
+// Secrets returns the box for the configured key, nil when there is none.
+func (c Config) Secrets() (*secret.Box, error) {
+	return secret.Load(c.SecretKey, c.SecretKeyFile)
 }
 
 func parseServe(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
@@ -54,6 +66,8 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (Co
 	fs.BoolVar(&c.Worker, "worker", envBool("SURVEYS_WORKER", true), "run the worker in this process (SURVEYS_WORKER)")
 	fs.StringVar(&c.LogFormat, "log-format", env("SURVEYS_LOG_FORMAT", "text"), "log format: text or json (SURVEYS_LOG_FORMAT)")
 	fs.BoolVar(&c.Seed, "seed", envBool("SURVEYS_SEED", true), "create the demo tenants Adatum and Fabrikam on an empty store (SURVEYS_SEED)")
+	fs.StringVar(&c.SecretKeyFile, "secret-key-file", getenv("SURVEYS_SECRET_KEY_FILE"), "file holding the key that seals tenants' secrets (SURVEYS_SECRET_KEY_FILE; or set SURVEYS_SECRET_KEY)")
+	c.SecretKey = getenv("SURVEYS_SECRET_KEY")
 	fs.DurationVar(&c.ShutdownWait, "shutdown-wait", 10*time.Second, "how long to wait for requests to finish on shutdown")
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
@@ -76,6 +90,9 @@ func (c Config) validate() error {
 		}
 	default:
 		return fmt.Errorf("serve: --storage %q: use local or azure", c.Storage)
+	}
+	if _, err := c.Secrets(); err != nil {
+		return fmt.Errorf("serve: %w", err)
 	}
 	switch c.LogFormat {
 	case "text", "json":

@@ -195,3 +195,62 @@ func TestUserAdd(t *testing.T) {
 		t.Fatalf("API with the CLI's token = %d %s", resp.StatusCode, body)
 	}
 }
+
+// TestSecretKeyAtStartUp: once a tenant has a sealed secret, the server
+// refuses to start without its key (or with another), saying why.
+func TestSecretKeyAtStartUp(t *testing.T) {
+	dir := t.TempDir()
+	key := "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+	boot := func(env map[string]string) error {
+		cfg, err := parseServe([]string{"--addr", "127.0.0.1:0", "--data", dir}, func(k string) string { return env[k] }, io.Discard)
+		if err != nil {
+			return err
+		}
+		m := NewMain(cfg, io.Discard)
+		err = m.Run(context.Background())
+		_ = m.Close()
+		return err
+	}
+	if err := boot(map[string]string{"SURVEYS_SECRET_KEY": key}); err != nil {
+		t.Fatalf("first start with a key: %v", err)
+	}
+	// Give Adatum a client secret, sealed with the key.
+	cfg, _ := parseServe([]string{"--data", dir}, func(k string) string { return map[string]string{"SURVEYS_SECRET_KEY": key}[k] }, io.Discard)
+	st, err := openStorage(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	box, _ := cfg.Secrets()
+	ts := store.NewTenantStore(st).WithSecrets(box)
+	tn, err := ts.Get(context.Background(), "adatum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn.ClientSecret = "s3cret"
+	if err := ts.Update(context.Background(), tn); err != nil {
+		t.Fatal(err)
+	}
+	_ = st.Close()
+
+	tests := []struct {
+		name    string
+		env     map[string]string
+		wantErr string
+	}{
+		{"no key", nil, "SURVEYS_SECRET_KEY"},
+		{"wrong key", map[string]string{"SURVEYS_SECRET_KEY": "HwECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="}, "wrong SURVEYS_SECRET_KEY"},
+		{"malformed key", map[string]string{"SURVEYS_SECRET_KEY": "short"}, "make one with"},
+		{"right key", map[string]string{"SURVEYS_SECRET_KEY": key}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := boot(tt.env)
+			if tt.wantErr == "" && err != nil {
+				t.Fatalf("start: %v", err)
+			}
+			if tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Fatalf("start = %v, want an error saying %q", err, tt.wantErr)
+			}
+		})
+	}
+}

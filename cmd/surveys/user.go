@@ -106,7 +106,12 @@ func (sf *storageFlags) open(ctx context.Context, getenv func(string) string, st
 		_ = st.Close()
 		return nil, err
 	}
-	if _, err := store.NewTenantStore(st).Get(ctx, sf.tenant); err != nil {
+	box, err := cfg.Secrets()
+	if err != nil {
+		_ = st.Close()
+		return nil, err
+	}
+	if _, err := store.NewTenantStore(st).WithSecrets(box).Get(ctx, sf.tenant); err != nil {
 		_ = st.Close()
 		return nil, fmt.Errorf("tenant %q: %s", sf.tenant, survey.ErrorMessage(err))
 	}

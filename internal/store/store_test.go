@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/surveys-dev/surveys/internal/secret"
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/storage/azure/azuritetest"
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
@@ -527,5 +528,65 @@ func TestUsersAndSessions(t *testing.T) {
 		}
 		_, err = us.Session(ctx, token)
 		wantCode(t, "ended session", err, survey.ENOTFOUND)
+	})
+}
+
+func TestTenantSecrets(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, key string) {
+		ctx := context.Background()
+		k1, k2 := make([]byte, secret.KeySize), make([]byte, secret.KeySize)
+		k2[0] = 1
+		box, _ := secret.New(k1)
+		wrong, _ := secret.New(k2)
+		ts := store.NewTenantStore(st).WithSecrets(box)
+		tn := &survey.Tenant{Key: key, Name: "Contoso", Plan: survey.Standard,
+			IssuerURL: "https://login.contoso.test", ClientID: "surveys", ClientSecret: "oidc-s3cret",
+			SQLConnection: "postgres://surveys@db.contoso.test/answers", SQLPassword: "pg-s3cret"}
+		if err := ts.Create(ctx, tn); err != nil {
+			t.Fatal(err)
+		}
+		raw, err := st.GetBlob(ctx, store.TenantsContainer, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, plain := range []string{"oidc-s3cret", "pg-s3cret"} {
+			if strings.Contains(string(raw.Data), plain) {
+				t.Fatalf("the tenant blob holds %q in the clear: %s", plain, raw.Data)
+			}
+		}
+		got, err := ts.Get(ctx, key)
+		if err != nil || got.ClientSecret != "oidc-s3cret" || got.SQLPassword != "pg-s3cret" || got.ClientID != "surveys" {
+			t.Fatalf("Get = %+v, %v", got, err)
+		}
+		// Without the key, or with another, the tenant does not open, and
+		// CheckSecrets says why.
+		for name, other := range map[string]*store.TenantStore{
+			"no key":    store.NewTenantStore(st),
+			"wrong key": store.NewTenantStore(st).WithSecrets(wrong),
+		} {
+			if _, err := other.Get(ctx, key); err == nil {
+				t.Fatalf("%s: Get opened the secrets", name)
+			}
+			if err := other.CheckSecrets(ctx); err == nil {
+				t.Fatalf("%s: CheckSecrets passed", name)
+			}
+		}
+		// A store without a key refuses to save a secret, and saves nothing.
+		nokey := store.NewTenantStore(st)
+		other := &survey.Tenant{Key: newTenant(), Name: "Other", Plan: survey.Trial, ClientSecret: "x"}
+		wantCode(t, "Create with a secret and no key", nokey.Create(ctx, other), survey.EINVALID)
+		_, err = nokey.Get(ctx, other.Key)
+		wantCode(t, "Get after a refused Create", err, survey.ENOTFOUND)
+		// Clearing the secrets removes them from the blob.
+		got.ClientSecret, got.SQLPassword = "", ""
+		if err := ts.Update(ctx, got); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := nokey.Get(ctx, key); err != nil {
+			t.Fatalf("a tenant with no secrets left should open without a key: %v", err)
+		}
+		if err := ts.Delete(ctx, key); err != nil {
+			t.Fatal(err)
+		}
 	})
 }

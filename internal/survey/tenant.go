@@ -24,10 +24,21 @@ type Tenant struct {
 	CreatedOn time.Time `json:"createdOn"`
 	// Logo is the name of the tenant's logo blob in the logos container.
 	Logo string `json:"logo,omitempty"`
-	// The tenant's own identity provider, as Tailspin's Tenant record had it.
-	IssuerURL  string `json:"issuerUrl,omitempty"`
-	ClaimType  string `json:"claimType,omitempty"`
-	ClaimValue string `json:"claimValue,omitempty"`
+	// The tenant's own identity provider, as Tailspin's Tenant record had it:
+	// staff sign in through IssuerURL's OpenID Connect provider, and a user
+	// whose ID token carries ClaimType with ClaimValue is let in.
+	IssuerURL string `json:"issuerUrl,omitempty"`
+	ClientID  string `json:"clientId,omitempty"`
+	// ClientSecret is a secret: the TenantStore seals it, and it is never
+	// written in the clear.
+	ClientSecret string `json:"-"`
+	ClaimType    string `json:"claimType,omitempty"`
+	ClaimValue   string `json:"claimValue,omitempty"`
+	// SQLConnection is the tenant's PostgreSQL database for transfers, a
+	// connection string without its password; SQLPassword is a secret, sealed
+	// by the TenantStore like ClientSecret.
+	SQLConnection string `json:"sqlConnection,omitempty"`
+	SQLPassword   string `json:"-"`
 	// HostGeoLocation names the region whose storage account holds the data.
 	HostGeoLocation string `json:"hostGeoLocation,omitempty"`
 	Suspended       bool   `json:"suspended,omitempty"`
