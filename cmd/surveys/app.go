@@ -90,7 +90,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Notifier:    store.NewNotifier(answers, 4),
 		Users:       store.NewUserStore(m.Storage),
 		Summaries:   store.NewSurveyAnswersSummaryStore(m.Storage),
-		Editor:      surveys,
+		Editor:      store.NewPlanGuard(surveys, tenants),
 		Reader:      answers,
 		Tokens:      store.NewTokenStore(m.Storage),
 		TenantAdmin: tenants,

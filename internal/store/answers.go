@@ -328,18 +328,36 @@ func isPrecondition(err error) bool { return errors.Is(err, storage.ErrPrecondit
 // them.
 type AnswerMessage struct {
 	Answers []survey.SurveyAnswer `json:"answers"`
+	// Plan is the plan of the answers' tenant when they were taken: the
+	// worker closes a survey that reaches its plan's answer limit.
+	Plan survey.Plan `json:"plan,omitempty"`
 }
 
-// Enqueue makes answers durable on the answers queue, in as few messages
-// as fit storage.MaxMessageSize. An answer that cannot fit one message is
-// refused (EINVALID).
+// AnswersQueueFor is the answers queue of a plan: Premium tenants' answers
+// have their own, which the worker drains first.
+func AnswersQueueFor(p survey.Plan) string {
+	if p == survey.Premium {
+		return PremiumAnswersQueue
+	}
+	return AnswersQueue
+}
+
+// Enqueue makes answers durable on the (standard) answers queue; see
+// EnqueueFor.
 func (as *SurveyAnswerStore) Enqueue(ctx context.Context, answers []survey.SurveyAnswer) error {
+	return as.EnqueueFor(ctx, "", answers)
+}
+
+// EnqueueFor makes answers of a tenant on plan p durable on its plan's
+// answers queue, in as few messages as fit storage.MaxMessageSize. An answer
+// that cannot fit one message is refused (EINVALID).
+func (as *SurveyAnswerStore) EnqueueFor(ctx context.Context, p survey.Plan, answers []survey.SurveyAnswer) error {
 	for len(answers) > 0 {
 		n := len(answers)
 		var data []byte
 		for {
 			var err error
-			if data, err = json.Marshal(AnswerMessage{Answers: answers[:n]}); err != nil {
+			if data, err = json.Marshal(AnswerMessage{Answers: answers[:n], Plan: p}); err != nil {
 				return fmt.Errorf("store: encode answer message: %w", err)
 			}
 			if len(data) <= storage.MaxMessageSize {
@@ -350,7 +368,7 @@ func (as *SurveyAnswerStore) Enqueue(ctx context.Context, answers []survey.Surve
 			}
 			n /= 2
 		}
-		if _, err := as.st.Enqueue(ctx, AnswersQueue, data, storage.EnqueueOptions{TTL: -1}); err != nil {
+		if _, err := as.st.Enqueue(ctx, AnswersQueueFor(p), data, storage.EnqueueOptions{TTL: -1}); err != nil {
 			return mapErr(err, "Answer message")
 		}
 		answers = answers[n:]

@@ -29,6 +29,7 @@ const (
 	AnswerListContainer = "surveyanswerlists"
 	SystemContainer     = "system"
 	AnswersQueue        = "surveyanswers"
+	PremiumAnswersQueue = "surveyanswers-premium"
 	TransfersQueue      = "surveytransfers"
 	answersPrefix       = "surveyanswers-"
 )
@@ -49,7 +50,7 @@ func Init(ctx context.Context, st storage.Storage) error {
 	if err := st.CreateContainer(ctx, LogosContainer, true); err != nil {
 		return fmt.Errorf("store: create container %s: %w", LogosContainer, err)
 	}
-	for _, q := range []string{AnswersQueue, TransfersQueue} {
+	for _, q := range []string{AnswersQueue, PremiumAnswersQueue, TransfersQueue} {
 		if err := st.CreateQueue(ctx, q); err != nil {
 			return fmt.Errorf("store: create queue %s: %w", q, err)
 		}

@@ -23,6 +23,7 @@ type Notifier struct {
 }
 
 type notifyBatch struct {
+	plan    survey.Plan
 	answers []survey.SurveyAnswer
 	done    chan struct{}
 	err     error
@@ -38,13 +39,14 @@ func NewNotifier(answers *SurveyAnswerStore, parallel int) *Notifier {
 	return &Notifier{answers: answers, pending: map[string]*notifyBatch{}, slots: make(chan struct{}, parallel)}
 }
 
-// Notify enqueues an answer and waits until it is on the queue.
-func (n *Notifier) Notify(ctx context.Context, a survey.SurveyAnswer) error {
+// Notify enqueues an answer of a tenant on plan p, on its plan's queue, and
+// waits until it is on the queue.
+func (n *Notifier) Notify(ctx context.Context, a survey.SurveyAnswer, p survey.Plan) error {
 	key := a.Tenant + "/" + a.Slug
 	n.mu.Lock()
 	b := n.pending[key]
-	if b == nil || len(b.answers) >= maxBatchAnswers {
-		b = &notifyBatch{done: make(chan struct{})}
+	if b == nil || len(b.answers) >= maxBatchAnswers || b.plan != p {
+		b = &notifyBatch{plan: p, done: make(chan struct{})}
 		n.pending[key] = b
 		go n.flush(key, b)
 	}
@@ -69,11 +71,11 @@ func (n *Notifier) flush(key string, b *notifyBatch) {
 	if n.pending[key] == b {
 		delete(n.pending, key)
 	}
-	answers := b.answers
+	answers, plan := b.answers, b.plan
 	n.mu.Unlock()
 	// Not the request's context: other requests wait on this message too.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	b.err = n.answers.Enqueue(ctx, answers)
+	b.err = n.answers.EnqueueFor(ctx, plan, answers)
 	close(b.done)
 }

@@ -1,6 +1,7 @@
 package survey
 
 import (
+	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -87,4 +88,56 @@ func (p Plan) Limits() PlanLimits {
 	default:
 		return PlanLimits{QuestionsPerSurvey: MaxQuestions}
 	}
+}
+
+// TrialEnds is when a Trial tenant's trial ends; zero for the other plans.
+func (t *Tenant) TrialEnds() time.Time {
+	days := t.Plan.Limits().TrialDays
+	if days == 0 || t.CreatedOn.IsZero() {
+		return time.Time{}
+	}
+	return t.CreatedOn.AddDate(0, 0, days)
+}
+
+// CheckActive says why a tenant may not publish or take answers now: it is
+// suspended, or its trial has ended. Nil when it may.
+func (t *Tenant) CheckActive(now time.Time) error {
+	if t.Suspended {
+		return Errorf(EFORBIDDEN, "This subscription is suspended; contact the operator of this site.")
+	}
+	if end := t.TrialEnds(); !end.IsZero() && !now.Before(end) {
+		return Errorf(EFORBIDDEN, "The trial ended on %s; choose a plan in Settings to publish and take answers again.", end.Format("2 January 2006"))
+	}
+	return nil
+}
+
+// CheckQuestions says why a survey of n questions is too long for the plan.
+func (p Plan) CheckQuestions(n int) error {
+	if max := p.Limits().QuestionsPerSurvey; max > 0 && n > max {
+		return &Error{Code: EINVALID, Message: fmt.Sprintf("The %s plan allows %d questions per survey; remove %d, or choose a bigger plan in Settings.", p, max, n-max),
+			Fields: map[string]string{"plan": fmt.Sprintf("At most %d questions on the %s plan.", max, p)}}
+	}
+	return nil
+}
+
+// CheckPublish says why a tenant that has active surveys published may not
+// publish one more.
+func (p Plan) CheckPublish(active int) error {
+	if max := p.Limits().ActiveSurveys; max > 0 && active >= max {
+		return Errorf(EFORBIDDEN, "The %s plan allows %d published %s at a time; close one first, or choose a bigger plan in Settings.", p, max, plural(max, "survey", "surveys"))
+	}
+	return nil
+}
+
+// AnswersLeft reports whether a survey with total answers may take more.
+func (p Plan) AnswersLeft(total int64) bool {
+	max := p.Limits().AnswersPerSurvey
+	return max == 0 || total < int64(max)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

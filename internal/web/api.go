@@ -70,6 +70,9 @@ func (s *Server) requireToken(next http.Handler) http.Handler {
 		} else {
 			tenant, err = s.tokens.Tenant(r.Context(), strings.TrimSpace(token))
 		}
+		if err == nil {
+			err = s.tenantUsable(r.Context(), tenant)
+		}
 		if err != nil {
 			s.apiHandle(func(http.ResponseWriter, *http.Request) (int, any, error) { return 0, nil, err })(w, r)
 			return

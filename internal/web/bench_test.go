@@ -71,7 +71,7 @@ func (p benchPublic) Tenant(_ context.Context, key string) (*survey.Tenant, erro
 // benchNotifier accepts everything and stores nothing.
 type benchNotifier struct{}
 
-func (benchNotifier) Notify(context.Context, survey.SurveyAnswer) error { return nil }
+func (benchNotifier) Notify(context.Context, survey.SurveyAnswer, survey.Plan) error { return nil }
 
 // newBenchServer returns the server over the fakes, and its survey.
 func newBenchServer(b *testing.B) (*Server, benchPublic) {

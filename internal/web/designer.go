@@ -149,10 +149,15 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 				_, err = s.editor.SetState(r.Context(), tenant, slug, survey.Published)
 			}
 		}
+		// Invalid, or beyond the plan: the form comes back as typed.
 		var e *survey.Error
-		if errors.As(err, &e) && e.Code == survey.EINVALID {
+		if errors.As(err, &e) && (e.Code == survey.EINVALID || e.Code == survey.EFORBIDDEN) {
 			page.Errors, page.Message = e.Fields, e.Message
-			s.renderDesigner(w, r, http.StatusUnprocessableEntity, page)
+			status := http.StatusUnprocessableEntity
+			if e.Code == survey.EFORBIDDEN {
+				status = http.StatusForbidden
+			}
+			s.renderDesigner(w, r, status, page)
 			return nil
 		}
 		if err != nil {

@@ -21,7 +21,7 @@ type PublicSurveys interface {
 // AnswerNotifier makes an answer durable on the answers queue; the worker
 // files and counts it.
 type AnswerNotifier interface {
-	Notify(ctx context.Context, a survey.SurveyAnswer) error
+	Notify(ctx context.Context, a survey.SurveyAnswer, p survey.Plan) error
 }
 
 // maxAnswerBody bounds a respondent's POST: 50 questions of 4,000
@@ -64,7 +64,8 @@ func (s *Server) openSurvey(w http.ResponseWriter, r *http.Request) (*survey.Ten
 	if err != nil {
 		return nil, nil, err
 	}
-	if sv.State == survey.Closed {
+	if sv.State == survey.Closed || t.CheckActive(time.Now()) != nil {
+		// A survey of a tenant whose trial ended is closed to respondents.
 		s.render(w, r, http.StatusGone, "closed", surveyPage{Tenant: t, Survey: sv})
 		return nil, nil, nil
 	}
@@ -140,7 +141,7 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	// The token is the answer's ID: the same form submitted twice is one
 	// answer, filed and counted once by the worker.
 	a.ID, a.CreatedOn = token, time.Now().UTC()
-	if err := s.notifier.Notify(r.Context(), a); err != nil {
+	if err := s.notifier.Notify(r.Context(), a, t.Plan); err != nil {
 		return err
 	}
 	s.accepted.Inc()

@@ -60,7 +60,7 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 		Notifier:    store.NewNotifier(answers, 2),
 		Users:       store.NewUserStore(st),
 		Summaries:   store.NewSurveyAnswersSummaryStore(st),
-		Editor:      surveys,
+		Editor:      store.NewPlanGuard(surveys, tenants),
 		Reader:      answers,
 		Tokens:      store.NewTokenStore(st),
 		TenantAdmin: tenants,

@@ -54,6 +54,10 @@ func (s *Server) requireTenantUser(next http.Handler) http.Handler {
 			s.serveError(w, r, survey.Errorf(survey.EFORBIDDEN, "You are signed in to another tenant."))
 			return
 		}
+		if err := s.tenantUsable(r.Context(), sess.Tenant); err != nil {
+			s.serveError(w, r, err)
+			return
+		}
 		w.Header().Set("Cache-Control", "no-store")
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess)))
 	})
@@ -84,6 +88,11 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	}
 	if err != nil {
 		return err
+	}
+	if err := s.tenantUsable(r.Context(), u.Tenant); err != nil {
+		page.Error = survey.ErrorMessage(err)
+		s.render(w, r, http.StatusForbidden, "login", page)
+		return nil
 	}
 	token, err := s.users.NewSession(r.Context(), u)
 	if err != nil {
@@ -156,4 +165,21 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) setSession(w http.ResponseWriter, r *http.Request, token string) {
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: token, Path: "/", HttpOnly: true, Secure: r.TLS != nil,
 		SameSite: http.SameSiteLaxMode, MaxAge: int(store.SessionTTL.Seconds())})
+}
+
+// tenantUsable says why a signed-in user or token may not use its tenant
+// now: the tenant is suspended or deleted. (An ended trial still signs in,
+// to read answers and choose a plan.)
+func (s *Server) tenantUsable(ctx context.Context, key string) error {
+	t, err := s.public.Tenant(ctx, key)
+	if survey.ErrorCode(err) == survey.ENOTFOUND {
+		return survey.Errorf(survey.EFORBIDDEN, "This subscription no longer exists.")
+	}
+	if err != nil {
+		return err
+	}
+	if t.Suspended {
+		return survey.Errorf(survey.EFORBIDDEN, "This subscription is suspended; contact the operator of this site.")
+	}
+	return nil
 }

@@ -118,9 +118,23 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 }
 
+// errSurveyGone: the survey of queued answers was deleted.
+var errSurveyGone = errors.New("worker: the survey was deleted")
+
+// answerQueues are the answers queues, in the order the worker drains them.
+var answerQueues = []string{store.PremiumAnswersQueue, store.AnswersQueue}
+
+// queued is a dequeued message and the queue it came from.
+type queued struct {
+	storage.Message
+	queue string
+}
+
 // message is a dequeued message with its decoded answers.
 type message struct {
 	storage.Message
+	queue   string
+	plan    survey.Plan
 	answers []survey.SurveyAnswer
 	failed  bool
 }
@@ -130,9 +144,27 @@ type message struct {
 func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, w.cfg.Visibility)
 	defer cancel()
-	msgs, err := w.st.Dequeue(ctx, store.AnswersQueue, w.cfg.Batch, w.cfg.Visibility)
-	if err != nil || len(msgs) == 0 {
-		return 0, err
+	// Premium tenants' answers first: the standard queue fills what is
+	// left of the batch, so a busy standard queue never delays them.
+	var msgs []queued
+	for _, q := range answerQueues {
+		if len(msgs) == w.cfg.Batch {
+			break
+		}
+		got, err := w.st.Dequeue(ctx, q, w.cfg.Batch-len(msgs), w.cfg.Visibility)
+		if err != nil {
+			if len(msgs) == 0 {
+				return 0, err
+			}
+			w.log.Warn("worker: dequeue failed", "queue", q, "err", err)
+			break
+		}
+		for _, m := range got {
+			msgs = append(msgs, queued{m, q})
+		}
+	}
+	if len(msgs) == 0 {
+		return 0, nil
 	}
 	w.m.batches.Inc()
 	var batch []*message
@@ -144,7 +176,7 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 		case m.DequeueCount > int64(w.cfg.MaxAttempts):
 			w.poison(ctx, m, fmt.Sprintf("failed %d deliveries; last error: %s", m.DequeueCount-1, w.failure(m.ID)))
 		default:
-			batch = append(batch, &message{Message: m, answers: am.Answers})
+			batch = append(batch, &message{Message: m.Message, queue: m.queue, plan: am.Plan, answers: am.Answers})
 		}
 	}
 
@@ -193,7 +225,7 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 		slots <- struct{}{}
 		go func() {
 			defer func() { <-slots; wg.Done() }()
-			if err := w.st.DeleteMessage(ctx, store.AnswersQueue, m.ID, m.PopReceipt); err != nil {
+			if err := w.st.DeleteMessage(ctx, m.queue, m.ID, m.PopReceipt); err != nil {
 				// Delivered again later; the summary knows it is merged.
 				mu.Lock()
 				errs = append(errs, fmt.Errorf("worker: delete message %s: %w", m.ID, err))
@@ -222,6 +254,13 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 			return fmt.Errorf("worker: summary of %s: too many conflicting writers", key)
 		}
 		sum, etag, err := w.summary(ctx, key, tenant, slug)
+		if errors.Is(err, errSurveyGone) {
+			for _, m := range msgs {
+				w.m.discarded.Add(float64(len(m.answers)))
+			}
+			w.log.Info("worker: dropped the answers of a deleted survey", "tenant", tenant, "survey", slug, "messages", len(msgs))
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -286,7 +325,32 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 		}
 		w.m.answers.Add(float64(len(fresh)))
 		w.remember(key, sum, newTag)
-		return w.list(ctx, key, tenant, slug, base, fresh)
+		if err := w.list(ctx, key, tenant, slug, base, fresh); err != nil {
+			return err
+		}
+		w.closeAtLimit(ctx, tenant, slug, msgs, sum.TotalAnswers)
+		return nil
+	}
+}
+
+// closeAtLimit closes a survey whose summary reached its plan's answer
+// limit, so that respondents are told it is closed. Answers already on the
+// queue when it closes are kept and counted: nothing acknowledged is lost,
+// so a survey may end a few answers over its limit. A failure here is
+// logged; the next batch of the survey tries again.
+func (w *Worker) closeAtLimit(ctx context.Context, tenant, slug string, msgs []*message, total int64) {
+	plan := msgs[len(msgs)-1].plan
+	if plan == "" || plan.AnswersLeft(total) {
+		return
+	}
+	s, err := w.surveys.SetState(ctx, tenant, slug, survey.Closed)
+	switch survey.ErrorCode(err) {
+	case "":
+		w.log.Info("worker: closed a survey at its plan's answer limit", "tenant", tenant, "survey", slug, "plan", plan, "answers", total, "state", s.State)
+	case survey.ECONFLICT, survey.ENOTFOUND:
+		// A draft again, or deleted: nothing to close.
+	default:
+		w.log.Warn("worker: close a survey at its answer limit", "tenant", tenant, "survey", slug, "err", err)
 	}
 }
 
@@ -334,8 +398,9 @@ func (w *Worker) summary(ctx context.Context, key, tenant, slug string) (*store.
 	case "":
 		return &store.StoredSummary{SurveyAnswersSummary: *survey.NewSummary(s)}, "", nil
 	case survey.ENOTFOUND:
-		// The survey is gone (deleted): summarise from the answers alone.
-		return &store.StoredSummary{SurveyAnswersSummary: survey.SurveyAnswersSummary{Tenant: tenant, Slug: slug}}, "", nil
+		// The survey (or its tenant) was deleted with its answers: answers
+		// still on the queue are dropped, not filed into a new container.
+		return nil, "", errSurveyGone
 	default:
 		return nil, "", err
 	}
@@ -413,6 +478,7 @@ func (w *Worker) setFailure(id, reason string) {
 // PoisonMessage is a message of the poison queue.
 type PoisonMessage struct {
 	MessageID string    `json:"messageId"`
+	Queue     string    `json:"queue,omitempty"`
 	Reason    string    `json:"reason"`
 	Data      []byte    `json:"data"`
 	PoisonOn  time.Time `json:"poisonOn"`
@@ -420,11 +486,11 @@ type PoisonMessage struct {
 
 // poison moves a message to the poison queue with the reason, then deletes
 // it; if the move fails the message stays, to be tried again.
-func (w *Worker) poison(ctx context.Context, m storage.Message, reason string) {
+func (w *Worker) poison(ctx context.Context, m queued, reason string) {
 	w.log.Error("worker: poison message", "id", m.ID, "dequeueCount", m.DequeueCount, "reason", reason)
-	data, err := json.Marshal(PoisonMessage{MessageID: m.ID, Reason: reason, Data: m.Data, PoisonOn: w.now().UTC()})
+	data, err := json.Marshal(PoisonMessage{MessageID: m.ID, Queue: m.queue, Reason: reason, Data: m.Data, PoisonOn: w.now().UTC()})
 	if err == nil && len(data) > storage.MaxMessageSize {
-		data, err = json.Marshal(PoisonMessage{MessageID: m.ID, Reason: reason + " (body too large to keep)", PoisonOn: w.now().UTC()})
+		data, err = json.Marshal(PoisonMessage{MessageID: m.ID, Queue: m.queue, Reason: reason + " (body too large to keep)", PoisonOn: w.now().UTC()})
 	}
 	if err == nil {
 		_, err = w.st.Enqueue(ctx, PoisonQueue, data, storage.EnqueueOptions{TTL: -1})
@@ -434,7 +500,7 @@ func (w *Worker) poison(ctx context.Context, m storage.Message, reason string) {
 		return
 	}
 	w.m.poison.Inc()
-	if err := w.st.DeleteMessage(ctx, store.AnswersQueue, m.ID, m.PopReceipt); err != nil {
+	if err := w.st.DeleteMessage(ctx, m.queue, m.ID, m.PopReceipt); err != nil {
 		w.log.Warn("worker: delete poisoned message", "id", m.ID, "err", err)
 	}
 }
@@ -449,8 +515,8 @@ func toSet(ids []string) map[string]bool {
 
 // Metrics are the workers' Prometheus metrics.
 type Metrics struct {
-	batches, answers, duplicates, poison, conflicts prometheus.Counter
-	delay                                           prometheus.Histogram
+	batches, answers, duplicates, poison, conflicts, discarded prometheus.Counter
+	delay                                                      prometheus.Histogram
 }
 
 // NewMetrics returns unregistered metrics.
@@ -461,6 +527,7 @@ func NewMetrics() *Metrics {
 		duplicates: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_worker_duplicates_total", Help: "Answers delivered again and not counted twice."}),
 		poison:     prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_worker_poison_messages_total", Help: "Messages moved to the poison queue."}),
 		conflicts:  prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_worker_summary_conflicts_total", Help: "Summary writes that lost an ETag race and were retried."}),
+		discarded:  prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_worker_discarded_answers_total", Help: "Queued answers dropped because their survey was deleted."}),
 		delay: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "surveys_summary_delay_seconds", Help: "From an answer's acknowledgement to its summary write.",
 			Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60}}),
 	}
@@ -468,5 +535,5 @@ func NewMetrics() *Metrics {
 
 // Collectors returns the metrics to register.
 func (m *Metrics) Collectors() []prometheus.Collector {
-	return []prometheus.Collector{m.batches, m.answers, m.duplicates, m.poison, m.conflicts, m.delay}
+	return []prometheus.Collector{m.batches, m.answers, m.duplicates, m.poison, m.conflicts, m.discarded, m.delay}
 }

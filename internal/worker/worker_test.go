@@ -362,11 +362,16 @@ func TestPoison(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Answers of a survey whose summary can never be written.
-	bad := survey.SurveyAnswer{ID: store.NewAnswerID(time.Now()), Tenant: "broken", Slug: "survey"}
+	broken := &survey.Survey{Tenant: "broken", Title: "Survey", State: survey.Published,
+		Questions: []survey.Question{{Text: "Why?", Type: survey.SimpleText}}}
+	if err := store.NewSurveyStore(st).Create(ctx, broken); err != nil {
+		t.Fatal(err)
+	}
+	bad := survey.SurveyAnswer{ID: store.NewAnswerID(time.Now()), Tenant: "broken", Slug: broken.Slug}
 	if err := store.NewSurveyAnswerStore(st).Enqueue(ctx, []survey.SurveyAnswer{bad}); err != nil {
 		t.Fatal(err)
 	}
-	failing := &failSummary{Storage: st, blob: "broken-survey"}
+	failing := &failSummary{Storage: st, blob: "broken-" + broken.Slug}
 	drainQuiet(st, worker.New(failing, testConfig, quiet, nil))
 	good.check(t)
 

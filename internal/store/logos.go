@@ -1,0 +1,61 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"strings"
+
+	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// LogoStore keeps tenants' logos in the public logos container, named
+// <tenant>-<random>.<ext>: a new upload gets a new name, so a logo's URL can
+// be cached for ever.
+type LogoStore struct {
+	st storage.Storage
+}
+
+// NewLogoStore returns a LogoStore over st.
+func NewLogoStore(st storage.Storage) *LogoStore { return &LogoStore{st: st} }
+
+// Put checks and stores a tenant's logo, returning its blob name. Nothing
+// is stored when the image is refused.
+func (ls *LogoStore) Put(ctx context.Context, tenant string, data []byte) (string, error) {
+	ct, ext, err := survey.CheckLogo(data)
+	if err != nil {
+		return "", err
+	}
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	name := tenant + "-" + hex.EncodeToString(b) + "." + ext
+	if _, err := ls.st.PutBlob(ctx, LogosContainer, name, data, storage.PutOptions{ContentType: ct, IfNoneMatch: storage.ETagAny}); err != nil {
+		return "", mapErr(err, "Logo")
+	}
+	return name, nil
+}
+
+// Get returns a logo's bytes and content type.
+func (ls *LogoStore) Get(ctx context.Context, name string) ([]byte, string, error) {
+	if storage.ValidateBlobName(name) != nil || strings.Contains(name, "/") {
+		return nil, "", survey.Errorf(survey.ENOTFOUND, "Logo not found.")
+	}
+	b, err := ls.st.GetBlob(ctx, LogosContainer, name)
+	if err != nil {
+		return nil, "", mapErr(err, "Logo")
+	}
+	return b.Data, b.ContentType, nil
+}
+
+// Delete removes a tenant's logo; a logo of another tenant is refused.
+func (ls *LogoStore) Delete(ctx context.Context, tenant, name string) error {
+	if !strings.HasPrefix(name, tenant+"-") {
+		return survey.Errorf(survey.EFORBIDDEN, "Not this tenant's logo.")
+	}
+	err := ls.st.DeleteBlob(ctx, LogosContainer, name, "")
+	if survey.ErrorCode(mapErr(err, "Logo")) == survey.ENOTFOUND {
+		return nil
+	}
+	return mapErr(err, "Logo")
+}
