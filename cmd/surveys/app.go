@@ -95,6 +95,8 @@ func (m *Main) Run(ctx context.Context) error {
 		Tokens:      store.NewTokenStore(m.Storage),
 		TenantAdmin: tenants,
 		Accounts:    store.NewUserStore(m.Storage),
+		Settings:    tenants,
+		Logos:       store.NewLogoStore(m.Storage),
 		Metrics:     reg.Handler(), // registered below, before the first scrape
 	})
 	if err != nil {

@@ -20,6 +20,11 @@ type dashboardPage struct {
 	User    *store.Session
 	Tenant  *survey.Tenant
 	Surveys []dashboardRow
+	// The plan: its limits, what is used, and why publishing is stopped.
+	Limits    survey.PlanLimits
+	Published int
+	TrialEnds time.Time
+	Inactive  string
 }
 
 type dashboardRow struct {
@@ -40,8 +45,14 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	page := dashboardPage{User: sessionFrom(r.Context()), Tenant: t}
+	page := dashboardPage{User: sessionFrom(r.Context()), Tenant: t, Limits: t.Plan.Limits(), TrialEnds: t.TrialEnds()}
+	if err := t.CheckActive(time.Now()); err != nil {
+		page.Inactive = survey.ErrorMessage(err)
+	}
 	for _, sv := range list {
+		if sv.State == survey.Published {
+			page.Published++
+		}
 		row := dashboardRow{Slug: sv.Slug, Title: sv.Title, State: sv.State, CreatedOn: sv.CreatedOn}
 		if sum, _, err := s.summaries.Get(r.Context(), tenant, sv.Slug); err == nil {
 			row.Answers = sum.TotalAnswers

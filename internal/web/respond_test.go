@@ -65,6 +65,8 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 		Tokens:      store.NewTokenStore(st),
 		TenantAdmin: tenants,
 		Accounts:    store.NewUserStore(st),
+		Settings:    tenants,
+		Logos:       store.NewLogoStore(st),
 	})
 	if err != nil {
 		t.Fatal(err)

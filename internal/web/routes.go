@@ -35,6 +35,7 @@ func (s *Server) Routes() *chi.Mux {
 		r.Get("/", s.handle(s.home))
 		r.Get("/survey/{tenant}/{slug}", s.handle(s.showSurvey))
 		r.Get("/survey/{tenant}/{slug}/thankyou", s.handle(s.thankYou))
+		r.Get("/logos/{name}", s.handle(s.logo))
 	})
 	r.Post("/survey/{tenant}/{slug}", s.handle(s.submitSurvey))
 
@@ -61,6 +62,8 @@ func (s *Server) Routes() *chi.Mux {
 		r.Post("/{tenant}/surveys/{slug}/{action}", s.handle(s.surveyAction))
 		r.Get("/{tenant}/account/password", s.handle(s.showPassword))
 		r.Post("/{tenant}/account/password", s.handle(s.changePassword))
+		r.Get("/{tenant}/settings", s.handle(s.showSettings))
+		r.Post("/{tenant}/settings", s.handle(s.saveSettings))
 	})
 
 	// The JSON API: the tenant is the bearer token's.

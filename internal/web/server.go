@@ -47,6 +47,9 @@ type Deps struct {
 	// TenantAdmin and Accounts serve on-boarding.
 	TenantAdmin TenantAdmin
 	Accounts    AccountAdder
+	// Settings and Logos serve the tenant's settings and its logo.
+	Settings TenantSettings
+	Logos    Logos
 	// Metrics serves /metrics; nil serves 404.
 	Metrics http.Handler
 }
@@ -66,6 +69,8 @@ type Server struct {
 	tenantAdmin TenantAdmin
 	accounts    AccountAdder
 	summaries   Summaries
+	settings    TenantSettings
+	logos       Logos
 	metrics     http.Handler
 	views       *views
 	forms       forms
@@ -88,5 +93,6 @@ func New(d Deps) (*Server, error) {
 	}
 	return &Server{log: log, surveys: d.Surveys, tenants: d.Tenants, storage: d.Storage, metrics: d.Metrics, views: v,
 		public: d.Public, notifier: d.Notifier, users: d.Users, editor: d.Editor, reader: d.Reader, tokens: d.Tokens, tenantAdmin: d.TenantAdmin, accounts: d.Accounts, summaries: d.Summaries,
+		settings: d.Settings, logos: d.Logos,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."})}, nil
 }

@@ -1,0 +1,153 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// TenantSettings is what the settings page needs of the tenant store.
+type TenantSettings interface {
+	Get(ctx context.Context, key string) (*survey.Tenant, error)
+	Update(ctx context.Context, t *survey.Tenant) error
+}
+
+// Logos keeps tenants' logos.
+type Logos interface {
+	Put(ctx context.Context, tenant string, data []byte) (string, error)
+	Get(ctx context.Context, name string) ([]byte, string, error)
+	Delete(ctx context.Context, tenant, name string) error
+}
+
+type settingsPage struct {
+	Tenant    *survey.Tenant
+	Name      string
+	Plan      survey.Plan
+	Plans     []survey.Plan
+	LogoURL   string
+	TrialEnds time.Time
+	Errors    map[string]string
+	Message   string
+	Saved     bool
+}
+
+func (s *Server) settingsPageFor(t *survey.Tenant) settingsPage {
+	return settingsPage{Tenant: t, Name: t.Name, Plan: t.Plan, Plans: survey.Plans, LogoURL: s.logoURL(t), TrialEnds: t.TrialEnds()}
+}
+
+// showSettings shows the tenant's settings: display name, plan and logo.
+func (s *Server) showSettings(w http.ResponseWriter, r *http.Request) error {
+	t, err := s.settings.Get(r.Context(), chi.URLParam(r, "tenant"))
+	if err != nil {
+		return err
+	}
+	page := s.settingsPageFor(t)
+	page.Saved = r.URL.Query().Get("saved") == "1"
+	s.render(w, r, http.StatusOK, "settings", page)
+	return nil
+}
+
+// maxSettingsBody bounds the settings form: a logo and a few fields.
+const maxSettingsBody = survey.MaxLogoBytes + 64<<10
+
+// saveSettings changes the display name and plan, and uploads or removes
+// the logo. An invalid form comes back (422) with each problem beside its
+// field, and nothing is changed.
+func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) error {
+	t, err := s.settings.Get(r.Context(), chi.URLParam(r, "tenant"))
+	if err != nil {
+		return err
+	}
+	page := s.settingsPageFor(t)
+	fail := func(fields map[string]string, msg string) error {
+		page.Errors, page.Message = fields, msg
+		s.render(w, r, http.StatusUnprocessableEntity, "settings", page)
+		return nil
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxSettingsBody)
+	if err := r.ParseMultipartForm(maxSettingsBody); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return fail(map[string]string{"logo": "The logo is too large; keep it under 512 KiB."}, "Nothing was saved.")
+		}
+		if err := r.ParseForm(); err != nil {
+			return fail(nil, "The form could not be read; nothing was saved.")
+		}
+	}
+	page.Name, page.Plan = strings.TrimSpace(r.FormValue("name")), survey.Plan(r.FormValue("plan"))
+	next := *t
+	next.Name, next.Plan = page.Name, page.Plan
+	if page.Plan == survey.Trial && t.Plan != survey.Trial {
+		return fail(map[string]string{"plan": "The trial is for new subscribers; choose another plan."}, "Nothing was saved.")
+	}
+	if err := next.Validate(); err != nil {
+		var e *survey.Error
+		errors.As(err, &e)
+		return fail(e.Fields, "Nothing was saved.")
+	}
+	var logo []byte
+	if r.MultipartForm != nil {
+		if f, _, err := r.FormFile("logo"); err == nil {
+			logo, err = io.ReadAll(io.LimitReader(f, survey.MaxLogoBytes+1))
+			_ = f.Close()
+			if err != nil {
+				return fail(map[string]string{"logo": "The logo could not be read; try again."}, "Nothing was saved.")
+			}
+		}
+	}
+	old := t.Logo
+	switch {
+	case len(logo) > 0:
+		name, err := s.logos.Put(r.Context(), t.Key, logo)
+		var e *survey.Error
+		if errors.As(err, &e) && e.Code == survey.EINVALID {
+			return fail(e.Fields, "Nothing was saved.")
+		}
+		if err != nil {
+			return err
+		}
+		next.Logo = name
+	case r.FormValue("removeLogo") != "":
+		next.Logo = ""
+	}
+	if err := s.settings.Update(r.Context(), &next); err != nil {
+		if next.Logo != old {
+			_ = s.logos.Delete(context.WithoutCancel(r.Context()), t.Key, next.Logo)
+		}
+		return err
+	}
+	if old != "" && old != next.Logo {
+		// The old logo is no longer named by the tenant: remove it. A failure
+		// leaves an unreferenced blob, not a broken page.
+		if err := s.logos.Delete(r.Context(), t.Key, old); err != nil {
+			s.log.Warn("settings: remove the old logo", "tenant", t.Key, "logo", old, "err", err)
+		}
+	}
+	http.Redirect(w, r, "/"+t.Key+"/settings?saved=1", http.StatusSeeOther)
+	return nil
+}
+
+// logo serves a logo from the public logos container. Logo names change
+// with each upload, so they are cached for a long time.
+func (s *Server) logo(w http.ResponseWriter, r *http.Request) error {
+	data, ct, err := s.logos.Get(r.Context(), chi.URLParam(r, "name"))
+	if err != nil {
+		return err
+	}
+	if ct != "image/png" && ct != "image/jpeg" {
+		return notFound("Logo not found.")
+	}
+	w.Header().Set("Content-Type", ct)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'")
+	w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	_, _ = w.Write(data)
+	return nil
+}
