@@ -31,6 +31,9 @@ Commands:
   serve    serve the web site and run the worker (the default)
   user add add a subscriber's account: --tenant T --email E --password-stdin
   token create  print a new API token for a tenant: --tenant T [--name N]
+  tenant list   list the tenants, with their plan and state
+  tenant suspend|resume --tenant T   stop or restart a tenant's sign-in and surveys
+  tenant delete --tenant T --yes     delete a tenant and all its data
 
 Run "surveys <command> -h" for a command's flags.
 `
@@ -50,6 +53,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return serve(ctx, cfg, stderr)
 	case "token":
 		return tokenCommand(ctx, args, getenv, stdout, stderr)
+	case "tenant":
+		return tenantCommand(ctx, args, getenv, stdout, stderr)
 	case "user":
 		return userCommand(ctx, args, getenv, stdin, stdout, stderr)
 	case "help", "-h", "--help":

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/surveys-dev/surveys/internal/secret"
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -37,7 +38,7 @@ func userCommand(ctx context.Context, args []string, getenv func(string) string,
 		return fmt.Errorf("user add: read the password: %w", err)
 	}
 	password := strings.TrimRight(line, "\r\n")
-	st, err := sf.open(ctx, getenv, stderr)
+	st, _, err := sf.open(ctx, getenv, stderr)
 	if err != nil {
 		return fmt.Errorf("user add: %w", err)
 	}
@@ -63,7 +64,7 @@ func tokenCommand(ctx context.Context, args []string, getenv func(string) string
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
-	st, err := sf.open(ctx, getenv, stderr)
+	st, _, err := sf.open(ctx, getenv, stderr)
 	if err != nil {
 		return fmt.Errorf("token create: %w", err)
 	}
@@ -92,28 +93,38 @@ func (sf *storageFlags) flagSet(name string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// open opens and prepares the storage, and checks that the tenant exists.
-func (sf *storageFlags) open(ctx context.Context, getenv func(string) string, stderr io.Writer) (storage.Storage, error) {
+// openStorage opens and prepares the storage the server uses, and returns
+// the box for tenants' secrets (nil when no key is configured).
+func (sf *storageFlags) openStorage(ctx context.Context, getenv func(string) string, stderr io.Writer) (storage.Storage, *secret.Box, error) {
 	cfg, err := parseServe(sf.args, getenv, stderr)
 	if err != nil {
-		return nil, err
-	}
-	st, err := openStorage(cfg)
-	if err != nil {
-		return nil, err
-	}
-	if err := store.Init(ctx, st); err != nil {
-		_ = st.Close()
-		return nil, err
+		return nil, nil, err
 	}
 	box, err := cfg.Secrets()
 	if err != nil {
+		return nil, nil, err
+	}
+	st, err := openStorage(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := store.Init(ctx, st); err != nil {
 		_ = st.Close()
-		return nil, err
+		return nil, nil, err
+	}
+	return st, box, nil
+}
+
+// open is openStorage for a command on one tenant: it checks that the
+// tenant exists.
+func (sf *storageFlags) open(ctx context.Context, getenv func(string) string, stderr io.Writer) (storage.Storage, *secret.Box, error) {
+	st, box, err := sf.openStorage(ctx, getenv, stderr)
+	if err != nil {
+		return nil, nil, err
 	}
 	if _, err := store.NewTenantStore(st).WithSecrets(box).Get(ctx, sf.tenant); err != nil {
 		_ = st.Close()
-		return nil, fmt.Errorf("tenant %q: %s", sf.tenant, survey.ErrorMessage(err))
+		return nil, nil, fmt.Errorf("tenant %q: %s", sf.tenant, survey.ErrorMessage(err))
 	}
-	return st, nil
+	return st, box, nil
 }

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+const tenantUsage = "tenant: usage: surveys tenant list | suspend --tenant T | resume --tenant T | delete --tenant T --yes"
+
+// tenantCommand runs the operator's "surveys tenant" commands: list the
+// tenants, suspend or resume one, or delete one with all its data.
+func tenantCommand(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return fmt.Errorf("%s", tenantUsage)
+	}
+	sub := args[0]
+	var sf storageFlags
+	var yes bool
+	fs := sf.flagSet("tenant "+sub, stderr)
+	if sub == "delete" {
+		fs.BoolVar(&yes, "yes", false, "confirm: delete the tenant and all its data")
+	}
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	switch sub {
+	case "list":
+		st, box, err := sf.openStorage(ctx, getenv, stderr)
+		if err != nil {
+			return fmt.Errorf("tenant list: %w", err)
+		}
+		defer st.Close()
+		list, err := store.NewTenantStore(st).WithSecrets(box).List(ctx)
+		if err != nil {
+			return fmt.Errorf("tenant list: %w", err)
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "KEY\tNAME\tPLAN\tCREATED\tSTATE")
+		now := time.Now()
+		for _, t := range list {
+			state := "active"
+			if err := t.CheckActive(now); err != nil {
+				state = "suspended"
+				if !t.Suspended {
+					state = "trial ended " + t.TrialEnds().Format("2006-01-02")
+				}
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Key, t.Name, t.Plan, t.CreatedOn.Format("2006-01-02"), state)
+		}
+		return tw.Flush()
+	case "suspend", "resume":
+		st, box, err := sf.open(ctx, getenv, stderr)
+		if err != nil {
+			return fmt.Errorf("tenant %s: %w", sub, err)
+		}
+		defer st.Close()
+		ts := store.NewTenantStore(st).WithSecrets(box)
+		t, err := ts.Get(ctx, sf.tenant)
+		if err != nil {
+			return fmt.Errorf("tenant %s: %s", sub, survey.ErrorMessage(err))
+		}
+		t.Suspended = sub == "suspend"
+		if err := ts.Update(ctx, t); err != nil {
+			return fmt.Errorf("tenant %s: %s", sub, survey.ErrorMessage(err))
+		}
+		fmt.Fprintf(stdout, "%s: %sed (servers see it within 5 s)\n", t.Key, sub)
+		return nil
+	case "delete":
+		if !yes {
+			return fmt.Errorf("tenant delete: this deletes %q and all its surveys and answers; add --yes to confirm", sf.tenant)
+		}
+		st, box, err := sf.open(ctx, getenv, stderr)
+		if err != nil {
+			return fmt.Errorf("tenant delete: %w", err)
+		}
+		defer st.Close()
+		d, err := store.DeleteTenant(ctx, st, store.NewTenantStore(st).WithSecrets(box), sf.tenant)
+		if err != nil {
+			return fmt.Errorf("tenant delete: %w (run it again to finish)", err)
+		}
+		fmt.Fprintf(stdout, "%s: deleted %d surveys, %d accounts, %d sessions, %d API tokens, %d logos\n", sf.tenant, d.Surveys, d.Users, d.Sessions, d.Tokens, d.Logos)
+		return nil
+	default:
+		return fmt.Errorf("%s", tenantUsage)
+	}
+}
