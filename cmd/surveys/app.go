@@ -96,6 +96,7 @@ func (m *Main) Run(ctx context.Context) error {
 		TenantAdmin: tenants,
 		Accounts:    store.NewUserStore(m.Storage),
 		Settings:    tenants,
+		Regions:     m.cfg.RegionNames(),
 		Logos:       store.NewLogoStore(m.Storage),
 		Metrics:     reg.Handler(), // registered below, before the first scrape
 	})
@@ -160,14 +161,36 @@ func (m *Main) Close() error {
 	return errors.Join(errs...)
 }
 
+// openStorage opens the configured storage: one account, or a home
+// account and one per region, placed by tenant.
 func openStorage(cfg Config) (storage.Storage, error) {
+	home, err := openAccount(cfg, cfg.AzureConnectionString, cfg.AzureAccount, filepath.Join(cfg.Data, "surveys.db"))
+	if err != nil || len(cfg.Regions) == 0 {
+		return home, err
+	}
+	regions := map[string]storage.Storage{}
+	for _, r := range cfg.Regions {
+		st, err := openAccount(cfg, r.ConnectionString, r.Account, filepath.Join(cfg.Data, "regions", r.Name+".db"))
+		if err != nil {
+			_ = home.Close()
+			for _, o := range regions {
+				_ = o.Close()
+			}
+			return nil, fmt.Errorf("region %s: %w", r.Name, err)
+		}
+		regions[r.Name] = st
+	}
+	return store.NewPlacement(home, regions), nil
+}
+
+func openAccount(cfg Config, connectionString, account, file string) (storage.Storage, error) {
 	switch cfg.Storage {
 	case "azure":
-		return azure.New(azure.Config{ConnectionString: cfg.AzureConnectionString, AccountName: cfg.AzureAccount})
+		return azure.New(azure.Config{ConnectionString: connectionString, AccountName: account})
 	default:
-		if err := os.MkdirAll(cfg.Data, 0o750); err != nil {
+		if err := os.MkdirAll(filepath.Dir(file), 0o750); err != nil {
 			return nil, fmt.Errorf("data folder: %w", err)
 		}
-		return local.Open(filepath.Join(cfg.Data, "surveys.db"))
+		return local.Open(file)
 	}
 }

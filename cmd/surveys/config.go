@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/secret"
@@ -31,6 +32,18 @@ type Config struct {
 	// file that holds it (SURVEYS_SECRET_KEY_FILE).
 	SecretKey     string
 	SecretKeyFile string
+	// Regions are the storage accounts tenants may choose at on-boarding
+	// (SURVEYS_REGIONS, comma-separated names). With the embedded store a
+	// region is the file <data>/regions/<name>.db; with Azure its account
+	// is AZURE_STORAGE_CONNECTION_STRING_<NAME> or AZURE_STORAGE_ACCOUNT_<NAME>.
+	Regions []Region
+}
+
+// Region is one region's storage account.
+type Region struct {
+	Name             string
+	ConnectionString string
+	Account          string
 }
 
 // Secrets returns the box for the configured key, nil when there is none.
@@ -68,12 +81,21 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (Co
 	fs.BoolVar(&c.Seed, "seed", envBool("SURVEYS_SEED", true), "create the demo tenants Adatum and Fabrikam on an empty store (SURVEYS_SEED)")
 	fs.StringVar(&c.SecretKeyFile, "secret-key-file", getenv("SURVEYS_SECRET_KEY_FILE"), "file holding the key that seals tenants' secrets (SURVEYS_SECRET_KEY_FILE; or set SURVEYS_SECRET_KEY)")
 	c.SecretKey = getenv("SURVEYS_SECRET_KEY")
+	regions := fs.String("regions", getenv("SURVEYS_REGIONS"), "regions tenants may keep their data in, comma-separated, e.g. westeurope,eastus (SURVEYS_REGIONS)")
 	fs.DurationVar(&c.ShutdownWait, "shutdown-wait", 10*time.Second, "how long to wait for requests to finish on shutdown")
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
 	}
 	if fs.NArg() > 0 {
 		return Config{}, fmt.Errorf("serve: unexpected arguments %v", fs.Args())
+	}
+	for _, name := range strings.Split(*regions, ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		env := strings.ToUpper(name)
+		c.Regions = append(c.Regions, Region{Name: name,
+			ConnectionString: getenv("AZURE_STORAGE_CONNECTION_STRING_" + env), Account: getenv("AZURE_STORAGE_ACCOUNT_" + env)})
 	}
 	return c, c.validate()
 }
@@ -91,6 +113,20 @@ func (c Config) validate() error {
 	default:
 		return fmt.Errorf("serve: --storage %q: use local or azure", c.Storage)
 	}
+	seen := map[string]bool{}
+	for _, r := range c.Regions {
+		if !validRegion(r.Name) {
+			return fmt.Errorf("serve: region %q: use lower-case letters and digits, as Azure's region names (westeurope)", r.Name)
+		}
+		if seen[r.Name] {
+			return fmt.Errorf("serve: region %q is named twice", r.Name)
+		}
+		seen[r.Name] = true
+		if c.Storage == "azure" && r.ConnectionString == "" && r.Account == "" {
+			env := strings.ToUpper(r.Name)
+			return fmt.Errorf("serve: region %q needs AZURE_STORAGE_CONNECTION_STRING_%s or AZURE_STORAGE_ACCOUNT_%s", r.Name, env, env)
+		}
+	}
 	if _, err := c.Secrets(); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -100,4 +136,25 @@ func (c Config) validate() error {
 		return fmt.Errorf("serve: --log-format %q: use text or json", c.LogFormat)
 	}
 	return nil
+}
+
+func validRegion(name string) bool {
+	if len(name) < 2 || len(name) > 40 {
+		return false
+	}
+	for _, r := range name {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// RegionNames returns the regions' names, in the order given.
+func (c Config) RegionNames() []string {
+	var out []string
+	for _, r := range c.Regions {
+		out = append(out, r.Name)
+	}
+	return out
 }

@@ -99,6 +99,16 @@ func TestParseServe(t *testing.T) {
 		{"unknown storage", []string{"--storage", "s3"}, nil, nil, "use local or azure"},
 		{"bad log format", []string{"--log-format", "xml"}, nil, nil, "use text or json"},
 		{"stray argument", []string{"extra"}, nil, nil, "unexpected arguments"},
+		{"regions", []string{"--regions", "westeurope, eastus"}, nil, func(c Config) bool {
+			return len(c.Regions) == 2 && c.Regions[0].Name == "westeurope" && c.Regions[1].Name == "eastus"
+		}, ""},
+		{"region accounts from env", []string{"--storage", "azure"}, map[string]string{"AZURE_STORAGE_ACCOUNT": "home", "SURVEYS_REGIONS": "eastus",
+			"AZURE_STORAGE_CONNECTION_STRING_EASTUS": "UseDevelopmentStorage=true"}, func(c Config) bool {
+			return len(c.Regions) == 1 && c.Regions[0].ConnectionString == "UseDevelopmentStorage=true"
+		}, ""},
+		{"azure region without an account", []string{"--storage", "azure", "--regions", "eastus"}, map[string]string{"AZURE_STORAGE_ACCOUNT": "home"}, nil, "AZURE_STORAGE_CONNECTION_STRING_EASTUS"},
+		{"bad region name", []string{"--regions", "West Europe"}, nil, nil, "lower-case letters and digits"},
+		{"region twice", []string{"--regions", "eastus,eastus"}, nil, nil, "named twice"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -24,12 +25,15 @@ type onboardingPage struct {
 	Name, Email string
 	Plan        survey.Plan
 	Plans       []survey.Plan
-	Errors      map[string]string
-	Message     string
+	// Region is where the tenant's data will be kept, among Regions.
+	Region  string
+	Regions []string
+	Errors  map[string]string
+	Message string
 }
 
 func (s *Server) showOnboarding(w http.ResponseWriter, r *http.Request) error {
-	s.render(w, r, http.StatusOK, "onboarding", onboardingPage{Plan: survey.Trial, Plans: survey.Plans})
+	s.render(w, r, http.StatusOK, "onboarding", onboardingPage{Plan: survey.Trial, Plans: survey.Plans, Regions: s.regions})
 	return nil
 }
 
@@ -42,7 +46,8 @@ func (s *Server) onboard(w http.ResponseWriter, r *http.Request) error {
 		return survey.Errorf(survey.EINVALID, "The form could not be read.")
 	}
 	f := r.PostForm
-	page := onboardingPage{Name: strings.TrimSpace(f.Get("name")), Email: survey.NormalizeEmail(f.Get("email")), Plan: survey.Plan(f.Get("plan")), Plans: survey.Plans}
+	page := onboardingPage{Name: strings.TrimSpace(f.Get("name")), Email: survey.NormalizeEmail(f.Get("email")), Plan: survey.Plan(f.Get("plan")), Plans: survey.Plans,
+		Region: f.Get("region"), Regions: s.regions}
 	password := f.Get("password")
 	fail := func(err error) error {
 		var e *survey.Error
@@ -57,8 +62,14 @@ func (s *Server) onboard(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	key := survey.TenantKey(page.Name)
-	t := &survey.Tenant{Key: key, Name: page.Name, Plan: page.Plan}
+	t := &survey.Tenant{Key: key, Name: page.Name, Plan: page.Plan, HostGeoLocation: page.Region}
 	errs := map[string]string{}
+	if len(s.regions) > 0 && !slices.Contains(s.regions, page.Region) {
+		errs["region"] = "Choose where your data is kept."
+	}
+	if len(s.regions) == 0 {
+		t.HostGeoLocation = ""
+	}
 	if err := t.Validate(); err != nil {
 		var e *survey.Error
 		errors.As(err, &e)

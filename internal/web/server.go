@@ -47,6 +47,9 @@ type Deps struct {
 	// TenantAdmin and Accounts serve on-boarding.
 	TenantAdmin TenantAdmin
 	Accounts    AccountAdder
+	// Regions are where a new tenant may keep its data; none offers no
+	// choice.
+	Regions []string
 	// Settings and Logos serve the tenant's settings and its logo.
 	Settings TenantSettings
 	Logos    Logos
@@ -71,6 +74,7 @@ type Server struct {
 	summaries   Summaries
 	settings    TenantSettings
 	logos       Logos
+	regions     []string
 	metrics     http.Handler
 	views       *views
 	forms       forms
@@ -93,6 +97,6 @@ func New(d Deps) (*Server, error) {
 	}
 	return &Server{log: log, surveys: d.Surveys, tenants: d.Tenants, storage: d.Storage, metrics: d.Metrics, views: v,
 		public: d.Public, notifier: d.Notifier, users: d.Users, editor: d.Editor, reader: d.Reader, tokens: d.Tokens, tenantAdmin: d.TenantAdmin, accounts: d.Accounts, summaries: d.Summaries,
-		settings: d.Settings, logos: d.Logos,
+		settings: d.Settings, logos: d.Logos, regions: d.Regions,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."})}, nil
 }
