@@ -208,9 +208,13 @@ func TestCrashKill9(t *testing.T) {
 			t.Logf("drain: %v", err)
 		}
 		drained += n
-		left, err := st.ApproximateCount(ctx, store.AnswersQueue)
-		if err != nil {
-			t.Fatal(err)
+		left := 0
+		for _, q := range store.AnswerQueues {
+			n, err := st.ApproximateCount(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			left += n
 		}
 		if left == 0 {
 			break
@@ -482,7 +486,7 @@ func (s *crashServer) logTail(t *testing.T) {
 	t.Logf("log of server %d (%s):\n%s", s.n, filepath.Base(s.logPath), b)
 }
 
-// revealHiddenMessages makes the answers-queue messages that killed
+// revealHiddenMessages makes the answers queues' messages that killed
 // workers dequeued visible now, as they would be once their visibility
 // timeout ran out. It must run when no process has the store open.
 func revealHiddenMessages(t *testing.T, dbPath string) int64 {
@@ -493,7 +497,7 @@ func revealHiddenMessages(t *testing.T, dbPath string) int64 {
 	}
 	defer db.Close()
 	now := time.Now().UnixNano()
-	res, err := db.Exec("UPDATE messages SET visible = ? WHERE queue = ? AND visible > ?", now, store.AnswersQueue, now)
+	res, err := db.Exec("UPDATE messages SET visible = ? WHERE queue IN (?, ?) AND visible > ?", now, store.AnswersQueue, store.PremiumAnswersQueue, now)
 	if err != nil {
 		t.Fatalf("reveal the messages hidden by killed workers (has the local schema changed?): %v", err)
 	}

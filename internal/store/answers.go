@@ -333,6 +333,10 @@ type AnswerMessage struct {
 	Plan survey.Plan `json:"plan,omitempty"`
 }
 
+// AnswerQueues are the answers queues, in the order the worker drains
+// them: Premium first.
+var AnswerQueues = []string{PremiumAnswersQueue, AnswersQueue}
+
 // AnswersQueueFor is the answers queue of a plan: Premium tenants' answers
 // have their own, which the worker drains first.
 func AnswersQueueFor(p survey.Plan) string {

@@ -121,9 +121,6 @@ func (w *Worker) Run(ctx context.Context) error {
 // errSurveyGone: the survey of queued answers was deleted.
 var errSurveyGone = errors.New("worker: the survey was deleted")
 
-// answerQueues are the answers queues, in the order the worker drains them.
-var answerQueues = []string{store.PremiumAnswersQueue, store.AnswersQueue}
-
 // queued is a dequeued message and the queue it came from.
 type queued struct {
 	storage.Message
@@ -147,7 +144,7 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 	// Premium tenants' answers first: the standard queue fills what is
 	// left of the batch, so a busy standard queue never delays them.
 	var msgs []queued
-	for _, q := range answerQueues {
+	for _, q := range store.AnswerQueues {
 		if len(msgs) == w.cfg.Batch {
 			break
 		}
