@@ -96,6 +96,11 @@ func (m *Main) Run(ctx context.Context) error {
 		TenantAdmin: tenants,
 		Accounts:    store.NewUserStore(m.Storage),
 		Metrics:     reg.Handler(), // registered below, before the first scrape
+
+		// The tenant's own identity provider.
+		SignIns:        store.NewSignInStore(m.Storage),
+		TenantSettings: tenants,
+		PublicURL:      m.cfg.PublicURL,
 	})
 	if err != nil {
 		return err
