@@ -99,6 +99,9 @@ func TestParseServe(t *testing.T) {
 		{"unknown storage", []string{"--storage", "s3"}, nil, nil, "use local or azure"},
 		{"bad log format", []string{"--log-format", "xml"}, nil, nil, "use text or json"},
 		{"stray argument", []string{"extra"}, nil, nil, "unexpected arguments"},
+		{"public URL", nil, map[string]string{"SURVEYS_PUBLIC_URL": "https://surveys.example.com/"}, func(c Config) bool { return c.PublicURL == "https://surveys.example.com/" }, ""},
+		{"public URL with a path", []string{"--public-url", "https://surveys.example.com/app"}, nil, nil, "give a scheme and host only"},
+		{"public URL without a scheme", []string{"--public-url", "surveys.example.com"}, nil, nil, "give a scheme and host only"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

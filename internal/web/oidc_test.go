@@ -266,23 +266,23 @@ func TestOIDCBadState(t *testing.T) {
 		v.RawQuery = q.Encode()
 		return v.String()
 	}
+	flip := func(s string) string {
+		if s[10] == 'A' {
+			return s[:10] + "B" + s[11:]
+		}
+		return s[:10] + "A" + s[11:]
+	}
 	tests := []struct {
 		name string
 		url  func(cb *url.URL) string
-		// cookie, when not "", replaces the browser's state cookie.
-		cookie string
+		// cookie, when not nil, gives the browser's state cookie from the
+		// provider's state.
+		cookie func(state string) string
 	}{
-		{"tampered state", func(cb *url.URL) string {
-			s := cb.Query().Get("state")
-			return tamper(cb, s[:10]+strings.Map(func(r rune) rune {
-				if r == 'A' {
-					return 'B'
-				}
-				return 'A'
-			}, s[10:11])+s[11:])
-		}, ""},
-		{"no state", func(cb *url.URL) string { return tamper(cb, "") }, ""},
-		{"another browser's state (cookie)", func(cb *url.URL) string { return cb.String() }, "x"},
+		{"tampered state", func(cb *url.URL) string { return tamper(cb, flip(cb.Query().Get("state"))) }, nil},
+		{"tampered state, in the cookie too", func(cb *url.URL) string { return tamper(cb, flip(cb.Query().Get("state"))) }, flip},
+		{"no state", func(cb *url.URL) string { return tamper(cb, "") }, nil},
+		{"another browser's state (cookie)", func(cb *url.URL) string { return cb.String() }, func(string) string { return "x" }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -291,9 +291,9 @@ func TestOIDCBadState(t *testing.T) {
 			if code != http.StatusFound && code != http.StatusSeeOther {
 				t.Fatalf("provider's redirect = %d", code)
 			}
-			if tt.cookie != "" {
+			if tt.cookie != nil {
 				u, _ := url.Parse(app.srv.URL + "/login/adatum/oidc")
-				b.Jar.SetCookies(u, []*http.Cookie{{Name: "surveys_oidc", Value: tt.cookie, Path: "/login/adatum/oidc"}})
+				b.Jar.SetCookies(u, []*http.Cookie{{Name: "surveys_oidc", Value: tt.cookie(b.callback.Query().Get("state")), Path: "/login/adatum/oidc"}})
 			}
 			code, _, body := b.get(t, tt.url(b.callback))
 			if code != http.StatusBadRequest || !strings.Contains(body, "Start again") {
