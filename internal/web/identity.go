@@ -22,6 +22,7 @@ type identityPage struct {
 	Tenant                                     *survey.Tenant
 	IssuerURL, ClientID, ClaimType, ClaimValue string
 	HasSecret, KeepsSecrets, Saved, Removed    bool
+	Configured                                 bool // a provider is saved
 	RedirectURL                                string
 	Errors                                     map[string]string
 	Message                                    string
@@ -30,7 +31,7 @@ type identityPage struct {
 func (s *Server) identityPageFor(r *http.Request, t *survey.Tenant) identityPage {
 	return identityPage{User: sessionFrom(r.Context()), Tenant: t, IssuerURL: t.IssuerURL, ClientID: t.ClientID,
 		ClaimType: t.ClaimType, ClaimValue: t.ClaimValue, HasSecret: t.ClientSecret != "",
-		KeepsSecrets: s.tenantSettings.KeepsSecrets(), RedirectURL: s.redirectURL(r, t.Key)}
+		KeepsSecrets: s.tenantSettings.KeepsSecrets(), RedirectURL: s.redirectURL(r, t.Key), Configured: t.UsesOIDC()}
 }
 
 // showIdentity shows the tenant's identity-provider settings, with the
@@ -73,7 +74,7 @@ func (s *Server) saveIdentity(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	page := s.identityPageFor(r, &next)
-	page.HasSecret = t.ClientSecret != ""
+	page.HasSecret, page.Configured = t.ClientSecret != "", t.UsesOIDC()
 	fail := func(fields map[string]string) error {
 		page.Errors, page.Message = fields, "The identity provider was not saved; see each field."
 		s.render(w, r, http.StatusUnprocessableEntity, "identity", page)

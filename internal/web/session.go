@@ -64,8 +64,9 @@ func (s *Server) requireTenantUser(next http.Handler) http.Handler {
 
 type loginPage struct {
 	Tenant, Email, Next, Error string
-	// OIDC: the tenant signs in through its own identity provider.
-	OIDC bool
+	// OIDC: the tenant signs in through its own identity provider; Known:
+	// the tenant is known (and so, without OIDC, signs in with passwords).
+	OIDC, Known bool
 }
 
 func (s *Server) showLogin(w http.ResponseWriter, r *http.Request) error {
@@ -77,8 +78,8 @@ func (s *Server) showLogin(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if page.Tenant != "" {
-		if t, err := s.tenants.Get(r.Context(), page.Tenant); err == nil && t.UsesOIDC() {
-			page.OIDC = true
+		if t, err := s.tenants.Get(r.Context(), page.Tenant); err == nil {
+			page.OIDC, page.Known = t.UsesOIDC(), true
 		}
 	}
 	s.render(w, r, http.StatusOK, "login", page)
