@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,7 +16,7 @@ func TestSignInStates(t *testing.T) {
 		ctx := context.Background()
 		ss := store.NewSignInStore(st)
 		state, si, err := ss.Begin(ctx, tenant, "the-verifier", "/"+tenant+"/surveys/x/edit")
-		if err != nil || len(state) != 43 || len(si.Nonce) != 43 || si.Nonce == state {
+		if err != nil || len(state) < 45 || len(si.Nonce) != 43 || strings.Contains(state, si.Nonce) {
 			t.Fatalf("Begin = %q %+v %v", state, si, err)
 		}
 		// Another tenant cannot take it; its own tenant takes it once.
@@ -29,23 +30,41 @@ func TestSignInStates(t *testing.T) {
 		wantCode(t, "second Take", err, survey.EINVALID)
 		_, err = ss.Take(ctx, tenant, "short")
 		wantCode(t, "malformed state", err, survey.EINVALID)
-		// An expired sign-in is refused (and gone).
-		old, _, err := ss.Begin(ctx, tenant, "v", "")
+		// A state whose expiry is edited does not open the sign-in.
+		live, _, err := ss.Begin(ctx, tenant, "v", "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		store.SetSignInClock(ss, func() time.Time { return time.Now().Add(store.SignInTTL + time.Minute) })
-		_, err = ss.Take(ctx, tenant, old)
-		wantCode(t, "expired Take", err, survey.EINVALID)
+		ts, rest, _ := strings.Cut(live, ".")
+		_, err = ss.Take(ctx, tenant, ts+"9."+rest)
+		wantCode(t, "edited expiry", err, survey.EINVALID)
 		// The state itself is not stored: only its hash.
 		page, err := st.QueryPartition(ctx, store.SignInsTable, tenant, storage.Query{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, e := range page.Entities {
-			if e.RowKey == state || e.RowKey == old {
+			if strings.Contains(e.RowKey, rest) || strings.Contains(e.String("Nonce"), rest) {
 				t.Fatal("a state is stored in the clear")
 			}
+		}
+		// An expired sign-in is refused; abandoned ones are pruned by the
+		// next Begin.
+		for range 3 {
+			if _, _, err := ss.Begin(ctx, tenant, "v", ""); err != nil {
+				t.Fatal(err)
+			}
+		}
+		later := store.NewSignInStore(st)
+		store.SetSignInClock(later, func() time.Time { return time.Now().Add(store.SignInTTL + time.Minute) })
+		_, err = later.Take(ctx, tenant, live)
+		wantCode(t, "expired Take", err, survey.EINVALID)
+		if _, _, err := later.Begin(ctx, tenant, "v", ""); err != nil {
+			t.Fatal(err)
+		}
+		page, err = st.QueryPartition(ctx, store.SignInsTable, tenant, storage.Query{})
+		if err != nil || len(page.Entities) != 1 {
+			t.Fatalf("after pruning: %d sign-ins left, %v", len(page.Entities), err)
 		}
 	})
 }

@@ -266,11 +266,12 @@ func TestOIDCBadState(t *testing.T) {
 		v.RawQuery = q.Encode()
 		return v.String()
 	}
-	flip := func(s string) string {
-		if s[10] == 'A' {
-			return s[:10] + "B" + s[11:]
+	flip := func(s string) string { // a character of the random part
+		i := len(s) - 10
+		if s[i] == 'A' {
+			return s[:i] + "B" + s[i+1:]
 		}
-		return s[:10] + "A" + s[11:]
+		return s[:i] + "A" + s[i+1:]
 	}
 	tests := []struct {
 		name string
