@@ -95,10 +95,14 @@ func (m *Main) Run(ctx context.Context) error {
 		Tokens:      store.NewTokenStore(m.Storage),
 		TenantAdmin: tenants,
 		Accounts:    store.NewUserStore(m.Storage),
-		Settings:    tenants,
 		Regions:     m.cfg.RegionNames(),
 		Logos:       store.NewLogoStore(m.Storage),
 		Metrics:     reg.Handler(), // registered below, before the first scrape
+
+		// The tenant's own identity provider.
+		SignIns:        store.NewSignInStore(m.Storage),
+		TenantSettings: tenants,
+		PublicURL:      m.cfg.PublicURL,
 	})
 	if err != nil {
 		return err

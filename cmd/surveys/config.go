@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -37,6 +38,10 @@ type Config struct {
 	// region is the file <data>/regions/<name>.db; with Azure its account
 	// is AZURE_STORAGE_CONNECTION_STRING_<NAME> or AZURE_STORAGE_ACCOUNT_<NAME>.
 	Regions []Region
+	// PublicURL is the scheme and host the browsers reach the server at
+	// (SURVEYS_PUBLIC_URL), for the redirect URL of tenants' identity
+	// providers; empty derives it from each request.
+	PublicURL string
 }
 
 // Region is one region's storage account.
@@ -80,6 +85,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (Co
 	fs.StringVar(&c.LogFormat, "log-format", env("SURVEYS_LOG_FORMAT", "text"), "log format: text or json (SURVEYS_LOG_FORMAT)")
 	fs.BoolVar(&c.Seed, "seed", envBool("SURVEYS_SEED", true), "create the demo tenants Adatum and Fabrikam on an empty store (SURVEYS_SEED)")
 	fs.StringVar(&c.SecretKeyFile, "secret-key-file", getenv("SURVEYS_SECRET_KEY_FILE"), "file holding the key that seals tenants' secrets (SURVEYS_SECRET_KEY_FILE; or set SURVEYS_SECRET_KEY)")
+	fs.StringVar(&c.PublicURL, "public-url", getenv("SURVEYS_PUBLIC_URL"), "the scheme and host browsers reach this server at, e.g. https://surveys.example.com, for identity providers' redirect URLs (SURVEYS_PUBLIC_URL; empty: from each request)")
 	c.SecretKey = getenv("SURVEYS_SECRET_KEY")
 	regions := fs.String("regions", getenv("SURVEYS_REGIONS"), "regions tenants may keep their data in, comma-separated, e.g. westeurope,eastus (SURVEYS_REGIONS)")
 	fs.DurationVar(&c.ShutdownWait, "shutdown-wait", 10*time.Second, "how long to wait for requests to finish on shutdown")
@@ -129,6 +135,12 @@ func (c Config) validate() error {
 	}
 	if _, err := c.Secrets(); err != nil {
 		return fmt.Errorf("serve: %w", err)
+	}
+	if c.PublicURL != "" {
+		u, err := url.Parse(c.PublicURL)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || strings.Trim(u.Path, "/") != "" || u.RawQuery != "" || u.User != nil {
+			return fmt.Errorf("serve: --public-url %q: give a scheme and host only, such as https://surveys.example.com", c.PublicURL)
+		}
 	}
 	switch c.LogFormat {
 	case "text", "json":

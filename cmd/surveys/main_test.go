@@ -109,6 +109,9 @@ func TestParseServe(t *testing.T) {
 		{"azure region without an account", []string{"--storage", "azure", "--regions", "eastus"}, map[string]string{"AZURE_STORAGE_ACCOUNT": "home"}, nil, "AZURE_STORAGE_CONNECTION_STRING_EASTUS"},
 		{"bad region name", []string{"--regions", "West Europe"}, nil, nil, "lower-case letters and digits"},
 		{"region twice", []string{"--regions", "eastus,eastus"}, nil, nil, "named twice"},
+		{"public URL", nil, map[string]string{"SURVEYS_PUBLIC_URL": "https://surveys.example.com/"}, func(c Config) bool { return c.PublicURL == "https://surveys.example.com/" }, ""},
+		{"public URL with a path", []string{"--public-url", "https://surveys.example.com/app"}, nil, nil, "give a scheme and host only"},
+		{"public URL without a scheme", []string{"--public-url", "surveys.example.com"}, nil, nil, "give a scheme and host only"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -33,6 +33,10 @@ func (ts *TenantStore) WithSecrets(b *secret.Box) *TenantStore {
 	return ts
 }
 
+// KeepsSecrets reports whether the store can seal secrets: without a key,
+// a tenant's client secret or SQL password cannot be saved.
+func (ts *TenantStore) KeepsSecrets() bool { return ts.secrets != nil }
+
 // storedTenant is the blob's shape: the tenant, and its secrets sealed.
 type storedTenant struct {
 	*survey.Tenant

@@ -191,3 +191,44 @@ func (us *UserStore) EndSession(ctx context.Context, token string) error {
 	}
 	return nil
 }
+
+// SignInExternal records a user whom the tenant's own identity provider
+// (issuer) vouched for, and returns the account to start a session with.
+// The account is the row of the email, as for a password sign-in: a new one
+// is created without a password (it cannot sign in with one); an existing
+// one keeps its password, and notes the issuer and subject that last
+// signed it in.
+func (us *UserStore) SignInExternal(ctx context.Context, tenant, email, issuer, subject string) (*survey.User, error) {
+	email = survey.NormalizeEmail(email)
+	if err := survey.ValidateTenantKey(tenant); err != nil {
+		return nil, err
+	}
+	if !survey.ValidEmail(email) {
+		return nil, survey.Errorf(survey.EFORBIDDEN, "Your organisation's account has no usable email address (%q).", email)
+	}
+	now := us.now().UTC()
+	for range 3 {
+		e, err := us.st.GetEntity(ctx, UsersTable, tenant, email)
+		if isNotFound(err) {
+			u := &survey.User{Tenant: tenant, Email: email, CreatedOn: now}
+			_, err = us.st.InsertEntity(ctx, UsersTable, storage.Entity{PartitionKey: tenant, RowKey: email, Properties: map[string]any{
+				"CreatedOn": now, "FailCount": int64(0), "Issuer": issuer, "Subject": subject, "ExternalSignIn": now,
+			}})
+			if errors.Is(err, storage.ErrExists) {
+				continue // created meanwhile: update it
+			}
+			return u, mapErr(err, "Account")
+		}
+		if err != nil {
+			return nil, mapErr(err, "Account")
+		}
+		e.Properties["Issuer"], e.Properties["Subject"], e.Properties["ExternalSignIn"] = issuer, subject, now
+		if _, err := us.st.UpdateEntity(ctx, UsersTable, e, e.ETag); isPrecondition(err) {
+			continue
+		} else if err != nil {
+			return nil, mapErr(err, "Account")
+		}
+		return &survey.User{Tenant: tenant, Email: email, CreatedOn: e.Time("CreatedOn")}, nil
+	}
+	return nil, survey.Errorf(survey.ECONFLICT, "The account was changed by someone else; try again.")
+}

@@ -20,10 +20,17 @@ type User struct {
 // NormalizeEmail lower-cases and trims an email address.
 func NormalizeEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
 
+// ValidEmail reports whether email is a plain address, in the normalised
+// form, fit to be an account's key.
+func ValidEmail(email string) bool {
+	a, err := mail.ParseAddress(email)
+	return err == nil && a.Address == email && len(email) <= 254 && !strings.ContainsAny(email, `/\#?`)
+}
+
 // ValidateCredentials checks an email address and a new password.
 func ValidateCredentials(email, password string) error {
 	f := fieldErrors{}
-	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > 254 || strings.ContainsAny(email, `/\#?`) {
+	if !ValidEmail(email) {
 		f.add("email", "Enter an email address such as ana@example.com.")
 	}
 	switch n := utf8.RuneCountInString(password); {

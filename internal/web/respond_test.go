@@ -50,7 +50,7 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 	if err := worker.Init(ctx, st); err != nil {
 		t.Fatal(err)
 	}
-	surveys, tenants, answers := store.NewSurveyStore(st), store.NewTenantStore(st), store.NewSurveyAnswerStore(st)
+	surveys, tenants, answers := store.NewSurveyStore(st), store.NewTenantStore(st).WithSecrets(testBox), store.NewSurveyAnswerStore(st)
 	s, err := web.New(web.Deps{
 		Logger:      slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Surveys:     surveys,
@@ -65,8 +65,11 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 		Tokens:      store.NewTokenStore(st),
 		TenantAdmin: tenants,
 		Accounts:    store.NewUserStore(st),
-		Settings:    tenants,
 		Logos:       store.NewLogoStore(st),
+
+		SignIns:        store.NewSignInStore(st),
+		TenantSettings: tenants,
+		HTTPClient:     testProviderClient(),
 	})
 	if err != nil {
 		t.Fatal(err)

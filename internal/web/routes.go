@@ -45,6 +45,9 @@ func (s *Server) Routes() *chi.Mux {
 	r.Get("/login", s.handle(s.showLogin))
 	r.Post("/login", s.handle(s.login))
 	r.Post("/logout", s.handle(s.logout))
+	r.Get("/login/oidc", s.handle(s.startOIDCFor))
+	r.Get("/login/{tenant}/oidc", s.handle(s.startOIDC))
+	r.Get("/login/{tenant}/oidc/callback", s.handle(s.oidcCallback))
 	r.Group(func(r chi.Router) {
 		r.Use(s.requireTenantUser)
 		r.Get("/{tenant}/surveys", s.handle(s.dashboard))
@@ -64,6 +67,8 @@ func (s *Server) Routes() *chi.Mux {
 		r.Post("/{tenant}/account/password", s.handle(s.changePassword))
 		r.Get("/{tenant}/settings", s.handle(s.showSettings))
 		r.Post("/{tenant}/settings", s.handle(s.saveSettings))
+		r.Get("/{tenant}/settings/identity", s.handle(s.showIdentity))
+		r.Post("/{tenant}/settings/identity", s.handle(s.saveIdentity))
 	})
 
 	// The JSON API: the tenant is the bearer token's.

@@ -6,6 +6,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -50,9 +51,18 @@ type Deps struct {
 	// Regions are where a new tenant may keep its data; none offers no
 	// choice.
 	Regions []string
-	// Settings and Logos serve the tenant's settings and its logo.
-	Settings TenantSettings
-	Logos    Logos
+	// Logos serves the tenant's logo.
+	Logos Logos
+
+	// SignIns, TenantSettings, PublicURL and HTTPClient serve the tenant's
+	// own identity provider: sign-ins under way, the settings page, the
+	// base of the redirect URL ("" derives it from each request), and the
+	// client for calls to providers (nil: one with a 10 s timeout).
+	SignIns        SignInStates
+	TenantSettings TenantSettings
+	PublicURL      string
+	HTTPClient     *http.Client
+
 	// Metrics serves /metrics; nil serves 404.
 	Metrics http.Handler
 }
@@ -72,13 +82,18 @@ type Server struct {
 	tenantAdmin TenantAdmin
 	accounts    AccountAdder
 	summaries   Summaries
-	settings    TenantSettings
 	logos       Logos
 	regions     []string
 	metrics     http.Handler
 	views       *views
 	forms       forms
 	accepted    prometheus.Counter
+
+	// The tenant's own identity provider.
+	signIns        SignInStates
+	tenantSettings TenantSettings
+	publicURL      string
+	oidc           *providers
 }
 
 // Collectors returns the web server's metrics, to register.
@@ -97,6 +112,7 @@ func New(d Deps) (*Server, error) {
 	}
 	return &Server{log: log, surveys: d.Surveys, tenants: d.Tenants, storage: d.Storage, metrics: d.Metrics, views: v,
 		public: d.Public, notifier: d.Notifier, users: d.Users, editor: d.Editor, reader: d.Reader, tokens: d.Tokens, tenantAdmin: d.TenantAdmin, accounts: d.Accounts, summaries: d.Summaries,
-		settings: d.Settings, logos: d.Logos, regions: d.Regions,
+		logos: d.Logos, regions: d.Regions,
+		signIns: d.SignIns, tenantSettings: d.TenantSettings, publicURL: strings.TrimSuffix(d.PublicURL, "/"), oidc: newProviders(d.HTTPClient),
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."})}, nil
 }

@@ -20,6 +20,9 @@ type Users interface {
 	NewSession(ctx context.Context, u *survey.User) (string, error)
 	Session(ctx context.Context, token string) (*store.Session, error)
 	EndSession(ctx context.Context, token string) error
+	// SignInExternal finds or makes the account of a user whom the
+	// tenant's own identity provider signed in.
+	SignInExternal(ctx context.Context, tenant, email, issuer, subject string) (*survey.User, error)
 }
 
 const sessionCookie = "surveys_session"
@@ -65,10 +68,25 @@ func (s *Server) requireTenantUser(next http.Handler) http.Handler {
 
 type loginPage struct {
 	Tenant, Email, Next, Error string
+	// OIDC: the tenant signs in through its own identity provider; Known:
+	// the tenant is known (and so, without OIDC, signs in with passwords).
+	OIDC, Known bool
 }
 
 func (s *Server) showLogin(w http.ResponseWriter, r *http.Request) error {
-	s.render(w, r, http.StatusOK, "login", loginPage{Tenant: r.URL.Query().Get("tenant"), Next: r.URL.Query().Get("next")})
+	page := loginPage{Tenant: r.URL.Query().Get("tenant"), Next: r.URL.Query().Get("next")}
+	if page.Tenant == "" {
+		// Sent here from a tenant's page: that is the tenant.
+		if t, _, ok := strings.Cut(strings.TrimPrefix(page.Next, "/"), "/"); ok {
+			page.Tenant = t
+		}
+	}
+	if page.Tenant != "" {
+		if t, err := s.tenants.Get(r.Context(), page.Tenant); err == nil {
+			page.OIDC, page.Known = t.UsesOIDC(), true
+		}
+	}
+	s.render(w, r, http.StatusOK, "login", page)
 	return nil
 }
 

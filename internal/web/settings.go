@@ -13,10 +13,12 @@ import (
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
-// TenantSettings is what the settings page needs of the tenant store.
+// TenantSettings is what the settings pages need of the tenant store.
 type TenantSettings interface {
 	Get(ctx context.Context, key string) (*survey.Tenant, error)
 	Update(ctx context.Context, t *survey.Tenant) error
+	// KeepsSecrets is false when the server has no key to seal secrets.
+	KeepsSecrets() bool
 }
 
 // Logos keeps tenants' logos.
@@ -44,7 +46,7 @@ func (s *Server) settingsPageFor(t *survey.Tenant) settingsPage {
 
 // showSettings shows the tenant's settings: display name, plan and logo.
 func (s *Server) showSettings(w http.ResponseWriter, r *http.Request) error {
-	t, err := s.settings.Get(r.Context(), chi.URLParam(r, "tenant"))
+	t, err := s.tenantSettings.Get(r.Context(), chi.URLParam(r, "tenant"))
 	if err != nil {
 		return err
 	}
@@ -61,7 +63,7 @@ const maxSettingsBody = survey.MaxLogoBytes + 64<<10
 // the logo. An invalid form comes back (422) with each problem beside its
 // field, and nothing is changed.
 func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) error {
-	t, err := s.settings.Get(r.Context(), chi.URLParam(r, "tenant"))
+	t, err := s.tenantSettings.Get(r.Context(), chi.URLParam(r, "tenant"))
 	if err != nil {
 		return err
 	}
@@ -117,7 +119,7 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) error {
 	case r.FormValue("removeLogo") != "":
 		next.Logo = ""
 	}
-	if err := s.settings.Update(r.Context(), &next); err != nil {
+	if err := s.tenantSettings.Update(r.Context(), &next); err != nil {
 		if next.Logo != old {
 			_ = s.logos.Delete(context.WithoutCancel(r.Context()), t.Key, next.Logo)
 		}

@@ -1,0 +1,105 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+type identityPage struct {
+	User                                       *store.Session
+	Tenant                                     *survey.Tenant
+	IssuerURL, ClientID, ClaimType, ClaimValue string
+	HasSecret, KeepsSecrets, Saved, Removed    bool
+	Configured                                 bool // a provider is saved
+	RedirectURL                                string
+	Errors                                     map[string]string
+	Message                                    string
+}
+
+func (s *Server) identityPageFor(r *http.Request, t *survey.Tenant) identityPage {
+	return identityPage{User: sessionFrom(r.Context()), Tenant: t, IssuerURL: t.IssuerURL, ClientID: t.ClientID,
+		ClaimType: t.ClaimType, ClaimValue: t.ClaimValue, HasSecret: t.ClientSecret != "",
+		KeepsSecrets: s.tenantSettings.KeepsSecrets(), RedirectURL: s.redirectURL(r, t.Key), Configured: t.UsesOIDC()}
+}
+
+// showIdentity shows the tenant's identity-provider settings, with the
+// redirect URL to register at the provider. The client secret is never
+// shown.
+func (s *Server) showIdentity(w http.ResponseWriter, r *http.Request) error {
+	t, err := s.tenants.Get(r.Context(), sessionFrom(r.Context()).Tenant)
+	if err != nil {
+		return err
+	}
+	page := s.identityPageFor(r, t)
+	page.Saved, page.Removed = r.URL.Query().Get("saved") != "", r.URL.Query().Get("removed") != ""
+	s.render(w, r, http.StatusOK, "identity", page)
+	return nil
+}
+
+// saveIdentity saves the identity provider once its discovery document
+// answers (or removes it). A blank client secret keeps the one saved. A
+// problem is shown beside its field (422) and nothing is saved.
+func (s *Server) saveIdentity(w http.ResponseWriter, r *http.Request) error {
+	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	if err := r.ParseForm(); err != nil {
+		return survey.Errorf(survey.EINVALID, "The form could not be read.")
+	}
+	t, err := s.tenants.Get(r.Context(), sessionFrom(r.Context()).Tenant)
+	if err != nil {
+		return err
+	}
+	f := r.PostForm
+	next := *t
+	if f.Get("action") == "remove" {
+		next.IssuerURL, next.ClientID, next.ClientSecret, next.ClaimType, next.ClaimValue = "", "", "", "", ""
+	} else {
+		next.IssuerURL = strings.TrimSpace(f.Get("issuerUrl"))
+		next.ClientID = strings.TrimSpace(f.Get("clientId"))
+		next.ClaimType = strings.TrimSpace(f.Get("claimType"))
+		next.ClaimValue = strings.TrimSpace(f.Get("claimValue"))
+		if secret := strings.TrimSpace(f.Get("clientSecret")); secret != "" {
+			next.ClientSecret = secret
+		}
+	}
+	page := s.identityPageFor(r, &next)
+	page.HasSecret, page.Configured = t.ClientSecret != "", t.UsesOIDC()
+	fail := func(fields map[string]string) error {
+		page.Errors, page.Message = fields, "The identity provider was not saved; see each field."
+		s.render(w, r, http.StatusUnprocessableEntity, "identity", page)
+		return nil
+	}
+	if err := next.ValidateIdentityProvider(); err != nil {
+		var e *survey.Error
+		if errors.As(err, &e) && e.Fields != nil {
+			return fail(e.Fields)
+		}
+		return err
+	}
+	if next.ClientSecret != t.ClientSecret && !page.KeepsSecrets {
+		return fail(map[string]string{"clientSecret": noKeyMessage})
+	}
+	if next.IssuerURL != "" {
+		if _, err := s.oidc.discover(r.Context(), next.IssuerURL); err != nil {
+			s.log.Info("identity provider refused on save", "tenant", t.Key, "issuer", next.IssuerURL, "err", err)
+			return fail(map[string]string{"issuerUrl": discoveryProblem(next.IssuerURL, err)})
+		}
+	}
+	if err := s.tenantSettings.Update(r.Context(), &next); err != nil {
+		if survey.ErrorCode(err) == survey.EINVALID {
+			return fail(map[string]string{"clientSecret": survey.ErrorMessage(err)})
+		}
+		return err
+	}
+	done := "saved"
+	if next.IssuerURL == "" {
+		done = "removed"
+	}
+	http.Redirect(w, r, "/"+t.Key+"/settings/identity?"+done+"=1", http.StatusSeeOther)
+	return nil
+}
+
+const noKeyMessage = "This server keeps no secrets: its operator must set SURVEYS_SECRET_KEY (or SURVEYS_SECRET_KEY_FILE) before a client secret can be saved. Leave it blank for a public client."

@@ -1,0 +1,330 @@
+package web
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coreos/go-oidc/v3/oidc"
+	"github.com/go-chi/chi/v5"
+	"golang.org/x/oauth2"
+
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// SignInStates keeps sign-ins through a tenant's identity provider under
+// way, between the redirect to the provider and the callback.
+type SignInStates interface {
+	Begin(ctx context.Context, tenant, verifier, next string) (string, *store.SignIn, error)
+	Take(ctx context.Context, tenant, state string) (*store.SignIn, error)
+}
+
+// oidcCookie holds the state of a sign-in under way, so that the callback
+// is honoured only in the browser that started it.
+const oidcCookie = "surveys_oidc"
+
+// providerTTL is how long a provider's discovery document is trusted
+// before it is fetched again. (Its signing keys are refetched by go-oidc
+// whenever a token names a key it does not know.)
+const providerTTL = 15 * time.Minute
+
+// providers caches the tenants' OpenID Connect providers by issuer URL.
+type providers struct {
+	client *http.Client
+	mu     sync.Mutex
+	m      map[string]cachedProvider
+}
+
+type cachedProvider struct {
+	p  *oidc.Provider
+	at time.Time
+}
+
+func newProviders(c *http.Client) *providers {
+	if c == nil {
+		c = &http.Client{Timeout: 10 * time.Second}
+	}
+	return &providers{client: c, m: map[string]cachedProvider{}}
+}
+
+// ctx makes the outbound calls of go-oidc and oauth2 use the client.
+func (ps *providers) ctx(ctx context.Context) context.Context {
+	return oidc.ClientContext(ctx, ps.client)
+}
+
+// get returns the provider of issuer, from the cache when fresh.
+func (ps *providers) get(ctx context.Context, issuer string) (*oidc.Provider, error) {
+	ps.mu.Lock()
+	c, ok := ps.m[issuer]
+	ps.mu.Unlock()
+	if ok && time.Since(c.at) < providerTTL {
+		return c.p, nil
+	}
+	return ps.discover(ctx, issuer)
+}
+
+// discover fetches issuer's discovery document now, and caches it.
+func (ps *providers) discover(ctx context.Context, issuer string) (*oidc.Provider, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	p, err := oidc.NewProvider(ps.ctx(ctx), issuer)
+	if err != nil {
+		return nil, err
+	}
+	ps.mu.Lock()
+	if len(ps.m) > 1000 {
+		ps.m = map[string]cachedProvider{}
+	}
+	ps.m[issuer] = cachedProvider{p: p, at: time.Now()}
+	ps.mu.Unlock()
+	return p, nil
+}
+
+// discoveryProblem says, for the settings page, why an issuer gave no
+// provider, without echoing the network's details.
+func discoveryProblem(issuer string, err error) string {
+	var mismatch *oidc.IssuerMismatchError
+	var netErr net.Error
+	switch {
+	case errors.As(err, &mismatch):
+		return "The provider at this URL calls itself " + mismatch.Discovered + "; enter exactly that as the issuer URL."
+	case errors.As(err, &netErr) && netErr.Timeout(), errors.Is(err, context.DeadlineExceeded):
+		return "The provider did not answer in time at " + issuer + "."
+	case errors.As(err, &netErr), strings.Contains(err.Error(), "dial"), strings.Contains(err.Error(), "certificate"):
+		return "No provider could be reached at " + issuer + " (connection or TLS failed)."
+	default:
+		return "No OpenID Connect discovery document at " + strings.TrimSuffix(issuer, "/") + "/.well-known/openid-configuration."
+	}
+}
+
+// redirectURL is the absolute callback URL of a tenant's sign-in, to
+// register at its provider: on the configured public URL, or else on the
+// scheme and host of the request (https when it came over TLS).
+func (s *Server) redirectURL(r *http.Request, tenant string) string {
+	base := s.publicURL
+	if base == "" {
+		scheme := "http"
+		if r.TLS != nil {
+			scheme = "https"
+		}
+		base = scheme + "://" + r.Host
+	}
+	return base + "/login/" + tenant + "/oidc/callback"
+}
+
+func (s *Server) oauthConfig(r *http.Request, t *survey.Tenant, p *oidc.Provider) *oauth2.Config {
+	return &oauth2.Config{ClientID: t.ClientID, ClientSecret: t.ClientSecret, Endpoint: p.Endpoint(),
+		RedirectURL: s.redirectURL(r, t.Key), Scopes: []string{oidc.ScopeOpenID, "email", "profile"}}
+}
+
+// signInFailed renders a failed sign-in through a provider with its own
+// status (400 for a bad state, 403 for a refusal, 502 for the provider's
+// failure), and a plain message.
+func (s *Server) signInFailed(w http.ResponseWriter, r *http.Request, status int, msg string) error {
+	s.render(w, r, status, "error", errorPage{Title: "Sign-in failed", Message: msg})
+	return nil
+}
+
+// oidcTenant returns the tenant of the URL, when it signs in through its
+// own provider; 404 otherwise.
+func (s *Server) oidcTenant(r *http.Request) (*survey.Tenant, error) {
+	t, err := s.tenants.Get(r.Context(), chi.URLParam(r, "tenant"))
+	if survey.ErrorCode(err) == survey.ENOTFOUND {
+		return nil, notFound("No such organisation.")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !t.UsesOIDC() {
+		return nil, notFound(t.Name + " does not sign in through its own identity provider; sign in with your email and password.")
+	}
+	if t.Suspended {
+		return nil, survey.Errorf(survey.EFORBIDDEN, "%s is suspended; its staff cannot sign in.", t.Name)
+	}
+	return t, nil
+}
+
+// startOIDCFor sends the login page's "organisation" form to that
+// organisation's sign-in.
+func (s *Server) startOIDCFor(w http.ResponseWriter, r *http.Request) error {
+	key := survey.TenantKey(r.URL.Query().Get("tenant"))
+	if key == "" {
+		return notFound("Enter your organisation's name.")
+	}
+	http.Redirect(w, r, "/login/"+key+"/oidc?next="+url.QueryEscape(r.URL.Query().Get("next")), http.StatusSeeOther)
+	return nil
+}
+
+// startOIDC begins a sign-in through the tenant's provider: a state (kept
+// server-side, bound to the tenant, and in a short-lived cookie), a nonce
+// and a PKCE verifier, then a redirect to the provider.
+func (s *Server) startOIDC(w http.ResponseWriter, r *http.Request) error {
+	t, err := s.oidcTenant(r)
+	if err != nil {
+		return err
+	}
+	p, err := s.oidc.get(r.Context(), t.IssuerURL)
+	if err != nil {
+		s.log.Warn("identity provider discovery failed", "tenant", t.Key, "issuer", t.IssuerURL, "err", err)
+		return s.signInFailed(w, r, http.StatusBadGateway, "Your organisation's identity provider ("+t.IssuerURL+") could not be reached. Try again later, or ask your administrator.")
+	}
+	next := r.URL.Query().Get("next")
+	if !safeNext(t.Key, next) {
+		next = ""
+	}
+	verifier := oauth2.GenerateVerifier()
+	state, si, err := s.signIns.Begin(r.Context(), t.Key, verifier, next)
+	if err != nil {
+		return err
+	}
+	http.SetCookie(w, &http.Cookie{Name: oidcCookie, Value: state, Path: "/login/" + t.Key + "/oidc", HttpOnly: true,
+		Secure: r.TLS != nil || strings.HasPrefix(s.publicURL, "https:"), SameSite: http.SameSiteLaxMode, MaxAge: int(store.SignInTTL.Seconds())})
+	target := s.oauthConfig(r, t, p).AuthCodeURL(state, oidc.Nonce(si.Nonce), oauth2.S256ChallengeOption(verifier))
+	http.Redirect(w, r, target, http.StatusSeeOther)
+	return nil
+}
+
+// safeNext reports whether next is a page of the tenant's to go to after
+// signing in.
+func safeNext(tenant, next string) bool {
+	return strings.HasPrefix(next, "/"+tenant+"/") && !strings.Contains(next, "//") && !strings.Contains(next, `\`)
+}
+
+// oidcCallback finishes a sign-in: the state must be this browser's and
+// this tenant's; the code is exchanged (with the PKCE verifier); the ID
+// token is verified (signature, issuer, audience, expiry, nonce); the
+// tenant's claim must grant access. Then the user gets the same session as
+// a password sign-in.
+func (s *Server) oidcCallback(w http.ResponseWriter, r *http.Request) error {
+	t, err := s.oidcTenant(r)
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	state := q.Get("state")
+	c, cerr := r.Cookie(oidcCookie)
+	http.SetCookie(w, &http.Cookie{Name: oidcCookie, Value: "", Path: "/login/" + t.Key + "/oidc", HttpOnly: true, MaxAge: -1, SameSite: http.SameSiteLaxMode})
+	if cerr != nil || state == "" || subtle.ConstantTimeCompare([]byte(c.Value), []byte(state)) != 1 {
+		return s.signInFailed(w, r, http.StatusBadRequest, "This sign-in was not started in this browser, or it has expired. Start again from the sign-in page.")
+	}
+	si, err := s.signIns.Take(r.Context(), t.Key, state)
+	if survey.ErrorCode(err) == survey.EINVALID {
+		return s.signInFailed(w, r, http.StatusBadRequest, survey.ErrorMessage(err))
+	}
+	if err != nil {
+		return err
+	}
+	if e := q.Get("error"); e != "" {
+		msg := "Your organisation's identity provider ended the sign-in: " + e
+		if d := q.Get("error_description"); d != "" {
+			msg += " (" + d + ")"
+		}
+		status := http.StatusBadGateway
+		if e == "access_denied" {
+			status = http.StatusForbidden
+		}
+		return s.signInFailed(w, r, status, msg+".")
+	}
+	code := q.Get("code")
+	if code == "" {
+		return s.signInFailed(w, r, http.StatusBadRequest, "The identity provider sent no authorisation code. Start again from the sign-in page.")
+	}
+	p, err := s.oidc.get(r.Context(), t.IssuerURL)
+	if err != nil {
+		s.log.Warn("identity provider discovery failed", "tenant", t.Key, "issuer", t.IssuerURL, "err", err)
+		return s.signInFailed(w, r, http.StatusBadGateway, "Your organisation's identity provider ("+t.IssuerURL+") could not be reached. Try again later.")
+	}
+	ctx, cancel := context.WithTimeout(s.oidc.ctx(r.Context()), 15*time.Second)
+	defer cancel()
+	tok, err := s.oauthConfig(r, t, p).Exchange(ctx, code, oauth2.VerifierOption(si.Verifier))
+	if err != nil {
+		var re *oauth2.RetrieveError
+		if errors.As(err, &re) && re.ErrorCode != "" {
+			msg := "Your organisation's identity provider refused the sign-in: " + re.ErrorCode
+			if re.ErrorDescription != "" {
+				msg += " (" + re.ErrorDescription + ")"
+			}
+			return s.signInFailed(w, r, http.StatusBadGateway, msg+". Ask your administrator to check the client id and secret.")
+		}
+		s.log.Warn("identity provider code exchange failed", "tenant", t.Key, "err", err)
+		return s.signInFailed(w, r, http.StatusBadGateway, "Your organisation's identity provider did not complete the sign-in. Try again later.")
+	}
+	rawID, _ := tok.Extra("id_token").(string)
+	if rawID == "" {
+		return s.signInFailed(w, r, http.StatusBadGateway, "Your organisation's identity provider sent no ID token.")
+	}
+	idt, err := p.Verifier(&oidc.Config{ClientID: t.ClientID}).Verify(ctx, rawID)
+	if err != nil {
+		s.log.Warn("ID token refused", "tenant", t.Key, "err", err)
+		return s.signInFailed(w, r, http.StatusForbidden, "The ID token from your organisation's identity provider is not valid (signature, issuer, audience or expiry).")
+	}
+	if idt.Subject == "" {
+		return s.signInFailed(w, r, http.StatusForbidden, "The ID token from your organisation's identity provider names no account (no subject).")
+	}
+	if subtle.ConstantTimeCompare([]byte(idt.Nonce), []byte(si.Nonce)) != 1 {
+		return s.signInFailed(w, r, http.StatusForbidden, "The ID token from your organisation's identity provider was not issued for this sign-in (nonce).")
+	}
+	claims := map[string]any{}
+	if err := idt.Claims(&claims); err != nil {
+		return s.signInFailed(w, r, http.StatusBadGateway, "The ID token's claims could not be read.")
+	}
+	// Providers often keep the email and group claims for the userinfo
+	// endpoint: ask it for what the ID token lacks.
+	if _, ok := claims[t.ClaimType]; (!ok || claims["email"] == nil) && p.UserInfoEndpoint() != "" {
+		ui, err := p.UserInfo(ctx, oauth2.StaticTokenSource(tok))
+		if err != nil {
+			s.log.Warn("userinfo failed", "tenant", t.Key, "err", err)
+			return s.signInFailed(w, r, http.StatusBadGateway, "Your organisation's identity provider did not give your account's details (userinfo).")
+		}
+		if ui.Subject != idt.Subject {
+			return s.signInFailed(w, r, http.StatusForbidden, "Your organisation's identity provider described another account than the one signed in.")
+		}
+		more := map[string]any{}
+		if err := ui.Claims(&more); err == nil {
+			for k, v := range more {
+				if _, ok := claims[k]; !ok {
+					claims[k] = v
+				}
+			}
+		}
+	}
+	email, _ := claims["email"].(string)
+	if !survey.ClaimGrants(claims, t.ClaimType, t.ClaimValue) {
+		who := "Your account"
+		if email != "" {
+			who = "Your account " + email
+		}
+		return s.signInFailed(w, r, http.StatusForbidden, who+" does not have the claim "+t.ClaimType+" = "+t.ClaimValue+" that "+t.Name+" requires to sign in here. Ask your administrator for access.")
+	}
+	if v, ok := claims["email_verified"]; ok && (v == false || v == "false") {
+		return s.signInFailed(w, r, http.StatusForbidden, "Your organisation's account has an unverified email address ("+email+"); verify it at your identity provider first.")
+	}
+	if email == "" {
+		return s.signInFailed(w, r, http.StatusForbidden, "Your organisation's identity provider gave no email address for your account; ask your administrator to release the email claim.")
+	}
+	u, err := s.users.SignInExternal(r.Context(), t.Key, email, t.IssuerURL, idt.Subject)
+	if survey.ErrorCode(err) == survey.EFORBIDDEN {
+		return s.signInFailed(w, r, http.StatusForbidden, survey.ErrorMessage(err))
+	}
+	if err != nil {
+		return err
+	}
+	token, err := s.users.NewSession(r.Context(), u)
+	if err != nil {
+		return err
+	}
+	s.setSession(w, r, token)
+	next := "/" + t.Key + "/surveys"
+	if safeNext(t.Key, si.Next) {
+		next = si.Next
+	}
+	http.Redirect(w, r, next, http.StatusSeeOther)
+	return nil
+}
