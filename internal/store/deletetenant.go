@@ -15,7 +15,7 @@ type TenantDeletion struct {
 
 // DeleteTenant removes a tenant and all its data: its surveys (with their
 // questions, answers, lists and summaries), accounts, sessions, API tokens
-// and logos, then its record. It suspends the tenant first, so nothing new
+// logos and sign-ins under way, then its record. It suspends the tenant first, so nothing new
 // arrives while it runs, and removes the record last, so a run cut short is
 // finished by running it again.
 func DeleteTenant(ctx context.Context, st storage.Storage, tenants *TenantStore, key string) (TenantDeletion, error) {
@@ -41,8 +41,11 @@ func DeleteTenant(ctx context.Context, st storage.Storage, tenants *TenantStore,
 		}
 		d.Surveys++
 	}
-	// Accounts are partitioned by tenant.
+	// Accounts and sign-ins under way are partitioned by tenant.
 	if d.Users, err = deleteRows(ctx, st, UsersTable, []string{key}, nil); err != nil {
+		return d, err
+	}
+	if _, err = deleteRows(ctx, st, SignInsTable, []string{key}, nil); err != nil {
 		return d, err
 	}
 	// Sessions and tokens are partitioned by a hash prefix: all 256 are read.
