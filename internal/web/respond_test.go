@@ -90,16 +90,23 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 
 func (a *testApp) do(t testing.TB, method, path string, form url.Values, header map[string]string) (int, http.Header, string) {
 	t.Helper()
-	var body io.Reader
-	if form != nil {
-		body = strings.NewReader(form.Encode())
+	if form == nil {
+		return a.send(t, method, path, nil, header)
 	}
+	h := map[string]string{"Content-Type": "application/x-www-form-urlencoded"}
+	for k, v := range header {
+		h[k] = v
+	}
+	return a.send(t, method, path, strings.NewReader(form.Encode()), h)
+}
+
+// send makes a request with a body and headers, without following
+// redirects, and returns the status, headers and body of the answer.
+func (a *testApp) send(t testing.TB, method, path string, body io.Reader, header map[string]string) (int, http.Header, string) {
+	t.Helper()
 	req, err := http.NewRequest(method, a.srv.URL+path, body)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
 	for k, v := range header {
 		req.Header.Set(k, v)

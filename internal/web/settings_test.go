@@ -5,7 +5,6 @@ import (
 	"context"
 	"image"
 	"image/png"
-	"io"
 	"mime/multipart"
 	"net/http"
 	"regexp"
@@ -31,19 +30,7 @@ func (a *testApp) postMultipart(t *testing.T, path string, c *http.Cookie, field
 		_, _ = fw.Write(logo)
 	}
 	_ = mw.Close()
-	req, err := http.NewRequest("POST", a.srv.URL+path, &body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.AddCookie(c)
-	resp, err := a.client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, resp.Header, string(b)
+	return a.send(t, "POST", path, &body, map[string]string{"Content-Type": mw.FormDataContentType(), "Cookie": c.Name + "=" + c.Value})
 }
 
 func signedIn(t *testing.T, app *testApp, tenant, email string) *http.Cookie {
