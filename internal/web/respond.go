@@ -64,7 +64,7 @@ func (s *Server) openSurvey(w http.ResponseWriter, r *http.Request) (*survey.Ten
 	if err != nil {
 		return nil, nil, err
 	}
-	if sv.State == survey.Closed {
+	if sv.State == survey.Closed || !sv.Open(time.Now()) {
 		s.render(w, r, http.StatusGone, "closed", surveyPage{Tenant: t, Survey: sv})
 		return nil, nil, nil
 	}
@@ -97,6 +97,9 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 	_, _ = w.Write(form.head)
 	_, _ = w.Write([]byte(store.NewAnswerID(time.Now())))
 	_, _ = w.Write(form.tail)
+	if s.viewCounter != nil {
+		s.viewCounter.Add(t.Key, sv.Slug) // in memory; flushed to a queue
+	}
 	return nil
 }
 

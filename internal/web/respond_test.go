@@ -30,6 +30,8 @@ type testApp struct {
 	surveys *store.SurveyStore
 	answers *store.SurveyAnswerStore
 	adatum  *survey.Survey // the published demo survey
+	views   *store.ViewCounter
+	ranks   *store.RankingStore
 }
 
 func newTestApp(t testing.TB) *testApp {
@@ -51,6 +53,7 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 		t.Fatal(err)
 	}
 	surveys, tenants, answers := store.NewSurveyStore(st), store.NewTenantStore(st), store.NewSurveyAnswerStore(st)
+	views, ranks := store.NewViewCounter(st, time.Hour), store.NewRankingStore(st)
 	s, err := web.New(web.Deps{
 		Logger:      slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Surveys:     surveys,
@@ -65,6 +68,9 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 		Tokens:      store.NewTokenStore(st),
 		TenantAdmin: tenants,
 		Accounts:    store.NewUserStore(st),
+		Views:       views,
+		Ranks:       ranks,
+		Home:        store.NewCachedHome(ranks, 5, time.Nanosecond),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +85,7 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &testApp{web: s, st: st, srv: srv, surveys: surveys, answers: answers, adatum: adatum,
+	return &testApp{web: s, st: st, srv: srv, surveys: surveys, answers: answers, adatum: adatum, views: views, ranks: ranks,
 		client: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
 

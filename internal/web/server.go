@@ -47,6 +47,11 @@ type Deps struct {
 	// TenantAdmin and Accounts serve on-boarding.
 	TenantAdmin TenantAdmin
 	Accounts    AccountAdder
+	// Views counts survey page views; Ranks and Home read the ranked lists
+	// (ranks.go). Each may be nil.
+	Views ViewCounter
+	Ranks Ranks
+	Home  HomeLists
 	// Metrics serves /metrics; nil serves 404.
 	Metrics http.Handler
 }
@@ -67,6 +72,9 @@ type Server struct {
 	accounts    AccountAdder
 	summaries   Summaries
 	metrics     http.Handler
+	viewCounter ViewCounter
+	ranks       Ranks
+	homeLists   HomeLists
 	views       *views
 	forms       forms
 	accepted    prometheus.Counter
@@ -88,5 +96,6 @@ func New(d Deps) (*Server, error) {
 	}
 	return &Server{log: log, surveys: d.Surveys, tenants: d.Tenants, storage: d.Storage, metrics: d.Metrics, views: v,
 		public: d.Public, notifier: d.Notifier, users: d.Users, editor: d.Editor, reader: d.Reader, tokens: d.Tokens, tenantAdmin: d.TenantAdmin, accounts: d.Accounts, summaries: d.Summaries,
+		viewCounter: d.Views, ranks: d.Ranks, homeLists: d.Home,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."})}, nil
 }
