@@ -43,7 +43,9 @@ func NewViews(st storage.Storage, cfg Config, log *slog.Logger) *Views {
 }
 
 // Collectors returns the views worker's metrics, to register.
-func (v *Views) Collectors() []prometheus.Collector { return []prometheus.Collector{v.applied, v.dropped} }
+func (v *Views) Collectors() []prometheus.Collector {
+	return []prometheus.Collector{v.applied, v.dropped}
+}
 
 // Run drains the queue until ctx is done; the batch in hand is finished.
 func (v *Views) Run(ctx context.Context) error {
