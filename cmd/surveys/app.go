@@ -86,6 +86,9 @@ func (m *Main) Run(ctx context.Context) error {
 		return fmt.Errorf("tenants' secrets: %w", err)
 	}
 	ranks := store.NewRankingStore(m.Storage)
+	if err := m.backfillRanks(ctx, tenants, ranks); err != nil {
+		return err
+	}
 	m.views = store.NewViewCounter(m.Storage, 5*time.Second)
 	reg := metrics.New(m.Storage)
 	wm := worker.NewMetrics()
@@ -142,6 +145,23 @@ func (m *Main) Run(ctx context.Context) error {
 	m.srvDone = make(chan error, 1)
 	go func() { m.srvDone <- m.srv.Serve(m.ln) }()
 	m.log.Info("serving", "addr", m.ln.Addr().String(), "storage", m.cfg.Storage)
+	return nil
+}
+
+// backfillRanks ranks the surveys of a store made before ranked lists were
+// kept (once per store).
+func (m *Main) backfillRanks(ctx context.Context, tenants *store.TenantStore, ranks *store.RankingStore) error {
+	all, err := tenants.List(ctx)
+	if err != nil {
+		return err
+	}
+	n, err := ranks.Backfill(ctx, all)
+	if err != nil {
+		return fmt.Errorf("rank the surveys: %w", err)
+	}
+	if n > 0 {
+		m.log.Info("ranked the surveys made before ranked lists", "surveys", n)
+	}
 	return nil
 }
 

@@ -196,8 +196,10 @@ func NewRankingStore(st storage.Storage) *RankingStore {
 var errNoSurvey = errors.New("no such survey")
 
 // load reads a survey's pointer row, or makes one from its Surveys row (and
-// its summary's count, for a survey answered before ranks were kept).
-func (rs *RankingStore) load(ctx context.Context, tenant, slug string) (*rankState, error) {
+// its summary's count, for a survey answered before ranks were kept). With
+// openOnly, a survey that is not published gets no new pointer: a late
+// answer or view must not bring back the ranks of a survey being deleted.
+func (rs *RankingStore) load(ctx context.Context, tenant, slug string, openOnly bool) (*rankState, error) {
 	e, err := rs.st.GetEntity(ctx, RanksTable, tenant, pointerPrefix+slug)
 	if err == nil {
 		return rankStateFrom(e), nil
@@ -214,6 +216,9 @@ func (rs *RankingStore) load(ctx context.Context, tenant, slug string) (*rankSta
 	}
 	p := &rankState{Tenant: tenant, Slug: slug}
 	setSurvey(p, surveyFromEntity(se))
+	if openOnly && p.State != survey.Published {
+		return nil, errNoSurvey
+	}
 	if p.State != survey.Draft {
 		sum, _, err := NewSurveyAnswersSummaryStore(rs.st).Get(ctx, tenant, slug)
 		switch {
@@ -234,10 +239,10 @@ func setSurvey(p *rankState, s *survey.Survey) {
 // tenant's in one transaction with the pointer, then the home page's. It
 // retries when another writer was first. change reports whether it changed
 // anything.
-func (rs *RankingStore) update(ctx context.Context, tenant, slug string, change func(p *rankState) bool) error {
+func (rs *RankingStore) update(ctx context.Context, tenant, slug string, openOnly bool, change func(p *rankState) bool) error {
 	lenient := false
 	for attempt := 0; attempt < 20; attempt++ {
-		p, err := rs.load(ctx, tenant, slug)
+		p, err := rs.load(ctx, tenant, slug, openOnly)
 		if errors.Is(err, errNoSurvey) {
 			return nil
 		}
@@ -379,7 +384,7 @@ func (rs *RankingStore) markDone(p *rankState) {
 // state, listing and dates. The survey store calls it after each change;
 // calling it again repairs what a crash left half done.
 func (rs *RankingStore) Sync(ctx context.Context, s *survey.Survey) error {
-	return rs.update(ctx, s.Tenant, s.Slug, func(p *rankState) bool {
+	return rs.update(ctx, s.Tenant, s.Slug, false, func(p *rankState) bool {
 		before := *p
 		setSurvey(p, s)
 		return before.Listed != p.Listed || !before.PublishedOn.Equal(p.PublishedOn) || !before.CloseOn.Equal(p.CloseOn) || p.etag == ""
@@ -390,7 +395,7 @@ func (rs *RankingStore) Sync(ctx context.Context, s *survey.Survey) error {
 // and moves it in the lists. Counts only grow: an older count, from a
 // worker that lost a race, changes nothing.
 func (rs *RankingStore) SetAnswers(ctx context.Context, tenant, slug string, total int64) error {
-	return rs.update(ctx, tenant, slug, func(p *rankState) bool {
+	return rs.update(ctx, tenant, slug, true, func(p *rankState) bool {
 		if total <= p.Answers {
 			return p.etag == ""
 		}
@@ -411,7 +416,7 @@ const maxViewMsgs = 800
 // moves it in the most-viewed list. A message already applied to this
 // survey is skipped, so a redelivered message does not count twice.
 func (rs *RankingStore) AddViews(ctx context.Context, tenant, slug string, byMessage map[string]int64) error {
-	return rs.update(ctx, tenant, slug, func(p *rankState) bool {
+	return rs.update(ctx, tenant, slug, true, func(p *rankState) bool {
 		now := rs.now().Unix()
 		var delta int64
 		for id, n := range byMessage {
@@ -496,4 +501,42 @@ func (rs *RankingStore) Remove(ctx context.Context, tenant, slug string) error {
 		return nil
 	}
 	return fmt.Errorf("store: remove ranks of %s/%s: too many conflicting writers", tenant, slug)
+}
+
+// ranksMarker is written once every survey has been ranked.
+const ranksMarker = "ranks-backfilled"
+
+// Backfill ranks every survey of tenants that has no pointer row yet: the
+// surveys of a store made before ranks were kept. It runs once per store (a
+// marker blob records it), at start-up, and is safe to run again. It
+// returns the number of surveys ranked.
+func (rs *RankingStore) Backfill(ctx context.Context, tenants []*survey.Tenant) (int, error) {
+	if _, err := rs.st.GetBlob(ctx, SystemContainer, ranksMarker); err == nil {
+		return 0, nil
+	} else if !isNotFound(err) {
+		return 0, mapErr(err, "Ranks marker")
+	}
+	ss := NewSurveyStore(rs.st)
+	n := 0
+	for _, t := range tenants {
+		list, err := ss.List(ctx, t.Key)
+		if err != nil {
+			return n, err
+		}
+		ranked, err := rs.Tenant(ctx, t.Key, 1)
+		if err != nil {
+			return n, err
+		}
+		for _, s := range list {
+			if _, ok := ranked.Counts[s.Slug]; ok {
+				continue
+			}
+			if err := rs.Sync(ctx, s); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	_, err := rs.st.PutBlob(ctx, SystemContainer, ranksMarker, []byte("ranked"), storage.PutOptions{ContentType: "text/plain"})
+	return n, mapErr(err, "Ranks marker")
 }

@@ -418,3 +418,30 @@ func TestViewCounter(t *testing.T) {
 		}
 	})
 }
+
+// TestBackfill ranks surveys stored before ranks were kept, once.
+func TestBackfill(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
+		ctx := context.Background()
+		s := publish(t, store.NewSurveyStore(st), tenant, "Old survey", true, time.Time{})
+		// As a store of before: no ranks.
+		if err := store.NewRankingStore(st).Remove(ctx, tenant, s.Slug); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.DeleteBlob(ctx, store.SystemContainer, "ranks-backfilled", ""); err != nil && !errors.Is(err, storage.ErrNotFound) {
+			t.Fatal(err)
+		}
+		rs := store.NewRankingStore(st)
+		n, err := rs.Backfill(ctx, []*survey.Tenant{{Key: tenant}})
+		if err != nil || n != 1 {
+			t.Fatalf("Backfill = %d, %v; want 1 survey", n, err)
+		}
+		home, _ := rs.Home(ctx, 1000)
+		if slugs(home.Newest, tenant) != tenant+"/"+s.Slug {
+			t.Errorf("after the backfill, newest = %s", slugs(home.Newest, tenant))
+		}
+		if n, err := rs.Backfill(ctx, []*survey.Tenant{{Key: tenant}}); err != nil || n != 0 {
+			t.Errorf("second Backfill = %d, %v; want nothing done", n, err)
+		}
+	})
+}
