@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
@@ -91,6 +92,12 @@ func (f *fixture) rankDiff(final bool) string {
 	return ""
 }
 
+// recoverConfig is the restarted worker's: the crashed one's messages come
+// back after testConfig's short visibility, but the new one holds them
+// long enough, and tries often enough, that a slow machine (-race, many
+// cases at once) does not time its batches out into the poison queue.
+var recoverConfig = worker.Config{Batch: 2, Visibility: 20 * time.Second, MaxAttempts: 50, MaxIdle: 50 * time.Millisecond}
+
 // TestRanksCrashBetweenEveryCall kills the answers worker before and after
 // each of its storage calls, summaries and rank moves alike. Right after
 // the crash the home page shows the survey once; after the next pass (a
@@ -123,7 +130,7 @@ func TestRanksCrashBetweenEveryCall(t *testing.T) {
 				if msg := fx.rankDiff(false); msg != "" {
 					results <- fmt.Sprintf("crash at call %d (after=%v), before the next pass: %s", n, after, msg)
 				}
-				drainQuiet(st, worker.New(st, testConfig, quiet, nil))
+				drainQuiet(st, worker.New(st, recoverConfig, quiet, nil))
 				if msg := fx.rankDiff(true); msg != "" {
 					results <- fmt.Sprintf("crash at call %d (after=%v), after the next pass: %s", n, after, msg)
 				}

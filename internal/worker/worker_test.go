@@ -292,7 +292,7 @@ func TestCrashBetweenEveryCall(t *testing.T) {
 					_, _ = w.RunOnce(context.Background())
 				}
 				// A new process, with nothing in memory, finishes the work.
-				drainQuiet(st, worker.New(st, testConfig, quiet, nil))
+				drainQuiet(st, worker.New(st, recoverConfig, quiet, nil))
 				if msg := fx.diff(); msg != "" {
 					results <- fmt.Sprintf("crash at call %d (after=%v): %s", n, after, msg)
 				}
