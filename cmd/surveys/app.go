@@ -124,7 +124,7 @@ func (m *Main) Run(ctx context.Context) error {
 		m.stopWorker = cancel
 		m.workerDone = make(chan error, 2)
 		w := worker.New(m.Storage, worker.DefaultConfig, m.log, wm)
-		vw := worker.NewViews(m.Storage, worker.DefaultConfig, m.log)
+		vw := worker.NewViews(m.Storage, worker.DefaultViewsConfig, m.log)
 		reg.Register(vw.Collectors()...)
 		m.workers = 2
 		go func() { m.workerDone <- w.Run(wctx) }()

@@ -62,7 +62,7 @@ func benchViews(b *testing.B, surveys, perFlush int) {
 		b.Fatal(err)
 	}
 	h := srv.Handler()
-	vw := worker.NewViews(st, worker.DefaultConfig, nil)
+	vw := worker.NewViews(st, worker.DefaultViewsConfig, nil)
 	apply := func() {
 		if err := views.Flush(ctx); err != nil {
 			b.Fatal(err)

@@ -31,6 +31,11 @@ type Views struct {
 	applied, dropped prometheus.Counter
 }
 
+// DefaultViewsConfig is the views worker's configuration in surveys serve:
+// views are flushed every 5 s, so an idle queue is polled every 5 s at most
+// (a poll is a billed operation; the answers queue is polled faster).
+var DefaultViewsConfig = Config{Batch: 32, Visibility: time.Minute, MaxAttempts: 5, MaxIdle: 5 * time.Second}
+
 // NewViews returns a views worker.
 func NewViews(st storage.Storage, cfg Config, log *slog.Logger) *Views {
 	if log == nil {
