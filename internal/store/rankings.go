@@ -52,6 +52,12 @@ import (
 // a crash mid-move leaves the messages to be delivered again, and that
 // delivery's pass repairs the survey: a duplicate or stale row lasts no
 // longer than one worker pass, and readers never show it.
+//
+// Two live writers of one survey: the first, stalled between its pointer
+// write and its row insert for the whole of the second's pass, may insert
+// its row after the second deleted it. So a writer that inserted rows reads
+// the pointer back, and deletes those a later write no longer names (a row
+// of lower Seq, which readers would not show meanwhile).
 const (
 	RanksTable       = "SurveyRanks"
 	PublicRanksTable = "PublicRanks"
@@ -313,6 +319,11 @@ func (rs *RankingStore) update(ctx context.Context, tenant, slug string, openOnl
 		if err := rs.writeHome(ctx, p, write, p.Stale); err != nil {
 			return err
 		}
+		if len(write) > 0 {
+			if err := rs.checkWritten(ctx, p, write); err != nil {
+				return err
+			}
+		}
 		rs.markDone(p)
 		return nil
 	}
@@ -369,6 +380,36 @@ func (rs *RankingStore) writeHome(ctx context.Context, p *rankState, write, stal
 		}
 	}
 	return nil
+}
+
+// checkWritten reads the pointer back after p's rows in partitions write
+// were written: if another writer moved the survey meanwhile, it may have
+// deleted them before they were written, so the ones the pointer no longer
+// names are deleted now. Without this, a writer stalled for the whole of
+// another's pass would leave a row that no pointer names.
+func (rs *RankingStore) checkWritten(ctx context.Context, p *rankState, write []string) error {
+	e, err := rs.st.GetEntity(ctx, RanksTable, p.Tenant, pointerPrefix+p.Slug)
+	var now *rankState
+	switch {
+	case err == nil:
+		now = rankStateFrom(e)
+		if now.Seq == p.Seq {
+			return nil
+		}
+	case errors.Is(err, storage.ErrNotFound):
+		now = &rankState{} // removed meanwhile
+	default:
+		return mapErr(err, "Survey ranks")
+	}
+	var gone []string
+	for _, k := range write {
+		if !slices.Contains(now.Home, k) {
+			gone = append(gone, k)
+		}
+	}
+	q := *p
+	q.Home = now.Home
+	return rs.writeHome(ctx, &q, nil, gone)
 }
 
 func (rs *RankingStore) markDone(p *rankState) {

@@ -445,3 +445,44 @@ func TestBackfill(t *testing.T) {
 		}
 	})
 }
+
+// stalling holds the first home-row write until released.
+type stalling struct {
+	storage.Storage
+	held, release chan struct{}
+	once          atomic.Bool
+}
+
+func (s *stalling) UpsertEntity(ctx context.Context, table string, e storage.Entity) (string, error) {
+	if table == store.PublicRanksTable && s.once.CompareAndSwap(false, true) {
+		close(s.held)
+		<-s.release
+	}
+	return s.Storage.UpsertEntity(ctx, table, e)
+}
+
+// TestStalledWriter moves a survey with one writer that stalls between its
+// pointer write and its row write for the whole of another writer's move:
+// its late row is taken away again, so one row remains, at the later count.
+func TestStalledWriter(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
+		ctx := context.Background()
+		s := publish(t, store.NewSurveyStore(st), tenant, "Raced", true, time.Now().UTC().AddDate(0, 0, 3))
+		slow := &stalling{Storage: st, held: make(chan struct{}), release: make(chan struct{})}
+		done := make(chan error, 1)
+		go func() { done <- store.NewRankingStore(slow).SetAnswers(ctx, tenant, s.Slug, 5) }()
+		<-slow.held
+		if err := store.NewRankingStore(st).SetAnswers(ctx, tenant, s.Slug, 9); err != nil {
+			t.Fatal(err)
+		}
+		close(slow.release)
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		rows := homeRows(t, st, tenant, s.Slug)
+		if len(rows["a"]) != 1 || rows["a"][0].Int("Answers") != 9 || len(rows["n"]) != 1 {
+			t.Fatalf("home rows after the race: %v", rows)
+		}
+		checkHome(t, "after the race", st, tenant, s.Slug, 9, 9)
+	})
+}
