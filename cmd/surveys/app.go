@@ -36,6 +36,13 @@ type Main struct {
 
 	stopWorker context.CancelFunc
 	workerDone chan error
+	workers    int
+
+	// views counts survey page views in memory; stopViews makes it flush
+	// once more and return on viewsDone.
+	views     *store.ViewCounter
+	stopViews context.CancelFunc
+	viewsDone chan error
 }
 
 // NewMain returns a Main that logs to logOut.
@@ -78,6 +85,11 @@ func (m *Main) Run(ctx context.Context) error {
 	if err := tenants.CheckSecrets(ctx); err != nil {
 		return fmt.Errorf("tenants' secrets: %w", err)
 	}
+	ranks := store.NewRankingStore(m.Storage)
+	if err := m.backfillRanks(ctx, tenants, ranks); err != nil {
+		return err
+	}
+	m.views = store.NewViewCounter(m.Storage, 5*time.Second)
 	reg := metrics.New(m.Storage)
 	wm := worker.NewMetrics()
 	reg.Register(wm.Collectors()...)
@@ -97,6 +109,9 @@ func (m *Main) Run(ctx context.Context) error {
 		Accounts:    store.NewUserStore(m.Storage),
 		Regions:     m.cfg.RegionNames(),
 		Logos:       store.NewLogoStore(m.Storage),
+		Views:       m.views,
+		Ranks:       ranks,
+		Home:        store.NewCachedHome(ranks, 5, 5*time.Second),
 		Metrics:     reg.Handler(), // registered below, before the first scrape
 
 		// The tenant's own identity provider.
@@ -108,12 +123,19 @@ func (m *Main) Run(ctx context.Context) error {
 		return err
 	}
 	reg.Register(srv.Collectors()...)
+	vctx, stopViews := context.WithCancel(context.Background())
+	m.stopViews, m.viewsDone = stopViews, make(chan error, 1)
+	go func() { m.viewsDone <- m.views.Run(vctx) }()
 	if m.cfg.Worker {
 		wctx, cancel := context.WithCancel(context.Background())
 		m.stopWorker = cancel
-		m.workerDone = make(chan error, 1)
+		m.workerDone = make(chan error, 2)
 		w := worker.New(m.Storage, worker.DefaultConfig, m.log, wm)
+		vw := worker.NewViews(m.Storage, worker.DefaultViewsConfig, m.log)
+		reg.Register(vw.Collectors()...)
+		m.workers = 2
 		go func() { m.workerDone <- w.Run(wctx) }()
+		go func() { m.workerDone <- vw.Run(wctx) }()
 	}
 	m.ln, err = net.Listen("tcp", m.cfg.Addr)
 	if err != nil {
@@ -133,11 +155,28 @@ func (m *Main) Run(ctx context.Context) error {
 	return nil
 }
 
+// backfillRanks ranks the surveys of a store made before ranked lists were
+// kept (once per store).
+func (m *Main) backfillRanks(ctx context.Context, tenants *store.TenantStore, ranks *store.RankingStore) error {
+	all, err := tenants.List(ctx)
+	if err != nil {
+		return err
+	}
+	n, err := ranks.Backfill(ctx, all)
+	if err != nil {
+		return fmt.Errorf("rank the surveys: %w", err)
+	}
+	if n > 0 {
+		m.log.Info("ranked the surveys made before ranked lists", "surveys", n)
+	}
+	return nil
+}
+
 // Addr is the address the server listens on.
 func (m *Main) Addr() string { return m.ln.Addr().String() }
 
-// Close stops the server (letting requests finish), then the worker, then
-// closes storage.
+// Close stops the server (letting requests finish), flushes the views
+// counted in memory, stops the workers, then closes storage.
 func (m *Main) Close() error {
 	var errs []error
 	if m.srv != nil {
@@ -150,11 +189,20 @@ func (m *Main) Close() error {
 			errs = append(errs, err)
 		}
 	}
+	if m.stopViews != nil {
+		// The views counted in memory go to the queue.
+		m.stopViews()
+		if err := <-m.viewsDone; err != nil {
+			errs = append(errs, fmt.Errorf("views: %w", err))
+		}
+	}
 	if m.stopWorker != nil {
-		// The worker finishes the batch in hand, then returns.
+		// The workers finish the batch in hand, then return.
 		m.stopWorker()
-		if err := <-m.workerDone; err != nil {
-			errs = append(errs, fmt.Errorf("worker: %w", err))
+		for i := 0; i < m.workers; i++ {
+			if err := <-m.workerDone; err != nil {
+				errs = append(errs, fmt.Errorf("worker: %w", err))
+			}
 		}
 	}
 	if m.Storage != nil {

@@ -115,6 +115,19 @@ type Query struct {
 	Continuation string
 }
 
+// TableQuery selects entities across partitions, in (PartitionKey, RowKey)
+// order: Azure's table query without a PartitionKey equality. Ranked lists
+// whose PartitionKey is the rank (an inverted count) are read this way.
+type TableQuery struct {
+	// PartitionFrom, when set, is the smallest PartitionKey returned
+	// (inclusive); PartitionTo, when set, is the bound above every
+	// PartitionKey returned (exclusive).
+	PartitionFrom, PartitionTo string
+	// Top and Continuation are as in Query.
+	Top          int
+	Continuation string
+}
+
 // EntityPage is one page of a query. Continuation is "" on the last page.
 // A page may hold fewer than Top entities and still have a continuation.
 type EntityPage struct {
@@ -161,6 +174,11 @@ type Tables interface {
 	// QueryPartition returns a page of the rows of partition pk, in RowKey
 	// order. An unknown table gives ErrNotFound.
 	QueryPartition(ctx context.Context, table, pk string, q Query) (EntityPage, error)
+	// QueryTable returns a page of the rows of every partition in the
+	// range of q, in (PartitionKey, RowKey) order. It costs a scan: use it
+	// for the first rows of a table whose keys order it. An unknown table
+	// gives ErrNotFound.
+	QueryTable(ctx context.Context, table string, q TableQuery) (EntityPage, error)
 	// Transact applies ops atomically: all of them or none. Every op must be
 	// in partition pk, no row may appear twice, and there may be at most
 	// MaxTransactionOps ops (ErrInvalid otherwise). When an op fails, the

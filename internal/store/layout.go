@@ -37,7 +37,7 @@ const (
 // Init creates the tables, shared containers and queues. It is called once
 // at start-up; per-survey containers are created on their first 404.
 func Init(ctx context.Context, st storage.Storage) error {
-	for _, t := range []string{SurveysTable, QuestionsTable, UsersTable, SessionsTable, TokensTable, SignInsTable} {
+	for _, t := range []string{SurveysTable, QuestionsTable, UsersTable, SessionsTable, TokensTable, SignInsTable, RanksTable, PublicRanksTable} {
 		if err := st.CreateTable(ctx, t); err != nil {
 			return fmt.Errorf("store: create table %s: %w", t, err)
 		}
@@ -50,7 +50,7 @@ func Init(ctx context.Context, st storage.Storage) error {
 	if err := st.CreateContainer(ctx, LogosContainer, true); err != nil {
 		return fmt.Errorf("store: create container %s: %w", LogosContainer, err)
 	}
-	for _, q := range []string{AnswersQueue, PremiumAnswersQueue, TransfersQueue} {
+	for _, q := range []string{AnswersQueue, PremiumAnswersQueue, TransfersQueue, ViewsQueue} {
 		if err := st.CreateQueue(ctx, q); err != nil {
 			return fmt.Errorf("store: create queue %s: %w", q, err)
 		}

@@ -107,7 +107,7 @@ func beforeDash(s string) string {
 // tableTenant names the tenant whose data a table row is, "" for home.
 func tableTenant(table, pk string) string {
 	switch table {
-	case SurveysTable:
+	case SurveysTable, RanksTable:
 		return pk
 	case QuestionsTable:
 		if i := strings.IndexByte(pk, '_'); i >= 0 {
@@ -213,6 +213,12 @@ func (p *Placement) QueryPartition(ctx context.Context, table, pk string, q stor
 		return storage.EntityPage{}, err
 	}
 	return st.QueryPartition(ctx, table, pk, q)
+}
+
+// QueryTable scans a table across partitions: the lists ranked across
+// tenants (PublicRanks) are at home.
+func (p *Placement) QueryTable(ctx context.Context, table string, q storage.TableQuery) (storage.EntityPage, error) {
+	return p.home.QueryTable(ctx, table, q)
 }
 
 func (p *Placement) Transact(ctx context.Context, table, pk string, ops []storage.TableOp) error {

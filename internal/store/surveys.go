@@ -23,11 +23,13 @@ type SurveyStore struct {
 	now func() time.Time
 	// answers is used by Delete to remove a survey's answers.
 	answers *SurveyAnswerStore
+	// ranks follows each change into the ranked lists.
+	ranks *RankingStore
 }
 
 // NewSurveyStore returns a SurveyStore over st.
 func NewSurveyStore(st storage.Storage) *SurveyStore {
-	return &SurveyStore{st: st, now: time.Now, answers: NewSurveyAnswerStore(st)}
+	return &SurveyStore{st: st, now: time.Now, answers: NewSurveyAnswerStore(st), ranks: NewRankingStore(st)}
 }
 
 // Create stores a new survey for s.Tenant, choosing its slug from the title
@@ -68,6 +70,9 @@ func (ss *SurveyStore) Create(ctx context.Context, s *survey.Survey) error {
 		}
 		_, err := ss.st.InsertEntity(ctx, SurveysTable, surveyEntity(s, version))
 		if err == nil {
+			// The survey is made; a failure here is repaired by its next
+			// change or answers, which rank it from its Surveys row.
+			_ = ss.ranks.Sync(ctx, s)
 			return nil
 		}
 		// Another request took the slug first: its row does not name our
@@ -186,7 +191,7 @@ func (ss *SurveyStore) Update(ctx context.Context, s *survey.Survey) error {
 	// The old set is invisible now; a crash here leaves rows that Delete
 	// removes with the partition.
 	_ = ss.deleteQuestions(ctx, s.Tenant, s.Slug, old)
-	return nil
+	return ss.ranks.Sync(ctx, s)
 }
 
 // SetState moves a survey to state: publish a draft, close a published
@@ -199,7 +204,9 @@ func (ss *SurveyStore) SetState(ctx context.Context, tenant, slug string, state 
 	s := surveyFromEntity(e)
 	switch {
 	case s.State == state:
-		return s, nil
+		// Done before, perhaps by a request that died before its ranks
+		// were moved: move them now.
+		return s, ss.ranks.Sync(ctx, s)
 	case state == survey.Published && (s.State == survey.Draft || s.State == survey.Closed):
 		if s.PublishedOn.IsZero() {
 			s.PublishedOn = ss.now().UTC()
@@ -212,11 +219,11 @@ func (ss *SurveyStore) SetState(ctx context.Context, tenant, slug string, state 
 	if _, err := ss.st.UpdateEntity(ctx, SurveysTable, surveyEntity(s, e.String("Version")), e.ETag); err != nil {
 		return nil, mapErr(err, "Survey")
 	}
-	return s, nil
+	return s, ss.ranks.Sync(ctx, s)
 }
 
-// Delete removes a survey with its questions, answers, answer list and
-// summary. It closes the survey first and removes its row last, so that a
+// Delete removes a survey with its ranks, questions, answers, answer list
+// and summary. It closes the survey first and removes its row last, so that a
 // crash part-way leaves a survey that Delete finishes when called again.
 func (ss *SurveyStore) Delete(ctx context.Context, tenant, slug string) error {
 	e, err := ss.st.GetEntity(ctx, SurveysTable, tenant, surveyRowKey(tenant, slug))
@@ -230,6 +237,9 @@ func (ss *SurveyStore) Delete(ctx context.Context, tenant, slug string) error {
 			return mapErr(err, "Survey")
 		}
 		e.ETag = etag
+	}
+	if err := ss.ranks.Remove(ctx, tenant, slug); err != nil {
+		return err
 	}
 	if err := ss.deleteQuestions(ctx, tenant, slug, ""); err != nil {
 		return err
@@ -311,6 +321,9 @@ func surveyEntity(s *survey.Survey, version string) storage.Entity {
 	if !s.PublishedOn.IsZero() {
 		props["PublishedOn"] = s.PublishedOn
 	}
+	if !s.CloseOn.IsZero() {
+		props["CloseOn"] = s.CloseOn
+	}
 	return storage.Entity{PartitionKey: s.Tenant, RowKey: surveyRowKey(s.Tenant, s.Slug), Properties: props}
 }
 
@@ -323,5 +336,6 @@ func surveyFromEntity(e storage.Entity) *survey.Survey {
 		CreatedOn:   e.Time("CreatedOn"),
 		PublishedOn: e.Time("PublishedOn"),
 		Listed:      e.Bool("Listed"),
+		CloseOn:     e.Time("CloseOn"),
 	}
 }

@@ -49,8 +49,26 @@ type Survey struct {
 	CreatedOn   time.Time
 	PublishedOn time.Time
 	// Listed surveys appear on the public home page.
-	Listed    bool
+	Listed bool
+	// CloseOn, when set, is the last day (00:00 UTC) the survey takes
+	// answers: it closes at the end of that day.
+	CloseOn   time.Time
 	Questions []Question
+}
+
+// ClosesAt is when a survey with a close date stops taking answers (the
+// zero time when it has none).
+func (s *Survey) ClosesAt() time.Time {
+	if s.CloseOn.IsZero() {
+		return time.Time{}
+	}
+	return s.CloseOn.Add(24 * time.Hour)
+}
+
+// Open reports whether the survey takes answers at now: published, and not
+// past its close date.
+func (s *Survey) Open(now time.Time) bool {
+	return s.State == Published && (s.CloseOn.IsZero() || now.Before(s.ClosesAt()))
 }
 
 // Question is one question of a survey. ID is unique within the survey and

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -26,6 +27,7 @@ type designerPage struct {
 	Survey  *survey.Survey // the stored survey when editing; nil when new
 	Title   string
 	Listed  bool
+	CloseOn string // YYYY-MM-DD, or ""
 	Rows    []designerRow
 	Errors  map[string]string
 	Frozen  bool
@@ -70,6 +72,22 @@ func designerForm(w http.ResponseWriter, r *http.Request) (title string, listed 
 		rows[i].Pos = i + 1
 	}
 	return f.Get("title"), f.Get("listed") != "", rows, nil
+}
+
+// parseCloseOn reads the designer's optional close date: the last day the
+// survey takes answers, today or later. It returns a field error message.
+func parseCloseOn(v string, now time.Time) (time.Time, string) {
+	if v == "" {
+		return time.Time{}, ""
+	}
+	d, err := time.Parse(time.DateOnly, v)
+	if err != nil {
+		return time.Time{}, "Give the last day as a date, YYYY-MM-DD."
+	}
+	if today := now.UTC().Truncate(24 * time.Hour); d.Before(today) {
+		return time.Time{}, "The last day to answer has passed; choose today or later."
+	}
+	return d, ""
 }
 
 func rowsToQuestions(rows []designerRow) []survey.Question {
@@ -121,7 +139,8 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	page := designerPage{Tenant: tenant, Title: title, Listed: listed, Rows: rows}
+	page := designerPage{Tenant: tenant, Title: title, Listed: listed, Rows: rows, CloseOn: strings.TrimSpace(r.PostForm.Get("closeOn"))}
+	closeOn, closeErr := parseCloseOn(page.CloseOn, time.Now())
 	if slug != "" {
 		cur, err := s.surveys.Get(r.Context(), tenant, slug)
 		if err != nil {
@@ -137,7 +156,12 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 		s.renderDesigner(w, r, http.StatusOK, page)
 		return nil
 	case "save", "publish":
-		sv := &survey.Survey{Tenant: tenant, Title: title, Listed: listed, Questions: rowsToQuestions(rows), State: survey.Draft}
+		if closeErr != "" {
+			page.Errors, page.Message = map[string]string{"closeOn": closeErr}, "Please check the close date."
+			s.renderDesigner(w, r, http.StatusUnprocessableEntity, page)
+			return nil
+		}
+		sv := &survey.Survey{Tenant: tenant, Title: title, Listed: listed, CloseOn: closeOn, Questions: rowsToQuestions(rows), State: survey.Draft}
 		if page.Survey == nil {
 			if action == "publish" {
 				sv.State = survey.Published
@@ -182,8 +206,12 @@ func (s *Server) editSurvey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.renderDesigner(w, r, http.StatusOK, designerPage{Tenant: tenant, Survey: sv, Title: sv.Title, Listed: sv.Listed,
-		Rows: questionsToRows(sv.Questions), Frozen: sv.State != survey.Draft})
+	p := designerPage{Tenant: tenant, Survey: sv, Title: sv.Title, Listed: sv.Listed,
+		Rows: questionsToRows(sv.Questions), Frozen: sv.State != survey.Draft}
+	if !sv.CloseOn.IsZero() {
+		p.CloseOn = sv.CloseOn.Format(time.DateOnly)
+	}
+	s.renderDesigner(w, r, http.StatusOK, p)
 	return nil
 }
 

@@ -2,44 +2,81 @@ package web
 
 import (
 	"net/http"
-	"sort"
 	"time"
 
+	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
 type homePage struct {
-	Surveys []homeSurvey
+	MostAnswered, Newest, ClosingSoon []homeSurvey
+}
+
+// Empty reports whether no list has a survey.
+func (p homePage) Empty() bool {
+	return len(p.MostAnswered) == 0 && len(p.Newest) == 0 && len(p.ClosingSoon) == 0
 }
 
 type homeSurvey struct {
 	Tenant, TenantName, Slug, Title string
-	PublishedOn                     time.Time
+	Answers                         int64
+	PublishedOn, ClosesAt           time.Time
 }
 
-// home lists the published surveys that their tenants chose to list,
-// newest first.
+// home shows the surveys their tenants chose to list: most answered,
+// newest, closing soon. Each list is the first rows of a ranked table
+// (store.RankingStore), cached for a few seconds; nothing is scanned.
 func (s *Server) home(w http.ResponseWriter, r *http.Request) error {
-	tenants, err := s.tenants.List(r.Context())
-	if err != nil {
-		return err
-	}
 	var page homePage
-	for _, t := range tenants {
-		if t.Suspended {
-			continue
-		}
-		list, err := s.surveys.List(r.Context(), t.Key)
+	if s.homeLists != nil {
+		lists, err := s.homeLists.Home(r.Context())
 		if err != nil {
 			return err
 		}
-		for _, sv := range list {
-			if sv.State == survey.Published && sv.Listed {
-				page.Surveys = append(page.Surveys, homeSurvey{Tenant: t.Key, TenantName: t.Name, Slug: sv.Slug, Title: sv.Title, PublishedOn: sv.PublishedOn})
+		names := map[string]string{}
+		convert := func(in []store.RankedSurvey) ([]homeSurvey, error) {
+			var out []homeSurvey
+			for _, rs := range in {
+				name, ok := names[rs.Tenant]
+				if !ok {
+					t, err := s.public.Tenant(r.Context(), rs.Tenant)
+					switch {
+					case survey.ErrorCode(err) == survey.ENOTFOUND:
+					case err != nil:
+						return nil, err
+					case !t.Suspended:
+						name = t.Name
+					}
+					names[rs.Tenant] = name
+				}
+				if name == "" {
+					continue // a suspended or removed tenant
+				}
+				out = append(out, homeSurvey{Tenant: rs.Tenant, TenantName: name, Slug: rs.Slug, Title: rs.Title,
+					Answers: rs.Answers, PublishedOn: rs.PublishedOn, ClosesAt: rs.ClosesAt()})
+			}
+			return out, nil
+		}
+		var err2 error
+		for _, l := range []struct {
+			in  []store.RankedSurvey
+			out *[]homeSurvey
+		}{{lists.MostAnswered, &page.MostAnswered}, {lists.Newest, &page.Newest}, {lists.ClosingSoon, &page.ClosingSoon}} {
+			if *l.out, err2 = convert(l.in); err2 != nil {
+				return err2
 			}
 		}
 	}
-	sort.Slice(page.Surveys, func(i, j int) bool { return page.Surveys[i].PublishedOn.After(page.Surveys[j].PublishedOn) })
 	s.render(w, r, http.StatusOK, "home", page)
 	return nil
+}
+
+// homeListData is one list of the home page, for the home-list template.
+type homeListData struct {
+	ID, Title string
+	Surveys   []homeSurvey
+}
+
+func homeListOf(id, title string, surveys []homeSurvey) homeListData {
+	return homeListData{ID: id, Title: title, Surveys: surveys}
 }

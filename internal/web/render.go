@@ -46,7 +46,7 @@ func newViews() (*views, error) {
 	}
 	funcs := template.FuncMap{"asset": v.assetURL, "inc": inc, "stars": starValues, "answerTo": answerTo, "dec": func(i int) int { return i - 1 },
 		"barWidth":   func(p float64) string { return strconv.FormatFloat(340*p/100, 'f', 1, 64) },
-		"barsHeight": func(n int) int { return n*32 + 4 }}
+		"barsHeight": func(n int) int { return n*32 + 4 }, "homeList": homeListOf}
 	pages, err := fs.Glob(templates.FS, "pages/*.html")
 	if err != nil {
 		return nil, err

@@ -64,8 +64,8 @@ func (s *Server) openSurvey(w http.ResponseWriter, r *http.Request) (*survey.Ten
 	if err != nil {
 		return nil, nil, err
 	}
-	if sv.State == survey.Closed || t.CheckActive(time.Now()) != nil {
-		// A survey of a tenant whose trial ended is closed to respondents.
+	if sv.State == survey.Closed || !sv.Open(time.Now()) || t.CheckActive(time.Now()) != nil {
+		// Closed, past its close date, or of a tenant whose trial ended.
 		s.render(w, r, http.StatusGone, "closed", surveyPage{Tenant: t, Survey: sv})
 		return nil, nil, nil
 	}
@@ -98,6 +98,9 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 	_, _ = w.Write(form.head)
 	_, _ = w.Write([]byte(store.NewAnswerID(time.Now())))
 	_, _ = w.Write(form.tail)
+	if s.viewCounter != nil {
+		s.viewCounter.Add(t.Key, sv.Slug) // in memory; flushed to a queue
+	}
 	return nil
 }
 

@@ -30,6 +30,8 @@ type testApp struct {
 	surveys *store.SurveyStore
 	answers *store.SurveyAnswerStore
 	adatum  *survey.Survey // the published demo survey
+	views   *store.ViewCounter
+	ranks   *store.RankingStore
 }
 
 func newTestApp(t testing.TB) *testApp {
@@ -51,6 +53,7 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 		t.Fatal(err)
 	}
 	surveys, tenants, answers := store.NewSurveyStore(st), store.NewTenantStore(st).WithSecrets(testBox), store.NewSurveyAnswerStore(st)
+	views, ranks := store.NewViewCounter(st, time.Hour), store.NewRankingStore(st)
 	s, err := web.New(web.Deps{
 		Logger:      slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Surveys:     surveys,
@@ -70,6 +73,9 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 		SignIns:        store.NewSignInStore(st),
 		TenantSettings: tenants,
 		HTTPClient:     testProviderClient(),
+		Views:          views,
+		Ranks:          ranks,
+		Home:           store.NewCachedHome(ranks, 5, time.Nanosecond),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +90,7 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &testApp{web: s, st: st, srv: srv, surveys: surveys, answers: answers, adatum: adatum,
+	return &testApp{web: s, st: st, srv: srv, surveys: surveys, answers: answers, adatum: adatum, views: views, ranks: ranks,
 		client: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
 

@@ -63,6 +63,11 @@ type Deps struct {
 	PublicURL      string
 	HTTPClient     *http.Client
 
+	// Views counts survey page views; Ranks and Home read the ranked lists
+	// (ranks.go). Each may be nil.
+	Views ViewCounter
+	Ranks Ranks
+	Home  HomeLists
 	// Metrics serves /metrics; nil serves 404.
 	Metrics http.Handler
 }
@@ -85,6 +90,9 @@ type Server struct {
 	logos       Logos
 	regions     []string
 	metrics     http.Handler
+	viewCounter ViewCounter
+	ranks       Ranks
+	homeLists   HomeLists
 	views       *views
 	forms       forms
 	accepted    prometheus.Counter
@@ -114,5 +122,6 @@ func New(d Deps) (*Server, error) {
 		public: d.Public, notifier: d.Notifier, users: d.Users, editor: d.Editor, reader: d.Reader, tokens: d.Tokens, tenantAdmin: d.TenantAdmin, accounts: d.Accounts, summaries: d.Summaries,
 		logos: d.Logos, regions: d.Regions,
 		signIns: d.SignIns, tenantSettings: d.TenantSettings, publicURL: strings.TrimSuffix(d.PublicURL, "/"), oidc: newProviders(d.HTTPClient),
+		viewCounter: d.Views, ranks: d.Ranks, homeLists: d.Home,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."})}, nil
 }

@@ -46,6 +46,7 @@ type Worker struct {
 	surveys *store.SurveyStore
 	answers *store.SurveyAnswerStore
 	sums    *store.SurveyAnswersSummaryStore
+	ranks   *store.RankingStore
 	cfg     Config
 	log     *slog.Logger
 	now     func() time.Time
@@ -80,7 +81,7 @@ func New(st storage.Storage, cfg Config, log *slog.Logger, m *Metrics) *Worker {
 	}
 	return &Worker{
 		st: st, surveys: store.NewSurveyStore(st), answers: store.NewSurveyAnswerStore(st),
-		sums: store.NewSurveyAnswersSummaryStore(st), cfg: cfg, log: log, now: time.Now, m: m,
+		sums: store.NewSurveyAnswersSummaryStore(st), ranks: store.NewRankingStore(st), cfg: cfg, log: log, now: time.Now, m: m,
 		cache: map[string]cached{}, tails: map[string]*store.ListTail{}, deleted: map[string][]string{}, failures: map[string]string{},
 	}
 }
@@ -201,7 +202,12 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 	var errs []error
 	for _, key := range order {
 		g := groups[key]
-		if err := w.apply(ctx, key, g.tenant, g.slug, g.msgs); err != nil {
+		err := w.apply(ctx, key, g.tenant, g.slug, g.msgs)
+		if err == nil {
+			// The ranked lists, before the messages go (rankings.go).
+			err = w.rank(ctx, key, g.tenant, g.slug)
+		}
+		if err != nil {
 			errs = append(errs, err)
 			for _, m := range g.msgs {
 				m.failed = true

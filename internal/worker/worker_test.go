@@ -256,6 +256,17 @@ func (f *faulty) QueryPartition(ctx context.Context, table, pk string, q storage
 	return p, err
 }
 
+func (f *faulty) Transact(ctx context.Context, table, pk string, ops []storage.TableOp) error {
+	return f.step(func() error { return f.Storage.Transact(ctx, table, pk, ops) })
+}
+func (f *faulty) UpsertEntity(ctx context.Context, table string, e storage.Entity) (etag string, err error) {
+	err = f.step(func() (x error) { etag, x = f.Storage.UpsertEntity(ctx, table, e); return x })
+	return etag, err
+}
+func (f *faulty) DeleteEntity(ctx context.Context, table, pk, rk, ifMatch string) error {
+	return f.step(func() error { return f.Storage.DeleteEntity(ctx, table, pk, rk, ifMatch) })
+}
+
 // TestCrashBetweenEveryCall kills the worker before and after each of its
 // storage calls in turn, restarts it, and checks that the summary equals a
 // recount from the answer blobs: nothing lost, nothing counted twice.
@@ -287,7 +298,7 @@ func TestCrashBetweenEveryCall(t *testing.T) {
 					_, _ = w.RunOnce(context.Background())
 				}
 				// A new process, with nothing in memory, finishes the work.
-				drainQuiet(st, worker.New(st, crashConfig, quiet, nil))
+				drainQuiet(st, worker.New(st, recoverConfig, quiet, nil))
 				if msg := fx.diff(); msg != "" {
 					poisoned, _ := st.ApproximateCount(context.Background(), worker.PoisonQueue)
 					results <- fmt.Sprintf("crash at call %d (after=%v): %s (%d poisoned)", n, after, msg, poisoned)

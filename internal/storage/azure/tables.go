@@ -150,6 +150,55 @@ func (s *Store) QueryPartition(ctx context.Context, table, pk string, q storage.
 	return page, nil
 }
 
+// QueryTable returns one page of the entities of the partitions in q's
+// range, in (PartitionKey, RowKey) order.
+func (s *Store) QueryTable(ctx context.Context, table string, q storage.TableQuery) (storage.EntityPage, error) {
+	if err := storage.ValidateTableName(table); err != nil {
+		return storage.EntityPage{}, err
+	}
+	top := q.Top
+	switch {
+	case top < 0:
+		return storage.EntityPage{}, fmt.Errorf("query top %d: %w", top, storage.ErrInvalid)
+	case top == 0 || top > storage.MaxPageSize:
+		top = storage.MaxPageSize
+	}
+	var filters []string
+	if q.PartitionFrom != "" {
+		filters = append(filters, "PartitionKey ge "+odataString(q.PartitionFrom))
+	}
+	if q.PartitionTo != "" {
+		filters = append(filters, "PartitionKey lt "+odataString(q.PartitionTo))
+	}
+	opts := &aztables.ListEntitiesOptions{Top: to.Ptr(int32(top))}
+	if len(filters) > 0 {
+		opts.Filter = to.Ptr(strings.Join(filters, " and "))
+	}
+	if q.Continuation != "" {
+		npk, nrk, err := decodeContinuation(q.Continuation)
+		if err != nil {
+			return storage.EntityPage{}, err
+		}
+		opts.NextPartitionKey, opts.NextRowKey = npk, nrk
+	}
+	resp, err := s.tables.NewClient(table).NewListEntitiesPager(opts).NextPage(ctx)
+	if err != nil {
+		return storage.EntityPage{}, wrap(err, "scan %s", table)
+	}
+	page := storage.EntityPage{
+		Entities:     make([]storage.Entity, 0, len(resp.Entities)),
+		Continuation: encodeContinuation(resp.NextPartitionKey, resp.NextRowKey),
+	}
+	for _, data := range resp.Entities {
+		e, err := unmarshalEntity(data, "")
+		if err != nil {
+			return storage.EntityPage{}, fmt.Errorf("azure: scan %s: %w", table, err)
+		}
+		page.Entities = append(page.Entities, e)
+	}
+	return page, nil
+}
+
 // Transact submits ops as one entity group transaction.
 func (s *Store) Transact(ctx context.Context, table, pk string, ops []storage.TableOp) error {
 	if err := storage.ValidateTableName(table); err != nil {

@@ -22,7 +22,7 @@ func (o Op) String() string { return o.Service + "." + o.Kind }
 
 var ops = []Op{
 	{"table", "create_table"}, {"table", "delete_table"}, {"table", "get"}, {"table", "insert"},
-	{"table", "upsert"}, {"table", "update"}, {"table", "delete"}, {"table", "query"}, {"table", "transact"},
+	{"table", "upsert"}, {"table", "update"}, {"table", "delete"}, {"table", "query"}, {"table", "scan"}, {"table", "transact"},
 	{"blob", "create_container"}, {"blob", "delete_container"}, {"blob", "put"}, {"blob", "get"},
 	{"blob", "delete"}, {"blob", "list"},
 	{"queue", "create_queue"}, {"queue", "delete_queue"}, {"queue", "enqueue"}, {"queue", "dequeue"},
@@ -144,6 +144,12 @@ func (s *Store) DeleteEntity(ctx context.Context, table, pk, rk, ifMatch string)
 func (s *Store) QueryPartition(ctx context.Context, table, pk string, q storage.Query) (storage.EntityPage, error) {
 	p, err := s.next.QueryPartition(ctx, table, pk, q)
 	s.count("table", "query", err)
+	return p, err
+}
+
+func (s *Store) QueryTable(ctx context.Context, table string, q storage.TableQuery) (storage.EntityPage, error) {
+	p, err := s.next.QueryTable(ctx, table, q)
+	s.count("table", "scan", err)
 	return p, err
 }
 

@@ -288,6 +288,90 @@ func (s *Store) QueryPartition(ctx context.Context, table, pk string, q storage.
 	return page, nil
 }
 
+// QueryTable returns a page of the rows of the partitions in q's range, in
+// (PartitionKey, RowKey) order.
+func (s *Store) QueryTable(ctx context.Context, table string, q storage.TableQuery) (storage.EntityPage, error) {
+	if err := storage.ValidateTableName(table); err != nil {
+		return storage.EntityPage{}, fmt.Errorf("local: scan: %w", err)
+	}
+	if q.Top < 0 {
+		return storage.EntityPage{}, fmt.Errorf("local: scan %s: top %d is negative: %w", table, q.Top, storage.ErrInvalid)
+	}
+	top := q.Top
+	if top == 0 || top > storage.MaxPageSize {
+		top = storage.MaxPageSize
+	}
+	key := tableKey(table)
+	query := "SELECT pk, rk, etag, ts, props FROM entities WHERE tbl = ? AND pk >= ?"
+	args := []any{key, q.PartitionFrom}
+	if q.Continuation != "" {
+		next, err := decodeToken("continuation", q.Continuation)
+		if err != nil {
+			return storage.EntityPage{}, fmt.Errorf("local: scan %s: %w", table, err)
+		}
+		// Keys hold no control characters, so \x1f separates them.
+		npk, nrk, ok := strings.Cut(next, "\x1f")
+		if !ok {
+			return storage.EntityPage{}, fmt.Errorf("local: scan %s: continuation is malformed: %w", table, storage.ErrInvalid)
+		}
+		query += " AND (pk > ? OR (pk = ? AND rk >= ?))"
+		args = append(args, npk, npk, nrk)
+	}
+	if q.PartitionTo != "" {
+		query += " AND pk < ?"
+		args = append(args, q.PartitionTo)
+	}
+	query += " ORDER BY pk, rk LIMIT ?"
+	args = append(args, top+1)
+	if err := s.checkOpen(); err != nil {
+		return storage.EntityPage{}, err
+	}
+	page, err := s.scanEntities(ctx, top, query, args...)
+	if err == nil && len(page.Entities) == 0 {
+		var ok bool
+		ok, err = exists(ctx, s.rdb, "SELECT 1 FROM tables WHERE name = ?", key)
+		if err == nil && !ok {
+			err = fmt.Errorf("no such table: %w", storage.ErrNotFound)
+		}
+	}
+	if err != nil {
+		return storage.EntityPage{}, fmt.Errorf("local: scan %s: %w", table, err)
+	}
+	return page, nil
+}
+
+// scanEntities is queryEntities for rows of several partitions.
+func (s *Store) scanEntities(ctx context.Context, top int, query string, args ...any) (storage.EntityPage, error) {
+	rows, err := s.rdb.QueryContext(ctx, query, args...)
+	if err != nil {
+		return storage.EntityPage{}, err
+	}
+	defer rows.Close()
+	var page storage.EntityPage
+	for rows.Next() {
+		var (
+			pk, rk, etag, props string
+			ts                  int64
+		)
+		if err := rows.Scan(&pk, &rk, &etag, &ts, &props); err != nil {
+			return storage.EntityPage{}, err
+		}
+		if len(page.Entities) == top {
+			page.Continuation = encodeToken(pk + "\x1f" + rk)
+			break
+		}
+		e, err := makeEntity(pk, rk, etag, ts, props)
+		if err != nil {
+			return storage.EntityPage{}, fmt.Errorf("row %s/%s: %w", pk, rk, err)
+		}
+		page.Entities = append(page.Entities, e)
+	}
+	if err := rows.Err(); err != nil {
+		return storage.EntityPage{}, err
+	}
+	return page, nil
+}
+
 // queryEntities runs a query selecting rk, etag, ts, props of up to top+1
 // rows, and makes a page of the first top with a continuation at the last.
 func (s *Store) queryEntities(ctx context.Context, pk string, top int, query string, args ...any) (storage.EntityPage, error) {

@@ -284,6 +284,61 @@ func runTables(t *testing.T, newStorage func(t *testing.T) storage.Storage) {
 		}
 	})
 
+	t.Run("QueryTable", func(t *testing.T) {
+		s, tbl := newTable(t)
+		// Rows of partitions a1..a5 and b1, inserted out of order.
+		var want []string
+		for _, pk := range []string{"a3", "a1", "b1", "a5", "a2", "a4"} {
+			for _, rk := range []string{"y", "x"} {
+				_, err := s.InsertEntity(ctx(t), tbl, storage.Entity{PartitionKey: pk, RowKey: rk, Properties: map[string]any{"K": pk + "/" + rk}})
+				noErr(t, "InsertEntity", err)
+			}
+		}
+		for _, pk := range []string{"a2", "a3", "a4"} {
+			want = append(want, pk+"/x", pk+"/y")
+		}
+		// A range of partitions, in pages of 4, in key order.
+		var got []string
+		q := storage.TableQuery{PartitionFrom: "a2", PartitionTo: "a5", Top: 4}
+		for pages := 0; ; pages++ {
+			if pages > 10 {
+				t.Fatal("continuation never ends")
+			}
+			page, err := s.QueryTable(ctx(t), tbl, q)
+			noErr(t, "QueryTable", err)
+			if len(page.Entities) > 4 {
+				t.Fatalf("page has %d entities, Top is 4", len(page.Entities))
+			}
+			for _, e := range page.Entities {
+				if e.String("K") != e.PartitionKey+"/"+e.RowKey || e.ETag == "" {
+					t.Fatalf("entity %+v", e)
+				}
+				got = append(got, e.PartitionKey+"/"+e.RowKey)
+			}
+			if page.Continuation == "" {
+				break
+			}
+			q.Continuation = page.Continuation
+		}
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("scan gave %v, want %v", got, want)
+		}
+		// The first row of the whole table.
+		page, err := s.QueryTable(ctx(t), tbl, storage.TableQuery{Top: 1})
+		noErr(t, "QueryTable top 1", err)
+		if len(page.Entities) != 1 || page.Entities[0].PartitionKey != "a1" || page.Entities[0].RowKey != "x" {
+			t.Errorf("top 1 gave %v", page.Entities)
+		}
+		// An empty range, and a missing table.
+		page, err = s.QueryTable(ctx(t), tbl, storage.TableQuery{PartitionFrom: "c"})
+		noErr(t, "QueryTable empty", err)
+		if len(page.Entities) != 0 || page.Continuation != "" {
+			t.Errorf("empty range gave %d rows", len(page.Entities))
+		}
+		_, err = s.QueryTable(ctx(t), tableName(), storage.TableQuery{})
+		wantErr(t, "QueryTable of a missing table", err, storage.ErrNotFound)
+	})
+
 	t.Run("Transactions", func(t *testing.T) {
 		s, tbl := newTable(t)
 		etag, err := s.InsertEntity(ctx(t), tbl, storage.Entity{PartitionKey: "p", RowKey: "existing", Properties: map[string]any{"V": "old"}})

@@ -1,0 +1,134 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/surveys-dev/surveys/internal/storage"
+)
+
+// ViewsQueue carries counts of survey page views, many surveys to a
+// message; the views worker adds them to the ranks.
+const ViewsQueue = "surveyviews"
+
+// ViewMessage is a message of ViewsQueue: views counted by one instance
+// since its last flush.
+type ViewMessage struct {
+	Views []SurveyViews `json:"views"`
+}
+
+// SurveyViews is one survey's views in a ViewMessage.
+type SurveyViews struct {
+	Tenant string `json:"t"`
+	Slug   string `json:"s"`
+	N      int64  `json:"n"`
+}
+
+// ViewCounter counts public survey page views in memory and flushes them to
+// ViewsQueue every interval, in one message for all the surveys viewed (or
+// a few, if they do not fit): a view costs no storage call, and a flush
+// one enqueue. Counts not yet flushed are lost if the process dies; Run
+// flushes them when it stops (on SIGTERM).
+type ViewCounter struct {
+	st       storage.Storage
+	interval time.Duration
+
+	mu     sync.Mutex
+	counts map[[2]string]int64
+}
+
+// NewViewCounter returns a counter that flushes every interval.
+func NewViewCounter(st storage.Storage, interval time.Duration) *ViewCounter {
+	return &ViewCounter{st: st, interval: interval, counts: map[[2]string]int64{}}
+}
+
+// maxCountedSurveys bounds the memory of a counter between flushes.
+const maxCountedSurveys = 100_000
+
+// Add counts one view of a survey.
+func (c *ViewCounter) Add(tenant, slug string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := [2]string{tenant, slug}
+	if _, ok := c.counts[k]; !ok && len(c.counts) >= maxCountedSurveys {
+		return
+	}
+	c.counts[k]++
+}
+
+// Pending is the number of views counted and not yet flushed.
+func (c *ViewCounter) Pending() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var n int64
+	for _, v := range c.counts {
+		n += v
+	}
+	return n
+}
+
+// Flush puts the counts on the queue. Counts it could not enqueue are kept
+// for the next flush.
+func (c *ViewCounter) Flush(ctx context.Context) error {
+	c.mu.Lock()
+	counts := c.counts
+	c.counts = map[[2]string]int64{}
+	c.mu.Unlock()
+	if len(counts) == 0 {
+		return nil
+	}
+	var msgs []ViewMessage
+	var cur ViewMessage
+	size := 0
+	for k, n := range counts {
+		// About the JSON size of one entry, with room to spare.
+		entry := len(k[0]) + len(k[1]) + 40
+		if size+entry > storage.MaxMessageSize-64 && len(cur.Views) > 0 {
+			msgs = append(msgs, cur)
+			cur, size = ViewMessage{}, 0
+		}
+		cur.Views = append(cur.Views, SurveyViews{Tenant: k[0], Slug: k[1], N: n})
+		size += entry
+	}
+	msgs = append(msgs, cur)
+	for i, m := range msgs {
+		data, err := json.Marshal(m)
+		if err == nil {
+			_, err = c.st.Enqueue(ctx, ViewsQueue, data, storage.EnqueueOptions{})
+		}
+		if err != nil {
+			c.putBack(msgs[i:])
+			return fmt.Errorf("store: flush views: %w", err)
+		}
+	}
+	return nil
+}
+
+func (c *ViewCounter) putBack(msgs []ViewMessage) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, m := range msgs {
+		for _, v := range m.Views {
+			c.counts[[2]string{v.Tenant, v.Slug}] += v.N
+		}
+	}
+}
+
+// Run flushes every interval until ctx is done, then flushes once more.
+func (c *ViewCounter) Run(ctx context.Context) error {
+	t := time.NewTicker(c.interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			defer cancel()
+			return c.Flush(fctx)
+		case <-t.C:
+			_ = c.Flush(ctx)
+		}
+	}
+}

@@ -1,0 +1,25 @@
+package worker
+
+import (
+	"context"
+	"fmt"
+)
+
+// rank moves a survey in the ranked lists (the tenant's and the home
+// page's most answered) to the count of the summary apply just wrote or
+// found. It runs before the batch's messages are deleted: if it fails, or
+// the process dies part-way, the messages come back, apply finds them
+// merged, and rank runs again, repairing the half-done move (see
+// store.RankingStore).
+func (w *Worker) rank(ctx context.Context, key, tenant, slug string) error {
+	w.mu.Lock()
+	c, ok := w.cache[key]
+	w.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	if err := w.ranks.SetAnswers(ctx, tenant, slug, c.sum.TotalAnswers); err != nil {
+		return fmt.Errorf("worker: ranks of %s: %w", key, err)
+	}
+	return nil
+}

@@ -1,0 +1,142 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// Views drains the views queue: each message holds the views one instance
+// counted in memory since its last flush, for many surveys. A batch of
+// messages is summed per survey and applied once per survey: one pointer
+// read and one transaction that adds the views and moves the survey in its
+// tenant's most-viewed list. The pointer row keeps the IDs of the messages
+// applied lately, so a message delivered again (its worker died before
+// deleting it) is not counted twice.
+type Views struct {
+	st    storage.Storage
+	ranks *store.RankingStore
+	cfg   Config
+	log   *slog.Logger
+
+	applied, dropped prometheus.Counter
+}
+
+// DefaultViewsConfig is the views worker's configuration in surveys serve:
+// views are flushed every 5 s, so an idle queue is polled every 5 s at most
+// (a poll is a billed operation; the answers queue is polled faster).
+var DefaultViewsConfig = Config{Batch: 32, Visibility: time.Minute, MaxAttempts: 5, MaxIdle: 5 * time.Second}
+
+// NewViews returns a views worker.
+func NewViews(st storage.Storage, cfg Config, log *slog.Logger) *Views {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Views{st: st, ranks: store.NewRankingStore(st), cfg: cfg, log: log,
+		applied: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_views_applied_total", Help: "Survey page views added to the ranks."}),
+		dropped: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_views_dropped_messages_total", Help: "Views messages dropped: undecodable, or failing too often."}),
+	}
+}
+
+// Collectors returns the views worker's metrics, to register.
+func (v *Views) Collectors() []prometheus.Collector {
+	return []prometheus.Collector{v.applied, v.dropped}
+}
+
+// Run drains the queue until ctx is done; the batch in hand is finished.
+func (v *Views) Run(ctx context.Context) error {
+	idle := 10 * time.Millisecond
+	for {
+		if ctx.Err() != nil {
+			return nil
+		}
+		n, err := v.RunOnce(context.WithoutCancel(ctx))
+		if err != nil {
+			v.log.Warn("views worker: batch failed", "err", err)
+		}
+		if n > 0 {
+			idle = 10 * time.Millisecond
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(idle):
+		}
+		idle = min(idle*2, v.cfg.MaxIdle)
+	}
+}
+
+// RunOnce takes one batch of view messages and applies it. It returns the
+// number of messages taken.
+func (v *Views) RunOnce(ctx context.Context) (int, error) {
+	ctx, cancel := context.WithTimeout(ctx, v.cfg.Visibility)
+	defer cancel()
+	msgs, err := v.st.Dequeue(ctx, store.ViewsQueue, v.cfg.Batch, v.cfg.Visibility)
+	if err != nil || len(msgs) == 0 {
+		return 0, err
+	}
+	type target struct{ tenant, slug string }
+	bySurvey := map[target]map[string]int64{} // survey → message ID → views
+	var order []target
+	surveysOf := map[string][]target{}
+	keep := make([]bool, len(msgs)) // messages to delete when done
+	for i, m := range msgs {
+		var vm store.ViewMessage
+		if err := json.Unmarshal(m.Data, &vm); err != nil || m.DequeueCount > int64(v.cfg.MaxAttempts) {
+			// Views are counts, not records: a bad message is dropped.
+			v.log.Warn("views worker: dropping a message", "id", m.ID, "dequeueCount", m.DequeueCount, "decodeErr", err)
+			v.dropped.Inc()
+			continue
+		}
+		keep[i] = true
+		for _, sv := range vm.Views {
+			if survey.ValidateTenantKey(sv.Tenant) != nil || !survey.ValidSlug(sv.Slug) || sv.N <= 0 {
+				continue
+			}
+			t := target{sv.Tenant, sv.Slug}
+			if bySurvey[t] == nil {
+				bySurvey[t] = map[string]int64{}
+				order = append(order, t)
+			}
+			bySurvey[t][m.ID] += sv.N
+			surveysOf[m.ID] = append(surveysOf[m.ID], t)
+		}
+	}
+	failed := map[target]bool{}
+	var errs []error
+	for _, t := range order {
+		if err := v.ranks.AddViews(ctx, t.tenant, t.slug, bySurvey[t]); err != nil {
+			failed[t] = true
+			errs = append(errs, fmt.Errorf("views worker: %s/%s: %w", t.tenant, t.slug, err))
+			continue
+		}
+		for _, n := range bySurvey[t] {
+			v.applied.Add(float64(n))
+		}
+	}
+	for i, m := range msgs {
+		done := true
+		for _, t := range surveysOf[m.ID] {
+			if failed[t] {
+				done = false // delivered again; the surveys applied skip it
+			}
+		}
+		if !done && keep[i] {
+			continue
+		}
+		if err := v.st.DeleteMessage(ctx, store.ViewsQueue, m.ID, m.PopReceipt); err != nil {
+			errs = append(errs, fmt.Errorf("views worker: delete message %s: %w", m.ID, err))
+		}
+	}
+	return len(msgs), errors.Join(errs...)
+}
