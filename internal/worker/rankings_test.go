@@ -123,7 +123,10 @@ func TestRanksCrashBetweenEveryCall(t *testing.T) {
 				st := backends.Local(t)
 				fx := newListedFixture(t, st, 7, 2)
 				crashing := &faulty{Storage: st, n: n, after: after}
-				w := worker.New(crashing, testConfig, quiet, nil)
+				// crashConfig, as in TestCrashBetweenEveryCall: on a loaded
+				// machine the 1 s visibility can run out several times
+				// before the crash, and poisoning would hide what we test.
+				w := worker.New(crashing, crashConfig, quiet, nil)
 				for i := 0; i < 50 && crashing.calls.Load() < n+5; i++ {
 					_, _ = w.RunOnce(context.Background())
 				}
