@@ -30,6 +30,9 @@ func lookTool(t *testing.T, name string) string {
 	t.Helper()
 	p, err := exec.LookPath(name)
 	if err != nil {
+		p, err = exec.LookPath(filepath.Join("/usr/sbin", name)) // nginx, for users without sbin in PATH
+	}
+	if err != nil {
 		t.Fatalf("%s is not installed: make test installs it (Debian package)", name)
 	}
 	return p
