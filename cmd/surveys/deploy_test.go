@@ -318,4 +318,3 @@ func selfSigned(t *testing.T, dir string) (cert, key string) {
 	}
 	return cert, key
 }
-
