@@ -247,3 +247,30 @@ func TestShutdownFinishesInFlightRequest(t *testing.T) {
 		t.Error("the closed server still accepts connections")
 	}
 }
+
+// TestSlowClientIsCut: a client that never finishes its request headers
+// is disconnected after the server's read-header timeout (10 s), so slow
+// clients cannot hold connections open.
+func TestSlowClientIsCut(t *testing.T) {
+	t.Parallel()
+	m := bootMain(t, io.Discard)
+	defer m.Close()
+	conn, err := net.Dial("tcp", m.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	start := time.Now()
+	if _, err := io.WriteString(conn, "GET /healthz HTTP/1.1\r\nHost: surveys\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	n, err := io.Copy(io.Discard, conn) // returns when the server closes the connection
+	took := time.Since(start)
+	if err != nil {
+		t.Fatalf("read: %v after %s (the server did not close the connection)", err, took)
+	}
+	if took < 9*time.Second || took > 20*time.Second {
+		t.Fatalf("the server closed a slow client's connection after %s (%d bytes), want about 10 s", took, n)
+	}
+}
