@@ -1,20 +1,25 @@
 package main
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"io"
 	"math/big"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -271,7 +276,7 @@ func TestReverseProxies(t *testing.T) {
 	}
 
 	site := readDeploy(t, "nginx/surveys.conf")
-	for _, want := range []string{"proxy_set_header Host $host;", "proxy_set_header X-Forwarded-Proto $scheme;",
+	for _, want := range []string{"proxy_set_header Host $http_host;", "proxy_set_header X-Forwarded-Proto $scheme;",
 		"proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;", "ssl_protocols TLSv1.2 TLSv1.3;",
 		"return 301 https://$host$request_uri;", "proxy_pass http://127.0.0.1:8080;"} {
 		if !strings.Contains(site, want) {
@@ -317,4 +322,126 @@ func selfSigned(t *testing.T, dir string) (cert, key string) {
 		}
 	}
 	return cert, key
+}
+
+// proxyClient reaches host:port at 127.0.0.1 over TLS, trusting cert,
+// without following redirects.
+func proxyClient(t *testing.T, cert string) *http.Client {
+	t.Helper()
+	pemBytes, err := os.ReadFile(cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(pemBytes)
+	tr := &http.Transport{
+		TLSClientConfig: &tls.Config{RootCAs: pool},
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			_, port, _ := net.SplitHostPort(addr)
+			return (&net.Dialer{}).DialContext(ctx, network, "127.0.0.1:"+port)
+		},
+	}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: tr, Timeout: 20 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// throughProxy serves a survey page and an answer to the real server
+// through a proxy at https://surveys.example.com:port: the proxy passes the
+// Host on, so a same-origin form post is accepted and a cross-site one
+// refused; /metrics is hidden; plain HTTP is redirected.
+func throughProxy(t *testing.T, m *Main, c *http.Client, httpsPort, httpPort string) {
+	t.Helper()
+	path, form := demoAnswer(t, m)
+	base := "https://surveys.example.com:" + httpsPort
+	var resp *http.Response
+	var err error
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if resp, err = c.Get(base + path); err == nil || time.Now().After(deadline) {
+			break
+		}
+	}
+	if err != nil {
+		t.Fatalf("GET through the proxy: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s through the proxy = %d", path, resp.StatusCode)
+	}
+	post := func(origin string) int {
+		req, _ := http.NewRequest(http.MethodPost, base+path, strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Origin", origin)
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := post("https://evil.example"); code != http.StatusForbidden {
+		t.Errorf("cross-site POST through the proxy = %d, want 403", code)
+	}
+	if code := post(base); code != http.StatusSeeOther {
+		t.Errorf("same-origin POST through the proxy = %d, want 303 (is Host passed on?)", code)
+	}
+	if resp, err := c.Get(base + "/metrics"); err != nil || resp.StatusCode != http.StatusNotFound {
+		t.Errorf("/metrics through the proxy = %v %v, want 404", resp.StatusCode, err)
+	} else {
+		resp.Body.Close()
+	}
+	if resp, err := c.Get("http://surveys.example.com:" + httpPort + "/x"); err != nil ||
+		resp.StatusCode/100 != 3 || !strings.HasPrefix(resp.Header.Get("Location"), "https://surveys.example.com") {
+		t.Errorf("plain HTTP through the proxy = %v %v, want a redirect to HTTPS", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+}
+
+// startProxy runs a proxy process until the test ends.
+func startProxy(t *testing.T, env []string, name string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(lookTool(t, name), args...)
+	cmd.Env = append(os.Environ(), env...)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+		if t.Failed() {
+			t.Logf("%s output:\n%s", name, out.String())
+		}
+	})
+}
+
+// TestNginxInFront runs the nginx site, on loopback ports, in front of
+// the real server.
+func TestNginxInFront(t *testing.T) {
+	m := bootMain(t, io.Discard)
+	defer m.Close()
+	dir := t.TempDir()
+	cert, key := selfSigned(t, dir)
+	_, httpsPort, _ := net.SplitHostPort(freeLoopbackAddr(t))
+	_, httpPort, _ := net.SplitHostPort(freeLoopbackAddr(t))
+	site := strings.NewReplacer(
+		"/etc/letsencrypt/live/surveys.example.com/fullchain.pem", cert,
+		"/etc/letsencrypt/live/surveys.example.com/privkey.pem", key,
+		"listen 443 ssl http2;", "listen 127.0.0.1:"+httpsPort+" ssl http2;", "listen [::]:443 ssl http2;", "",
+		"listen 80;", "listen 127.0.0.1:"+httpPort+";", "listen [::]:80;", "",
+		"proxy_pass http://127.0.0.1:8080;", "proxy_pass http://"+m.Addr()+";",
+	).Replace(readDeploy(t, "nginx/surveys.conf"))
+	user := ""
+	if os.Geteuid() == 0 {
+		user = "user root;\n" // the workers read the test's private folders
+	}
+	conf := user + "pid " + dir + "/nginx.pid;\nerror_log " + dir + "/error.log;\nevents {}\nhttp {\n access_log off;\n" +
+		" client_body_temp_path " + dir + "/body;\n proxy_temp_path " + dir + "/proxy;\n" + site + "\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "nginx.conf"), []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	startProxy(t, nil, "nginx", "-p", dir, "-c", filepath.Join(dir, "nginx.conf"), "-e", filepath.Join(dir, "error.log"), "-g", "daemon off;")
+	throughProxy(t, m, proxyClient(t, cert), httpsPort, httpPort)
 }
