@@ -445,3 +445,31 @@ func TestNginxInFront(t *testing.T) {
 	startProxy(t, nil, "nginx", "-p", dir, "-c", filepath.Join(dir, "nginx.conf"), "-e", filepath.Join(dir, "error.log"), "-g", "daemon off;")
 	throughProxy(t, m, proxyClient(t, cert), httpsPort, httpPort)
 }
+
+// TestCaddyInFront runs the Caddyfile, on loopback ports and with Caddy's
+// own local CA instead of Let's Encrypt, in front of the real server.
+func TestCaddyInFront(t *testing.T) {
+	m := bootMain(t, io.Discard)
+	defer m.Close()
+	dir := t.TempDir()
+	_, httpsPort, _ := net.SplitHostPort(freeLoopbackAddr(t))
+	_, httpPort, _ := net.SplitHostPort(freeLoopbackAddr(t))
+	global := "{\n\tadmin off\n\tlocal_certs\n\tskip_install_trust\n\tdefault_bind 127.0.0.1\n\thttp_port " + httpPort +
+		"\n\thttps_port " + httpsPort + "\n\tstorage file_system " + dir + "\n}\n\n"
+	caddyfile := global + strings.Replace(readDeploy(t, "Caddyfile"), "reverse_proxy 127.0.0.1:8080", "reverse_proxy "+m.Addr(), 1)
+	conf := filepath.Join(dir, "Caddyfile")
+	if err := os.WriteFile(conf, []byte(caddyfile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	startProxy(t, []string{"HOME=" + dir, "XDG_DATA_HOME=" + dir, "XDG_CONFIG_HOME=" + dir},
+		"caddy", "run", "--config", conf, "--adapter", "caddyfile")
+	root := filepath.Join(dir, "pki", "authorities", "local", "root.crt")
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if _, err := os.Stat(root); err == nil {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("caddy made no local CA: %v", err)
+		}
+	}
+	throughProxy(t, m, proxyClient(t, root), httpsPort, httpPort)
+}
