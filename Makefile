@@ -7,7 +7,7 @@ ADDR      ?= :8080
 DATA      ?= data
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: run build test tools browser lint bench clean
+.PHONY: run build test tools browser deploytools lint bench clean
 
 run: build
 	SURVEYS_ADDR=$(ADDR) SURVEYS_DATA=$(DATA) ./$(BIN) serve
@@ -25,7 +25,15 @@ tools/node_modules/.package-lock.json: tools/package.json tools/package-lock.jso
 browser:
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
-test: tools browser
+# deploytools installs what the checks of deploy/ need (cmd/surveys/deploy_test.go)
+# when missing: Debian's shellcheck, caddy, nginx and systemd-analyze. On a host
+# run by systemd, apt starts caddy and nginx: systemctl disable --now caddy nginx.
+deploytools:
+	@missing=""; for tp in shellcheck:shellcheck caddy:caddy nginx:nginx systemd-analyze:systemd; do \
+		PATH="$$PATH:/usr/sbin" command -v $${tp%%:*} >/dev/null || missing="$$missing $${tp#*:}"; done; \
+	if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; fi
+
+test: tools browser deploytools
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 20m ./...
 

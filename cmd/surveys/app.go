@@ -91,6 +91,8 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	m.views = store.NewViewCounter(m.Storage, 5*time.Second)
 	reg := metrics.New(m.Storage)
+	reg.Register(metrics.NewQueueCollector(m.Storage, []string{store.AnswersQueue, store.PremiumAnswersQueue,
+		worker.PoisonQueue, store.TransfersQueue, store.ViewsQueue}, metrics.QueueRefresh))
 	wm := worker.NewMetrics()
 	reg.Register(wm.Collectors()...)
 	srv, err := web.New(web.Deps{

@@ -284,6 +284,12 @@ type Queues interface {
 	// delivered again unless deleted. It returns no messages, and no error,
 	// when none are visible.
 	Dequeue(ctx context.Context, queue string, max int, visibility time.Duration) ([]Message, error)
+	// PeekMessages returns up to max (1..MaxDequeue) visible messages,
+	// oldest first, without hiding them or counting a delivery: their
+	// PopReceipt is empty and DequeueCount is what it was. Hidden messages
+	// are not returned, as in Azure. It returns no messages, and no error,
+	// when none are visible.
+	PeekMessages(ctx context.Context, queue string, max int) ([]Message, error)
 	// DeleteMessage deletes a dequeued message. A stale pop receipt (the
 	// message was delivered again since) gives ErrNotFound or
 	// ErrPrecondition; a deleted message gives ErrNotFound.

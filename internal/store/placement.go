@@ -330,6 +330,10 @@ func (p *Placement) UpdateVisibility(ctx context.Context, queue, id, popReceipt 
 	return p.home.UpdateVisibility(ctx, queue, id, popReceipt, visibility)
 }
 
+func (p *Placement) PeekMessages(ctx context.Context, queue string, max int) ([]storage.Message, error) {
+	return p.home.PeekMessages(ctx, queue, max)
+}
+
 func (p *Placement) ApproximateCount(ctx context.Context, queue string) (int, error) {
 	return p.home.ApproximateCount(ctx, queue)
 }

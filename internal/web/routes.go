@@ -20,6 +20,7 @@ func (s *Server) Handler() http.Handler {
 // Routes returns the router (for Handler, and for tests that walk it).
 func (s *Server) Routes() *chi.Mux {
 	r := chi.NewRouter()
+	r.Use(s.http.middleware) // first: it reads the matched route pattern
 	r.Use(middleware.Recoverer)
 
 	r.Get("/healthz", s.healthz)

@@ -96,6 +96,7 @@ type Server struct {
 	views       *views
 	forms       forms
 	accepted    prometheus.Counter
+	http        *httpMetrics
 
 	// The tenant's own identity provider.
 	signIns        SignInStates
@@ -105,7 +106,9 @@ type Server struct {
 }
 
 // Collectors returns the web server's metrics, to register.
-func (s *Server) Collectors() []prometheus.Collector { return []prometheus.Collector{s.accepted} }
+func (s *Server) Collectors() []prometheus.Collector {
+	return append([]prometheus.Collector{s.accepted}, s.http.collectors()...)
+}
 
 // New parses the templates (failing on a missing or broken one) and returns
 // the server.
@@ -123,5 +126,6 @@ func New(d Deps) (*Server, error) {
 		logos: d.Logos, regions: d.Regions,
 		signIns: d.SignIns, tenantSettings: d.TenantSettings, publicURL: strings.TrimSuffix(d.PublicURL, "/"), oidc: newProviders(d.HTTPClient),
 		viewCounter: d.Views, ranks: d.Ranks, homeLists: d.Home,
-		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."})}, nil
+		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."}),
+		http:     newHTTPMetrics()}, nil
 }

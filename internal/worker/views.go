@@ -29,6 +29,7 @@ type Views struct {
 	log   *slog.Logger
 
 	applied, dropped prometheus.Counter
+	lag              *lag
 }
 
 // DefaultViewsConfig is the views worker's configuration in surveys serve:
@@ -44,12 +45,13 @@ func NewViews(st storage.Storage, cfg Config, log *slog.Logger) *Views {
 	return &Views{st: st, ranks: store.NewRankingStore(st), cfg: cfg, log: log,
 		applied: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_views_applied_total", Help: "Survey page views added to the ranks."}),
 		dropped: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_views_dropped_messages_total", Help: "Views messages dropped: undecodable, or failing too often."}),
+		lag:     newLag("views"),
 	}
 }
 
 // Collectors returns the views worker's metrics, to register.
 func (v *Views) Collectors() []prometheus.Collector {
-	return []prometheus.Collector{v.applied, v.dropped}
+	return append([]prometheus.Collector{v.applied, v.dropped}, v.lag.collectors()...)
 }
 
 // Run drains the queue until ctx is done; the batch in hand is finished.
@@ -82,8 +84,13 @@ func (v *Views) RunOnce(ctx context.Context) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, v.cfg.Visibility)
 	defer cancel()
 	msgs, err := v.st.Dequeue(ctx, store.ViewsQueue, v.cfg.Batch, v.cfg.Visibility)
-	if err != nil || len(msgs) == 0 {
+	if err != nil {
 		return 0, err
+	}
+	v.lag.took(store.ViewsQueue, msgs, time.Now())
+	defer v.lag.progressed() // a batch done, or the queue found empty
+	if len(msgs) == 0 {
+		return 0, nil
 	}
 	type target struct{ tenant, slug string }
 	bySurvey := map[target]map[string]int64{} // survey → message ID → views

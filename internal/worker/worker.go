@@ -157,10 +157,12 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 			w.log.Warn("worker: dequeue failed", "queue", q, "err", err)
 			break
 		}
+		w.m.lag.took(q, got, w.now())
 		for _, m := range got {
 			msgs = append(msgs, queued{m, q})
 		}
 	}
+	defer w.m.lag.progressed() // a batch done, or the queues found empty
 	if len(msgs) == 0 {
 		return 0, nil
 	}
@@ -520,6 +522,7 @@ func toSet(ids []string) map[string]bool {
 type Metrics struct {
 	batches, answers, duplicates, poison, conflicts, discarded prometheus.Counter
 	delay                                                      prometheus.Histogram
+	lag                                                        *lag
 }
 
 // NewMetrics returns unregistered metrics.
@@ -533,10 +536,11 @@ func NewMetrics() *Metrics {
 		discarded:  prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_worker_discarded_answers_total", Help: "Queued answers dropped because their survey was deleted."}),
 		delay: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "surveys_summary_delay_seconds", Help: "From an answer's acknowledgement to its summary write.",
 			Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60}}),
+		lag: newLag("answers"),
 	}
 }
 
 // Collectors returns the metrics to register.
 func (m *Metrics) Collectors() []prometheus.Collector {
-	return []prometheus.Collector{m.batches, m.answers, m.duplicates, m.poison, m.conflicts, m.discarded, m.delay}
+	return append([]prometheus.Collector{m.batches, m.answers, m.duplicates, m.poison, m.conflicts, m.discarded, m.delay}, m.lag.collectors()...)
 }

@@ -117,6 +117,38 @@ func (s *Store) Dequeue(ctx context.Context, queue string, max int, visibility t
 	return msgs, nil
 }
 
+// PeekMessages returns up to max visible messages without hiding them.
+func (s *Store) PeekMessages(ctx context.Context, queue string, max int) ([]storage.Message, error) {
+	if err := storage.ValidateQueueName(queue); err != nil {
+		return nil, err
+	}
+	if max < 1 || max > storage.MaxDequeue {
+		return nil, fmt.Errorf("peek %d messages from %s: 1 to %d allowed: %w", max, queue, storage.MaxDequeue, storage.ErrInvalid)
+	}
+	resp, err := s.queues.NewQueueClient(queue).PeekMessages(ctx, &azqueue.PeekMessagesOptions{NumberOfMessages: to.Ptr(int32(max))})
+	if err != nil {
+		return nil, wrap(err, "peek messages of %s", queue)
+	}
+	msgs := make([]storage.Message, 0, len(resp.Messages))
+	for _, m := range resp.Messages {
+		if m == nil || m.MessageID == nil {
+			return nil, fmt.Errorf("azure: peek messages of %s: %w", queue, errNoResponse)
+		}
+		msg := storage.Message{ID: *m.MessageID, Data: decodeBody(deref(m.MessageText))}
+		if m.DequeueCount != nil {
+			msg.DequeueCount = *m.DequeueCount
+		}
+		if m.InsertionTime != nil {
+			msg.InsertedAt = m.InsertionTime.UTC()
+		}
+		if m.ExpirationTime != nil {
+			msg.ExpiresAt = m.ExpirationTime.UTC()
+		}
+		msgs = append(msgs, msg)
+	}
+	return msgs, nil
+}
+
 // decodeBody decodes a base64 message body. A body that is not base64 was
 // not enqueued by this package; it is returned as it is.
 func decodeBody(text string) []byte {

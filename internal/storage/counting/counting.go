@@ -25,7 +25,7 @@ var ops = []Op{
 	{"table", "upsert"}, {"table", "update"}, {"table", "delete"}, {"table", "query"}, {"table", "scan"}, {"table", "transact"},
 	{"blob", "create_container"}, {"blob", "delete_container"}, {"blob", "put"}, {"blob", "get"},
 	{"blob", "delete"}, {"blob", "list"},
-	{"queue", "create_queue"}, {"queue", "delete_queue"}, {"queue", "enqueue"}, {"queue", "dequeue"},
+	{"queue", "create_queue"}, {"queue", "delete_queue"}, {"queue", "enqueue"}, {"queue", "dequeue"}, {"queue", "peek"},
 	{"queue", "delete_message"}, {"queue", "update_visibility"}, {"queue", "count"},
 	{"account", "ping"},
 }
@@ -216,6 +216,12 @@ func (s *Store) Enqueue(ctx context.Context, queue string, data []byte, o storag
 func (s *Store) Dequeue(ctx context.Context, queue string, max int, visibility time.Duration) ([]storage.Message, error) {
 	m, err := s.next.Dequeue(ctx, queue, max, visibility)
 	s.count("queue", "dequeue", err)
+	return m, err
+}
+
+func (s *Store) PeekMessages(ctx context.Context, queue string, max int) ([]storage.Message, error) {
+	m, err := s.next.PeekMessages(ctx, queue, max)
+	s.count("queue", "peek", err)
 	return m, err
 }
 

@@ -41,6 +41,8 @@ func TestCounts(t *testing.T) {
 	_ = c.CreateQueue(ctx, "work")
 	_, _ = c.Enqueue(ctx, "work", []byte("m"), storage.EnqueueOptions{})
 	_, _ = c.Dequeue(ctx, "work", 32, 30e9)
+	_, _ = c.PeekMessages(ctx, "work", 1)
+	_, _ = c.PeekMessages(ctx, "missing", 1)
 
 	want := map[string][2]int64{
 		"blob.create_container": {1, 0},
@@ -49,6 +51,7 @@ func TestCounts(t *testing.T) {
 		"queue.create_queue":    {1, 0},
 		"queue.enqueue":         {1, 0},
 		"queue.dequeue":         {1, 0},
+		"queue.peek":            {2, 1},
 		"table.get":             {0, 0},
 	}
 	got := map[string][2]int64{}
@@ -60,7 +63,7 @@ func TestCounts(t *testing.T) {
 			t.Errorf("%s = %v calls/errors, want %v", op, got[op], w)
 		}
 	}
-	if c.Total("blob") != 5 || c.Total("queue") != 3 || c.Total("") != 8 {
+	if c.Total("blob") != 5 || c.Total("queue") != 5 || c.Total("") != 10 {
 		t.Errorf("totals blob %d queue %d all %d", c.Total("blob"), c.Total("queue"), c.Total(""))
 	}
 }

@@ -163,6 +163,54 @@ func (s *Store) Dequeue(ctx context.Context, queue string, max int, visibility t
 	return msgs, nil
 }
 
+// PeekMessages returns up to max visible messages, oldest first, without
+// hiding them.
+func (s *Store) PeekMessages(ctx context.Context, queue string, max int) ([]storage.Message, error) {
+	if err := storage.ValidateQueueName(queue); err != nil {
+		return nil, fmt.Errorf("local: peek: %w", err)
+	}
+	if max < 1 || max > storage.MaxDequeue {
+		return nil, fmt.Errorf("local: peek %s: %d messages: 1 to %d allowed: %w", queue, max, storage.MaxDequeue, storage.ErrInvalid)
+	}
+	if err := s.checkOpen(); err != nil {
+		return nil, err
+	}
+	ok, err := exists(ctx, s.rdb, "SELECT 1 FROM queues WHERE name = ?", queue)
+	if err == nil && !ok {
+		err = fmt.Errorf("no such queue: %w", storage.ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("local: peek %s: %w", queue, err)
+	}
+	now := s.nowNanos()
+	rows, err := s.rdb.QueryContext(ctx, `SELECT id, inserted, expires, dequeue_count, data FROM messages
+		WHERE queue = ? AND visible <= ? AND expires > ? ORDER BY seq LIMIT ?`, queue, now, now, max)
+	if err != nil {
+		return nil, fmt.Errorf("local: peek %s: %w", queue, err)
+	}
+	defer rows.Close()
+	var msgs []storage.Message
+	for rows.Next() {
+		var (
+			m            storage.Message
+			ins, expires int64
+		)
+		if err := rows.Scan(&m.ID, &ins, &expires, &m.DequeueCount, &m.Data); err != nil {
+			return nil, fmt.Errorf("local: peek %s: %w", queue, err)
+		}
+		if m.Data == nil {
+			m.Data = []byte{}
+		}
+		m.InsertedAt = fromNanos(ins)
+		m.ExpiresAt = expiresAt(expires)
+		msgs = append(msgs, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("local: peek %s: %w", queue, err)
+	}
+	return msgs, nil
+}
+
 // pickMessages reads, oldest first, up to max messages of queue visible at
 // now into msgs, and returns their seqs and those of the expired messages
 // it met before them.

@@ -160,6 +160,61 @@ func runQueues(t *testing.T, newStorage func(t *testing.T) storage.Storage) {
 		noErr(t, "DeleteMessage with the updated receipt", s.DeleteMessage(ctx(t), q, back[0].ID, receipt))
 	})
 
+	t.Run("Peek", func(t *testing.T) {
+		t.Parallel()
+		s, q := newQueue(t)
+		none, err := s.PeekMessages(ctx(t), q, 32)
+		noErr(t, "PeekMessages of an empty queue", err)
+		if len(none) != 0 {
+			t.Fatalf("empty queue peeked %d messages", len(none))
+		}
+		var ids []string
+		for i := 0; i < 3; i++ {
+			id, err := s.Enqueue(ctx(t), q, []byte(fmt.Sprintf("p%d", i)), storage.EnqueueOptions{})
+			noErr(t, "Enqueue", err)
+			ids = append(ids, id)
+			time.Sleep(20 * time.Millisecond) // distinct insertion order
+		}
+		for round := 0; round < 2; round++ { // a peek neither hides nor counts a delivery
+			msgs, err := s.PeekMessages(ctx(t), q, 2)
+			noErr(t, "PeekMessages", err)
+			if len(msgs) != 2 {
+				t.Fatalf("round %d: peeked %d messages, want 2", round, len(msgs))
+			}
+			for i, m := range msgs {
+				if m.ID != ids[i] || string(m.Data) != fmt.Sprintf("p%d", i) {
+					t.Fatalf("round %d: peek %d = %s %q, want %s p%d (oldest first)", round, i, m.ID, m.Data, ids[i], i)
+				}
+				if m.InsertedAt.IsZero() || m.PopReceipt != "" || m.DequeueCount != 0 {
+					t.Errorf("round %d: peeked %+v, want InsertedAt set, no pop receipt, dequeue count 0", round, m)
+				}
+			}
+		}
+		// The peeked messages are all still delivered, each once.
+		got, err := s.Dequeue(ctx(t), q, 1, time.Minute)
+		noErr(t, "Dequeue", err)
+		if len(got) != 1 || got[0].ID != ids[0] || got[0].DequeueCount != 1 {
+			t.Fatalf("Dequeue after peeks gave %+v, want %s with dequeue count 1", got, ids[0])
+		}
+		// A hidden message is not peeked, as in Azure.
+		msgs, err := s.PeekMessages(ctx(t), q, 32)
+		noErr(t, "PeekMessages with one hidden", err)
+		if len(msgs) != 2 || msgs[0].ID != ids[1] || msgs[1].ID != ids[2] {
+			t.Fatalf("peeked %d messages with the oldest hidden, want %s and %s", len(msgs), ids[1], ids[2])
+		}
+		n, err := s.ApproximateCount(ctx(t), q)
+		noErr(t, "ApproximateCount", err)
+		if n != 3 {
+			t.Errorf("ApproximateCount = %d after peeks, want 3", n)
+		}
+		for _, max := range []int{0, 33} {
+			_, err := s.PeekMessages(ctx(t), q, max)
+			wantErr(t, fmt.Sprintf("PeekMessages(%d)", max), err, storage.ErrInvalid)
+		}
+		_, err = s.PeekMessages(ctx(t), dnsName("missing"), 1)
+		wantErr(t, "PeekMessages of a missing queue", err, storage.ErrNotFound)
+	})
+
 	t.Run("DelayAndTTL", func(t *testing.T) {
 		t.Parallel()
 		s, q := newQueue(t)

@@ -1,0 +1,276 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/worker"
+)
+
+// syncBuffer is a log sink several goroutines write to.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// bootMain boots the real server over the embedded store with extra flags,
+// logging to logOut.
+func bootMain(t *testing.T, logOut io.Writer, flags ...string) *Main {
+	t.Helper()
+	cfg, err := parseServe(append([]string{"--addr", "127.0.0.1:0", "--data", t.TempDir()}, flags...), func(string) string { return "" }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewMain(cfg, logOut)
+	if err := m.Run(context.Background()); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return m
+}
+
+var formTokenRE = regexp.MustCompile(`name="token" value="([^"]+)"`)
+
+// demoAnswer returns the path of Adatum's demo survey and a valid answer
+// to it, with a form token from its page.
+func demoAnswer(t *testing.T, m *Main) (string, url.Values) {
+	t.Helper()
+	ctx := context.Background()
+	list, err := store.NewSurveyStore(m.Storage).List(ctx, "adatum")
+	if err != nil || len(list) != 1 {
+		t.Fatalf("demo surveys: %v %v", list, err)
+	}
+	s, err := store.NewSurveyStore(m.Storage).Get(ctx, "adatum", list[0].Slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := "/survey/adatum/" + s.Slug
+	code, body := get(t, m, path)
+	tok := formTokenRE.FindStringSubmatch(body)
+	if code != http.StatusOK || tok == nil {
+		t.Fatalf("GET %s = %d without a form token", path, code)
+	}
+	form := url.Values{"token": {tok[1]}}
+	for _, q := range s.Questions {
+		switch q.Type {
+		case survey.FiveStars:
+			form.Set("q-"+q.ID, "4")
+		case survey.MultipleChoice:
+			form.Set("q-"+q.ID, q.PossibleAnswers[0])
+		default:
+			form.Set("q-"+q.ID, "Quick and clear")
+		}
+	}
+	return path, form
+}
+
+// scrape returns the series of /metrics: "name{labels}" → value.
+func scrape(t *testing.T, m *Main) map[string]string {
+	t.Helper()
+	code, body := get(t, m, "/metrics")
+	if code != http.StatusOK {
+		t.Fatalf("GET /metrics = %d", code)
+	}
+	series := map[string]string{}
+	for _, line := range strings.Split(body, "\n") {
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		i := strings.LastIndexByte(line, ' ')
+		series[line[:i]] = line[i+1:]
+	}
+	return series
+}
+
+// TestMetricsAfterTraffic views a survey and answers it on the real
+// server, then checks that /metrics has every family, with its labels.
+func TestMetricsAfterTraffic(t *testing.T) {
+	m := bootMain(t, io.Discard)
+	defer m.Close()
+	path, form := demoAnswer(t, m)
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.PostForm("http://"+m.Addr()+path, form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("POST answer = %d", resp.StatusCode)
+	}
+
+	want := []string{
+		`surveys_http_request_duration_seconds_count{code="200",method="GET",route="/survey/{tenant}/{slug}"}`,
+		`surveys_http_request_duration_seconds_count{code="303",method="POST",route="/survey/{tenant}/{slug}"}`,
+		`surveys_http_requests_in_flight`,
+		`surveys_storage_operations_total{kind="enqueue",service="queue"}`,
+		`surveys_storage_operations_total{kind="peek",service="queue"}`,
+		`surveys_storage_errors_total{kind="get",service="blob"}`,
+		`surveys_worker_queue_wait_seconds_count{queue="surveyanswers-premium",worker="answers"}`, // Adatum is premium
+		`surveys_worker_queue_wait_seconds_count{queue="surveyviews",worker="views"}`,
+		`surveys_worker_seconds_since_progress{worker="answers"}`,
+		`surveys_worker_seconds_since_progress{worker="views"}`,
+		`surveys_summary_delay_seconds_count`,
+		`surveys_answers_accepted_total`,
+	}
+	for _, q := range []string{store.AnswersQueue, store.PremiumAnswersQueue, worker.PoisonQueue, store.TransfersQueue, store.ViewsQueue} {
+		want = append(want, fmt.Sprintf(`surveys_queue_depth{queue=%q}`, q), fmt.Sprintf(`surveys_queue_oldest_message_age_seconds{queue=%q}`, q))
+	}
+	// The worker files the answer in the background, and the view reaches
+	// the views worker at the next flush (5 s): scrape until both have.
+	var series map[string]string
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		series = scrape(t, m)
+		if series[`surveys_worker_queue_wait_seconds_count{queue="surveyanswers-premium",worker="answers"}`] != "" &&
+			series[`surveys_worker_queue_wait_seconds_count{queue="surveyviews",worker="views"}`] != "" || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	for _, w := range want {
+		if _, ok := series[w]; !ok {
+			t.Errorf("/metrics lacks %s", w)
+		}
+	}
+	if v := series[`surveys_http_request_duration_seconds_count{code="303",method="POST",route="/survey/{tenant}/{slug}"}`]; v != "1" {
+		t.Errorf("one answer posted, request count %q", v)
+	}
+	for k := range series {
+		if strings.Contains(k, "adatum") {
+			t.Errorf("a label holds a raw path: %s", k)
+		}
+	}
+}
+
+// TestJSONLogs: with --log-format json every log line is one JSON object
+// with time, level and msg.
+func TestJSONLogs(t *testing.T) {
+	var logs syncBuffer
+	m := bootMain(t, &logs, "--log-format", "json")
+	if code, _ := get(t, m, "/readyz"); code != http.StatusOK {
+		t.Fatalf("readyz = %d", code)
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	lines := 0
+	sc := bufio.NewScanner(strings.NewReader(logs.String()))
+	for sc.Scan() {
+		lines++
+		var rec map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			t.Fatalf("log line %d is not JSON: %v\n%s", lines, err, sc.Text())
+		}
+		for _, k := range []string{"time", "level", "msg"} {
+			if s, _ := rec[k].(string); s == "" {
+				t.Errorf("log line %d lacks %s: %s", lines, k, sc.Text())
+			}
+		}
+	}
+	if lines < 2 || !strings.Contains(logs.String(), `"msg":"serving"`) {
+		t.Fatalf("%d log lines, want the start-up lines:\n%s", lines, logs.String())
+	}
+}
+
+// TestShutdownFinishesInFlightRequest starts an answer whose body arrives
+// slowly, then shuts down as SIGTERM does (serve's context cancelled, then
+// Close): the request in flight completes, and Close waits for it.
+func TestShutdownFinishesInFlightRequest(t *testing.T) {
+	m := bootMain(t, io.Discard)
+	path, form := demoAnswer(t, m)
+	body := form.Encode()
+	conn, err := net.Dial("tcp", m.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	half := len(body) / 2
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n\r\n%s",
+		path, m.Addr(), len(body), body[:half])
+	time.Sleep(200 * time.Millisecond) // the server has the headers: the request is in flight
+
+	closed := make(chan error, 1)
+	go func() { closed <- m.Close() }()
+	time.Sleep(300 * time.Millisecond)
+	select {
+	case err := <-closed:
+		t.Fatalf("Close returned (%v) before the request in flight finished", err)
+	default:
+	}
+	if _, err := io.WriteString(conn, body[half:]); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("the request in flight got no response: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || !strings.HasSuffix(resp.Header.Get("Location"), "/thankyou") {
+		t.Fatalf("the request in flight = %d %q, want 303 to the thank-you page", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Fatalf("Close: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Close did not return")
+	}
+	// New connections are refused once the server is closed.
+	if c, err := net.DialTimeout("tcp", m.Addr(), time.Second); err == nil {
+		c.Close()
+		t.Error("the closed server still accepts connections")
+	}
+}
+
+// TestSlowClientIsCut: a client that never finishes its request headers
+// is disconnected after the server's read-header timeout (10 s), so slow
+// clients cannot hold connections open.
+func TestSlowClientIsCut(t *testing.T) {
+	t.Parallel()
+	m := bootMain(t, io.Discard)
+	defer m.Close()
+	conn, err := net.Dial("tcp", m.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	start := time.Now()
+	if _, err := io.WriteString(conn, "GET /healthz HTTP/1.1\r\nHost: surveys\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	n, err := io.Copy(io.Discard, conn) // returns when the server closes the connection
+	took := time.Since(start)
+	if err != nil {
+		t.Fatalf("read: %v after %s (the server did not close the connection)", err, took)
+	}
+	if took < 9*time.Second || took > 20*time.Second {
+		t.Fatalf("the server closed a slow client's connection after %s (%d bytes), want about 10 s", took, n)
+	}
+}
