@@ -62,13 +62,21 @@ type server struct {
 
 // Main starts PostgreSQL, runs the tests and exits with their exit code.
 // Call it from TestMain.
-func Main(m *testing.M) {
+func Main(m *testing.M) { os.Exit(Run(m.Run)) }
+
+// Run starts PostgreSQL, calls run (the tests, or another helper's Run
+// around them), stops PostgreSQL and returns run's exit code, or 1 when
+// PostgreSQL did not start:
+//
+//	func TestMain(m *testing.M) {
+//		os.Exit(pgtest.Run(func() int { return azuritetest.Run(m) }))
+//	}
+func Run(run func() int) int {
 	s, err := start()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "pgtest: FAIL: %v\n", err)
-		os.Exit(1)
+		return 1
 	}
-	srv = s
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	go func() {
@@ -77,12 +85,12 @@ func Main(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "pgtest: stopped PostgreSQL on %v\n", v)
 		os.Exit(1)
 	}()
-	code := m.Run()
+	code := run()
 	signal.Stop(sig)
 	if err := s.stop(); err != nil {
 		fmt.Fprintf(os.Stderr, "pgtest: %v\n", err)
 	}
-	os.Exit(code)
+	return code
 }
 
 // Port is the server's TCP port on 127.0.0.1.
