@@ -154,3 +154,32 @@ func ValidateConnection(s string) (Target, error) {
 	}
 	return t, nil
 }
+
+// Redact returns a connection string fit to show again in a form: without
+// the password a subscriber put in it by mistake. A string that cannot be
+// read as a URL and names a user ('@') is not shown at all.
+func Redact(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		if strings.Contains(s, "@") || strings.Contains(strings.ToLower(s), "password") {
+			return ""
+		}
+		return s
+	}
+	changed := false
+	if u.User != nil {
+		if _, has := u.User.Password(); has {
+			u.User = url.User(u.User.Username())
+			changed = true
+		}
+	}
+	if q := u.Query(); q.Has("password") {
+		q.Del("password")
+		u.RawQuery = q.Encode()
+		changed = true
+	}
+	if !changed {
+		return s
+	}
+	return u.String()
+}

@@ -69,8 +69,8 @@ func TestValidateConnection(t *testing.T) {
 
 // FuzzValidateConnection: whatever is entered, ValidateConnection does not
 // panic; what it accepts pgx reads to the same user, host, port and
-// database, with no password, one TCP host, and a refusal never shows
-// a password.
+// database, with no password, one TCP host, a refusal never shows
+// a password, and Redact removes it.
 func FuzzValidateConnection(f *testing.F) {
 	for _, s := range []string{"postgres://ana@db.example.com:5432/surveys?sslmode=require", "postgres://ana:pw@db/x",
 		"postgresql://a@[::1]/d?search_path=s", "postgres://a@h/d?password=p", "postgres://a@h:99999/d", "host=x", "postgres://a@h/d?sslkey=/k"} {
@@ -79,6 +79,15 @@ func FuzzValidateConnection(f *testing.F) {
 	os.Unsetenv("PGPASSWORD")
 	os.Unsetenv("PGHOST")
 	f.Fuzz(func(t *testing.T, s string) {
+		if r := postgres.Redact(s); r != "" {
+			if u, perr := url.Parse(r); perr == nil {
+				if _, has := u.User.Password(); has || u.Query().Has("password") {
+					t.Fatalf("Redact(%q) = %q keeps a password", s, r)
+				}
+			} else if strings.Contains(r, "@") {
+				t.Fatalf("Redact(%q) = %q: unreadable, with a user", s, r)
+			}
+		}
 		got, err := postgres.ValidateConnection(s)
 		if err != nil {
 			msg := postgres.Message(err)

@@ -272,3 +272,19 @@ func stars(qa survey.QuestionAnswer) any {
 func (r Result) String() string {
 	return fmt.Sprintf("%d answers, %d rows in %s", r.Answers, r.Rows, r.Duration.Round(time.Millisecond))
 }
+
+// Validate checks a connection string (for the settings page).
+func (s *SurveySQLStore) Validate(connection string) error {
+	_, err := ValidateConnection(connection)
+	return err
+}
+
+// Redact removes a password from a connection string (for the settings
+// page, which shows a refused string again).
+func (s *SurveySQLStore) Redact(connection string) string { return Redact(connection) }
+
+// TestConnection connects with a connection string and password and
+// returns the server's version (for the settings page).
+func (s *SurveySQLStore) TestConnection(ctx context.Context, connection, password string) (string, error) {
+	return s.Test(ctx, Database{Connection: connection, Password: password})
+}

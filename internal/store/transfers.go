@@ -126,3 +126,14 @@ func (ts *SurveyTransferStore) deleteStatus(ctx context.Context, tenant, slug st
 
 // transferStatusBlob names a survey's status in TransferStatusContainer.
 func transferStatusBlob(tenant, slug string) string { return tenant + "-" + slug }
+
+// Took is the duration of the last successful transfer, rounded for a page.
+func (s *TransferStatus) Took() string {
+	if s.Duration >= time.Second {
+		return s.Duration.Round(100 * time.Millisecond).String()
+	}
+	return s.Duration.Round(time.Millisecond).String()
+}
+
+// WillRetry reports whether a failed transfer is tried again.
+func (s *TransferStatus) WillRetry() bool { return s.State == TransferFailed }
