@@ -7,7 +7,7 @@ ADDR      ?= :8080
 DATA      ?= data
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: run build test tools browser lint bench clean
+.PHONY: run build test tools browser postgres lint bench clean
 
 run: build
 	SURVEYS_ADDR=$(ADDR) SURVEYS_DATA=$(DATA) ./$(BIN) serve
@@ -25,7 +25,13 @@ tools/node_modules/.package-lock.json: tools/package.json tools/package-lock.jso
 browser:
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
-test: tools browser
+# postgres installs Debian's PostgreSQL for the tests of the transfers to
+# tenants' own databases (internal/postgres/pgtest runs initdb and postgres
+# from /usr/lib/postgresql/*/bin) when no initdb is found.
+postgres:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; }
+
+test: tools browser postgres
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 20m ./...
 
