@@ -330,3 +330,65 @@ func TestTransferWithoutDatabase(t *testing.T) {
 		t.Fatalf("%d requests left", n)
 	}
 }
+
+// TestTransferStopsOnShutdown: a copy under way when the worker is stopped
+// is rolled back, and its request is visible again at once, for another
+// worker; the status says it waits.
+func TestTransferStopsOnShutdown(t *testing.T) {
+	st := backends.Local(t)
+	ctx := context.Background()
+	tf := newTransferFixture(t, st, 3, transferConfig)
+	if err := tf.requests.Request(ctx, tf.survey.Tenant, tf.survey.Slug); err != nil {
+		t.Fatal(err)
+	}
+	tf.runOnce(t) // the tables exist, with the rows of a first copy
+	conn, err := pgtest.Admin(ctx, tf.database)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, "LOCK TABLE surveys IN ACCESS EXCLUSIVE MODE"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tf.requests.Request(ctx, tf.survey.Tenant, tf.survey.Slug); err != nil {
+		t.Fatal(err)
+	}
+	wctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- tf.xfer.Run(wctx) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for tf.status(t).State != store.TransferRunning {
+		if time.Now().After(deadline) {
+			t.Fatal("the copy did not start")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return on shutdown")
+	}
+	if s := tf.status(t); s.State != store.TransferRequested {
+		t.Fatalf("status after shutdown = %+v", s)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// Visible at once: another worker copies it.
+	other := worker.NewTransfers(st, tf.tenants, postgres.New(), transferConfig, quiet)
+	if n, err := other.RunOnce(ctx); n != 1 || err != nil {
+		t.Fatalf("the interrupted request: RunOnce = %d, %v", n, err)
+	}
+	if s := tf.status(t); s.State != store.TransferDone || s.Rows != 12 {
+		t.Fatalf("status = %+v", s)
+	}
+}
