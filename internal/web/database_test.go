@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -95,7 +96,7 @@ func TestDatabaseSettings(t *testing.T) {
 	if code != 200 || !strings.Contains(body, "The connection failed: The database refused the password of user &#34;surveys&#34;") {
 		t.Fatalf("test with a wrong password = %d:\n%s", code, body)
 	}
-	closed := strings.Replace(conn, "127.0.0.1:"+itoa(pgtest.Port()), "127.0.0.1:"+itoa(pgtest.ClosedPort(t)), 1)
+	closed := strings.Replace(conn, "127.0.0.1:"+strconv.Itoa(pgtest.Port()), "127.0.0.1:"+strconv.Itoa(pgtest.ClosedPort(t)), 1)
 	if code, _, body := app.do(t, "POST", path, url.Values{"action": {"test"}, "connection": {closed}, "password": {"x"}}, ana); code != 200 || !strings.Contains(body, "Could not reach 127.0.0.1:") {
 		t.Fatalf("test of a closed port = %d", code)
 	}
@@ -141,19 +142,6 @@ func TestDatabaseSettings(t *testing.T) {
 	if code, _, _ := app.do(t, "POST", path, url.Values{"action": {"save"}, "connection": {conn}, "password": {"x"}}, fred); code != http.StatusForbidden {
 		t.Fatalf("Fabrikam saving Adatum's database = %d", code)
 	}
-}
-
-func itoa(n int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(n)) }
-
-func fmtInt(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }
 
 // TestDatabaseSettingsWithoutKey: a server with no secret key says so and

@@ -30,7 +30,6 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -317,6 +316,3 @@ func ClosedPort(t testing.TB) int {
 	}
 	return p
 }
-
-// Quote quotes an identifier for the statements tests run.
-func Quote(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
