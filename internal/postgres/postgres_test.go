@@ -225,3 +225,22 @@ func TestErrorsAreClear(t *testing.T) {
 		t.Fatalf("without CREATE on the schema, Transfer = %v", err)
 	}
 }
+
+// BenchmarkTransfer10k copies a survey of 10,000 answers (30,000 rows) into
+// a fresh database, again each iteration (a replace after the first).
+func BenchmarkTransfer10k(b *testing.B) {
+	name := pgtest.NewDatabase(b)
+	db := postgres.Database{Connection: pgtest.ConnectionString(name), Password: pgtest.Password}
+	sv := testSurvey("adatum", "bench")
+	list := answers(sv, 0, 10000)
+	s := postgres.New()
+	var rows int64
+	for b.Loop() {
+		res, err := s.Transfer(context.Background(), db, sv, each(list))
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows += res.Rows
+	}
+	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
+}

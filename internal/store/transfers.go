@@ -71,8 +71,8 @@ func NewSurveyTransferStore(st storage.Storage) *SurveyTransferStore {
 	return &SurveyTransferStore{st: st, now: time.Now}
 }
 
-// Request enqueues a transfer of a survey's answers, and marks it
-// requested.
+// Request marks a transfer of a survey's answers requested, and enqueues
+// it.
 func (ts *SurveyTransferStore) Request(ctx context.Context, tenant, slug string) error {
 	if survey.ValidateTenantKey(tenant) != nil || !survey.ValidSlug(slug) {
 		return survey.Errorf(survey.ENOTFOUND, "Survey not found.")
@@ -82,11 +82,13 @@ func (ts *SurveyTransferStore) Request(ctx context.Context, tenant, slug string)
 	if err != nil {
 		return fmt.Errorf("store: encode transfer request: %w", err)
 	}
-	if _, err = ts.st.Enqueue(ctx, TransfersQueue, data, storage.EnqueueOptions{}); err != nil {
-		return mapErr(err, "Transfer request")
+	// The status first: a worker that takes the request at once then
+	// writes over it, never the other way round.
+	if err := ts.SetStatus(ctx, &TransferStatus{Tenant: tenant, Slug: slug, State: TransferRequested, RequestedOn: req.RequestedOn}); err != nil {
+		return err
 	}
-	// The request is durable; the status is what the page shows of it.
-	return ts.SetStatus(ctx, &TransferStatus{Tenant: tenant, Slug: slug, State: TransferRequested, RequestedOn: req.RequestedOn})
+	_, err = ts.st.Enqueue(ctx, TransfersQueue, data, storage.EnqueueOptions{})
+	return mapErr(err, "Transfer request")
 }
 
 // Status returns the status of the survey's last transfer; ENOTFOUND when
