@@ -7,7 +7,7 @@ ADDR      ?= :8080
 DATA      ?= data
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: run build test tools browser deploytools lint bench clean
+.PHONY: run build test tools browser postgres deploytools lint bench clean
 
 run: build
 	SURVEYS_ADDR=$(ADDR) SURVEYS_DATA=$(DATA) ./$(BIN) serve
@@ -33,7 +33,13 @@ deploytools:
 		PATH="$$PATH:/usr/sbin" command -v $${tp%%:*} >/dev/null || missing="$$missing $${tp#*:}"; done; \
 	if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; fi
 
-test: tools browser deploytools
+# postgres installs Debian's PostgreSQL for the tests of the transfers to
+# tenants' own databases (internal/postgres/pgtest runs initdb and postgres
+# from /usr/lib/postgresql/*/bin) when no initdb is found.
+postgres:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; }
+
+test: tools browser postgres deploytools
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 20m ./...
 

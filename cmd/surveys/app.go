@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/metrics"
+	"github.com/surveys-dev/surveys/internal/postgres"
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/storage/azure"
 	"github.com/surveys-dev/surveys/internal/storage/counting"
@@ -90,6 +91,7 @@ func (m *Main) Run(ctx context.Context) error {
 		return err
 	}
 	m.views = store.NewViewCounter(m.Storage, 5*time.Second)
+	sqlStore := postgres.New()
 	reg := metrics.New(m.Storage)
 	reg.Register(metrics.NewQueueCollector(m.Storage, []string{store.AnswersQueue, store.PremiumAnswersQueue,
 		worker.PoisonQueue, store.TransfersQueue, store.ViewsQueue}, metrics.QueueRefresh))
@@ -120,6 +122,10 @@ func (m *Main) Run(ctx context.Context) error {
 		SignIns:        store.NewSignInStore(m.Storage),
 		TenantSettings: tenants,
 		PublicURL:      m.cfg.PublicURL,
+
+		// The tenant's own SQL database.
+		Databases: sqlStore,
+		Transfers: store.NewSurveyTransferStore(m.Storage),
 	})
 	if err != nil {
 		return err
@@ -131,13 +137,16 @@ func (m *Main) Run(ctx context.Context) error {
 	if m.cfg.Worker {
 		wctx, cancel := context.WithCancel(context.Background())
 		m.stopWorker = cancel
-		m.workerDone = make(chan error, 2)
+		m.workerDone = make(chan error, 3)
 		w := worker.New(m.Storage, worker.DefaultConfig, m.log, wm)
 		vw := worker.NewViews(m.Storage, worker.DefaultViewsConfig, m.log)
 		reg.Register(vw.Collectors()...)
-		m.workers = 2
+		tw := worker.NewTransfers(m.Storage, tenants, sqlStore, worker.DefaultTransferConfig, m.log)
+		reg.Register(tw.Collectors()...)
+		m.workers = 3
 		go func() { m.workerDone <- w.Run(wctx) }()
 		go func() { m.workerDone <- vw.Run(wctx) }()
+		go func() { m.workerDone <- tw.Run(wctx) }()
 	}
 	m.ln, err = net.Listen("tcp", m.cfg.Addr)
 	if err != nil {

@@ -48,6 +48,9 @@ func TestPlacement(t *testing.T) {
 		if _, err := answers.AppendAt(ctx, key, s.Slug, nil, 0, []string{a.ID}); err != nil {
 			t.Fatal(err)
 		}
+		if err := store.NewSurveyTransferStore(p).Request(ctx, key, s.Slug); err != nil {
+			t.Fatal(err)
+		}
 		made[region] = s
 	}
 	for region, key := range keys {
@@ -71,6 +74,17 @@ func TestPlacement(t *testing.T) {
 				t.Errorf("tenant of %q: found in the account of %q", region, r)
 			}
 		}
+		// So is the status of its transfer to its own database; the request
+		// is on the home queue.
+		for r, st := range where {
+			_, err := st.GetBlob(ctx, store.TransferStatusContainer, key+"-"+s.Slug)
+			if (r == region) != (err == nil) {
+				t.Errorf("tenant of %q: transfer status in the account of %q: %v", region, r, err)
+			}
+		}
+		if ts, err := store.NewSurveyTransferStore(p).Status(ctx, key, s.Slug); err != nil || ts.State != store.TransferRequested {
+			t.Errorf("tenant of %q: transfer status = %+v, %v", region, ts, err)
+		}
 		// The tenant record is at home, for every instance to find.
 		if _, err := home.GetBlob(ctx, store.TenantsContainer, key); err != nil {
 			t.Errorf("tenant of %q: record not at home: %v", region, err)
@@ -82,5 +96,11 @@ func TestPlacement(t *testing.T) {
 	}
 	if _, err := west.GetEntity(ctx, store.SurveysTable, keys["westeurope"], keys["westeurope"]+"_"+made["westeurope"].Slug); err == nil {
 		t.Fatal("the deleted survey's row is still in its region")
+	}
+	if _, err := west.GetBlob(ctx, store.TransferStatusContainer, keys["westeurope"]+"-"+made["westeurope"].Slug); err == nil {
+		t.Fatal("the deleted survey's transfer status is still in its region")
+	}
+	if n, err := home.ApproximateCount(ctx, store.TransfersQueue); err != nil || n != 3 {
+		t.Fatalf("transfer requests on the home queue = %d, %v", n, err)
 	}
 }

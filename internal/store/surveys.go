@@ -250,6 +250,9 @@ func (ss *SurveyStore) Delete(ctx context.Context, tenant, slug string) error {
 	if err := ss.st.DeleteBlob(ctx, SummariesContainer, summaryBlob(tenant, slug), ""); err != nil && !isNotFound(err) {
 		return mapErr(err, "Survey summary")
 	}
+	if err := NewSurveyTransferStore(ss.st).deleteStatus(ctx, tenant, slug); err != nil {
+		return err
+	}
 	if err := ss.st.DeleteEntity(ctx, SurveysTable, tenant, surveyRowKey(tenant, slug), e.ETag); err != nil {
 		return mapErr(err, "Survey")
 	}

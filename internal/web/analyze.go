@@ -25,6 +25,7 @@ type analyzePage struct {
 	Survey    *survey.Survey
 	Total     int64
 	Questions []questionView
+	Transfer  transferView
 }
 
 type questionView struct {
@@ -76,6 +77,9 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page := analyzePage{Tenant: tenant, Survey: sv, Total: sum.TotalAnswers}
+	if page.Transfer, err = s.transferViewFor(r, tenant, slug); err != nil {
+		return err
+	}
 	for i, q := range sv.Questions {
 		v := questionView{N: i + 1, Text: q.Text, Type: q.Type}
 		for _, qs := range sum.Questions {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/surveys-dev/surveys/internal/postgres"
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
@@ -76,6 +77,8 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 		Views:          views,
 		Ranks:          ranks,
 		Home:           store.NewCachedHome(ranks, 5, time.Nanosecond),
+		Databases:      postgres.New(),
+		Transfers:      store.NewSurveyTransferStore(st),
 	})
 	if err != nil {
 		t.Fatal(err)

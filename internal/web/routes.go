@@ -63,6 +63,7 @@ func (s *Server) Routes() *chi.Mux {
 		r.Get("/{tenant}/surveys/{slug}/answers", s.handle(s.browse))
 		r.Get("/{tenant}/surveys/{slug}/answers/table", s.handle(s.answerTable))
 		r.Get("/{tenant}/surveys/{slug}/export.{format}", s.handle(s.export))
+		r.Post("/{tenant}/surveys/{slug}/transfer", s.handle(s.requestTransfer))
 		r.Post("/{tenant}/surveys/{slug}/{action}", s.handle(s.surveyAction))
 		r.Get("/{tenant}/account/password", s.handle(s.showPassword))
 		r.Post("/{tenant}/account/password", s.handle(s.changePassword))
@@ -70,6 +71,8 @@ func (s *Server) Routes() *chi.Mux {
 		r.Post("/{tenant}/settings", s.handle(s.saveSettings))
 		r.Get("/{tenant}/settings/identity", s.handle(s.showIdentity))
 		r.Post("/{tenant}/settings/identity", s.handle(s.saveIdentity))
+		r.Get("/{tenant}/settings/database", s.handle(s.showDatabase))
+		r.Post("/{tenant}/settings/database", s.handle(s.saveDatabase))
 	})
 
 	// The JSON API: the tenant is the bearer token's.

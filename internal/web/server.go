@@ -70,6 +70,12 @@ type Deps struct {
 	Home  HomeLists
 	// Metrics serves /metrics; nil serves 404.
 	Metrics http.Handler
+
+	// Databases and Transfers serve the tenant's own SQL database: its
+	// settings page, and copies of a survey's answers into it. Either may
+	// be nil (no such pages).
+	Databases Databases
+	Transfers Transfers
 }
 
 // Server holds the handlers' dependencies and the parsed templates.
@@ -103,6 +109,10 @@ type Server struct {
 	tenantSettings TenantSettings
 	publicURL      string
 	oidc           *providers
+
+	// The tenant's own SQL database.
+	databases Databases
+	transfers Transfers
 }
 
 // Collectors returns the web server's metrics, to register.
@@ -126,6 +136,7 @@ func New(d Deps) (*Server, error) {
 		logos: d.Logos, regions: d.Regions,
 		signIns: d.SignIns, tenantSettings: d.TenantSettings, publicURL: strings.TrimSuffix(d.PublicURL, "/"), oidc: newProviders(d.HTTPClient),
 		viewCounter: d.Views, ranks: d.Ranks, homeLists: d.Home,
+		databases: d.Databases, transfers: d.Transfers,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."}),
 		http:     newHTTPMetrics()}, nil
 }

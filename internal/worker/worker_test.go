@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"reflect"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/surveys-dev/surveys/internal/postgres/pgtest"
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/storage/azure/azuritetest"
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
@@ -22,7 +24,11 @@ import (
 	"github.com/surveys-dev/surveys/internal/worker"
 )
 
-func TestMain(m *testing.M) { azuritetest.Main(m) }
+// TestMain runs Azurite (the Azure backend) and PostgreSQL (the transfer
+// worker's target).
+func TestMain(m *testing.M) {
+	os.Exit(pgtest.Run(func() int { return azuritetest.Run(m) }))
+}
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 

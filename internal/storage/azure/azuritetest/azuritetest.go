@@ -50,15 +50,20 @@ func ConnectionString() string { return connectionString }
 
 // Main sets up Azurite, runs the tests and exits with their exit code. Call
 // it from TestMain.
-func Main(m *testing.M) {
+func Main(m *testing.M) { os.Exit(Run(m)) }
+
+// Run sets up Azurite, runs the tests, stops Azurite and returns the tests'
+// exit code (1 when Azurite did not start), for a TestMain that sets up
+// more than Azurite.
+func Run(m *testing.M) int {
 	if cs := os.Getenv(EnvConnectionString); cs != "" {
 		connectionString = cs
-		os.Exit(m.Run())
+		return m.Run()
 	}
 	az, err := start()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "azuritetest: FAIL: %v\n", err)
-		os.Exit(1)
+		return 1
 	}
 	connectionString = az.connectionString()
 
@@ -78,7 +83,7 @@ func Main(m *testing.M) {
 	if err := az.stop(); err != nil {
 		fmt.Fprintf(os.Stderr, "azuritetest: %v\n", err)
 	}
-	os.Exit(code)
+	return code
 }
 
 // azurite is a running Azurite process.

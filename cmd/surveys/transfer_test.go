@@ -1,0 +1,206 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/surveys-dev/surveys/internal/postgres/pgtest"
+)
+
+// TestMain runs PostgreSQL, the database the new tenant's answers go to.
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// subscriber is a browser without JavaScript: a cookie jar, no redirects
+// followed.
+type subscriber struct {
+	t    *testing.T
+	base string
+	c    *http.Client
+}
+
+func (s *subscriber) send(method, path, contentType string, body io.Reader) (int, http.Header, string) {
+	s.t.Helper()
+	req, err := http.NewRequest(method, s.base+path, body)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := s.c.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, string(b)
+}
+
+func (s *subscriber) post(path string, form url.Values) (int, http.Header, string) {
+	s.t.Helper()
+	return s.send("POST", path, "application/x-www-form-urlencoded", strings.NewReader(form.Encode()))
+}
+
+func (s *subscriber) get(path string) (int, string) {
+	s.t.Helper()
+	code, _, body := s.send("GET", path, "", nil)
+	return code, body
+}
+
+func newSubscriber(t *testing.T, base string) *subscriber {
+	jar, _ := cookiejar.New(nil)
+	return &subscriber{t: t, base: base, c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+// questionRE finds a survey form's question fields (formTokenRE, its
+// one-time token, is in ops_test.go).
+var questionRE = regexp.MustCompile(`name="q-([^"]+)"`)
+
+// TestNewTenantToOwnDatabase runs the whole story through the real server
+// over HTTP: a new tenant signs up, sets its logo, saves its PostgreSQL
+// database, creates and publishes a survey; respondents answer; the
+// subscriber asks for the copy, the worker of surveys serve makes it, the
+// analysis page says done, and the answers are in the tenant's database.
+func TestNewTenantToOwnDatabase(t *testing.T) {
+	cfg, err := parseServe([]string{"--addr", "127.0.0.1:0", "--data", t.TempDir()}, func(k string) string {
+		return map[string]string{"SURVEYS_SECRET_KEY": "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="}[k]
+	}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewMain(cfg, io.Discard)
+	if err := m.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	base := "http://" + m.Addr()
+	carol := newSubscriber(t, base)
+
+	// 1. Sign up.
+	code, h, _ := carol.post("/onboarding", url.Values{"name": {"Contoso Data"}, "email": {"carol@contoso.example"}, "password": {"a long enough password"}, "plan": {"Standard"}})
+	if code != http.StatusSeeOther || h.Get("Location") != "/contosodata/surveys" {
+		t.Fatalf("sign-up = %d %s", code, h.Get("Location"))
+	}
+	// 2. Brand: a logo.
+	var logo bytes.Buffer
+	if err := png.Encode(&logo, image.NewRGBA(image.Rect(0, 0, 40, 16))); err != nil {
+		t.Fatal(err)
+	}
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	_ = mw.WriteField("name", "Contoso Data")
+	_ = mw.WriteField("plan", "Standard")
+	fw, _ := mw.CreateFormFile("logo", "logo.png")
+	_, _ = fw.Write(logo.Bytes())
+	_ = mw.Close()
+	if code, _, _ := carol.send("POST", "/contosodata/settings", mw.FormDataContentType(), &body); code != http.StatusSeeOther {
+		t.Fatalf("logo = %d", code)
+	}
+	if _, page := carol.get("/contosodata/settings"); !regexp.MustCompile(`/logos/contosodata-[0-9a-f]+\.png`).MatchString(page) {
+		t.Fatal("the settings page shows no logo")
+	}
+	// 3. The tenant's database: tested, then saved.
+	db := pgtest.NewDatabase(t)
+	conn := pgtest.ConnectionString(db)
+	if code, _, page := carol.post("/contosodata/settings/database", url.Values{"action": {"test"}, "connection": {conn}, "password": {pgtest.Password}}); code != 200 || !strings.Contains(page, "Connected: PostgreSQL") {
+		t.Fatalf("test connection = %d", code)
+	}
+	if code, _, _ := carol.post("/contosodata/settings/database", url.Values{"action": {"save"}, "connection": {conn}, "password": {pgtest.Password}}); code != http.StatusSeeOther {
+		t.Fatalf("save database = %d", code)
+	}
+	// 4. A survey of the three question types, published.
+	code, h, _ = carol.post("/contosodata/surveys/new", url.Values{"title": {"Coffee survey"}, "n": {"3"}, "action": {"save"},
+		"q.0.text": {"What do you drink?"}, "q.0.type": {"SimpleText"},
+		"q.1.text": {"Which size?"}, "q.1.type": {"MultipleChoice"}, "q.1.choices": {"Small\r\nLarge"},
+		"q.2.text": {"How good?"}, "q.2.type": {"FiveStars"}})
+	if code != http.StatusSeeOther || h.Get("Location") != "/contosodata/surveys/coffee-survey/edit" {
+		t.Fatalf("create = %d %s", code, h.Get("Location"))
+	}
+	if code, h, _ := carol.post("/contosodata/surveys/coffee-survey/edit", url.Values{"title": {"Coffee survey"}, "n": {"3"}, "action": {"publish"},
+		"q.0.text": {"What do you drink?"}, "q.0.type": {"SimpleText"},
+		"q.1.text": {"Which size?"}, "q.1.type": {"MultipleChoice"}, "q.1.choices": {"Small\r\nLarge"},
+		"q.2.text": {"How good?"}, "q.2.type": {"FiveStars"}}); code != http.StatusSeeOther {
+		t.Fatalf("publish = %d %s", code, h.Get("Location"))
+	}
+	// 5. Three respondents.
+	for i := 1; i <= 3; i++ {
+		r := newSubscriber(t, base)
+		code, page := r.get("/survey/contosodata/coffee-survey")
+		tok := formTokenRE.FindStringSubmatch(page)
+		if code != 200 || tok == nil {
+			t.Fatalf("survey page = %d", code)
+		}
+		var ids []string
+		for _, m := range questionRE.FindAllStringSubmatch(page, -1) {
+			if len(ids) == 0 || ids[len(ids)-1] != m[1] {
+				ids = append(ids, m[1])
+			}
+		}
+		if len(ids) != 3 {
+			t.Fatalf("questions on the page: %v", ids)
+		}
+		size := []string{"Small", "Large"}[i%2]
+		if code, _, _ := r.post("/survey/contosodata/coffee-survey", url.Values{"token": {tok[1]},
+			"q-" + ids[0]: {fmt.Sprintf("flat white number %d", i)}, "q-" + ids[1]: {size}, "q-" + ids[2]: {fmt.Sprint(i + 2)}}); code != http.StatusSeeOther {
+			t.Fatalf("answer %d = %d", i, code)
+		}
+	}
+	analyze := "/contosodata/surveys/coffee-survey/analyze"
+	waitFor(t, carol, analyze, `<strong class="big-number">3</strong>`)
+	// 6. The copy.
+	if code, h, _ := carol.post("/contosodata/surveys/coffee-survey/transfer", url.Values{}); code != http.StatusSeeOther || !strings.HasPrefix(h.Get("Location"), analyze) {
+		t.Fatalf("transfer = %d %s", code, h.Get("Location"))
+	}
+	page := waitFor(t, carol, analyze, `data-state="done"`)
+	if !strings.Contains(page, "<strong>done</strong>: 3 answers, 9 rows in") {
+		t.Fatalf("status: %s", page[strings.Index(page, `id="transfer"`):])
+	}
+	// 7. The answers are in the tenant's database.
+	ctx := context.Background()
+	pg, err := pgtest.Admin(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close(ctx)
+	var answers, rows, stars int
+	var sizes, texts string
+	err = pg.QueryRow(ctx, `SELECT (SELECT answers FROM surveys WHERE tenant = 'contosodata' AND slug = 'coffee-survey'),
+		(SELECT count(*) FROM answers WHERE tenant = 'contosodata' AND slug = 'coffee-survey'),
+		(SELECT sum(stars) FROM answers WHERE type = 'FiveStars'),
+		(SELECT string_agg(answer, ',' ORDER BY answer) FROM answers WHERE type = 'MultipleChoice'),
+		(SELECT string_agg(answer, ',' ORDER BY answer) FROM answers WHERE type = 'SimpleText')`).Scan(&answers, &rows, &stars, &sizes, &texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if answers != 3 || rows != 9 || stars != 3+4+5 || sizes != "Large,Large,Small" || texts != "flat white number 1,flat white number 2,flat white number 3" {
+		t.Fatalf("database: %d answers, %d rows, %d stars, sizes %s, texts %s", answers, rows, stars, sizes, texts)
+	}
+}
+
+// waitFor gets path until its body contains want (30 s at most).
+func waitFor(t *testing.T, s *subscriber, path, want string) string {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		code, body := s.get(path)
+		if code == 200 && strings.Contains(body, want) {
+			return body
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("GET %s = %d, never with %q", path, code, want)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}

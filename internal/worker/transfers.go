@@ -1,0 +1,302 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/surveys-dev/surveys/internal/postgres"
+	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// TransferConfig tunes the transfer worker.
+type TransferConfig struct {
+	// Visibility hides a request while it runs; the worker renews it every
+	// third of it, so a long copy is never delivered twice at once.
+	Visibility time.Duration
+	// MaxAttempts is how many times a request is tried before it goes to
+	// the poison queue.
+	MaxAttempts int
+	// RetryBase is the wait after the first failure; it doubles after each
+	// failure, up to RetryMax.
+	RetryBase, RetryMax time.Duration
+	// MaxIdle is the longest pause between polls of an empty queue.
+	MaxIdle time.Duration
+}
+
+// DefaultTransferConfig is the configuration of surveys serve: tries after
+// 30 s, 1, 2 and 4 minutes, then gives up.
+var DefaultTransferConfig = TransferConfig{Visibility: time.Minute, MaxAttempts: 5, RetryBase: 30 * time.Second, RetryMax: 15 * time.Minute, MaxIdle: 5 * time.Second}
+
+// backoff is the wait after the attempt-th failure.
+func (c TransferConfig) backoff(attempt int) time.Duration {
+	d := c.RetryBase
+	for i := 1; i < attempt && d < c.RetryMax; i++ {
+		d *= 2
+	}
+	return min(d, c.RetryMax)
+}
+
+// Transfers drains the transfers queue: each request copies one survey's
+// answers into its tenant's PostgreSQL database (the SurveySqlStore), and
+// the survey's transfer status says how it went. A request that fails is
+// tried again later (the message comes back after a growing wait); after
+// MaxAttempts it goes to the transfers poison queue with the reason.
+type Transfers struct {
+	st      storage.Storage
+	tenants *store.TenantStore
+	surveys *store.SurveyStore
+	answers *store.SurveyAnswerStore
+	status  *store.SurveyTransferStore
+	sql     *postgres.SurveySQLStore
+	cfg     TransferConfig
+	log     *slog.Logger
+	now     func() time.Time
+
+	done, failed, poisoned prometheus.Counter
+}
+
+// NewTransfers returns a transfer worker. tenants must open the tenants'
+// secrets (the SQL password).
+func NewTransfers(st storage.Storage, tenants *store.TenantStore, sql *postgres.SurveySQLStore, cfg TransferConfig, log *slog.Logger) *Transfers {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Transfers{st: st, tenants: tenants, surveys: store.NewSurveyStore(st), answers: store.NewSurveyAnswerStore(st),
+		status: store.NewSurveyTransferStore(st), sql: sql, cfg: cfg, log: log, now: time.Now,
+		done:     prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_transfers_done_total", Help: "Transfers of answers to subscribers' databases that succeeded."}),
+		failed:   prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_transfers_failed_total", Help: "Transfer attempts that failed (tried again, or poisoned)."}),
+		poisoned: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_transfers_poison_messages_total", Help: "Transfer requests moved to the poison queue."}),
+	}
+}
+
+// Collectors returns the transfer worker's metrics, to register.
+func (t *Transfers) Collectors() []prometheus.Collector {
+	return []prometheus.Collector{t.done, t.failed, t.poisoned}
+}
+
+// Run drains the queue until ctx is done. A transfer under way when ctx
+// ends is stopped (its transaction rolled back) and its request made
+// visible again for another worker.
+func (t *Transfers) Run(ctx context.Context) error {
+	idle := 10 * time.Millisecond
+	for {
+		if ctx.Err() != nil {
+			return nil
+		}
+		n, err := t.RunOnce(ctx)
+		if err != nil {
+			t.log.Warn("transfer worker: request failed", "err", err)
+		}
+		if n > 0 {
+			idle = 10 * time.Millisecond
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(idle):
+		}
+		idle = min(idle*2, t.cfg.MaxIdle)
+	}
+}
+
+// RunOnce takes one transfer request and handles it. It returns the number
+// of requests taken (0 or 1).
+func (t *Transfers) RunOnce(ctx context.Context) (int, error) {
+	// Bookkeeping outlives a shutdown; the copy itself does not.
+	bctx := context.WithoutCancel(ctx)
+	msgs, err := t.st.Dequeue(ctx, store.TransfersQueue, 1, t.cfg.Visibility)
+	if err != nil || len(msgs) == 0 {
+		if ctx.Err() != nil {
+			return 0, nil
+		}
+		return 0, err
+	}
+	m := msgs[0]
+	var req store.TransferRequest
+	if err := json.Unmarshal(m.Data, &req); err != nil {
+		return 1, t.poison(bctx, m, "cannot decode the message: "+err.Error())
+	}
+	st := t.statusOf(bctx, req)
+	attempt := int(m.DequeueCount)
+	if attempt > t.cfg.MaxAttempts {
+		// Earlier deliveries ended without a word (a crash mid-copy).
+		reason := fmt.Sprintf("failed %d deliveries; last error: %s", attempt-1, st.Error)
+		t.setStatus(bctx, st, func(s *store.TransferStatus) { s.State, s.RetryAt = store.TransferGaveUp, time.Time{} })
+		return 1, t.poison(bctx, m, reason)
+	}
+
+	tenant, err := t.tenants.Get(bctx, req.Tenant)
+	if err == nil {
+		var sv *survey.Survey
+		if sv, err = t.surveys.Get(bctx, req.Tenant, req.Slug); err == nil {
+			return 1, t.transfer(ctx, m, tenant, sv, st, attempt)
+		}
+	}
+	if survey.ErrorCode(err) == survey.ENOTFOUND {
+		t.log.Info("transfer worker: dropping the request of a deleted tenant or survey", "tenant", req.Tenant, "slug", req.Slug, "id", m.ID)
+		return 1, t.delete(bctx, m.ID, m.PopReceipt)
+	}
+	return 1, fmt.Errorf("transfer worker: %s/%s: %w", req.Tenant, req.Slug, err) // delivered again
+}
+
+// transfer runs one attempt of a request.
+func (t *Transfers) transfer(ctx context.Context, m storage.Message, tenant *survey.Tenant, sv *survey.Survey, st *store.TransferStatus, attempt int) error {
+	bctx := context.WithoutCancel(ctx)
+	if tenant.SQLConnection == "" {
+		t.setStatus(bctx, st, func(s *store.TransferStatus) {
+			s.State, s.Error, s.FinishedOn = store.TransferGaveUp, "This subscription has no database: save one in Settings › Your database, then request the transfer again.", t.now().UTC()
+		})
+		t.log.Info("transfer worker: no database configured", "tenant", tenant.Key, "slug", sv.Slug)
+		return t.delete(bctx, m.ID, m.PopReceipt)
+	}
+	t.setStatus(bctx, st, func(s *store.TransferStatus) {
+		s.State, s.StartedOn, s.Attempt, s.MaxAttempts, s.RetryAt = store.TransferRunning, t.now().UTC(), attempt, t.cfg.MaxAttempts, time.Time{}
+	})
+
+	// Keep the request hidden while the copy runs.
+	hb := newHeartbeat(m.PopReceipt)
+	hbCtx, stopHB := context.WithCancel(bctx)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t.keepHidden(hbCtx, m.ID, hb)
+	}()
+	db := postgres.Database{Connection: tenant.SQLConnection, Password: tenant.SQLPassword}
+	res, err := t.sql.Transfer(ctx, db, sv, func(yield func(*survey.SurveyAnswer) error) error {
+		return t.answers.ListAll(ctx, sv.Tenant, sv.Slug, func(id string) error {
+			a, err := t.answers.Get(ctx, sv.Tenant, sv.Slug, id)
+			if err != nil {
+				return err
+			}
+			return yield(a)
+		})
+	})
+	stopHB()
+	wg.Wait()
+	receipt := hb.get()
+
+	switch {
+	case err == nil:
+		t.done.Inc()
+		t.log.Info("transfer worker: done", "tenant", sv.Tenant, "slug", sv.Slug, "answers", res.Answers, "rows", res.Rows, "duration", res.Duration)
+		t.setStatus(bctx, st, func(s *store.TransferStatus) {
+			s.State, s.FinishedOn, s.Answers, s.Rows, s.Duration, s.Error = store.TransferDone, t.now().UTC(), res.Answers, res.Rows, res.Duration, ""
+		})
+		return t.delete(bctx, m.ID, receipt)
+	case ctx.Err() != nil:
+		// Shutting down: another worker (or this one, restarted) takes it.
+		t.setStatus(bctx, st, func(s *store.TransferStatus) { s.State = store.TransferRequested })
+		_, verr := t.st.UpdateVisibility(bctx, store.TransfersQueue, m.ID, receipt, 0)
+		return verr
+	}
+	t.failed.Inc()
+	msg := postgres.Message(err)
+	t.log.Warn("transfer worker: attempt failed", "tenant", sv.Tenant, "slug", sv.Slug, "attempt", attempt, "err", err)
+	if attempt >= t.cfg.MaxAttempts {
+		t.setStatus(bctx, st, func(s *store.TransferStatus) {
+			s.State, s.Error, s.FinishedOn = store.TransferGaveUp, msg, t.now().UTC()
+		})
+		m.PopReceipt = receipt
+		return t.poison(bctx, m, fmt.Sprintf("failed %d attempts; last error: %s", attempt, msg))
+	}
+	wait := t.cfg.backoff(attempt)
+	t.setStatus(bctx, st, func(s *store.TransferStatus) {
+		s.State, s.Error, s.FinishedOn, s.RetryAt = store.TransferFailed, msg, t.now().UTC(), t.now().UTC().Add(wait)
+	})
+	if _, err := t.st.UpdateVisibility(bctx, store.TransfersQueue, m.ID, receipt, wait); err != nil {
+		return fmt.Errorf("transfer worker: put back %s: %w", m.ID, err)
+	}
+	return nil
+}
+
+// heartbeat holds a message's latest pop receipt.
+type heartbeat struct {
+	mu      sync.Mutex
+	receipt string
+}
+
+func newHeartbeat(r string) *heartbeat { return &heartbeat{receipt: r} }
+
+func (h *heartbeat) get() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.receipt
+}
+
+// keepHidden renews the message's visibility every third of it until ctx
+// ends.
+func (t *Transfers) keepHidden(ctx context.Context, id string, h *heartbeat) {
+	tick := time.NewTicker(max(t.cfg.Visibility/3, 10*time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		h.mu.Lock()
+		r, err := t.st.UpdateVisibility(context.WithoutCancel(ctx), store.TransfersQueue, id, h.receipt, t.cfg.Visibility)
+		if err == nil {
+			h.receipt = r
+		}
+		h.mu.Unlock()
+		if err != nil && ctx.Err() == nil {
+			t.log.Warn("transfer worker: cannot keep the request hidden", "id", id, "err", err)
+		}
+	}
+}
+
+// statusOf returns the survey's status to update: the stored one when it
+// is this request's, or a new one.
+func (t *Transfers) statusOf(ctx context.Context, req store.TransferRequest) *store.TransferStatus {
+	st, err := t.status.Status(ctx, req.Tenant, req.Slug)
+	if err != nil || st == nil {
+		st = &store.TransferStatus{Tenant: req.Tenant, Slug: req.Slug, State: store.TransferRequested}
+	}
+	if st.RequestedOn.IsZero() || st.RequestedOn.Before(req.RequestedOn) {
+		st.RequestedOn = req.RequestedOn
+	}
+	return st
+}
+
+// setStatus changes and writes the status; a failure to write it is
+// logged, not fatal: the transfer itself is what matters.
+func (t *Transfers) setStatus(ctx context.Context, st *store.TransferStatus, change func(*store.TransferStatus)) {
+	change(st)
+	if err := t.status.SetStatus(ctx, st); err != nil {
+		t.log.Warn("transfer worker: cannot write the status", "tenant", st.Tenant, "slug", st.Slug, "err", err)
+	}
+}
+
+func (t *Transfers) delete(ctx context.Context, id, receipt string) error {
+	if err := t.st.DeleteMessage(ctx, store.TransfersQueue, id, receipt); err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return fmt.Errorf("transfer worker: delete request %s: %w", id, err)
+	}
+	return nil
+}
+
+// poison moves a request to the transfers poison queue with the reason,
+// then deletes it. If the move fails the request stays, to come back.
+func (t *Transfers) poison(ctx context.Context, m storage.Message, reason string) error {
+	t.log.Error("transfer worker: poison request", "id", m.ID, "dequeueCount", m.DequeueCount, "reason", reason)
+	data, err := json.Marshal(PoisonMessage{MessageID: m.ID, Queue: store.TransfersQueue, Reason: reason, Data: m.Data, PoisonOn: t.now().UTC()})
+	if err != nil {
+		return err
+	}
+	if _, err := t.st.Enqueue(ctx, store.TransfersPoisonQueue, data, storage.EnqueueOptions{TTL: -1}); err != nil {
+		return fmt.Errorf("transfer worker: move %s to the poison queue: %w", m.ID, err)
+	}
+	t.poisoned.Inc()
+	return t.delete(ctx, m.ID, m.PopReceipt)
+}

@@ -1,0 +1,394 @@
+package worker_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/surveys-dev/surveys/internal/postgres"
+	"github.com/surveys-dev/surveys/internal/postgres/pgtest"
+	"github.com/surveys-dev/surveys/internal/secret"
+	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/worker"
+)
+
+// transferConfig retries at once, so that a test sees the message come
+// back without waiting.
+var transferConfig = worker.TransferConfig{Visibility: 3 * time.Second, MaxAttempts: 3, RetryBase: 0, RetryMax: 0, MaxIdle: 20 * time.Millisecond}
+
+// transferFixture is a tenant with a database, a survey with filed
+// answers, and a transfer worker.
+type transferFixture struct {
+	*fixture
+	tenants  *store.TenantStore
+	tenant   *survey.Tenant
+	database string
+	xfer     *worker.Transfers
+	requests *store.SurveyTransferStore
+}
+
+func newTransferFixture(t *testing.T, st storage.Storage, answers int, cfg worker.TransferConfig) *transferFixture {
+	t.Helper()
+	ctx := context.Background()
+	tenant := newTenant()
+	f := newFixture(t, st, tenant, answers, 3)
+	drain(t, st, worker.New(st, testConfig, quiet, nil))
+	box, err := secret.New([]byte("0123456789abcdef0123456789abcdef"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tf := &transferFixture{fixture: f, tenants: store.NewTenantStore(st).WithSecrets(box), database: pgtest.NewDatabase(t), requests: store.NewSurveyTransferStore(st)}
+	tf.tenant = &survey.Tenant{Key: tenant, Name: "Transfer " + tenant, Plan: survey.Premium,
+		SQLConnection: pgtest.ConnectionString(tf.database), SQLPassword: pgtest.Password}
+	if err := tf.tenants.Create(ctx, tf.tenant); err != nil {
+		t.Fatal(err)
+	}
+	tf.xfer = worker.NewTransfers(st, tf.tenants, postgres.New(), cfg, quiet)
+	return tf
+}
+
+func (tf *transferFixture) setPassword(t *testing.T, pw string) {
+	t.Helper()
+	tf.tenant.SQLPassword = pw
+	if err := tf.tenants.Update(context.Background(), tf.tenant); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (tf *transferFixture) status(t *testing.T) *store.TransferStatus {
+	t.Helper()
+	s, err := tf.requests.Status(context.Background(), tf.survey.Tenant, tf.survey.Slug)
+	if err != nil {
+		t.Fatalf("status: %v", err)
+	}
+	return s
+}
+
+// runOnce runs the worker once and says how many requests it took.
+func (tf *transferFixture) runOnce(t *testing.T) int {
+	t.Helper()
+	n, err := tf.xfer.RunOnce(context.Background())
+	if err != nil {
+		t.Logf("RunOnce: %v", err)
+	}
+	return n
+}
+
+// answerRows counts the survey's rows in the tenant's answers table.
+func (tf *transferFixture) answerRows(t *testing.T) string {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgtest.Admin(ctx, tf.database)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var n, distinct int
+	if err := conn.QueryRow(ctx, `SELECT count(*), count(DISTINCT answer_id) FROM answers WHERE tenant = $1 AND slug = $2`, tf.survey.Tenant, tf.survey.Slug).Scan(&n, &distinct); err != nil {
+		return err.Error()
+	}
+	return fmt.Sprintf("%d rows, %d answers", n, distinct)
+}
+
+func queueLen(t *testing.T, st storage.Storage, q string) int {
+	t.Helper()
+	n, err := st.ApproximateCount(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestTransferWorker: a request copies the filed answers into the tenant's
+// database, records the result, and is deleted; a second request replaces
+// the rows. On both backends.
+func TestTransferWorker(t *testing.T) {
+	backends.Each(t, func(t *testing.T, st storage.Storage) {
+		ctx := context.Background()
+		tf := newTransferFixture(t, st, 7, transferConfig)
+		if err := tf.requests.Request(ctx, tf.survey.Tenant, tf.survey.Slug); err != nil {
+			t.Fatal(err)
+		}
+		if s := tf.status(t); s.State != store.TransferRequested || s.RequestedOn.IsZero() {
+			t.Fatalf("status after the request = %+v", s)
+		}
+		if n := tf.runOnce(t); n != 1 {
+			t.Fatalf("RunOnce took %d requests", n)
+		}
+		s := tf.status(t)
+		if s.State != store.TransferDone || s.Answers != 7 || s.Rows != 28 || s.Duration <= 0 || s.FinishedOn.IsZero() || s.Attempt != 1 || s.Error != "" {
+			t.Fatalf("status after the transfer = %+v", s)
+		}
+		if got := tf.answerRows(t); got != "28 rows, 7 answers" {
+			t.Fatalf("database holds %s", got)
+		}
+		if n := queueLen(t, st, store.TransfersQueue); n != 0 {
+			t.Fatalf("%d requests left in the queue", n)
+		}
+		// Again: the same rows, not twice as many.
+		if err := tf.requests.Request(ctx, tf.survey.Tenant, tf.survey.Slug); err != nil {
+			t.Fatal(err)
+		}
+		tf.runOnce(t)
+		if s := tf.status(t); s.State != store.TransferDone || s.Rows != 28 {
+			t.Fatalf("status after the second transfer = %+v", s)
+		}
+		if got := tf.answerRows(t); got != "28 rows, 7 answers" {
+			t.Fatalf("database holds %s after a second transfer", got)
+		}
+	})
+}
+
+// TestTransferRetriesThenPoisons: a wrong password fails with a clear
+// message, the request comes back, and once the password is fixed the
+// retry succeeds; a fault never fixed sends the request to the poison
+// queue with the reason after MaxAttempts, and the status says so.
+func TestTransferRetriesThenPoisons(t *testing.T) {
+	backends.Each(t, func(t *testing.T, st storage.Storage) {
+		ctx := context.Background()
+		tf := newTransferFixture(t, st, 4, transferConfig)
+		tf.setPassword(t, "wrong")
+		if err := tf.requests.Request(ctx, tf.survey.Tenant, tf.survey.Slug); err != nil {
+			t.Fatal(err)
+		}
+		tf.runOnce(t)
+		s := tf.status(t)
+		if s.State != store.TransferFailed || s.Attempt != 1 || s.MaxAttempts != 3 || !strings.Contains(s.Error, `refused the password of user "surveys"`) {
+			t.Fatalf("status after a wrong password = %+v", s)
+		}
+		if n := queueLen(t, st, store.TransfersQueue); n != 1 {
+			t.Fatalf("the request is not kept for a retry: %d in the queue", n)
+		}
+		tf.setPassword(t, pgtest.Password)
+		if n := tf.runOnce(t); n != 1 {
+			t.Fatalf("the request did not come back: RunOnce took %d", n)
+		}
+		if s := tf.status(t); s.State != store.TransferDone || s.Attempt != 2 || s.Rows != 16 || s.Error != "" {
+			t.Fatalf("status after the fixed retry = %+v", s)
+		}
+		if got := tf.answerRows(t); got != "16 rows, 4 answers" {
+			t.Fatalf("database holds %s", got)
+		}
+
+		// A permission revoked and never granted again: three attempts,
+		// then the poison queue.
+		pgtest.Exec(t, tf.database, "REVOKE DELETE ON surveys FROM "+pgtest.Role)
+		if err := tf.requests.Request(ctx, tf.survey.Tenant, tf.survey.Slug); err != nil {
+			t.Fatal(err)
+		}
+		for i := 1; i <= 3; i++ {
+			if n := tf.runOnce(t); n != 1 {
+				t.Fatalf("attempt %d: RunOnce took %d", i, n)
+			}
+			s := tf.status(t)
+			want := store.TransferFailed
+			if i == 3 {
+				want = store.TransferGaveUp
+			}
+			if s.State != want || s.Attempt != i || !strings.Contains(s.Error, "permission denied for table surveys") {
+				t.Fatalf("attempt %d: status = %+v", i, s)
+			}
+		}
+		if n := queueLen(t, st, store.TransfersQueue); n != 0 {
+			t.Fatalf("%d requests left after giving up", n)
+		}
+		msgs, err := st.Dequeue(ctx, store.TransfersPoisonQueue, 32, time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, m := range msgs {
+			var p worker.PoisonMessage
+			if err := json.Unmarshal(m.Data, &p); err != nil {
+				t.Fatal(err)
+			}
+			var req store.TransferRequest
+			_ = json.Unmarshal(p.Data, &req)
+			if req.Tenant == tf.survey.Tenant {
+				found = true
+				if p.Queue != store.TransfersQueue || !strings.Contains(p.Reason, "failed 3 attempts") || !strings.Contains(p.Reason, "permission denied") || req.Slug != tf.survey.Slug {
+					t.Errorf("poison message = %+v (request %+v)", p, req)
+				}
+			}
+		}
+		if !found {
+			t.Fatalf("the request is not in the poison queue (%d messages there)", len(msgs))
+		}
+		// The rows of the last good transfer are intact.
+		if got := tf.answerRows(t); got != "16 rows, 4 answers" {
+			t.Fatalf("database holds %s after the failures", got)
+		}
+	})
+}
+
+// TestTransferDropsDeletedSurvey: the request of a survey deleted since is
+// dropped, not retried, not poisoned.
+func TestTransferDropsDeletedSurvey(t *testing.T) {
+	st := backends.Local(t)
+	ctx := context.Background()
+	tf := newTransferFixture(t, st, 2, transferConfig)
+	if err := tf.requests.Request(ctx, tf.survey.Tenant, tf.survey.Slug); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.NewSurveyStore(st).Delete(ctx, tf.survey.Tenant, tf.survey.Slug); err != nil {
+		t.Fatal(err)
+	}
+	if n := tf.runOnce(t); n != 1 {
+		t.Fatalf("RunOnce took %d", n)
+	}
+	if a, b := queueLen(t, st, store.TransfersQueue), queueLen(t, st, store.TransfersPoisonQueue); a != 0 || b != 0 {
+		t.Fatalf("queue %d, poison %d; want the request dropped", a, b)
+	}
+	if _, err := tf.requests.Status(ctx, tf.survey.Tenant, tf.survey.Slug); survey.ErrorCode(err) != survey.ENOTFOUND {
+		t.Fatalf("status of a deleted survey: %v", err)
+	}
+	if got := tf.answerRows(t); !strings.Contains(got, "does not exist") {
+		t.Fatalf("the database was written: %s", got)
+	}
+}
+
+// TestTransferKeepsRequestHidden: a copy that outlasts the visibility
+// timeout (held up by a lock in the tenant's database) renews it, so
+// another worker does not take the same request meanwhile.
+func TestTransferKeepsRequestHidden(t *testing.T) {
+	st := backends.Local(t)
+	ctx := context.Background()
+	cfg := transferConfig
+	cfg.Visibility = time.Second
+	tf := newTransferFixture(t, st, 3, cfg)
+	if err := tf.requests.Request(ctx, tf.survey.Tenant, tf.survey.Slug); err != nil {
+		t.Fatal(err)
+	}
+	tf.runOnce(t) // the tables exist
+	conn, err := pgtest.Admin(ctx, tf.database)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, "LOCK TABLE surveys IN ACCESS EXCLUSIVE MODE"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tf.requests.Request(ctx, tf.survey.Tenant, tf.survey.Slug); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan int)
+	go func() {
+		n, _ := tf.xfer.RunOnce(ctx)
+		done <- n
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for tf.status(t).State != store.TransferRunning && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(2500 * time.Millisecond) // past the visibility timeout, twice
+	other := worker.NewTransfers(st, tf.tenants, postgres.New(), cfg, quiet)
+	if n, err := other.RunOnce(ctx); n != 0 || err != nil {
+		t.Fatalf("another worker took the request under way: %d, %v", n, err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := <-done; n != 1 {
+		t.Fatalf("RunOnce took %d", n)
+	}
+	if s := tf.status(t); s.State != store.TransferDone || s.Duration < 2*time.Second {
+		t.Fatalf("status = %+v; want done after the lock", s)
+	}
+	if n := queueLen(t, st, store.TransfersQueue); n != 0 {
+		t.Fatalf("%d requests left", n)
+	}
+}
+
+// TestTransferWithoutDatabase: a tenant without a database gets a clear
+// status, and the request is not retried.
+func TestTransferWithoutDatabase(t *testing.T) {
+	st := backends.Local(t)
+	ctx := context.Background()
+	tf := newTransferFixture(t, st, 1, transferConfig)
+	tf.tenant.SQLConnection, tf.tenant.SQLPassword = "", ""
+	if err := tf.tenants.Update(ctx, tf.tenant); err != nil {
+		t.Fatal(err)
+	}
+	if err := tf.requests.Request(ctx, tf.survey.Tenant, tf.survey.Slug); err != nil {
+		t.Fatal(err)
+	}
+	tf.runOnce(t)
+	if s := tf.status(t); s.State != store.TransferGaveUp || !strings.Contains(s.Error, "has no database") {
+		t.Fatalf("status = %+v", s)
+	}
+	if n := queueLen(t, st, store.TransfersQueue); n != 0 {
+		t.Fatalf("%d requests left", n)
+	}
+}
+
+// TestTransferStopsOnShutdown: a copy under way when the worker is stopped
+// is rolled back, and its request is visible again at once, for another
+// worker; the status says it waits.
+func TestTransferStopsOnShutdown(t *testing.T) {
+	st := backends.Local(t)
+	ctx := context.Background()
+	tf := newTransferFixture(t, st, 3, transferConfig)
+	if err := tf.requests.Request(ctx, tf.survey.Tenant, tf.survey.Slug); err != nil {
+		t.Fatal(err)
+	}
+	tf.runOnce(t) // the tables exist, with the rows of a first copy
+	conn, err := pgtest.Admin(ctx, tf.database)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, "LOCK TABLE surveys IN ACCESS EXCLUSIVE MODE"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tf.requests.Request(ctx, tf.survey.Tenant, tf.survey.Slug); err != nil {
+		t.Fatal(err)
+	}
+	wctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- tf.xfer.Run(wctx) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for tf.status(t).State != store.TransferRunning {
+		if time.Now().After(deadline) {
+			t.Fatal("the copy did not start")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return on shutdown")
+	}
+	if s := tf.status(t); s.State != store.TransferRequested {
+		t.Fatalf("status after shutdown = %+v", s)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// Visible at once: another worker copies it.
+	other := worker.NewTransfers(st, tf.tenants, postgres.New(), transferConfig, quiet)
+	if n, err := other.RunOnce(ctx); n != 1 || err != nil {
+		t.Fatalf("the interrupted request: RunOnce = %d, %v", n, err)
+	}
+	if s := tf.status(t); s.State != store.TransferDone || s.Rows != 12 {
+		t.Fatalf("status = %+v", s)
+	}
+}
