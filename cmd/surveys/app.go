@@ -94,7 +94,7 @@ func (m *Main) Run(ctx context.Context) error {
 	sqlStore := postgres.New()
 	reg := metrics.New(m.Storage)
 	reg.Register(metrics.NewQueueCollector(m.Storage, []string{store.AnswersQueue, store.PremiumAnswersQueue,
-		worker.PoisonQueue, store.TransfersQueue, store.ViewsQueue}, metrics.QueueRefresh))
+		worker.PoisonQueue, store.TransfersQueue, store.TransfersPoisonQueue, store.ViewsQueue}, metrics.QueueRefresh))
 	wm := worker.NewMetrics()
 	reg.Register(wm.Collectors()...)
 	srv, err := web.New(web.Deps{
