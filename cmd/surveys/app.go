@@ -91,7 +91,7 @@ func (m *Main) Run(ctx context.Context) error {
 		return err
 	}
 	m.views = store.NewViewCounter(m.Storage, 5*time.Second)
-	sqlStore := postgres.New()
+	sqlStore := postgres.New(m.cfg.SQLAllow...)
 	reg := metrics.New(m.Storage)
 	reg.Register(metrics.NewQueueCollector(m.Storage, []string{store.AnswersQueue, store.PremiumAnswersQueue,
 		worker.PoisonQueue, store.TransfersQueue, store.TransfersPoisonQueue, store.ViewsQueue}, metrics.QueueRefresh))

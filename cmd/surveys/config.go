@@ -4,11 +4,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/surveys-dev/surveys/internal/postgres"
 	"github.com/surveys-dev/surveys/internal/secret"
 )
 
@@ -42,6 +44,10 @@ type Config struct {
 	// (SURVEYS_PUBLIC_URL), for the redirect URL of tenants' identity
 	// providers; empty derives it from each request.
 	PublicURL string
+	// SQLAllow are the private or local networks the transfers to tenants'
+	// own databases may reach (SURVEYS_SQL_ALLOW, CIDR ranges separated by
+	// commas); public addresses are always allowed.
+	SQLAllow []netip.Prefix
 }
 
 // Region is one region's storage account.
@@ -87,6 +93,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (Co
 	fs.StringVar(&c.SecretKeyFile, "secret-key-file", getenv("SURVEYS_SECRET_KEY_FILE"), "file holding the key that seals tenants' secrets (SURVEYS_SECRET_KEY_FILE; or set SURVEYS_SECRET_KEY)")
 	fs.StringVar(&c.PublicURL, "public-url", getenv("SURVEYS_PUBLIC_URL"), "the scheme and host browsers reach this server at, e.g. https://surveys.example.com, for identity providers' redirect URLs (SURVEYS_PUBLIC_URL; empty: from each request)")
 	c.SecretKey = getenv("SURVEYS_SECRET_KEY")
+	sqlAllow := fs.String("sql-allow", getenv("SURVEYS_SQL_ALLOW"), "private or local networks tenants' own databases may be on, CIDR ranges separated by commas, e.g. 10.0.0.0/8 (SURVEYS_SQL_ALLOW; empty: public addresses only)")
 	regions := fs.String("regions", getenv("SURVEYS_REGIONS"), "regions tenants may keep their data in, comma-separated, e.g. westeurope,eastus (SURVEYS_REGIONS)")
 	fs.DurationVar(&c.ShutdownWait, "shutdown-wait", 10*time.Second, "how long to wait for requests to finish on shutdown")
 	if err := fs.Parse(args); err != nil {
@@ -95,6 +102,11 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (Co
 	if fs.NArg() > 0 {
 		return Config{}, fmt.Errorf("serve: unexpected arguments %v", fs.Args())
 	}
+	allow, err := postgres.ParseAllow(*sqlAllow)
+	if err != nil {
+		return Config{}, fmt.Errorf("serve: --sql-allow (SURVEYS_SQL_ALLOW): %w", err)
+	}
+	c.SQLAllow = allow
 	for _, name := range strings.Split(*regions, ",") {
 		if name = strings.TrimSpace(name); name == "" {
 			continue

@@ -112,6 +112,10 @@ func TestParseServe(t *testing.T) {
 		{"public URL", nil, map[string]string{"SURVEYS_PUBLIC_URL": "https://surveys.example.com/"}, func(c Config) bool { return c.PublicURL == "https://surveys.example.com/" }, ""},
 		{"public URL with a path", []string{"--public-url", "https://surveys.example.com/app"}, nil, nil, "give a scheme and host only"},
 		{"public URL without a scheme", []string{"--public-url", "surveys.example.com"}, nil, nil, "give a scheme and host only"},
+		{"sql allow", nil, map[string]string{"SURVEYS_SQL_ALLOW": "10.0.0.0/8, 127.0.0.1"}, func(c Config) bool {
+			return len(c.SQLAllow) == 2 && c.SQLAllow[0].String() == "10.0.0.0/8" && c.SQLAllow[1].String() == "127.0.0.1/32"
+		}, ""},
+		{"sql allow not a range", []string{"--sql-allow", "intranet"}, nil, nil, "--sql-allow"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -75,7 +75,8 @@ var questionRE = regexp.MustCompile(`name="q-([^"]+)"`)
 // analysis page says done, and the answers are in the tenant's database.
 func TestNewTenantToOwnDatabase(t *testing.T) {
 	cfg, err := parseServe([]string{"--addr", "127.0.0.1:0", "--data", t.TempDir()}, func(k string) string {
-		return map[string]string{"SURVEYS_SECRET_KEY": "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="}[k]
+		return map[string]string{"SURVEYS_SECRET_KEY": "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+			"SURVEYS_SQL_ALLOW": "127.0.0.0/8"}[k] // the test PostgreSQL is on loopback
 	}, io.Discard)
 	if err != nil {
 		t.Fatal(err)

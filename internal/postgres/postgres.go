@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/netip"
 	"strconv"
 	"time"
 
@@ -36,10 +37,14 @@ const DefaultBatch = 5000
 type SurveySQLStore struct {
 	// Batch is the number of rows per COPY; 0 means DefaultBatch.
 	Batch int
+	// Allow are the non-public address ranges the store may connect to
+	// (guard.go); public addresses are always allowed.
+	Allow []netip.Prefix
 }
 
-// New returns a SurveySQLStore.
-func New() *SurveySQLStore { return &SurveySQLStore{} }
+// New returns a SurveySQLStore that connects to public addresses and to
+// those in allow.
+func New(allow ...netip.Prefix) *SurveySQLStore { return &SurveySQLStore{Allow: allow} }
 
 // Database is a subscriber's database: its connection string (checked by
 // ValidateConnection) and password.
@@ -59,7 +64,7 @@ type Result struct {
 	Duration time.Duration // from connecting to the commit
 }
 
-func (db Database) connect(ctx context.Context) (*pgx.Conn, Target, error) {
+func (s *SurveySQLStore) connect(ctx context.Context, db Database) (*pgx.Conn, Target, error) {
 	t, err := ValidateConnection(db.Connection)
 	if err != nil {
 		return nil, t, err
@@ -71,6 +76,8 @@ func (db Database) connect(ctx context.Context) (*pgx.Conn, Target, error) {
 	// The password is the tenant's alone: never one of this server's
 	// environment (PGPASSWORD) or password file.
 	cfg.Password = db.Password
+	// Only to addresses the operator allows (guard.go).
+	cfg.DialFunc = s.dial
 	if cfg.ConnectTimeout == 0 || cfg.ConnectTimeout > ConnectTimeout {
 		cfg.ConnectTimeout = ConnectTimeout
 	}
@@ -88,7 +95,7 @@ func (db Database) connect(ctx context.Context) (*pgx.Conn, Target, error) {
 
 // Test connects and returns the server's version.
 func (s *SurveySQLStore) Test(ctx context.Context, db Database) (string, error) {
-	conn, t, err := db.connect(ctx)
+	conn, t, err := s.connect(ctx, db)
 	if err != nil {
 		return "", err
 	}
@@ -147,7 +154,7 @@ var (
 // that says what to fix.
 func (s *SurveySQLStore) Transfer(ctx context.Context, db Database, sv *survey.Survey, answers Answers) (Result, error) {
 	start := time.Now()
-	conn, t, err := db.connect(ctx)
+	conn, t, err := s.connect(ctx, db)
 	if err != nil {
 		return Result{}, err
 	}

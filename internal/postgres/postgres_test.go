@@ -2,7 +2,9 @@ package postgres_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -102,16 +104,36 @@ func equal(t *testing.T, what string, got []string, want ...string) {
 
 func TestTest(t *testing.T) {
 	db, _ := newTestDatabase(t)
-	v, err := postgres.New().Test(context.Background(), db)
+	v, err := postgres.New(pgtest.Allow).Test(context.Background(), db)
 	if err != nil || !strings.HasPrefix(v, "PostgreSQL 1") {
 		t.Fatalf("Test = %q, %v; want a PostgreSQL version", v, err)
 	}
 }
 
+// TestLocalAddressesRefused: a store that allows no private range does not
+// connect to the test server on loopback, by address or by name, and says
+// why; nothing is written.
+func TestLocalAddressesRefused(t *testing.T) {
+	ctx := context.Background()
+	db, name := newTestDatabase(t)
+	byName := postgres.Database{Connection: strings.Replace(db.Connection, "127.0.0.1", "localhost", 1), Password: db.Password}
+	sv := testSurvey("adatum", "feedback")
+	for _, d := range []postgres.Database{db, byName} {
+		_, err := postgres.New().Test(ctx, d)
+		if err == nil || !errors.Is(err, postgres.ErrAddressNotAllowed) || !strings.Contains(postgres.Message(err), "private or local address") {
+			t.Errorf("Test(%s) = %v, want a refused address", d.Connection, err)
+		}
+		if _, err := postgres.New().Transfer(ctx, d, sv, each(answers(sv, 0, 3))); !errors.Is(err, postgres.ErrAddressNotAllowed) {
+			t.Errorf("Transfer(%s) = %v, want a refused address", d.Connection, err)
+		}
+	}
+	equal(t, "tables", query(t, name, `SELECT count(*) FROM pg_tables WHERE tablename IN ('surveys', 'questions', 'answers')`), "0")
+}
+
 func TestTransferWritesReplacesAndIsolates(t *testing.T) {
 	ctx := context.Background()
 	db, name := newTestDatabase(t)
-	s := &postgres.SurveySQLStore{Batch: 7} // several COPY batches
+	s := &postgres.SurveySQLStore{Batch: 7, Allow: []netip.Prefix{pgtest.Allow}} // several COPY batches
 	sv := testSurvey("adatum", "feedback")
 	first := answers(sv, 0, 10)
 	res, err := s.Transfer(ctx, db, sv, each(first))
@@ -168,7 +190,7 @@ func TestTransferWritesReplacesAndIsolates(t *testing.T) {
 
 func TestErrorsAreClear(t *testing.T) {
 	ctx := context.Background()
-	s := postgres.New()
+	s := postgres.New(pgtest.Allow)
 	db, name := newTestDatabase(t)
 	sv := testSurvey("adatum", "feedback")
 	list := answers(sv, 0, 3)
@@ -233,7 +255,7 @@ func BenchmarkTransfer10k(b *testing.B) {
 	db := postgres.Database{Connection: pgtest.ConnectionString(name), Password: pgtest.Password}
 	sv := testSurvey("adatum", "bench")
 	list := answers(sv, 0, 10000)
-	s := postgres.New()
+	s := postgres.New(pgtest.Allow)
 	var rows int64
 	for b.Loop() {
 		res, err := s.Transfer(context.Background(), db, sv, each(list))

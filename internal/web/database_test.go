@@ -151,7 +151,7 @@ func TestDatabaseSettingsWithoutKey(t *testing.T) {
 	tenants := store.NewTenantStore(app.st) // no box
 	s, err := web.New(web.Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Tenants: tenants, Users: store.NewUserStore(app.st),
 		Public:         store.NewCachedSurveys(store.NewSurveyStore(app.st), tenants, time.Millisecond),
-		TenantSettings: tenants, SignIns: store.NewSignInStore(app.st), Databases: postgres.New(), Transfers: store.NewSurveyTransferStore(app.st)})
+		TenantSettings: tenants, SignIns: store.NewSignInStore(app.st), Databases: postgres.New(pgtest.Allow), Transfers: store.NewSurveyTransferStore(app.st)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func TestTransferButtonAndStatus(t *testing.T) {
 		t.Fatalf("status after the request:\n%s", section(body, "transfer"))
 	}
 	cfg := worker.TransferConfig{Visibility: time.Minute, MaxAttempts: 2, MaxIdle: time.Millisecond}
-	xfer := worker.NewTransfers(app.st, tenants, postgres.New(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	xfer := worker.NewTransfers(app.st, tenants, postgres.New(pgtest.Allow), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if n, err := xfer.RunOnce(ctx); n != 1 || err != nil {
 		t.Fatalf("RunOnce = %d, %v", n, err)
 	}

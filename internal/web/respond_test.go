@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/postgres"
+	"github.com/surveys-dev/surveys/internal/postgres/pgtest"
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
@@ -77,7 +78,7 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 		Views:          views,
 		Ranks:          ranks,
 		Home:           store.NewCachedHome(ranks, 5, time.Nanosecond),
-		Databases:      postgres.New(),
+		Databases:      postgres.New(pgtest.Allow),
 		Transfers:      store.NewSurveyTransferStore(st),
 	})
 	if err != nil {

@@ -49,7 +49,7 @@ func newTransferFixture(t *testing.T, st storage.Storage, answers int, cfg worke
 	if err := tf.tenants.Create(ctx, tf.tenant); err != nil {
 		t.Fatal(err)
 	}
-	tf.xfer = worker.NewTransfers(st, tf.tenants, postgres.New(), cfg, quiet)
+	tf.xfer = worker.NewTransfers(st, tf.tenants, postgres.New(pgtest.Allow), cfg, quiet)
 	return tf
 }
 
@@ -291,7 +291,7 @@ func TestTransferKeepsRequestHidden(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	time.Sleep(2500 * time.Millisecond) // past the visibility timeout, twice
-	other := worker.NewTransfers(st, tf.tenants, postgres.New(), cfg, quiet)
+	other := worker.NewTransfers(st, tf.tenants, postgres.New(pgtest.Allow), cfg, quiet)
 	if n, err := other.RunOnce(ctx); n != 0 || err != nil {
 		t.Fatalf("another worker took the request under way: %d, %v", n, err)
 	}
@@ -384,7 +384,7 @@ func TestTransferStopsOnShutdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Visible at once: another worker copies it.
-	other := worker.NewTransfers(st, tf.tenants, postgres.New(), transferConfig, quiet)
+	other := worker.NewTransfers(st, tf.tenants, postgres.New(pgtest.Allow), transferConfig, quiet)
 	if n, err := other.RunOnce(ctx); n != 1 || err != nil {
 		t.Fatalf("the interrupted request: RunOnce = %d, %v", n, err)
 	}

@@ -22,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -91,6 +92,10 @@ func Run(run func() int) int {
 	}
 	return code
 }
+
+// Allow lets a SurveySQLStore connect to the test server on loopback,
+// which it refuses by default (postgres.New(pgtest.Allow)).
+var Allow = netip.MustParsePrefix("127.0.0.0/8")
 
 // Port is the server's TCP port on 127.0.0.1.
 func Port() int { return srv.port }

@@ -1,0 +1,71 @@
+package postgres
+
+import (
+	"net/netip"
+	"testing"
+)
+
+func TestAllowed(t *testing.T) {
+	private := &SurveySQLStore{}
+	tenNet := &SurveySQLStore{Allow: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}
+	cases := []struct {
+		addr           string
+		public, tenNet bool
+	}{
+		{"8.8.8.8", true, true},
+		{"2001:4860:4860::8888", true, true},
+		{"127.0.0.1", false, false},
+		{"::1", false, false},
+		{"::ffff:127.0.0.1", false, false},
+		{"169.254.169.254", false, false}, // the cloud's metadata endpoint
+		{"10.1.2.3", false, true},
+		{"::ffff:10.1.2.3", false, true},
+		{"172.16.0.1", false, false},
+		{"192.168.1.1", false, false},
+		{"100.64.0.1", false, false},
+		{"fd00::1", false, false},
+		{"fe80::1", false, false},
+		{"0.0.0.0", false, false},
+		{"224.0.0.1", false, false},
+	}
+	for _, c := range cases {
+		a := netip.MustParseAddr(c.addr)
+		if got := private.allowed(a); got != c.public {
+			t.Errorf("allowed(%s) with no ranges = %v, want %v", c.addr, got, c.public)
+		}
+		if got := tenNet.allowed(a); got != c.tenNet {
+			t.Errorf("allowed(%s) with 10.0.0.0/8 = %v, want %v", c.addr, got, c.tenNet)
+		}
+	}
+}
+
+func TestParseAllow(t *testing.T) {
+	cases := []struct {
+		in   string
+		want []string
+		bad  bool
+	}{
+		{"", nil, false},
+		{"10.0.0.0/8", []string{"10.0.0.0/8"}, false},
+		{" 10.1.2.3/8 , 127.0.0.1,::1", []string{"10.0.0.0/8", "127.0.0.1/32", "::1/128"}, false},
+		{"10.0.0.0/33", nil, true},
+		{"localhost", nil, true},
+		{"10.0.0.0/8,,", []string{"10.0.0.0/8"}, false},
+	}
+	for _, c := range cases {
+		got, err := ParseAllow(c.in)
+		if (err != nil) != c.bad {
+			t.Errorf("ParseAllow(%q) error = %v, want error %v", c.in, err, c.bad)
+			continue
+		}
+		if len(got) != len(c.want) {
+			t.Errorf("ParseAllow(%q) = %v, want %v", c.in, got, c.want)
+			continue
+		}
+		for i := range got {
+			if got[i].String() != c.want[i] {
+				t.Errorf("ParseAllow(%q) = %v, want %v", c.in, got, c.want)
+			}
+		}
+	}
+}
