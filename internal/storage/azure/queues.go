@@ -102,16 +102,8 @@ func (s *Store) Dequeue(ctx context.Context, queue string, max int, visibility t
 		if m == nil || m.MessageID == nil || m.PopReceipt == nil {
 			return nil, fmt.Errorf("azure: dequeue from %s: %w", queue, errNoResponse)
 		}
-		msg := storage.Message{ID: *m.MessageID, PopReceipt: *m.PopReceipt, Data: decodeBody(deref(m.MessageText))}
-		if m.DequeueCount != nil {
-			msg.DequeueCount = *m.DequeueCount
-		}
-		if m.InsertionTime != nil {
-			msg.InsertedAt = m.InsertionTime.UTC()
-		}
-		if m.ExpirationTime != nil {
-			msg.ExpiresAt = m.ExpirationTime.UTC()
-		}
+		msg := message(*m.MessageID, m.MessageText, m.DequeueCount, m.InsertionTime, m.ExpirationTime)
+		msg.PopReceipt = *m.PopReceipt
 		msgs = append(msgs, msg)
 	}
 	return msgs, nil
@@ -134,19 +126,25 @@ func (s *Store) PeekMessages(ctx context.Context, queue string, max int) ([]stor
 		if m == nil || m.MessageID == nil {
 			return nil, fmt.Errorf("azure: peek messages of %s: %w", queue, errNoResponse)
 		}
-		msg := storage.Message{ID: *m.MessageID, Data: decodeBody(deref(m.MessageText))}
-		if m.DequeueCount != nil {
-			msg.DequeueCount = *m.DequeueCount
-		}
-		if m.InsertionTime != nil {
-			msg.InsertedAt = m.InsertionTime.UTC()
-		}
-		if m.ExpirationTime != nil {
-			msg.ExpiresAt = m.ExpirationTime.UTC()
-		}
-		msgs = append(msgs, msg)
+		msgs = append(msgs, message(*m.MessageID, m.MessageText, m.DequeueCount, m.InsertionTime, m.ExpirationTime))
 	}
 	return msgs, nil
+}
+
+// message is a dequeued or peeked message of the SDK as a storage.Message
+// (without its pop receipt).
+func message(id string, text *string, dequeueCount *int64, inserted, expires *time.Time) storage.Message {
+	msg := storage.Message{ID: id, Data: decodeBody(deref(text))}
+	if dequeueCount != nil {
+		msg.DequeueCount = *dequeueCount
+	}
+	if inserted != nil {
+		msg.InsertedAt = inserted.UTC()
+	}
+	if expires != nil {
+		msg.ExpiresAt = expires.UTC()
+	}
+	return msg
 }
 
 // decodeBody decodes a base64 message body. A body that is not base64 was
