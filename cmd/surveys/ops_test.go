@@ -134,6 +134,7 @@ func TestMetricsAfterTraffic(t *testing.T) {
 		`surveys_worker_queue_wait_seconds_count{queue="surveyviews",worker="views"}`,
 		`surveys_worker_seconds_since_progress{worker="answers"}`,
 		`surveys_worker_seconds_since_progress{worker="views"}`,
+		`surveys_worker_seconds_since_progress{worker="transfers"}`,
 		`surveys_summary_delay_seconds_count`,
 		`surveys_answers_accepted_total`,
 	}

@@ -62,6 +62,7 @@ type Transfers struct {
 	now     func() time.Time
 
 	done, failed, poisoned prometheus.Counter
+	lag                    *lag
 }
 
 // NewTransfers returns a transfer worker. tenants must open the tenants'
@@ -75,38 +76,20 @@ func NewTransfers(st storage.Storage, tenants *store.TenantStore, sql *postgres.
 		done:     prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_transfers_done_total", Help: "Transfers of answers to subscribers' databases that succeeded."}),
 		failed:   prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_transfers_failed_total", Help: "Transfer attempts that failed (tried again, or poisoned)."}),
 		poisoned: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_transfers_poison_messages_total", Help: "Transfer requests moved to the poison queue."}),
+		lag:      newLag("transfers"),
 	}
 }
 
 // Collectors returns the transfer worker's metrics, to register.
 func (t *Transfers) Collectors() []prometheus.Collector {
-	return []prometheus.Collector{t.done, t.failed, t.poisoned}
+	return append([]prometheus.Collector{t.done, t.failed, t.poisoned}, t.lag.collectors()...)
 }
 
 // Run drains the queue until ctx is done. A transfer under way when ctx
 // ends is stopped (its transaction rolled back) and its request made
 // visible again for another worker.
 func (t *Transfers) Run(ctx context.Context) error {
-	idle := 10 * time.Millisecond
-	for {
-		if ctx.Err() != nil {
-			return nil
-		}
-		n, err := t.RunOnce(ctx)
-		if err != nil {
-			t.log.Warn("transfer worker: request failed", "err", err)
-		}
-		if n > 0 {
-			idle = 10 * time.Millisecond
-			continue
-		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(idle):
-		}
-		idle = min(idle*2, t.cfg.MaxIdle)
-	}
+	return poll(ctx, func() (int, error) { return t.RunOnce(ctx) }, t.cfg.MaxIdle, t.log, "transfer worker: request failed")
 }
 
 // RunOnce takes one transfer request and handles it. It returns the number
@@ -115,6 +98,11 @@ func (t *Transfers) RunOnce(ctx context.Context) (int, error) {
 	// Bookkeeping outlives a shutdown; the copy itself does not.
 	bctx := context.WithoutCancel(ctx)
 	msgs, err := t.st.Dequeue(ctx, store.TransfersQueue, 1, t.cfg.Visibility)
+	if err == nil {
+		t.lag.took(store.TransfersQueue, msgs, t.now())
+		// A request done (or failed, to be tried again), or none waiting.
+		defer t.lag.progressed()
+	}
 	if err != nil || len(msgs) == 0 {
 		if ctx.Err() != nil {
 			return 0, nil

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/surveys-dev/surveys/internal/postgres"
 	"github.com/surveys-dev/surveys/internal/postgres/pgtest"
 	"github.com/surveys-dev/surveys/internal/secret"
@@ -141,6 +143,12 @@ func TestTransferWorker(t *testing.T) {
 		}
 		if got := tf.answerRows(t); got != "28 rows, 7 answers" {
 			t.Fatalf("database holds %s after a second transfer", got)
+		}
+		// Both requests' waits were measured, and the worker progressed.
+		reg := prometheus.NewRegistry()
+		reg.MustRegister(tf.xfer.Collectors()...)
+		if waits, since := lagFigures(t, reg); waits["transfers surveytransfers"] != 2 || since["transfers"] > 5 {
+			t.Errorf("transfer worker's lag: waits %v, seconds since progress %v", waits, since)
 		}
 	})
 }

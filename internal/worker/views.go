@@ -56,26 +56,7 @@ func (v *Views) Collectors() []prometheus.Collector {
 
 // Run drains the queue until ctx is done; the batch in hand is finished.
 func (v *Views) Run(ctx context.Context) error {
-	idle := 10 * time.Millisecond
-	for {
-		if ctx.Err() != nil {
-			return nil
-		}
-		n, err := v.RunOnce(context.WithoutCancel(ctx))
-		if err != nil {
-			v.log.Warn("views worker: batch failed", "err", err)
-		}
-		if n > 0 {
-			idle = 10 * time.Millisecond
-			continue
-		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(idle):
-		}
-		idle = min(idle*2, v.cfg.MaxIdle)
-	}
+	return poll(ctx, func() (int, error) { return v.RunOnce(context.WithoutCancel(ctx)) }, v.cfg.MaxIdle, v.log, "views worker: batch failed")
 }
 
 // RunOnce takes one batch of view messages and applies it. It returns the

@@ -97,26 +97,7 @@ func Init(ctx context.Context, st storage.Storage) error {
 // Run drains the queue until ctx is done. The batch in hand when ctx ends
 // is finished (within the visibility timeout) before Run returns.
 func (w *Worker) Run(ctx context.Context) error {
-	idle := 10 * time.Millisecond
-	for {
-		if ctx.Err() != nil {
-			return nil
-		}
-		n, err := w.RunOnce(context.WithoutCancel(ctx))
-		if err != nil {
-			w.log.Warn("worker: batch failed", "err", err)
-		}
-		if n > 0 {
-			idle = 10 * time.Millisecond
-			continue
-		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(idle):
-		}
-		idle = min(idle*2, w.cfg.MaxIdle)
-	}
+	return poll(ctx, func() (int, error) { return w.RunOnce(context.WithoutCancel(ctx)) }, w.cfg.MaxIdle, w.log, "worker: batch failed")
 }
 
 // errSurveyGone: the survey of queued answers was deleted.
