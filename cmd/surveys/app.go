@@ -31,6 +31,12 @@ type Main struct {
 	// Storage counts every storage operation of the process.
 	Storage *counting.Store
 
+	// ProviderClient, when set before Run, makes the calls to the tenants'
+	// identity providers (discovery, keys, tokens, userinfo): a test sets a
+	// client that trusts its provider's certificate. Nil is a plain client
+	// with a 10 s timeout.
+	ProviderClient *http.Client
+
 	ln      net.Listener
 	srv     *http.Server
 	srvDone chan error
@@ -122,6 +128,7 @@ func (m *Main) Run(ctx context.Context) error {
 		SignIns:        store.NewSignInStore(m.Storage),
 		TenantSettings: tenants,
 		PublicURL:      m.cfg.PublicURL,
+		HTTPClient:     m.ProviderClient,
 
 		// The tenant's own SQL database.
 		Databases: sqlStore,

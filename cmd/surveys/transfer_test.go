@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/postgres/pgtest"
+	"github.com/surveys-dev/surveys/internal/web/oidctest"
 )
 
 // TestMain runs PostgreSQL, the database the new tenant's answers go to.
@@ -61,6 +62,12 @@ func (s *subscriber) get(path string) (int, string) {
 
 func newSubscriber(t *testing.T, base string) *subscriber {
 	jar, _ := cookiejar.New(nil)
+	return withJar(t, base, jar)
+}
+
+// withJar is a subscriber with the cookies of jar (a browser's that signed
+// in elsewhere).
+func withJar(t *testing.T, base string, jar http.CookieJar) *subscriber {
 	return &subscriber{t: t, base: base, c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
 
@@ -69,10 +76,12 @@ func newSubscriber(t *testing.T, base string) *subscriber {
 var questionRE = regexp.MustCompile(`name="q-([^"]+)"`)
 
 // TestNewTenantToOwnDatabase runs the whole story through the real server
-// over HTTP: a new tenant signs up, sets its logo, saves its PostgreSQL
-// database, creates and publishes a survey; respondents answer; the
-// subscriber asks for the copy, the worker of surveys serve makes it, the
-// analysis page says done, and the answers are in the tenant's database.
+// over HTTP: a new tenant signs up, sets its logo, configures its OpenID
+// Connect provider (a real one, in process) and saves its PostgreSQL
+// database; a staff member of the provider signs in through it, creates
+// and publishes a survey; respondents answer; the staff member asks for the
+// copy, the worker of surveys serve makes it, the analysis page says done,
+// and the answers are in the tenant's database.
 func TestNewTenantToOwnDatabase(t *testing.T) {
 	cfg, err := parseServe([]string{"--addr", "127.0.0.1:0", "--data", t.TempDir()}, func(k string) string {
 		return map[string]string{"SURVEYS_SECRET_KEY": "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
@@ -82,6 +91,7 @@ func TestNewTenantToOwnDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := NewMain(cfg, io.Discard)
+	m.ProviderClient = oidctest.HTTPClient() // trusts the test provider's certificate
 	if err := m.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +122,32 @@ func TestNewTenantToOwnDatabase(t *testing.T) {
 	if _, page := carol.get("/contosodata/settings"); !regexp.MustCompile(`/logos/contosodata-[0-9a-f]+\.png`).MatchString(page) {
 		t.Fatal("the settings page shows no logo")
 	}
-	// 3. The tenant's database: tested, then saved.
+	// 3. The tenant's identity provider, its redirect URL the app's callback:
+	// the admin saves it on the settings page.
+	callback := base + "/login/contosodata/oidc/callback"
+	op := oidctest.New(t, oidctest.Client{ID: "contoso-surveys", Secret: "contoso-oidc-secret", RedirectURL: callback})
+	if code, page := carol.get("/contosodata/settings/identity"); code != 200 || !strings.Contains(page, callback) {
+		t.Fatalf("identity settings = %d, without the callback %s", code, callback)
+	}
+	code, h, _ = carol.post("/contosodata/settings/identity", url.Values{"issuerUrl": {op.Issuer}, "clientId": {"contoso-surveys"},
+		"clientSecret": {"contoso-oidc-secret"}, "claimType": {"groups"}, "claimValue": {"surveys-staff"}})
+	if code != http.StatusSeeOther || h.Get("Location") != "/contosodata/settings/identity?saved=1" {
+		t.Fatalf("save identity = %d %s", code, h.Get("Location"))
+	}
+	// 4. Sign-in through it: the provider's sales user lacks the group and
+	// is refused; its staff user, Dave, gets a session of the tenant.
+	if code, _, page := oidctest.NewBrowser(false).SignIn(t, op, base, "contosodata", oidctest.SalesUser); code != http.StatusForbidden || !strings.Contains(page, "does not have the claim groups = surveys-staff") {
+		t.Fatalf("the sales user's sign-in = %d", code)
+	}
+	b := oidctest.NewBrowser(false)
+	if code, h, page := b.SignIn(t, op, base, "contosodata", oidctest.StaffUser); code != http.StatusSeeOther || h.Get("Location") != "/contosodata/surveys" || b.Cookie(base, "surveys_session") == "" {
+		t.Fatalf("the staff user's sign-in = %d %s %s", code, h.Get("Location"), page)
+	}
+	dave := withJar(t, base, b.Jar)
+	if code, page := dave.get("/contosodata/surveys"); code != 200 || !strings.Contains(page, oidctest.StaffEmail) || !strings.Contains(page, "Your surveys") {
+		t.Fatalf("Dave's dashboard = %d", code)
+	}
+	// 5. The tenant's database: tested, then saved.
 	db := pgtest.NewDatabase(t)
 	conn := pgtest.ConnectionString(db)
 	if code, _, page := carol.post("/contosodata/settings/database", url.Values{"action": {"test"}, "connection": {conn}, "password": {pgtest.Password}}); code != 200 || !strings.Contains(page, "Connected: PostgreSQL") {
@@ -121,21 +156,21 @@ func TestNewTenantToOwnDatabase(t *testing.T) {
 	if code, _, _ := carol.post("/contosodata/settings/database", url.Values{"action": {"save"}, "connection": {conn}, "password": {pgtest.Password}}); code != http.StatusSeeOther {
 		t.Fatalf("save database = %d", code)
 	}
-	// 4. A survey of the three question types, published.
-	code, h, _ = carol.post("/contosodata/surveys/new", url.Values{"title": {"Coffee survey"}, "n": {"3"}, "action": {"save"},
+	// 6. Dave designs a survey of the three question types, and publishes it.
+	code, h, _ = dave.post("/contosodata/surveys/new", url.Values{"title": {"Coffee survey"}, "n": {"3"}, "action": {"save"},
 		"q.0.text": {"What do you drink?"}, "q.0.type": {"SimpleText"},
 		"q.1.text": {"Which size?"}, "q.1.type": {"MultipleChoice"}, "q.1.choices": {"Small\r\nLarge"},
 		"q.2.text": {"How good?"}, "q.2.type": {"FiveStars"}})
 	if code != http.StatusSeeOther || h.Get("Location") != "/contosodata/surveys/coffee-survey/edit" {
 		t.Fatalf("create = %d %s", code, h.Get("Location"))
 	}
-	if code, h, _ := carol.post("/contosodata/surveys/coffee-survey/edit", url.Values{"title": {"Coffee survey"}, "n": {"3"}, "action": {"publish"},
+	if code, h, _ := dave.post("/contosodata/surveys/coffee-survey/edit", url.Values{"title": {"Coffee survey"}, "n": {"3"}, "action": {"publish"},
 		"q.0.text": {"What do you drink?"}, "q.0.type": {"SimpleText"},
 		"q.1.text": {"Which size?"}, "q.1.type": {"MultipleChoice"}, "q.1.choices": {"Small\r\nLarge"},
 		"q.2.text": {"How good?"}, "q.2.type": {"FiveStars"}}); code != http.StatusSeeOther {
 		t.Fatalf("publish = %d %s", code, h.Get("Location"))
 	}
-	// 5. Three respondents.
+	// 7. Three respondents.
 	for i := 1; i <= 3; i++ {
 		r := newSubscriber(t, base)
 		code, page := r.get("/survey/contosodata/coffee-survey")
@@ -159,16 +194,16 @@ func TestNewTenantToOwnDatabase(t *testing.T) {
 		}
 	}
 	analyze := "/contosodata/surveys/coffee-survey/analyze"
-	waitFor(t, carol, analyze, `<strong class="big-number">3</strong>`)
-	// 6. The copy.
-	if code, h, _ := carol.post("/contosodata/surveys/coffee-survey/transfer", url.Values{}); code != http.StatusSeeOther || !strings.HasPrefix(h.Get("Location"), analyze) {
+	waitFor(t, dave, analyze, `<strong class="big-number">3</strong>`)
+	// 8. Dave asks for the copy, and reads its status.
+	if code, h, _ := dave.post("/contosodata/surveys/coffee-survey/transfer", url.Values{}); code != http.StatusSeeOther || !strings.HasPrefix(h.Get("Location"), analyze) {
 		t.Fatalf("transfer = %d %s", code, h.Get("Location"))
 	}
-	page := waitFor(t, carol, analyze, `data-state="done"`)
+	page := waitFor(t, dave, analyze, `data-state="done"`)
 	if !strings.Contains(page, "<strong>done</strong>: 3 answers, 9 rows in") {
 		t.Fatalf("status: %s", page[strings.Index(page, `id="transfer"`):])
 	}
-	// 7. The answers are in the tenant's database.
+	// 9. The answers are in the tenant's database.
 	ctx := context.Background()
 	pg, err := pgtest.Admin(ctx, db)
 	if err != nil {

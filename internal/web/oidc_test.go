@@ -5,24 +5,17 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
-	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/zitadel/oidc/v3/example/server/exampleop"
-	exstorage "github.com/zitadel/oidc/v3/example/server/storage"
-	"github.com/zitadel/oidc/v3/pkg/oidc"
-	"github.com/zitadel/oidc/v3/pkg/op"
 
 	"github.com/surveys-dev/surveys/internal/secret"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 	"github.com/surveys-dev/surveys/internal/web"
+	"github.com/surveys-dev/surveys/internal/web/oidctest"
 )
 
 // testBox seals the tenants' secrets in the test apps.
@@ -34,72 +27,20 @@ var testBox = func() *secret.Box {
 	return b
 }()
 
-// testProviderClient is the app's client for calls to identity providers:
-// it trusts the certificate of httptest's TLS servers, where the test
-// providers run.
-var testProviderClient = sync.OnceValue(func() *http.Client {
-	srv := httptest.NewTLSServer(http.NotFoundHandler())
-	defer srv.Close()
-	c := srv.Client()
-	c.Timeout = 10 * time.Second
-	return c
-})
-
-// The test provider's accounts (from zitadel's example storage) and the
-// groups claim it adds to their ID tokens.
-const (
-	opPassword = "verysecure"
-	staffUser  = "test-user@127.0.0.1" // id1, email test-user@zitadel.ch
-	salesUser  = "test-user2"          // id2, email test-user2@zitadel.ch
-	staffEmail = "test-user@zitadel.ch"
-)
-
-var opGroups = map[string]any{"id1": []string{"everyone", "surveys-staff"}, "id2": "sales"}
-
-// groupsStorage is zitadel's example storage, with a groups claim in the
-// ID tokens: an array for one user, a string for the other.
-type groupsStorage struct{ *exstorage.Storage }
-
-func (s groupsStorage) SetUserinfoFromRequest(ctx context.Context, ui *oidc.UserInfo, req op.IDTokenRequest, scopes []string) error {
-	if err := s.Storage.SetUserinfoFromRequest(ctx, ui, req, scopes); err != nil {
-		return err
-	}
-	if g, ok := opGroups[req.GetSubject()]; ok {
-		ui.AppendClaims("groups", g)
-	}
-	return nil
-}
-
-// testOP is a real OpenID Connect provider (zitadel's op package with its
-// example storage and login form) on an httptest TLS server: discovery,
-// JWKS, signed ID tokens, the code flow with PKCE, userinfo.
-type testOP struct {
-	srv    *httptest.Server
-	issuer string
-}
-
 // newTestOP starts a provider with one confidential web client per tenant
 // ("<tenant>-client", secret "<tenant>-secret") whose redirect URL is the
 // app's callback for that tenant.
-func newTestOP(t testing.TB, app *testApp, tenants ...string) *testOP {
+func newTestOP(t testing.TB, app *testApp, tenants ...string) *oidctest.Provider {
 	t.Helper()
-	srv := httptest.NewUnstartedServer(nil)
-	issuer := "https://" + srv.Listener.Addr().String()
-	clients := map[string]*exstorage.Client{}
+	var clients []oidctest.Client
 	for _, tn := range tenants {
-		c := exstorage.WebClient(tn+"-client", tn+"-secret", app.srv.URL+"/login/"+tn+"/oidc/callback")
-		clients[c.GetID()] = c
+		clients = append(clients, oidctest.Client{ID: tn + "-client", Secret: tn + "-secret", RedirectURL: app.srv.URL + "/login/" + tn + "/oidc/callback"})
 	}
-	st := groupsStorage{exstorage.NewStorageWithClients(exstorage.NewUserStore(issuer), clients)}
-	srv.Config.Handler = exampleop.SetupServer(issuer, st, nil, false)
-	srv.Config.ErrorLog = slog.NewLogLogger(slog.NewTextHandler(io.Discard, nil), slog.LevelError)
-	srv.StartTLS()
-	t.Cleanup(srv.Close)
-	return &testOP{srv: srv, issuer: issuer}
+	return oidctest.New(t, clients...)
 }
 
 // useOP points a tenant at the provider, as its settings page would.
-func (app *testApp) useOP(t testing.TB, o *testOP, tenant, claimType, claimValue string) {
+func (app *testApp) useOP(t testing.TB, o *oidctest.Provider, tenant, claimType, claimValue string) {
 	t.Helper()
 	ctx := context.Background()
 	ts := store.NewTenantStore(app.st).WithSecrets(testBox)
@@ -107,95 +48,15 @@ func (app *testApp) useOP(t testing.TB, o *testOP, tenant, claimType, claimValue
 	if err != nil {
 		t.Fatal(err)
 	}
-	tn.IssuerURL, tn.ClientID, tn.ClientSecret, tn.ClaimType, tn.ClaimValue = o.issuer, tenant+"-client", tenant+"-secret", claimType, claimValue
+	tn.IssuerURL, tn.ClientID, tn.ClientSecret, tn.ClaimType, tn.ClaimValue = o.Issuer, tenant+"-client", tenant+"-secret", claimType, claimValue
 	if err := ts.Update(ctx, tn); err != nil {
 		t.Fatal(err)
 	}
 }
 
-// browser is a person's browser: a cookie jar, following redirects, up to
-// the app's answer to the provider's callback (which it does not follow).
-type browser struct {
-	*http.Client
-	callback *url.URL // the callback URL the provider sent the browser to
-}
-
-func newBrowser(t testing.TB, stopBeforeCallback bool) *browser {
-	jar, _ := cookiejar.New(nil)
-	b := &browser{}
-	b.Client = &http.Client{Jar: jar, Transport: testProviderClient().Transport, Timeout: 20 * time.Second,
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if strings.HasSuffix(req.URL.Path, "/oidc/callback") {
-				b.callback = req.URL
-				if stopBeforeCallback {
-					return http.ErrUseLastResponse
-				}
-			}
-			if strings.HasSuffix(via[len(via)-1].URL.Path, "/oidc/callback") || len(via) > 10 {
-				return http.ErrUseLastResponse
-			}
-			return nil
-		}}
-	return b
-}
-
-func (b *browser) get(t testing.TB, u string) (int, http.Header, string) {
-	t.Helper()
-	resp, err := b.Get(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, resp.Header, string(body)
-}
-
-// getOnce gets u without following a redirect.
-func (b *browser) getOnce(t testing.TB, u string) (int, http.Header, string) {
-	t.Helper()
-	c := *b.Client
-	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	resp, err := c.Get(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, resp.Header, string(body)
-}
-
-func (b *browser) session(app *testApp) string {
-	u, _ := url.Parse(app.srv.URL)
-	for _, c := range b.Jar.Cookies(u) {
-		if c.Name == "surveys_session" {
-			return c.Value
-		}
-	}
-	return ""
-}
-
-var opFormID = regexp.MustCompile(`name="id" value="([^"]+)"`)
-
-// signInThrough starts the sign-in of tenant at the app, signs in at the
-// provider's login form as username, and returns the app's answer to the
-// callback (or, stopping before it, the provider's redirect to it).
-func (b *browser) signInThrough(t testing.TB, app *testApp, o *testOP, tenant, username string) (int, http.Header, string) {
-	t.Helper()
-	code, _, body := b.get(t, app.srv.URL+"/login/"+tenant+"/oidc")
-	m := opFormID.FindStringSubmatch(body)
-	if code != http.StatusOK || m == nil {
-		t.Fatalf("the provider's login form: %d %s", code, body)
-	}
-	resp, err := b.PostForm(o.issuer+"/login/username", url.Values{"id": {m[1]}, "username": {username}, "password": {opPassword}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	out, _ := io.ReadAll(resp.Body)
-	if b.callback == nil {
-		t.Fatalf("the provider never sent the browser back: %d %s", resp.StatusCode, out)
-	}
-	return resp.StatusCode, resp.Header, string(out)
+// session is the browser's session cookie at the app, or "".
+func session(b *oidctest.Browser, app *testApp) string {
+	return b.Cookie(app.srv.URL, "surveys_session")
 }
 
 func TestOIDCSignIn(t *testing.T) {
@@ -206,39 +67,39 @@ func TestOIDCSignIn(t *testing.T) {
 		want                              int
 		wantBody                          string
 	}{
-		{"a group in an array of the ID token", "groups", "surveys-staff", staffUser, http.StatusSeeOther, ""},
-		{"the email from userinfo", "email", staffEmail, staffUser, http.StatusSeeOther, ""},
-		{"a string claim with another value", "groups", "surveys-staff", salesUser, http.StatusForbidden, "does not have the claim groups = surveys-staff"},
-		{"an array without the value", "groups", "admins", staffUser, http.StatusForbidden, "does not have the claim groups = admins"},
-		{"a claim the account lacks", "department", "research", staffUser, http.StatusForbidden, "does not have the claim department = research"},
+		{"a group in an array of the ID token", "groups", "surveys-staff", oidctest.StaffUser, http.StatusSeeOther, ""},
+		{"the email from userinfo", "email", oidctest.StaffEmail, oidctest.StaffUser, http.StatusSeeOther, ""},
+		{"a string claim with another value", "groups", "surveys-staff", oidctest.SalesUser, http.StatusForbidden, "does not have the claim groups = surveys-staff"},
+		{"an array without the value", "groups", "admins", oidctest.StaffUser, http.StatusForbidden, "does not have the claim groups = admins"},
+		{"a claim the account lacks", "department", "research", oidctest.StaffUser, http.StatusForbidden, "does not have the claim department = research"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			app.useOP(t, o, "adatum", tt.claimType, tt.claimValue)
-			b := newBrowser(t, false)
-			code, h, body := b.signInThrough(t, app, o, "adatum", tt.user)
+			b := oidctest.NewBrowser(false)
+			code, h, body := b.SignIn(t, o, app.srv.URL, "adatum", tt.user)
 			if code != tt.want || !strings.Contains(body, tt.wantBody) {
 				t.Fatalf("callback = %d %s, want %d %q", code, body, tt.want, tt.wantBody)
 			}
 			if tt.want != http.StatusSeeOther {
-				if b.session(app) != "" {
+				if session(b, app) != "" {
 					t.Fatal("a refused sign-in left a session cookie")
 				}
-				if code, h, _ := b.getOnce(t, app.srv.URL+"/adatum/surveys"); code != http.StatusSeeOther || !strings.HasPrefix(h.Get("Location"), "/login") {
+				if code, h, _ := b.FetchOnce(t, app.srv.URL+"/adatum/surveys"); code != http.StatusSeeOther || !strings.HasPrefix(h.Get("Location"), "/login") {
 					t.Fatalf("dashboard after a refused sign-in = %d %s", code, h.Get("Location"))
 				}
 				return
 			}
-			if h.Get("Location") != "/adatum/surveys" || b.session(app) == "" {
-				t.Fatalf("signed in to %q, session %q", h.Get("Location"), b.session(app))
+			if h.Get("Location") != "/adatum/surveys" || session(b, app) == "" {
+				t.Fatalf("signed in to %q, session %q", h.Get("Location"), session(b, app))
 			}
-			code, _, body = b.get(t, app.srv.URL+"/adatum/surveys")
-			if code != http.StatusOK || !strings.Contains(body, staffEmail) || !strings.Contains(body, "Your surveys") {
+			code, _, body = b.Fetch(t, app.srv.URL+"/adatum/surveys")
+			if code != http.StatusOK || !strings.Contains(body, oidctest.StaffEmail) || !strings.Contains(body, "Your surveys") {
 				t.Fatalf("dashboard = %d", code)
 			}
 			// The callback serves once: replayed, with its cookie, it is 400.
-			replay, _ := http.NewRequest("GET", b.callback.String(), nil)
-			replay.Header.Set("Cookie", "surveys_oidc="+b.callback.Query().Get("state"))
+			replay, _ := http.NewRequest("GET", b.Callback.String(), nil)
+			replay.Header.Set("Cookie", "surveys_oidc="+b.Callback.Query().Get("state"))
 			resp, err := http.DefaultClient.Do(replay)
 			if err != nil {
 				t.Fatal(err)
@@ -250,7 +111,7 @@ func TestOIDCSignIn(t *testing.T) {
 		})
 	}
 	// The account made for the provider's user has no password.
-	if _, err := store.NewUserStore(app.st).Authenticate(context.Background(), "adatum", staffEmail, ""); survey.ErrorCode(err) != survey.EFORBIDDEN {
+	if _, err := store.NewUserStore(app.st).Authenticate(context.Background(), "adatum", oidctest.StaffEmail, ""); survey.ErrorCode(err) != survey.EFORBIDDEN {
 		t.Fatalf("password sign-in of an OIDC account: %v", err)
 	}
 }
@@ -287,20 +148,20 @@ func TestOIDCBadState(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := newBrowser(t, true)
-			code, _, _ := b.signInThrough(t, app, o, "adatum", staffUser)
+			b := oidctest.NewBrowser(true)
+			code, _, _ := b.SignIn(t, o, app.srv.URL, "adatum", oidctest.StaffUser)
 			if code != http.StatusFound && code != http.StatusSeeOther {
 				t.Fatalf("provider's redirect = %d", code)
 			}
 			if tt.cookie != nil {
 				u, _ := url.Parse(app.srv.URL + "/login/adatum/oidc")
-				b.Jar.SetCookies(u, []*http.Cookie{{Name: "surveys_oidc", Value: tt.cookie(b.callback.Query().Get("state")), Path: "/login/adatum/oidc"}})
+				b.Jar.SetCookies(u, []*http.Cookie{{Name: "surveys_oidc", Value: tt.cookie(b.Callback.Query().Get("state")), Path: "/login/adatum/oidc"}})
 			}
-			code, _, body := b.get(t, tt.url(b.callback))
+			code, _, body := b.Fetch(t, tt.url(b.Callback))
 			if code != http.StatusBadRequest || !strings.Contains(body, "Start again") {
 				t.Fatalf("callback = %d %s", code, body)
 			}
-			if b.session(app) != "" {
+			if session(b, app) != "" {
 				t.Fatal("a bad state left a session")
 			}
 		})
@@ -314,27 +175,27 @@ func TestOIDCTenantIsolation(t *testing.T) {
 	o := newTestOP(t, app, "adatum", "fabrikam")
 	app.useOP(t, o, "adatum", "groups", "surveys-staff")
 	app.useOP(t, o, "fabrikam", "groups", "surveys-staff")
-	b := newBrowser(t, true)
-	b.signInThrough(t, app, o, "adatum", staffUser)
+	b := oidctest.NewBrowser(true)
+	b.SignIn(t, o, app.srv.URL, "adatum", oidctest.StaffUser)
 	// The browser takes Adatum's code and state to Fabrikam's callback,
 	// with a state cookie for it too.
-	cb := *b.callback
+	cb := *b.Callback
 	cb.Path = "/login/fabrikam/oidc/callback"
 	u, _ := url.Parse(app.srv.URL + "/login/fabrikam/oidc")
 	b.Jar.SetCookies(u, []*http.Cookie{{Name: "surveys_oidc", Value: cb.Query().Get("state"), Path: "/login/fabrikam/oidc"}})
-	code, _, body := b.get(t, cb.String())
+	code, _, body := b.Fetch(t, cb.String())
 	if code != http.StatusBadRequest {
 		t.Fatalf("Adatum's callback at Fabrikam = %d %s", code, body)
 	}
-	if b.session(app) != "" {
+	if session(b, app) != "" {
 		t.Fatal("Adatum's sign-in gave a session at Fabrikam")
 	}
 	// Fabrikam's own sign-in works, and gives a Fabrikam session only.
-	f := newBrowser(t, false)
-	if code, h, body := f.signInThrough(t, app, o, "fabrikam", staffUser); code != http.StatusSeeOther || h.Get("Location") != "/fabrikam/surveys" {
+	f := oidctest.NewBrowser(false)
+	if code, h, body := f.SignIn(t, o, app.srv.URL, "fabrikam", oidctest.StaffUser); code != http.StatusSeeOther || h.Get("Location") != "/fabrikam/surveys" {
 		t.Fatalf("Fabrikam's sign-in = %d %s", code, body)
 	}
-	if code, _, _ := f.get(t, app.srv.URL+"/adatum/surveys"); code != http.StatusForbidden {
+	if code, _, _ := f.Fetch(t, app.srv.URL+"/adatum/surveys"); code != http.StatusForbidden {
 		t.Fatalf("Fabrikam's OIDC session on Adatum's dashboard = %d", code)
 	}
 }
@@ -369,22 +230,22 @@ func TestOIDCProviderErrors(t *testing.T) {
 		if err := ts.Update(context.Background(), tn); err != nil {
 			t.Fatal(err)
 		}
-		b := newBrowser(t, false)
-		code, _, body := b.signInThrough(t, app, o, "adatum", staffUser)
+		b := oidctest.NewBrowser(false)
+		code, _, body := b.SignIn(t, o, app.srv.URL, "adatum", oidctest.StaffUser)
 		if code != http.StatusBadGateway || !strings.Contains(body, "refused the sign-in: invalid_client") {
 			t.Fatalf("callback = %d %s", code, body)
 		}
-		if b.session(app) != "" {
+		if session(b, app) != "" {
 			t.Fatal("a failed exchange left a session")
 		}
 	})
 	t.Run("access denied at the provider", func(t *testing.T) {
 		app.useOP(t, o, "adatum", "groups", "surveys-staff")
-		b := newBrowser(t, true)
-		b.signInThrough(t, app, o, "adatum", staffUser)
-		cb := *b.callback
+		b := oidctest.NewBrowser(true)
+		b.SignIn(t, o, app.srv.URL, "adatum", oidctest.StaffUser)
+		cb := *b.Callback
 		cb.RawQuery = url.Values{"state": {cb.Query().Get("state")}, "error": {"access_denied"}, "error_description": {"The user said no"}}.Encode()
-		code, _, body := b.get(t, cb.String())
+		code, _, body := b.Fetch(t, cb.String())
 		if code != http.StatusForbidden || !strings.Contains(body, "ended the sign-in: access_denied (The user said no)") {
 			t.Fatalf("callback = %d %s", code, body)
 		}
@@ -437,9 +298,9 @@ func TestIdentitySettings(t *testing.T) {
 	}{
 		{"unreachable issuer", form("https://127.0.0.1:1", "adatum-secret"), "issuerUrl", "No provider could be reached at https://127.0.0.1:1"},
 		{"not a provider", form(app.srvTLSLike(t), "adatum-secret"), "issuerUrl", "No OpenID Connect discovery document"},
-		{"issuer that calls itself otherwise", form(o.issuer+"/", "adatum-secret"), "issuerUrl", "calls itself " + o.issuer + ";"},
+		{"issuer that calls itself otherwise", form(o.Issuer+"/", "adatum-secret"), "issuerUrl", "calls itself " + o.Issuer + ";"},
 		{"http issuer", form("http://login.example.com", "adatum-secret"), "issuerUrl", "must start with https://"},
-		{"no claim value", func() url.Values { f := form(o.issuer, "s"); f.Del("claimValue"); return f }(), "claimValue", "Enter the claim value."},
+		{"no claim value", func() url.Values { f := form(o.Issuer, "s"); f.Del("claimValue"); return f }(), "claimValue", "Enter the claim value."},
 	}
 	for _, tt := range refused {
 		t.Run(tt.name, func(t *testing.T) {
@@ -454,12 +315,12 @@ func TestIdentitySettings(t *testing.T) {
 	}
 
 	// A good provider is saved, its secret sealed.
-	code, h, _ := app.do(t, "POST", "/adatum/settings/identity", form(o.issuer, "adatum-secret"), cookie)
+	code, h, _ := app.do(t, "POST", "/adatum/settings/identity", form(o.Issuer, "adatum-secret"), cookie)
 	if code != http.StatusSeeOther || h.Get("Location") != "/adatum/settings/identity?saved=1" {
 		t.Fatalf("save = %d %s", code, h.Get("Location"))
 	}
 	tn := saved()
-	if tn.IssuerURL != o.issuer || tn.ClientID != "adatum-client" || tn.ClientSecret != "adatum-secret" || tn.ClaimType != "groups" || tn.ClaimValue != "surveys-staff" {
+	if tn.IssuerURL != o.Issuer || tn.ClientID != "adatum-client" || tn.ClientSecret != "adatum-secret" || tn.ClaimType != "groups" || tn.ClaimValue != "surveys-staff" {
 		t.Fatalf("saved %+v", tn)
 	}
 	raw, err := app.st.GetBlob(ctx, store.TenantsContainer, "adatum")
@@ -473,7 +334,7 @@ func TestIdentitySettings(t *testing.T) {
 	if _, _, body := app.do(t, "GET", "/adatum/settings/identity?saved=1", nil, cookie); strings.Contains(body, "adatum-secret") || !strings.Contains(body, "Leave blank to keep it") {
 		t.Fatal("the settings page shows the secret, or not that one is kept")
 	}
-	f := form(o.issuer, "")
+	f := form(o.Issuer, "")
 	f.Set("claimValue", "everyone")
 	if code, _, _ := app.do(t, "POST", "/adatum/settings/identity", f, cookie); code != http.StatusSeeOther {
 		t.Fatalf("save with a blank secret = %d", code)
@@ -485,8 +346,8 @@ func TestIdentitySettings(t *testing.T) {
 	if _, _, body := app.do(t, "GET", "/login?next=/adatum/surveys", nil, nil); !strings.Contains(body, `href="/login/adatum/oidc?next=%2fadatum%2fsurveys"`) {
 		t.Fatalf("login page without the organisation's sign-in: %s", body)
 	}
-	b := newBrowser(t, false)
-	if code, h, body := b.signInThrough(t, app, o, "adatum", staffUser); code != http.StatusSeeOther || h.Get("Location") != "/adatum/surveys" {
+	b := oidctest.NewBrowser(false)
+	if code, h, body := b.SignIn(t, o, app.srv.URL, "adatum", oidctest.StaffUser); code != http.StatusSeeOther || h.Get("Location") != "/adatum/surveys" {
 		t.Fatalf("sign-in after saving = %d %s", code, body)
 	}
 
@@ -518,7 +379,7 @@ func TestIdentitySettingsWithoutKey(t *testing.T) {
 	tenants, users := store.NewTenantStore(app.st), store.NewUserStore(app.st) // no box
 	s, err := web.New(web.Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Tenants: tenants, Users: users,
 		Public:         store.NewCachedSurveys(store.NewSurveyStore(app.st), tenants, time.Millisecond),
-		TenantSettings: tenants, SignIns: store.NewSignInStore(app.st), HTTPClient: testProviderClient()})
+		TenantSettings: tenants, SignIns: store.NewSignInStore(app.st), HTTPClient: oidctest.HTTPClient()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -547,7 +408,7 @@ func TestIdentitySettingsWithoutKey(t *testing.T) {
 	if code, body := do("GET", nil); code != 200 || !strings.Contains(body, "This server keeps no secrets") || !strings.Contains(body, "SURVEYS_SECRET_KEY") {
 		t.Fatalf("settings page without a key = %d", code)
 	}
-	f := url.Values{"issuerUrl": {o.issuer}, "clientId": {"adatum-client"}, "clientSecret": {"adatum-secret"}, "claimType": {"groups"}, "claimValue": {"surveys-staff"}}
+	f := url.Values{"issuerUrl": {o.Issuer}, "clientId": {"adatum-client"}, "clientSecret": {"adatum-secret"}, "claimType": {"groups"}, "claimValue": {"surveys-staff"}}
 	if code, body := do("POST", f); code != http.StatusUnprocessableEntity || !strings.Contains(body, "must set SURVEYS_SECRET_KEY") {
 		t.Fatalf("saving a secret without a key = %d", code)
 	}

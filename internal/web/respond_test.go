@@ -19,6 +19,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 	"github.com/surveys-dev/surveys/internal/web"
+	"github.com/surveys-dev/surveys/internal/web/oidctest"
 	"github.com/surveys-dev/surveys/internal/worker"
 )
 
@@ -74,7 +75,7 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 
 		SignIns:        store.NewSignInStore(st),
 		TenantSettings: tenants,
-		HTTPClient:     testProviderClient(),
+		HTTPClient:     oidctest.HTTPClient(),
 		Views:          views,
 		Ranks:          ranks,
 		Home:           store.NewCachedHome(ranks, 5, time.Nanosecond),
