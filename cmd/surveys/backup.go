@@ -114,7 +114,8 @@ func backupCommand(ctx context.Context, args []string, getenv func(string) strin
 }
 
 // checkIsBackup refuses to let --force replace anything but a backup: a
-// folder of surveys.db and regions/*.db only.
+// folder of surveys.db and regions/*.db only (and the checkpoints of a
+// migration from it).
 func checkIsBackup(dir string) error {
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -124,7 +125,7 @@ func checkIsBackup(dir string) error {
 		switch {
 		case rel == "." || (rel == "regions" && d.IsDir()):
 			return nil
-		case rel == "surveys.db" && d.Type().IsRegular():
+		case (rel == "surveys.db" || strings.HasSuffix(rel, ".db.migrate-checkpoint")) && d.Type().IsRegular():
 			return nil
 		case filepath.Dir(rel) == "regions" && strings.HasSuffix(rel, ".db") && d.Type().IsRegular():
 			return nil

@@ -297,3 +297,60 @@ func TestMigrateBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestMigrateRegions migrates a backup folder with a region's store: each
+// store goes to its own account (here both are Azurite, with names of
+// their own), and a second run copies nothing again.
+func TestMigrateRegions(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "regions"), 0o750); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"surveys.db", "regions/northeurope.db"} {
+		st, err := local.Open(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimSuffix(filepath.Base(f), ".db")
+		if err := st.CreateQueue(ctx, "q"+name); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Enqueue(ctx, "q"+name, []byte(name), storage.EnqueueOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	backup := filepath.Join(t.TempDir(), "backup")
+	if err := run(ctx, []string{"backup", "--data", dir, "--out", backup}, none, strings.NewReader(""), io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"AZURE_STORAGE_CONNECTION_STRING": azuritetest.ConnectionString(),
+		"AZURE_STORAGE_CONNECTION_STRING_NORTHEUROPE": azuritetest.ConnectionString()}
+	for i := range 2 {
+		var stdout bytes.Buffer
+		if err := run(ctx, []string{"migrate", "--to", "azure", "--from", backup}, func(k string) string { return env[k] }, strings.NewReader(""), &stdout, io.Discard); err != nil {
+			t.Fatalf("migrate %d: %v\n%s", i, err, stdout.String())
+		}
+		for _, want := range []string{"qsurveys", "qnortheurope", filepath.Join(backup, "regions", "northeurope.db")} {
+			if !strings.Contains(stdout.String(), want) {
+				t.Errorf("run %d: no %q in\n%s", i, want, stdout.String())
+			}
+		}
+		if i == 1 && !strings.Contains(stdout.String(), "copied 0 entities, 0 blobs, 0 messages") {
+			t.Errorf("the second run copied something:\n%s", stdout.String())
+		}
+	}
+	dst, err := azure.New(azure.Config{ConnectionString: azuritetest.ConnectionString()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dst.Close()
+	for _, q := range []string{"qsurveys", "qnortheurope"} {
+		if n, err := dst.ApproximateCount(ctx, q); err != nil || n != 1 {
+			t.Errorf("queue %s holds %d messages (%v), want 1", q, n, err)
+		}
+	}
+}
