@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 )
 
 // A checkpoint is an append-only log, one JSON array a line, of what a
@@ -22,6 +23,7 @@ import (
 // leaves at most the last write unrecorded (and a torn last line, which is
 // ignored): that write is done again on the next run.
 type checkpoint struct {
+	mu       sync.Mutex // guards f and the maps: blobs are copied in parallel
 	f        *os.File
 	tables   map[string]bool
 	blobs    map[string]string // container/name → sha256
@@ -88,8 +90,17 @@ func openCheckpoint(path, dest string) (*checkpoint, error) {
 	return c, nil
 }
 
+// blob returns the recorded hash of a blob copied, or "".
+func (c *checkpoint) blob(container, name string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.blobs[container+"/"+name]
+}
+
 // add appends a record and syncs it.
 func (c *checkpoint) add(rec ...string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	line, err := json.Marshal(rec)
 	if err != nil {
 		return err

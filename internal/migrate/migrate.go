@@ -19,6 +19,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/storage"
@@ -104,21 +105,7 @@ func Copy(ctx context.Context, src *local.Snapshot, dst storage.Storage, o Optio
 		if err := dst.CreateContainer(ctx, ct.Name, ct.Public); err != nil {
 			return c, fmt.Errorf("migrate: create container %s: %w", ct.Name, err)
 		}
-		var n int64
-		err := src.Blobs(ctx, ct.Name, func(b local.BlobInfo, data []byte) error {
-			sum := sha256.Sum256(data)
-			hash := hex.EncodeToString(sum[:])
-			if cp.blobs[b.Container+"/"+b.Name] == hash {
-				c.SkippedBlobs++
-				return nil
-			}
-			if _, err := dst.PutBlob(ctx, b.Container, b.Name, data, storage.PutOptions{ContentType: b.ContentType}); err != nil {
-				return fmt.Errorf("migrate: put blob %s/%s: %w", b.Container, b.Name, err)
-			}
-			c.Blobs++
-			n++
-			return cp.add("blob", b.Container, b.Name, hash)
-		})
+		n, err := copyBlobs(ctx, src, dst, ct.Name, cp, &c)
 		if err != nil {
 			return c, err
 		}
@@ -164,6 +151,71 @@ func Copy(ctx context.Context, src *local.Snapshot, dst storage.Storage, o Optio
 		progress("queue %s: %d messages copied", q, n)
 	}
 	return c, nil
+}
+
+// blobWriters is how many blobs are put at once: a put is a round trip,
+// and an account takes many in parallel.
+const blobWriters = 8
+
+// copyBlobs puts the blobs of container not yet recorded in cp, several at
+// a time, recording each once written.
+func copyBlobs(ctx context.Context, src *local.Snapshot, dst storage.Storage, container string, cp *checkpoint, c *Copied) (int64, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex // guards n, c and first
+		n     int64
+		first error
+		slots = make(chan struct{}, blobWriters)
+	)
+	fail := func(err error) {
+		mu.Lock()
+		if first == nil {
+			first = err
+			cancel()
+		}
+		mu.Unlock()
+	}
+	err := src.Blobs(ctx, container, func(b local.BlobInfo, data []byte) error {
+		if err := ctx.Err(); err != nil {
+			return err // a put failed
+		}
+		sum := sha256.Sum256(data)
+		hash := hex.EncodeToString(sum[:])
+		if cp.blob(b.Container, b.Name) == hash {
+			mu.Lock()
+			c.SkippedBlobs++
+			mu.Unlock()
+			return nil
+		}
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			if _, err := dst.PutBlob(ctx, b.Container, b.Name, data, storage.PutOptions{ContentType: b.ContentType}); err != nil {
+				fail(fmt.Errorf("migrate: put blob %s/%s: %w", b.Container, b.Name, err))
+				return
+			}
+			if err := cp.add("blob", b.Container, b.Name, hash); err != nil {
+				fail(err)
+				return
+			}
+			mu.Lock()
+			c.Blobs++
+			n++
+			mu.Unlock()
+		})
+		return nil
+	})
+	wg.Wait()
+	if first != nil {
+		return n, first
+	}
+	return n, err
 }
 
 // enqueueOptions keeps a message's remaining time to live, and the
