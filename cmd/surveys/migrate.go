@@ -131,7 +131,11 @@ func migrateFile(ctx context.Context, file string, dst storage.Storage, destinat
 	}
 	fmt.Fprintf(stdout, "copied %d entities, %d blobs, %d messages; %d tables, %d blobs, %d messages were copied by an earlier run\n",
 		c.Entities, c.Blobs, c.Messages, c.SkippedTables, c.SkippedBlobs, c.SkippedMessages)
-	report, err := migrate.Verify(ctx, snap, dst)
+	dups, err := migrate.PossibleDuplicates(file + ".migrate-checkpoint")
+	if err != nil {
+		return false, err
+	}
+	report, err := migrate.Verify(ctx, snap, dst, dups)
 	if err != nil {
 		return false, err
 	}

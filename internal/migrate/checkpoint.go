@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 )
 
@@ -17,11 +18,13 @@ import (
 //	["destination", "<who>"]            the first line
 //	["table", "<table>"]                every entity of the table is upserted
 //	["blob", "<container>", "<name>", "<sha256 of the source content>"]
+//	["sending", "<queue>", "<source message ID>"]   before each enqueue
 //	["message", "<queue>", "<source message ID>", "<destination ID>"]
 //
 // Each line is written and synced after the write it records, so a crash
 // leaves at most the last write unrecorded (and a torn last line, which is
-// ignored): that write is done again on the next run.
+// ignored): that write is done again on the next run. A message sent more
+// than once (two "sending" lines) may be at the destination twice.
 type checkpoint struct {
 	mu       sync.Mutex // guards f and the maps: blobs are copied in parallel
 	f        *os.File
@@ -62,6 +65,7 @@ func openCheckpoint(path, dest string) (*checkpoint, error) {
 			c.blobs[rec[1]+"/"+rec[2]] = rec[3]
 		case rec[0] == "message" && len(rec) == 4:
 			c.messages[rec[1]+"/"+rec[2]] = rec[3]
+		case rec[0] == "sending" && len(rec) == 3:
 		default:
 			return nil, fmt.Errorf("checkpoint %s: unknown record %q", path, line)
 		}
@@ -126,3 +130,28 @@ func (c *checkpoint) add(rec ...string) error {
 }
 
 func (c *checkpoint) Close() error { return c.f.Close() }
+
+// PossibleDuplicates reads the checkpoint at path and returns, per queue,
+// how many messages a crash between an enqueue and its record may have
+// copied twice (see Verify).
+func PossibleDuplicates(path string) (map[string]int64, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	out := map[string]int64{}
+	counts := map[string]int{}
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		var rec []string
+		if json.Unmarshal(line, &rec) == nil && len(rec) == 3 && rec[0] == "sending" {
+			counts[rec[1]+"\x00"+rec[2]]++
+		}
+	}
+	for key, n := range counts {
+		if n > 1 {
+			queue, _, _ := strings.Cut(key, "\x00")
+			out[queue] += int64(n - 1)
+		}
+	}
+	return out, nil
+}

@@ -130,6 +130,9 @@ func Copy(ctx context.Context, src *local.Snapshot, dst storage.Storage, o Optio
 			if !ok {
 				return nil // expired meanwhile
 			}
+			if err := cp.add("sending", q, m.ID); err != nil {
+				return err
+			}
 			id, err := dst.Enqueue(ctx, q, m.Data, opts)
 			if err != nil {
 				return fmt.Errorf("migrate: enqueue message %s of %s: %w", m.ID, q, err)

@@ -127,7 +127,7 @@ func (src *source) compare(t *testing.T, dst storage.Storage) {
 	t.Helper()
 	ctx := context.Background()
 	snap := src.snapshot(t)
-	report, err := migrate.Verify(ctx, snap, dst)
+	report, err := migrate.Verify(ctx, snap, dst, nil)
 	must(t, "Verify", err)
 	if !report.OK() {
 		var b strings.Builder
@@ -369,6 +369,25 @@ func TestResumeAfterEnqueue(t *testing.T) {
 	}
 	if len(got) != 10 || dups != 1 {
 		t.Errorf("visible messages %q: want the 9 due ones once and one of them twice", got)
+	}
+	// The counts allow the duplicate the checkpoint tells of, and no more.
+	possible, err := migrate.PossibleDuplicates(src.path + ".checkpoint")
+	must(t, "PossibleDuplicates", err)
+	if !reflect.DeepEqual(possible, map[string]int64{src.queue: 1}) {
+		t.Errorf("PossibleDuplicates = %v", possible)
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		dups map[string]int64
+		ok   bool
+	}{{possible, true}, {nil, false}} {
+		report, err := migrate.Verify(ctx, src.snapshot(t), dst, tc.dups)
+		must(t, "Verify", err)
+		var b strings.Builder
+		report.Print(&b)
+		if report.OK() != tc.ok || (tc.ok && !strings.Contains(b.String(), "1 copied twice by a crash")) {
+			t.Errorf("Verify with duplicates %v: OK = %v, want %v\n%s", tc.dups, report.OK(), tc.ok, b.String())
+		}
 	}
 }
 
