@@ -7,9 +7,11 @@ import (
 	"image/color"
 	"image/png"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/cookiejar"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -18,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/surveys-dev/surveys/internal/migrate"
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/storage/azure"
 	"github.com/surveys-dev/surveys/internal/storage/azure/azuritetest"
@@ -353,4 +356,119 @@ func TestMigrateRegions(t *testing.T) {
 			t.Errorf("queue %s holds %d messages (%v), want 1", q, n, err)
 		}
 	}
+}
+
+// TestMigrateKilled kills "surveys migrate" (the real binary, kill -9) at
+// random points several times, then lets it finish: every count matches,
+// and no message is at the destination twice except those the checkpoint
+// says a kill between an enqueue and its record may have copied twice.
+func TestMigrateKilled(t *testing.T) {
+	ctx := context.Background()
+	bin := buildServer(t)
+	dir := t.TempDir()
+	st, err := local.Open(filepath.Join(dir, "surveys.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const blobs, messages = 400, 300
+	for _, step := range []error{st.CreateTable(ctx, "Killedtable"), st.CreateContainer(ctx, "killed", false), st.CreateQueue(ctx, "killed")} {
+		if step != nil {
+			t.Fatal(step)
+		}
+	}
+	for i := range 300 {
+		if _, err := st.UpsertEntity(ctx, "Killedtable", storage.Entity{PartitionKey: strconv.Itoa(i % 4), RowKey: strconv.Itoa(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range blobs {
+		if _, err := st.PutBlob(ctx, "killed", strconv.Itoa(i), bytes.Repeat([]byte{'b'}, 2000), storage.PutOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range messages {
+		if _, err := st.Enqueue(ctx, "killed", []byte(strconv.Itoa(i)), storage.EnqueueOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "AZURE_STORAGE_CONNECTION_STRING="+azuritetest.ConnectionString())
+	kills := 0
+	for run := 0; ; run++ {
+		var out bytes.Buffer
+		cmd := exec.Command(bin, "migrate", "--to", "azure", "--data", dir)
+		cmd.Env, cmd.Stdout, cmd.Stderr = env, &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		// Runs 0 and 1 are killed at a random time (tables, blobs), runs 2
+		// and 3 once they are sending messages.
+		kill := make(chan struct{})
+		go func() {
+			defer close(kill)
+			if run < 2 {
+				time.Sleep(time.Duration(200+rand.IntN(600)) * time.Millisecond)
+				return
+			}
+			target := 60*(run-1) + rand.IntN(60)
+			for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+				cp, _ := os.ReadFile(filepath.Join(dir, "surveys.db.migrate-checkpoint"))
+				if bytes.Count(cp, []byte(`"sending"`)) >= target {
+					return
+				}
+			}
+		}()
+		if run < 4 {
+			select {
+			case err := <-done:
+				t.Logf("run %d finished before its kill: %v", run, err)
+			case <-kill:
+				cmd.Process.Kill()
+				<-done
+				kills++
+				cp, _ := os.ReadFile(filepath.Join(dir, "surveys.db.migrate-checkpoint"))
+				t.Logf("killed run %d: %d checkpoint lines", run, bytes.Count(cp, []byte("\n")))
+				continue
+			}
+		} else if err := <-done; err != nil {
+			t.Fatalf("the last run: %v\n%s", err, out.String())
+		}
+		if !strings.Contains(out.String(), "every count matches") {
+			t.Fatalf("run %d:\n%s", run, out.String())
+		}
+		break
+	}
+	possible, err := migrate.PossibleDuplicates(filepath.Join(dir, "surveys.db.migrate-checkpoint"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst, err := azure.New(azure.Config{ConnectionString: azuritetest.ConnectionString()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dst.Close()
+	seen := map[string]int{}
+	twice := int64(0)
+	for {
+		msgs, err := dst.Dequeue(ctx, "killed", storage.MaxDequeue, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(msgs) == 0 {
+			break
+		}
+		for _, m := range msgs {
+			if seen[string(m.Data)]++; seen[string(m.Data)] > 1 {
+				twice++
+			}
+		}
+	}
+	if len(seen) != messages || twice > possible["killed"] {
+		t.Errorf("%d distinct messages (want %d), %d copied twice, the checkpoint allows %d", len(seen), messages, twice, possible["killed"])
+	}
+	t.Logf("%d kills; %d messages copied twice (%d possible)", kills, twice, possible["killed"])
 }
