@@ -34,6 +34,8 @@ Commands:
   tenant list   list the tenants, with their plan and state
   tenant suspend|resume --tenant T   stop or restart a tenant's sign-in and surveys
   tenant delete --tenant T --yes     delete a tenant and all its data
+  backup --out DIR   a consistent copy of the embedded store, taken while it serves
+  migrate --to azure [--from DIR]    copy the embedded store (or a backup) to Azure Storage
 
 Run "surveys <command> -h" for a command's flags.
 `
@@ -57,6 +59,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return tenantCommand(ctx, args, getenv, stdout, stderr)
 	case "user":
 		return userCommand(ctx, args, getenv, stdin, stdout, stderr)
+	case "backup":
+		return backupCommand(ctx, args, getenv, stdout, stderr)
+	case "migrate":
+		return migrateCommand(ctx, args, getenv, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -20,9 +20,6 @@ import (
 	"github.com/surveys-dev/surveys/internal/web/oidctest"
 )
 
-// TestMain runs PostgreSQL, the database the new tenant's answers go to.
-func TestMain(m *testing.M) { pgtest.Main(m) }
-
 // subscriber is a browser without JavaScript: a cookie jar, no redirects
 // followed.
 type subscriber struct {

@@ -14,6 +14,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -34,6 +35,8 @@ type Store struct {
 	rdb *sql.DB // read-only pool
 	wdb *sql.DB // holds the writer's single connection
 	wtx *wtx    // the writer's connection; only the writer goroutine uses it
+	// lock holds the shared lock on the file (lock.go).
+	lock *os.File
 
 	// mu guards closed against submissions racing with Close: submitters
 	// hold it shared while they hand an op to the writer, Close holds it
@@ -145,6 +148,11 @@ func open(path string) (_ *Store, err error) {
 	if err := initSchema(ctx, conn); err != nil {
 		return nil, err
 	}
+	lock, err := lockShared(path)
+	if err != nil {
+		return nil, err
+	}
+	closers = append(closers, lock.Close)
 
 	rdb, err := sql.Open("sqlite", base+"&_pragma=cache_size(-8192)&_query_only=1")
 	if err != nil {
@@ -164,6 +172,7 @@ func open(path string) (_ *Store, err error) {
 		rdb:  rdb,
 		wdb:  wdb,
 		wtx:  &wtx{conn: conn, stmts: make(map[string]*sql.Stmt)},
+		lock: lock,
 		ops:  make(chan *writeOp, 4*maxBatch),
 		done: make(chan struct{}),
 		now:  time.Now,
@@ -229,7 +238,7 @@ func (s *Store) Close() error {
 	close(s.ops)
 	s.mu.Unlock()
 	<-s.done
-	return errors.Join(s.wtx.close(), s.rdb.Close(), s.wdb.Close())
+	return errors.Join(s.wtx.close(), s.rdb.Close(), s.wdb.Close(), s.lock.Close())
 }
 
 // Ping checks that the database answers a query.
