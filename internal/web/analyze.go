@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -181,6 +182,10 @@ func (s *Server) answerTable(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// exportWindow is how long an export may take to write one batch of 500
+// answers to a client before the server gives up on it.
+const exportWindow = time.Minute
+
 // export streams every answer as CSV (one row per answer, one column per
 // question, RFC 4180, UTF-8 with a BOM for spreadsheets) or JSON (one
 // object per line), reading one answer at a time.
@@ -197,6 +202,11 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 		return notFound("Export as csv or json.")
 	}
 	flusher, _ := w.(http.Flusher)
+	// The server's write timeout bounds a page, not an export of a large
+	// survey: each batch written gives the export another exportWindow, so
+	// only a client that stops reading for that long is cut off.
+	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(time.Now().Add(exportWindow))
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s.%s"`, tenant, slug, format))
 	var cw *csv.Writer
 	if format == "csv" {
@@ -237,6 +247,7 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 			if flusher != nil {
 				flusher.Flush()
 			}
+			_ = rc.SetWriteDeadline(time.Now().Add(exportWindow))
 		}
 		return nil
 	})

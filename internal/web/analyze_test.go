@@ -3,9 +3,12 @@ package web_test
 import (
 	"context"
 	"encoding/csv"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/surveys-dev/surveys/internal/store"
 )
@@ -103,5 +106,41 @@ func TestShare(t *testing.T) {
 		if code, _, _ := app.get(t, p, fred); code != http.StatusForbidden {
 			t.Errorf("GET %s as Fabrikam = %d", p, code)
 		}
+	}
+}
+
+// TestExportOutlastsWriteTimeout: the server's write timeout bounds pages,
+// not exports. An export that takes far longer than it to write, a batch
+// at a time, arrives whole.
+func TestExportOutlastsWriteTimeout(t *testing.T) {
+	const n = 5000
+	app := newTestApp(t)
+	putAnswers(t, app, n)
+	if _, err := store.NewUserStore(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	srv := httptest.NewUnstartedServer(app.web.Handler())
+	srv.Config.WriteTimeout = 20 * time.Millisecond // reading 5,000 answers takes longer
+	srv.Start()
+	t.Cleanup(srv.Close)
+
+	for _, format := range []string{"csv", "json"} {
+		req, _ := http.NewRequest("GET", srv.URL+"/adatum/surveys/"+app.adatum.Slug+"/export."+format, nil)
+		req.AddCookie(c)
+		start := time.Now()
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		lines := strings.Count(string(body), "\n")
+		want := map[string]int{"csv": n + 1, "json": n}[format]
+		if err != nil || resp.StatusCode != http.StatusOK || lines != want {
+			t.Fatalf("%s export over a server with a %s write timeout: %d, %d lines in %s, %v; want %d lines",
+				format, srv.Config.WriteTimeout, resp.StatusCode, lines, time.Since(start), err, want)
+		}
+		t.Logf("%s: %d lines in %s", format, lines, time.Since(start))
 	}
 }
