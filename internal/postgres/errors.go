@@ -61,6 +61,9 @@ func explain(err error, t Target, doing string) error {
 			return msg("The database on %s is starting or shutting down; the transfer will be tried again.", t.Addr())
 		case "3F000":
 			return msg("The schema of search_path does not exist in database %q: %s.", t.Database, pg.Message)
+		case "42703", "42804", "42P16", "42830":
+			// The tables exist, but are not ours: another column set.
+			return msg("The database already has a table named surveys, questions or answers that is not this server's (%s). Give the copies a schema of their own: create one (CREATE SCHEMA surveys) and add ?search_path=surveys to the connection string.", pg.Message)
 		case "53100":
 			return msg("The database on %s has no disk space left.", t.Addr())
 		}

@@ -246,6 +246,21 @@ func TestErrorsAreClear(t *testing.T) {
 	if err == nil || !strings.Contains(postgres.Message(err), `User "surveys" may not create the tables: permission denied for schema public`) {
 		t.Fatalf("without CREATE on the schema, Transfer = %v", err)
 	}
+	// A table of the tenant's own named answers: told, and a schema of
+	// their own (search_path) then works.
+	db3, name3 := newTestDatabase(t)
+	pgtest.Exec(t, name3, "CREATE TABLE answers (id serial PRIMARY KEY, note text)", "ALTER TABLE answers OWNER TO "+pgtest.Role,
+		"CREATE SCHEMA copies AUTHORIZATION "+pgtest.Role)
+	_, err = s.Transfer(ctx, db3, sv, each(list))
+	if err == nil || !strings.Contains(postgres.Message(err), "already has a table named surveys, questions or answers that is not this server's") {
+		t.Fatalf("over a table of the tenant's own, Transfer = %v", err)
+	}
+	equal(t, "the tenant's own table after the failed transfer", query(t, name3, `SELECT count(*) FROM public.answers`), "0")
+	db3.Connection += "&search_path=copies"
+	if res, err := s.Transfer(ctx, db3, sv, each(list)); err != nil || res.Rows != 9 {
+		t.Fatalf("in a schema of its own, Transfer = %+v, %v", res, err)
+	}
+	equal(t, "rows in the schema of its own", query(t, name3, `SELECT count(*) FROM copies.answers`), "9")
 }
 
 // BenchmarkTransfer10k copies a survey of 10,000 answers (30,000 rows) into
