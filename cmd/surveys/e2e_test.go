@@ -46,11 +46,23 @@ func TestBrowserEndToEnd(t *testing.T) {
 	}
 	base := "http://" + m.Addr()
 
+	// Chromium's helper processes may still write to its profile as it
+	// exits, which t.TempDir's cleanup takes for an error: remove it here,
+	// trying again for a while.
+	profile, err := os.MkdirTemp("", "surveys-e2e-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for i := 0; os.RemoveAll(profile) != nil && i < 50; i++ {
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1200, 1000))
+		chromedp.UserDataDir(profile), chromedp.WindowSize(1200, 1000))
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancel()
 	ctx, cancel := chromedp.NewContext(actx)
@@ -134,6 +146,15 @@ func TestBrowserEndToEnd(t *testing.T) {
 		t.Errorf("analysis page: %q", analysis)
 	}
 	run("answers", chromedp.Navigate(base+"/adatum/surveys/browser-lunch-survey/answers"), chromedp.WaitVisible(`dl.answer`), shot("answer"))
+	// The tenant's settings pages (this server has no secret key: they say
+	// so instead of taking a password or client secret).
+	var database string
+	run("database settings", chromedp.Navigate(base+"/adatum/settings/database"), chromedp.WaitVisible(`main form`),
+		chromedp.Text(`main`, &database), shot("database"))
+	if !strings.Contains(database, "SURVEYS_SECRET_KEY") {
+		t.Errorf("database settings without a key: %q", database)
+	}
+	run("identity settings", chromedp.Navigate(base+"/adatum/settings/identity"), chromedp.WaitVisible(`main form`), shot("identity"))
 
 	// The CSV, with the browser's session.
 	var cookies []*network.Cookie
