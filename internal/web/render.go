@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/templates"
 	"github.com/surveys-dev/surveys/web"
 )
@@ -87,14 +88,22 @@ func (v *views) assets() http.Handler {
 	})
 }
 
-// renderBytes executes page with data.
+// layout is what base.html renders: the page's own data, which each
+// page's "title" and "content" see as ".", and the signed-in account the
+// header shows (nil on the public pages, which read no session).
+type layout struct {
+	Page    any
+	Account *store.Session
+}
+
+// renderBytes executes page with data, for no one signed in.
 func (s *Server) renderBytes(page string, data any) ([]byte, error) {
 	t, ok := s.views.pages[page]
 	if !ok {
 		return nil, fmt.Errorf("web: no page %q", page)
 	}
 	var buf bytes.Buffer
-	if err := t.ExecuteTemplate(&buf, "base", data); err != nil {
+	if err := t.ExecuteTemplate(&buf, "base", layout{Page: data}); err != nil {
 		return nil, fmt.Errorf("web: render %s: %w", page, err)
 	}
 	return buf.Bytes(), nil
@@ -110,7 +119,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page
 		return
 	}
 	var buf bytes.Buffer
-	if err := t.ExecuteTemplate(&buf, "base", data); err != nil {
+	if err := t.ExecuteTemplate(&buf, "base", layout{Page: data, Account: sessionFrom(r.Context())}); err != nil {
 		s.log.Error("render failed", "page", page, "path", r.URL.Path, "err", err)
 		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
 		return

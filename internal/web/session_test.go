@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -141,5 +142,46 @@ func TestPasswordChangeAndThrottle(t *testing.T) {
 	}
 	if code, c := app.signIn(t, "adatum", "ana@adatum.example", "a brand new secret"); code != http.StatusUnauthorized || c != nil {
 		t.Fatalf("sign-in after %d failures = %d", store.MaxFailedSignIns, code)
+	}
+}
+
+// TestHeaderShowsAccount: a signed-in subscriber's pages name the account
+// in the header, with a way back and a sign-out; pages without a session
+// offer the sign-in.
+func TestHeaderShowsAccount(t *testing.T) {
+	app := newTestApp(t)
+	if _, err := store.NewUserStore(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	cookie := map[string]string{"Cookie": "surveys_session=" + c.Value}
+	header := regexp.MustCompile(`(?s)<nav aria-label="Account"[^>]*>(.*?)</nav>`)
+	cases := []struct {
+		name, path string
+		header     map[string]string
+		want, not  []string
+	}{
+		{"dashboard", "/adatum/surveys", cookie, []string{"ana@adatum.example", `href="/adatum/surveys"`, `action="/logout"`}, []string{"Subscriber sign-in"}},
+		{"settings", "/adatum/settings", cookie, []string{"ana@adatum.example", "Sign out"}, []string{"Subscriber sign-in"}},
+		{"sign-in page", "/login", nil, []string{"Subscriber sign-in", "Start free"}, []string{"Sign out"}},
+		{"survey page", app.path(), cookie, []string{"Subscriber sign-in"}, []string{"ana@adatum.example"}},
+	}
+	for _, tc := range cases {
+		code, _, body := app.do(t, "GET", tc.path, nil, tc.header)
+		m := header.FindStringSubmatch(body)
+		if code != 200 || m == nil {
+			t.Errorf("%s: %d, header found: %v", tc.name, code, m != nil)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(m[1], w) {
+				t.Errorf("%s: header %q lacks %q", tc.name, m[1], w)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(m[1], n) {
+				t.Errorf("%s: header %q has %q", tc.name, m[1], n)
+			}
+		}
 	}
 }
