@@ -7,7 +7,7 @@ ADDR      ?= :8080
 DATA      ?= data
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: run build test tools browser postgres deploytools lint bench clean
+.PHONY: run build test tools debs lint bench clean
 
 run: build
 	SURVEYS_ADDR=$(ADDR) SURVEYS_DATA=$(DATA) ./$(BIN) serve
@@ -21,25 +21,21 @@ tools: tools/node_modules/.package-lock.json
 tools/node_modules/.package-lock.json: tools/package.json tools/package-lock.json
 	npm ci --prefix tools --no-audit --no-fund --loglevel=error
 
-# browser installs Debian's Chromium for the end-to-end test when it is missing.
-browser:
-	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
-
-# deploytools installs what the checks of deploy/ need (cmd/surveys/deploy_test.go)
-# when missing: Debian's shellcheck, caddy, nginx and systemd-analyze. On a host
-# run by systemd, apt starts caddy and nginx: systemctl disable --now caddy nginx.
-deploytools:
-	@missing=""; for tp in shellcheck:shellcheck caddy:caddy nginx:nginx systemd-analyze:systemd; do \
+# debs installs, in one apt run, the Debian packages the tests need that
+# are missing: Chromium (the browser test), PostgreSQL (internal/postgres/pgtest
+# runs initdb and postgres from /usr/lib/postgresql/*/bin), and shellcheck,
+# caddy, nginx and systemd-analyze (the checks of deploy/, cmd/surveys/deploy_test.go).
+# On a host run by systemd, apt starts caddy and nginx: systemctl disable --now caddy nginx.
+debs:
+	@missing=""; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	for tp in shellcheck:shellcheck caddy:caddy nginx:nginx systemd-analyze:systemd; do \
 		PATH="$$PATH:/usr/sbin" command -v $${tp%%:*} >/dev/null || missing="$$missing $${tp#*:}"; done; \
-	if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; fi
+	if [ -n "$$missing" ]; then echo "apt-get install$$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; fi
 
-# postgres installs Debian's PostgreSQL for the tests of the transfers to
-# tenants' own databases (internal/postgres/pgtest runs initdb and postgres
-# from /usr/lib/postgresql/*/bin) when no initdb is found.
-postgres:
-	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; }
-
-test: tools browser postgres deploytools
+test: tools debs
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 20m ./...
 
