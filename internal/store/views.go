@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"sync"
@@ -15,8 +17,11 @@ import (
 const ViewsQueue = "surveyviews"
 
 // ViewMessage is a message of ViewsQueue: views counted by one instance
-// since its last flush.
+// since its last flush. ID names the counts, not the queue message: a
+// message sent again (its enqueue seemed to fail, or a migration copied it
+// twice) carries the same ID, and the views worker applies it once.
 type ViewMessage struct {
+	ID    string        `json:"id,omitempty"`
 	Views []SurveyViews `json:"views"`
 }
 
@@ -31,13 +36,16 @@ type SurveyViews struct {
 // ViewsQueue every interval, in one message for all the surveys viewed (or
 // a few, if they do not fit): a view costs no storage call, and a flush
 // one enqueue. Counts not yet flushed are lost if the process dies; Run
-// flushes them when it stops (on SIGTERM).
+// flushes them when it stops (on SIGTERM). A message whose enqueue failed
+// is sent again as it was, with its ID, at the next flush: the enqueue may
+// have stored it all the same.
 type ViewCounter struct {
 	st       storage.Storage
 	interval time.Duration
 
 	mu     sync.Mutex
 	counts map[[2]string]int64
+	unsent []ViewMessage
 }
 
 // NewViewCounter returns a counter that flushes every interval.
@@ -59,6 +67,10 @@ func (c *ViewCounter) Add(tenant, slug string) {
 	c.counts[k]++
 }
 
+// maxUnsent bounds the messages kept to send again; past it, the counts
+// of the oldest go back into the counter, under a new ID.
+const maxUnsent = 64
+
 // Pending is the number of views counted and not yet flushed.
 func (c *ViewCounter) Pending() int64 {
 	c.mu.Lock()
@@ -67,6 +79,11 @@ func (c *ViewCounter) Pending() int64 {
 	for _, v := range c.counts {
 		n += v
 	}
+	for _, m := range c.unsent {
+		for _, v := range m.Views {
+			n += v.N
+		}
+	}
 	return n
 }
 
@@ -74,26 +91,27 @@ func (c *ViewCounter) Pending() int64 {
 // for the next flush.
 func (c *ViewCounter) Flush(ctx context.Context) error {
 	c.mu.Lock()
-	counts := c.counts
-	c.counts = map[[2]string]int64{}
+	counts, msgs := c.counts, c.unsent
+	c.counts, c.unsent = map[[2]string]int64{}, nil
 	c.mu.Unlock()
-	if len(counts) == 0 {
+	if len(counts) == 0 && len(msgs) == 0 {
 		return nil
 	}
-	var msgs []ViewMessage
-	var cur ViewMessage
+	cur := ViewMessage{ID: newViewID()}
 	size := 0
 	for k, n := range counts {
 		// About the JSON size of one entry, with room to spare.
 		entry := len(k[0]) + len(k[1]) + 40
 		if size+entry > storage.MaxMessageSize-64 && len(cur.Views) > 0 {
 			msgs = append(msgs, cur)
-			cur, size = ViewMessage{}, 0
+			cur, size = ViewMessage{ID: newViewID()}, 0
 		}
 		cur.Views = append(cur.Views, SurveyViews{Tenant: k[0], Slug: k[1], N: n})
 		size += entry
 	}
-	msgs = append(msgs, cur)
+	if len(cur.Views) > 0 {
+		msgs = append(msgs, cur)
+	}
 	for i, m := range msgs {
 		data, err := json.Marshal(m)
 		if err == nil {
@@ -107,14 +125,25 @@ func (c *ViewCounter) Flush(ctx context.Context) error {
 	return nil
 }
 
+// putBack keeps messages not sent, to send again as they are.
 func (c *ViewCounter) putBack(msgs []ViewMessage) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, m := range msgs {
-		for _, v := range m.Views {
+	c.unsent = append(msgs, c.unsent...)
+	for len(c.unsent) > maxUnsent {
+		old := c.unsent[0]
+		c.unsent = c.unsent[1:]
+		for _, v := range old.Views {
 			c.counts[[2]string{v.Tenant, v.Slug}] += v.N
 		}
 	}
+}
+
+// newViewID returns a random ID for a views message.
+func newViewID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // Run flushes every interval until ctx is done, then flushes once more.

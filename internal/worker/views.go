@@ -96,7 +96,14 @@ func (v *Views) RunOnce(ctx context.Context) (int, error) {
 				bySurvey[t] = map[string]int64{}
 				order = append(order, t)
 			}
-			bySurvey[t][m.ID] += sv.N
+			// The counts' own ID when they carry one (the same counts sent
+			// twice, or delivered twice, are applied once); else the
+			// queue message's.
+			id := vm.ID
+			if id == "" {
+				id = m.ID
+			}
+			bySurvey[t][id] = sv.N
 			surveysOf[m.ID] = append(surveysOf[m.ID], t)
 		}
 	}
