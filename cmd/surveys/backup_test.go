@@ -65,6 +65,20 @@ func waitAnswered(t *testing.T, led *ledger, n int64) {
 	}
 }
 
+// answersQueued is the number of messages in st's answers queues.
+func answersQueued(t *testing.T, ctx context.Context, st storage.Storage) int {
+	t.Helper()
+	left := 0
+	for _, q := range store.AnswerQueues {
+		n, err := st.ApproximateCount(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		left += n
+	}
+	return left
+}
+
 // drainAnswers waits until st's answers queues are empty (a worker runs
 // on it).
 func drainAnswers(t *testing.T, st storage.Storage) {
@@ -72,14 +86,7 @@ func drainAnswers(t *testing.T, st storage.Storage) {
 	ctx := context.Background()
 	deadline := time.Now().Add(90 * time.Second)
 	for {
-		left := 0
-		for _, q := range store.AnswerQueues {
-			n, err := st.ApproximateCount(ctx, q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			left += n
-		}
+		left := answersQueued(t, ctx, st)
 		if left == 0 {
 			return
 		}

@@ -208,14 +208,7 @@ func TestCrashKill9(t *testing.T) {
 			t.Logf("drain: %v", err)
 		}
 		drained += n
-		left := 0
-		for _, q := range store.AnswerQueues {
-			n, err := st.ApproximateCount(ctx, q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			left += n
-		}
+		left := answersQueued(t, ctx, st)
 		if left == 0 {
 			break
 		}

@@ -72,6 +72,14 @@ func (tf *transferFixture) status(t *testing.T) *store.TransferStatus {
 	return s
 }
 
+// request asks for a transfer of the fixture's survey, as the page does.
+func (tf *transferFixture) request(t *testing.T) {
+	t.Helper()
+	if err := tf.requests.Request(context.Background(), tf.survey.Tenant, tf.survey.Slug); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // runOnce runs the worker once and says how many requests it took.
 func (tf *transferFixture) runOnce(t *testing.T) int {
 	t.Helper()
@@ -112,11 +120,8 @@ func queueLen(t *testing.T, st storage.Storage, q string) int {
 // the rows. On both backends.
 func TestTransferWorker(t *testing.T) {
 	backends.Each(t, func(t *testing.T, st storage.Storage) {
-		ctx := context.Background()
 		tf := newTransferFixture(t, st, 7, transferConfig)
-		if err := tf.requests.Request(ctx, tf.survey.Tenant, tf.survey.Slug); err != nil {
-			t.Fatal(err)
-		}
+		tf.request(t)
 		if s := tf.status(t); s.State != store.TransferRequested || s.RequestedOn.IsZero() {
 			t.Fatalf("status after the request = %+v", s)
 		}
@@ -134,9 +139,7 @@ func TestTransferWorker(t *testing.T) {
 			t.Fatalf("%d requests left in the queue", n)
 		}
 		// Again: the same rows, not twice as many.
-		if err := tf.requests.Request(ctx, tf.survey.Tenant, tf.survey.Slug); err != nil {
-			t.Fatal(err)
-		}
+		tf.request(t)
 		tf.runOnce(t)
 		if s := tf.status(t); s.State != store.TransferDone || s.Rows != 28 {
 			t.Fatalf("status after the second transfer = %+v", s)
@@ -162,9 +165,7 @@ func TestTransferRetriesThenPoisons(t *testing.T) {
 		ctx := context.Background()
 		tf := newTransferFixture(t, st, 4, transferConfig)
 		tf.setPassword(t, "wrong")
-		if err := tf.requests.Request(ctx, tf.survey.Tenant, tf.survey.Slug); err != nil {
-			t.Fatal(err)
-		}
+		tf.request(t)
 		tf.runOnce(t)
 		s := tf.status(t)
 		if s.State != store.TransferFailed || s.Attempt != 1 || s.MaxAttempts != 3 || !strings.Contains(s.Error, `refused the password of user "surveys"`) {
@@ -187,9 +188,7 @@ func TestTransferRetriesThenPoisons(t *testing.T) {
 		// A permission revoked and never granted again: three attempts,
 		// then the poison queue.
 		pgtest.Exec(t, tf.database, "REVOKE DELETE ON surveys FROM "+pgtest.Role)
-		if err := tf.requests.Request(ctx, tf.survey.Tenant, tf.survey.Slug); err != nil {
-			t.Fatal(err)
-		}
+		tf.request(t)
 		for i := 1; i <= 3; i++ {
 			if n := tf.runOnce(t); n != 1 {
 				t.Fatalf("attempt %d: RunOnce took %d", i, n)
@@ -241,9 +240,7 @@ func TestTransferDropsDeletedSurvey(t *testing.T) {
 	st := backends.Local(t)
 	ctx := context.Background()
 	tf := newTransferFixture(t, st, 2, transferConfig)
-	if err := tf.requests.Request(ctx, tf.survey.Tenant, tf.survey.Slug); err != nil {
-		t.Fatal(err)
-	}
+	tf.request(t)
 	if err := store.NewSurveyStore(st).Delete(ctx, tf.survey.Tenant, tf.survey.Slug); err != nil {
 		t.Fatal(err)
 	}
@@ -270,9 +267,7 @@ func TestTransferKeepsRequestHidden(t *testing.T) {
 	cfg := transferConfig
 	cfg.Visibility = time.Second
 	tf := newTransferFixture(t, st, 3, cfg)
-	if err := tf.requests.Request(ctx, tf.survey.Tenant, tf.survey.Slug); err != nil {
-		t.Fatal(err)
-	}
+	tf.request(t)
 	tf.runOnce(t) // the tables exist
 	conn, err := pgtest.Admin(ctx, tf.database)
 	if err != nil {
@@ -286,9 +281,7 @@ func TestTransferKeepsRequestHidden(t *testing.T) {
 	if _, err := tx.Exec(ctx, "LOCK TABLE surveys IN ACCESS EXCLUSIVE MODE"); err != nil {
 		t.Fatal(err)
 	}
-	if err := tf.requests.Request(ctx, tf.survey.Tenant, tf.survey.Slug); err != nil {
-		t.Fatal(err)
-	}
+	tf.request(t)
 	done := make(chan int)
 	go func() {
 		n, _ := tf.xfer.RunOnce(ctx)
@@ -327,9 +320,7 @@ func TestTransferWithoutDatabase(t *testing.T) {
 	if err := tf.tenants.Update(ctx, tf.tenant); err != nil {
 		t.Fatal(err)
 	}
-	if err := tf.requests.Request(ctx, tf.survey.Tenant, tf.survey.Slug); err != nil {
-		t.Fatal(err)
-	}
+	tf.request(t)
 	tf.runOnce(t)
 	if s := tf.status(t); s.State != store.TransferGaveUp || !strings.Contains(s.Error, "has no database") {
 		t.Fatalf("status = %+v", s)
@@ -346,9 +337,7 @@ func TestTransferStopsOnShutdown(t *testing.T) {
 	st := backends.Local(t)
 	ctx := context.Background()
 	tf := newTransferFixture(t, st, 3, transferConfig)
-	if err := tf.requests.Request(ctx, tf.survey.Tenant, tf.survey.Slug); err != nil {
-		t.Fatal(err)
-	}
+	tf.request(t)
 	tf.runOnce(t) // the tables exist, with the rows of a first copy
 	conn, err := pgtest.Admin(ctx, tf.database)
 	if err != nil {
@@ -363,9 +352,7 @@ func TestTransferStopsOnShutdown(t *testing.T) {
 	if _, err := tx.Exec(ctx, "LOCK TABLE surveys IN ACCESS EXCLUSIVE MODE"); err != nil {
 		t.Fatal(err)
 	}
-	if err := tf.requests.Request(ctx, tf.survey.Tenant, tf.survey.Slug); err != nil {
-		t.Fatal(err)
-	}
+	tf.request(t)
 	wctx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- tf.xfer.Run(wctx) }()
