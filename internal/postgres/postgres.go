@@ -38,7 +38,7 @@ type SurveySQLStore struct {
 	// Batch is the number of rows per COPY; 0 means DefaultBatch.
 	Batch int
 	// Allow are the non-public address ranges the store may connect to
-	// (guard.go); public addresses are always allowed.
+	// (guard.go); globally routable addresses are always allowed.
 	Allow []netip.Prefix
 }
 
