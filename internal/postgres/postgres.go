@@ -290,6 +290,11 @@ func (s *SurveySQLStore) Validate(connection string) error {
 // page, which shows a refused string again).
 func (s *SurveySQLStore) Redact(connection string) string { return Redact(connection) }
 
+// SameDestination reports whether two connection strings reach the same
+// host and port as the same user, in the same database: only then may a
+// saved password go with the new one.
+func (s *SurveySQLStore) SameDestination(a, b string) bool { return SameDestination(a, b) }
+
 // TestConnection connects with a connection string and password and
 // returns the server's version (for the settings page).
 func (s *SurveySQLStore) TestConnection(ctx context.Context, connection, password string) (string, error) {
