@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/metrics"
+	"github.com/surveys-dev/surveys/internal/outbound"
 	"github.com/surveys-dev/surveys/internal/postgres"
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/storage/azure"
@@ -31,11 +33,11 @@ type Main struct {
 	// Storage counts every storage operation of the process.
 	Storage *counting.Store
 
-	// ProviderClient, when set before Run, makes the calls to the tenants'
-	// identity providers (discovery, keys, tokens, userinfo): a test sets a
-	// client that trusts its provider's certificate. Nil is a plain client
-	// with a 10 s timeout.
-	ProviderClient *http.Client
+	// ProviderRoots, when set before Run, are the certificate authorities
+	// the calls to the tenants' identity providers trust instead of the
+	// system's: a test sets its provider's. The calls go through the
+	// guarded outbound client either way.
+	ProviderRoots *x509.CertPool
 
 	ln      net.Listener
 	srv     *http.Server
@@ -128,7 +130,7 @@ func (m *Main) Run(ctx context.Context) error {
 		SignIns:        store.NewSignInStore(m.Storage),
 		TenantSettings: tenants,
 		PublicURL:      m.cfg.PublicURL,
-		HTTPClient:     m.ProviderClient,
+		Outbound:       outbound.New(outbound.Config{Allow: m.cfg.AllowPrivate, RootCAs: m.ProviderRoots}),
 
 		// The tenant's own SQL database.
 		Databases: sqlStore,

@@ -75,7 +75,7 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 
 		SignIns:        store.NewSignInStore(st),
 		TenantSettings: tenants,
-		HTTPClient:     oidctest.HTTPClient(),
+		Outbound:       oidctest.Outbound(),
 		Views:          views,
 		Ranks:          ranks,
 		Home:           store.NewCachedHome(ranks, 5, time.Nanosecond),
