@@ -127,7 +127,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Metrics:     reg.Handler(), // registered below, before the first scrape
 
 		// The tenant's own identity provider.
-		SignIns:        store.NewSignInStore(m.Storage),
+		SignInKey:      box.Derive("oidc-sign-in"),
 		TenantSettings: tenants,
 		PublicURL:      m.cfg.PublicURL,
 		Outbound:       outbound.New(outbound.Config{Allow: m.cfg.AllowPrivate, RootCAs: m.ProviderRoots}),

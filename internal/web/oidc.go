@@ -16,16 +16,8 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/surveys-dev/surveys/internal/outbound"
-	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
-
-// SignInStates keeps sign-ins through a tenant's identity provider under
-// way, between the redirect to the provider and the callback.
-type SignInStates interface {
-	Begin(ctx context.Context, tenant, verifier, next string) (string, *store.SignIn, error)
-	Take(ctx context.Context, tenant, state string) (*store.SignIn, error)
-}
 
 // oidcCookie holds the state of a sign-in under way, so that the callback
 // is honoured only in the browser that started it.
@@ -202,9 +194,10 @@ func (s *Server) startOIDCFor(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// startOIDC begins a sign-in through the tenant's provider: a state (kept
-// server-side, bound to the tenant, and in a short-lived cookie), a nonce
-// and a PKCE verifier, then a redirect to the provider.
+// startOIDC begins a sign-in through the tenant's provider: a state, a
+// nonce and a PKCE verifier, sealed in a short-lived cookie bound to the
+// tenant (oidcstate.go: nothing is written to storage), then a redirect to
+// the provider.
 func (s *Server) startOIDC(w http.ResponseWriter, r *http.Request) error {
 	t, err := s.oidcTenant(r)
 	if err != nil {
@@ -220,13 +213,13 @@ func (s *Server) startOIDC(w http.ResponseWriter, r *http.Request) error {
 		next = ""
 	}
 	verifier := oauth2.GenerateVerifier()
-	state, si, err := s.signIns.Begin(r.Context(), t.Key, verifier, next)
+	sealed, si, err := s.signIns.begin(t.Key, verifier, next)
 	if err != nil {
 		return err
 	}
-	http.SetCookie(w, &http.Cookie{Name: oidcCookie, Value: state, Path: "/login/" + t.Key + "/oidc", HttpOnly: true,
-		Secure: r.TLS != nil || strings.HasPrefix(s.publicURL, "https:"), SameSite: http.SameSiteLaxMode, MaxAge: int(store.SignInTTL.Seconds())})
-	target := s.oauthConfig(r, t, p).AuthCodeURL(state, oidc.Nonce(si.Nonce), oauth2.S256ChallengeOption(verifier))
+	http.SetCookie(w, &http.Cookie{Name: oidcCookie, Value: sealed, Path: "/login/" + t.Key + "/oidc", HttpOnly: true,
+		Secure: r.TLS != nil || strings.HasPrefix(s.publicURL, "https:"), SameSite: http.SameSiteLaxMode, MaxAge: int(signInTTL.Seconds())})
+	target := s.oauthConfig(r, t, p).AuthCodeURL(si.State, oidc.Nonce(si.Nonce), oauth2.S256ChallengeOption(verifier))
 	http.Redirect(w, r, target, http.StatusSeeOther)
 	return nil
 }
@@ -253,18 +246,14 @@ func (s *Server) oidcCallback(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	q := r.URL.Query()
-	state := q.Get("state")
-	c, cerr := r.Cookie(oidcCookie)
+	var sealed string
+	if c, err := r.Cookie(oidcCookie); err == nil {
+		sealed = c.Value
+	}
 	http.SetCookie(w, &http.Cookie{Name: oidcCookie, Value: "", Path: "/login/" + t.Key + "/oidc", HttpOnly: true, MaxAge: -1, SameSite: http.SameSiteLaxMode})
-	if cerr != nil || state == "" || subtle.ConstantTimeCompare([]byte(c.Value), []byte(state)) != 1 {
-		return s.signInFailed(w, r, http.StatusBadRequest, "This sign-in was not started in this browser, or it has expired. Start again from the sign-in page.")
-	}
-	si, err := s.signIns.Take(r.Context(), t.Key, state)
-	if survey.ErrorCode(err) == survey.EINVALID {
-		return s.signInFailed(w, r, http.StatusBadRequest, survey.ErrorMessage(err))
-	}
+	si, err := s.signIns.take(t.Key, sealed, q.Get("state"))
 	if err != nil {
-		return err
+		return s.signInFailed(w, r, http.StatusBadRequest, survey.ErrorMessage(err))
 	}
 	if e := q.Get("error"); e != "" {
 		msg := "Your organisation's identity provider ended the sign-in: " + e

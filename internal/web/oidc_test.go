@@ -379,7 +379,7 @@ func TestIdentitySettingsWithoutKey(t *testing.T) {
 	tenants, users := store.NewTenantStore(app.st), store.NewUserStore(app.st) // no box
 	s, err := web.New(web.Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Tenants: tenants, Users: users,
 		Public:         store.NewCachedSurveys(store.NewSurveyStore(app.st), tenants, time.Millisecond),
-		TenantSettings: tenants, SignIns: store.NewSignInStore(app.st), Outbound: oidctest.Outbound()})
+		TenantSettings: tenants, Outbound: oidctest.Outbound()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,7 +73,6 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 		Accounts:    store.NewUserStore(st),
 		Logos:       store.NewLogoStore(st),
 
-		SignIns:        store.NewSignInStore(st),
 		TenantSettings: tenants,
 		Outbound:       oidctest.Outbound(),
 		Views:          views,
