@@ -99,6 +99,9 @@ func (m *Main) Run(ctx context.Context) error {
 		return err
 	}
 	m.views = store.NewViewCounter(m.Storage, 5*time.Second)
+	if len(m.cfg.SQLAllow) > len(m.cfg.AllowPrivate) {
+		m.log.Warn("--sql-allow (SURVEYS_SQL_ALLOW) is deprecated: use --allow-private (SURVEYS_ALLOW_PRIVATE), which covers identity providers too")
+	}
 	sqlStore := postgres.New(m.cfg.SQLAllow...)
 	reg := metrics.New(m.Storage)
 	reg.Register(metrics.NewQueueCollector(m.Storage, []string{store.AnswersQueue, store.PremiumAnswersQueue,
