@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/metrics"
+	"github.com/surveys-dev/surveys/internal/outbound"
 	"github.com/surveys-dev/surveys/internal/postgres"
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/storage/azure"
@@ -31,11 +33,11 @@ type Main struct {
 	// Storage counts every storage operation of the process.
 	Storage *counting.Store
 
-	// ProviderClient, when set before Run, makes the calls to the tenants'
-	// identity providers (discovery, keys, tokens, userinfo): a test sets a
-	// client that trusts its provider's certificate. Nil is a plain client
-	// with a 10 s timeout.
-	ProviderClient *http.Client
+	// ProviderRoots, when set before Run, are the certificate authorities
+	// the calls to the tenants' identity providers trust instead of the
+	// system's: a test sets its provider's. The calls go through the
+	// guarded outbound client either way.
+	ProviderRoots *x509.CertPool
 
 	ln      net.Listener
 	srv     *http.Server
@@ -97,6 +99,9 @@ func (m *Main) Run(ctx context.Context) error {
 		return err
 	}
 	m.views = store.NewViewCounter(m.Storage, 5*time.Second)
+	if len(m.cfg.SQLAllow) > len(m.cfg.AllowPrivate) {
+		m.log.Warn("--sql-allow (SURVEYS_SQL_ALLOW) is deprecated: use --allow-private (SURVEYS_ALLOW_PRIVATE), which covers identity providers too")
+	}
 	sqlStore := postgres.New(m.cfg.SQLAllow...)
 	reg := metrics.New(m.Storage)
 	reg.Register(metrics.NewQueueCollector(m.Storage, []string{store.AnswersQueue, store.PremiumAnswersQueue,
@@ -125,10 +130,10 @@ func (m *Main) Run(ctx context.Context) error {
 		Metrics:     reg.Handler(), // registered below, before the first scrape
 
 		// The tenant's own identity provider.
-		SignIns:        store.NewSignInStore(m.Storage),
+		SignInKey:      box.Derive("oidc-sign-in"),
 		TenantSettings: tenants,
 		PublicURL:      m.cfg.PublicURL,
-		HTTPClient:     m.ProviderClient,
+		Outbound:       outbound.New(outbound.Config{Allow: m.cfg.AllowPrivate, RootCAs: m.ProviderRoots}),
 
 		// The tenant's own SQL database.
 		Databases: sqlStore,

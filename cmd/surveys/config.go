@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/surveys-dev/surveys/internal/postgres"
+	"github.com/surveys-dev/surveys/internal/outbound"
 	"github.com/surveys-dev/surveys/internal/secret"
 )
 
@@ -44,9 +44,14 @@ type Config struct {
 	// (SURVEYS_PUBLIC_URL), for the redirect URL of tenants' identity
 	// providers; empty derives it from each request.
 	PublicURL string
-	// SQLAllow are the private or local networks the transfers to tenants'
-	// own databases may reach (SURVEYS_SQL_ALLOW, CIDR ranges separated by
-	// commas); public addresses are always allowed.
+	// AllowPrivate are the private or local networks that the addresses
+	// tenants name (identity providers, their own databases) may be on
+	// (SURVEYS_ALLOW_PRIVATE, CIDR ranges separated by commas); globally
+	// routable addresses are always allowed.
+	AllowPrivate []netip.Prefix
+	// SQLAllow are the ranges the transfers to tenants' own databases may
+	// reach: AllowPrivate and those of the deprecated --sql-allow
+	// (SURVEYS_SQL_ALLOW), which still concerns databases only.
 	SQLAllow []netip.Prefix
 }
 
@@ -93,20 +98,25 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (Co
 	fs.StringVar(&c.SecretKeyFile, "secret-key-file", getenv("SURVEYS_SECRET_KEY_FILE"), "file holding the key that seals tenants' secrets (SURVEYS_SECRET_KEY_FILE; or set SURVEYS_SECRET_KEY)")
 	fs.StringVar(&c.PublicURL, "public-url", getenv("SURVEYS_PUBLIC_URL"), "the scheme and host browsers reach this server at, e.g. https://surveys.example.com, for identity providers' redirect URLs (SURVEYS_PUBLIC_URL; empty: from each request)")
 	c.SecretKey = getenv("SURVEYS_SECRET_KEY")
-	sqlAllow := fs.String("sql-allow", getenv("SURVEYS_SQL_ALLOW"), "private or local networks tenants' own databases may be on, CIDR ranges separated by commas, e.g. 10.0.0.0/8 (SURVEYS_SQL_ALLOW; empty: public addresses only)")
+	allowPrivate := fs.String("allow-private", getenv("SURVEYS_ALLOW_PRIVATE"), "private or local networks the identity providers and databases tenants name may be on, CIDR ranges separated by commas, e.g. 10.0.0.0/8 (SURVEYS_ALLOW_PRIVATE; empty: globally routable addresses only)")
+	sqlAllow := fs.String("sql-allow", getenv("SURVEYS_SQL_ALLOW"), "deprecated: like --allow-private, for tenants' own databases only (SURVEYS_SQL_ALLOW)")
 	regions := fs.String("regions", getenv("SURVEYS_REGIONS"), "regions tenants may keep their data in, comma-separated, e.g. westeurope,eastus (SURVEYS_REGIONS)")
 	fs.DurationVar(&c.ShutdownWait, "shutdown-wait", 10*time.Second, "how long to wait for requests to finish on shutdown")
-	if err := fs.Parse(args); err != nil {
+	err := fs.Parse(args)
+	if err != nil {
 		return Config{}, err
 	}
 	if fs.NArg() > 0 {
 		return Config{}, fmt.Errorf("serve: unexpected arguments %v", fs.Args())
 	}
-	allow, err := postgres.ParseAllow(*sqlAllow)
+	if c.AllowPrivate, err = outbound.ParseAllow(*allowPrivate); err != nil {
+		return Config{}, fmt.Errorf("serve: --allow-private (SURVEYS_ALLOW_PRIVATE): %w", err)
+	}
+	sql, err := outbound.ParseAllow(*sqlAllow)
 	if err != nil {
 		return Config{}, fmt.Errorf("serve: --sql-allow (SURVEYS_SQL_ALLOW): %w", err)
 	}
-	c.SQLAllow = allow
+	c.SQLAllow = append(append([]netip.Prefix(nil), c.AllowPrivate...), sql...)
 	for _, name := range strings.Split(*regions, ",") {
 		if name = strings.TrimSpace(name); name == "" {
 			continue

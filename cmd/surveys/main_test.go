@@ -116,6 +116,14 @@ func TestParseServe(t *testing.T) {
 			return len(c.SQLAllow) == 2 && c.SQLAllow[0].String() == "10.0.0.0/8" && c.SQLAllow[1].String() == "127.0.0.1/32"
 		}, ""},
 		{"sql allow not a range", []string{"--sql-allow", "intranet"}, nil, nil, "--sql-allow"},
+		{"allow private", []string{"--allow-private", "10.0.0.0/8"}, map[string]string{"SURVEYS_SQL_ALLOW": "192.168.0.0/16"}, func(c Config) bool {
+			return len(c.AllowPrivate) == 1 && c.AllowPrivate[0].String() == "10.0.0.0/8" &&
+				len(c.SQLAllow) == 2 && c.SQLAllow[0].String() == "10.0.0.0/8" && c.SQLAllow[1].String() == "192.168.0.0/16"
+		}, ""},
+		{"allow private from env", nil, map[string]string{"SURVEYS_ALLOW_PRIVATE": "127.0.0.1"}, func(c Config) bool {
+			return len(c.AllowPrivate) == 1 && len(c.SQLAllow) == 1 && c.SQLAllow[0].String() == "127.0.0.1/32"
+		}, ""},
+		{"allow private not a range", []string{"--allow-private", "intranet"}, nil, nil, "--allow-private"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

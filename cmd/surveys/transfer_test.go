@@ -82,13 +82,13 @@ var questionRE = regexp.MustCompile(`name="q-([^"]+)"`)
 func TestNewTenantToOwnDatabase(t *testing.T) {
 	cfg, err := parseServe([]string{"--addr", "127.0.0.1:0", "--data", t.TempDir()}, func(k string) string {
 		return map[string]string{"SURVEYS_SECRET_KEY": "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
-			"SURVEYS_SQL_ALLOW": "127.0.0.0/8"}[k] // the test PostgreSQL is on loopback
+			"SURVEYS_ALLOW_PRIVATE": "127.0.0.0/8"}[k] // the test PostgreSQL and provider are on loopback
 	}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := NewMain(cfg, io.Discard)
-	m.ProviderClient = oidctest.HTTPClient() // trusts the test provider's certificate
+	m.ProviderRoots = oidctest.RootCAs() // trusts the test provider's certificate
 	if err := m.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}

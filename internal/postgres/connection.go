@@ -19,6 +19,15 @@ type Target struct {
 // Addr is host:port.
 func (t Target) Addr() string { return net.JoinHostPort(t.Host, strconv.Itoa(t.Port)) }
 
+// SameDestination reports whether two valid connection strings name the
+// same host (ignoring case), port, user and database.
+func SameDestination(a, b string) bool {
+	ta, errA := ValidateConnection(a)
+	tb, errB := ValidateConnection(b)
+	return errA == nil && errB == nil && strings.EqualFold(ta.Host, tb.Host) && ta.Port == tb.Port &&
+		ta.User == tb.User && ta.Database == tb.Database
+}
+
 // MaxConnectionLength bounds a connection string.
 const MaxConnectionLength = 1024
 

@@ -76,7 +76,7 @@ func explain(err error, t Target, doing string) error {
 	var recordErr tls.RecordHeaderError
 	switch {
 	case errors.Is(err, ErrAddressNotAllowed):
-		return msg("This server does not connect to %s: it is a private or local address. Give the database's public address, or ask the server's operator to allow its network (SURVEYS_SQL_ALLOW).", t.Host)
+		return msg("This server does not connect to %s: it is a private or local address. Give the database's public address, or ask the server's operator to allow its network (SURVEYS_ALLOW_PRIVATE).", t.Host)
 	case errors.As(err, &dns):
 		return msg("Could not reach %s: the host name %q is not known.", t.Addr(), t.Host)
 	case errors.Is(err, syscall.ECONNREFUSED):

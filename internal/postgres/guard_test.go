@@ -27,6 +27,17 @@ func TestAllowed(t *testing.T) {
 		{"fe80::1", false, false},
 		{"0.0.0.0", false, false},
 		{"224.0.0.1", false, false},
+		// Not globally routable unicast, though the standard library's
+		// IsGlobalUnicast says so (issue 11, item 13).
+		{"64:ff9b::a9fe:a9fe", false, false},                   // NAT64 of the metadata endpoint
+		{"2002:7f00:1::1", false, false},                       // 6to4 of loopback
+		{"2001:0:4136:e378:8000:63bf:3fff:fdd2", false, false}, // Teredo
+		{"fec0::1", false, false},
+		{"0.1.2.3", false, false},
+		{"198.18.0.1", false, false},
+		{"240.0.0.1", false, false},
+		{"192.0.2.1", false, false},
+		{"2001:db8::1", false, false},
 	}
 	for _, c := range cases {
 		a := netip.MustParseAddr(c.addr)

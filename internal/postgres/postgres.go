@@ -38,7 +38,7 @@ type SurveySQLStore struct {
 	// Batch is the number of rows per COPY; 0 means DefaultBatch.
 	Batch int
 	// Allow are the non-public address ranges the store may connect to
-	// (guard.go); public addresses are always allowed.
+	// (guard.go); globally routable addresses are always allowed.
 	Allow []netip.Prefix
 }
 
@@ -289,6 +289,11 @@ func (s *SurveySQLStore) Validate(connection string) error {
 // Redact removes a password from a connection string (for the settings
 // page, which shows a refused string again).
 func (s *SurveySQLStore) Redact(connection string) string { return Redact(connection) }
+
+// SameDestination reports whether two connection strings reach the same
+// host and port as the same user, in the same database: only then may a
+// saved password go with the new one.
+func (s *SurveySQLStore) SameDestination(a, b string) bool { return SameDestination(a, b) }
 
 // TestConnection connects with a connection string and password and
 // returns the server's version (for the settings page).

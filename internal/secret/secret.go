@@ -5,7 +5,9 @@ package secret
 import (
 	"crypto/aes"
 	"crypto/cipher"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
@@ -28,6 +30,7 @@ var ErrNoKey = errors.New("secret: no key configured: set SURVEYS_SECRET_KEY (32
 // Open return ErrNoKey.
 type Box struct {
 	aead cipher.AEAD
+	key  []byte // for Derive
 }
 
 // New returns a Box for a 32-byte key.
@@ -43,7 +46,33 @@ func New(key []byte) (*Box, error) {
 	if err != nil {
 		return nil, fmt.Errorf("secret: %w", err)
 	}
-	return &Box{aead: aead}, nil
+	return &Box{aead: aead, key: append([]byte(nil), key...)}, nil
+}
+
+// Derive returns a Box with a key of its own for purpose, derived from
+// b's key (HMAC-SHA256), so that values sealed for one purpose (a cookie)
+// never open as another (a tenant's secret at rest). A nil Box derives nil.
+func (b *Box) Derive(purpose string) *Box {
+	if b == nil {
+		return nil
+	}
+	m := hmac.New(sha256.New, b.key)
+	m.Write([]byte("surveys/derive/" + purpose))
+	d, err := New(m.Sum(nil))
+	if err != nil {
+		panic(err) // a SHA-256 is always KeySize bytes
+	}
+	return d
+}
+
+// Random returns a Box with a new random key, kept in memory only: what it
+// seals opens in this process alone.
+func Random() (*Box, error) {
+	k := make([]byte, KeySize)
+	if _, err := rand.Read(k); err != nil {
+		return nil, fmt.Errorf("secret: random key: %w", err)
+	}
+	return New(k)
 }
 
 // ParseKey decodes a key written as base64 (standard or URL, padded or not)

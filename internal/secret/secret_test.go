@@ -132,3 +132,34 @@ func FuzzSealOpen(f *testing.F) {
 		}
 	})
 }
+
+// TestDerive: a derived key is the same from the same key and purpose, and
+// opens nothing sealed with the key it comes from or for another purpose.
+func TestDerive(t *testing.T) {
+	b, err := New([]byte("0123456789abcdef0123456789abcdef"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a1, a2, other := b.Derive("a"), b.Derive("a"), b.Derive("b")
+	sealed, err := a1.Seal("x", "ad")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := a2.Open(sealed, "ad"); err != nil || v != "x" {
+		t.Fatalf("the same derivation: %q %v", v, err)
+	}
+	if _, err := other.Open(sealed, "ad"); err == nil {
+		t.Fatal("another purpose opened it")
+	}
+	if _, err := b.Open(sealed, "ad"); err == nil {
+		t.Fatal("the parent key opened it")
+	}
+	if (*Box)(nil).Derive("a") != nil {
+		t.Fatal("a nil box derived a key")
+	}
+	r1, _ := Random()
+	r2, _ := Random()
+	if s, _ := r1.Seal("x", ""); func() bool { _, err := r2.Open(s, ""); return err == nil }() {
+		t.Fatal("two random keys are the same")
+	}
+}

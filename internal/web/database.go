@@ -21,6 +21,9 @@ type Databases interface {
 	Redact(connection string) string
 	// TestConnection connects and returns the server's version.
 	TestConnection(ctx context.Context, connection, password string) (string, error)
+	// SameDestination reports whether two connection strings reach the
+	// same host, port, user and database.
+	SameDestination(a, b string) bool
 }
 
 // Transfers requests copies of a survey's answers into the tenant's
@@ -67,7 +70,7 @@ func (s *Server) showDatabase(w http.ResponseWriter, r *http.Request) error {
 
 // saveDatabase saves the connection string and password ("save"), tests
 // them without saving ("test"), or removes them ("remove"). A blank
-// password keeps the saved one. Invalid input is shown beside its field
+// password keeps the saved one while the destination is unchanged. Invalid input is shown beside its field
 // (422) and nothing is saved.
 func (s *Server) saveDatabase(w http.ResponseWriter, r *http.Request) error {
 	if s.databases == nil {
@@ -117,6 +120,12 @@ func (s *Server) saveDatabase(w http.ResponseWriter, r *http.Request) error {
 	if len(typed) > 1024 {
 		return fail(map[string]string{"password": "Keep the password to 1024 characters."})
 	}
+	// The saved password goes only where it was saved for: re-pointed at
+	// another host, port, user or database, it must be typed again (else
+	// anyone of the tenant could send it to a server of theirs).
+	if typed == "" && t.SQLPassword != "" && !s.databases.SameDestination(t.SQLConnection, next.SQLConnection) {
+		return fail(map[string]string{"password": destinationChanged})
+	}
 	if action == "test" {
 		v, err := s.databases.TestConnection(r.Context(), next.SQLConnection, next.SQLPassword)
 		if err != nil {
@@ -140,6 +149,10 @@ func (s *Server) saveDatabase(w http.ResponseWriter, r *http.Request) error {
 	http.Redirect(w, r, "/"+t.Key+"/settings/database?saved=1", http.StatusSeeOther)
 	return nil
 }
+
+// destinationChanged is the answer to a blank secret with a new
+// destination.
+const destinationChanged = "Enter the password again: the destination changed."
 
 const noPasswordKeyMessage = "This server keeps no secrets: its operator must set SURVEYS_SECRET_KEY (or SURVEYS_SECRET_KEY_FILE) before a database password can be saved."
 

@@ -151,7 +151,7 @@ func TestDatabaseSettingsWithoutKey(t *testing.T) {
 	tenants := store.NewTenantStore(app.st) // no box
 	s, err := web.New(web.Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Tenants: tenants, Users: store.NewUserStore(app.st),
 		Public:         store.NewCachedSurveys(store.NewSurveyStore(app.st), tenants, time.Millisecond),
-		TenantSettings: tenants, SignIns: store.NewSignInStore(app.st), Databases: postgres.New(pgtest.Allow), Transfers: store.NewSurveyTransferStore(app.st)})
+		TenantSettings: tenants, Databases: postgres.New(pgtest.Allow), Transfers: store.NewSurveyTransferStore(app.st)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,8 @@ func (s *Server) showIdentity(w http.ResponseWriter, r *http.Request) error {
 }
 
 // saveIdentity saves the identity provider once its discovery document
-// answers (or removes it). A blank client secret keeps the one saved. A
+// answers (or removes it). A blank client secret keeps the one saved while
+// the issuer and client id are unchanged. A
 // problem is shown beside its field (422) and nothing is saved.
 func (s *Server) saveIdentity(w http.ResponseWriter, r *http.Request) error {
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
@@ -72,6 +73,13 @@ func (s *Server) saveIdentity(w http.ResponseWriter, r *http.Request) error {
 		s.render(w, r, http.StatusUnprocessableEntity, "identity", page)
 		return nil
 	}
+	// The saved secret goes only to the provider it was saved for: with
+	// another issuer or client id it must be typed again (else anyone of
+	// the tenant could have it sent to a provider of theirs).
+	if f.Get("action") != "remove" && t.ClientSecret != "" && strings.TrimSpace(f.Get("clientSecret")) == "" &&
+		(next.IssuerURL != t.IssuerURL || next.ClientID != t.ClientID) {
+		return fail(map[string]string{"clientSecret": secretDestinationChanged})
+	}
 	if err := next.ValidateIdentityProvider(); err != nil {
 		var e *survey.Error
 		if errors.As(err, &e) && e.Fields != nil {
@@ -101,5 +109,7 @@ func (s *Server) saveIdentity(w http.ResponseWriter, r *http.Request) error {
 	http.Redirect(w, r, "/"+t.Key+"/settings/identity?"+done+"=1", http.StatusSeeOther)
 	return nil
 }
+
+const secretDestinationChanged = "Enter the client secret again: the destination changed."
 
 const noKeyMessage = "This server keeps no secrets: its operator must set SURVEYS_SECRET_KEY (or SURVEYS_SECRET_KEY_FILE) before a client secret can be saved. Leave it blank for a public client."

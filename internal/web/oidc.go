@@ -15,16 +15,9 @@ import (
 	"github.com/go-chi/chi/v5"
 	"golang.org/x/oauth2"
 
-	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/outbound"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
-
-// SignInStates keeps sign-ins through a tenant's identity provider under
-// way, between the redirect to the provider and the callback.
-type SignInStates interface {
-	Begin(ctx context.Context, tenant, verifier, next string) (string, *store.SignIn, error)
-	Take(ctx context.Context, tenant, state string) (*store.SignIn, error)
-}
 
 // oidcCookie holds the state of a sign-in under way, so that the callback
 // is honoured only in the browser that started it.
@@ -36,8 +29,10 @@ const oidcCookie = "surveys_oidc"
 const providerTTL = 15 * time.Minute
 
 // providers caches the tenants' OpenID Connect providers by issuer URL.
+// Every call to a provider (discovery, keys, tokens, userinfo) goes through
+// the outbound client: guarded addresses, https, capped bodies.
 type providers struct {
-	client *http.Client
+	client *outbound.Client
 	mu     sync.Mutex
 	m      map[string]cachedProvider
 }
@@ -47,16 +42,16 @@ type cachedProvider struct {
 	at time.Time
 }
 
-func newProviders(c *http.Client) *providers {
+func newProviders(c *outbound.Client) *providers {
 	if c == nil {
-		c = &http.Client{Timeout: 10 * time.Second}
+		c = outbound.New(outbound.Config{})
 	}
 	return &providers{client: c, m: map[string]cachedProvider{}}
 }
 
 // ctx makes the outbound calls of go-oidc and oauth2 use the client.
 func (ps *providers) ctx(ctx context.Context) context.Context {
-	return oidc.ClientContext(ctx, ps.client)
+	return oidc.ClientContext(ctx, ps.client.HTTP())
 }
 
 // get returns the provider of issuer, from the cache when fresh.
@@ -70,13 +65,44 @@ func (ps *providers) get(ctx context.Context, issuer string) (*oidc.Provider, er
 	return ps.discover(ctx, issuer)
 }
 
-// discover fetches issuer's discovery document now, and caches it.
+// errEndpoint is a discovery document naming an endpoint that is not
+// https (or not in the operator's allowed ranges).
+type errEndpoint struct{ name string }
+
+func (e errEndpoint) Error() string {
+	return "the discovery document's " + e.name + " is not an https URL"
+}
+
+// discover fetches issuer's discovery document now, checks that every
+// endpoint it names is one the outbound client may call, and caches it.
 func (ps *providers) discover(ctx context.Context, issuer string) (*oidc.Provider, error) {
+	if err := ps.client.CheckURL(issuer); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	p, err := oidc.NewProvider(ps.ctx(ctx), issuer)
 	if err != nil {
 		return nil, err
+	}
+	var doc struct {
+		JWKS string `json:"jwks_uri"`
+	}
+	if err := p.Claims(&doc); err != nil {
+		return nil, err
+	}
+	for _, e := range []struct{ name, url string }{
+		{"authorization_endpoint", p.Endpoint().AuthURL},
+		{"token_endpoint", p.Endpoint().TokenURL},
+		{"jwks_uri", doc.JWKS},
+		{"userinfo_endpoint", p.UserInfoEndpoint()},
+	} {
+		if e.url == "" && e.name == "userinfo_endpoint" {
+			continue // optional
+		}
+		if ps.client.CheckURL(e.url) != nil {
+			return nil, errEndpoint{e.name}
+		}
 	}
 	ps.mu.Lock()
 	if len(ps.m) > 1000 {
@@ -88,13 +114,19 @@ func (ps *providers) discover(ctx context.Context, issuer string) (*oidc.Provide
 }
 
 // discoveryProblem says, for the settings page, why an issuer gave no
-// provider, without echoing the network's details.
+// provider, in words of this server's: never what the remote server sent
+// (its body, the issuer it calls itself, where it redirected).
 func discoveryProblem(issuer string, err error) string {
 	var mismatch *oidc.IssuerMismatchError
+	var endpoint errEndpoint
 	var netErr net.Error
 	switch {
+	case errors.As(err, &endpoint):
+		return "The provider's discovery document names an endpoint (" + endpoint.name + ") that is not https; this server calls identity providers over https only."
+	case errors.Is(err, outbound.ErrAddressNotAllowed), errors.Is(err, outbound.ErrNotHTTPS), errors.Is(err, outbound.ErrRedirect), errors.Is(err, outbound.ErrBadURL):
+		return "No provider could be reached at " + issuer + ": " + outbound.Problem(err) + ". Give your provider's public https issuer URL, or ask the server's operator to allow its network (SURVEYS_ALLOW_PRIVATE)."
 	case errors.As(err, &mismatch):
-		return "The provider at this URL calls itself " + mismatch.Discovered + "; enter exactly that as the issuer URL."
+		return "The provider at this URL gives another issuer URL in its discovery document; enter exactly the issuer URL your provider documents (check the path and a trailing slash)."
 	case errors.As(err, &netErr) && netErr.Timeout(), errors.Is(err, context.DeadlineExceeded):
 		return "The provider did not answer in time at " + issuer + "."
 	case errors.As(err, &netErr), strings.Contains(err.Error(), "dial"), strings.Contains(err.Error(), "certificate"):
@@ -162,9 +194,10 @@ func (s *Server) startOIDCFor(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// startOIDC begins a sign-in through the tenant's provider: a state (kept
-// server-side, bound to the tenant, and in a short-lived cookie), a nonce
-// and a PKCE verifier, then a redirect to the provider.
+// startOIDC begins a sign-in through the tenant's provider: a state, a
+// nonce and a PKCE verifier, sealed in a short-lived cookie bound to the
+// tenant (oidcstate.go: nothing is written to storage), then a redirect to
+// the provider.
 func (s *Server) startOIDC(w http.ResponseWriter, r *http.Request) error {
 	t, err := s.oidcTenant(r)
 	if err != nil {
@@ -180,16 +213,21 @@ func (s *Server) startOIDC(w http.ResponseWriter, r *http.Request) error {
 		next = ""
 	}
 	verifier := oauth2.GenerateVerifier()
-	state, si, err := s.signIns.Begin(r.Context(), t.Key, verifier, next)
+	sealed, si, err := s.signIns.begin(t.Key, verifier, next)
 	if err != nil {
 		return err
 	}
-	http.SetCookie(w, &http.Cookie{Name: oidcCookie, Value: state, Path: "/login/" + t.Key + "/oidc", HttpOnly: true,
-		Secure: r.TLS != nil || strings.HasPrefix(s.publicURL, "https:"), SameSite: http.SameSiteLaxMode, MaxAge: int(store.SignInTTL.Seconds())})
-	target := s.oauthConfig(r, t, p).AuthCodeURL(state, oidc.Nonce(si.Nonce), oauth2.S256ChallengeOption(verifier))
+	http.SetCookie(w, &http.Cookie{Name: oidcCookie, Value: sealed, Path: "/login/" + t.Key + "/oidc", HttpOnly: true,
+		Secure: r.TLS != nil || strings.HasPrefix(s.publicURL, "https:"), SameSite: http.SameSiteLaxMode, MaxAge: int(signInTTL.Seconds())})
+	target := s.oauthConfig(r, t, p).AuthCodeURL(si.State, oidc.Nonce(si.Nonce), oauth2.S256ChallengeOption(verifier))
 	http.Redirect(w, r, target, http.StatusSeeOther)
 	return nil
 }
+
+// tokenErrorCodes are the error codes of a token endpoint (RFC 6749,
+// 5.2), the only part of its answer shown on a page.
+var tokenErrorCodes = map[string]bool{"invalid_request": true, "invalid_client": true, "invalid_grant": true,
+	"unauthorized_client": true, "unsupported_grant_type": true, "invalid_scope": true}
 
 // safeNext reports whether next is a page of the tenant's to go to after
 // signing in.
@@ -208,18 +246,14 @@ func (s *Server) oidcCallback(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	q := r.URL.Query()
-	state := q.Get("state")
-	c, cerr := r.Cookie(oidcCookie)
+	var sealed string
+	if c, err := r.Cookie(oidcCookie); err == nil {
+		sealed = c.Value
+	}
 	http.SetCookie(w, &http.Cookie{Name: oidcCookie, Value: "", Path: "/login/" + t.Key + "/oidc", HttpOnly: true, MaxAge: -1, SameSite: http.SameSiteLaxMode})
-	if cerr != nil || state == "" || subtle.ConstantTimeCompare([]byte(c.Value), []byte(state)) != 1 {
-		return s.signInFailed(w, r, http.StatusBadRequest, "This sign-in was not started in this browser, or it has expired. Start again from the sign-in page.")
-	}
-	si, err := s.signIns.Take(r.Context(), t.Key, state)
-	if survey.ErrorCode(err) == survey.EINVALID {
-		return s.signInFailed(w, r, http.StatusBadRequest, survey.ErrorMessage(err))
-	}
+	si, err := s.signIns.take(t.Key, sealed, q.Get("state"))
 	if err != nil {
-		return err
+		return s.signInFailed(w, r, http.StatusBadRequest, survey.ErrorMessage(err))
 	}
 	if e := q.Get("error"); e != "" {
 		msg := "Your organisation's identity provider ended the sign-in: " + e
@@ -246,12 +280,9 @@ func (s *Server) oidcCallback(w http.ResponseWriter, r *http.Request) error {
 	tok, err := s.oauthConfig(r, t, p).Exchange(ctx, code, oauth2.VerifierOption(si.Verifier))
 	if err != nil {
 		var re *oauth2.RetrieveError
-		if errors.As(err, &re) && re.ErrorCode != "" {
-			msg := "Your organisation's identity provider refused the sign-in: " + re.ErrorCode
-			if re.ErrorDescription != "" {
-				msg += " (" + re.ErrorDescription + ")"
-			}
-			return s.signInFailed(w, r, http.StatusBadGateway, msg+". Ask your administrator to check the client id and secret.")
+		if errors.As(err, &re) && tokenErrorCodes[re.ErrorCode] {
+			// Only the standard code: never the provider's own words.
+			return s.signInFailed(w, r, http.StatusBadGateway, "Your organisation's identity provider refused the sign-in: "+re.ErrorCode+". Ask your administrator to check the client id and secret.")
 		}
 		s.log.Warn("identity provider code exchange failed", "tenant", t.Key, "err", err)
 		return s.signInFailed(w, r, http.StatusBadGateway, "Your organisation's identity provider did not complete the sign-in. Try again later.")

@@ -73,9 +73,8 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 		Accounts:    store.NewUserStore(st),
 		Logos:       store.NewLogoStore(st),
 
-		SignIns:        store.NewSignInStore(st),
 		TenantSettings: tenants,
-		HTTPClient:     oidctest.HTTPClient(),
+		Outbound:       oidctest.Outbound(),
 		Views:          views,
 		Ranks:          ranks,
 		Home:           store.NewCachedHome(ranks, 5, time.Nanosecond),

@@ -10,6 +10,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/surveys-dev/surveys/internal/outbound"
+	"github.com/surveys-dev/surveys/internal/secret"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
@@ -54,14 +56,17 @@ type Deps struct {
 	// Logos serves the tenant's logo.
 	Logos Logos
 
-	// SignIns, TenantSettings, PublicURL and HTTPClient serve the tenant's
-	// own identity provider: sign-ins under way, the settings page, the
-	// base of the redirect URL ("" derives it from each request), and the
-	// client for calls to providers (nil: one with a 10 s timeout).
-	SignIns        SignInStates
+	// SignInKey, TenantSettings, PublicURL and Outbound serve the tenant's
+	// own identity provider: the key that seals the cookie of a sign-in
+	// under way (nil: a random key of this process, so that a sign-in
+	// finishes only on the instance that started it), the settings page,
+	// the base of the redirect URL ("" derives it from each request), and
+	// the guarded client for calls to providers (nil: one that reaches
+	// globally routable addresses only).
+	SignInKey      *secret.Box
 	TenantSettings TenantSettings
 	PublicURL      string
-	HTTPClient     *http.Client
+	Outbound       *outbound.Client
 
 	// Views counts survey page views; Ranks and Home read the ranked lists
 	// (ranks.go). Each may be nil.
@@ -105,7 +110,7 @@ type Server struct {
 	http        *httpMetrics
 
 	// The tenant's own identity provider.
-	signIns        SignInStates
+	signIns        *signInCookies
 	tenantSettings TenantSettings
 	publicURL      string
 	oidc           *providers
@@ -131,10 +136,14 @@ func New(d Deps) (*Server, error) {
 	if log == nil {
 		log = slog.Default()
 	}
+	signIns, err := newSignInCookies(d.SignInKey)
+	if err != nil {
+		return nil, err
+	}
 	return &Server{log: log, surveys: d.Surveys, tenants: d.Tenants, storage: d.Storage, metrics: d.Metrics, views: v,
 		public: d.Public, notifier: d.Notifier, users: d.Users, editor: d.Editor, reader: d.Reader, tokens: d.Tokens, tenantAdmin: d.TenantAdmin, accounts: d.Accounts, summaries: d.Summaries,
 		logos: d.Logos, regions: d.Regions,
-		signIns: d.SignIns, tenantSettings: d.TenantSettings, publicURL: strings.TrimSuffix(d.PublicURL, "/"), oidc: newProviders(d.HTTPClient),
+		signIns: signIns, tenantSettings: d.TenantSettings, publicURL: strings.TrimSuffix(d.PublicURL, "/"), oidc: newProviders(d.Outbound),
 		viewCounter: d.Views, ranks: d.Ranks, homeLists: d.Home,
 		databases: d.Databases, transfers: d.Transfers,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."}),

@@ -8,17 +8,20 @@
 //	b := oidctest.NewBrowser(false)
 //	code, h, body := b.SignIn(t, p, appURL, "adatum", oidctest.StaffUser)
 //
-// The app under test must call the provider with HTTPClient, which trusts
-// the certificate of httptest's TLS servers.
+// The app under test must call the provider with Outbound, the guarded
+// client that trusts the certificate of httptest's TLS servers and allows
+// loopback (as an operator's --allow-private would).
 package oidctest
 
 import (
 	"context"
+	"crypto/x509"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"regexp"
 	"strings"
@@ -30,6 +33,8 @@ import (
 	exstorage "github.com/zitadel/oidc/v3/example/server/storage"
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
+
+	"github.com/surveys-dev/surveys/internal/outbound"
 )
 
 // The provider's accounts (from ZITADEL's example storage), all with the
@@ -70,6 +75,20 @@ var HTTPClient = sync.OnceValue(func() *http.Client {
 	c.Timeout = 10 * time.Second
 	return c
 })
+
+// RootCAs trusts the certificate of httptest's TLS servers.
+func RootCAs() *x509.CertPool {
+	return HTTPClient().Transport.(*http.Transport).TLSClientConfig.RootCAs
+}
+
+// Loopback are the ranges the test providers are on, to allow.
+var Loopback = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+
+// Outbound is the app's guarded client for the providers of this package:
+// it allows loopback and trusts their certificate.
+func Outbound() *outbound.Client {
+	return outbound.New(outbound.Config{Allow: Loopback, RootCAs: RootCAs()})
+}
 
 // Client is a confidential web client registered at the provider.
 type Client struct {
