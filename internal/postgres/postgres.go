@@ -40,6 +40,9 @@ type SurveySQLStore struct {
 	// Allow are the non-public address ranges the store may connect to
 	// (guard.go); public addresses are always allowed.
 	Allow []netip.Prefix
+	// ConnectTimeout bounds connecting (TCP, TLS and the start-up
+	// exchange); 0 means the package's ConnectTimeout.
+	ConnectTimeout time.Duration
 }
 
 // New returns a SurveySQLStore that connects to public addresses and to
@@ -78,13 +81,17 @@ func (s *SurveySQLStore) connect(ctx context.Context, db Database) (*pgx.Conn, T
 	cfg.Password = db.Password
 	// Only to addresses the operator allows (guard.go).
 	cfg.DialFunc = s.dial
-	if cfg.ConnectTimeout == 0 || cfg.ConnectTimeout > ConnectTimeout {
-		cfg.ConnectTimeout = ConnectTimeout
+	limit := ConnectTimeout
+	if s.ConnectTimeout > 0 {
+		limit = s.ConnectTimeout
+	}
+	if cfg.ConnectTimeout == 0 || cfg.ConnectTimeout > limit {
+		cfg.ConnectTimeout = limit
 	}
 	if cfg.RuntimeParams["application_name"] == "" {
 		cfg.RuntimeParams["application_name"] = "surveys"
 	}
-	cctx, cancel := context.WithTimeout(ctx, ConnectTimeout)
+	cctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	conn, err := pgx.ConnectConfig(cctx, cfg)
 	if err != nil {

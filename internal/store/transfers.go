@@ -57,6 +57,10 @@ type TransferStatus struct {
 	Attempt     int       `json:"attempt,omitempty"`
 	MaxAttempts int       `json:"maxAttempts,omitempty"`
 	RetryAt     time.Time `json:"retryAt,omitzero"`
+	// Deferred counts the deliveries of the request that the worker put
+	// back unattempted because another copy of the tenant was under way:
+	// they are not attempts.
+	Deferred int `json:"deferred,omitempty"`
 }
 
 // SurveyTransferStore puts transfer requests on the transfers queue and
