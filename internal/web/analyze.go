@@ -38,6 +38,10 @@ type questionView struct {
 	Bars    []bar // choices, or stars 1..5
 	Average string
 	Words   []survey.WordCount
+	// OtherWords counts the uses of words past the summary's sample of
+	// MaxSummaryWords distinct words.
+	OtherWords int64
+	MaxWords   int
 }
 
 // bar is one bar of a chart: its label, count, share in per cent, and the
@@ -105,7 +109,7 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 					v.Average = strconv.FormatFloat(qs.Average(), 'f', 2, 64)
 				}
 			case survey.SimpleText:
-				v.Words = qs.TopWords(10)
+				v.Words, v.OtherWords, v.MaxWords = qs.TopWords(10), qs.OtherWords, survey.MaxSummaryWords
 			}
 		}
 		page.Questions = append(page.Questions, v)

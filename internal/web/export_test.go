@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -83,5 +84,32 @@ func TestExportCSVFormulas(t *testing.T) {
 		if got, _ := a.Answer(q[i].ID); got.Answer != want {
 			t.Errorf("JSON answer %d = %q, want %q exactly", i, got.Answer, want)
 		}
+	}
+}
+
+// TestAnalyzeOtherWords: when a question's answers use more distinct words
+// than a summary keeps, the analysis page says its words are a sample and
+// how many uses are not listed.
+func TestAnalyzeOtherWords(t *testing.T) {
+	app := newTestApp(t)
+	ctx := context.Background()
+	var words []string
+	for i := range survey.MaxSummaryWords + 5 {
+		words = append(words, "w"+strconv.Itoa(i)+"x")
+	}
+	sum := survey.NewSummary(app.adatum)
+	for i := 0; i < len(words); i += 50 {
+		sum.Add(survey.SurveyAnswer{Answers: []survey.QuestionAnswer{{QuestionID: app.adatum.Questions[3].ID, Type: survey.SimpleText, Answer: strings.Join(words[i:min(i+50, len(words))], " ")}}})
+	}
+	if _, err := store.NewSurveyAnswersSummaryStore(app.st).Put(ctx, &store.StoredSummary{SurveyAnswersSummary: *sum}, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	code, _, body := app.get(t, "/adatum/surveys/"+app.adatum.Slug+"/analyze", ana)
+	if want := "a fixed sample of 1000, and 5 uses of other words are not listed"; code != 200 || !strings.Contains(body, want) {
+		t.Errorf("analysis = %d, lacks %q", code, want)
 	}
 }
