@@ -40,6 +40,9 @@ type SurveySQLStore struct {
 	// Allow are the non-public address ranges the store may connect to
 	// (guard.go); globally routable addresses are always allowed.
 	Allow []netip.Prefix
+	// ConnectTimeout bounds connecting (TCP, TLS and the start-up
+	// exchange); 0 means the package's ConnectTimeout.
+	ConnectTimeout time.Duration
 }
 
 // New returns a SurveySQLStore that connects to public addresses and to
@@ -78,13 +81,17 @@ func (s *SurveySQLStore) connect(ctx context.Context, db Database) (*pgx.Conn, T
 	cfg.Password = db.Password
 	// Only to addresses the operator allows (guard.go).
 	cfg.DialFunc = s.dial
-	if cfg.ConnectTimeout == 0 || cfg.ConnectTimeout > ConnectTimeout {
-		cfg.ConnectTimeout = ConnectTimeout
+	limit := ConnectTimeout
+	if s.ConnectTimeout > 0 {
+		limit = s.ConnectTimeout
+	}
+	if cfg.ConnectTimeout == 0 || cfg.ConnectTimeout > limit {
+		cfg.ConnectTimeout = limit
 	}
 	if cfg.RuntimeParams["application_name"] == "" {
 		cfg.RuntimeParams["application_name"] = "surveys"
 	}
-	cctx, cancel := context.WithTimeout(ctx, ConnectTimeout)
+	cctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	conn, err := pgx.ConnectConfig(cctx, cfg)
 	if err != nil {
@@ -185,17 +192,17 @@ func (s *SurveySQLStore) Transfer(ctx context.Context, db Database, sv *survey.S
 		step = "write the survey"
 		if _, err := tx.Exec(ctx, `INSERT INTO surveys (tenant, slug, title, state, created_on, published_on, answers, transferred_on)
 			VALUES ($1, $2, $3, $4, $5, $6, 0, now())`,
-			sv.Tenant, sv.Slug, sv.Title, string(sv.State), sv.CreatedOn, nullTime(sv.PublishedOn)); err != nil {
+			sv.Tenant, sv.Slug, survey.CleanLine(sv.Title), string(sv.State), sv.CreatedOn, nullTime(sv.PublishedOn)); err != nil {
 			return err
 		}
 		step = "write the questions"
 		rows := make([][]any, 0, len(sv.Questions))
 		for i, q := range sv.Questions {
-			choices := q.PossibleAnswers
-			if choices == nil {
-				choices = []string{}
+			choices := make([]string, 0, len(q.PossibleAnswers))
+			for _, c := range q.PossibleAnswers {
+				choices = append(choices, survey.CleanLine(c))
 			}
-			rows = append(rows, []any{sv.Tenant, sv.Slug, q.ID, i + 1, q.Text, string(q.Type), choices})
+			rows = append(rows, []any{sv.Tenant, sv.Slug, q.ID, i + 1, survey.CleanLine(q.Text), string(q.Type), choices})
 		}
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"questions"}, questionColumns, pgx.CopyFromRows(rows)); err != nil {
 			return err
@@ -223,7 +230,10 @@ func (s *SurveySQLStore) Transfer(ctx context.Context, db Database, sv *survey.S
 			seen[a.ID] = true
 			res.Answers++
 			for _, qa := range a.Answers {
-				rows = append(rows, []any{sv.Tenant, sv.Slug, a.ID, qa.QuestionID, a.CreatedOn, string(qa.Type), qa.Answer, stars(qa)})
+				// Text stored before answers were cleaned may hold a NUL or
+				// bytes that are not UTF-8, which PostgreSQL refuses: drop
+				// them here, or the copy would fail on every attempt.
+				rows = append(rows, []any{sv.Tenant, sv.Slug, a.ID, qa.QuestionID, a.CreatedOn, string(qa.Type), survey.CleanText(qa.Answer), stars(qa)})
 				if len(rows) >= batch {
 					if err := flush(); err != nil {
 						return copyError{err}

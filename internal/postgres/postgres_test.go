@@ -281,3 +281,30 @@ func BenchmarkTransfer10k(b *testing.B) {
 	}
 	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
 }
+
+// Answers and definitions stored before text was cleaned may hold a NUL,
+// a direction override or bytes that are not UTF-8; PostgreSQL refuses a
+// NUL in text, which made every copy of such a survey fail. The copy
+// drops them and writes the rest.
+func TestTransferCleansOldText(t *testing.T) {
+	ctx := context.Background()
+	db, name := newTestDatabase(t)
+	s := postgres.New(pgtest.Allow)
+	sv := testSurvey("adatum", "nul")
+	sv.Title = "Old\x00 title"
+	sv.Questions[0].Text = "What\x00 did you like?"
+	sv.Questions[1].PossibleAnswers = []string{"Red\x00", "Green", "Blue"}
+	list := answers(sv, 0, 3)
+	list[1].Answers[0].Answer = "nul\x00 here\xff and\u202e there\nnext line"
+	res, err := s.Transfer(ctx, db, sv, each(list))
+	if err != nil {
+		t.Fatalf("Transfer of old text: %v", err)
+	}
+	if res.Answers != 3 {
+		t.Errorf("transferred %d answers, want 3", res.Answers)
+	}
+	equal(t, "title", query(t, name, `SELECT title FROM surveys`), "Old title")
+	equal(t, "question", query(t, name, `SELECT text, array_to_string(possible_answers, ',') FROM questions WHERE question_id = 'q1' OR question_id = 'q2' ORDER BY 1`),
+		"What did you like?|", "Which colour?|Red,Green,Blue")
+	equal(t, "answer", query(t, name, `SELECT answer FROM answers WHERE answer_id = $1 AND question_id = 'q1'`, list[1].ID), "nul here and there\nnext line")
+}

@@ -127,6 +127,7 @@ func (ts *TenantStore) Update(ctx context.Context, t *survey.Tenant) error {
 }
 
 func (ts *TenantStore) put(ctx context.Context, t *survey.Tenant, o storage.PutOptions) error {
+	t.Normalize()
 	if err := t.Validate(); err != nil {
 		return err
 	}

@@ -57,6 +57,10 @@ type TransferStatus struct {
 	Attempt     int       `json:"attempt,omitempty"`
 	MaxAttempts int       `json:"maxAttempts,omitempty"`
 	RetryAt     time.Time `json:"retryAt,omitzero"`
+	// Deferred counts the deliveries of the request that the worker put
+	// back unattempted because another copy of the tenant was under way:
+	// they are not attempts.
+	Deferred int `json:"deferred,omitempty"`
 }
 
 // SurveyTransferStore puts transfer requests on the transfers queue and
@@ -71,11 +75,47 @@ func NewSurveyTransferStore(st storage.Storage) *SurveyTransferStore {
 	return &SurveyTransferStore{st: st, now: time.Now}
 }
 
+// TransferPendingFor is how long a request that has not finished keeps
+// another request of the same survey out: past it (a request lost with a
+// crash, say) the subscriber may ask again.
+const TransferPendingFor = time.Hour
+
+// Pending reports whether the transfer is waiting, running or to be tried
+// again, and so holds its survey's place in the queue at now.
+func (s *TransferStatus) Pending(now time.Time) bool {
+	switch s.State {
+	case TransferRequested:
+		return now.Before(s.RequestedOn.Add(TransferPendingFor))
+	case TransferRunning:
+		return now.Before(s.StartedOn.Add(TransferPendingFor))
+	case TransferFailed:
+		return now.Before(s.RetryAt.Add(TransferPendingFor))
+	}
+	return false
+}
+
 // Request marks a transfer of a survey's answers requested, and enqueues
-// it.
+// it. A survey has one request at a time: while one is pending (waiting,
+// running or to be tried again) another is ECONFLICT and enqueues nothing,
+// also when two arrive at once (the status is written with its ETag).
 func (ts *SurveyTransferStore) Request(ctx context.Context, tenant, slug string) error {
 	if survey.ValidateTenantKey(tenant) != nil || !survey.ValidSlug(slug) {
 		return survey.Errorf(survey.ENOTFOUND, "Survey not found.")
+	}
+	underWay := survey.Errorf(survey.ECONFLICT, "A copy is already under way: its answers go to your database once it is done, and its status shows here.")
+	put := storage.PutOptions{ContentType: "application/json", IfNoneMatch: storage.ETagAny}
+	var prev []byte
+	cur, err := ts.st.GetBlob(ctx, TransferStatusContainer, transferStatusBlob(tenant, slug))
+	switch {
+	case err == nil:
+		var s TransferStatus
+		if json.Unmarshal(cur.Data, &s) == nil && s.Pending(ts.now()) {
+			return underWay
+		}
+		put = storage.PutOptions{ContentType: "application/json", IfMatch: cur.ETag}
+		prev = cur.Data
+	case !isNotFound(err) && !isContainerNotFound(err):
+		return mapErr(err, "Transfer")
 	}
 	req := TransferRequest{Tenant: tenant, Slug: slug, RequestedOn: ts.now().UTC()}
 	data, err := json.Marshal(req)
@@ -84,11 +124,29 @@ func (ts *SurveyTransferStore) Request(ctx context.Context, tenant, slug string)
 	}
 	// The status first: a worker that takes the request at once then
 	// writes over it, never the other way round.
-	if err := ts.SetStatus(ctx, &TransferStatus{Tenant: tenant, Slug: slug, State: TransferRequested, RequestedOn: req.RequestedOn}); err != nil {
-		return err
+	status, err := json.Marshal(&TransferStatus{Tenant: tenant, Slug: slug, State: TransferRequested, RequestedOn: req.RequestedOn})
+	if err != nil {
+		return fmt.Errorf("store: encode transfer status: %w", err)
 	}
-	_, err = ts.st.Enqueue(ctx, TransfersQueue, data, storage.EnqueueOptions{})
-	return mapErr(err, "Transfer request")
+	etag, err := ts.st.PutBlob(ctx, TransferStatusContainer, transferStatusBlob(tenant, slug), status, put)
+	if isPrecondition(err) {
+		return underWay // another request won the race
+	}
+	if err != nil {
+		return mapErr(err, "Transfer")
+	}
+	if _, err := ts.st.Enqueue(ctx, TransfersQueue, data, storage.EnqueueOptions{}); err != nil {
+		// Not enqueued: give the survey its place back (unless a worker
+		// or another request wrote since).
+		undo := storage.PutOptions{ContentType: "application/json", IfMatch: etag}
+		if prev == nil {
+			_ = ts.st.DeleteBlob(ctx, TransferStatusContainer, transferStatusBlob(tenant, slug), etag)
+		} else {
+			_, _ = ts.st.PutBlob(ctx, TransferStatusContainer, transferStatusBlob(tenant, slug), prev, undo)
+		}
+		return mapErr(err, "Transfer request")
+	}
+	return nil
 }
 
 // Status returns the status of the survey's last transfer; ENOTFOUND when

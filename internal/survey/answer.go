@@ -48,7 +48,9 @@ func NewAnswer(s *Survey, answers map[string]string) (SurveyAnswer, error) {
 	a := SurveyAnswer{Tenant: s.Tenant, Slug: s.Slug, Title: s.Title}
 	f := fieldErrors{}
 	for _, q := range s.Questions {
-		v := strings.TrimSpace(answers[q.ID])
+		// Control characters, direction overrides and bytes that are not
+		// UTF-8 are dropped (text.go): a respondent never sees them.
+		v := strings.TrimSpace(CleanText(answers[q.ID]))
 		switch q.Type {
 		case SimpleText:
 			switch n := utf8.RuneCountInString(v); {
@@ -56,8 +58,6 @@ func NewAnswer(s *Survey, answers map[string]string) (SurveyAnswer, error) {
 				f.add(q.ID, "Please answer this question.")
 			case n > MaxTextAnswerLength:
 				f.add(q.ID, "Please keep your answer to %d characters (it has %d).", MaxTextAnswerLength, n)
-			case !utf8.ValidString(v):
-				f.add(q.ID, "The answer is not valid text.")
 			}
 		case MultipleChoice:
 			switch {

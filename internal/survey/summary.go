@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // SurveyAnswersSummary is the running summary of a survey's answers.
@@ -30,8 +31,11 @@ type QuestionAnswersSummary struct {
 	// The sum is derived from them exactly.
 	Stars *[5]int64 `json:"stars,omitempty"`
 	// Words counts the words of text answers (SimpleText), case folded,
-	// stop words removed.
+	// stop words and words longer than MaxWordLength removed. It holds at
+	// most MaxSummaryWords distinct words: see keepWords for which.
 	Words map[string]int64 `json:"words,omitempty"`
+	// OtherWords counts the uses of counted words that Words does not hold.
+	OtherWords int64 `json:"otherWords,omitempty"`
 }
 
 // ChoiceCount is the count of one possible answer.
@@ -40,9 +44,14 @@ type ChoiceCount struct {
 	Count  int64  `json:"count"`
 }
 
-// MaxSummaryWords bounds the distinct words kept per question; past it the
-// rarest words are dropped (the top words stay exact in practice).
-const MaxSummaryWords = 2000
+// Bounds of a summary's words, so that a summary stays small whatever
+// respondents write: a word longer than MaxWordLength characters is not
+// counted, and a question's summary holds at most MaxSummaryWords distinct
+// words (at most about 1,000 × 160 bytes of words per question).
+const (
+	MaxWordLength   = 40
+	MaxSummaryWords = 1000
+)
 
 // NewSummary returns an empty summary of s.
 func NewSummary(s *Survey) *SurveyAnswersSummary {
@@ -110,7 +119,7 @@ func (sum *SurveyAnswersSummary) Add(a SurveyAnswer) {
 			for _, w := range Words(qa.Answer) {
 				qs.Words[w]++
 			}
-			qs.pruneWords()
+			qs.keepWords()
 		}
 	}
 }
@@ -148,7 +157,8 @@ func (sum *SurveyAnswersSummary) Merge(other *SurveyAnswersSummary) {
 			}
 			qs.Words[w] += n
 		}
-		qs.pruneWords()
+		qs.OtherWords += oq.OtherWords
+		qs.keepWords()
 	}
 }
 
@@ -198,19 +208,97 @@ func (qs *QuestionAnswersSummary) TopWords(n int) []WordCount {
 	return all
 }
 
-func (qs *QuestionAnswersSummary) pruneWords() {
-	if len(qs.Words) <= 2*MaxSummaryWords {
+// keepWords bounds Words to MaxSummaryWords distinct words so that merges
+// stay exact and independent of order and batching. Which words are held
+// depends only on the set of distinct words ever counted, never on counts
+// or on the order of answers: Words holds the MaxSummaryWords words that
+// come first by (wordRank(word), word), with their exact counts, and
+// OtherWords the uses of every other word. That set is a function of the
+// answers alone: a word first by rank among all the words is first among
+// the words of any part of the answers it appears in, so each part kept
+// its exact count, and a merge (sum, then keep the first) gives the same
+// counts as one summary of all the answers. Once a question has more than
+// MaxSummaryWords distinct words, Words is thus a fixed, even sample of
+// its vocabulary with exact counts, not its most used words.
+func (qs *QuestionAnswersSummary) keepWords() {
+	for w := range qs.Words {
+		if len(w) > MaxWordLength && utf8.RuneCountInString(w) > MaxWordLength {
+			// Not a word (kept by a summary written before the limit).
+			delete(qs.Words, w)
+		}
+	}
+	if len(qs.Words) <= MaxSummaryWords {
 		return
 	}
-	keep := qs.TopWords(MaxSummaryWords)
-	qs.Words = make(map[string]int64, len(keep))
-	for _, wc := range keep {
-		qs.Words[wc.Word] = wc.Count
+	all := make([]rankedWord, 0, len(qs.Words))
+	for w := range qs.Words {
+		all = append(all, rankedWord{wordRank(w), w})
+	}
+	// The words past the first MaxSummaryWords, in no order.
+	selectFirst(all, MaxSummaryWords)
+	for _, r := range all[MaxSummaryWords:] {
+		qs.OtherWords += qs.Words[r.word]
+		delete(qs.Words, r.word)
 	}
 }
 
+// rankedWord is a word and its wordRank.
+type rankedWord struct {
+	rank uint64
+	word string
+}
+
+func (a rankedWord) less(b rankedWord) bool {
+	return a.rank < b.rank || a.rank == b.rank && a.word < b.word
+}
+
+// selectFirst reorders all so that its first k elements are the k least,
+// in no order (quickselect: linear on average, as a summary is updated
+// once per answer).
+func selectFirst(all []rankedWord, k int) {
+	lo, hi := 0, len(all)-1
+	for lo < hi {
+		pivot := all[lo+(hi-lo)/2]
+		i, j := lo, hi
+		for i <= j {
+			for all[i].less(pivot) {
+				i++
+			}
+			for pivot.less(all[j]) {
+				j--
+			}
+			if i <= j {
+				all[i], all[j] = all[j], all[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k-1 <= j:
+			hi = j
+		case k-1 >= i:
+			lo = i
+		default:
+			return
+		}
+	}
+}
+
+// wordRank orders words for keepWords: the 64-bit FNV-1a hash of the
+// word's bytes (as hash/fnv's New64a), fixed for good since stored
+// summaries depend on it.
+func wordRank(w string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(w); i++ {
+		h ^= uint64(w[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
 // Words splits a text answer into its counted words: case folded, letters
-// and digits only, stop words and one-letter words removed.
+// and digits only, stop words, one-letter words and words longer than
+// MaxWordLength characters removed.
 func Words(text string) []string {
 	fields := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
@@ -218,7 +306,7 @@ func Words(text string) []string {
 	out := fields[:0]
 	for _, w := range fields {
 		w = strings.Trim(w, "'")
-		if len([]rune(w)) < 2 || stopWords[w] {
+		if n := utf8.RuneCountInString(w); n < 2 || n > MaxWordLength || stopWords[w] {
 			continue
 		}
 		out = append(out, w)

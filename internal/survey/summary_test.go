@@ -1,7 +1,12 @@
 package survey
 
 import (
+	"encoding/json"
+	"hash/fnv"
+	"math/rand/v2"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -83,5 +88,138 @@ func TestWords(t *testing.T) {
 	want := []string{"quick", "brown", "fox", "quick", "say", "très", "rapide", "42x"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Words = %q, want %q", got, want)
+	}
+}
+
+// letters writes n in base 16 with the letters a–p: a word unique to n.
+func letters(n int) string {
+	b := []byte{}
+	for {
+		b = append(b, byte('a'+n%16))
+		if n /= 16; n == 0 {
+			return string(b)
+		}
+	}
+}
+
+// TestSummaryBounded: a summary stays small whatever respondents write.
+// 2,000 answers of one unique 4,000-character word each count no word
+// (longer than MaxWordLength); 3,000 answers of ten unique 40-character
+// words each keep MaxSummaryWords of them, with the other uses counted in
+// OtherWords.
+func TestSummaryBounded(t *testing.T) {
+	long := NewSummary(validSurvey())
+	for i := range 2000 {
+		w := letters(i)
+		long.Add(answer(w+strings.Repeat("z", MaxTextAnswerLength-len(w)), "Red", "3"))
+	}
+	if b, _ := json.Marshal(long); len(b) > 2000 {
+		t.Errorf("summary of 2,000 long words is %d bytes, want at most 2,000", len(b))
+	}
+	if long.Questions[0].Answered != 2000 || len(long.Questions[0].Words) != 0 {
+		t.Errorf("answered %d, %d words counted", long.Questions[0].Answered, len(long.Questions[0].Words))
+	}
+
+	many := NewSummary(validSurvey())
+	for i := range 3000 {
+		var text []string
+		for j := range 10 {
+			w := letters(i*10 + j)
+			text = append(text, w+strings.Repeat("z", MaxWordLength-len(w)))
+		}
+		many.Add(answer(strings.Join(text, " "), "Blue", "4"))
+	}
+	q := many.Questions[0]
+	var kept int64
+	for w, n := range q.Words {
+		if n != 1 || len(w) != MaxWordLength {
+			t.Fatalf("word %q counted %d", w, n)
+		}
+		kept += n
+	}
+	if len(q.Words) != MaxSummaryWords || kept+q.OtherWords != 30000 {
+		t.Errorf("%d words kept, %d + %d other uses; want %d words and 30,000 uses", len(q.Words), kept, q.OtherWords, MaxSummaryWords)
+	}
+	if b, _ := json.Marshal(many); len(b) > 64000 {
+		t.Errorf("summary of 30,000 distinct words is %d bytes, want at most 64,000", len(b))
+	}
+}
+
+// TestSummaryMergeOrderIndependent: with more distinct words than a summary
+// holds, adding the answers one by one, in any order, or merging summaries
+// of any parts in any grouping gives the same summary, and its words have
+// their exact counts.
+func TestSummaryMergeOrderIndependent(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	var answers []SurveyAnswer
+	truth := map[string]int64{}
+	for range 1200 {
+		var text []string
+		for range 1 + rnd.IntN(8) {
+			text = append(text, "w"+letters(int(rnd.ExpFloat64()*800))) // a few common words, many rare ones
+		}
+		for _, w := range Words(strings.Join(text, " ")) {
+			truth[w]++
+		}
+		answers = append(answers, answer(strings.Join(text, " "), []string{"Red", "Blue"}[rnd.IntN(2)], strconv.Itoa(1+rnd.IntN(5))))
+	}
+	if len(truth) <= MaxSummaryWords {
+		t.Fatalf("only %d distinct words: the test needs more than %d", len(truth), MaxSummaryWords)
+	}
+	whole := NewSummary(validSurvey())
+	for _, a := range answers {
+		whole.Add(a)
+	}
+	q := whole.Questions[0]
+	var kept, total int64
+	for w, n := range q.Words {
+		if n != truth[w] {
+			t.Errorf("%q counted %d, used %d times", w, n, truth[w])
+		}
+		kept += n
+	}
+	for _, n := range truth {
+		total += n
+	}
+	if len(q.Words) != MaxSummaryWords || kept+q.OtherWords != total {
+		t.Fatalf("%d words, %d + %d other uses; want %d words, %d uses", len(q.Words), kept, q.OtherWords, MaxSummaryWords, total)
+	}
+
+	for round := range 5 {
+		shuffled := append([]SurveyAnswer(nil), answers...)
+		rnd.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+		var parts []*SurveyAnswersSummary
+		for len(shuffled) > 0 {
+			n := min(1+rnd.IntN(300), len(shuffled))
+			part := NewSummary(validSurvey())
+			for _, a := range shuffled[:n] {
+				part.Add(a)
+			}
+			parts = append(parts, part)
+			shuffled = shuffled[n:]
+		}
+		// Merge random pairs until one is left: any grouping.
+		for len(parts) > 1 {
+			i := rnd.IntN(len(parts) - 1)
+			parts[i].Merge(parts[i+1])
+			parts = append(parts[:i+1], parts[i+2:]...)
+		}
+		got := NewSummary(validSurvey())
+		got.Merge(parts[0])
+		if !reflect.DeepEqual(whole, got) {
+			t.Fatalf("round %d: merged summary differs from the whole: %d words, other %d; want %d, other %d",
+				round, len(got.Questions[0].Words), got.Questions[0].OtherWords, len(q.Words), q.OtherWords)
+		}
+	}
+}
+
+// wordRank is FNV-1a, as stored summaries were kept by it.
+func TestWordRank(t *testing.T) {
+	for _, w := range []string{"", "fast", "très", strings.Repeat("z", MaxWordLength)} {
+		h := fnv.New64a()
+		h.Write([]byte(w))
+		if got := wordRank(w); got != h.Sum64() {
+			t.Errorf("wordRank(%q) = %x, want %x", w, got, h.Sum64())
+		}
 	}
 }

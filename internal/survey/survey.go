@@ -90,16 +90,17 @@ func (s *Survey) Question(id string) (Question, bool) {
 	return Question{}, false
 }
 
-// Normalize trims white space from the title, question texts and possible
-// answers, and drops empty possible answers.
+// Normalize cleans the title, question texts and possible answers
+// (CleanLine: no control characters, direction overrides or bytes that are
+// not UTF-8), trims their white space, and drops empty possible answers.
 func (s *Survey) Normalize() {
-	s.Title = strings.TrimSpace(s.Title)
+	s.Title = strings.TrimSpace(CleanLine(s.Title))
 	for i := range s.Questions {
 		q := &s.Questions[i]
-		q.Text = strings.TrimSpace(q.Text)
+		q.Text = strings.TrimSpace(CleanLine(q.Text))
 		var choices []string
 		for _, c := range q.PossibleAnswers {
-			if c = strings.TrimSpace(c); c != "" {
+			if c = strings.TrimSpace(CleanLine(c)); c != "" {
 				choices = append(choices, c)
 			}
 		}
@@ -120,6 +121,8 @@ func (s *Survey) Validate() error {
 		f.add("title", "Give the survey a title.")
 	case n > MaxTitleLength:
 		f.add("title", "Keep the title to %d characters (it has %d).", MaxTitleLength, n)
+	case !IsCleanLine(s.Title):
+		f.add("title", "The title may not contain control characters or direction overrides.")
 	}
 	switch {
 	case len(s.Questions) == 0:
@@ -139,6 +142,8 @@ func (s *Survey) Validate() error {
 			f.add(key+".text", "Write the question.")
 		case n > MaxQuestionLength:
 			f.add(key+".text", "Keep the question to %d characters (it has %d).", MaxQuestionLength, n)
+		case !IsCleanLine(q.Text):
+			f.add(key+".text", "The question may not contain control characters or direction overrides.")
 		}
 		if !q.Type.Valid() {
 			f.add(key+".type", "Choose a question type.")
@@ -159,6 +164,8 @@ func (s *Survey) Validate() error {
 				f.add(key+".choices", "A possible answer is empty.")
 			case utf8.RuneCountInString(c) > MaxChoiceLength:
 				f.add(key+".choices", "Keep each possible answer to %d characters.", MaxChoiceLength)
+			case !IsCleanLine(c):
+				f.add(key+".choices", "A possible answer may not contain control characters or direction overrides.")
 			case seen[c]:
 				f.add(key+".choices", "%q is listed twice.", c)
 			}

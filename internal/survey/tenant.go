@@ -45,6 +45,10 @@ type Tenant struct {
 	Suspended       bool   `json:"suspended,omitempty"`
 }
 
+// Normalize cleans the tenant's display name (CleanLine) and trims its
+// white space.
+func (t *Tenant) Normalize() { t.Name = strings.TrimSpace(CleanLine(t.Name)) }
+
 // Validate checks a tenant record.
 func (t *Tenant) Validate() error {
 	f := fieldErrors{}
@@ -56,6 +60,8 @@ func (t *Tenant) Validate() error {
 		f.add("name", "Give the tenant a name.")
 	case n > 100:
 		f.add("name", "Keep the name to 100 characters.")
+	case !IsCleanLine(t.Name):
+		f.add("name", "The name may not contain control characters or direction overrides.")
 	}
 	switch t.Plan {
 	case Trial, Individual, Standard, Premium:

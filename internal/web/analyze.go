@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -37,6 +38,10 @@ type questionView struct {
 	Bars    []bar // choices, or stars 1..5
 	Average string
 	Words   []survey.WordCount
+	// OtherWords counts the uses of words past the summary's sample of
+	// MaxSummaryWords distinct words.
+	OtherWords int64
+	MaxWords   int
 }
 
 // bar is one bar of a chart: its label, count, share in per cent, and the
@@ -104,7 +109,7 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 					v.Average = strconv.FormatFloat(qs.Average(), 'f', 2, 64)
 				}
 			case survey.SimpleText:
-				v.Words = qs.TopWords(10)
+				v.Words, v.OtherWords, v.MaxWords = qs.TopWords(10), qs.OtherWords, survey.MaxSummaryWords
 			}
 		}
 		page.Questions = append(page.Questions, v)
@@ -215,7 +220,7 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 		cw = csv.NewWriter(w)
 		header := []string{"answer_id", "created_on"}
 		for _, q := range sv.Questions {
-			header = append(header, q.Text)
+			header = append(header, csvCell(q.Text))
 		}
 		_ = cw.Write(header)
 	} else {
@@ -232,7 +237,7 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 			row := []string{a.ID, a.CreatedOn.UTC().Format("2006-01-02T15:04:05Z")}
 			for _, q := range sv.Questions {
 				qa, _ := a.Answer(q.ID)
-				row = append(row, qa.Answer)
+				row = append(row, csvCell(qa.Answer))
 			}
 			if err := cw.Write(row); err != nil {
 				return err
@@ -259,6 +264,18 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 		s.log.Error("export failed part-way", "tenant", tenant, "slug", slug, "err", err)
 	}
 	return nil
+}
+
+// csvCell is a text as a cell of a CSV export: one that begins with '=',
+// '+', '-', '@', a tab or a carriage return, which a spreadsheet would take
+// for a formula, gets a leading "'" so it shows as text (OWASP's rule for
+// CSV injection). Every other text is written as it is; JSON exports are
+// never changed.
+func csvCell(s string) string {
+	if s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
+		return "'" + s
+	}
+	return s
 }
 
 // answerTo is the answer to question id, for the templates.

@@ -46,7 +46,7 @@ func (s *Server) onboard(w http.ResponseWriter, r *http.Request) error {
 		return survey.Errorf(survey.EINVALID, "The form could not be read.")
 	}
 	f := r.PostForm
-	page := onboardingPage{Name: strings.TrimSpace(f.Get("name")), Email: survey.NormalizeEmail(f.Get("email")), Plan: survey.Plan(f.Get("plan")), Plans: survey.Plans,
+	page := onboardingPage{Name: strings.TrimSpace(survey.CleanLine(f.Get("name"))), Email: survey.NormalizeEmail(f.Get("email")), Plan: survey.Plan(f.Get("plan")), Plans: survey.Plans,
 		Region: f.Get("region"), Regions: s.regions}
 	password := f.Get("password")
 	fail := func(err error) error {

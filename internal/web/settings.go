@@ -83,7 +83,7 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) error {
 			return fail(nil, "The form could not be read; nothing was saved.")
 		}
 	}
-	page.Name, page.Plan = strings.TrimSpace(r.FormValue("name")), survey.Plan(r.FormValue("plan"))
+	page.Name, page.Plan = strings.TrimSpace(survey.CleanLine(r.FormValue("name"))), survey.Plan(r.FormValue("plan"))
 	next := *t
 	next.Name, next.Plan = page.Name, page.Plan
 	if page.Plan == survey.Trial && t.Plan != survey.Trial {

@@ -30,11 +30,20 @@ type TransferConfig struct {
 	RetryBase, RetryMax time.Duration
 	// MaxIdle is the longest pause between polls of an empty queue.
 	MaxIdle time.Duration
+	// Concurrency is how many copies Run makes at once (0 means 1), at most
+	// one per tenant, so that one tenant's slow or unreachable database
+	// holds back no other tenant's copy.
+	Concurrency int
+	// BusyWait is how long a request waits, put back unattempted, when its
+	// tenant has another copy under way in this worker (0 means MaxIdle).
+	BusyWait time.Duration
 }
 
-// DefaultTransferConfig is the configuration of surveys serve: tries after
-// 30 s, 1, 2 and 4 minutes, then gives up.
-var DefaultTransferConfig = TransferConfig{Visibility: time.Minute, MaxAttempts: 5, RetryBase: 30 * time.Second, RetryMax: 15 * time.Minute, MaxIdle: 5 * time.Second}
+// DefaultTransferConfig is the configuration of surveys serve: four copies
+// at once, one per tenant; tries after 30 s, 1, 2 and 4 minutes, then
+// gives up.
+var DefaultTransferConfig = TransferConfig{Visibility: time.Minute, MaxAttempts: 5, RetryBase: 30 * time.Second, RetryMax: 15 * time.Minute, MaxIdle: 5 * time.Second,
+	Concurrency: 4, BusyWait: 15 * time.Second}
 
 // backoff is the wait after the attempt-th failure.
 func (c TransferConfig) backoff(attempt int) time.Duration {
@@ -63,6 +72,9 @@ type Transfers struct {
 
 	done, failed, poisoned prometheus.Counter
 	lag                    *lag
+
+	mu   sync.Mutex
+	busy map[string]bool // tenants with a copy under way
 }
 
 // NewTransfers returns a transfer worker. tenants must open the tenants'
@@ -72,7 +84,7 @@ func NewTransfers(st storage.Storage, tenants *store.TenantStore, sql *postgres.
 		log = slog.Default()
 	}
 	return &Transfers{st: st, tenants: tenants, surveys: store.NewSurveyStore(st), answers: store.NewSurveyAnswerStore(st),
-		status: store.NewSurveyTransferStore(st), sql: sql, cfg: cfg, log: log, now: time.Now,
+		status: store.NewSurveyTransferStore(st), sql: sql, cfg: cfg, log: log, now: time.Now, busy: map[string]bool{},
 		done:     prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_transfers_done_total", Help: "Transfers of answers to subscribers' databases that succeeded."}),
 		failed:   prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_transfers_failed_total", Help: "Transfer attempts that failed (tried again, or poisoned)."}),
 		poisoned: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_transfers_poison_messages_total", Help: "Transfer requests moved to the poison queue."}),
@@ -85,56 +97,132 @@ func (t *Transfers) Collectors() []prometheus.Collector {
 	return append([]prometheus.Collector{t.done, t.failed, t.poisoned}, t.lag.collectors()...)
 }
 
-// Run drains the queue until ctx is done. A transfer under way when ctx
-// ends is stopped (its transaction rolled back) and its request made
-// visible again for another worker.
+// Run drains the queue until ctx is done, making up to Concurrency copies
+// at once and at most one per tenant. Copies under way when ctx ends are
+// stopped (their transactions rolled back) and their requests made
+// visible again for another worker; Run returns once they have.
 func (t *Transfers) Run(ctx context.Context) error {
-	return poll(ctx, func() (int, error) { return t.RunOnce(ctx) }, t.cfg.MaxIdle, t.log, "transfer worker: request failed")
+	slots := make(chan struct{}, max(t.cfg.Concurrency, 1))
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	return poll(ctx, func() (int, error) {
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			return 0, nil
+		}
+		m, ok, err := t.take(ctx)
+		if err != nil || !ok {
+			<-slots
+			return 0, err
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-slots }()
+			if err := t.handle(ctx, m); err != nil {
+				t.log.Warn("transfer worker: request failed", "err", err)
+			}
+		}()
+		return 1, nil
+	}, t.cfg.MaxIdle, t.log, "transfer worker: request failed")
 }
 
 // RunOnce takes one transfer request and handles it. It returns the number
 // of requests taken (0 or 1).
 func (t *Transfers) RunOnce(ctx context.Context) (int, error) {
-	// Bookkeeping outlives a shutdown; the copy itself does not.
-	bctx := context.WithoutCancel(ctx)
-	msgs, err := t.st.Dequeue(ctx, store.TransfersQueue, 1, t.cfg.Visibility)
-	if err == nil {
-		t.lag.took(store.TransfersQueue, msgs, t.now())
-		// A request done (or failed, to be tried again), or none waiting.
-		defer t.lag.progressed()
-	}
-	if err != nil || len(msgs) == 0 {
-		if ctx.Err() != nil {
-			return 0, nil
-		}
+	m, ok, err := t.take(ctx)
+	if err != nil || !ok {
 		return 0, err
 	}
-	m := msgs[0]
+	return 1, t.handle(ctx, m)
+}
+
+// take dequeues one request; ok is false when none waits.
+func (t *Transfers) take(ctx context.Context) (m storage.Message, ok bool, err error) {
+	msgs, err := t.st.Dequeue(ctx, store.TransfersQueue, 1, t.cfg.Visibility)
+	if err != nil {
+		if ctx.Err() != nil {
+			return m, false, nil
+		}
+		return m, false, err
+	}
+	t.lag.took(store.TransfersQueue, msgs, t.now())
+	if len(msgs) == 0 {
+		t.lag.progressed() // none waiting
+		return m, false, nil
+	}
+	return msgs[0], true, nil
+}
+
+// handle runs one delivery of a request: puts it back unattempted while
+// its tenant has another copy under way, gives it up after MaxAttempts,
+// drops it when its survey is gone, or copies.
+func (t *Transfers) handle(ctx context.Context, m storage.Message) error {
+	// A request done (or failed, to be tried again, or put back).
+	defer t.lag.progressed()
+	// Bookkeeping outlives a shutdown; the copy itself does not.
+	bctx := context.WithoutCancel(ctx)
 	var req store.TransferRequest
 	if err := json.Unmarshal(m.Data, &req); err != nil {
-		return 1, t.poison(bctx, m, "cannot decode the message: "+err.Error())
+		return t.poison(bctx, m, "cannot decode the message: "+err.Error())
 	}
 	st := t.statusOf(bctx, req)
-	attempt := int(m.DequeueCount)
+	if !t.claim(req.Tenant) {
+		return t.putBack(bctx, m, st)
+	}
+	defer t.release(req.Tenant)
+	attempt := int(m.DequeueCount) - st.Deferred
 	if attempt > t.cfg.MaxAttempts {
 		// Earlier deliveries ended without a word (a crash mid-copy).
 		reason := fmt.Sprintf("failed %d deliveries; last error: %s", attempt-1, st.Error)
 		t.setStatus(bctx, st, func(s *store.TransferStatus) { s.State, s.RetryAt = store.TransferGaveUp, time.Time{} })
-		return 1, t.poison(bctx, m, reason)
+		return t.poison(bctx, m, reason)
 	}
 
 	tenant, err := t.tenants.Get(bctx, req.Tenant)
 	if err == nil {
 		var sv *survey.Survey
 		if sv, err = t.surveys.Get(bctx, req.Tenant, req.Slug); err == nil {
-			return 1, t.transfer(ctx, m, tenant, sv, st, attempt)
+			return t.transfer(ctx, m, tenant, sv, st, attempt)
 		}
 	}
 	if survey.ErrorCode(err) == survey.ENOTFOUND {
 		t.log.Info("transfer worker: dropping the request of a deleted tenant or survey", "tenant", req.Tenant, "slug", req.Slug, "id", m.ID)
-		return 1, t.delete(bctx, m.ID, m.PopReceipt)
+		return t.delete(bctx, m.ID, m.PopReceipt)
 	}
-	return 1, fmt.Errorf("transfer worker: %s/%s: %w", req.Tenant, req.Slug, err) // delivered again
+	return fmt.Errorf("transfer worker: %s/%s: %w", req.Tenant, req.Slug, err) // delivered again
+}
+
+// claim marks tenant's copy under way; false when one already is.
+func (t *Transfers) claim(tenant string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.busy[tenant] {
+		return false
+	}
+	t.busy[tenant] = true
+	return true
+}
+
+func (t *Transfers) release(tenant string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.busy, tenant)
+}
+
+// putBack hides a request of a tenant whose other copy is under way for
+// BusyWait, and counts the delivery as deferred, not as an attempt.
+func (t *Transfers) putBack(ctx context.Context, m storage.Message, st *store.TransferStatus) error {
+	wait := t.cfg.BusyWait
+	if wait <= 0 {
+		wait = t.cfg.MaxIdle
+	}
+	t.setStatus(ctx, st, func(s *store.TransferStatus) { s.Deferred++ })
+	if _, err := t.st.UpdateVisibility(ctx, store.TransfersQueue, m.ID, m.PopReceipt, wait); err != nil {
+		return fmt.Errorf("transfer worker: put back %s: %w", m.ID, err)
+	}
+	return nil
 }
 
 // transfer runs one attempt of a request.

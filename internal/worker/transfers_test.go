@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
+	"net/netip"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -385,5 +388,116 @@ func TestTransferStopsOnShutdown(t *testing.T) {
 	}
 	if s := tf.status(t); s.State != store.TransferDone || s.Rows != 12 {
 		t.Fatalf("status = %+v", s)
+	}
+}
+
+// blackhole is a database server that accepts connections and never
+// answers: an unreachable database as a copy sees it. accepted counts the
+// connections it took.
+func blackhole(t *testing.T) (addr string, accepted func() int) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return ln.Addr().String(), func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(conns)
+	}
+}
+
+// TestTransferUnreachableTenantHoldsBackNoOther: one tenant's database
+// accepts connections and never answers. Its copy waits for the connect
+// timeout (long here), yet another tenant's copy, requested after it,
+// completes meanwhile; the first tenant's second survey is put back, not
+// attempted, while its first copy is under way (one copy per tenant).
+func TestTransferUnreachableTenantHoldsBackNoOther(t *testing.T) {
+	st := backends.Local(t)
+	ctx := context.Background()
+	cfg := transferConfig
+	cfg.Concurrency, cfg.BusyWait, cfg.Visibility = 3, 200*time.Millisecond, time.Minute
+	stuck := newTransferFixture(t, st, 2, cfg)
+	addr, accepted := blackhole(t)
+	stuck.tenant.SQLConnection = "postgres://surveys@" + addr + "/surveys?sslmode=disable"
+	if err := stuck.tenants.Update(ctx, stuck.tenant); err != nil {
+		t.Fatal(err)
+	}
+	second := &survey.Survey{Tenant: stuck.tenant.Key, Title: "Second", State: survey.Published, Questions: []survey.Question{{Text: "Say", Type: survey.SimpleText}}}
+	if err := store.NewSurveyStore(st).Create(ctx, second); err != nil {
+		t.Fatal(err)
+	}
+	fine := newTransferFixture(t, st, 3, cfg)
+	stuck.request(t)
+	if err := stuck.requests.Request(ctx, second.Tenant, second.Slug); err != nil {
+		t.Fatal(err)
+	}
+	fine.request(t)
+
+	sql := &postgres.SurveySQLStore{Allow: []netip.Prefix{pgtest.Allow}, ConnectTimeout: 10 * time.Minute}
+	xfer := worker.NewTransfers(st, stuck.tenants, sql, cfg, quiet)
+	wctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- xfer.Run(wctx) }()
+	deadline := time.Now().Add(2 * time.Minute) // a bound on a stuck test, not a speed
+	for fine.status(t).State != store.TransferDone {
+		if time.Now().After(deadline) {
+			stop()
+			t.Fatalf("the other tenant's copy did not complete while the unreachable one waits: %+v", fine.status(t))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := fine.answerRows(t); got != "12 rows, 3 answers" {
+		t.Errorf("the other tenant's database holds %s", got)
+	}
+	first, err := stuck.requests.Status(ctx, stuck.survey.Tenant, stuck.survey.Slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := stuck.requests.Status(ctx, second.Tenant, second.Slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.State == store.TransferRunning {
+		first, other = other, first
+	}
+	// One of the stuck tenant's copies waits on its database; the other
+	// was put back, unattempted; one connection was made, not two.
+	if other.State != store.TransferRunning || first.State != store.TransferRequested || first.Deferred < 1 || first.Attempt != 0 || accepted() != 1 {
+		t.Errorf("stuck tenant: %+v and %+v, %d connections; want one running, one put back, one connection", other, first, accepted())
+	}
+	stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("Run did not return on shutdown")
+	}
+	// Both of the stuck tenant's requests are still queued, for later.
+	if n := queueLen(t, st, store.TransfersQueue); n != 2 {
+		t.Errorf("%d requests queued after shutdown, want 2", n)
 	}
 }

@@ -1,0 +1,115 @@
+package web_test
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// TestExportCSVFormulas: a question or an answer that begins with '=',
+// '+', '-' or '@' is written to both CSV exports (the download and the
+// API's ?format=csv) with a leading "'", so a spreadsheet shows it as text
+// and runs no formula; the JSON export keeps it exact.
+func TestExportCSVFormulas(t *testing.T) {
+	app := newTestApp(t)
+	ctx := context.Background()
+	sv := &survey.Survey{Tenant: "adatum", Title: "Formulas", Questions: []survey.Question{
+		{Text: `=HYPERLINK("http://evil.example","Click")`, Type: survey.SimpleText},
+		{Text: "+1 or -1?", Type: survey.SimpleText},
+		{Text: "@who", Type: survey.MultipleChoice, PossibleAnswers: []string{"-1", "@me"}},
+		{Text: "Plain question", Type: survey.SimpleText},
+	}}
+	if err := app.surveys.Create(ctx, sv); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := app.surveys.SetState(ctx, "adatum", sv.Slug, survey.Published); err != nil {
+		t.Fatal(err)
+	}
+	path := "/survey/adatum/" + sv.Slug
+	q := sv.Questions
+	form := url.Values{
+		"token":        {app.token(t, path)},
+		"q-" + q[0].ID: {`=cmd|' /C calc'!A0`},
+		"q-" + q[1].ID: {"+SUM(1,2)\nsecond line"},
+		"q-" + q[2].ID: {"-1"},
+		"q-" + q[3].ID: {"plain = fine"},
+	}
+	if code, _, body := app.do(t, "POST", path, form, nil); code != 303 {
+		t.Fatalf("answer = %d\n%s", code, body)
+	}
+	app.stored(t)
+
+	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	token, err := store.NewTokenStore(app.st).Create(ctx, "adatum", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantHeader := []string{"answer_id", "created_on", `'=HYPERLINK("http://evil.example","Click")`, "'+1 or -1?", "'@who", "Plain question"}
+	wantRow := []string{`'=cmd|' /C calc'!A0`, "'+SUM(1,2)\nsecond line", "'-1", "plain = fine"}
+
+	code, _, web := app.get(t, "/adatum/surveys/"+sv.Slug+"/export.csv", ana)
+	apiCode, _, api := app.api(t, "GET", "/api/v1/surveys/"+sv.Slug+"/export?format=csv", token, "")
+	for name, c := range map[string]struct {
+		code int
+		body string
+	}{"download": {code, web}, "API": {apiCode, api}} {
+		rows, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(c.body, "\uFEFF"))).ReadAll()
+		if c.code != 200 || err != nil || len(rows) != 2 {
+			t.Fatalf("%s CSV = %d, %v\n%s", name, c.code, err, c.body)
+		}
+		if strings.Join(rows[0], "|") != strings.Join(wantHeader, "|") {
+			t.Errorf("%s CSV header = %q\nwant %q", name, rows[0], wantHeader)
+		}
+		if strings.Join(rows[1][2:], "|") != strings.Join(wantRow, "|") {
+			t.Errorf("%s CSV row = %q\nwant %q", name, rows[1][2:], wantRow)
+		}
+	}
+
+	code, _, body := app.api(t, "GET", "/api/v1/surveys/"+sv.Slug+"/export", token, "")
+	var a survey.SurveyAnswer
+	if err := json.Unmarshal([]byte(body), &a); code != 200 || err != nil {
+		t.Fatalf("JSON export = %d, %v\n%s", code, err, body)
+	}
+	for i, want := range []string{`=cmd|' /C calc'!A0`, "+SUM(1,2)\nsecond line", "-1", "plain = fine"} {
+		if got, _ := a.Answer(q[i].ID); got.Answer != want {
+			t.Errorf("JSON answer %d = %q, want %q exactly", i, got.Answer, want)
+		}
+	}
+}
+
+// TestAnalyzeOtherWords: when a question's answers use more distinct words
+// than a summary keeps, the analysis page says its words are a sample and
+// how many uses are not listed.
+func TestAnalyzeOtherWords(t *testing.T) {
+	app := newTestApp(t)
+	ctx := context.Background()
+	var words []string
+	for i := range survey.MaxSummaryWords + 5 {
+		words = append(words, "w"+strconv.Itoa(i)+"x")
+	}
+	sum := survey.NewSummary(app.adatum)
+	for i := 0; i < len(words); i += 50 {
+		sum.Add(survey.SurveyAnswer{Answers: []survey.QuestionAnswer{{QuestionID: app.adatum.Questions[3].ID, Type: survey.SimpleText, Answer: strings.Join(words[i:min(i+50, len(words))], " ")}}})
+	}
+	if _, err := store.NewSurveyAnswersSummaryStore(app.st).Put(ctx, &store.StoredSummary{SurveyAnswersSummary: *sum}, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	code, _, body := app.get(t, "/adatum/surveys/"+app.adatum.Slug+"/analyze", ana)
+	if want := "a fixed sample of 1000, and 5 uses of other words are not listed"; code != 200 || !strings.Contains(body, want) {
+		t.Errorf("analysis = %d, lacks %q", code, want)
+	}
+}
