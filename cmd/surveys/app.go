@@ -124,6 +124,9 @@ func (m *Main) Run(ctx context.Context) error {
 		Home:        store.NewCachedHome(ranks, 5, 5*time.Second),
 		Metrics:     reg.Handler(), // registered below, before the first scrape
 
+		// Who may read /metrics (the connection's address).
+		MetricsAllow: m.cfg.MetricsAllow,
+
 		// The tenant's own identity provider.
 		SignIns:        store.NewSignInStore(m.Storage),
 		TenantSettings: tenants,

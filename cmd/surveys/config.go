@@ -48,6 +48,10 @@ type Config struct {
 	// own databases may reach (SURVEYS_SQL_ALLOW, CIDR ranges separated by
 	// commas); public addresses are always allowed.
 	SQLAllow []netip.Prefix
+	// MetricsAllow are the networks /metrics answers to, checked on the
+	// connection's address, never X-Forwarded-For (SURVEYS_METRICS_ALLOW,
+	// CIDR ranges separated by commas; default loopback only).
+	MetricsAllow []netip.Prefix
 }
 
 // Region is one region's storage account.
@@ -94,6 +98,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (Co
 	fs.StringVar(&c.PublicURL, "public-url", getenv("SURVEYS_PUBLIC_URL"), "the scheme and host browsers reach this server at, e.g. https://surveys.example.com, for identity providers' redirect URLs (SURVEYS_PUBLIC_URL; empty: from each request)")
 	c.SecretKey = getenv("SURVEYS_SECRET_KEY")
 	sqlAllow := fs.String("sql-allow", getenv("SURVEYS_SQL_ALLOW"), "private or local networks tenants' own databases may be on, CIDR ranges separated by commas, e.g. 10.0.0.0/8 (SURVEYS_SQL_ALLOW; empty: public addresses only)")
+	metricsAllow := fs.String("metrics-allow", env("SURVEYS_METRICS_ALLOW", "127.0.0.0/8,::1/128"), "networks /metrics answers to, CIDR ranges separated by commas, checked on the connecting address (a proxy's X-Forwarded-For is not trusted) (SURVEYS_METRICS_ALLOW)")
 	regions := fs.String("regions", getenv("SURVEYS_REGIONS"), "regions tenants may keep their data in, comma-separated, e.g. westeurope,eastus (SURVEYS_REGIONS)")
 	fs.DurationVar(&c.ShutdownWait, "shutdown-wait", 10*time.Second, "how long to wait for requests to finish on shutdown")
 	if err := fs.Parse(args); err != nil {
@@ -107,6 +112,12 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (Co
 		return Config{}, fmt.Errorf("serve: --sql-allow (SURVEYS_SQL_ALLOW): %w", err)
 	}
 	c.SQLAllow = allow
+	if c.MetricsAllow, err = postgres.ParseAllow(*metricsAllow); err != nil {
+		return Config{}, fmt.Errorf("serve: --metrics-allow (SURVEYS_METRICS_ALLOW): %w", err)
+	}
+	if c.MetricsAllow == nil {
+		c.MetricsAllow = []netip.Prefix{} // none: /metrics answers no one
+	}
 	for _, name := range strings.Split(*regions, ",") {
 		if name = strings.TrimSpace(name); name == "" {
 			continue

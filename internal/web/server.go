@@ -6,6 +6,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -68,8 +69,11 @@ type Deps struct {
 	Views ViewCounter
 	Ranks Ranks
 	Home  HomeLists
-	// Metrics serves /metrics; nil serves 404.
-	Metrics http.Handler
+	// Metrics serves /metrics; nil serves 404. MetricsAllow are the
+	// networks it answers to (checked on the connection's address; nil is
+	// DefaultMetricsAllow, loopback only); others get 403.
+	Metrics      http.Handler
+	MetricsAllow []netip.Prefix
 
 	// Databases and Transfers serve the tenant's own SQL database: its
 	// settings page, and copies of a survey's answers into it. Either may
@@ -130,6 +134,13 @@ func New(d Deps) (*Server, error) {
 	log := d.Logger
 	if log == nil {
 		log = slog.Default()
+	}
+	if d.Metrics != nil {
+		allow := d.MetricsAllow
+		if allow == nil {
+			allow = DefaultMetricsAllow
+		}
+		d.Metrics = metricsGuard(allow, d.Metrics)
 	}
 	return &Server{log: log, surveys: d.Surveys, tenants: d.Tenants, storage: d.Storage, metrics: d.Metrics, views: v,
 		public: d.Public, notifier: d.Notifier, users: d.Users, editor: d.Editor, reader: d.Reader, tokens: d.Tokens, tenantAdmin: d.TenantAdmin, accounts: d.Accounts, summaries: d.Summaries,
