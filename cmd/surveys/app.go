@@ -165,6 +165,7 @@ func (m *Main) Run(ctx context.Context) error {
 	m.srv = &http.Server{
 		Handler:           srv.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
+		MaxHeaderBytes:    maxHeaderBytes,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
 		IdleTimeout:       120 * time.Second,
@@ -175,6 +176,10 @@ func (m *Main) Run(ctx context.Context) error {
 	m.log.Info("serving", "addr", m.ln.Addr().String(), "storage", m.cfg.Storage)
 	return nil
 }
+
+// maxHeaderBytes bounds a request's header lines (Go's default is 1 MB):
+// cookies, a long URL and the usual headers fit.
+const maxHeaderBytes = 64 << 10
 
 // backfillRanks ranks the surveys of a store made before ranked lists were
 // kept (once per store).

@@ -149,5 +149,5 @@ func New(d Deps) (*Server, error) {
 		viewCounter: d.Views, ranks: d.Ranks, homeLists: d.Home,
 		databases: d.Databases, transfers: d.Transfers,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."}),
-		http:     newHTTPMetrics()}, nil
+		http:     newHTTPMetrics(), forms: newForms()}, nil
 }
