@@ -51,10 +51,12 @@ func validHost(h string) bool {
 		if port == "" || strings.Trim(port, "0123456789") != "" {
 			return false
 		}
+		if strings.HasPrefix(h, "[") {
+			return net.ParseIP(hp) != nil && strings.Contains(hp, ":") // "[::1]:8080"
+		}
 		host = hp
-	}
-	if strings.HasPrefix(host, "[") {
-		return false // "[::1]" without a port
+	} else if strings.ContainsAny(h, ":[]") {
+		return false // an IPv6 address without brackets, or brackets without a port
 	}
 	if net.ParseIP(host) != nil {
 		return true
