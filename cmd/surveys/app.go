@@ -129,6 +129,9 @@ func (m *Main) Run(ctx context.Context) error {
 		Home:        store.NewCachedHome(ranks, 5, 5*time.Second),
 		Metrics:     reg.Handler(), // registered below, before the first scrape
 
+		// Who may read /metrics (the connection's address).
+		MetricsAllow: m.cfg.MetricsAllow,
+
 		// The tenant's own identity provider.
 		SignInKey:      box.Derive("oidc-sign-in"),
 		TenantSettings: tenants,
@@ -167,6 +170,7 @@ func (m *Main) Run(ctx context.Context) error {
 	m.srv = &http.Server{
 		Handler:           srv.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
+		MaxHeaderBytes:    maxHeaderBytes,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
 		IdleTimeout:       120 * time.Second,
@@ -177,6 +181,10 @@ func (m *Main) Run(ctx context.Context) error {
 	m.log.Info("serving", "addr", m.ln.Addr().String(), "storage", m.cfg.Storage)
 	return nil
 }
+
+// maxHeaderBytes bounds a request's header lines (Go's default is 1 MB):
+// cookies, a long URL and the usual headers fit.
+const maxHeaderBytes = 64 << 10
 
 // backfillRanks ranks the surveys of a store made before ranked lists were
 // kept (once per store).

@@ -53,6 +53,10 @@ type Config struct {
 	// reach: AllowPrivate and those of the deprecated --sql-allow
 	// (SURVEYS_SQL_ALLOW), which still concerns databases only.
 	SQLAllow []netip.Prefix
+	// MetricsAllow are the networks /metrics answers to, checked on the
+	// connection's address, never X-Forwarded-For (SURVEYS_METRICS_ALLOW,
+	// CIDR ranges separated by commas; default loopback only).
+	MetricsAllow []netip.Prefix
 }
 
 // Region is one region's storage account.
@@ -100,6 +104,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (Co
 	c.SecretKey = getenv("SURVEYS_SECRET_KEY")
 	allowPrivate := fs.String("allow-private", getenv("SURVEYS_ALLOW_PRIVATE"), "private or local networks the identity providers and databases tenants name may be on, CIDR ranges separated by commas, e.g. 10.0.0.0/8 (SURVEYS_ALLOW_PRIVATE; empty: globally routable addresses only)")
 	sqlAllow := fs.String("sql-allow", getenv("SURVEYS_SQL_ALLOW"), "deprecated: like --allow-private, for tenants' own databases only (SURVEYS_SQL_ALLOW)")
+	metricsAllow := fs.String("metrics-allow", env("SURVEYS_METRICS_ALLOW", "127.0.0.0/8,::1/128"), "networks /metrics answers to, CIDR ranges separated by commas, checked on the connecting address (a proxy's X-Forwarded-For is not trusted) (SURVEYS_METRICS_ALLOW)")
 	regions := fs.String("regions", getenv("SURVEYS_REGIONS"), "regions tenants may keep their data in, comma-separated, e.g. westeurope,eastus (SURVEYS_REGIONS)")
 	fs.DurationVar(&c.ShutdownWait, "shutdown-wait", 10*time.Second, "how long to wait for requests to finish on shutdown")
 	err := fs.Parse(args)
@@ -117,6 +122,12 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (Co
 		return Config{}, fmt.Errorf("serve: --sql-allow (SURVEYS_SQL_ALLOW): %w", err)
 	}
 	c.SQLAllow = append(append([]netip.Prefix(nil), c.AllowPrivate...), sql...)
+	if c.MetricsAllow, err = outbound.ParseAllow(*metricsAllow); err != nil {
+		return Config{}, fmt.Errorf("serve: --metrics-allow (SURVEYS_METRICS_ALLOW): %w", err)
+	}
+	if c.MetricsAllow == nil {
+		c.MetricsAllow = []netip.Prefix{} // none: /metrics answers no one
+	}
 	for _, name := range strings.Split(*regions, ",") {
 		if name = strings.TrimSpace(name); name == "" {
 			continue

@@ -124,6 +124,13 @@ func TestParseServe(t *testing.T) {
 			return len(c.AllowPrivate) == 1 && len(c.SQLAllow) == 1 && c.SQLAllow[0].String() == "127.0.0.1/32"
 		}, ""},
 		{"allow private not a range", []string{"--allow-private", "intranet"}, nil, nil, "--allow-private"},
+		{"metrics allow: loopback by default", nil, nil, func(c Config) bool {
+			return len(c.MetricsAllow) == 2 && c.MetricsAllow[0].String() == "127.0.0.0/8" && c.MetricsAllow[1].String() == "::1/128"
+		}, ""},
+		{"metrics allow from env", nil, map[string]string{"SURVEYS_METRICS_ALLOW": "10.1.2.0/24"}, func(c Config) bool {
+			return len(c.MetricsAllow) == 1 && c.MetricsAllow[0].String() == "10.1.2.0/24"
+		}, ""},
+		{"metrics allow not a range", []string{"--metrics-allow", "scraper"}, nil, nil, "--metrics-allow"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,9 +2,10 @@ package store
 
 import (
 	"context"
-	"sync"
+	"encoding/json"
 	"time"
 
+	"github.com/surveys-dev/surveys/internal/lrucache"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
@@ -12,83 +13,84 @@ import (
 // memory for a short time, so that a respondent's page view costs no
 // storage call most of the time. A published survey's questions are
 // frozen, so only its state (closed) can go stale, for at most TTL.
+//
+// Anyone can ask for any name, so a name that is not a valid tenant key or
+// slug is "not found" without a lookup (nothing stored, nothing cached),
+// and the cache is bounded in entries and bytes.
 type CachedSurveys struct {
 	surveys *SurveyStore
 	tenants *TenantStore
-	ttl     time.Duration
-	now     func() time.Time
-
-	mu      sync.Mutex
-	entries map[string]cacheEntry
+	cache   *lrucache.Cache[string, cacheEntry]
 }
 
 type cacheEntry struct {
-	survey  *survey.Survey
-	tenant  *survey.Tenant
-	err     error
-	expires time.Time
+	survey *survey.Survey
+	tenant *survey.Tenant
+	err    error
 }
 
-// maxCacheEntries bounds the cache; past it, it is emptied.
-const maxCacheEntries = 10_000
+// Bounds of the cache of public surveys and tenants. An entry is counted
+// as its key, its value as JSON, and entryOverhead.
+const (
+	maxCacheEntries = 10_000
+	maxCacheBytes   = 32 << 20
+	entryOverhead   = 512
+)
 
 // NewCachedSurveys returns a cache over the stores.
 func NewCachedSurveys(surveys *SurveyStore, tenants *TenantStore, ttl time.Duration) *CachedSurveys {
-	return &CachedSurveys{surveys: surveys, tenants: tenants, ttl: ttl, now: time.Now, entries: map[string]cacheEntry{}}
+	return &CachedSurveys{surveys: surveys, tenants: tenants,
+		cache: lrucache.New(maxCacheEntries, maxCacheBytes, ttl, cacheEntrySize)}
 }
 
-func (c *CachedSurveys) lookup(key string) (cacheEntry, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.entries[key]
-	if ok && c.now().After(e.expires) {
-		delete(c.entries, key)
-		ok = false
+func cacheEntrySize(key string, e cacheEntry) int64 {
+	n := int64(len(key) + entryOverhead)
+	if e.survey != nil {
+		b, _ := json.Marshal(e.survey)
+		n += int64(len(b))
 	}
-	return e, ok
-}
-
-func (c *CachedSurveys) keep(key string, e cacheEntry) {
-	e.expires = c.now().Add(c.ttl)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.entries) >= maxCacheEntries {
-		c.entries = map[string]cacheEntry{}
+	if e.tenant != nil {
+		b, _ := json.Marshal(e.tenant)
+		n += int64(len(b))
 	}
-	c.entries[key] = e
+	return n
 }
 
 // Survey returns a survey with its questions. Callers must not modify it.
 // Not-found answers are cached too, so that probing for surveys costs
 // little.
 func (c *CachedSurveys) Survey(ctx context.Context, tenant, slug string) (*survey.Survey, error) {
+	if survey.ValidateTenantKey(tenant) != nil || !survey.ValidSlug(slug) {
+		return nil, survey.Errorf(survey.ENOTFOUND, "Survey not found.")
+	}
 	key := "s/" + tenant + "/" + slug
-	if e, ok := c.lookup(key); ok {
+	if e, ok := c.cache.Get(key); ok {
 		return e.survey, e.err
 	}
 	s, err := c.surveys.Get(ctx, tenant, slug)
 	if err == nil || survey.ErrorCode(err) == survey.ENOTFOUND {
-		c.keep(key, cacheEntry{survey: s, err: err})
+		c.cache.Add(key, cacheEntry{survey: s, err: err})
 	}
 	return s, err
 }
 
 // Tenant returns a tenant. Callers must not modify it.
 func (c *CachedSurveys) Tenant(ctx context.Context, key string) (*survey.Tenant, error) {
+	if survey.ValidateTenantKey(key) != nil {
+		return nil, survey.Errorf(survey.ENOTFOUND, "Tenant not found.")
+	}
 	k := "t/" + key
-	if e, ok := c.lookup(k); ok {
+	if e, ok := c.cache.Get(k); ok {
 		return e.tenant, e.err
 	}
 	t, err := c.tenants.Get(ctx, key)
 	if err == nil || survey.ErrorCode(err) == survey.ENOTFOUND {
-		c.keep(k, cacheEntry{tenant: t, err: err})
+		c.cache.Add(k, cacheEntry{tenant: t, err: err})
 	}
 	return t, err
 }
 
 // Forget drops a survey from the cache (after this process changed it).
 func (c *CachedSurveys) Forget(tenant, slug string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.entries, "s/"+tenant+"/"+slug)
+	c.cache.Remove("s/" + tenant + "/" + slug)
 }

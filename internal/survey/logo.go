@@ -4,16 +4,51 @@ import (
 	"bytes"
 	"fmt"
 	"image"
+	"image/color"
 	_ "image/jpeg" // registers the JPEG decoder for CheckLogo
 	_ "image/png"  // registers the PNG decoder for CheckLogo
 	"net/http"
 )
 
-// Logo limits: what a survey page can show without slowing it down.
+// Logo limits: what a survey page can show without slowing it down, and
+// what checking one may cost. A small file can declare a large image
+// (a 32 KB PNG of 2048×2048 at 16 bits decodes to 32 MiB), so the decoded
+// size is bounded from the header, before anything is decoded, and only
+// MaxLogoDecodes logos are decoded at once.
 const (
 	MaxLogoBytes = 512 << 10
 	MaxLogoSide  = 2048
+	// MaxLogoDecodedBytes bounds width × height × bytes per pixel: a
+	// 2048×2048 logo of 8-bit RGBA fits, the same at 16 bits does not.
+	MaxLogoDecodedBytes = 16 << 20
+	MaxLogoDecodes      = 2
 )
+
+// logoDecodes holds a slot per logo being decoded.
+var logoDecodes = make(chan struct{}, MaxLogoDecodes)
+
+// decodeImage decodes an image (a variable, so that a test can watch the
+// decodes).
+var decodeImage = image.Decode
+
+// bytesPerPixel is what one pixel of an image of model m takes decoded;
+// an unknown model counts as the largest.
+func bytesPerPixel(m color.Model) int {
+	switch m {
+	case color.GrayModel, color.AlphaModel:
+		return 1
+	case color.Gray16Model, color.Alpha16Model:
+		return 2
+	case color.YCbCrModel:
+		return 3
+	case color.RGBAModel, color.NRGBAModel, color.CMYKModel, color.NYCbCrAModel:
+		return 4
+	}
+	if _, ok := m.(color.Palette); ok {
+		return 1
+	}
+	return 8 // RGBA64, NRGBA64 and anything else
+}
 
 // CheckLogo checks an uploaded logo from its bytes, never its name: a PNG
 // or JPEG image that decodes, within the size limits. SVG is refused,
@@ -47,8 +82,15 @@ func CheckLogo(data []byte) (contentType, ext string, err error) {
 	if cfg.Width < 1 || cfg.Height < 1 || cfg.Width > MaxLogoSide || cfg.Height > MaxLogoSide {
 		return fail("The logo is %d×%d pixels; keep each side under %d.", cfg.Width, cfg.Height, MaxLogoSide)
 	}
+	if bpp := bytesPerPixel(cfg.ColorModel); cfg.Width*cfg.Height*bpp > MaxLogoDecodedBytes {
+		return fail("The logo is %d×%d pixels of %d bytes each, %d MiB once opened; keep it under %d MiB: fewer pixels, or 8 bits a colour.",
+			cfg.Width, cfg.Height, bpp, (cfg.Width*cfg.Height*bpp+(1<<20)-1)>>20, MaxLogoDecodedBytes>>20)
+	}
 	// Decode it whole: a header that lies about the data is refused here.
-	if _, _, err := image.Decode(bytes.NewReader(data)); err != nil {
+	logoDecodes <- struct{}{}
+	_, _, err = decodeImage(bytes.NewReader(data))
+	<-logoDecodes
+	if err != nil {
 		return fail("This image is damaged and cannot be read.")
 	}
 	return contentType, ext, nil

@@ -68,6 +68,9 @@ func FuzzCheckLogo(f *testing.F) {
 	f.Add(pngBytes(f, 2, 2))
 	f.Add(jpegBytes(f))
 	f.Add([]byte("<svg onload=alert(1)>"))
+	f.Add(bombPNG(f))                      // 2048×2048 at 16 bits: 32 MiB decoded
+	f.Add(blankPNG(f, 1024, 1024, 16, 6))  // 8 MiB decoded: within the budget
+	f.Add(blankPNG(f, 4000, 1, 8, 3)[:60]) // a header, cut short
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ct, _, err := CheckLogo(data)
 		if err != nil {
@@ -78,6 +81,10 @@ func FuzzCheckLogo(f *testing.F) {
 		}
 		if ct != "image/png" && ct != "image/jpeg" {
 			t.Fatalf("accepted as %q", ct)
+		}
+		cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+		if err != nil || cfg.Width*cfg.Height*bytesPerPixel(cfg.ColorModel) > MaxLogoDecodedBytes {
+			t.Fatalf("accepted an image of %d×%d pixels over the decoding budget (%v)", cfg.Width, cfg.Height, err)
 		}
 		if _, _, err := image.Decode(bytes.NewReader(data)); err != nil {
 			t.Fatalf("accepted bytes that do not decode: %v", err)

@@ -72,7 +72,7 @@ var tenantKeyRE = regexp.MustCompile(`^[a-z0-9]{2,24}$`)
 
 // ValidateTenantKey checks a tenant key.
 func ValidateTenantKey(key string) error {
-	if !tenantKeyRE.MatchString(key) {
+	if len(key) > MaxTenantKeyLength || !tenantKeyRE.MatchString(key) {
 		return Errorf(EINVALID, "A tenant key is 2 to %d lower-case letters and digits.", MaxTenantKeyLength)
 	}
 	if reservedTenantKeys[key] {

@@ -3,8 +3,9 @@ package web
 import (
 	"bytes"
 	"fmt"
-	"sync"
+	"time"
 
+	"github.com/surveys-dev/surveys/internal/lrucache"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
@@ -15,10 +16,10 @@ const tokenMark = "form-token-0000000000000000000"
 // its token, so that a page view costs two copies instead of a template
 // execution. A published survey's questions are frozen; the entry is
 // keyed by the cached survey and tenant values, so a new version of either
-// (the cache's TTL) renders again.
+// (the cache's TTL) renders again. It is bounded in entries and bytes, and
+// an entry lives formTTL at most.
 type forms struct {
-	mu      sync.Mutex
-	entries map[*survey.Survey]*form
+	cache *lrucache.Cache[*survey.Survey, *form]
 }
 
 type form struct {
@@ -26,14 +27,21 @@ type form struct {
 	head, tail []byte
 }
 
-// maxForms bounds the rendered forms kept; past it they are dropped.
-const maxForms = 1000
+// Bounds of the rendered forms kept.
+const (
+	maxForms     = 1000
+	maxFormBytes = 32 << 20
+	formTTL      = time.Minute
+)
+
+func newForms() forms {
+	return forms{cache: lrucache.New(maxForms, maxFormBytes, formTTL, func(_ *survey.Survey, f *form) int64 {
+		return int64(len(f.head) + len(f.tail) + 256)
+	})}
+}
 
 func (f *forms) get(t *survey.Tenant, s *survey.Survey, render func() ([]byte, error)) (*form, error) {
-	f.mu.Lock()
-	e := f.entries[s]
-	f.mu.Unlock()
-	if e != nil && e.tenant == t {
+	if e, ok := f.cache.Get(s); ok && e.tenant == t {
 		return e, nil
 	}
 	page, err := render()
@@ -44,12 +52,7 @@ func (f *forms) get(t *survey.Tenant, s *survey.Survey, render func() ([]byte, e
 	if !ok {
 		return nil, fmt.Errorf("web: the survey form has no token")
 	}
-	e = &form{tenant: t, head: head, tail: tail}
-	f.mu.Lock()
-	if f.entries == nil || len(f.entries) >= maxForms {
-		f.entries = map[*survey.Survey]*form{}
-	}
-	f.entries[s] = e
-	f.mu.Unlock()
+	e := &form{tenant: t, head: head, tail: tail}
+	f.cache.Add(s, e)
 	return e, nil
 }

@@ -77,9 +77,10 @@ func (v *views) assetURL(name string) (string, error) {
 	return "/static/" + name + "?v=" + h, nil
 }
 
-// assets serves the static folder; hashed URLs are cached for a year.
+// assets serves the static folder's files, never a listing of a folder;
+// hashed URLs are cached for a year.
 func (v *views) assets() http.Handler {
-	files := http.StripPrefix("/static/", http.FileServer(http.FS(v.static)))
+	files := http.StripPrefix("/static/", http.FileServer(http.FS(filesOnly{v.static})))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("v") != "" {
 			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")

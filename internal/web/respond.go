@@ -43,6 +43,10 @@ type surveyPage struct {
 // a tenant that is not suspended.
 func (s *Server) publicSurvey(r *http.Request) (*survey.Tenant, *survey.Survey, error) {
 	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
+	if survey.ValidateTenantKey(tenant) != nil || !survey.ValidSlug(slug) {
+		// Not a name a survey can have: no lookup, nothing cached.
+		return nil, nil, notFound("Survey not found.")
+	}
 	t, err := s.public.Tenant(r.Context(), tenant)
 	if err != nil {
 		return nil, nil, err

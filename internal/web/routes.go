@@ -22,6 +22,7 @@ func (s *Server) Routes() *chi.Mux {
 	r := chi.NewRouter()
 	r.Use(s.http.middleware) // first: it reads the matched route pattern
 	r.Use(middleware.Recoverer)
+	r.Use(securityHeaders)
 
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.handle(s.readyz))

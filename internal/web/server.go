@@ -6,6 +6,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -73,8 +74,11 @@ type Deps struct {
 	Views ViewCounter
 	Ranks Ranks
 	Home  HomeLists
-	// Metrics serves /metrics; nil serves 404.
-	Metrics http.Handler
+	// Metrics serves /metrics; nil serves 404. MetricsAllow are the
+	// networks it answers to (checked on the connection's address; nil is
+	// DefaultMetricsAllow, loopback only); others get 403.
+	Metrics      http.Handler
+	MetricsAllow []netip.Prefix
 
 	// Databases and Transfers serve the tenant's own SQL database: its
 	// settings page, and copies of a survey's answers into it. Either may
@@ -136,6 +140,13 @@ func New(d Deps) (*Server, error) {
 	if log == nil {
 		log = slog.Default()
 	}
+	if d.Metrics != nil {
+		allow := d.MetricsAllow
+		if allow == nil {
+			allow = DefaultMetricsAllow
+		}
+		d.Metrics = metricsGuard(allow, d.Metrics)
+	}
 	signIns, err := newSignInCookies(d.SignInKey)
 	if err != nil {
 		return nil, err
@@ -147,5 +158,5 @@ func New(d Deps) (*Server, error) {
 		viewCounter: d.Views, ranks: d.Ranks, homeLists: d.Home,
 		databases: d.Databases, transfers: d.Transfers,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."}),
-		http:     newHTTPMetrics()}, nil
+		http:     newHTTPMetrics(), forms: newForms()}, nil
 }

@@ -1,7 +1,9 @@
 package web
 
 import (
+	"net"
 	"net/http"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 	"rsc.io/qr"
@@ -15,14 +17,66 @@ type sharePage struct {
 	Link   string
 }
 
-// publicLink is the absolute address of a survey's public page, as the
-// browser reached this server.
-func publicLink(r *http.Request, tenant, slug string) string {
+// maxHostLength bounds the Host a link is built on when no public URL is
+// configured: a DNS name is at most 253 characters, a port 6 more.
+const maxHostLength = 253 + 6
+
+// baseURL is the scheme and host browsers reach this server at: the
+// configured public URL, or else the request's own Host, https only when
+// the request came over TLS. Headers a client or proxy may write
+// (X-Forwarded-Proto, X-Forwarded-Host, Forwarded) are never believed:
+// behind a TLS-terminating proxy, set the public URL.
+func (s *Server) baseURL(r *http.Request) (string, error) {
+	if s.publicURL != "" {
+		return s.publicURL, nil
+	}
+	if !validHost(r.Host) {
+		return "", &survey.Error{Code: survey.EINVALID, Message: "This page was reached at an address that is not a host name, so no link can be made; reach it at the server's own name, or have the operator set the public URL."}
+	}
 	scheme := "http"
-	if r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" {
+	if r.TLS != nil {
 		scheme = "https"
 	}
-	return scheme + "://" + r.Host + "/survey/" + tenant + "/" + slug
+	return scheme + "://" + r.Host, nil
+}
+
+// validHost reports whether h is a host name or address, with an optional
+// port, of a sensible length.
+func validHost(h string) bool {
+	if h == "" || len(h) > maxHostLength {
+		return false
+	}
+	host := h
+	if hp, port, err := net.SplitHostPort(h); err == nil {
+		if port == "" || strings.Trim(port, "0123456789") != "" {
+			return false
+		}
+		if strings.HasPrefix(h, "[") {
+			return net.ParseIP(hp) != nil && strings.Contains(hp, ":") // "[::1]:8080"
+		}
+		host = hp
+	} else if strings.ContainsAny(h, ":[]") {
+		return false // an IPv6 address without brackets, or brackets without a port
+	}
+	if net.ParseIP(host) != nil {
+		return true
+	}
+	for _, label := range strings.Split(host, ".") {
+		if label == "" || len(label) > 63 || strings.HasPrefix(label, "-") || strings.HasSuffix(label, "-") ||
+			strings.Trim(strings.ToLower(label), "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// publicLink is the absolute address of a survey's public page.
+func (s *Server) publicLink(r *http.Request, tenant, slug string) (string, error) {
+	base, err := s.baseURL(r)
+	if err != nil {
+		return "", err
+	}
+	return base + "/survey/" + tenant + "/" + slug, nil
 }
 
 // share shows the public link, a copy button and a QR code of the link.
@@ -32,19 +86,28 @@ func (s *Server) share(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.render(w, r, http.StatusOK, "share", sharePage{Tenant: tenant, Survey: sv, Link: publicLink(r, tenant, slug)})
+	link, err := s.publicLink(r, tenant, slug)
+	if err != nil {
+		return err
+	}
+	s.render(w, r, http.StatusOK, "share", sharePage{Tenant: tenant, Survey: sv, Link: link})
 	return nil
 }
 
-// qrCode is a PNG QR code of the survey's public link.
+// qrCode is a PNG QR code of the survey's public link. A link too long for
+// a QR code is a 422 that says so, not a server error.
 func (s *Server) qrCode(w http.ResponseWriter, r *http.Request) error {
 	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
 	if _, err := s.surveys.Get(r.Context(), tenant, slug); err != nil {
 		return err
 	}
-	code, err := qr.Encode(publicLink(r, tenant, slug), qr.M)
+	link, err := s.publicLink(r, tenant, slug)
 	if err != nil {
 		return err
+	}
+	code, err := qr.Encode(link, qr.M)
+	if err != nil {
+		return survey.Errorf(survey.EINVALID, "The link is too long (%d characters) to fit in a QR code; share the link itself.", len(link))
 	}
 	code.Scale = 8
 	w.Header().Set("Content-Type", "image/png")
