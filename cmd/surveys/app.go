@@ -133,6 +133,8 @@ func (m *Main) Run(ctx context.Context) error {
 		// The tenant's own SQL database.
 		Databases: sqlStore,
 		Transfers: store.NewSurveyTransferStore(m.Storage),
+
+		Limits: m.cfg.Limits,
 	})
 	if err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/surveys-dev/surveys/internal/postgres"
 	"github.com/surveys-dev/surveys/internal/secret"
+	"github.com/surveys-dev/surveys/internal/web"
 )
 
 // Config is the server's configuration, from flags with environment twins.
@@ -48,6 +49,12 @@ type Config struct {
 	// own databases may reach (SURVEYS_SQL_ALLOW, CIDR ranges separated by
 	// commas); public addresses are always allowed.
 	SQLAllow []netip.Prefix
+	// Limits bound anonymous writes per client address: answers per minute
+	// (SURVEYS_ANSWERS_PER_MINUTE), sign-ups per hour
+	// (SURVEYS_SIGNUPS_PER_HOUR), sign-ins per minute
+	// (SURVEYS_SIGNINS_PER_MINUTE), 0 for none; and the reverse proxies
+	// whose X-Forwarded-For names the client (SURVEYS_TRUSTED_PROXIES).
+	Limits web.Limits
 }
 
 // Region is one region's storage account.
@@ -65,6 +72,12 @@ func (c Config) Secrets() (*secret.Box, error) {
 func parseServe(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
 	env := func(name, def string) string {
 		if v := getenv(name); v != "" {
+			return v
+		}
+		return def
+	}
+	envInt := func(name string, def int) int {
+		if v, err := strconv.Atoi(getenv(name)); err == nil {
 			return v
 		}
 		return def
@@ -95,6 +108,10 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (Co
 	c.SecretKey = getenv("SURVEYS_SECRET_KEY")
 	sqlAllow := fs.String("sql-allow", getenv("SURVEYS_SQL_ALLOW"), "private or local networks tenants' own databases may be on, CIDR ranges separated by commas, e.g. 10.0.0.0/8 (SURVEYS_SQL_ALLOW; empty: public addresses only)")
 	regions := fs.String("regions", getenv("SURVEYS_REGIONS"), "regions tenants may keep their data in, comma-separated, e.g. westeurope,eastus (SURVEYS_REGIONS)")
+	fs.IntVar(&c.Limits.Answers, "answers-per-minute", envInt("SURVEYS_ANSWERS_PER_MINUTE", web.DefaultLimits.Answers), "answers one client address may post per minute, 0 for no limit (SURVEYS_ANSWERS_PER_MINUTE)")
+	fs.IntVar(&c.Limits.Onboardings, "signups-per-hour", envInt("SURVEYS_SIGNUPS_PER_HOUR", web.DefaultLimits.Onboardings), "sign-ups (on-boarding forms) one client address may post per hour, 0 for no limit (SURVEYS_SIGNUPS_PER_HOUR)")
+	fs.IntVar(&c.Limits.SignIns, "signins-per-minute", envInt("SURVEYS_SIGNINS_PER_MINUTE", web.DefaultLimits.SignIns), "sign-in attempts one client address may make per minute, 0 for no limit (SURVEYS_SIGNINS_PER_MINUTE)")
+	trusted := fs.String("trusted-proxies", getenv("SURVEYS_TRUSTED_PROXIES"), "reverse proxies whose X-Forwarded-For names the client, for the rate limits: addresses or CIDR ranges separated by commas, e.g. 127.0.0.1,::1 (SURVEYS_TRUSTED_PROXIES; empty: X-Forwarded-For is ignored)")
 	fs.DurationVar(&c.ShutdownWait, "shutdown-wait", 10*time.Second, "how long to wait for requests to finish on shutdown")
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
@@ -107,6 +124,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (Co
 		return Config{}, fmt.Errorf("serve: --sql-allow (SURVEYS_SQL_ALLOW): %w", err)
 	}
 	c.SQLAllow = allow
+	if c.Limits.TrustedProxies, err = parsePrefixes(*trusted); err != nil {
+		return Config{}, fmt.Errorf("serve: --trusted-proxies (SURVEYS_TRUSTED_PROXIES): %w", err)
+	}
 	for _, name := range strings.Split(*regions, ",") {
 		if name = strings.TrimSpace(name); name == "" {
 			continue
@@ -154,6 +174,9 @@ func (c Config) validate() error {
 			return fmt.Errorf("serve: --public-url %q: give a scheme and host only, such as https://surveys.example.com", c.PublicURL)
 		}
 	}
+	if c.Limits.Answers < 0 || c.Limits.Onboardings < 0 || c.Limits.SignIns < 0 {
+		return fmt.Errorf("serve: a rate limit is negative; use 0 for no limit")
+	}
 	switch c.LogFormat {
 	case "text", "json":
 	default:
@@ -181,4 +204,24 @@ func (c Config) RegionNames() []string {
 		out = append(out, r.Name)
 	}
 	return out
+}
+
+// parsePrefixes reads addresses and CIDR ranges separated by commas.
+func parsePrefixes(s string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		if a, err := netip.ParseAddr(f); err == nil {
+			out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+			continue
+		}
+		p, err := netip.ParsePrefix(f)
+		if err != nil {
+			return nil, fmt.Errorf("%q is neither an address nor a CIDR range such as 10.0.0.0/8", f)
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
 }

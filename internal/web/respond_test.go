@@ -43,7 +43,9 @@ func newTestApp(t testing.TB) *testApp {
 	return newTestAppOn(t, st)
 }
 
-func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
+// newTestAppOn is newTestApp over st; opts change the server's
+// dependencies before it starts.
+func newTestAppOn(t testing.TB, st storage.Storage, opts ...func(*web.Deps)) *testApp {
 	t.Helper()
 	ctx := context.Background()
 	if err := store.Init(ctx, st); err != nil {
@@ -57,7 +59,7 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 	}
 	surveys, tenants, answers := store.NewSurveyStore(st), store.NewTenantStore(st).WithSecrets(testBox), store.NewSurveyAnswerStore(st)
 	views, ranks := store.NewViewCounter(st, time.Hour), store.NewRankingStore(st)
-	s, err := web.New(web.Deps{
+	deps := web.Deps{
 		Logger:      slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Surveys:     surveys,
 		Tenants:     tenants,
@@ -81,7 +83,11 @@ func newTestAppOn(t testing.TB, st storage.Storage) *testApp {
 		Home:           store.NewCachedHome(ranks, 5, time.Nanosecond),
 		Databases:      postgres.New(pgtest.Allow),
 		Transfers:      store.NewSurveyTransferStore(st),
-	})
+	}
+	for _, o := range opts {
+		o(&deps)
+	}
+	s, err := web.New(deps)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -76,6 +76,10 @@ type Deps struct {
 	// be nil (no such pages).
 	Databases Databases
 	Transfers Transfers
+
+	// Limits bound anonymous writes per client address (ratelimit.go); the
+	// zero value limits nothing.
+	Limits Limits
 }
 
 // Server holds the handlers' dependencies and the parsed templates.
@@ -113,6 +117,8 @@ type Server struct {
 	// The tenant's own SQL database.
 	databases Databases
 	transfers Transfers
+
+	limit limiters
 }
 
 // Collectors returns the web server's metrics, to register.
@@ -131,12 +137,14 @@ func New(d Deps) (*Server, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Server{log: log, surveys: d.Surveys, tenants: d.Tenants, storage: d.Storage, metrics: d.Metrics, views: v,
+	s := &Server{log: log, surveys: d.Surveys, tenants: d.Tenants, storage: d.Storage, metrics: d.Metrics, views: v,
 		public: d.Public, notifier: d.Notifier, users: d.Users, editor: d.Editor, reader: d.Reader, tokens: d.Tokens, tenantAdmin: d.TenantAdmin, accounts: d.Accounts, summaries: d.Summaries,
 		logos: d.Logos, regions: d.Regions,
 		signIns: d.SignIns, tenantSettings: d.TenantSettings, publicURL: strings.TrimSuffix(d.PublicURL, "/"), oidc: newProviders(d.HTTPClient),
 		viewCounter: d.Views, ranks: d.Ranks, homeLists: d.Home,
 		databases: d.Databases, transfers: d.Transfers,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."}),
-		http:     newHTTPMetrics()}, nil
+		http:     newHTTPMetrics()}
+	s.limit = s.newLimiters(d.Limits)
+	return s, nil
 }
