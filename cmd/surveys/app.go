@@ -135,6 +135,10 @@ func (m *Main) Run(ctx context.Context) error {
 		Transfers: store.NewSurveyTransferStore(m.Storage),
 
 		Limits: m.cfg.Limits,
+		// Survey forms' tokens are signed with a key derived from the
+		// secret key, the same on every instance; without one, each
+		// process makes its own (one instance only).
+		FormKey: box.DeriveKey("survey form tokens"),
 	})
 	if err != nil {
 		return err

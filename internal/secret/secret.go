@@ -5,7 +5,9 @@ package secret
 import (
 	"crypto/aes"
 	"crypto/cipher"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
@@ -28,6 +30,8 @@ var ErrNoKey = errors.New("secret: no key configured: set SURVEYS_SECRET_KEY (32
 // Open return ErrNoKey.
 type Box struct {
 	aead cipher.AEAD
+	// root is the base of DeriveKey's keys, never the sealing key itself.
+	root []byte
 }
 
 // New returns a Box for a 32-byte key.
@@ -43,7 +47,21 @@ func New(key []byte) (*Box, error) {
 	if err != nil {
 		return nil, fmt.Errorf("secret: %w", err)
 	}
-	return &Box{aead: aead}, nil
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte("surveys: derived keys"))
+	return &Box{aead: aead, root: m.Sum(nil)}, nil
+}
+
+// DeriveKey returns a 32-byte key for one purpose (e.g. signing form
+// tokens), derived from the box's key: the same on every instance that has
+// the same key, and telling nothing of it. A nil box returns nil.
+func (b *Box) DeriveKey(purpose string) []byte {
+	if b == nil {
+		return nil
+	}
+	m := hmac.New(sha256.New, b.root)
+	m.Write([]byte(purpose))
+	return m.Sum(nil)
 }
 
 // ParseKey decodes a key written as base64 (standard or URL, padded or not)

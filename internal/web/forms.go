@@ -8,7 +8,8 @@ import (
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
-// tokenMark stands for the form token in a pre-rendered survey form.
+// tokenMark stands for the form token in a pre-rendered survey form (and
+// challengeMark, formtoken.go, for its proof-of-work challenge).
 const tokenMark = "form-token-0000000000000000000"
 
 // forms keeps each published survey's form rendered once, split around
@@ -21,9 +22,12 @@ type forms struct {
 	entries map[*survey.Survey]*form
 }
 
+// A form with a proof-of-work challenge is split around the challenge
+// too: head, token, mid, challenge, tail.
 type form struct {
-	tenant     *survey.Tenant
-	head, tail []byte
+	tenant          *survey.Tenant
+	head, mid, tail []byte
+	challenge       bool
 }
 
 // maxForms bounds the rendered forms kept; past it they are dropped.
@@ -45,6 +49,12 @@ func (f *forms) get(t *survey.Tenant, s *survey.Survey, render func() ([]byte, e
 		return nil, fmt.Errorf("web: the survey form has no token")
 	}
 	e = &form{tenant: t, head: head, tail: tail}
+	if s.Challenge {
+		if e.mid, e.tail, ok = bytes.Cut(tail, []byte(challengeMark)); !ok {
+			return nil, fmt.Errorf("web: the survey form has no challenge")
+		}
+		e.challenge = true
+	}
 	f.mu.Lock()
 	if f.entries == nil || len(f.entries) >= maxForms {
 		f.entries = map[*survey.Survey]*form{}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -80,6 +81,11 @@ type Deps struct {
 	// Limits bound anonymous writes per client address (ratelimit.go); the
 	// zero value limits nothing.
 	Limits Limits
+	// FormKey signs survey forms' tokens and challenges (formtoken.go):
+	// the same on every instance; nil makes a key for this process only.
+	FormKey []byte
+	// Clock tells the time to the form tokens (nil: time.Now); tests move it.
+	Clock func() time.Time
 }
 
 // Server holds the handlers' dependencies and the parsed templates.
@@ -118,7 +124,8 @@ type Server struct {
 	databases Databases
 	transfers Transfers
 
-	limit limiters
+	limit  limiters
+	signer *formSigner
 }
 
 // Collectors returns the web server's metrics, to register.
@@ -146,5 +153,6 @@ func New(d Deps) (*Server, error) {
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."}),
 		http:     newHTTPMetrics()}
 	s.limit = s.newLimiters(d.Limits)
+	s.signer = newFormSigner(d.FormKey, d.Clock)
 	return s, nil
 }
