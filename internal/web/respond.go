@@ -124,7 +124,7 @@ const (
 	formExpired  = "This form has expired; your answers are kept, please submit again."
 	powNeedsJS   = "This survey asks your browser to show it is not a robot by solving a small puzzle, which needs JavaScript. Turn JavaScript on for this site, then submit again; your answers are kept."
 	powFailed    = "The check that you are not a robot did not pass; your answers are kept, please submit again."
-	powSentTwice = "This form was already sent once; your answers are kept: submit again to send them as a new answer."
+	powSentTwice = "This form was already sent and its answers received; there is no need to send them again."
 )
 
 // submitSurvey checks an answer and makes it durable on the answers queue.

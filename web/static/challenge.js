@@ -12,7 +12,7 @@
   var salt = form.elements.token.value;
   var challenge = input.getAttribute("data-challenge");
   var max = parseInt(input.getAttribute("data-max"), 10);
-  var done = false, waiting = false, n = 0;
+  var done = false, waiting = false, sent = false, n = 0;
   var say = function (text) { if (status) status.textContent = text; };
 
   var K = [
@@ -63,7 +63,10 @@
         input.value = String(n);
         done = true;
         say("Checking you are not a robot… done");
-        if (waiting) form.submit();
+        if (waiting) {
+          sent = true;
+          form.submit();
+        }
         return;
       }
     }
@@ -75,8 +78,15 @@
   }
 
   form.addEventListener("submit", function (ev) {
-    if (done) return;
+    if (done && !sent) {
+      // A solution is accepted once: a second click sends nothing, unless
+      // the first got no answer for a while (the network failed).
+      sent = true;
+      setTimeout(function () { sent = false; }, 15000);
+      return;
+    }
     ev.preventDefault();
+    if (done) return;
     waiting = true;
     say("Checking you are not a robot… your answers are sent when it is done.");
   });
