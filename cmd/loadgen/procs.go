@@ -153,7 +153,7 @@ func startSurveys(ctx context.Context, c *http.Client, bin, dir string, env []st
 			return nil, err
 		}
 		addr := "127.0.0.1:" + strconv.Itoa(port)
-		ch, err := startChild("surveys", filepath.Join(dir, "serve.log"), append(env, "SURVEYS_LOG_FORMAT=json"),
+		ch, err := startChild("surveys", filepath.Join(dir, "serve.log"), append(env, "SURVEYS_LOG_FORMAT=json", "SURVEYS_ANSWERS_PER_MINUTE=0"),
 			bin, "serve", "--addr", addr, "--data", filepath.Join(dir, "data"))
 		if err != nil {
 			return nil, err

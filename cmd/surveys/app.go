@@ -91,6 +91,9 @@ func (m *Main) Run(ctx context.Context) error {
 		return err
 	}
 	surveys, tenants, answers := store.NewSurveyStore(m.Storage), store.NewTenantStore(m.Storage).WithSecrets(box), store.NewSurveyAnswerStore(m.Storage)
+	if box == nil {
+		m.log.Info("no SURVEYS_SECRET_KEY: survey forms are signed with a key of this process, so a form opened before a restart, or served by another instance, is sent back once (answers kept)")
+	}
 	if err := tenants.CheckSecrets(ctx); err != nil {
 		return fmt.Errorf("tenants' secrets: %w", err)
 	}
@@ -141,6 +144,12 @@ func (m *Main) Run(ctx context.Context) error {
 		// The tenant's own SQL database.
 		Databases: sqlStore,
 		Transfers: store.NewSurveyTransferStore(m.Storage),
+
+		Limits: m.cfg.Limits,
+		// Survey forms' tokens are signed with a key derived from the
+		// secret key, the same on every instance; without one, each
+		// process makes its own (one instance only).
+		FormKey: box.DeriveKey("survey form tokens"),
 	})
 	if err != nil {
 		return err

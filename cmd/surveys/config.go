@@ -12,6 +12,7 @@ import (
 
 	"github.com/surveys-dev/surveys/internal/outbound"
 	"github.com/surveys-dev/surveys/internal/secret"
+	"github.com/surveys-dev/surveys/internal/web"
 )
 
 // Config is the server's configuration, from flags with environment twins.
@@ -57,6 +58,12 @@ type Config struct {
 	// connection's address, never X-Forwarded-For (SURVEYS_METRICS_ALLOW,
 	// CIDR ranges separated by commas; default loopback only).
 	MetricsAllow []netip.Prefix
+	// Limits bound anonymous writes per client address: answers per minute
+	// (SURVEYS_ANSWERS_PER_MINUTE), sign-ups per hour
+	// (SURVEYS_SIGNUPS_PER_HOUR), sign-ins per minute
+	// (SURVEYS_SIGNINS_PER_MINUTE), 0 for none; and the reverse proxies
+	// whose X-Forwarded-For names the client (SURVEYS_TRUSTED_PROXIES).
+	Limits web.Limits
 }
 
 // Region is one region's storage account.
@@ -74,6 +81,12 @@ func (c Config) Secrets() (*secret.Box, error) {
 func parseServe(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
 	env := func(name, def string) string {
 		if v := getenv(name); v != "" {
+			return v
+		}
+		return def
+	}
+	envInt := func(name string, def int) int {
+		if v, err := strconv.Atoi(getenv(name)); err == nil {
 			return v
 		}
 		return def
@@ -106,6 +119,10 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (Co
 	sqlAllow := fs.String("sql-allow", getenv("SURVEYS_SQL_ALLOW"), "deprecated: like --allow-private, for tenants' own databases only (SURVEYS_SQL_ALLOW)")
 	metricsAllow := fs.String("metrics-allow", env("SURVEYS_METRICS_ALLOW", "127.0.0.0/8,::1/128"), "networks /metrics answers to, CIDR ranges separated by commas, checked on the connecting address (a proxy's X-Forwarded-For is not trusted) (SURVEYS_METRICS_ALLOW)")
 	regions := fs.String("regions", getenv("SURVEYS_REGIONS"), "regions tenants may keep their data in, comma-separated, e.g. westeurope,eastus (SURVEYS_REGIONS)")
+	fs.IntVar(&c.Limits.Answers, "answers-per-minute", envInt("SURVEYS_ANSWERS_PER_MINUTE", web.DefaultLimits.Answers), "answers one client address may post per minute, 0 for no limit (SURVEYS_ANSWERS_PER_MINUTE)")
+	fs.IntVar(&c.Limits.Onboardings, "signups-per-hour", envInt("SURVEYS_SIGNUPS_PER_HOUR", web.DefaultLimits.Onboardings), "sign-ups (on-boarding forms) one client address may post per hour, 0 for no limit (SURVEYS_SIGNUPS_PER_HOUR)")
+	fs.IntVar(&c.Limits.SignIns, "signins-per-minute", envInt("SURVEYS_SIGNINS_PER_MINUTE", web.DefaultLimits.SignIns), "sign-in attempts one client address may make per minute, 0 for no limit (SURVEYS_SIGNINS_PER_MINUTE)")
+	trusted := fs.String("trusted-proxies", getenv("SURVEYS_TRUSTED_PROXIES"), "reverse proxies whose X-Forwarded-For names the client, for the rate limits: addresses or CIDR ranges separated by commas, e.g. 127.0.0.1,::1 (SURVEYS_TRUSTED_PROXIES; empty: X-Forwarded-For is ignored)")
 	fs.DurationVar(&c.ShutdownWait, "shutdown-wait", 10*time.Second, "how long to wait for requests to finish on shutdown")
 	err := fs.Parse(args)
 	if err != nil {
@@ -127,6 +144,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (Co
 	}
 	if c.MetricsAllow == nil {
 		c.MetricsAllow = []netip.Prefix{} // none: /metrics answers no one
+	}
+	if c.Limits.TrustedProxies, err = outbound.ParseAllow(*trusted); err != nil {
+		return Config{}, fmt.Errorf("serve: --trusted-proxies (SURVEYS_TRUSTED_PROXIES): %w", err)
 	}
 	for _, name := range strings.Split(*regions, ",") {
 		if name = strings.TrimSpace(name); name == "" {
@@ -175,6 +195,9 @@ func (c Config) validate() error {
 			return fmt.Errorf("serve: --public-url %q: give a scheme and host only, such as https://surveys.example.com", c.PublicURL)
 		}
 	}
+	if c.Limits.Answers < 0 || c.Limits.Onboardings < 0 || c.Limits.SignIns < 0 {
+		return fmt.Errorf("serve: a rate limit is negative; use 0 for no limit")
+	}
 	switch c.LogFormat {
 	case "text", "json":
 	default:
@@ -203,3 +226,4 @@ func (c Config) RegionNames() []string {
 	}
 	return out
 }
+

@@ -374,6 +374,9 @@ type crashServer struct {
 	done    chan struct{} // closed when the process has been waited for
 }
 
+// crashSecretKey is the servers' SURVEYS_SECRET_KEY (32 bytes, base64).
+const crashSecretKey = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="
+
 // startCrashServer starts the binary on a free loopback port over data and
 // waits until it is ready. A port taken in the meantime is retried.
 func startCrashServer(t *testing.T, bin, data, logs string, n int) *crashServer {
@@ -387,7 +390,11 @@ func startCrashServer(t *testing.T, bin, data, logs string, n int) *crashServer 
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.cmd = exec.Command(bin, "serve", "--addr", addr, "--data", data, "--storage", "local", "--worker=true", "--seed=true")
+		// 16 clients on one address: no answer rate limit.
+		s.cmd = exec.Command(bin, "serve", "--addr", addr, "--data", data, "--storage", "local", "--worker=true", "--seed=true", "--answers-per-minute=0")
+		// One secret key for every life of the server, as an operator
+		// keeps it: a form served before a kill is accepted after it.
+		s.cmd.Env = append(os.Environ(), "SURVEYS_SECRET_KEY="+crashSecretKey)
 		s.cmd.Stdout, s.cmd.Stderr = logf, logf
 		err = s.cmd.Start()
 		logf.Close() // the child has its own copy
@@ -517,13 +524,22 @@ func newLedger() *ledger {
 	return &ledger{acked: map[string]bool{}, posted: map[string]bool{}}
 }
 
+// tokenID is the answer's ID a form token holds ("<id>.<mac>"): the
+// ledger keeps IDs, to compare with the stored answers.
+func tokenID(token string) string {
+	id, _, _ := strings.Cut(token, ".")
+	return id
+}
+
 func (l *ledger) post(token string) {
+	token = tokenID(token)
 	l.mu.Lock()
 	l.posted[token] = true
 	l.mu.Unlock()
 }
 
 func (l *ledger) ack(token string, resubmit bool) {
+	token = tokenID(token)
 	l.mu.Lock()
 	if !l.acked[token] {
 		l.acked[token] = true
@@ -537,6 +553,7 @@ func (l *ledger) ack(token string, resubmit bool) {
 }
 
 func (l *ledger) giveUp(token string) {
+	token = tokenID(token)
 	l.mu.Lock()
 	l.unfinished = append(l.unfinished, token)
 	l.mu.Unlock()
@@ -630,7 +647,7 @@ func (c *crashClient) fetch(ctx context.Context) (form, error) {
 	page := string(body)
 	f := form{radios: map[string][]string{}}
 	m := tokenInput.FindStringSubmatch(page)
-	if m == nil || !store.ValidAnswerID(html.UnescapeString(m[1])) {
+	if m == nil || !store.ValidAnswerID(tokenID(html.UnescapeString(m[1]))) {
 		return form{}, fmt.Errorf("%w: no valid token in\n%s", errBadPage, page)
 	}
 	f.token = html.UnescapeString(m[1])

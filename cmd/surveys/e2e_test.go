@@ -35,40 +35,13 @@ func artifacts(t *testing.T) string {
 // respondent answers it; the subscriber sees the answer in the analysis
 // page and the CSV export. Screenshots of each page go to artifacts/.
 func TestBrowserEndToEnd(t *testing.T) {
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatal("chromium is not installed: make test installs Debian's chromium package")
-	}
 	m := newTestMain(t, t.TempDir())
 	defer m.Close()
 	if _, err := store.NewUserStore(m.Storage).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	base := "http://" + m.Addr()
-
-	// Chromium's helper processes may still write to its profile as it
-	// exits, which t.TempDir's cleanup takes for an error: remove it here,
-	// trying again for a while.
-	profile, err := os.MkdirTemp("", "surveys-e2e-chromium-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		for i := 0; os.RemoveAll(profile) != nil && i < 50; i++ {
-			time.Sleep(100 * time.Millisecond)
-		}
-	})
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(profile), chromedp.WindowSize(1200, 1000))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
-	defer cancel()
+	ctx := newBrowser(t)
 
 	dir := artifacts(t)
 	shot := func(name string) chromedp.Action {
@@ -174,5 +147,86 @@ func TestBrowserEndToEnd(t *testing.T) {
 	csv, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != 200 || !strings.Contains(string(csv), `"Pasta, then more pasta",Fruit,4`) {
 		t.Fatalf("csv = %d\n%s", resp.StatusCode, csv)
+	}
+}
+
+// newBrowser starts a headless Chromium for one test, stopped with it.
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatal("chromium is not installed: make test installs Debian's chromium package")
+	}
+	// Chromium's helper processes may still write to its profile as it
+	// exits, which t.TempDir's cleanup takes for an error: remove it here,
+	// trying again for a while.
+	profile, err := os.MkdirTemp("", "surveys-e2e-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for i := 0; os.RemoveAll(profile) != nil && i < 50; i++ {
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(profile), chromedp.WindowSize(1200, 1000))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(cancel)
+	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// TestBrowserChallenge: a subscriber switches the robot check on in the
+// designer; in a real browser the page's script solves it, says so in its
+// status line (read out by screen readers), and the answer is accepted.
+func TestBrowserChallenge(t *testing.T) {
+	m := newTestMain(t, t.TempDir())
+	defer m.Close()
+	if _, err := store.NewUserStore(m.Storage).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + m.Addr()
+	ctx := newBrowser(t)
+	run := func(what string, actions ...chromedp.Action) {
+		t.Helper()
+		if err := chromedp.Run(ctx, actions...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	run("sign in",
+		chromedp.Navigate(base+"/login"),
+		chromedp.SendKeys(`#tenant`, "adatum"),
+		chromedp.SendKeys(`#email`, "ana@adatum.example"),
+		chromedp.SendKeys(`#password`, "correct horse battery"),
+		chromedp.Click(`button[type=submit]`),
+		chromedp.WaitVisible(`table.table`))
+	run("design with the check",
+		chromedp.Navigate(base+"/adatum/surveys/new"),
+		chromedp.WaitVisible(`#title`),
+		chromedp.SendKeys(`#title`, "Robot checked"),
+		chromedp.SendKeys(`#q0-text`, "Rate the food"),
+		chromedp.SetValue(`#q0-type`, "FiveStars"),
+		chromedp.Click(`input[name=challenge]`),
+		chromedp.Click(`button[value=publish]`),
+		chromedp.WaitVisible(`table.table`))
+	var status, pow string
+	run("answer",
+		chromedp.Navigate(base+"/survey/adatum/robot-checked"),
+		chromedp.WaitVisible(`#pow-status`),
+		chromedp.Poll(`document.getElementById("pow-status").textContent.endsWith("done")`, nil, chromedp.WithPollingTimeout(60*time.Second)),
+		chromedp.Text(`#pow-status`, &status),
+		chromedp.Value(`input[name=pow]`, &pow),
+		chromedp.Click(`.stars label[title="4 stars"]`),
+		chromedp.Click(`button[type=submit]`),
+		chromedp.WaitVisible(`.thanks`))
+	if status != "Checking you are not a robot… done" || pow == "" {
+		t.Fatalf("status %q, solution %q", status, pow)
 	}
 }

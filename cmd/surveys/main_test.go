@@ -131,6 +131,16 @@ func TestParseServe(t *testing.T) {
 			return len(c.MetricsAllow) == 1 && c.MetricsAllow[0].String() == "10.1.2.0/24"
 		}, ""},
 		{"metrics allow not a range", []string{"--metrics-allow", "scraper"}, nil, nil, "--metrics-allow"},
+		{"rate limits by default", nil, nil, func(c Config) bool {
+			return c.Limits.Answers == 30 && c.Limits.Onboardings == 5 && c.Limits.SignIns == 20 && len(c.Limits.TrustedProxies) == 0
+		}, ""},
+		{"rate limits set", []string{"--answers-per-minute", "0", "--trusted-proxies", "127.0.0.1, ::1, 10.1.0.0/16"},
+			map[string]string{"SURVEYS_SIGNUPS_PER_HOUR": "2", "SURVEYS_SIGNINS_PER_MINUTE": "7"}, func(c Config) bool {
+				return c.Limits.Answers == 0 && c.Limits.Onboardings == 2 && c.Limits.SignIns == 7 && len(c.Limits.TrustedProxies) == 3 &&
+					c.Limits.TrustedProxies[1].String() == "::1/128"
+			}, ""},
+		{"trusted proxies not a range", []string{"--trusted-proxies", "the proxy"}, nil, nil, "--trusted-proxies"},
+		{"negative rate limit", []string{"--signins-per-minute", "-1"}, nil, nil, "negative"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

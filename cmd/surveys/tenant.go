@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -11,10 +12,12 @@ import (
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
-const tenantUsage = "tenant: usage: surveys tenant list | suspend --tenant T | resume --tenant T | delete --tenant T --yes"
+const tenantUsage = "tenant: usage: surveys tenant list | suspend --tenant T | resume --tenant T | plan --tenant T PLAN | delete --tenant T --yes"
 
 // tenantCommand runs the operator's "surveys tenant" commands: list the
-// tenants, suspend or resume one, or delete one with all its data.
+// tenants, suspend or resume one, change its plan (sign-ups start on the
+// Trial; a paid plan is the operator's change), or delete one with all its
+// data.
 func tenantCommand(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return fmt.Errorf("%s", tenantUsage)
@@ -26,8 +29,19 @@ func tenantCommand(ctx context.Context, args []string, getenv func(string) strin
 	if sub == "delete" {
 		fs.BoolVar(&yes, "yes", false, "confirm: delete the tenant and all its data")
 	}
-	if err := fs.Parse(args[1:]); err != nil {
-		return err
+	// Flags may come before and after the plan's name.
+	var names []string
+	for rest := args[1:]; ; rest = fs.Args()[1:] {
+		if err := fs.Parse(rest); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		names = append(names, fs.Arg(0))
+	}
+	if (sub == "plan") != (len(names) == 1) || len(names) > 1 {
+		return fmt.Errorf("%s", tenantUsage)
 	}
 	switch sub {
 	case "list":
@@ -71,6 +85,28 @@ func tenantCommand(ctx context.Context, args []string, getenv func(string) strin
 		}
 		fmt.Fprintf(stdout, "%s: %sed (servers see it within 5 s)\n", t.Key, sub)
 		return nil
+	case "plan":
+		plan, ok := planNamed(names[0])
+		if !ok {
+			return fmt.Errorf("tenant plan: %q is not a plan; use one of %v", names[0], survey.Plans)
+		}
+		st, box, err := sf.open(ctx, getenv, stderr)
+		if err != nil {
+			return fmt.Errorf("tenant plan: %w", err)
+		}
+		defer st.Close()
+		ts := store.NewTenantStore(st).WithSecrets(box)
+		t, err := ts.Get(ctx, sf.tenant)
+		if err != nil {
+			return fmt.Errorf("tenant plan: %s", survey.ErrorMessage(err))
+		}
+		from := t.Plan
+		t.Plan = plan
+		if err := ts.Update(ctx, t); err != nil {
+			return fmt.Errorf("tenant plan: %s", survey.ErrorMessage(err))
+		}
+		fmt.Fprintf(stdout, "%s: plan %s (was %s; servers see it within 5 s)\n", t.Key, plan, from)
+		return nil
 	case "delete":
 		if !yes {
 			return fmt.Errorf("tenant delete: this deletes %q and all its surveys and answers; add --yes to confirm", sf.tenant)
@@ -89,4 +125,14 @@ func tenantCommand(ctx context.Context, args []string, getenv func(string) strin
 	default:
 		return fmt.Errorf("%s", tenantUsage)
 	}
+}
+
+// planNamed returns the plan called name, in any case.
+func planNamed(name string) (survey.Plan, bool) {
+	for _, p := range survey.Plans {
+		if strings.EqualFold(string(p), name) {
+			return p, true
+		}
+	}
+	return "", false
 }

@@ -47,10 +47,20 @@ func TestTenantCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// The plan: sign-ups start on the Trial; the operator changes it.
+	if out, err := tenant("plan", "--tenant", "fabrikam", "standard"); err != nil || !strings.Contains(out, "fabrikam: plan Standard (was Premium") {
+		t.Fatalf("plan = %q, %v", out, err)
+	}
+	if out, _ = tenant("list"); !regexpLine(out, "fabrikam", "Standard") {
+		t.Fatalf("list after plan = %q", out)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
+		{[]string{"plan", "--tenant", "fabrikam", "Gold"}, `"Gold" is not a plan`},
+		{[]string{"plan", "--tenant", "fabrikam"}, "usage"},
+		{[]string{"plan", "--tenant", "contoso", "Premium"}, `tenant "contoso"`},
 		{[]string{"delete", "--tenant", "adatum"}, "add --yes"},
 		{[]string{"delete", "--tenant", "contoso", "--yes"}, `tenant "contoso"`},
 		{[]string{"suspend", "--tenant", "contoso"}, `tenant "contoso"`},

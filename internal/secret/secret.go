@@ -49,16 +49,27 @@ func New(key []byte) (*Box, error) {
 	return &Box{aead: aead, key: append([]byte(nil), key...)}, nil
 }
 
-// Derive returns a Box with a key of its own for purpose, derived from
-// b's key (HMAC-SHA256), so that values sealed for one purpose (a cookie)
-// never open as another (a tenant's secret at rest). A nil Box derives nil.
-func (b *Box) Derive(purpose string) *Box {
+// DeriveKey returns a 32-byte key for one purpose (e.g. signing form
+// tokens), derived from the box's key (HMAC-SHA256): the same on every
+// instance that has the same key, and telling nothing of it. A nil box
+// returns nil.
+func (b *Box) DeriveKey(purpose string) []byte {
 	if b == nil {
 		return nil
 	}
 	m := hmac.New(sha256.New, b.key)
 	m.Write([]byte("surveys/derive/" + purpose))
-	d, err := New(m.Sum(nil))
+	return m.Sum(nil)
+}
+
+// Derive returns a Box with a key of its own for purpose (DeriveKey), so
+// that values sealed for one purpose (a cookie) never open as another (a
+// tenant's secret at rest). A nil Box derives nil.
+func (b *Box) Derive(purpose string) *Box {
+	if b == nil {
+		return nil
+	}
+	d, err := New(b.DeriveKey(purpose))
 	if err != nil {
 		panic(err) // a SHA-256 is always KeySize bytes
 	}

@@ -163,3 +163,19 @@ func TestDerive(t *testing.T) {
 		t.Fatal("two random keys are the same")
 	}
 }
+
+func TestDeriveKey(t *testing.T) {
+	k1, k2 := bytes.Repeat([]byte{1}, KeySize), bytes.Repeat([]byte{2}, KeySize)
+	a, _ := New(k1)
+	b, _ := New(k1)
+	c, _ := New(k2)
+	if !bytes.Equal(a.DeriveKey("forms"), b.DeriveKey("forms")) || len(a.DeriveKey("forms")) != 32 {
+		t.Fatal("the same key derived two keys")
+	}
+	if bytes.Equal(a.DeriveKey("forms"), a.DeriveKey("other")) || bytes.Equal(a.DeriveKey("forms"), c.DeriveKey("forms")) || bytes.Equal(a.DeriveKey("forms"), k1) {
+		t.Fatal("derived keys are not distinct")
+	}
+	if (*Box)(nil).DeriveKey("forms") != nil {
+		t.Fatal("a nil box derived a key")
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -138,6 +139,19 @@ func ValidAnswerID(id string) bool {
 		}
 	}
 	return true
+}
+
+// AnswerIDTime is when NewAnswerID made id (to the tick; an ID made under
+// load may run a little ahead of the clock); false when id is not one.
+func AnswerIDTime(id string) (time.Time, bool) {
+	if !ValidAnswerID(id) {
+		return time.Time{}, false
+	}
+	t, err := strconv.ParseInt(id[:19], 10, 64)
+	if err != nil || t < ticksEpoch {
+		return time.Time{}, false
+	}
+	return time.Unix(0, (t-ticksEpoch)*100).UTC(), true
 }
 
 // mapErr turns storage errors into the domain's error type, keeping the

@@ -492,6 +492,15 @@ func TestNames(t *testing.T) {
 	if a[:19] >= b[:19] {
 		t.Errorf("IDs not increasing: %s then %s", a, b)
 	}
+	// An ID tells when it was made (to the tick, or a little later under
+	// load: IDs only increase).
+	now := time.Now()
+	if at, ok := store.AnswerIDTime(store.NewAnswerID(now)); !ok || at.Before(now.Truncate(100)) || at.Sub(now) > time.Second {
+		t.Errorf("AnswerIDTime = %v, %v; made at %v", at, ok, now)
+	}
+	if _, ok := store.AnswerIDTime("x" + id[1:]); ok {
+		t.Error("AnswerIDTime read a broken ID")
+	}
 }
 
 func TestUsersAndSessions(t *testing.T) {

@@ -194,6 +194,22 @@ func (ss *SurveyStore) Update(ctx context.Context, s *survey.Survey) error {
 	return ss.ranks.Sync(ctx, s)
 }
 
+// SetChallenge switches the survey's proof-of-work challenge on or off, in
+// any state: it changes what respondents' browsers do, not the questions.
+func (ss *SurveyStore) SetChallenge(ctx context.Context, tenant, slug string, on bool) error {
+	e, err := ss.st.GetEntity(ctx, SurveysTable, tenant, surveyRowKey(tenant, slug))
+	if err != nil {
+		return mapErr(err, "Survey")
+	}
+	s := surveyFromEntity(e)
+	if s.Challenge == on {
+		return nil
+	}
+	s.Challenge = on
+	_, err = ss.st.UpdateEntity(ctx, SurveysTable, surveyEntity(s, e.String("Version")), e.ETag)
+	return mapErr(err, "Survey")
+}
+
 // SetState moves a survey to state: publish a draft, close a published
 // survey, reopen a closed one.
 func (ss *SurveyStore) SetState(ctx context.Context, tenant, slug string, state survey.State) (*survey.Survey, error) {
@@ -327,6 +343,10 @@ func surveyEntity(s *survey.Survey, version string) storage.Entity {
 	if !s.CloseOn.IsZero() {
 		props["CloseOn"] = s.CloseOn
 	}
+	if s.Challenge {
+		// Only when on: rows written before it read as off.
+		props["Challenge"] = true
+	}
 	return storage.Entity{PartitionKey: s.Tenant, RowKey: surveyRowKey(s.Tenant, s.Slug), Properties: props}
 }
 
@@ -340,5 +360,6 @@ func surveyFromEntity(e storage.Entity) *survey.Survey {
 		PublishedOn: e.Time("PublishedOn"),
 		Listed:      e.Bool("Listed"),
 		CloseOn:     e.Time("CloseOn"),
+		Challenge:   e.Bool("Challenge"),
 	}
 }

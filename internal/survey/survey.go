@@ -52,7 +52,11 @@ type Survey struct {
 	Listed bool
 	// CloseOn, when set, is the last day (00:00 UTC) the survey takes
 	// answers: it closes at the end of that day.
-	CloseOn   time.Time
+	CloseOn time.Time
+	// Challenge asks each respondent's browser to solve a proof-of-work
+	// puzzle before an answer is accepted (a check against robots; it
+	// needs JavaScript).
+	Challenge bool
 	Questions []Question
 }
 

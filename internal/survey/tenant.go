@@ -112,7 +112,7 @@ func (t *Tenant) CheckActive(now time.Time) error {
 		return Errorf(EFORBIDDEN, "This subscription is suspended; contact the operator of this site.")
 	}
 	if end := t.TrialEnds(); !end.IsZero() && !now.Before(end) {
-		return Errorf(EFORBIDDEN, "The trial ended on %s; choose a plan in Settings to publish and take answers again.", end.Format("2 January 2006"))
+		return Errorf(EFORBIDDEN, "The trial ended on %s; to publish and take answers again, ask us for a paid plan (Settings says how).", end.Format("2 January 2006"))
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -159,8 +160,16 @@ func BenchmarkSubmitAnswer(b *testing.B) {
 	s, pub := newBenchServer(b)
 	h := s.Handler()
 	q := pub.survey.Questions
+	// The token of a served form (one token, sent again and again: the
+	// same answer each time).
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, benchPath, nil))
+	m := regexp.MustCompile(`name="token" value="([^"]+)"`).FindStringSubmatch(rec.Body.String())
+	if m == nil {
+		b.Fatalf("GET %s = %d without a token", benchPath, rec.Code)
+	}
 	valid := url.Values{
-		"token":        {store.NewAnswerID(time.Now())},
+		"token":        {m[1]},
 		"q-" + q[0].ID: {"4"},
 		"q-" + q[1].ID: {"Mobile app"},
 		"q-" + q[2].ID: {"5"},

@@ -19,21 +19,24 @@ type SurveyEditor interface {
 	Create(ctx context.Context, s *survey.Survey) error
 	Update(ctx context.Context, s *survey.Survey) error
 	SetState(ctx context.Context, tenant, slug string, state survey.State) (*survey.Survey, error)
+	SetChallenge(ctx context.Context, tenant, slug string, on bool) error
 	Delete(ctx context.Context, tenant, slug string) error
 }
 
 type designerPage struct {
-	Tenant  string
-	Survey  *survey.Survey // the stored survey when editing; nil when new
-	Title   string
-	Listed  bool
-	CloseOn string // YYYY-MM-DD, or ""
-	Rows    []designerRow
-	Errors  map[string]string
-	Frozen  bool
-	Action  string
-	Types   []survey.QuestionType
-	Message string
+	Tenant string
+	Survey *survey.Survey // the stored survey when editing; nil when new
+	Title  string
+	Listed bool
+	// Challenge asks respondents' browsers for a proof of work.
+	Challenge bool
+	CloseOn   string // YYYY-MM-DD, or ""
+	Rows      []designerRow
+	Errors    map[string]string
+	Frozen    bool
+	Action    string
+	Types     []survey.QuestionType
+	Message   string
 }
 
 type designerRow struct {
@@ -139,7 +142,7 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	page := designerPage{Tenant: tenant, Title: title, Listed: listed, Rows: rows, CloseOn: strings.TrimSpace(r.PostForm.Get("closeOn"))}
+	page := designerPage{Tenant: tenant, Title: title, Listed: listed, Challenge: r.PostForm.Get("challenge") != "", Rows: rows, CloseOn: strings.TrimSpace(r.PostForm.Get("closeOn"))}
 	closeOn, closeErr := parseCloseOn(page.CloseOn, time.Now())
 	if slug != "" {
 		cur, err := s.surveys.Get(r.Context(), tenant, slug)
@@ -161,7 +164,7 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 			s.renderDesigner(w, r, http.StatusUnprocessableEntity, page)
 			return nil
 		}
-		sv := &survey.Survey{Tenant: tenant, Title: title, Listed: listed, CloseOn: closeOn, Questions: rowsToQuestions(rows), State: survey.Draft}
+		sv := &survey.Survey{Tenant: tenant, Title: title, Listed: listed, Challenge: page.Challenge, CloseOn: closeOn, Questions: rowsToQuestions(rows), State: survey.Draft}
 		if page.Survey == nil {
 			if action == "publish" {
 				sv.State = survey.Published
@@ -206,7 +209,7 @@ func (s *Server) editSurvey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p := designerPage{Tenant: tenant, Survey: sv, Title: sv.Title, Listed: sv.Listed,
+	p := designerPage{Tenant: tenant, Survey: sv, Title: sv.Title, Listed: sv.Listed, Challenge: sv.Challenge,
 		Rows: questionsToRows(sv.Questions), Frozen: sv.State != survey.Draft}
 	if !sv.CloseOn.IsZero() {
 		p.CloseOn = sv.CloseOn.Format(time.DateOnly)
@@ -227,13 +230,19 @@ func (s *Server) surveyAction(w http.ResponseWriter, r *http.Request) error {
 		_, err = s.editor.SetState(r.Context(), tenant, slug, survey.Closed)
 	case "delete":
 		err = s.editor.Delete(r.Context(), tenant, slug)
+	case "challenge-on", "challenge-off":
+		// Switched on a live survey too: that is when robots come.
+		if err = s.editor.SetChallenge(r.Context(), tenant, slug, chi.URLParam(r, "action") == "challenge-on"); err == nil {
+			http.Redirect(w, r, "/"+tenant+"/surveys/"+slug+"/edit", http.StatusSeeOther)
+			return nil
+		}
 	case "copy":
 		// A published survey's questions are frozen: editing starts from a copy.
 		src, err := s.surveys.Get(r.Context(), tenant, slug)
 		if err != nil {
 			return err
 		}
-		cp := &survey.Survey{Tenant: tenant, Title: src.Title + " (copy)", Listed: src.Listed, State: survey.Draft}
+		cp := &survey.Survey{Tenant: tenant, Title: src.Title + " (copy)", Listed: src.Listed, Challenge: src.Challenge, State: survey.Draft}
 		for _, q := range src.Questions {
 			cp.Questions = append(cp.Questions, survey.Question{Text: q.Text, Type: q.Type, PossibleAnswers: q.PossibleAnswers})
 		}

@@ -9,7 +9,8 @@ import (
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
-// tokenMark stands for the form token in a pre-rendered survey form.
+// tokenMark stands for the form token in a pre-rendered survey form (and
+// challengeMark, formtoken.go, for its proof-of-work challenge).
 const tokenMark = "form-token-0000000000000000000"
 
 // forms keeps each published survey's form rendered once, split around
@@ -22,9 +23,12 @@ type forms struct {
 	cache *lrucache.Cache[*survey.Survey, *form]
 }
 
+// A form with a proof-of-work challenge is split around the challenge
+// too: head, token, mid, challenge, tail.
 type form struct {
-	tenant     *survey.Tenant
-	head, tail []byte
+	tenant          *survey.Tenant
+	head, mid, tail []byte
+	challenge       bool
 }
 
 // Bounds of the rendered forms kept.
@@ -36,7 +40,7 @@ const (
 
 func newForms() forms {
 	return forms{cache: lrucache.New(maxForms, maxFormBytes, formTTL, func(_ *survey.Survey, f *form) int64 {
-		return int64(len(f.head) + len(f.tail) + 256)
+		return int64(len(f.head) + len(f.mid) + len(f.tail) + 256)
 	})}
 }
 
@@ -53,6 +57,12 @@ func (f *forms) get(t *survey.Tenant, s *survey.Survey, render func() ([]byte, e
 		return nil, fmt.Errorf("web: the survey form has no token")
 	}
 	e := &form{tenant: t, head: head, tail: tail}
+	if s.Challenge {
+		if e.mid, e.tail, ok = bytes.Cut(tail, []byte(challengeMark)); !ok {
+			return nil, fmt.Errorf("web: the survey form has no challenge")
+		}
+		e.challenge = true
+	}
 	f.cache.Add(s, e)
 	return e, nil
 }

@@ -23,8 +23,9 @@ type AccountAdder interface {
 
 type onboardingPage struct {
 	Name, Email string
-	Plan        survey.Plan
-	Plans       []survey.Plan
+	// Plan is the plan every new tenant starts on: a paid plan is an
+	// operator's change (surveys tenant plan), never the form's.
+	Plan survey.Plan
 	// Region is where the tenant's data will be kept, among Regions.
 	Region  string
 	Regions []string
@@ -33,20 +34,21 @@ type onboardingPage struct {
 }
 
 func (s *Server) showOnboarding(w http.ResponseWriter, r *http.Request) error {
-	s.render(w, r, http.StatusOK, "onboarding", onboardingPage{Plan: survey.Trial, Plans: survey.Plans, Regions: s.regions})
+	s.render(w, r, http.StatusOK, "onboarding", onboardingPage{Plan: survey.Trial, Regions: s.regions})
 	return nil
 }
 
 // onboard signs a new subscriber up: a tenant named for the organisation,
-// its first account, and a plan. The tenant is live at once, and the new
-// administrator is signed in.
+// its first account, on the Trial plan whatever the form says (anyone may
+// sign up; a paid plan is an operator's change). The tenant is live at
+// once, and the new administrator is signed in.
 func (s *Server) onboard(w http.ResponseWriter, r *http.Request) error {
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 	if err := r.ParseForm(); err != nil {
 		return survey.Errorf(survey.EINVALID, "The form could not be read.")
 	}
 	f := r.PostForm
-	page := onboardingPage{Name: strings.TrimSpace(survey.CleanLine(f.Get("name"))), Email: survey.NormalizeEmail(f.Get("email")), Plan: survey.Plan(f.Get("plan")), Plans: survey.Plans,
+	page := onboardingPage{Name: strings.TrimSpace(survey.CleanLine(f.Get("name"))), Email: survey.NormalizeEmail(f.Get("email")), Plan: survey.Trial,
 		Region: f.Get("region"), Regions: s.regions}
 	password := f.Get("password")
 	fail := func(err error) error {

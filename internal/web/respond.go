@@ -8,7 +8,6 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
@@ -33,6 +32,13 @@ type surveyPage struct {
 	Survey  *survey.Survey
 	LogoURL string
 	Token   string
+	// Challenge is the proof-of-work challenge of a survey that asks for
+	// one, with the largest number its solution may be.
+	Challenge    string
+	ChallengeMax int
+	// Message says why a form came back whole (its token, or its
+	// challenge).
+	Message string
 	Values  map[string]string
 	Errors  map[string]string
 	// Preview shows the form to its subscriber, without a way to submit.
@@ -91,16 +97,25 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	form, err := s.forms.get(t, sv, func() ([]byte, error) {
-		return s.renderBytes("survey", surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: tokenMark})
+		p := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: tokenMark}
+		if sv.Challenge {
+			p.Challenge, p.ChallengeMax = challengeMark, powMaxNumber
+		}
+		return s.renderBytes("survey", p)
 	})
 	if err != nil {
 		return err
 	}
+	token := s.signer.issue(t.Key, sv.Slug)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(form.head)
-	_, _ = w.Write([]byte(store.NewAnswerID(time.Now())))
+	_, _ = w.Write([]byte(token))
+	if form.challenge {
+		_, _ = w.Write(form.mid)
+		_, _ = w.Write([]byte(s.signer.challenge(token)))
+	}
 	_, _ = w.Write(form.tail)
 	if s.viewCounter != nil {
 		s.viewCounter.Add(t.Key, sv.Slug) // in memory; flushed to a queue
@@ -108,11 +123,22 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// Why a form comes back whole (422), its answers kept, with a fresh token.
+const (
+	formExpired  = "This form has expired; your answers are kept, please submit again."
+	powNeedsJS   = "This survey asks your browser to show it is not a robot by solving a small puzzle, which needs JavaScript. Turn JavaScript on for this site, then submit again; your answers are kept."
+	powFailed    = "The check that you are not a robot did not pass; your answers are kept, please submit again."
+	powSentTwice = "This form was already sent and its answers received; there is no need to send them again."
+)
+
 // submitSurvey checks an answer and makes it durable on the answers queue.
-// An invalid form comes back (422) with the answers kept and each problem
-// beside its question; an acknowledged answer redirects (303) to the
-// thank-you page. Submitting the same form twice gives one answer: its
-// token is the answer's ID.
+// The form's token must be one this server made for this survey within a
+// day (formtoken.go), and a survey with a challenge needs its solution,
+// once; otherwise the form comes back (422) with the answers kept and a
+// fresh token. An invalid form comes back (422) with the answers kept and
+// each problem beside its question; an acknowledged answer redirects (303)
+// to the thank-you page. Submitting the same form twice gives one answer:
+// its token holds the answer's ID.
 func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	t, sv, err := s.openSurvey(w, r)
 	if err != nil || sv == nil {
@@ -130,9 +156,16 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	for _, q := range sv.Questions {
 		values[q.ID] = r.PostForm.Get("q-" + q.ID)
 	}
+	page := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Values: values}
+	again := func(message string) error {
+		page.Token, page.Message = s.signer.issue(t.Key, sv.Slug), message
+		s.renderForm(w, r, page)
+		return nil
+	}
 	token := r.PostForm.Get("token")
-	if !store.ValidAnswerID(token) {
-		token = store.NewAnswerID(time.Now())
+	id, ok := s.signer.check(t.Key, sv.Slug, token)
+	if !ok {
+		return again(formExpired)
 	}
 	a, err := survey.NewAnswer(sv, values)
 	if err != nil {
@@ -140,20 +173,41 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 		if !errors.As(err, &e) || e.Code != survey.EINVALID {
 			return err
 		}
-		s.render(w, r, http.StatusUnprocessableEntity, "survey", surveyPage{
-			Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: token, Values: values, Errors: e.Fields,
-		})
+		page.Token, page.Errors = token, e.Fields
+		s.renderForm(w, r, page)
 		return nil
 	}
-	// The token is the answer's ID: the same form submitted twice is one
-	// answer, filed and counted once by the worker.
-	a.ID, a.CreatedOn = token, time.Now().UTC()
+	if sv.Challenge {
+		switch pow := r.PostForm.Get("pow"); {
+		case pow == "":
+			return again(powNeedsJS)
+		case !s.signer.solved(token, pow):
+			return again(powFailed)
+		case !s.signer.claim(token):
+			return again(powSentTwice)
+		}
+	}
+	// The token's ID is the answer's ID: the same form submitted twice is
+	// one answer, filed and counted once by the worker.
+	a.ID, a.CreatedOn = id, time.Now().UTC()
 	if err := s.notifier.Notify(r.Context(), a, t.Plan); err != nil {
+		if sv.Challenge {
+			s.signer.release(token) // not accepted: it may be sent again
+		}
 		return err
 	}
 	s.accepted.Inc()
 	http.Redirect(w, r, "/survey/"+t.Key+"/"+sv.Slug+"/thankyou", http.StatusSeeOther)
 	return nil
+}
+
+// renderForm renders a survey form that came back (422), with the
+// challenge of its token when the survey has one.
+func (s *Server) renderForm(w http.ResponseWriter, r *http.Request, p surveyPage) {
+	if p.Survey.Challenge {
+		p.Challenge, p.ChallengeMax = s.signer.challenge(p.Token), powMaxNumber
+	}
+	s.render(w, r, http.StatusUnprocessableEntity, "survey", p)
 }
 
 // thankYou is the page after a stored answer.

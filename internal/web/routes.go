@@ -39,16 +39,16 @@ func (s *Server) Routes() *chi.Mux {
 		r.Get("/survey/{tenant}/{slug}/thankyou", s.handle(s.thankYou))
 		r.Get("/logos/{name}", s.handle(s.logo))
 	})
-	r.Post("/survey/{tenant}/{slug}", s.handle(s.submitSurvey))
+	r.With(s.limit.answers).Post("/survey/{tenant}/{slug}", s.handle(s.submitSurvey))
 
 	// Subscribers: sign in, then their tenant's pages.
 	r.Get("/onboarding", s.handle(s.showOnboarding))
-	r.Post("/onboarding", s.handle(s.onboard))
+	r.With(s.limit.onboardings).Post("/onboarding", s.handle(s.onboard))
 	r.Get("/login", s.handle(s.showLogin))
-	r.Post("/login", s.handle(s.login))
+	r.With(s.limit.signIns).Post("/login", s.handle(s.login))
 	r.Post("/logout", s.handle(s.logout))
 	r.Get("/login/oidc", s.handle(s.startOIDCFor))
-	r.Get("/login/{tenant}/oidc", s.handle(s.startOIDC))
+	r.With(s.limit.signIns).Get("/login/{tenant}/oidc", s.handle(s.startOIDC))
 	r.Get("/login/{tenant}/oidc/callback", s.handle(s.oidcCallback))
 	r.Group(func(r chi.Router) {
 		r.Use(s.requireTenantUser)

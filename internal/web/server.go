@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -85,6 +86,15 @@ type Deps struct {
 	// be nil (no such pages).
 	Databases Databases
 	Transfers Transfers
+
+	// Limits bound anonymous writes per client address (ratelimit.go); the
+	// zero value limits nothing.
+	Limits Limits
+	// FormKey signs survey forms' tokens and challenges (formtoken.go):
+	// the same on every instance; nil makes a key for this process only.
+	FormKey []byte
+	// Clock tells the time to the form tokens (nil: time.Now); tests move it.
+	Clock func() time.Time
 }
 
 // Server holds the handlers' dependencies and the parsed templates.
@@ -122,6 +132,9 @@ type Server struct {
 	// The tenant's own SQL database.
 	databases Databases
 	transfers Transfers
+
+	limit  limiters
+	signer *formSigner
 }
 
 // Collectors returns the web server's metrics, to register.
@@ -151,12 +164,15 @@ func New(d Deps) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{log: log, surveys: d.Surveys, tenants: d.Tenants, storage: d.Storage, metrics: d.Metrics, views: v,
+	s := &Server{log: log, surveys: d.Surveys, tenants: d.Tenants, storage: d.Storage, metrics: d.Metrics, views: v,
 		public: d.Public, notifier: d.Notifier, users: d.Users, editor: d.Editor, reader: d.Reader, tokens: d.Tokens, tenantAdmin: d.TenantAdmin, accounts: d.Accounts, summaries: d.Summaries,
 		logos: d.Logos, regions: d.Regions,
 		signIns: signIns, tenantSettings: d.TenantSettings, publicURL: strings.TrimSuffix(d.PublicURL, "/"), oidc: newProviders(d.Outbound),
 		viewCounter: d.Views, ranks: d.Ranks, homeLists: d.Home,
 		databases: d.Databases, transfers: d.Transfers,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."}),
-		http:     newHTTPMetrics(), forms: newForms()}, nil
+		http:     newHTTPMetrics(), forms: newForms()}
+	s.limit = s.newLimiters(d.Limits)
+	s.signer = newFormSigner(d.FormKey, d.Clock)
+	return s, nil
 }

@@ -187,7 +187,7 @@ func (s *Server) setSession(w http.ResponseWriter, r *http.Request, token string
 
 // tenantUsable says why a signed-in user or token may not use its tenant
 // now: the tenant is suspended or deleted. (An ended trial still signs in,
-// to read answers and choose a plan.)
+// to read answers and ask for a paid plan.)
 func (s *Server) tenantUsable(ctx context.Context, key string) error {
 	t, err := s.public.Tenant(ctx, key)
 	if survey.ErrorCode(err) == survey.ENOTFOUND {

@@ -32,7 +32,6 @@ type settingsPage struct {
 	Tenant    *survey.Tenant
 	Name      string
 	Plan      survey.Plan
-	Plans     []survey.Plan
 	LogoURL   string
 	TrialEnds time.Time
 	Errors    map[string]string
@@ -41,10 +40,11 @@ type settingsPage struct {
 }
 
 func (s *Server) settingsPageFor(t *survey.Tenant) settingsPage {
-	return settingsPage{Tenant: t, Name: t.Name, Plan: t.Plan, Plans: survey.Plans, LogoURL: s.logoURL(t), TrialEnds: t.TrialEnds()}
+	return settingsPage{Tenant: t, Name: t.Name, Plan: t.Plan, LogoURL: s.logoURL(t), TrialEnds: t.TrialEnds()}
 }
 
-// showSettings shows the tenant's settings: display name, plan and logo.
+// showSettings shows the tenant's settings: display name and logo, and
+// the plan.
 func (s *Server) showSettings(w http.ResponseWriter, r *http.Request) error {
 	t, err := s.tenantSettings.Get(r.Context(), chi.URLParam(r, "tenant"))
 	if err != nil {
@@ -59,8 +59,9 @@ func (s *Server) showSettings(w http.ResponseWriter, r *http.Request) error {
 // maxSettingsBody bounds the settings form: a logo and a few fields.
 const maxSettingsBody = survey.MaxLogoBytes + 64<<10
 
-// saveSettings changes the display name and plan, and uploads or removes
-// the logo. An invalid form comes back (422) with each problem beside its
+// saveSettings changes the display name, and uploads or removes the logo.
+// The plan is shown, not chosen: an operator changes it (surveys tenant
+// plan), so that no one takes a paid plan without paying. An invalid form comes back (422) with each problem beside its
 // field, and nothing is changed.
 func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) error {
 	t, err := s.tenantSettings.Get(r.Context(), chi.URLParam(r, "tenant"))
@@ -83,12 +84,9 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) error {
 			return fail(nil, "The form could not be read; nothing was saved.")
 		}
 	}
-	page.Name, page.Plan = strings.TrimSpace(survey.CleanLine(r.FormValue("name"))), survey.Plan(r.FormValue("plan"))
+	page.Name = strings.TrimSpace(survey.CleanLine(r.FormValue("name")))
 	next := *t
-	next.Name, next.Plan = page.Name, page.Plan
-	if page.Plan == survey.Trial && t.Plan != survey.Trial {
-		return fail(map[string]string{"plan": "The trial is for new subscribers; choose another plan."}, "Nothing was saved.")
-	}
+	next.Name = page.Name
 	if err := next.Validate(); err != nil {
 		var e *survey.Error
 		errors.As(err, &e)

@@ -1,0 +1,102 @@
+package web
+
+import (
+	"net/http"
+	"net/netip"
+	"strings"
+	"time"
+
+	"github.com/go-chi/httprate"
+)
+
+// Limits bound the anonymous writes each client address may make. A zero
+// count turns its limit off. They are kept in this process's memory: with
+// several instances behind a load balancer, an address may make up to the
+// limit on each instance.
+type Limits struct {
+	// Answers is the answer POSTs an address may make per minute, to any
+	// survey.
+	Answers int
+	// Onboardings is the sign-ups an address may make per hour.
+	Onboardings int
+	// SignIns is the sign-in attempts (password POSTs, and starts of a
+	// sign-in at an identity provider, which write a row each) an address
+	// may make per minute.
+	SignIns int
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
+	// believed. A request from elsewhere is counted by its own address, and
+	// its X-Forwarded-For is ignored: anyone can write one.
+	TrustedProxies []netip.Prefix
+}
+
+// DefaultLimits are the limits a server runs with unless told otherwise.
+var DefaultLimits = Limits{Answers: 30, Onboardings: 5, SignIns: 20}
+
+// limiters holds one middleware per limited kind of request.
+type limiters struct {
+	answers, onboardings, signIns func(http.Handler) http.Handler
+}
+
+func (s *Server) newLimiters(l Limits) limiters {
+	key := func(r *http.Request) (string, error) { return clientAddr(r, l.TrustedProxies), nil }
+	limit := func(n int, window time.Duration, wait string) func(http.Handler) http.Handler {
+		if n <= 0 {
+			return func(next http.Handler) http.Handler { return next }
+		}
+		// httprate counts per window in two maps (this window and the one
+		// before), so its memory is bounded by the addresses seen in two
+		// windows.
+		return httprate.Limit(n, window, httprate.WithKeyFuncs(key),
+			httprate.WithResponseHeaders(httprate.ResponseHeaders{RetryAfter: "Retry-After"}),
+			httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) {
+				s.render(w, r, http.StatusTooManyRequests, "error", errorPage{Title: "Too many requests",
+					Message: "Too many requests have come from your address. Please wait " + wait + " and try again."})
+			}))
+	}
+	return limiters{
+		answers:     limit(l.Answers, time.Minute, "a minute"),
+		onboardings: limit(l.Onboardings, time.Hour, "an hour"),
+		signIns:     limit(l.SignIns, time.Minute, "a minute"),
+	}
+}
+
+// clientAddr is the address a request is counted under: the peer's, or,
+// when the peer is a trusted proxy, the right-most address of
+// X-Forwarded-For that is not a trusted proxy (the left part of the header
+// is the client's to write). IPv6 addresses count by their /64, the block
+// one subscriber usually has.
+func clientAddr(r *http.Request, trusted []netip.Prefix) string {
+	isTrusted := func(a netip.Addr) bool {
+		for _, p := range trusted {
+			if p.Contains(a) {
+				return true
+			}
+		}
+		return false
+	}
+	var a netip.Addr
+	if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil {
+		a = ap.Addr().Unmap()
+	} else if a, err = netip.ParseAddr(r.RemoteAddr); err != nil {
+		return r.RemoteAddr
+	}
+	if len(trusted) > 0 && isTrusted(a) {
+		hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+		for i := len(hops) - 1; i >= 0; i-- {
+			h, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+			if err != nil {
+				break // not an address: stop at the last good one
+			}
+			a = h.Unmap()
+			if !isTrusted(a) {
+				break
+			}
+		}
+	}
+	a = a.WithZone("")
+	if a.Is6() {
+		p, _ := a.Prefix(64)
+		return p.String()
+	}
+	return a.String()
+}
