@@ -9,8 +9,8 @@ import (
 
 // inlineCode finds what a strict CSP blocks in a page: a script without a
 // src, a style element or attribute, an event-handler attribute, a
-// javascript: URL.
-var inlineCode = regexp.MustCompile(`(?i)<script(?:\s[^>]*)?>\s*[^<\s]|<script>|<style|\sstyle\s*=|\son[a-z]+\s*=|javascript:`)
+// javascript: URL in an attribute.
+var inlineCode = regexp.MustCompile(`(?i)<script(?:\s[^>]*)?>\s*[^<\s]|<script>|<style|\sstyle\s*=|\son[a-z]+\s*=|=\s*["']?\s*javascript:`)
 
 // TestSecurityHeaders walks public and signed-in pages (and errors) and
 // checks that each carries the security headers, and that no page has
