@@ -64,6 +64,8 @@ type Worker struct {
 	deleted map[string][]string
 	// failures remembers the last error of a message, for the poison queue.
 	failures map[string]string
+	// passes counts batches, for a batch of one to alternate the queues.
+	passes int
 }
 
 type cached struct {
@@ -123,25 +125,45 @@ type message struct {
 func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, w.cfg.Visibility)
 	defer cancel()
-	// Premium tenants' answers first: the standard queue fills what is
-	// left of the batch, so a busy standard queue never delays them.
 	var msgs []queued
-	for _, q := range store.AnswerQueues {
-		if len(msgs) == w.cfg.Batch {
-			break
+	take := func(q string, n int) error {
+		if n <= 0 {
+			return nil
 		}
-		got, err := w.st.Dequeue(ctx, q, w.cfg.Batch-len(msgs), w.cfg.Visibility)
+		got, err := w.st.Dequeue(ctx, q, n, w.cfg.Visibility)
 		if err != nil {
-			if len(msgs) == 0 {
-				return 0, err
-			}
-			w.log.Warn("worker: dequeue failed", "queue", q, "err", err)
-			break
+			return err
 		}
 		w.m.lag.took(q, got, w.now())
 		for _, m := range got {
 			msgs = append(msgs, queued{m, q})
 		}
+		return nil
+	}
+	// Premium tenants' answers first, but never the whole batch: the
+	// standard queue always gets its share (a quarter, at least one
+	// message), so a busy Premium queue cannot starve it. What the
+	// standard queue leaves goes back to Premium.
+	premium := w.premiumShare()
+	var errs []error
+	if err := take(store.PremiumAnswersQueue, premium); err != nil {
+		errs = append(errs, err)
+	}
+	fromPremium := len(msgs)
+	if err := take(store.AnswersQueue, w.cfg.Batch-len(msgs)); err != nil {
+		errs = append(errs, err)
+	}
+	if fromPremium == premium && len(msgs) < w.cfg.Batch && len(errs) == 0 {
+		if err := take(store.PremiumAnswersQueue, w.cfg.Batch-len(msgs)); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		if len(msgs) == 0 {
+			return 0, errors.Join(errs...)
+		}
+		w.log.Warn("worker: dequeue failed", "err", errors.Join(errs...))
+		errs = nil
 	}
 	defer w.m.lag.progressed() // a batch done, or the queues found empty
 	if len(msgs) == 0 {
@@ -182,7 +204,6 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 			}
 		}
 	}
-	var errs []error
 	for _, key := range order {
 		g := groups[key]
 		err := w.apply(ctx, key, g.tenant, g.slug, g.msgs)
@@ -223,6 +244,18 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 	}
 	wg.Wait()
 	return len(msgs), errors.Join(errs...)
+}
+
+// premiumShare is how many messages a batch takes from the Premium queue
+// first. A batch of one alternates between the queues.
+func (w *Worker) premiumShare() int {
+	if w.cfg.Batch <= 1 {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.passes++
+		return w.passes % 2
+	}
+	return w.cfg.Batch - max(1, w.cfg.Batch/4)
 }
 
 // apply files the answers of msgs for one survey as blobs, merges them into
