@@ -291,6 +291,7 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 		base := sum.TotalAnswers
 		changed := false
 		var fresh []string
+		var created []time.Time // of the fresh answers, for the delay metric
 		for _, m := range msgs {
 			if applied[m.ID] {
 				// Merged already; delivered again.
@@ -317,7 +318,7 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 				sum.Add(*a)
 				fresh = append(fresh, a.ID)
 				if !a.CreatedOn.IsZero() {
-					w.m.delay.Observe(w.now().Sub(a.CreatedOn).Seconds())
+					created = append(created, a.CreatedOn)
 				}
 			}
 			sum.AppliedMessages = append(sum.AppliedMessages, m.ID)
@@ -343,6 +344,11 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 			return err
 		}
 		w.m.answers.Add(float64(len(fresh)))
+		// Each answer's delay once, now that its count is written.
+		now := w.now()
+		for _, c := range created {
+			w.m.delay.Observe(now.Sub(c).Seconds())
+		}
 		w.remember(key, sum, newTag)
 		if err := w.list(ctx, key, tenant, slug, base, fresh); err != nil {
 			return err
