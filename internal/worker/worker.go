@@ -116,7 +116,8 @@ type message struct {
 	storage.Message
 	queue   string
 	plan    survey.Plan
-	answers []survey.SurveyAnswer
+	answers []store.PendingAnswer // each answer ID once
+	spills  []string              // blobs to delete with the message
 	failed  bool
 }
 
@@ -179,7 +180,12 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 		case m.DequeueCount > int64(w.cfg.MaxAttempts):
 			w.poison(ctx, m, fmt.Sprintf("failed %d deliveries; last error: %s", m.DequeueCount-1, w.failure(m.ID)))
 		default:
-			batch = append(batch, &message{Message: m.Message, queue: m.queue, plan: am.Plan, answers: am.Answers})
+			answers, repeats := am.Pending()
+			if repeats > 0 {
+				// One answer twice in a message (a form posted twice at once).
+				w.m.duplicates.Add(float64(repeats))
+			}
+			batch = append(batch, &message{Message: m.Message, queue: m.queue, plan: am.Plan, answers: answers, spills: am.Spills()})
 		}
 	}
 
@@ -240,6 +246,10 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 				return
 			}
 			w.confirmDeleted(m)
+			if err := w.answers.DeleteSpills(ctx, m.spills); err != nil {
+				// Left behind; nothing reads it any more.
+				w.log.Warn("worker: delete spilled answers", "message", m.ID, "err", err)
+			}
 		}()
 	}
 	wg.Wait()
@@ -267,7 +277,8 @@ func (w *Worker) premiumShare() int {
 // (Pending, at ListFrom), and every writer first lists the batch of the
 // write before its own.
 func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*message) error {
-	filed := map[string]bool{} // message/answer ID → the message's to count
+	filed := map[string]bool{}                    // message/answer ID → the message's to count
+	resolved := map[string]*survey.SurveyAnswer{} // message/answer ID → the whole answer
 	for attempt := 0; ; attempt++ {
 		if attempt == 20 {
 			return fmt.Errorf("worker: summary of %s: too many conflicting writers", key)
@@ -292,16 +303,30 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 		changed := false
 		var fresh []string
 		var created []time.Time // of the fresh answers, for the delay metric
+		counted := map[string]bool{}
 		for _, m := range msgs {
 			if applied[m.ID] {
 				// Merged already; delivered again.
 				w.m.duplicates.Add(float64(len(m.answers)))
 				continue
 			}
-			for i := range m.answers {
-				a := &m.answers[i]
-				if a.Tenant != tenant || a.Slug != slug {
+			for _, p := range m.answers {
+				if p.Tenant != tenant || p.Slug != slug {
 					continue
+				}
+				if counted[p.ID] {
+					// The same answer twice in this batch.
+					w.m.duplicates.Inc()
+					continue
+				}
+				a, err := w.resolve(ctx, resolved, m, p, sum)
+				if errors.Is(err, store.ErrUnknownQuestion) {
+					w.m.discarded.Inc()
+					w.log.Warn("worker: dropped an answer that does not fit its survey", "tenant", tenant, "survey", slug, "answer", p.ID, "err", err)
+					continue
+				}
+				if err != nil {
+					return fmt.Errorf("worker: answer %s/%s: %w", key, p.ID, err)
 				}
 				own, ok := filed[m.ID+"/"+a.ID]
 				if !ok {
@@ -315,6 +340,7 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 					w.m.duplicates.Inc()
 					continue
 				}
+				counted[a.ID] = true
 				sum.Add(*a)
 				fresh = append(fresh, a.ID)
 				if !a.CreatedOn.IsZero() {
@@ -356,6 +382,26 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 		w.closeAtLimit(ctx, tenant, slug, msgs, sum.TotalAnswers)
 		return nil
 	}
+}
+
+// resolve returns the whole answer p of m stands for, once per apply: its
+// question texts and types come from the survey's summary, which holds its
+// definition's.
+func (w *Worker) resolve(ctx context.Context, resolved map[string]*survey.SurveyAnswer, m *message, p store.PendingAnswer, sum *store.StoredSummary) (*survey.SurveyAnswer, error) {
+	key := m.ID + "/" + p.ID
+	if a := resolved[key]; a != nil {
+		return a, nil
+	}
+	questions := make(map[string]store.Question, len(sum.Questions))
+	for _, q := range sum.Questions {
+		questions[q.QuestionID] = store.Question{Text: q.QuestionText, Type: q.Type}
+	}
+	a, err := w.answers.Resolve(ctx, p, questions)
+	if err != nil {
+		return nil, err
+	}
+	resolved[key] = &a
+	return &a, nil
 }
 
 // closeAtLimit closes a survey whose summary reached its plan's answer
