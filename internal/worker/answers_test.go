@@ -206,3 +206,52 @@ func TestAnswerTwiceInMessage(t *testing.T) {
 	drain(t, st, worker.New(st, worker.Config{Batch: 1, Visibility: time.Second, MaxAttempts: 5, MaxIdle: 50 * time.Millisecond}, quiet, nil))
 	checkStored(t, st, s, []survey.SurveyAnswer{old, cur})
 }
+
+// TestEnqueueCrash kills the answer POST before and after each storage
+// call of an enqueue of a small and a spilled answer (the spill's write,
+// the message's enqueue): the answers not acknowledged are posted again
+// (the same form, so the same IDs), and every answer is then stored and
+// counted once.
+func TestEnqueueCrash(t *testing.T) {
+	clean := &faulty{Storage: backends.Local(t)}
+	s := textSurvey(t, clean.Storage, 13, 20)
+	send := func(st storage.Storage) ([]survey.SurveyAnswer, []error) {
+		answers := []survey.SurveyAnswer{
+			textAnswer(t, s, func(q int) string { return fmt.Sprintf("small %d", q) }),
+			textAnswer(t, s, func(q int) string { return longText(q) }),
+		}
+		return answers, store.NewSurveyAnswerStore(st).EnqueueEach(context.Background(), "", answers)
+	}
+	if _, errs := send(clean); errs[0] != nil || errs[1] != nil {
+		t.Fatalf("a clean enqueue: %v", errs)
+	}
+	total := clean.calls.Load()
+	if total < 2 {
+		t.Fatalf("a clean enqueue makes %d storage calls", total)
+	}
+	for n := int64(1); n <= total; n++ {
+		for _, after := range []bool{false, true} {
+			t.Run(fmt.Sprintf("call=%d/after=%v", n, after), func(t *testing.T) {
+				st := backends.Local(t)
+				s = textSurvey(t, st, 13, 20)
+				answers, errs := send(&faulty{Storage: st, n: n, after: after})
+				failed := 0
+				for i, err := range errs {
+					if err != nil {
+						failed++
+						// The respondent posts the form again.
+						if err := store.NewSurveyAnswerStore(st).Enqueue(context.Background(), answers[i:i+1]); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+				if failed == 0 {
+					t.Fatal("the crash failed no answer")
+				}
+				drain(t, st, worker.New(st, testConfig, quiet, nil))
+				f := &fixture{st: st, survey: s, ids: []string{answers[0].ID, answers[1].ID}}
+				f.check(t)
+			})
+		}
+	}
+}
