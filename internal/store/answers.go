@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/storage"
@@ -514,39 +515,54 @@ const maxQueuedAnswer = storage.MaxMessageSize - 256
 func (as *SurveyAnswerStore) EnqueueEach(ctx context.Context, p survey.Plan, answers []survey.SurveyAnswer) []error {
 	errs := make([]error, len(answers))
 	type item struct {
+		a     *survey.SurveyAnswer
 		data  []byte
 		spill string
+		err   error
 		at    []int // places in answers
 	}
-	var items []*item
+	var all []*item
 	byID := map[string]*item{}
-	for i, a := range answers {
+	for i := range answers {
+		a := &answers[i]
 		if it := byID[a.ID]; it != nil {
 			it.at = append(it.at, i)
 			continue
 		}
+		it := &item{a: a, at: []int{i}}
+		byID[a.ID] = it
+		all = append(all, it)
 		q := QueuedAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn}
 		for _, qa := range a.Answers {
 			q.Values = append(q.Values, QueuedValue{Question: qa.QuestionID, Answer: qa.Answer})
 		}
-		data, err := encodeJSON(q)
-		if err == nil && len(data) > maxQueuedAnswer {
-			var name string
-			if name, err = as.spill(ctx, a.ID, data); err == nil {
-				data, err = encodeJSON(QueuedAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, CreatedOn: a.CreatedOn, Spill: name})
-				byID[a.ID] = &item{spill: name}
-			}
-		}
-		if err != nil {
-			errs[i] = err
+		it.data, it.err = encodeJSON(q)
+	}
+	// Spill the answers too large for a message, several at once.
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, 8)
+	for _, it := range all {
+		if it.err != nil || len(it.data) <= maxQueuedAnswer {
 			continue
 		}
-		it := byID[a.ID]
-		if it == nil {
-			it = &item{}
-			byID[a.ID] = it
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			if it.spill, it.err = as.spill(ctx, it.a.ID, it.data); it.err == nil {
+				it.data, it.err = encodeJSON(QueuedAnswer{ID: it.a.ID, Tenant: it.a.Tenant, Slug: it.a.Slug, CreatedOn: it.a.CreatedOn, Spill: it.spill})
+			}
+		}()
+	}
+	wg.Wait()
+	var items []*item
+	for _, it := range all {
+		if it.err != nil {
+			for _, i := range it.at {
+				errs[i] = it.err
+			}
+			continue
 		}
-		it.data, it.at = data, []int{i}
 		items = append(items, it)
 	}
 	for len(items) > 0 {
