@@ -304,6 +304,16 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 		var fresh []string
 		var created []time.Time // of the fresh answers, for the delay metric
 		counted := map[string]bool{}
+		var byID map[string]store.Question
+		questions := func() map[string]store.Question {
+			if byID == nil {
+				byID = make(map[string]store.Question, len(sum.Questions))
+				for _, q := range sum.Questions {
+					byID[q.QuestionID] = store.Question{Text: q.QuestionText, Type: q.Type}
+				}
+			}
+			return byID
+		}
 		for _, m := range msgs {
 			if applied[m.ID] {
 				// Merged already; delivered again.
@@ -319,7 +329,7 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 					w.m.duplicates.Inc()
 					continue
 				}
-				a, err := w.resolve(ctx, resolved, m, p, sum)
+				a, err := w.resolve(ctx, resolved, m, p, questions)
 				if errors.Is(err, store.ErrUnknownQuestion) {
 					w.m.discarded.Inc()
 					w.log.Warn("worker: dropped an answer that does not fit its survey", "tenant", tenant, "survey", slug, "answer", p.ID, "err", err)
@@ -387,16 +397,12 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 // resolve returns the whole answer p of m stands for, once per apply: its
 // question texts and types come from the survey's summary, which holds its
 // definition's.
-func (w *Worker) resolve(ctx context.Context, resolved map[string]*survey.SurveyAnswer, m *message, p store.PendingAnswer, sum *store.StoredSummary) (*survey.SurveyAnswer, error) {
+func (w *Worker) resolve(ctx context.Context, resolved map[string]*survey.SurveyAnswer, m *message, p store.PendingAnswer, questions func() map[string]store.Question) (*survey.SurveyAnswer, error) {
 	key := m.ID + "/" + p.ID
 	if a := resolved[key]; a != nil {
 		return a, nil
 	}
-	questions := make(map[string]store.Question, len(sum.Questions))
-	for _, q := range sum.Questions {
-		questions[q.QuestionID] = store.Question{Text: q.QuestionText, Type: q.Type}
-	}
-	a, err := w.answers.Resolve(ctx, p, questions)
+	a, err := w.answers.Resolve(ctx, p, questions())
 	if err != nil {
 		return nil, err
 	}
