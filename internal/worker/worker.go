@@ -246,7 +246,14 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 				return
 			}
 			w.confirmDeleted(m)
-			if err := w.answers.DeleteSpills(ctx, m.spills); err != nil {
+			if len(m.spills) == 0 {
+				return
+			}
+			// The message is gone: nothing else will delete its spills,
+			// so the batch's deadline does not cut this short.
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+			defer cancel()
+			if err := w.answers.DeleteSpills(sctx, m.spills); err != nil {
 				// Left behind; nothing reads it any more.
 				w.log.Warn("worker: delete spilled answers", "message", m.ID, "err", err)
 			}
