@@ -226,4 +226,3 @@ func (c Config) RegionNames() []string {
 	}
 	return out
 }
-

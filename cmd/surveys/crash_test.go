@@ -27,6 +27,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/storage/local"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -109,10 +110,17 @@ func TestCrashKill9(t *testing.T) {
 		Timeout:       20 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
+	// A survey whose every answer is too large for a queue message, so
+	// that it is spilled to a blob before its message: a quarter of the
+	// respondents answer it.
+	longSlug := createLongSurvey(t, filepath.Join(data, "surveys.db"), tenant)
 	var wg sync.WaitGroup
 	for i := range clients {
-		c := &crashClient{t: t, hc: hc, base: &base, path: "/survey/" + tenant + "/" + slug, led: led,
+		c := &crashClient{t: t, hc: hc, base: &base, path: "/survey/" + tenant + "/" + slug, questions: 4, led: led,
 			rnd: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(i)))}
+		if i%4 == 0 {
+			c.path, c.questions, c.long = "/survey/"+tenant+"/"+longSlug, longQuestions, true
+		}
 		wg.Go(func() { c.run(hard, stop) })
 	}
 	clientsDone := make(chan struct{})
@@ -225,7 +233,44 @@ func TestCrashKill9(t *testing.T) {
 		t.Errorf("poison queue holds %d messages (%v): their answers are not counted", n, err)
 	}
 
-	// The checks.
+	// The checks, for each survey.
+	acked, posted, resubmitted, unfinished := led.snapshot()
+	stored := 0
+	for _, sl := range []string{slug, longSlug} {
+		n := checkCrashSurvey(t, st, tenant, sl, led.of("/survey/"+tenant+"/"+sl))
+		t.Logf("survey %s: %d answers stored", sl, n)
+		stored += n
+		if sl == longSlug && n < 5 {
+			t.Errorf("only %d answers of the spilled survey are stored, want at least 5", n)
+		}
+	}
+	t.Logf("acknowledged %d answers (%d redirects, %d forms resubmitted on purpose, %d client failures), stored %d, kills %d, posted but never acknowledged %d",
+		len(acked), led.acks.Load(), resubmitted, led.failures.Load(), stored, len(lives), len(posted)-len(acked))
+	if len(unfinished) > 0 {
+		t.Errorf("%d forms could not be submitted before the clients' deadline: %v", len(unfinished), firstOf(unfinished))
+	}
+	if page, err := st.ListBlobs(ctx, store.SpillContainer, storage.ListOptions{}); err == nil {
+		// Spills of forms posted as a server died, or whose message was
+		// deleted just before a kill: nothing reads them.
+		t.Logf("%d spilled answers left over", len(page.Items))
+	}
+
+	// The test did something.
+	if len(acked) < minAcked {
+		t.Errorf("only %d answers acknowledged, want at least %d", len(acked), minAcked)
+	}
+	if len(lives) < 3 {
+		t.Errorf("only %d kills, want at least 3", len(lives))
+	}
+	t.Logf("total %v", time.Since(start).Round(time.Millisecond))
+}
+
+// checkCrashSurvey checks one survey after the crash test's drain: every
+// acknowledged answer (acked) is stored, and every stored answer is counted
+// once in the summary and listed once. It returns the number stored.
+func checkCrashSurvey(t *testing.T, st storage.Storage, tenant, slug string, acked map[string]bool) int {
+	t.Helper()
+	ctx := t.Context()
 	sv, err := store.NewSurveyStore(st).Get(ctx, tenant, slug)
 	if err != nil {
 		t.Fatal(err)
@@ -252,10 +297,6 @@ func TestCrashKill9(t *testing.T) {
 		recount.Add(*a)
 	}
 
-	acked, posted, resubmitted, unfinished := led.snapshot()
-	t.Logf("acknowledged %d answers (%d redirects, %d forms resubmitted on purpose, %d client failures), stored %d, kills %d, posted but never acknowledged %d",
-		len(acked), led.acks.Load(), resubmitted, led.failures.Load(), len(stored), len(lives), len(posted)-len(acked))
-
 	// Nothing acknowledged is lost.
 	var lost []string
 	for id := range acked {
@@ -278,9 +319,6 @@ func TestCrashKill9(t *testing.T) {
 	}
 	if len(orphans) > 0 {
 		t.Logf("%d stored answers were never acknowledged (forms the clients gave up): %v", len(orphans), firstOf(orphans))
-	}
-	if len(unfinished) > 0 {
-		t.Errorf("%d forms could not be submitted before the clients' deadline: %v", len(unfinished), firstOf(unfinished))
 	}
 
 	// Each stored answer is counted once.
@@ -329,14 +367,31 @@ func TestCrashKill9(t *testing.T) {
 			total, len(stored), len(twice), firstOf(twice), len(missing), firstOf(missing), len(unknown), firstOf(unknown))
 	}
 
-	// The test did something.
-	if len(acked) < minAcked {
-		t.Errorf("only %d answers acknowledged, want at least %d", len(acked), minAcked)
+	return len(stored)
+}
+
+// longQuestions is the number of text questions of the crash test's
+// spilled survey: 13 answers of 4,000 characters pass a queue message.
+const longQuestions = 13
+
+// createLongSurvey publishes a survey of longQuestions text questions for
+// tenant in the store at dbPath, beside a running server, and returns its
+// slug.
+func createLongSurvey(t *testing.T, dbPath, tenant string) string {
+	t.Helper()
+	st, err := local.Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if len(lives) < 3 {
-		t.Errorf("only %d kills, want at least 3", len(lives))
+	defer st.Close()
+	s := &survey.Survey{Tenant: tenant, Title: "Adatum long answers", State: survey.Published}
+	for i := range longQuestions {
+		s.Questions = append(s.Questions, survey.Question{Text: fmt.Sprintf("Tell us more (%d)", i+1), Type: survey.SimpleText})
 	}
-	t.Logf("total %v", time.Since(start).Round(time.Millisecond))
+	if err := store.NewSurveyStore(st).Create(t.Context(), s); err != nil {
+		t.Fatal(err)
+	}
+	return s.Slug
 }
 
 // firstOf returns the first 20 of list, for messages.
@@ -511,9 +566,10 @@ func revealHiddenMessages(t *testing.T, dbPath string) int64 {
 // ledger records what the respondents were told.
 type ledger struct {
 	mu          sync.Mutex
-	acked       map[string]bool // got a 303
-	posted      map[string]bool // POSTed at least once
-	unfinished  []string        // POSTed, never acknowledged, given up
+	acked       map[string]bool   // got a 303
+	paths       map[string]string // token: the survey's path
+	posted      map[string]bool   // POSTed at least once
+	unfinished  []string          // POSTed, never acknowledged, given up
 	resubmitted int
 	acks        atomic.Int64 // 303s, resubmissions included
 	answered    atomic.Int64 // distinct answers acknowledged
@@ -521,7 +577,7 @@ type ledger struct {
 }
 
 func newLedger() *ledger {
-	return &ledger{acked: map[string]bool{}, posted: map[string]bool{}}
+	return &ledger{acked: map[string]bool{}, paths: map[string]string{}, posted: map[string]bool{}}
 }
 
 // tokenID is the answer's ID a form token holds ("<id>.<mac>"): the
@@ -538,11 +594,12 @@ func (l *ledger) post(token string) {
 	l.mu.Unlock()
 }
 
-func (l *ledger) ack(token string, resubmit bool) {
+func (l *ledger) ack(token, path string, resubmit bool) {
 	token = tokenID(token)
 	l.mu.Lock()
 	if !l.acked[token] {
 		l.acked[token] = true
+		l.paths[token] = path
 		l.answered.Add(1)
 	}
 	if resubmit {
@@ -550,6 +607,19 @@ func (l *ledger) ack(token string, resubmit bool) {
 	}
 	l.mu.Unlock()
 	l.acks.Add(1)
+}
+
+// of returns the acknowledged tokens of the survey at path.
+func (l *ledger) of(path string) map[string]bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := map[string]bool{}
+	for token := range l.acked {
+		if l.paths[token] == path {
+			out[token] = true
+		}
+	}
+	return out
 }
 
 func (l *ledger) giveUp(token string) {
@@ -573,8 +643,13 @@ type crashClient struct {
 	hc   *http.Client
 	base *atomic.Pointer[string]
 	path string
-	led  *ledger
-	rnd  *rand.Rand
+	// questions is how many questions the survey at path has (0: the
+	// demo survey's 4); long
+	// clients answer each text question with 4,000 characters.
+	questions int
+	long      bool
+	led       *ledger
+	rnd       *rand.Rand
 }
 
 var (
@@ -611,6 +686,21 @@ func (c *crashClient) run(hard context.Context, stop <-chan struct{}) {
 		}
 		failures = 0
 		values := c.answer(f)
+		if c.rnd.IntN(10) == 0 {
+			// Now and then the form posted twice at once (a double click
+			// on Submit): both posts in flight together, one answer.
+			twin := *c
+			twin.rnd = rand.New(rand.NewPCG(c.rnd.Uint64(), c.rnd.Uint64()))
+			var ok [2]bool
+			var both sync.WaitGroup
+			both.Go(func() { ok[1] = twin.submit(hard, f.token, values, true) })
+			ok[0] = c.submit(hard, f.token, values, false)
+			both.Wait()
+			if !ok[0] || !ok[1] {
+				return
+			}
+			continue
+		}
 		if !c.submit(hard, f.token, values, false) {
 			return
 		}
@@ -658,8 +748,12 @@ func (c *crashClient) fetch(ctx context.Context) (form, error) {
 	for _, m := range textArea.FindAllStringSubmatch(page, -1) {
 		f.texts = append(f.texts, html.UnescapeString(m[1]))
 	}
-	if len(f.radios)+len(f.texts) != 4 {
-		return form{}, fmt.Errorf("%w: %d questions, want 4\n%s", errBadPage, len(f.radios)+len(f.texts), page)
+	want := c.questions
+	if want == 0 {
+		want = 4 // the demo survey
+	}
+	if len(f.radios)+len(f.texts) != want {
+		return form{}, fmt.Errorf("%w: %d questions, want %d\n%s", errBadPage, len(f.radios)+len(f.texts), want, page)
 	}
 	return f, nil
 }
@@ -676,7 +770,15 @@ func (c *crashClient) answer(f form) url.Values {
 		for i := range ws {
 			ws[i] = words[c.rnd.IntN(len(words))]
 		}
-		v.Set("q-"+id, strings.Join(ws, " "))
+		text := strings.Join(ws, " ")
+		if c.long {
+			// survey.MaxTextAnswerLength characters.
+			for len(text) < survey.MaxTextAnswerLength {
+				text += " " + words[c.rnd.IntN(len(words))]
+			}
+			text = text[:survey.MaxTextAnswerLength-1] + "."
+		}
+		v.Set("q-"+id, text)
 	}
 	return v
 }
@@ -708,7 +810,7 @@ func (c *crashClient) submit(hard context.Context, token string, values url.Valu
 		resp.Body.Close()
 		switch {
 		case resp.StatusCode == http.StatusSeeOther && strings.HasSuffix(resp.Header.Get("Location"), c.path+"/thankyou"):
-			c.led.ack(token, resubmit)
+			c.led.ack(token, c.path, resubmit)
 			return true
 		case resp.StatusCode >= 500:
 			// A server failing as it is killed, or its storage closing.

@@ -39,10 +39,12 @@ func TestDuplicateAnswerMessage(t *testing.T) {
 	must(t, "Create", store.NewSurveyStore(src).Create(ctx, s))
 	answers := store.NewSurveyAnswerStore(src)
 	const n = 6
+	made := map[string]survey.SurveyAnswer{} // by ID
 	for i := range n {
 		a, err := survey.NewAnswer(s, map[string]string{s.Questions[0].ID: fmt.Sprint(i%5 + 1)})
 		must(t, "NewAnswer", err)
 		a.ID, a.CreatedOn = store.NewAnswerID(time.Now()), time.Now().UTC()
+		made[a.ID] = a
 		must(t, "Enqueue", answers.Enqueue(ctx, []survey.SurveyAnswer{a}))
 	}
 	take := func() (storage.Message, survey.SurveyAnswer) {
@@ -53,11 +55,16 @@ func TestDuplicateAnswerMessage(t *testing.T) {
 		}
 		var m store.AnswerMessage
 		must(t, "decode", jsonUnmarshal(msgs[0].Data, &m))
-		own, err := answers.File(ctx, &m.Answers[0], msgs[0].ID)
+		queued, _ := m.Pending()
+		if len(queued) != 1 {
+			t.Fatalf("a message of %d answers, want 1", len(queued))
+		}
+		a := made[queued[0].ID]
+		own, err := answers.File(ctx, &a, msgs[0].ID)
 		if err != nil || !own {
 			t.Fatalf("File = %v, %v", own, err)
 		}
-		return msgs[0], m.Answers[0]
+		return msgs[0], a
 	}
 	// Filed, not merged.
 	take()

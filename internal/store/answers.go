@@ -1,10 +1,14 @@
 package store
 
 import (
+	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/storage"
@@ -323,14 +327,149 @@ func isContainerNotFound(err error) bool { return errors.Is(err, storage.ErrCont
 
 func isPrecondition(err error) bool { return errors.Is(err, storage.ErrPrecondition) }
 
-// AnswerMessage is a message of the answers queue: acknowledged answers,
-// carried whole; the queue is their durable record until the worker files
-// them.
+// AnswerMessage is a message of the answers queue: acknowledged answers;
+// the queue is their durable record until the worker files them. It
+// carries what the worker needs only (Queued): each answer's identity and
+// its values by question ID, not the question texts, which the worker
+// takes from the survey's summary. Messages of the first format, whole
+// answers with their question texts (Answers), may still be queued after an
+// upgrade, and are read as before.
 type AnswerMessage struct {
-	Answers []survey.SurveyAnswer `json:"answers"`
+	// Answers is the first format: whole answers.
+	Answers []survey.SurveyAnswer `json:"answers,omitempty"`
+	// Queued is the current format.
+	Queued []QueuedAnswer `json:"queued,omitempty"`
 	// Plan is the plan of the answers' tenant when they were taken: the
 	// worker closes a survey that reaches its plan's answer limit.
 	Plan survey.Plan `json:"plan,omitempty"`
+}
+
+// QueuedAnswer is an answer on the answers queue. An answer too large for
+// one message is spilled: it is written whole to a blob of SpillContainer
+// first, then the message carries its identity and names the blob (Spill);
+// the worker reads it from there, and deletes the blob with the message.
+type QueuedAnswer struct {
+	ID        string        `json:"id"`
+	Tenant    string        `json:"tenant"`
+	Slug      string        `json:"slug"`
+	Title     string        `json:"title,omitempty"`
+	CreatedOn time.Time     `json:"createdOn"`
+	Values    []QueuedValue `json:"values,omitempty"`
+	Spill     string        `json:"spill,omitempty"`
+}
+
+// QueuedValue is the answer to one question, by the question's ID.
+type QueuedValue struct {
+	Question string `json:"q"`
+	Answer   string `json:"a"`
+}
+
+// PendingAnswer is one answer of a dequeued message, in either format.
+type PendingAnswer struct {
+	ID, Tenant, Slug string
+	whole            *survey.SurveyAnswer
+	queued           *QueuedAnswer
+}
+
+// Spilled names the blob a spilled answer was written to ("" if none).
+func (p PendingAnswer) Spilled() string {
+	if p.queued == nil {
+		return ""
+	}
+	return p.queued.Spill
+}
+
+// Pending returns the message's answers in order, each answer ID once (a
+// form posted twice at once may have put one answer twice in a message),
+// and how many repeats it left out.
+func (m *AnswerMessage) Pending() ([]PendingAnswer, int) {
+	seen := map[string]bool{}
+	var out []PendingAnswer
+	repeats := 0
+	add := func(p PendingAnswer) {
+		if seen[p.ID] {
+			repeats++
+			return
+		}
+		seen[p.ID] = true
+		out = append(out, p)
+	}
+	for i := range m.Answers {
+		a := &m.Answers[i]
+		add(PendingAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, whole: a})
+	}
+	for i := range m.Queued {
+		q := &m.Queued[i]
+		add(PendingAnswer{ID: q.ID, Tenant: q.Tenant, Slug: q.Slug, queued: q})
+	}
+	return out, repeats
+}
+
+// Spills names the spill blobs of the message's answers.
+func (m *AnswerMessage) Spills() []string {
+	var out []string
+	for _, q := range m.Queued {
+		if q.Spill != "" {
+			out = append(out, q.Spill)
+		}
+	}
+	return out
+}
+
+// ErrUnknownQuestion: a queued answer names a question its survey does not
+// have (the survey was deleted and made again under the same name).
+var ErrUnknownQuestion = errors.New("store: the answer names a question its survey does not have")
+
+// Question is what Resolve needs of a survey's question.
+type Question struct {
+	Text string
+	Type survey.QuestionType
+}
+
+// Resolve returns the whole answer p stands for: as it was queued (the
+// first format), or rebuilt from its values and the survey's questions (by
+// ID; from the summary the worker holds), read from its spill blob first
+// if it was spilled. It fails with ErrUnknownQuestion when a value names a
+// question not in questions.
+func (as *SurveyAnswerStore) Resolve(ctx context.Context, p PendingAnswer, questions map[string]Question) (survey.SurveyAnswer, error) {
+	if p.whole != nil {
+		return *p.whole, nil
+	}
+	q := *p.queued
+	if q.Spill != "" {
+		b, err := as.st.GetBlob(ctx, SpillContainer, q.Spill)
+		if err != nil {
+			return survey.SurveyAnswer{}, mapErr(err, "Spilled answer")
+		}
+		var whole QueuedAnswer
+		if err := json.Unmarshal(b.Data, &whole); err != nil {
+			return survey.SurveyAnswer{}, fmt.Errorf("store: decode spilled answer %s: %w", q.Spill, err)
+		}
+		if whole.ID != q.ID || whole.Tenant != q.Tenant || whole.Slug != q.Slug {
+			return survey.SurveyAnswer{}, fmt.Errorf("store: spilled answer %s holds answer %s of %s/%s", q.Spill, whole.ID, whole.Tenant, whole.Slug)
+		}
+		q = whole
+	}
+	a := survey.SurveyAnswer{ID: q.ID, Tenant: q.Tenant, Slug: q.Slug, Title: q.Title, CreatedOn: q.CreatedOn}
+	for _, v := range q.Values {
+		def, ok := questions[v.Question]
+		if !ok {
+			return survey.SurveyAnswer{}, fmt.Errorf("%w (%s)", ErrUnknownQuestion, v.Question)
+		}
+		a.Answers = append(a.Answers, survey.QuestionAnswer{QuestionID: v.Question, QuestionText: def.Text, Type: def.Type, Answer: v.Answer})
+	}
+	return a, nil
+}
+
+// DeleteSpills deletes spill blobs, once the message naming them is gone.
+func (as *SurveyAnswerStore) DeleteSpills(ctx context.Context, names []string) error {
+	var errs []error
+	for _, name := range names {
+		if err := as.st.DeleteBlob(ctx, SpillContainer, name, ""); err != nil && !isNotFound(err) {
+			errs = append(errs, mapErr(err, "Spilled answer"))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // AnswerQueues are the answers queues, in the order the worker drains
@@ -353,29 +492,141 @@ func (as *SurveyAnswerStore) Enqueue(ctx context.Context, answers []survey.Surve
 }
 
 // EnqueueFor makes answers of a tenant on plan p durable on its plan's
-// answers queue, in as few messages as fit storage.MaxMessageSize. An answer
-// that cannot fit one message is refused (EINVALID).
+// answers queue; see EnqueueEach. It returns the first failure.
 func (as *SurveyAnswerStore) EnqueueFor(ctx context.Context, p survey.Plan, answers []survey.SurveyAnswer) error {
-	for len(answers) > 0 {
-		n := len(answers)
-		var data []byte
-		for {
-			var err error
-			if data, err = json.Marshal(AnswerMessage{Answers: answers[:n], Plan: p}); err != nil {
-				return fmt.Errorf("store: encode answer message: %w", err)
-			}
-			if len(data) <= storage.MaxMessageSize {
-				break
-			}
-			if n == 1 {
-				return survey.Errorf(survey.EINVALID, "Your answers are too long to send (at most %d KiB in all); please shorten them.", storage.MaxMessageSize/1024)
-			}
-			n /= 2
+	for _, err := range as.EnqueueEach(ctx, p, answers) {
+		if err != nil {
+			return err
 		}
-		if _, err := as.st.Enqueue(ctx, AnswersQueueFor(p), data, storage.EnqueueOptions{TTL: -1}); err != nil {
-			return mapErr(err, "Answer message")
-		}
-		answers = answers[n:]
 	}
 	return nil
+}
+
+// maxQueuedAnswer is the largest encoded answer carried in a message; a
+// larger one is spilled. It leaves room for the message's envelope.
+const maxQueuedAnswer = storage.MaxMessageSize - 256
+
+// EnqueueEach makes answers of a tenant on plan p durable on its plan's
+// answers queue, as few messages as fit storage.MaxMessageSize, and
+// returns each answer's outcome (nil: durable). An answer repeated (the
+// same ID) is queued once, and each of its places gets its outcome. An
+// answer too large for a message is spilled to a blob first. No answer
+// fails for its neighbours' size: messages are split by size.
+func (as *SurveyAnswerStore) EnqueueEach(ctx context.Context, p survey.Plan, answers []survey.SurveyAnswer) []error {
+	errs := make([]error, len(answers))
+	type item struct {
+		a     *survey.SurveyAnswer
+		data  []byte
+		spill string
+		err   error
+		at    []int // places in answers
+	}
+	var all []*item
+	byID := map[string]*item{}
+	for i := range answers {
+		a := &answers[i]
+		if it := byID[a.ID]; it != nil {
+			it.at = append(it.at, i)
+			continue
+		}
+		it := &item{a: a, at: []int{i}}
+		byID[a.ID] = it
+		all = append(all, it)
+		q := QueuedAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn}
+		for _, qa := range a.Answers {
+			q.Values = append(q.Values, QueuedValue{Question: qa.QuestionID, Answer: qa.Answer})
+		}
+		it.data, it.err = encodeJSON(q)
+	}
+	// Spill the answers too large for a message, several at once.
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, 8)
+	for _, it := range all {
+		if it.err != nil || len(it.data) <= maxQueuedAnswer {
+			continue
+		}
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			if it.spill, it.err = as.spill(ctx, it.a.ID, it.data); it.err == nil {
+				it.data, it.err = encodeJSON(QueuedAnswer{ID: it.a.ID, Tenant: it.a.Tenant, Slug: it.a.Slug, CreatedOn: it.a.CreatedOn, Spill: it.spill})
+			}
+		}()
+	}
+	wg.Wait()
+	var items []*item
+	for _, it := range all {
+		if it.err != nil {
+			for _, i := range it.at {
+				errs[i] = it.err
+			}
+			continue
+		}
+		items = append(items, it)
+	}
+	for len(items) > 0 {
+		// As many items as fit one message.
+		n, size := 0, 0
+		for n < len(items) && (n == 0 || size+1+len(items[n].data) <= maxQueuedAnswer) {
+			size += 1 + len(items[n].data)
+			n++
+		}
+		parts := make([]json.RawMessage, n)
+		for k, it := range items[:n] {
+			parts[k] = it.data
+		}
+		data, err := encodeJSON(struct {
+			Queued []json.RawMessage `json:"queued"`
+			Plan   survey.Plan       `json:"plan,omitempty"`
+		}{parts, p})
+		if err == nil {
+			_, err = as.st.Enqueue(ctx, AnswersQueueFor(p), data, storage.EnqueueOptions{TTL: -1})
+			err = mapErr(err, "Answer message")
+		}
+		for _, it := range items[:n] {
+			if err != nil && it.spill != "" {
+				// Not acknowledged; the respondent sends it again.
+				_ = as.DeleteSpills(context.WithoutCancel(ctx), []string{it.spill})
+			}
+			for _, i := range it.at {
+				errs[i] = err
+			}
+		}
+		items = items[n:]
+	}
+	return errs
+}
+
+// spill writes an encoded answer too large for a message to a blob of its
+// own, named by the answer's ID and a random suffix (the same form posted
+// twice is two blobs, each deleted with its own message).
+func (as *SurveyAnswerStore) spill(ctx context.Context, id string, data []byte) (string, error) {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	name := id + "." + hex.EncodeToString(b[:])
+	o := storage.PutOptions{ContentType: "application/json"}
+	_, err := as.st.PutBlob(ctx, SpillContainer, name, data, o)
+	if isContainerNotFound(err) {
+		if err := as.st.CreateContainer(ctx, SpillContainer, false); err != nil {
+			return "", mapErr(err, "Spilled answers")
+		}
+		_, err = as.st.PutBlob(ctx, SpillContainer, name, data, o)
+	}
+	if err != nil {
+		return "", mapErr(err, "Spilled answer")
+	}
+	return name, nil
+}
+
+// encodeJSON is json.Marshal without HTML escaping: answers often hold <,
+// > and &, which would take six bytes each in a message.
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("store: encode answer message: %w", err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

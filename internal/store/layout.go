@@ -28,6 +28,9 @@ const (
 	LogosContainer      = "logos"
 	SummariesContainer  = "surveyanswerssummaries"
 	AnswerListContainer = "surveyanswerlists"
+	// SpillContainer holds answers too large for a queue message, from
+	// their enqueue until the worker deletes their message.
+	SpillContainer      = "surveyanswerspills"
 	SystemContainer     = "system"
 	AnswersQueue        = "surveyanswers"
 	PremiumAnswersQueue = "surveyanswers-premium"
@@ -43,7 +46,7 @@ func Init(ctx context.Context, st storage.Storage) error {
 			return fmt.Errorf("store: create table %s: %w", t, err)
 		}
 	}
-	for _, c := range []string{TenantsContainer, SummariesContainer, AnswerListContainer, SystemContainer, TransferStatusContainer} {
+	for _, c := range []string{TenantsContainer, SummariesContainer, AnswerListContainer, SystemContainer, TransferStatusContainer, SpillContainer} {
 		if err := st.CreateContainer(ctx, c, false); err != nil {
 			return fmt.Errorf("store: create container %s: %w", c, err)
 		}

@@ -35,7 +35,8 @@ func MoveAnswerMessage(ctx context.Context, st storage.Storage, queue, fromID, t
 	from, _ := json.Marshal(fromID)
 	to, _ := json.Marshal(toID)
 	surveys := map[[2]string]bool{}
-	for _, a := range m.Answers {
+	answers, _ := m.Pending()
+	for _, a := range answers {
 		surveys[[2]string{a.Tenant, a.Slug}] = true
 		if !ValidAnswerID(a.ID) {
 			continue

@@ -13,7 +13,9 @@ import (
 // for the next one, so under load one enqueue carries many answers (and
 // the worker's dequeue and delete are shared by them too). Notify returns
 // once the answer's message is durably enqueued: then it may be
-// acknowledged.
+// acknowledged. The same answer (one form posted twice at once) is put in
+// a batch once, and both requests get its outcome; each answer gets its
+// own outcome, so no answer fails for another's.
 type Notifier struct {
 	answers *SurveyAnswerStore
 
@@ -25,12 +27,13 @@ type Notifier struct {
 type notifyBatch struct {
 	plan    survey.Plan
 	answers []survey.SurveyAnswer
+	at      map[string]int // answer ID: its place in answers
 	done    chan struct{}
-	err     error
+	errs    []error // by place in answers; set before done is closed
 }
 
-// maxBatchAnswers bounds the answers in one message; Enqueue splits what
-// does not fit storage.MaxMessageSize.
+// maxBatchAnswers bounds the answers of one batch; EnqueueEach splits it
+// into messages that fit storage.MaxMessageSize.
 const maxBatchAnswers = 256
 
 // NewNotifier returns a Notifier that writes at most parallel messages at
@@ -45,17 +48,25 @@ func (n *Notifier) Notify(ctx context.Context, a survey.SurveyAnswer, p survey.P
 	key := a.Tenant + "/" + a.Slug
 	n.mu.Lock()
 	b := n.pending[key]
-	if b == nil || len(b.answers) >= maxBatchAnswers || b.plan != p {
-		b = &notifyBatch{plan: p, done: make(chan struct{})}
-		n.pending[key] = b
-		go n.flush(key, b)
+	i, again := 0, false
+	if b != nil && b.plan == p {
+		i, again = b.at[a.ID]
 	}
-	b.answers = append(b.answers, a)
+	if !again {
+		if b == nil || len(b.answers) >= maxBatchAnswers || b.plan != p {
+			b = &notifyBatch{plan: p, at: map[string]int{}, done: make(chan struct{})}
+			n.pending[key] = b
+			go n.flush(key, b)
+		}
+		i = len(b.answers)
+		b.at[a.ID] = i
+		b.answers = append(b.answers, a)
+	}
 	n.mu.Unlock()
 
 	select {
 	case <-b.done:
-		return b.err
+		return b.errs[i]
 	case <-ctx.Done():
 		// The answer may still be enqueued; the caller has not acknowledged it.
 		return ctx.Err()
@@ -76,6 +87,6 @@ func (n *Notifier) flush(key string, b *notifyBatch) {
 	// Not the request's context: other requests wait on this message too.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	b.err = n.answers.EnqueueFor(ctx, plan, answers)
+	b.errs = n.answers.EnqueueEach(ctx, plan, answers)
 	close(b.done)
 }

@@ -416,14 +416,21 @@ func TestQueues(t *testing.T) {
 				{QuestionID: "x", Type: survey.SimpleText, Answer: strings.Repeat("words ", 500)},
 			}})
 		}
-		if err := as.Enqueue(ctx, answers); err != nil {
+		// One answer larger than a message, spilled to a blob; one answer
+		// sent twice, queued once.
+		huge := survey.SurveyAnswer{ID: store.NewAnswerID(time.Now()), Tenant: tenant, Slug: "q", Answers: []survey.QuestionAnswer{
+			{QuestionID: "x", Type: survey.SimpleText, Answer: strings.Repeat("<words> ", 8000)},
+		}}
+		answers = append(answers, huge)
+		if err := as.Enqueue(ctx, append(answers, answers[3])); err != nil {
 			t.Fatalf("Enqueue: %v", err)
 		}
 		if err := store.NewSurveyTransferStore(st).Request(ctx, tenant, "q"); err != nil {
 			t.Fatalf("Request: %v", err)
 		}
 		// Other tests share the queues: count only this tenant's messages.
-		seen := map[string]bool{}
+		seen := map[string]int{}
+		spilled := map[string]string{}
 		transfers := 0
 		deadline := time.Now().Add(20 * time.Second)
 		for (len(seen) < len(answers) || transfers == 0) && time.Now().Before(deadline) {
@@ -446,9 +453,16 @@ func TestQueues(t *testing.T) {
 						if err := json.Unmarshal(m.Data, &am); err != nil {
 							t.Fatal(err)
 						}
-						for _, a := range am.Answers {
+						pending, repeats := am.Pending()
+						if repeats != 0 {
+							t.Fatalf("a message repeats %d answers", repeats)
+						}
+						for _, a := range pending {
 							if a.Tenant == tenant {
-								seen[a.ID] = true
+								seen[a.ID]++
+								if a.Spilled() != "" {
+									spilled[a.ID] = a.Spilled()
+								}
 							}
 						}
 					}
@@ -459,7 +473,33 @@ func TestQueues(t *testing.T) {
 		if len(seen) != len(answers) || transfers != 1 {
 			t.Fatalf("dequeued %d of %d answers and %d transfers", len(seen), len(answers), transfers)
 		}
+		for id, n := range seen {
+			if n != 1 {
+				t.Errorf("answer %s queued %d times", id, n)
+			}
+		}
+		if len(spilled) != 1 || spilled[huge.ID] == "" {
+			t.Fatalf("spilled answers %v, want the huge one only", spilled)
+		}
+		got, err := as.Resolve(ctx, pendingOf(t, spilled[huge.ID], huge), map[string]store.Question{"x": {Type: survey.SimpleText}})
+		if err != nil || got.Answers[0].Answer != huge.Answers[0].Answer {
+			t.Fatalf("the spilled answer reads back wrong (%v)", err)
+		}
+		if err := as.DeleteSpills(ctx, []string{spilled[huge.ID]}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := as.Resolve(ctx, pendingOf(t, spilled[huge.ID], huge), nil); survey.ErrorCode(err) != survey.ENOTFOUND {
+			t.Fatalf("a deleted spill reads as %v, want not found", err)
+		}
 	})
+}
+
+// pendingOf is the pending answer of a message naming a's spill blob.
+func pendingOf(t *testing.T, spill string, a survey.SurveyAnswer) store.PendingAnswer {
+	t.Helper()
+	m := store.AnswerMessage{Queued: []store.QueuedAnswer{{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, CreatedOn: a.CreatedOn, Spill: spill}}}
+	p, _ := m.Pending()
+	return p[0]
 }
 
 func TestNames(t *testing.T) {

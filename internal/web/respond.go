@@ -23,9 +23,10 @@ type AnswerNotifier interface {
 	Notify(ctx context.Context, a survey.SurveyAnswer, p survey.Plan) error
 }
 
-// maxAnswerBody bounds a respondent's POST: 50 questions of 4,000
-// characters fit.
-const maxAnswerBody = 1 << 20
+// maxAnswerBody bounds a respondent's POST: every question answered to
+// its limit fits, even in characters of four UTF-8 bytes, each sent as
+// twelve (%XX%XX%XX%XX), with room for the names and the token.
+const maxAnswerBody = survey.MaxQuestions*(survey.MaxTextAnswerLength*12+64) + 4096
 
 type surveyPage struct {
 	Tenant  *survey.Tenant

@@ -276,7 +276,7 @@ func TestSubmit(t *testing.T) {
 		}, nil, 422, []string{"Please keep your answer to 4000 characters"}, 0},
 		{"body too large", func(tok string) url.Values {
 			v := app.complete(tok)
-			v.Set("padding", strings.Repeat("x", 2<<20))
+			v.Set("padding", strings.Repeat("x", 3<<20))
 			return v
 		}, nil, 422, []string{"too long to send"}, 0},
 		{"cross-site post", app.complete, map[string]string{"Sec-Fetch-Site": "cross-site"}, 403, nil, 0},

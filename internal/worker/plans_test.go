@@ -157,3 +157,51 @@ func TestAnswersOfDeletedSurveyDropped(t *testing.T) {
 		}
 	})
 }
+
+// TestStandardNotStarved: with both answers queues full, every batch takes
+// some of each, Premium first, so a busy Premium queue never stops the
+// standard one.
+func TestStandardNotStarved(t *testing.T) {
+	for _, batch := range []int{1, 2, 8, 32} {
+		t.Run(fmt.Sprintf("batch=%d", batch), func(t *testing.T) {
+			st := backends.Local(t)
+			ctx := context.Background()
+			as := store.NewSurveyAnswerStore(st)
+			const each = 40
+			std, stdAnswers := planSurvey(t, st, newTenant(), each)
+			prem, premAnswers := planSurvey(t, st, newTenant()+"p", each)
+			for i := range each {
+				if err := as.EnqueueFor(ctx, survey.Standard, stdAnswers[i:i+1]); err != nil {
+					t.Fatal(err)
+				}
+				if err := as.EnqueueFor(ctx, survey.Premium, premAnswers[i:i+1]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			w := worker.New(st, worker.Config{Batch: batch, Visibility: time.Minute, MaxAttempts: 5, MaxIdle: 10 * time.Millisecond}, quiet, nil)
+			var lastStd, lastPrem int64
+			for pass := 1; lastStd < each && lastPrem < each; pass++ {
+				if _, err := w.RunOnce(ctx); err != nil {
+					t.Fatal(err)
+				}
+				s, p := total(t, st, std), total(t, st, prem)
+				if batch == 1 {
+					// One message a batch: the queues take turns.
+					if pass%2 == 0 && s == lastStd {
+						t.Fatalf("pass %d: no standard answer in two batches of 1 (standard %d, premium %d)", pass, s, p)
+					}
+				} else if s == lastStd || p == lastPrem {
+					t.Fatalf("pass %d: standard %d → %d, premium %d → %d answers; want some of each", pass, lastStd, s, lastPrem, p)
+				}
+				if batch > 1 && p-lastPrem < s-lastStd {
+					t.Fatalf("pass %d: premium took %d, standard %d: premium comes first", pass, p-lastPrem, s-lastStd)
+				}
+				lastStd, lastPrem = s, p
+			}
+			drainQuiet(st, w)
+			if s, p := total(t, st, std), total(t, st, prem); s != each || p != each {
+				t.Fatalf("after draining: standard %d, premium %d answers, want %d each", s, p, each)
+			}
+		})
+	}
+}

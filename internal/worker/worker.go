@@ -64,6 +64,8 @@ type Worker struct {
 	deleted map[string][]string
 	// failures remembers the last error of a message, for the poison queue.
 	failures map[string]string
+	// passes counts batches, for a batch of one to alternate the queues.
+	passes int
 }
 
 type cached struct {
@@ -114,7 +116,8 @@ type message struct {
 	storage.Message
 	queue   string
 	plan    survey.Plan
-	answers []survey.SurveyAnswer
+	answers []store.PendingAnswer // each answer ID once
+	spills  []string              // blobs to delete with the message
 	failed  bool
 }
 
@@ -123,25 +126,45 @@ type message struct {
 func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, w.cfg.Visibility)
 	defer cancel()
-	// Premium tenants' answers first: the standard queue fills what is
-	// left of the batch, so a busy standard queue never delays them.
 	var msgs []queued
-	for _, q := range store.AnswerQueues {
-		if len(msgs) == w.cfg.Batch {
-			break
+	take := func(q string, n int) error {
+		if n <= 0 {
+			return nil
 		}
-		got, err := w.st.Dequeue(ctx, q, w.cfg.Batch-len(msgs), w.cfg.Visibility)
+		got, err := w.st.Dequeue(ctx, q, n, w.cfg.Visibility)
 		if err != nil {
-			if len(msgs) == 0 {
-				return 0, err
-			}
-			w.log.Warn("worker: dequeue failed", "queue", q, "err", err)
-			break
+			return err
 		}
 		w.m.lag.took(q, got, w.now())
 		for _, m := range got {
 			msgs = append(msgs, queued{m, q})
 		}
+		return nil
+	}
+	// Premium tenants' answers first, but never the whole batch: the
+	// standard queue always gets its share (a quarter, at least one
+	// message), so a busy Premium queue cannot starve it. What the
+	// standard queue leaves goes back to Premium.
+	premium := w.premiumShare()
+	var errs []error
+	if err := take(store.PremiumAnswersQueue, premium); err != nil {
+		errs = append(errs, err)
+	}
+	fromPremium := len(msgs)
+	if err := take(store.AnswersQueue, w.cfg.Batch-len(msgs)); err != nil {
+		errs = append(errs, err)
+	}
+	if fromPremium == premium && len(msgs) < w.cfg.Batch && len(errs) == 0 {
+		if err := take(store.PremiumAnswersQueue, w.cfg.Batch-len(msgs)); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		if len(msgs) == 0 {
+			return 0, errors.Join(errs...)
+		}
+		w.log.Warn("worker: dequeue failed", "err", errors.Join(errs...))
+		errs = nil
 	}
 	defer w.m.lag.progressed() // a batch done, or the queues found empty
 	if len(msgs) == 0 {
@@ -157,7 +180,12 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 		case m.DequeueCount > int64(w.cfg.MaxAttempts):
 			w.poison(ctx, m, fmt.Sprintf("failed %d deliveries; last error: %s", m.DequeueCount-1, w.failure(m.ID)))
 		default:
-			batch = append(batch, &message{Message: m.Message, queue: m.queue, plan: am.Plan, answers: am.Answers})
+			answers, repeats := am.Pending()
+			if repeats > 0 {
+				// One answer twice in a message (a form posted twice at once).
+				w.m.duplicates.Add(float64(repeats))
+			}
+			batch = append(batch, &message{Message: m.Message, queue: m.queue, plan: am.Plan, answers: answers, spills: am.Spills()})
 		}
 	}
 
@@ -182,7 +210,6 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 			}
 		}
 	}
-	var errs []error
 	for _, key := range order {
 		g := groups[key]
 		err := w.apply(ctx, key, g.tenant, g.slug, g.msgs)
@@ -219,10 +246,33 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 				return
 			}
 			w.confirmDeleted(m)
+			if len(m.spills) == 0 {
+				return
+			}
+			// The message is gone: nothing else will delete its spills,
+			// so the batch's deadline does not cut this short.
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+			defer cancel()
+			if err := w.answers.DeleteSpills(sctx, m.spills); err != nil {
+				// Left behind; nothing reads it any more.
+				w.log.Warn("worker: delete spilled answers", "message", m.ID, "err", err)
+			}
 		}()
 	}
 	wg.Wait()
 	return len(msgs), errors.Join(errs...)
+}
+
+// premiumShare is how many messages a batch takes from the Premium queue
+// first. A batch of one alternates between the queues.
+func (w *Worker) premiumShare() int {
+	if w.cfg.Batch <= 1 {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.passes++
+		return w.passes % 2
+	}
+	return w.cfg.Batch - max(1, w.cfg.Batch/4)
 }
 
 // apply files the answers of msgs for one survey as blobs, merges them into
@@ -234,7 +284,8 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 // (Pending, at ListFrom), and every writer first lists the batch of the
 // write before its own.
 func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*message) error {
-	filed := map[string]bool{} // message/answer ID → the message's to count
+	filed := map[string]bool{}                    // message/answer ID → the message's to count
+	resolved := map[string]*survey.SurveyAnswer{} // message/answer ID → the whole answer
 	for attempt := 0; ; attempt++ {
 		if attempt == 20 {
 			return fmt.Errorf("worker: summary of %s: too many conflicting writers", key)
@@ -258,16 +309,41 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 		base := sum.TotalAnswers
 		changed := false
 		var fresh []string
+		var created []time.Time // of the fresh answers, for the delay metric
+		counted := map[string]bool{}
+		var byID map[string]store.Question
+		questions := func() map[string]store.Question {
+			if byID == nil {
+				byID = make(map[string]store.Question, len(sum.Questions))
+				for _, q := range sum.Questions {
+					byID[q.QuestionID] = store.Question{Text: q.QuestionText, Type: q.Type}
+				}
+			}
+			return byID
+		}
 		for _, m := range msgs {
 			if applied[m.ID] {
 				// Merged already; delivered again.
 				w.m.duplicates.Add(float64(len(m.answers)))
 				continue
 			}
-			for i := range m.answers {
-				a := &m.answers[i]
-				if a.Tenant != tenant || a.Slug != slug {
+			for _, p := range m.answers {
+				if p.Tenant != tenant || p.Slug != slug {
 					continue
+				}
+				if counted[p.ID] {
+					// The same answer twice in this batch.
+					w.m.duplicates.Inc()
+					continue
+				}
+				a, err := w.resolve(ctx, resolved, m, p, questions)
+				if errors.Is(err, store.ErrUnknownQuestion) {
+					w.m.discarded.Inc()
+					w.log.Warn("worker: dropped an answer that does not fit its survey", "tenant", tenant, "survey", slug, "answer", p.ID, "err", err)
+					continue
+				}
+				if err != nil {
+					return fmt.Errorf("worker: answer %s/%s: %w", key, p.ID, err)
 				}
 				own, ok := filed[m.ID+"/"+a.ID]
 				if !ok {
@@ -281,10 +357,11 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 					w.m.duplicates.Inc()
 					continue
 				}
+				counted[a.ID] = true
 				sum.Add(*a)
 				fresh = append(fresh, a.ID)
 				if !a.CreatedOn.IsZero() {
-					w.m.delay.Observe(w.now().Sub(a.CreatedOn).Seconds())
+					created = append(created, a.CreatedOn)
 				}
 			}
 			sum.AppliedMessages = append(sum.AppliedMessages, m.ID)
@@ -310,6 +387,11 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 			return err
 		}
 		w.m.answers.Add(float64(len(fresh)))
+		// Each answer's delay once, now that its count is written.
+		now := w.now()
+		for _, c := range created {
+			w.m.delay.Observe(now.Sub(c).Seconds())
+		}
 		w.remember(key, sum, newTag)
 		if err := w.list(ctx, key, tenant, slug, base, fresh); err != nil {
 			return err
@@ -317,6 +399,22 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 		w.closeAtLimit(ctx, tenant, slug, msgs, sum.TotalAnswers)
 		return nil
 	}
+}
+
+// resolve returns the whole answer p of m stands for, once per apply: its
+// question texts and types come from the survey's summary, which holds its
+// definition's.
+func (w *Worker) resolve(ctx context.Context, resolved map[string]*survey.SurveyAnswer, m *message, p store.PendingAnswer, questions func() map[string]store.Question) (*survey.SurveyAnswer, error) {
+	key := m.ID + "/" + p.ID
+	if a := resolved[key]; a != nil {
+		return a, nil
+	}
+	a, err := w.answers.Resolve(ctx, p, questions())
+	if err != nil {
+		return nil, err
+	}
+	resolved[key] = &a
+	return &a, nil
 }
 
 // closeAtLimit closes a survey whose summary reached its plan's answer

@@ -9,11 +9,13 @@ import (
 	"log/slog"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/surveys-dev/surveys/internal/postgres/pgtest"
 	"github.com/surveys-dev/surveys/internal/storage"
@@ -49,7 +51,11 @@ type fixture struct {
 	ids    []string
 }
 
-func newFixture(t *testing.T, st storage.Storage, tenant string, answers, perMessage int) *fixture {
+// newFixture makes a survey and enqueues answers to it, perMessage to a
+// message. The answers at the places long are long: 13 text answers of
+// 4,000 characters (the survey then has 12 more text questions), too
+// large for a queue message, so they are spilled to blobs.
+func newFixture(t *testing.T, st storage.Storage, tenant string, answers, perMessage int, long ...int) *fixture {
 	t.Helper()
 	ctx := context.Background()
 	if err := store.Init(ctx, st); err != nil {
@@ -64,6 +70,11 @@ func newFixture(t *testing.T, st storage.Storage, tenant string, answers, perMes
 		{Text: "Say", Type: survey.SimpleText},
 		{Text: "Rate", Type: survey.FiveStars},
 	}}
+	if len(long) > 0 {
+		for i := range 12 {
+			s.Questions = append(s.Questions, survey.Question{Text: fmt.Sprintf("Say more (%d)", i), Type: survey.SimpleText})
+		}
+	}
 	if err := store.NewSurveyStore(st).Create(ctx, s); err != nil {
 		t.Fatal(err)
 	}
@@ -71,12 +82,23 @@ func newFixture(t *testing.T, st storage.Storage, tenant string, answers, perMes
 	as := store.NewSurveyAnswerStore(st)
 	var batch []survey.SurveyAnswer
 	for i := 0; i < answers; i++ {
-		a, err := survey.NewAnswer(s, map[string]string{
+		values := map[string]string{
 			s.Questions[0].ID: fmt.Sprint(i%5 + 1),
 			s.Questions[1].ID: []string{"Red", "Green", "Blue"}[i%3],
 			s.Questions[2].ID: fmt.Sprintf("answer number %d is great", i%4),
 			s.Questions[3].ID: fmt.Sprint(5 - i%5),
-		})
+		}
+		for _, q := range s.Questions[4:] {
+			values[q.ID] = fmt.Sprintf("more %d", i)
+		}
+		if slices.Contains(long, i) {
+			for _, q := range s.Questions {
+				if q.Type == survey.SimpleText {
+					values[q.ID] = longText(i)
+				}
+			}
+		}
+		a, err := survey.NewAnswer(s, values)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,6 +113,19 @@ func newFixture(t *testing.T, st storage.Storage, tenant string, answers, perMes
 		}
 	}
 	return f
+}
+
+// longText is an answer of survey.MaxTextAnswerLength characters, few
+// distinct words (so that summaries keep every word), with characters
+// JSON escapes or stores in several bytes.
+func longText(seed int) string {
+	words := []string{"fast", "<slow>", "café", "naïve & kind", "reliable", "\"quoted\"", "support"}
+	var b strings.Builder
+	for i := seed; utf8.RuneCountInString(b.String()) < survey.MaxTextAnswerLength; i++ {
+		b.WriteString(words[i%len(words)])
+		b.WriteByte(' ')
+	}
+	return string([]rune(b.String())[:survey.MaxTextAnswerLength-1]) + "!"
 }
 
 // recount summarises the stored answer blobs from scratch.
@@ -249,6 +284,9 @@ func (f *faulty) PutBlob(ctx context.Context, c, name string, data []byte, o sto
 	err = f.step(func() (e error) { etag, e = f.Storage.PutBlob(ctx, c, name, data, o); return e })
 	return etag, err
 }
+func (f *faulty) DeleteBlob(ctx context.Context, c, name, ifMatch string) error {
+	return f.step(func() error { return f.Storage.DeleteBlob(ctx, c, name, ifMatch) })
+}
 func (f *faulty) ListBlobs(ctx context.Context, c string, o storage.ListOptions) (p storage.BlobPage, err error) {
 	err = f.step(func() (e error) { p, e = f.Storage.ListBlobs(ctx, c, o); return e })
 	return p, err
@@ -278,15 +316,22 @@ func (f *faulty) DeleteEntity(ctx context.Context, table, pk, rk, ifMatch string
 // recount from the answer blobs: nothing lost, nothing counted twice.
 func TestCrashBetweenEveryCall(t *testing.T) {
 	// A clean run tells how many calls the worker makes.
+	// Answers 1 and 4 are spilled to blobs: too large for a message.
 	clean := &faulty{Storage: backends.Local(t)}
-	f := newFixture(t, clean.Storage, newTenant(), 7, 2)
+	f := newFixture(t, clean.Storage, newTenant(), 7, 2, 1, 4)
+	if n := spills(t, clean.Storage); n != 2 {
+		t.Fatalf("%d spilled answers, want 2", n)
+	}
 	drain(t, clean, worker.New(clean, testConfig, quiet, nil))
 	f.check(t)
+	if n := spills(t, clean.Storage); n != 0 {
+		t.Fatalf("%d spilled answers left after the drain", n)
+	}
 	total := clean.calls.Load()
 	if total < 10 {
 		t.Fatalf("a clean run made only %d calls", total)
 	}
-	t.Logf("a clean run of 7 answers in 4 messages makes %d storage calls", total)
+	t.Logf("a clean run of 7 answers (2 spilled) in 4 messages makes %d storage calls", total)
 
 	var wg sync.WaitGroup
 	results := make(chan string, 2*total)
@@ -296,7 +341,7 @@ func TestCrashBetweenEveryCall(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				st := backends.Local(t)
-				fx := newFixture(t, st, newTenant(), 7, 2)
+				fx := newFixture(t, st, newTenant(), 7, 2, 1, 4)
 				crashing := &faulty{Storage: st, n: n, after: after}
 				// The first process runs until it "dies".
 				w := worker.New(crashing, crashConfig, quiet, nil)
@@ -317,6 +362,16 @@ func TestCrashBetweenEveryCall(t *testing.T) {
 	for r := range results {
 		t.Error(r)
 	}
+}
+
+// spills counts the spilled answers waiting in st.
+func spills(t *testing.T, st storage.Storage) int {
+	t.Helper()
+	page, err := st.ListBlobs(context.Background(), store.SpillContainer, storage.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(page.Items)
 }
 
 func drainQuiet(st storage.Storage, w *worker.Worker) {

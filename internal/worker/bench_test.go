@@ -1,0 +1,113 @@
+package worker_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/surveys-dev/surveys/internal/storage/counting"
+	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/worker"
+)
+
+// BenchmarkAnswerCost sends answers through the notifier (as the answer
+// POST does, `together` at once) and drains them with a worker, over the
+// embedded store wrapped in the counting layer, and reports every storage
+// operation of the answer path (enqueues, spills, dequeues, answer blobs,
+// summary, list, ranks, deletes) per answer. "demo" is the seeded
+// four-question survey; "long" is 13 text questions of 4,000 characters
+// each, an answer larger than one queue message.
+func BenchmarkAnswerCost(b *testing.B) {
+	for _, c := range []struct {
+		name     string
+		texts    int
+		length   int
+		together int
+	}{{"demo", 1, 40, 32}, {"long", 13, survey.MaxTextAnswerLength, 8}} {
+		b.Run(c.name, func(b *testing.B) { benchAnswers(b, c.texts, c.length, c.together) })
+	}
+}
+
+func benchAnswers(b *testing.B, texts, length, together int) {
+	ctx := context.Background()
+	st := counting.New(backends.Local(b))
+	if err := store.Init(ctx, st); err != nil {
+		b.Fatal(err)
+	}
+	if err := worker.Init(ctx, st); err != nil {
+		b.Fatal(err)
+	}
+	s := &survey.Survey{Tenant: "bench", Title: "Bench", State: survey.Published, Questions: []survey.Question{
+		{Text: "Rate", Type: survey.FiveStars},
+		{Text: "Pick", Type: survey.MultipleChoice, PossibleAnswers: []string{"Red", "Green", "Blue"}},
+	}}
+	for i := range texts {
+		s.Questions = append(s.Questions, survey.Question{Text: fmt.Sprintf("Say %d", i), Type: survey.SimpleText})
+	}
+	if err := store.NewSurveyStore(st).Create(ctx, s); err != nil {
+		b.Fatal(err)
+	}
+	text := strings.Repeat("good fast ", length/10)
+	values := map[string]string{s.Questions[0].ID: "4", s.Questions[1].ID: "Green"}
+	for _, q := range s.Questions[2:] {
+		values[q.ID] = text
+	}
+	n := store.NewNotifier(store.NewSurveyAnswerStore(st), 4)
+	w := worker.New(st, worker.DefaultConfig, quiet, nil)
+	drainAll := func() {
+		for {
+			got, err := w.RunOnce(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if got == 0 {
+				return
+			}
+		}
+	}
+	post := func() {
+		var wg sync.WaitGroup
+		errs := make(chan error, together)
+		for range together {
+			wg.Go(func() {
+				a, err := survey.NewAnswer(s, values)
+				if err == nil {
+					a.ID, a.CreatedOn = store.NewAnswerID(time.Now()), time.Now().UTC()
+					err = n.Notify(ctx, a, survey.Standard)
+				}
+				errs <- err
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	// The survey's summary, list and ranks exist, as on a running server.
+	post()
+	drainAll()
+	before := st.Total("")
+	answers := 0
+	for b.Loop() {
+		post()
+		drainAll()
+		answers += together
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(st.Total("")-before)/float64(answers), "ops/answer")
+	sum, _, err := store.NewSurveyAnswersSummaryStore(st).Get(ctx, s.Tenant, s.Slug)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if sum.TotalAnswers != int64(answers+together) {
+		b.Fatalf("summary counts %d answers, %d posted", sum.TotalAnswers, answers+together)
+	}
+}
