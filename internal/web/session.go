@@ -74,7 +74,10 @@ type loginPage struct {
 }
 
 func (s *Server) showLogin(w http.ResponseWriter, r *http.Request) error {
-	page := loginPage{Tenant: r.URL.Query().Get("tenant"), Next: r.URL.Query().Get("next")}
+	page := loginPage{Tenant: r.URL.Query().Get("tenant")}
+	if next := safeNext(r.URL.Query().Get("next")); next != defaultNext {
+		page.Next = next
+	}
 	if page.Tenant == "" {
 		// Sent here from a tenant's page: that is the tenant.
 		if t, _, ok := strings.Cut(strings.TrimPrefix(page.Next, "/"), "/"); ok {
@@ -117,11 +120,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.setSession(w, r, token)
-	next := "/" + u.Tenant + "/surveys"
-	if strings.HasPrefix(page.Next, "/"+u.Tenant+"/") && !strings.Contains(page.Next, "//") {
-		next = page.Next
-	}
-	http.Redirect(w, r, next, http.StatusSeeOther)
+	http.Redirect(w, r, tenantNext(u.Tenant, page.Next), http.StatusSeeOther)
 	return nil
 }
 
