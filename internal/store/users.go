@@ -22,11 +22,9 @@ const (
 	SessionsTable = "Sessions"
 )
 
-// Throttling of failed sign-ins, per account.
-const (
-	MaxFailedSignIns = 5
-	SignInLockout    = 15 * time.Minute
-)
+// FreeSignInFailures is how many failed sign-ins an account takes before
+// each further attempt must wait survey.ThrottleDelay after the last one.
+const FreeSignInFailures = 5
 
 // SessionTTL is how long a session lasts.
 const SessionTTL = 7 * 24 * time.Hour
@@ -38,11 +36,14 @@ type UserStore struct {
 	st   storage.Storage
 	now  func() time.Time
 	cost int
+	// check compares a password with an account's hash (a hook for the
+	// tests, which count the passwords checked).
+	check func(hash, password []byte) error
 }
 
 // NewUserStore returns a UserStore over st.
 func NewUserStore(st storage.Storage) *UserStore {
-	return &UserStore{st: st, now: time.Now, cost: bcrypt.DefaultCost}
+	return &UserStore{st: st, now: time.Now, cost: bcrypt.DefaultCost, check: bcrypt.CompareHashAndPassword}
 }
 
 // Add creates an account; ECONFLICT when the email is taken in the tenant.
@@ -68,48 +69,91 @@ func (us *UserStore) Add(ctx context.Context, tenant, email, password string) (*
 	return u, mapErr(err, "Account")
 }
 
-var errSignIn = survey.Errorf(survey.EFORBIDDEN, "Wrong email or password.")
+var errSignIn = survey.Errorf(survey.EFORBIDDEN, survey.SignInFailureMessage)
 
-// Authenticate checks an email and password. After MaxFailedSignIns
-// failures the account refuses sign-ins for SignInLockout, whatever the
-// password.
+// Authenticate checks an email and password. Every attempt on an account
+// is counted before its password is checked (atomically: a read, then a
+// write If-Match, again on a conflict), so that parallel guesses are
+// counted too; a success resets the count. After FreeSignInFailures
+// failures, an attempt sooner than survey.ThrottleDelay after the last
+// one is refused without checking the password. Unknown account, wrong
+// password and throttled attempt give the same error, in about the same
+// time.
 func (us *UserStore) Authenticate(ctx context.Context, tenant, email, password string) (*survey.User, error) {
 	email = survey.NormalizeEmail(email)
 	if survey.ValidateTenantKey(tenant) != nil || storage.ValidateKey("email", email) != nil {
+		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
 		return nil, errSignIn
 	}
-	e, err := us.st.GetEntity(ctx, UsersTable, tenant, email)
-	if isNotFound(err) {
+	e, err := us.countAttempt(ctx, tenant, email)
+	if isNotFound(err) || err == errSignIn {
 		// Spend the time a hash check would, so that timing does not tell
-		// which accounts exist.
+		// which accounts exist or are throttled.
 		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
 		return nil, errSignIn
 	}
 	if err != nil {
-		return nil, mapErr(err, "Account")
+		return nil, err
 	}
-	now := us.now()
-	if e.Int("FailCount") >= MaxFailedSignIns {
-		if wait := e.Time("FailedAt").Add(SignInLockout).Sub(now); wait > 0 {
-			return nil, survey.Errorf(survey.EFORBIDDEN, "Too many failed sign-ins; try again in %d minutes.", int(wait.Minutes())+1)
-		}
-		e.Properties["FailCount"] = int64(0)
-	}
-	if bcrypt.CompareHashAndPassword([]byte(e.String("PasswordHash")), []byte(password)) != nil {
-		e.Properties["FailCount"] = e.Int("FailCount") + 1
-		e.Properties["FailedAt"] = now.UTC()
-		if _, err := us.st.UpdateEntity(ctx, UsersTable, e, e.ETag); err != nil && !isPrecondition(err) {
-			return nil, mapErr(err, "Account")
-		}
+	if us.check([]byte(e.String("PasswordHash")), []byte(password)) != nil {
 		return nil, errSignIn
 	}
-	if e.Int("FailCount") != 0 {
-		e.Properties["FailCount"] = int64(0)
-		if _, err := us.st.UpdateEntity(ctx, UsersTable, e, e.ETag); err != nil && !isPrecondition(err) {
-			return nil, mapErr(err, "Account")
-		}
+	if err := us.resetFailures(ctx, tenant, email); err != nil {
+		return nil, err
 	}
 	return &survey.User{Tenant: tenant, Email: email, CreatedOn: e.Time("CreatedOn")}, nil
+}
+
+// countAttempt counts a sign-in attempt on an account, and returns the
+// account; errSignIn when the attempt must wait, ENOTFOUND when there is
+// no such account.
+func (us *UserStore) countAttempt(ctx context.Context, tenant, email string) (storage.Entity, error) {
+	for range 100 {
+		e, err := us.st.GetEntity(ctx, UsersTable, tenant, email)
+		if isNotFound(err) {
+			return e, err
+		}
+		if err != nil {
+			return e, mapErr(err, "Account")
+		}
+		now := us.now()
+		n := e.Int("FailCount")
+		if now.Before(e.Time("FailedAt").Add(survey.ThrottleDelay(n, FreeSignInFailures))) {
+			return e, errSignIn
+		}
+		e.Properties["FailCount"], e.Properties["FailedAt"] = n+1, now.UTC()
+		etag, err := us.st.UpdateEntity(ctx, UsersTable, e, e.ETag)
+		if isPrecondition(err) || isNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return e, mapErr(err, "Account")
+		}
+		e.ETag = etag
+		return e, nil
+	}
+	return storage.Entity{}, errSignIn // too busy: refuse rather than let it through uncounted
+}
+
+// resetFailures sets an account's count of failed attempts back to zero,
+// after a good password.
+func (us *UserStore) resetFailures(ctx context.Context, tenant, email string) error {
+	for range 100 {
+		e, err := us.st.GetEntity(ctx, UsersTable, tenant, email)
+		if err != nil {
+			return mapErr(err, "Account")
+		}
+		if e.Int("FailCount") == 0 {
+			return nil
+		}
+		e.Properties["FailCount"] = int64(0)
+		_, err = us.st.UpdateEntity(ctx, UsersTable, e, e.ETag)
+		if isPrecondition(err) {
+			continue
+		}
+		return mapErr(err, "Account")
+	}
+	return survey.Errorf(survey.ECONFLICT, "The account is busy; try again.")
 }
 
 var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("not a password of anyone's"), bcrypt.DefaultCost)

@@ -113,6 +113,9 @@ type Server struct {
 	// The tenant's own SQL database.
 	databases Databases
 	transfers Transfers
+
+	// signInThrottle counts sign-ins per client address.
+	signInThrottle *addrThrottle
 }
 
 // Collectors returns the web server's metrics, to register.
@@ -138,5 +141,5 @@ func New(d Deps) (*Server, error) {
 		viewCounter: d.Views, ranks: d.Ranks, homeLists: d.Home,
 		databases: d.Databases, transfers: d.Transfers,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."}),
-		http:     newHTTPMetrics()}, nil
+		http:     newHTTPMetrics(), signInThrottle: newAddrThrottle()}, nil
 }

@@ -101,15 +101,25 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 		return survey.Errorf(survey.EINVALID, "The form could not be read.")
 	}
 	page := loginPage{Tenant: strings.TrimSpace(r.PostForm.Get("tenant")), Email: r.PostForm.Get("email"), Next: r.PostForm.Get("next")}
+	// Throttled per client address here, per account in Authenticate; a
+	// throttled attempt, an unknown account and a wrong password get the
+	// same page.
+	addr := throttleAddr(r)
+	if !s.signInThrottle.begin(addr) {
+		page.Error = survey.SignInFailureMessage
+		s.render(w, r, http.StatusUnauthorized, "login", page)
+		return nil
+	}
 	u, err := s.users.Authenticate(r.Context(), page.Tenant, page.Email, r.PostForm.Get("password"))
 	if survey.ErrorCode(err) == survey.EFORBIDDEN {
-		page.Error = survey.ErrorMessage(err)
+		page.Error = survey.SignInFailureMessage
 		s.render(w, r, http.StatusUnauthorized, "login", page)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
+	s.signInThrottle.succeeded(addr)
 	if err := s.tenantUsable(r.Context(), u.Tenant); err != nil {
 		page.Error = survey.ErrorMessage(err)
 		s.render(w, r, http.StatusForbidden, "login", page)
