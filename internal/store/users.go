@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -20,14 +21,24 @@ import (
 const (
 	UsersTable    = "Users"
 	SessionsTable = "Sessions"
+	// UserSessionsTable lists each account's sessions (PartitionKey
+	// tenant, RowKey email + "|" + the session's key), so that a password
+	// change or a removal ends them.
+	UserSessionsTable = "UserSessions"
 )
 
 // FreeSignInFailures is how many failed sign-ins an account takes before
 // each further attempt must wait survey.ThrottleDelay after the last one.
 const FreeSignInFailures = 5
 
-// SessionTTL is how long a session lasts.
-const SessionTTL = 7 * 24 * time.Hour
+// Lifetimes of a session: at most SessionTTL from its start, and
+// SessionIdle from its last use (noted at most every sessionTouch, not on
+// every request).
+const (
+	SessionTTL   = 7 * 24 * time.Hour
+	SessionIdle  = 12 * time.Hour
+	sessionTouch = 5 * time.Minute
+)
 
 // UserStore keeps accounts (PartitionKey tenant, RowKey email) with bcrypt
 // password hashes, and sessions (PartitionKey a hash prefix, RowKey the
@@ -200,8 +211,18 @@ func (us *UserStore) NewSession(ctx context.Context, u *survey.User) (string, er
 	}
 	token := base64.RawURLEncoding.EncodeToString(b[:])
 	pk, rk := sessionKey(token)
-	_, err := us.st.InsertEntity(ctx, SessionsTable, storage.Entity{PartitionKey: pk, RowKey: rk, Properties: map[string]any{
-		"Tenant": u.Tenant, "Email": u.Email, "Expires": us.now().Add(SessionTTL).UTC(),
+	now := us.now().UTC()
+	expires := now.Add(SessionTTL)
+	// The account's list first: a session is never live unlisted.
+	us.pruneSessions(ctx, u.Tenant, u.Email)
+	_, err := us.st.UpsertEntity(ctx, UserSessionsTable, storage.Entity{PartitionKey: u.Tenant, RowKey: u.Email + "|" + rk, Properties: map[string]any{
+		"Expires": expires,
+	}})
+	if err != nil {
+		return "", mapErr(err, "Session")
+	}
+	_, err = us.st.InsertEntity(ctx, SessionsTable, storage.Entity{PartitionKey: pk, RowKey: rk, Properties: map[string]any{
+		"Tenant": u.Tenant, "Email": u.Email, "Expires": expires, "LastSeen": now,
 	}})
 	if err != nil {
 		return "", mapErr(err, "Session")
@@ -209,7 +230,41 @@ func (us *UserStore) NewSession(ctx context.Context, u *survey.User) (string, er
 	return token, nil
 }
 
-// Session returns the live session of a token; ENOTFOUND when there is none.
+// pruneSessions drops the account's list entries of sessions past their
+// lifetime (best effort: they are dead anyway).
+func (us *UserStore) pruneSessions(ctx context.Context, tenant, email string) {
+	rows, err := us.userSessions(ctx, tenant, email)
+	if err != nil {
+		return
+	}
+	now := us.now()
+	for _, e := range rows {
+		if now.After(e.Time("Expires")) {
+			_ = us.st.DeleteEntity(ctx, UserSessionsTable, tenant, e.RowKey, "")
+		}
+	}
+}
+
+// userSessions returns the account's list of sessions.
+func (us *UserStore) userSessions(ctx context.Context, tenant, email string) ([]storage.Entity, error) {
+	var rows []storage.Entity
+	q := storage.Query{RowKeyFrom: email + "|", RowKeyTo: email + "}"} // '}' follows '|'
+	for {
+		page, err := us.st.QueryPartition(ctx, UserSessionsTable, tenant, q)
+		if err != nil {
+			return nil, mapErr(err, "Session")
+		}
+		rows = append(rows, page.Entities...)
+		if page.Continuation == "" {
+			return rows, nil
+		}
+		q.Continuation = page.Continuation
+	}
+}
+
+// Session returns the live session of a token; ENOTFOUND when there is
+// none, or it passed its lifetime or its idle time. A session made before
+// sessions were listed per account (no LastSeen) is ended too.
 func (us *UserStore) Session(ctx context.Context, token string) (*Session, error) {
 	if len(token) != 43 {
 		return nil, survey.Errorf(survey.ENOTFOUND, "Session not found.")
@@ -220,9 +275,18 @@ func (us *UserStore) Session(ctx context.Context, token string) (*Session, error
 		return nil, mapErr(err, "Session")
 	}
 	s := &Session{Tenant: e.String("Tenant"), Email: e.String("Email"), Expires: e.Time("Expires")}
-	if us.now().After(s.Expires) {
+	now := us.now()
+	seen := e.Time("LastSeen")
+	if now.After(s.Expires) || seen.IsZero() || now.Sub(seen) >= SessionIdle {
 		_ = us.st.DeleteEntity(ctx, SessionsTable, pk, rk, "")
+		_ = us.st.DeleteEntity(ctx, UserSessionsTable, s.Tenant, s.Email+"|"+rk, "")
 		return nil, survey.Errorf(survey.ENOTFOUND, "Session expired.")
+	}
+	if now.Sub(seen) > sessionTouch {
+		// Best effort: a failure only makes the idle time count from an
+		// earlier use; an ended session (row gone) is not brought back.
+		e.Properties["LastSeen"] = now.UTC()
+		_, _ = us.st.UpdateEntity(ctx, SessionsTable, e, e.ETag)
 	}
 	return s, nil
 }
@@ -230,10 +294,59 @@ func (us *UserStore) Session(ctx context.Context, token string) (*Session, error
 // EndSession signs a session out.
 func (us *UserStore) EndSession(ctx context.Context, token string) error {
 	pk, rk := sessionKey(token)
+	if e, err := us.st.GetEntity(ctx, SessionsTable, pk, rk); err == nil {
+		if err := us.st.DeleteEntity(ctx, UserSessionsTable, e.String("Tenant"), e.String("Email")+"|"+rk, ""); err != nil && !isNotFound(err) {
+			return mapErr(err, "Session")
+		}
+	}
 	if err := us.st.DeleteEntity(ctx, SessionsTable, pk, rk, ""); err != nil && !isNotFound(err) {
 		return mapErr(err, "Session")
 	}
 	return nil
+}
+
+// EndSessions ends every session of an account but the one of token
+// except ("" for none), e.g. after a password change.
+func (us *UserStore) EndSessions(ctx context.Context, tenant, email, except string) error {
+	email = survey.NormalizeEmail(email)
+	_, keep := sessionKey(except)
+	rows, err := us.userSessions(ctx, tenant, email)
+	if err != nil {
+		return err
+	}
+	for _, e := range rows {
+		rk := strings.TrimPrefix(e.RowKey, email+"|")
+		if len(rk) < 2 || except != "" && rk == keep {
+			continue
+		}
+		if err := us.st.DeleteEntity(ctx, SessionsTable, rk[:2], rk, ""); err != nil && !isNotFound(err) {
+			return mapErr(err, "Session")
+		}
+		if err := us.st.DeleteEntity(ctx, UserSessionsTable, tenant, e.RowKey, ""); err != nil && !isNotFound(err) {
+			return mapErr(err, "Session")
+		}
+	}
+	return nil
+}
+
+// Remove deletes an account and ends its sessions; ENOTFOUND when there
+// is no such account.
+func (us *UserStore) Remove(ctx context.Context, tenant, email string) error {
+	email = survey.NormalizeEmail(email)
+	if err := survey.ValidateTenantKey(tenant); err != nil {
+		return err
+	}
+	if storage.ValidateKey("email", email) != nil {
+		return survey.Errorf(survey.ENOTFOUND, "No account %s.", email)
+	}
+	err := us.st.DeleteEntity(ctx, UsersTable, tenant, email, "")
+	if isNotFound(err) {
+		return survey.Errorf(survey.ENOTFOUND, "No account %s.", email)
+	}
+	if err != nil {
+		return mapErr(err, "Account")
+	}
+	return us.EndSessions(ctx, tenant, email, "")
 }
 
 // SignInExternal records a user whom the tenant's own identity provider

@@ -2,6 +2,8 @@ package store_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -133,6 +135,91 @@ func TestSignInAnswersAlike(t *testing.T) {
 			if survey.ErrorCode(err) != survey.EFORBIDDEN || survey.ErrorMessage(err) != survey.SignInFailureMessage {
 				t.Errorf("%s: %v", name, err)
 			}
+		}
+	})
+}
+
+// TestSessionIdleAndEnd: a session ends after SessionIdle unused (its last
+// use noted at most every few minutes) and at SessionTTL however used;
+// EndSessions ends an account's sessions but one; Remove deletes the
+// account and ends its sessions; a session of the old format (no last
+// use) is ended.
+func TestSessionIdleAndEnd(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
+		ctx := context.Background()
+		us, _, advance := throttledUsers(t, st)
+		ana := &survey.User{Tenant: tenant, Email: "ana@example.com"}
+		if _, err := us.Add(ctx, tenant, ana.Email, "correct horse battery"); err != nil {
+			t.Fatal(err)
+		}
+		live := func(token string) bool {
+			t.Helper()
+			_, err := us.Session(ctx, token)
+			if err != nil && survey.ErrorCode(err) != survey.ENOTFOUND {
+				t.Fatal(err)
+			}
+			return err == nil
+		}
+		newSession := func(u *survey.User) string {
+			t.Helper()
+			tok, err := us.NewSession(ctx, u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return tok
+		}
+		idle, used := newSession(ana), newSession(ana)
+		for range 2 {
+			advance(store.SessionIdle / 2)
+			if !live(used) {
+				t.Fatal("a session in use ended")
+			}
+		}
+		if live(idle) {
+			t.Fatalf("a session idle for %v is live", store.SessionIdle)
+		}
+		for i := time.Duration(0); i < store.SessionTTL; i += store.SessionIdle / 2 {
+			advance(store.SessionIdle / 2)
+			live(used)
+		}
+		if live(used) {
+			t.Fatalf("a session used often is live after %v", store.SessionTTL)
+		}
+
+		here, other := newSession(ana), newSession(ana)
+		bob := &survey.User{Tenant: tenant, Email: "bob@example.com"}
+		bobs := newSession(bob)
+		if err := us.EndSessions(ctx, tenant, ana.Email, here); err != nil {
+			t.Fatal(err)
+		}
+		if !live(here) || live(other) || !live(bobs) {
+			t.Fatalf("after EndSessions: kept %v, other %v, another account's %v", live(here), live(other), live(bobs))
+		}
+		if err := us.Remove(ctx, tenant, "ANA@example.com"); err != nil {
+			t.Fatal(err)
+		}
+		if live(here) || !live(bobs) {
+			t.Fatal("Remove left the account's session, or ended another's")
+		}
+		if _, err := us.Authenticate(ctx, tenant, ana.Email, "correct horse battery"); err == nil {
+			t.Fatal("a removed account signs in")
+		}
+		wantCode(t, "Remove again", us.Remove(ctx, tenant, ana.Email), survey.ENOTFOUND)
+		page, err := st.QueryPartition(ctx, store.UserSessionsTable, tenant, storage.Query{RowKeyFrom: "ana@", RowKeyTo: "ana@~"})
+		if err != nil || len(page.Entities) != 0 {
+			t.Fatalf("the removed account's session list: %d rows, %v", len(page.Entities), err)
+		}
+
+		// A session of the old format.
+		old := newSession(bob)
+		sum := sha256.Sum256([]byte(old))
+		h := hex.EncodeToString(sum[:])
+		if _, err := st.UpsertEntity(ctx, store.SessionsTable, storage.Entity{PartitionKey: h[:2], RowKey: h, Properties: map[string]any{
+			"Tenant": tenant, "Email": bob.Email, "Expires": time.Now().Add(time.Hour).UTC()}}); err != nil {
+			t.Fatal(err)
+		}
+		if live(old) {
+			t.Fatal("a session of the old format is live")
 		}
 	})
 }

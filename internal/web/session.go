@@ -20,6 +20,8 @@ type Users interface {
 	NewSession(ctx context.Context, u *survey.User) (string, error)
 	Session(ctx context.Context, token string) (*store.Session, error)
 	EndSession(ctx context.Context, token string) error
+	// EndSessions ends an account's sessions but the one of token except.
+	EndSessions(ctx context.Context, tenant, email, except string) error
 	// SignInExternal finds or makes the account of a user whom the
 	// tenant's own identity provider signed in.
 	SignInExternal(ctx context.Context, tenant, email, issuer, subject string) (*survey.User, error)
@@ -94,7 +96,7 @@ func (s *Server) showLogin(w http.ResponseWriter, r *http.Request) error {
 }
 
 // login signs a user in: a session cookie (HTTP-only, SameSite=Lax,
-// Secure over TLS), then 303 to the dashboard or the page asked for.
+// Secure over TLS or when the public URL is https), then 303 to the dashboard or the page asked for.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 	if err := r.ParseForm(); err != nil {
@@ -141,7 +143,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", HttpOnly: true, MaxAge: -1, SameSite: http.SameSiteLaxMode})
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", HttpOnly: true, Secure: s.secureCookies(r), MaxAge: -1, SameSite: http.SameSiteLaxMode})
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 	return nil
 }
@@ -183,14 +185,29 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	// The password changed: every other session of the account ends.
+	current := ""
+	if c, err := r.Cookie(sessionCookie); err == nil {
+		current = c.Value
+	}
+	if err := s.users.EndSessions(r.Context(), sess.Tenant, sess.Email, current); err != nil {
+		return err
+	}
 	page.Changed = true
 	s.render(w, r, http.StatusOK, "password", page)
 	return nil
 }
 
+// secureCookies reports whether cookies must be Secure: the request came
+// over TLS, or the site's public URL is https (behind a TLS-terminating
+// proxy the request itself is plain).
+func (s *Server) secureCookies(r *http.Request) bool {
+	return r.TLS != nil || strings.HasPrefix(s.publicURL, "https://")
+}
+
 // setSession sets the session cookie.
 func (s *Server) setSession(w http.ResponseWriter, r *http.Request, token string) {
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: token, Path: "/", HttpOnly: true, Secure: r.TLS != nil,
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: token, Path: "/", HttpOnly: true, Secure: s.secureCookies(r),
 		SameSite: http.SameSiteLaxMode, MaxAge: int(store.SessionTTL.Seconds())})
 }
 
