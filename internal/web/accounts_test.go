@@ -107,3 +107,41 @@ func TestPasswordChangeEndsOtherSessions(t *testing.T) {
 		}
 	}
 }
+
+// TestAPITokenExpiredOrRevoked: an expired or revoked token gets 401.
+func TestAPITokenExpiredOrRevoked(t *testing.T) {
+	app := newTestApp(t)
+	tokens := store.NewTokenStore(app.st)
+	ctx := context.Background()
+	live, err := tokens.CreateFor(ctx, "adatum", "live", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expired, err := tokens.CreateFor(ctx, "adatum", "expired", time.Nanosecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	revoked, err := tokens.Create(ctx, "adatum", "revoked")
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := tokens.List(ctx, "adatum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, info := range list {
+		if info.Name == "revoked" {
+			if err := tokens.Revoke(ctx, "adatum", info.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if code, _, _ := app.api(t, "GET", "/api/v1/surveys", live, ""); code != http.StatusOK {
+		t.Fatalf("a live token = %d", code)
+	}
+	for name, tok := range map[string]string{"expired": expired, "revoked": revoked} {
+		if code, v, _ := app.api(t, "GET", "/api/v1/surveys", tok, ""); code != http.StatusUnauthorized || v["error"] == "" {
+			t.Errorf("%s token = %d %v", name, code, v)
+		}
+	}
+}
