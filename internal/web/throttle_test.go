@@ -11,6 +11,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/web"
 )
 
 // throttleAccount makes an account's recorded failures such that its next
@@ -85,6 +86,8 @@ func TestSignInThrottlePerAddress(t *testing.T) {
 	if _, err := store.NewUserStore(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
+	// The throttle's clock stands still: no attempt waits out a delay.
+	web.SetSignInThrottleClock(app.web, func() time.Time { return time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC) })
 	const attacker, user = "203.0.113.7", "198.51.100.9"
 	for i := range 10 {
 		if code, _, _ := app.loginFrom(t, attacker, "guess"+string(rune('a'+i))+"@adatum.example", "correct horse battery"); code != http.StatusUnauthorized {
