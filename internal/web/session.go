@@ -96,7 +96,8 @@ func (s *Server) showLogin(w http.ResponseWriter, r *http.Request) error {
 }
 
 // login signs a user in: a session cookie (HTTP-only, SameSite=Lax,
-// Secure over TLS or when the public URL is https), then 303 to the dashboard or the page asked for.
+// Secure over TLS or when the public URL is https), then 303 to the
+// dashboard or the page asked for.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 	if err := r.ParseForm(); err != nil {
