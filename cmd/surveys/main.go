@@ -30,7 +30,10 @@ const usage = `Usage: surveys <command> [flags]
 Commands:
   serve    serve the web site and run the worker (the default)
   user add add a subscriber's account: --tenant T --email E --password-stdin
-  token create  print a new API token for a tenant: --tenant T [--name N]
+  user remove   delete an account and end its sessions: --tenant T --email E
+  token create  print a new API token for a tenant: --tenant T [--name N] [--expires 90d]
+  token list    list a tenant's API tokens (ID, name, created, expires): --tenant T
+  token revoke  delete an API token: --tenant T ID
   tenant list   list the tenants, with their plan and state
   tenant suspend|resume --tenant T   stop or restart a tenant's sign-in and surveys
   tenant delete --tenant T --yes     delete a tenant and all its data

@@ -6,7 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"text/tabwriter"
+	"time"
 
 	"github.com/surveys-dev/surveys/internal/secret"
 	"github.com/surveys-dev/surveys/internal/storage"
@@ -14,21 +17,36 @@ import (
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
-// userCommand runs "surveys user add": it opens the storage the server
-// uses (the same flags and environment) and adds an account to a tenant.
-// The password is read from standard input, never from the command line.
+// userCommand runs "surveys user add" and "surveys user remove": it
+// opens the storage the server uses (the same flags and environment) and
+// adds an account to a tenant, or removes one and ends its sessions. The
+// password is read from standard input, never from the command line.
 func userCommand(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] != "add" {
-		return fmt.Errorf("user: usage: surveys user add --tenant T --email E --password-stdin")
+	if len(args) == 0 || args[0] != "add" && args[0] != "remove" {
+		return fmt.Errorf("user: usage: surveys user add --tenant T --email E --password-stdin | surveys user remove --tenant T --email E")
 	}
 	var email string
 	var fromStdin bool
 	var sf storageFlags
-	fs := sf.flagSet("user add", stderr)
+	fs := sf.flagSet("user "+args[0], stderr)
 	fs.StringVar(&email, "email", "", "the user's email address")
-	fs.BoolVar(&fromStdin, "password-stdin", false, "read the password from standard input (required)")
+	if args[0] == "add" {
+		fs.BoolVar(&fromStdin, "password-stdin", false, "read the password from standard input (required)")
+	}
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
+	}
+	if args[0] == "remove" {
+		st, _, err := sf.open(ctx, getenv, stderr)
+		if err != nil {
+			return fmt.Errorf("user remove: %w", err)
+		}
+		defer st.Close()
+		if err := store.NewUserStore(st).Remove(ctx, sf.tenant, email); err != nil {
+			return fmt.Errorf("user remove: %s", survey.ErrorMessage(err))
+		}
+		fmt.Fprintf(stdout, "removed %s from tenant %s; its sessions are ended\n", survey.NormalizeEmail(email), sf.tenant)
+		return nil
 	}
 	if !fromStdin {
 		return fmt.Errorf("user add: pass the password on standard input with --password-stdin")
@@ -51,30 +69,92 @@ func userCommand(ctx context.Context, args []string, getenv func(string) string,
 	return nil
 }
 
-// tokenCommand runs "surveys token create": it prints a new API token for
-// a tenant. The token is shown once; only its hash is stored.
+// tokenCommand runs "surveys token create|list|revoke". A new token is
+// printed once (only its hash is stored), with an optional lifetime; the
+// list shows each token's ID, name, creation and expiry, never a secret;
+// revoke deletes a token by its ID.
 func tokenCommand(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] != "create" {
-		return fmt.Errorf("token: usage: surveys token create --tenant T [--name N]")
+	const usage = "token: usage: surveys token create --tenant T [--name N] [--expires 90d] | token list --tenant T | token revoke --tenant T ID"
+	if len(args) == 0 || args[0] != "create" && args[0] != "list" && args[0] != "revoke" {
+		return fmt.Errorf("%s", usage)
 	}
-	var name string
+	var name, expires string
 	var sf storageFlags
-	fs := sf.flagSet("token create", stderr)
-	fs.StringVar(&name, "name", "", "what the token is for")
+	fs := sf.flagSet("token "+args[0], stderr)
+	if args[0] == "create" {
+		fs.StringVar(&name, "name", "", "what the token is for")
+		fs.StringVar(&expires, "expires", "", "the token's lifetime, in days (90d) or hours (12h); empty: it never expires")
+	}
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
+	var ttl time.Duration
+	if expires != "" {
+		var err error
+		if ttl, err = parseLifetime(expires); err != nil {
+			return fmt.Errorf("token create: --expires %q: %w", expires, err)
+		}
+	}
+	if args[0] == "revoke" && fs.NArg() != 1 {
+		return fmt.Errorf("%s", usage)
+	}
 	st, _, err := sf.open(ctx, getenv, stderr)
 	if err != nil {
-		return fmt.Errorf("token create: %w", err)
+		return fmt.Errorf("token %s: %w", args[0], err)
 	}
 	defer st.Close()
-	token, err := store.NewTokenStore(st).Create(ctx, sf.tenant, name)
+	ts := store.NewTokenStore(st)
+	switch args[0] {
+	case "list":
+		list, err := ts.List(ctx, sf.tenant)
+		if err != nil {
+			return fmt.Errorf("token list: %s", survey.ErrorMessage(err))
+		}
+		w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(w, "ID\tNAME\tCREATED\tEXPIRES")
+		for _, t := range list {
+			exp := "never"
+			if !t.Expires.IsZero() {
+				exp = t.Expires.UTC().Format(time.RFC3339)
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", t.ID, t.Name, t.CreatedOn.UTC().Format(time.RFC3339), exp)
+		}
+		return w.Flush()
+	case "revoke":
+		if err := ts.Revoke(ctx, sf.tenant, fs.Arg(0)); err != nil {
+			return fmt.Errorf("token revoke: %s", survey.ErrorMessage(err))
+		}
+		fmt.Fprintf(stdout, "revoked token %s of tenant %s\n", fs.Arg(0), sf.tenant)
+		return nil
+	}
+	token, err := ts.CreateFor(ctx, sf.tenant, name, ttl)
 	if err != nil {
 		return fmt.Errorf("token create: %s", err)
 	}
 	fmt.Fprintln(stdout, token)
 	return nil
+}
+
+// parseLifetime reads a lifetime of whole days ("90d") or a Go duration
+// ("12h"); it must be positive.
+func parseLifetime(s string) (time.Duration, error) {
+	var d time.Duration
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err != nil || n <= 0 || n > 3650 {
+			return 0, fmt.Errorf("give a number of days from 1 to 3650, such as 90d")
+		}
+		d = time.Duration(n) * 24 * time.Hour
+	} else {
+		var err error
+		if d, err = time.ParseDuration(s); err != nil {
+			return 0, fmt.Errorf("give days (90d) or hours (12h)")
+		}
+	}
+	if d <= 0 {
+		return 0, fmt.Errorf("the lifetime must be positive")
+	}
+	return d, nil
 }
 
 // storageFlags are the flags an operator's command shares: the tenant it

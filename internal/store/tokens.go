@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -36,10 +37,19 @@ func tokenKey(token string) (string, string) {
 	return h[:2], h
 }
 
-// Create makes a token for tenant and returns it.
+// Create makes a token for tenant, without an expiry, and returns it.
 func (ts *TokenStore) Create(ctx context.Context, tenant, name string) (string, error) {
+	return ts.CreateFor(ctx, tenant, name, 0)
+}
+
+// CreateFor makes a token for tenant that expires after ttl (never when
+// ttl is 0), and returns it.
+func (ts *TokenStore) CreateFor(ctx context.Context, tenant, name string, ttl time.Duration) (string, error) {
 	if err := survey.ValidateTenantKey(tenant); err != nil {
 		return "", err
+	}
+	if ttl < 0 {
+		return "", survey.Errorf(survey.EINVALID, "A token's lifetime must be positive.")
 	}
 	var b [32]byte
 	if _, err := rand.Read(b[:]); err != nil {
@@ -47,16 +57,91 @@ func (ts *TokenStore) Create(ctx context.Context, tenant, name string) (string, 
 	}
 	token := tokenPrefix + base64.RawURLEncoding.EncodeToString(b[:])
 	pk, rk := tokenKey(token)
-	_, err := ts.st.InsertEntity(ctx, TokensTable, storage.Entity{PartitionKey: pk, RowKey: rk, Properties: map[string]any{
-		"Tenant": tenant, "Name": name, "CreatedOn": ts.now().UTC(),
-	}})
+	now := ts.now().UTC()
+	props := map[string]any{"Tenant": tenant, "Name": name, "CreatedOn": now}
+	if ttl > 0 {
+		props["Expires"] = now.Add(ttl)
+	}
+	_, err := ts.st.InsertEntity(ctx, TokensTable, storage.Entity{PartitionKey: pk, RowKey: rk, Properties: props})
 	if err != nil {
 		return "", mapErr(err, "API token")
 	}
 	return token, nil
 }
 
-// Tenant returns the tenant of a token; EFORBIDDEN for an unknown one.
+// TokenIDLength is the length of a token's ID: the start of the SHA-256
+// of the token, which names it in lists and revocations (never the
+// secret).
+const TokenIDLength = 16
+
+// TokenInfo describes a token, without its secret.
+type TokenInfo struct {
+	ID        string
+	Name      string
+	CreatedOn time.Time
+	Expires   time.Time // zero: never
+}
+
+// List returns the tenant's tokens, oldest first. It reads the whole
+// table (tokens are few; this is an operator's command).
+func (ts *TokenStore) List(ctx context.Context, tenant string) ([]TokenInfo, error) {
+	if err := survey.ValidateTenantKey(tenant); err != nil {
+		return nil, err
+	}
+	var out []TokenInfo
+	q := storage.TableQuery{}
+	for {
+		page, err := ts.st.QueryTable(ctx, TokensTable, q)
+		if err != nil {
+			return nil, mapErr(err, "API token")
+		}
+		for _, e := range page.Entities {
+			if e.String("Tenant") == tenant && len(e.RowKey) >= TokenIDLength {
+				out = append(out, TokenInfo{ID: e.RowKey[:TokenIDLength], Name: e.String("Name"), CreatedOn: e.Time("CreatedOn"), Expires: e.Time("Expires")})
+			}
+		}
+		if page.Continuation == "" {
+			break
+		}
+		q.Continuation = page.Continuation
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].CreatedOn.Before(out[j].CreatedOn) })
+	return out, nil
+}
+
+// Revoke deletes the tenant's token of that ID; ENOTFOUND when the tenant
+// has none.
+func (ts *TokenStore) Revoke(ctx context.Context, tenant, id string) error {
+	if err := survey.ValidateTenantKey(tenant); err != nil {
+		return err
+	}
+	id = strings.ToLower(strings.TrimSpace(id))
+	notFound := survey.Errorf(survey.ENOTFOUND, "%s has no API token %q.", tenant, id)
+	if len(id) != TokenIDLength || strings.Trim(id, "0123456789abcdef") != "" {
+		return notFound
+	}
+	page, err := ts.st.QueryPartition(ctx, TokensTable, id[:2], storage.Query{RowKeyFrom: id, RowKeyTo: id + "~"})
+	if err != nil {
+		return mapErr(err, "API token")
+	}
+	n := 0
+	for _, e := range page.Entities {
+		if e.String("Tenant") != tenant {
+			continue
+		}
+		if err := ts.st.DeleteEntity(ctx, TokensTable, e.PartitionKey, e.RowKey, ""); err != nil && !isNotFound(err) {
+			return mapErr(err, "API token")
+		}
+		n++
+	}
+	if n == 0 {
+		return notFound
+	}
+	return nil
+}
+
+// Tenant returns the tenant of a token; EFORBIDDEN for an unknown, revoked
+// or expired one.
 func (ts *TokenStore) Tenant(ctx context.Context, token string) (string, error) {
 	if !strings.HasPrefix(token, tokenPrefix) || len(token) != len(tokenPrefix)+43 {
 		return "", survey.Errorf(survey.EFORBIDDEN, "The API token is not valid.")
@@ -68,6 +153,9 @@ func (ts *TokenStore) Tenant(ctx context.Context, token string) (string, error) 
 	}
 	if err != nil {
 		return "", mapErr(err, "API token")
+	}
+	if exp := e.Time("Expires"); !exp.IsZero() && !ts.now().Before(exp) {
+		return "", survey.Errorf(survey.EFORBIDDEN, "The API token has expired.")
 	}
 	return e.String("Tenant"), nil
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -20,16 +21,24 @@ import (
 const (
 	UsersTable    = "Users"
 	SessionsTable = "Sessions"
+	// UserSessionsTable lists each account's sessions (PartitionKey
+	// tenant, RowKey email + "|" + the session's key), so that a password
+	// change or a removal ends them.
+	UserSessionsTable = "UserSessions"
 )
 
-// Throttling of failed sign-ins, per account.
+// FreeSignInFailures is how many failed sign-ins an account takes before
+// each further attempt must wait survey.ThrottleDelay after the last one.
+const FreeSignInFailures = 5
+
+// Lifetimes of a session: at most SessionTTL from its start, and
+// SessionIdle from its last use (noted at most every sessionTouch, not on
+// every request).
 const (
-	MaxFailedSignIns = 5
-	SignInLockout    = 15 * time.Minute
+	SessionTTL   = 7 * 24 * time.Hour
+	SessionIdle  = 12 * time.Hour
+	sessionTouch = 5 * time.Minute
 )
-
-// SessionTTL is how long a session lasts.
-const SessionTTL = 7 * 24 * time.Hour
 
 // UserStore keeps accounts (PartitionKey tenant, RowKey email) with bcrypt
 // password hashes, and sessions (PartitionKey a hash prefix, RowKey the
@@ -38,11 +47,14 @@ type UserStore struct {
 	st   storage.Storage
 	now  func() time.Time
 	cost int
+	// check compares a password with an account's hash (a hook for the
+	// tests, which count the passwords checked).
+	check func(hash, password []byte) error
 }
 
 // NewUserStore returns a UserStore over st.
 func NewUserStore(st storage.Storage) *UserStore {
-	return &UserStore{st: st, now: time.Now, cost: bcrypt.DefaultCost}
+	return &UserStore{st: st, now: time.Now, cost: bcrypt.DefaultCost, check: bcrypt.CompareHashAndPassword}
 }
 
 // Add creates an account; ECONFLICT when the email is taken in the tenant.
@@ -68,48 +80,91 @@ func (us *UserStore) Add(ctx context.Context, tenant, email, password string) (*
 	return u, mapErr(err, "Account")
 }
 
-var errSignIn = survey.Errorf(survey.EFORBIDDEN, "Wrong email or password.")
+var errSignIn = survey.Errorf(survey.EFORBIDDEN, survey.SignInFailureMessage)
 
-// Authenticate checks an email and password. After MaxFailedSignIns
-// failures the account refuses sign-ins for SignInLockout, whatever the
-// password.
+// Authenticate checks an email and password. Every attempt on an account
+// is counted before its password is checked (atomically: a read, then a
+// write If-Match, again on a conflict), so that parallel guesses are
+// counted too; a success resets the count. After FreeSignInFailures
+// failures, an attempt sooner than survey.ThrottleDelay after the last
+// one is refused without checking the password. Unknown account, wrong
+// password and throttled attempt give the same error, in about the same
+// time.
 func (us *UserStore) Authenticate(ctx context.Context, tenant, email, password string) (*survey.User, error) {
 	email = survey.NormalizeEmail(email)
 	if survey.ValidateTenantKey(tenant) != nil || storage.ValidateKey("email", email) != nil {
+		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
 		return nil, errSignIn
 	}
-	e, err := us.st.GetEntity(ctx, UsersTable, tenant, email)
-	if isNotFound(err) {
+	e, err := us.countAttempt(ctx, tenant, email)
+	if isNotFound(err) || err == errSignIn {
 		// Spend the time a hash check would, so that timing does not tell
-		// which accounts exist.
+		// which accounts exist or are throttled.
 		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
 		return nil, errSignIn
 	}
 	if err != nil {
-		return nil, mapErr(err, "Account")
+		return nil, err
 	}
-	now := us.now()
-	if e.Int("FailCount") >= MaxFailedSignIns {
-		if wait := e.Time("FailedAt").Add(SignInLockout).Sub(now); wait > 0 {
-			return nil, survey.Errorf(survey.EFORBIDDEN, "Too many failed sign-ins; try again in %d minutes.", int(wait.Minutes())+1)
-		}
-		e.Properties["FailCount"] = int64(0)
-	}
-	if bcrypt.CompareHashAndPassword([]byte(e.String("PasswordHash")), []byte(password)) != nil {
-		e.Properties["FailCount"] = e.Int("FailCount") + 1
-		e.Properties["FailedAt"] = now.UTC()
-		if _, err := us.st.UpdateEntity(ctx, UsersTable, e, e.ETag); err != nil && !isPrecondition(err) {
-			return nil, mapErr(err, "Account")
-		}
+	if us.check([]byte(e.String("PasswordHash")), []byte(password)) != nil {
 		return nil, errSignIn
 	}
-	if e.Int("FailCount") != 0 {
-		e.Properties["FailCount"] = int64(0)
-		if _, err := us.st.UpdateEntity(ctx, UsersTable, e, e.ETag); err != nil && !isPrecondition(err) {
-			return nil, mapErr(err, "Account")
-		}
+	if err := us.resetFailures(ctx, tenant, email); err != nil {
+		return nil, err
 	}
 	return &survey.User{Tenant: tenant, Email: email, CreatedOn: e.Time("CreatedOn")}, nil
+}
+
+// countAttempt counts a sign-in attempt on an account, and returns the
+// account; errSignIn when the attempt must wait, ENOTFOUND when there is
+// no such account.
+func (us *UserStore) countAttempt(ctx context.Context, tenant, email string) (storage.Entity, error) {
+	for range 100 {
+		e, err := us.st.GetEntity(ctx, UsersTable, tenant, email)
+		if isNotFound(err) {
+			return e, err
+		}
+		if err != nil {
+			return e, mapErr(err, "Account")
+		}
+		now := us.now()
+		n := e.Int("FailCount")
+		if now.Before(e.Time("FailedAt").Add(survey.ThrottleDelay(n, FreeSignInFailures))) {
+			return e, errSignIn
+		}
+		e.Properties["FailCount"], e.Properties["FailedAt"] = n+1, now.UTC()
+		etag, err := us.st.UpdateEntity(ctx, UsersTable, e, e.ETag)
+		if isPrecondition(err) || isNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return e, mapErr(err, "Account")
+		}
+		e.ETag = etag
+		return e, nil
+	}
+	return storage.Entity{}, errSignIn // too busy: refuse rather than let it through uncounted
+}
+
+// resetFailures sets an account's count of failed attempts back to zero,
+// after a good password.
+func (us *UserStore) resetFailures(ctx context.Context, tenant, email string) error {
+	for range 100 {
+		e, err := us.st.GetEntity(ctx, UsersTable, tenant, email)
+		if err != nil {
+			return mapErr(err, "Account")
+		}
+		if e.Int("FailCount") == 0 {
+			return nil
+		}
+		e.Properties["FailCount"] = int64(0)
+		_, err = us.st.UpdateEntity(ctx, UsersTable, e, e.ETag)
+		if isPrecondition(err) {
+			continue
+		}
+		return mapErr(err, "Account")
+	}
+	return survey.Errorf(survey.ECONFLICT, "The account is busy; try again.")
 }
 
 var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("not a password of anyone's"), bcrypt.DefaultCost)
@@ -156,8 +211,18 @@ func (us *UserStore) NewSession(ctx context.Context, u *survey.User) (string, er
 	}
 	token := base64.RawURLEncoding.EncodeToString(b[:])
 	pk, rk := sessionKey(token)
-	_, err := us.st.InsertEntity(ctx, SessionsTable, storage.Entity{PartitionKey: pk, RowKey: rk, Properties: map[string]any{
-		"Tenant": u.Tenant, "Email": u.Email, "Expires": us.now().Add(SessionTTL).UTC(),
+	now := us.now().UTC()
+	expires := now.Add(SessionTTL)
+	// The account's list first: a session is never live unlisted.
+	us.pruneSessions(ctx, u.Tenant, u.Email)
+	_, err := us.st.UpsertEntity(ctx, UserSessionsTable, storage.Entity{PartitionKey: u.Tenant, RowKey: u.Email + "|" + rk, Properties: map[string]any{
+		"Expires": expires,
+	}})
+	if err != nil {
+		return "", mapErr(err, "Session")
+	}
+	_, err = us.st.InsertEntity(ctx, SessionsTable, storage.Entity{PartitionKey: pk, RowKey: rk, Properties: map[string]any{
+		"Tenant": u.Tenant, "Email": u.Email, "Expires": expires, "LastSeen": now,
 	}})
 	if err != nil {
 		return "", mapErr(err, "Session")
@@ -165,7 +230,41 @@ func (us *UserStore) NewSession(ctx context.Context, u *survey.User) (string, er
 	return token, nil
 }
 
-// Session returns the live session of a token; ENOTFOUND when there is none.
+// pruneSessions drops the account's list entries of sessions past their
+// lifetime (best effort: they are dead anyway).
+func (us *UserStore) pruneSessions(ctx context.Context, tenant, email string) {
+	rows, err := us.userSessions(ctx, tenant, email)
+	if err != nil {
+		return
+	}
+	now := us.now()
+	for _, e := range rows {
+		if now.After(e.Time("Expires")) {
+			_ = us.st.DeleteEntity(ctx, UserSessionsTable, tenant, e.RowKey, "")
+		}
+	}
+}
+
+// userSessions returns the account's list of sessions.
+func (us *UserStore) userSessions(ctx context.Context, tenant, email string) ([]storage.Entity, error) {
+	var rows []storage.Entity
+	q := storage.Query{RowKeyFrom: email + "|", RowKeyTo: email + "}"} // '}' follows '|'
+	for {
+		page, err := us.st.QueryPartition(ctx, UserSessionsTable, tenant, q)
+		if err != nil {
+			return nil, mapErr(err, "Session")
+		}
+		rows = append(rows, page.Entities...)
+		if page.Continuation == "" {
+			return rows, nil
+		}
+		q.Continuation = page.Continuation
+	}
+}
+
+// Session returns the live session of a token; ENOTFOUND when there is
+// none, or it passed its lifetime or its idle time. A session made before
+// sessions were listed per account (no LastSeen) is ended too.
 func (us *UserStore) Session(ctx context.Context, token string) (*Session, error) {
 	if len(token) != 43 {
 		return nil, survey.Errorf(survey.ENOTFOUND, "Session not found.")
@@ -176,9 +275,18 @@ func (us *UserStore) Session(ctx context.Context, token string) (*Session, error
 		return nil, mapErr(err, "Session")
 	}
 	s := &Session{Tenant: e.String("Tenant"), Email: e.String("Email"), Expires: e.Time("Expires")}
-	if us.now().After(s.Expires) {
+	now := us.now()
+	seen := e.Time("LastSeen")
+	if now.After(s.Expires) || seen.IsZero() || now.Sub(seen) >= SessionIdle {
 		_ = us.st.DeleteEntity(ctx, SessionsTable, pk, rk, "")
+		_ = us.st.DeleteEntity(ctx, UserSessionsTable, s.Tenant, s.Email+"|"+rk, "")
 		return nil, survey.Errorf(survey.ENOTFOUND, "Session expired.")
+	}
+	if now.Sub(seen) > sessionTouch {
+		// Best effort: a failure only makes the idle time count from an
+		// earlier use; an ended session (row gone) is not brought back.
+		e.Properties["LastSeen"] = now.UTC()
+		_, _ = us.st.UpdateEntity(ctx, SessionsTable, e, e.ETag)
 	}
 	return s, nil
 }
@@ -186,10 +294,59 @@ func (us *UserStore) Session(ctx context.Context, token string) (*Session, error
 // EndSession signs a session out.
 func (us *UserStore) EndSession(ctx context.Context, token string) error {
 	pk, rk := sessionKey(token)
+	if e, err := us.st.GetEntity(ctx, SessionsTable, pk, rk); err == nil {
+		if err := us.st.DeleteEntity(ctx, UserSessionsTable, e.String("Tenant"), e.String("Email")+"|"+rk, ""); err != nil && !isNotFound(err) {
+			return mapErr(err, "Session")
+		}
+	}
 	if err := us.st.DeleteEntity(ctx, SessionsTable, pk, rk, ""); err != nil && !isNotFound(err) {
 		return mapErr(err, "Session")
 	}
 	return nil
+}
+
+// EndSessions ends every session of an account but the one of token
+// except ("" for none), e.g. after a password change.
+func (us *UserStore) EndSessions(ctx context.Context, tenant, email, except string) error {
+	email = survey.NormalizeEmail(email)
+	_, keep := sessionKey(except)
+	rows, err := us.userSessions(ctx, tenant, email)
+	if err != nil {
+		return err
+	}
+	for _, e := range rows {
+		rk := strings.TrimPrefix(e.RowKey, email+"|")
+		if len(rk) < 2 || except != "" && rk == keep {
+			continue
+		}
+		if err := us.st.DeleteEntity(ctx, SessionsTable, rk[:2], rk, ""); err != nil && !isNotFound(err) {
+			return mapErr(err, "Session")
+		}
+		if err := us.st.DeleteEntity(ctx, UserSessionsTable, tenant, e.RowKey, ""); err != nil && !isNotFound(err) {
+			return mapErr(err, "Session")
+		}
+	}
+	return nil
+}
+
+// Remove deletes an account and ends its sessions; ENOTFOUND when there
+// is no such account.
+func (us *UserStore) Remove(ctx context.Context, tenant, email string) error {
+	email = survey.NormalizeEmail(email)
+	if err := survey.ValidateTenantKey(tenant); err != nil {
+		return err
+	}
+	if storage.ValidateKey("email", email) != nil {
+		return survey.Errorf(survey.ENOTFOUND, "No account %s.", email)
+	}
+	err := us.st.DeleteEntity(ctx, UsersTable, tenant, email, "")
+	if isNotFound(err) {
+		return survey.Errorf(survey.ENOTFOUND, "No account %s.", email)
+	}
+	if err != nil {
+		return mapErr(err, "Account")
+	}
+	return us.EndSessions(ctx, tenant, email, "")
 }
 
 // SignInExternal records a user whom the tenant's own identity provider

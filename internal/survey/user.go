@@ -38,6 +38,8 @@ func ValidateCredentials(email, password string) error {
 		f.add("password", "Use at least %d characters.", MinPasswordLength)
 	case len(password) > 72:
 		f.add("password", "Use at most 72 bytes.")
+	case CommonPassword(password):
+		f.add("password", "This password is one of the most common; choose one that is harder to guess.")
 	}
 	return f.err("The account")
 }

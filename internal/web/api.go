@@ -70,6 +70,14 @@ func (s *Server) requireToken(next http.Handler) http.Handler {
 		} else {
 			tenant, err = s.tokens.Tenant(r.Context(), strings.TrimSpace(token))
 		}
+		if survey.ErrorCode(err) == survey.EFORBIDDEN {
+			// No token, or an unknown, revoked or expired one: 401.
+			w.Header().Set("WWW-Authenticate", `Bearer realm="surveys"`)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			_ = json.NewEncoder(w).Encode(apiError{Error: survey.ErrorMessage(err)})
+			return
+		}
 		if err == nil {
 			err = s.tenantUsable(r.Context(), tenant)
 		}

@@ -46,10 +46,10 @@ func TestAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// No token, a bad token: 403 with a JSON message.
+	// No token, a bad token: 401 with a JSON message.
 	for _, tok := range []string{"", "svy_nope", "svy_" + strings.Repeat("A", 43)} {
 		code, v, _ := app.api(t, "GET", "/api/v1/surveys", tok, "")
-		if code != http.StatusForbidden || v["error"] == "" {
+		if code != http.StatusUnauthorized || v["error"] == "" {
 			t.Errorf("token %q: %d %v", tok, code, v)
 		}
 	}

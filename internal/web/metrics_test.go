@@ -60,7 +60,7 @@ func TestRequestMetrics(t *testing.T) {
 		{"GET", "/healthz", "GET /healthz 200"},
 		{"GET", "/no/such/page/adatum", "GET unmatched 404"},
 		{"GET", "/adatum/surveys", "GET /{tenant}/surveys 303"},
-		{"GET", "/api/v1/surveys", "GET /api/v1/* 403"},
+		{"GET", "/api/v1/surveys", "GET /api/v1/* 401"},
 	} {
 		before, _ := requestCounts(t, reg)
 		var code int

@@ -190,7 +190,7 @@ func (s *Server) startOIDCFor(w http.ResponseWriter, r *http.Request) error {
 	if key == "" {
 		return notFound("Enter your organisation's name.")
 	}
-	http.Redirect(w, r, "/login/"+key+"/oidc?next="+url.QueryEscape(r.URL.Query().Get("next")), http.StatusSeeOther)
+	http.Redirect(w, r, "/login/"+key+"/oidc?next="+url.QueryEscape(safeNext(r.URL.Query().Get("next"))), http.StatusSeeOther)
 	return nil
 }
 
@@ -208,10 +208,7 @@ func (s *Server) startOIDC(w http.ResponseWriter, r *http.Request) error {
 		s.log.Warn("identity provider discovery failed", "tenant", t.Key, "issuer", t.IssuerURL, "err", err)
 		return s.signInFailed(w, r, http.StatusBadGateway, "Your organisation's identity provider ("+t.IssuerURL+") could not be reached. Try again later, or ask your administrator.")
 	}
-	next := r.URL.Query().Get("next")
-	if !safeNext(t.Key, next) {
-		next = ""
-	}
+	next := tenantNext(t.Key, r.URL.Query().Get("next"))
 	verifier := oauth2.GenerateVerifier()
 	sealed, si, err := s.signIns.begin(t.Key, verifier, next)
 	if err != nil {
@@ -228,12 +225,6 @@ func (s *Server) startOIDC(w http.ResponseWriter, r *http.Request) error {
 // 5.2), the only part of its answer shown on a page.
 var tokenErrorCodes = map[string]bool{"invalid_request": true, "invalid_client": true, "invalid_grant": true,
 	"unauthorized_client": true, "unsupported_grant_type": true, "invalid_scope": true}
-
-// safeNext reports whether next is a page of the tenant's to go to after
-// signing in.
-func safeNext(tenant, next string) bool {
-	return strings.HasPrefix(next, "/"+tenant+"/") && !strings.Contains(next, "//") && !strings.Contains(next, `\`)
-}
 
 // oidcCallback finishes a sign-in: the state must be this browser's and
 // this tenant's; the code is exchanged (with the PKCE verifier); the ID
@@ -352,10 +343,6 @@ func (s *Server) oidcCallback(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.setSession(w, r, token)
-	next := "/" + t.Key + "/surveys"
-	if safeNext(t.Key, si.Next) {
-		next = si.Next
-	}
-	http.Redirect(w, r, next, http.StatusSeeOther)
+	http.Redirect(w, r, tenantNext(t.Key, si.Next), http.StatusSeeOther)
 	return nil
 }

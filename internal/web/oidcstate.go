@@ -36,8 +36,8 @@ type signInState struct {
 	Expires  int64  `json:"e"` // Unix seconds
 }
 
-// maxNext bounds the page to go to afterwards kept in the cookie.
-const maxNext = 512
+// maxStateNext bounds the page to go to afterwards kept in the cookie.
+const maxStateNext = 512
 
 // signInCookies seals and opens sign-in states, and remembers (in this
 // process, bounded) the states already used, so that a callback serves
@@ -77,7 +77,7 @@ func signInAD(tenant string) string { return "oidc-sign-in:" + tenant }
 // begin makes a new sign-in's state for tenant and returns the cookie's
 // value with it.
 func (c *signInCookies) begin(tenant, verifier, next string) (string, signInState, error) {
-	if len(next) > maxNext {
+	if len(next) > maxStateNext {
 		next = ""
 	}
 	st := signInState{Tenant: tenant, Verifier: verifier, Next: next, Expires: c.now().Add(signInTTL).Unix()}

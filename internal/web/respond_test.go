@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"regexp"
 	"strings"
@@ -82,6 +83,8 @@ func newTestAppOn(t testing.TB, st storage.Storage, opts ...func(*web.Deps)) *te
 		Home:           store.NewCachedHome(ranks, 5, time.Nanosecond),
 		Databases:      postgres.New(pgtest.Allow),
 		Transfers:      store.NewSurveyTransferStore(st),
+		// No rate limits, but the test client is a proxy on loopback.
+		Limits: web.Limits{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}},
 	}
 	for _, o := range opts {
 		o(&deps)

@@ -135,6 +135,10 @@ type Server struct {
 
 	limit  limiters
 	signer *formSigner
+	// signInThrottle counts sign-ins per client address.
+	signInThrottle *addrThrottle
+	// trustedProxies are the proxies whose X-Forwarded-For names the client.
+	trustedProxies []netip.Prefix
 }
 
 // Collectors returns the web server's metrics, to register.
@@ -171,7 +175,7 @@ func New(d Deps) (*Server, error) {
 		viewCounter: d.Views, ranks: d.Ranks, homeLists: d.Home,
 		databases: d.Databases, transfers: d.Transfers,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."}),
-		http:     newHTTPMetrics(), forms: newForms()}
+		http:     newHTTPMetrics(), forms: newForms(), signInThrottle: newAddrThrottle(), trustedProxies: d.Limits.TrustedProxies}
 	s.limit = s.newLimiters(d.Limits)
 	s.signer = newFormSigner(d.FormKey, d.Clock)
 	return s, nil

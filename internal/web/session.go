@@ -20,6 +20,8 @@ type Users interface {
 	NewSession(ctx context.Context, u *survey.User) (string, error)
 	Session(ctx context.Context, token string) (*store.Session, error)
 	EndSession(ctx context.Context, token string) error
+	// EndSessions ends an account's sessions but the one of token except.
+	EndSessions(ctx context.Context, tenant, email, except string) error
 	// SignInExternal finds or makes the account of a user whom the
 	// tenant's own identity provider signed in.
 	SignInExternal(ctx context.Context, tenant, email, issuer, subject string) (*survey.User, error)
@@ -74,7 +76,10 @@ type loginPage struct {
 }
 
 func (s *Server) showLogin(w http.ResponseWriter, r *http.Request) error {
-	page := loginPage{Tenant: r.URL.Query().Get("tenant"), Next: r.URL.Query().Get("next")}
+	page := loginPage{Tenant: r.URL.Query().Get("tenant")}
+	if next := safeNext(r.URL.Query().Get("next")); next != defaultNext {
+		page.Next = next
+	}
 	if page.Tenant == "" {
 		// Sent here from a tenant's page: that is the tenant.
 		if t, _, ok := strings.Cut(strings.TrimPrefix(page.Next, "/"), "/"); ok {
@@ -91,22 +96,33 @@ func (s *Server) showLogin(w http.ResponseWriter, r *http.Request) error {
 }
 
 // login signs a user in: a session cookie (HTTP-only, SameSite=Lax,
-// Secure over TLS), then 303 to the dashboard or the page asked for.
+// Secure over TLS or when the public URL is https), then 303 to the
+// dashboard or the page asked for.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 	if err := r.ParseForm(); err != nil {
 		return survey.Errorf(survey.EINVALID, "The form could not be read.")
 	}
 	page := loginPage{Tenant: strings.TrimSpace(r.PostForm.Get("tenant")), Email: r.PostForm.Get("email"), Next: r.PostForm.Get("next")}
+	// Throttled per client address here, per account in Authenticate; a
+	// throttled attempt, an unknown account and a wrong password get the
+	// same page.
+	addr := clientAddr(r, s.trustedProxies)
+	if !s.signInThrottle.begin(addr) {
+		page.Error = survey.SignInFailureMessage
+		s.render(w, r, http.StatusUnauthorized, "login", page)
+		return nil
+	}
 	u, err := s.users.Authenticate(r.Context(), page.Tenant, page.Email, r.PostForm.Get("password"))
 	if survey.ErrorCode(err) == survey.EFORBIDDEN {
-		page.Error = survey.ErrorMessage(err)
+		page.Error = survey.SignInFailureMessage
 		s.render(w, r, http.StatusUnauthorized, "login", page)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
+	s.signInThrottle.succeeded(addr)
 	if err := s.tenantUsable(r.Context(), u.Tenant); err != nil {
 		page.Error = survey.ErrorMessage(err)
 		s.render(w, r, http.StatusForbidden, "login", page)
@@ -117,11 +133,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.setSession(w, r, token)
-	next := "/" + u.Tenant + "/surveys"
-	if strings.HasPrefix(page.Next, "/"+u.Tenant+"/") && !strings.Contains(page.Next, "//") {
-		next = page.Next
-	}
-	http.Redirect(w, r, next, http.StatusSeeOther)
+	http.Redirect(w, r, tenantNext(u.Tenant, page.Next), http.StatusSeeOther)
 	return nil
 }
 
@@ -132,7 +144,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", HttpOnly: true, MaxAge: -1, SameSite: http.SameSiteLaxMode})
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", HttpOnly: true, Secure: s.secureCookies(r), MaxAge: -1, SameSite: http.SameSiteLaxMode})
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 	return nil
 }
@@ -174,14 +186,29 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	// The password changed: every other session of the account ends.
+	current := ""
+	if c, err := r.Cookie(sessionCookie); err == nil {
+		current = c.Value
+	}
+	if err := s.users.EndSessions(r.Context(), sess.Tenant, sess.Email, current); err != nil {
+		return err
+	}
 	page.Changed = true
 	s.render(w, r, http.StatusOK, "password", page)
 	return nil
 }
 
+// secureCookies reports whether cookies must be Secure: the request came
+// over TLS, or the site's public URL is https (behind a TLS-terminating
+// proxy the request itself is plain).
+func (s *Server) secureCookies(r *http.Request) bool {
+	return r.TLS != nil || strings.HasPrefix(s.publicURL, "https://")
+}
+
 // setSession sets the session cookie.
 func (s *Server) setSession(w http.ResponseWriter, r *http.Request, token string) {
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: token, Path: "/", HttpOnly: true, Secure: r.TLS != nil,
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: token, Path: "/", HttpOnly: true, Secure: s.secureCookies(r),
 		SameSite: http.SameSiteLaxMode, MaxAge: int(store.SessionTTL.Seconds())})
 }
 

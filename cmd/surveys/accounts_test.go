@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestUserRemoveAndTokenCommands: "user add" refuses a common password;
+// "user remove" deletes the account and ends its session; "token create
+// --expires", "token list" (no secrets) and "token revoke" manage API
+// tokens, and a revoked token gets 401.
+func TestUserRemoveAndTokenCommands(t *testing.T) {
+	dir := t.TempDir()
+	newTestMain(t, dir).Close() // creates the demo tenants
+	none := func(string) string { return "" }
+	cmd := func(stdin string, args ...string) (string, error) {
+		var out strings.Builder
+		err := run(context.Background(), append(append(args[:2:2], "--data", dir), args[2:]...), none, strings.NewReader(stdin), &out, io.Discard)
+		return out.String(), err
+	}
+	if _, err := cmd("Password123\n", "user", "add", "--tenant", "adatum", "--email", "a@adatum.example", "--password-stdin"); err == nil || !strings.Contains(err.Error(), "most common") {
+		t.Fatalf("user add with a common password: %v", err)
+	}
+	if _, err := cmd("correct horse battery\n", "user", "add", "--tenant", "adatum", "--email", "a@adatum.example", "--password-stdin"); err != nil {
+		t.Fatal(err)
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	m := newTestMain(t, dir)
+	resp, err := client.PostForm("http://"+m.Addr()+"/login", map[string][]string{"tenant": {"adatum"}, "email": {"a@adatum.example"}, "password": {"correct horse battery"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	cookies := resp.Cookies()
+	if resp.StatusCode != http.StatusSeeOther || len(cookies) != 1 {
+		t.Fatalf("sign-in = %d", resp.StatusCode)
+	}
+	_ = m.Close()
+
+	out, err := cmd("", "user", "remove", "--tenant", "adatum", "--email", "A@adatum.example")
+	if err != nil || !strings.Contains(out, "removed a@adatum.example") {
+		t.Fatalf("user remove = %q, %v", out, err)
+	}
+	if _, err := cmd("", "user", "remove", "--tenant", "adatum", "--email", "a@adatum.example"); err == nil || !strings.Contains(err.Error(), "No account") {
+		t.Fatalf("user remove again: %v", err)
+	}
+
+	ci, err := cmd("", "token", "create", "--tenant", "adatum", "--name", "ci", "--expires", "90d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reports, err := cmd("", "token", "create", "--tenant", "adatum", "--name", "reports")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci, reports = strings.TrimSpace(ci), strings.TrimSpace(reports)
+	for _, bad := range []string{"0d", "soon", "-2h"} {
+		if _, err := cmd("", "token", "create", "--tenant", "adatum", "--expires", bad); err == nil {
+			t.Errorf("token create --expires %s succeeded", bad)
+		}
+	}
+	list, err := cmd("", "token", "list", "--tenant", "adatum")
+	row := func(list, name string) []string {
+		for _, line := range strings.Split(list, "\n") {
+			if f := strings.Fields(line); len(f) == 4 && f[1] == name {
+				return f
+			}
+		}
+		return nil
+	}
+	rc, rr := row(list, "ci"), row(list, "reports")
+	if err != nil || rc == nil || rr == nil || !strings.HasSuffix(rc[3], "Z") || rr[3] != "never" || strings.Contains(list, ci) || strings.Contains(list, reports) || strings.Contains(list, "svy_") {
+		t.Fatalf("token list = %q, %v", list, err)
+	}
+	id := rr[0]
+	if out, err := cmd("", "token", "revoke", "--tenant", "fabrikam", id); err == nil {
+		t.Fatalf("another tenant revoked the token: %q", out)
+	}
+	if _, err := cmd("", "token", "revoke", "--tenant", "adatum", id); err != nil {
+		t.Fatal(err)
+	}
+	if list, _ := cmd("", "token", "list", "--tenant", "adatum"); strings.Contains(list, "reports") || !strings.Contains(list, "ci") {
+		t.Fatalf("token list after revoke = %q", list)
+	}
+
+	m = newTestMain(t, dir)
+	defer m.Close()
+	req, _ := http.NewRequest("GET", "http://"+m.Addr()+"/adatum/surveys", nil)
+	req.AddCookie(cookies[0])
+	if resp, err := client.Do(req); err != nil || resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("the removed user's session: %v %v", resp.StatusCode, err)
+	}
+	for tok, want := range map[string]int{ci: http.StatusOK, reports: http.StatusUnauthorized} {
+		req, _ := http.NewRequest("GET", "http://"+m.Addr()+"/api/v1/surveys", nil)
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("API with a token = %d, want %d", resp.StatusCode, want)
+		}
+	}
+}
