@@ -3,18 +3,19 @@ package web
 import (
 	"context"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/coreos/go-oidc/v3/oidc"
 	"github.com/go-chi/chi/v5"
 	"golang.org/x/oauth2"
 
+	"github.com/surveys-dev/surveys/internal/lrucache"
 	"github.com/surveys-dev/surveys/internal/outbound"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
@@ -33,20 +34,29 @@ const providerTTL = 15 * time.Minute
 // the outbound client: guarded addresses, https, capped bodies.
 type providers struct {
 	client *outbound.Client
-	mu     sync.Mutex
-	m      map[string]cachedProvider
+	cache  *lrucache.Cache[string, cachedProvider]
 }
 
+// cachedProvider is a provider and the size of its discovery document.
 type cachedProvider struct {
-	p  *oidc.Provider
-	at time.Time
+	p    *oidc.Provider
+	size int64
 }
+
+// Bounds of the providers kept: each is its discovery document (at most
+// the outbound client's body cap) and a key set go-oidc fetches on use.
+const (
+	maxProviders      = 1000
+	maxProviderBytes  = 16 << 20
+	providerKeysBytes = 16 << 10 // what a provider's keys are counted as
+)
 
 func newProviders(c *outbound.Client) *providers {
 	if c == nil {
 		c = outbound.New(outbound.Config{})
 	}
-	return &providers{client: c, m: map[string]cachedProvider{}}
+	return &providers{client: c, cache: lrucache.New(maxProviders, maxProviderBytes, providerTTL,
+		func(_ string, c cachedProvider) int64 { return c.size + providerKeysBytes })}
 }
 
 // ctx makes the outbound calls of go-oidc and oauth2 use the client.
@@ -56,10 +66,7 @@ func (ps *providers) ctx(ctx context.Context) context.Context {
 
 // get returns the provider of issuer, from the cache when fresh.
 func (ps *providers) get(ctx context.Context, issuer string) (*oidc.Provider, error) {
-	ps.mu.Lock()
-	c, ok := ps.m[issuer]
-	ps.mu.Unlock()
-	if ok && time.Since(c.at) < providerTTL {
+	if c, ok := ps.cache.Get(issuer); ok {
 		return c.p, nil
 	}
 	return ps.discover(ctx, issuer)
@@ -88,7 +95,11 @@ func (ps *providers) discover(ctx context.Context, issuer string) (*oidc.Provide
 	var doc struct {
 		JWKS string `json:"jwks_uri"`
 	}
-	if err := p.Claims(&doc); err != nil {
+	var raw json.RawMessage
+	if err := p.Claims(&raw); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
 		return nil, err
 	}
 	for _, e := range []struct{ name, url string }{
@@ -104,12 +115,7 @@ func (ps *providers) discover(ctx context.Context, issuer string) (*oidc.Provide
 			return nil, errEndpoint{e.name}
 		}
 	}
-	ps.mu.Lock()
-	if len(ps.m) > 1000 {
-		ps.m = map[string]cachedProvider{}
-	}
-	ps.m[issuer] = cachedProvider{p: p, at: time.Now()}
-	ps.mu.Unlock()
+	ps.cache.Add(issuer, cachedProvider{p: p, size: int64(len(issuer) + len(raw))})
 	return p, nil
 }
 

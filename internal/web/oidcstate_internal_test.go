@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -89,4 +90,20 @@ func FuzzSignInCookie(f *testing.F) {
 			t.Fatalf("opened %q", cookie)
 		}
 	})
+}
+
+// TestProvidersBounded: the cache of identity providers holds no more than
+// its bounds in entries and bytes, however many issuers are looked up, and
+// a discovery document's size counts.
+func TestProvidersBounded(t *testing.T) {
+	ps := newProviders(nil)
+	for i := range 3 * maxProviders {
+		ps.cache.Add(fmt.Sprintf("https://idp%d.example", i), cachedProvider{size: 64 << 10})
+	}
+	if n, b := ps.cache.Len(), ps.cache.Bytes(); n > maxProviders || b > maxProviderBytes {
+		t.Fatalf("%d providers, %d bytes kept; at most %d and %d", n, b, maxProviders, maxProviderBytes)
+	}
+	if n := ps.cache.Len(); n != maxProviderBytes/(64<<10+providerKeysBytes) {
+		t.Fatalf("%d providers of 80 KiB kept, want the byte bound to decide", n)
+	}
 }
