@@ -20,6 +20,12 @@ import (
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
+// SignInsTable held the sign-ins through a tenant's identity provider that
+// were under way. Their state now travels in a sealed cookie (web), so
+// nothing writes it; it is kept so that deleting a tenant removes the rows
+// an older version left.
+const SignInsTable = "SignIns"
+
 // Names of the tables, containers and queues.
 const (
 	SurveysTable        = "Surveys"
