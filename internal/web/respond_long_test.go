@@ -49,7 +49,7 @@ func TestLongFormAccepted(t *testing.T) {
 				t.Fatalf("POST of %d bytes = %d %q\n%.2000s", len(form.Encode()), code, h.Get("Location"), body)
 			}
 			app.stored(t) // the worker files and counts it
-			a, err := app.answers.Get(ctx, "adatum", s.Slug, token)
+			a, err := app.answers.Get(ctx, "adatum", s.Slug, answerID(token))
 			if err != nil {
 				t.Fatal(err)
 			}
