@@ -46,7 +46,7 @@ func (s *Server) newLimiters(l Limits) limiters {
 		// httprate counts per window in two maps (this window and the one
 		// before), so its memory is bounded by the addresses seen in two
 		// windows.
-		return httprate.Limit(n, window, httprate.WithKeyFuncs(key),
+		return httprate.LimitBy(n, window, key,
 			httprate.WithResponseHeaders(httprate.ResponseHeaders{RetryAfter: "Retry-After"}),
 			httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) {
 				s.render(w, r, http.StatusTooManyRequests, "error", errorPage{Title: "Too many requests",
