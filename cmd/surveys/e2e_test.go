@@ -210,6 +210,34 @@ func TestBrowserEndToEnd(t *testing.T) {
 		t.Errorf("database settings without a key: %q", database)
 	}
 	run("identity settings", chromedp.Navigate(base+"/adatum/settings/identity"), chromedp.WaitVisible(`main form`), shot("identity"), axeCheck("identity settings"))
+	// The pages the walk above does not reach, and the forms' error states
+	// (the browser's own checks of required fields taken off to reach them).
+	noRequired := chromedp.Evaluate(`document.querySelectorAll('[required]').forEach(e => e.removeAttribute('required'))`, nil)
+	for _, p := range []struct{ what, path string }{
+		{"settings", "/adatum/settings"},
+		{"password", "/adatum/account/password"},
+		{"preview", "/adatum/surveys/browser-lunch-survey/preview"},
+		{"answers table", "/adatum/surveys/browser-lunch-survey/answers/table"},
+		{"onboarding", "/onboarding"},
+		{"not found", "/adatum/surveys/no-such-survey/analyze"},
+	} {
+		run(p.what, chromedp.Navigate(base+p.path), chromedp.WaitVisible(`main`), axeCheck(p.what))
+	}
+	run("designer with errors",
+		chromedp.Navigate(base+"/adatum/surveys/new"),
+		chromedp.WaitVisible(`#title`),
+		noRequired,
+		chromedp.Click(`button[value=publish]`),
+		chromedp.WaitVisible(`.alert`),
+		axeCheck("designer with errors"))
+	run("survey with errors",
+		chromedp.Navigate(base+"/survey/adatum/browser-lunch-survey"),
+		chromedp.WaitVisible(`form textarea`),
+		noRequired,
+		chromedp.Click(`button[type=submit]`),
+		chromedp.WaitVisible(`#form-errors`),
+		shot("survey-errors"),
+		axeCheck("survey with errors"))
 
 	// The CSV, with the browser's session.
 	var cookies []*network.Cookie
