@@ -1,5 +1,5 @@
 # Surveys: make run serves on the embedded store; make test runs every test,
-# with the real services they need (Azurite from tools/package-lock.json).
+# with the real services they need (Azurite and axe-core from tools/package-lock.json).
 
 GO        ?= go
 BIN       := bin/surveys
@@ -15,7 +15,7 @@ run: build
 build:
 	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/surveys
 
-# tools installs what the tests need: Azurite, pinned in tools/package-lock.json.
+# tools installs what the tests need: Azurite and axe-core, pinned in tools/package-lock.json.
 tools: tools/node_modules/.package-lock.json
 
 tools/node_modules/.package-lock.json: tools/package.json tools/package-lock.json

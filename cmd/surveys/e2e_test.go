@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/surveys-dev/surveys/internal/store"
@@ -30,6 +32,80 @@ func artifacts(t *testing.T) string {
 	return dir
 }
 
+// axeScript is axe-core's script, which make tools installs from
+// tools/package-lock.json (the test runs in cmd/surveys).
+const axeScript = "../../tools/node_modules/axe-core/axe.min.js"
+
+// axeRun runs axe-core on the page and keeps, of each rule the page breaks,
+// its id, impact, help and its first few elements with what is wrong there.
+const axeRun = `axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v => ({
+	id: v.id, impact: v.impact, help: v.help, count: v.nodes.length,
+	nodes: v.nodes.slice(0, 3).map(n => [n.target.join(' '), ((n.any[0] || n.all[0] || n.none[0] || {}).message || '')].join(': ')),
+})))`
+
+// axeViolation is one rule axe-core finds broken on a page.
+type axeViolation struct {
+	ID, Impact, Help string
+	Count            int
+	Nodes            []string
+}
+
+// newAxeCheck returns axeCheck: an action that runs axe-core on the page
+// the browser shows and fails t on each serious or critical violation,
+// naming the page as what (lesser ones are logged). It fails t at once
+// when axe-core is not installed.
+func newAxeCheck(t *testing.T) func(what string) chromedp.Action {
+	t.Helper()
+	src, err := os.ReadFile(filepath.FromSlash(axeScript))
+	if err != nil {
+		t.Fatalf("axe-core is missing (%v): run make tools", err)
+	}
+	return func(what string) chromedp.Action {
+		return chromedp.ActionFunc(func(ctx context.Context) error {
+			// The DevTools protocol's evaluation is not subject to the
+			// page's Content-Security-Policy (script-src 'self').
+			var loaded *runtime.RemoteObject
+			if err := chromedp.Evaluate(string(src)+"\n;typeof axe", &loaded).Do(ctx); err != nil {
+				return fmt.Errorf("axe-core on the %s page: %w", what, err)
+			}
+			var found []axeViolation
+			if err := chromedp.Evaluate(axeRun, &found, func(p *runtime.EvaluateParams) *runtime.EvaluateParams {
+				return p.WithAwaitPromise(true)
+			}).Do(ctx); err != nil {
+				return fmt.Errorf("axe-core on the %s page: %w", what, err)
+			}
+			var serious strings.Builder
+			for _, v := range found {
+				line := fmt.Sprintf("%s (%s, %d elements): %s\n\t%s", v.ID, v.Impact, v.Count, v.Help, strings.Join(v.Nodes, "\n\t"))
+				if v.Impact == "serious" || v.Impact == "critical" {
+					serious.WriteString("\n" + line)
+				} else {
+					t.Logf("axe-core on the %s page: %s", what, line)
+				}
+			}
+			if serious.Len() > 0 {
+				t.Errorf("axe-core on the %s page:%s", what, serious.String())
+			}
+			return nil
+		})
+	}
+}
+
+// noSidewaysScroll fails t when the page is wider than the window.
+func noSidewaysScroll(t *testing.T, what string) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		var w struct{ Scroll, Client, Inner int }
+		err := chromedp.Evaluate(`({scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth, inner: window.innerWidth})`, &w).Do(ctx)
+		if err != nil {
+			return err
+		}
+		if w.Scroll > w.Client || w.Scroll > w.Inner {
+			t.Errorf("the %s page scrolls sideways in a window %d px wide: it is %d px wide", what, w.Inner, w.Scroll)
+		}
+		return nil
+	})
+}
+
 // TestBrowserEndToEnd drives a real headless Chromium: a subscriber signs
 // in, designs a survey of all three question types and publishes it; a
 // respondent answers it; the subscriber sees the answer in the analysis
@@ -42,6 +118,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 	}
 	base := "http://" + m.Addr()
 	ctx := newBrowser(t)
+	axeCheck := newAxeCheck(t)
 
 	dir := artifacts(t)
 	shot := func(name string) chromedp.Action {
@@ -60,16 +137,18 @@ func TestBrowserEndToEnd(t *testing.T) {
 		}
 	}
 
-	run("home", chromedp.Navigate(base+"/"), chromedp.WaitVisible(`.cards`), shot("home"))
+	run("home", chromedp.Navigate(base+"/"), chromedp.WaitVisible(`.cards`), shot("home"), axeCheck("home"))
 	run("sign in",
 		chromedp.Navigate(base+"/login"),
 		chromedp.SendKeys(`#tenant`, "adatum"),
 		chromedp.SendKeys(`#email`, "ana@adatum.example"),
 		chromedp.SendKeys(`#password`, "correct horse battery"),
 		shot("login"),
+		axeCheck("login"),
 		chromedp.Click(`button[type=submit]`),
 		chromedp.WaitVisible(`table.table`),
-		shot("dashboard"))
+		shot("dashboard"),
+		axeCheck("dashboard"))
 	run("design",
 		chromedp.Click(`a[href="/adatum/surveys/new"]`),
 		chromedp.WaitVisible(`#title`),
@@ -85,6 +164,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 		chromedp.SendKeys(`#q2-text`, "Rate the food"),
 		chromedp.SetValue(`#q2-type`, "FiveStars"),
 		shot("designer"),
+		axeCheck("designer"),
 		chromedp.Click(`button[value=publish]`),
 		chromedp.WaitVisible(`table.table`))
 	var dash string
@@ -92,17 +172,19 @@ func TestBrowserEndToEnd(t *testing.T) {
 	if !strings.Contains(dash, "Browser lunch survey") || !strings.Contains(dash, "published") {
 		t.Fatalf("dashboard: %q", dash)
 	}
-	run("share", chromedp.Navigate(base+"/adatum/surveys/browser-lunch-survey/share"), chromedp.WaitVisible(`img.qr`), shot("share"))
+	run("share", chromedp.Navigate(base+"/adatum/surveys/browser-lunch-survey/share"), chromedp.WaitVisible(`img.qr`), shot("share"), axeCheck("share"))
 	run("answer",
 		chromedp.Navigate(base+"/survey/adatum/browser-lunch-survey"),
 		chromedp.WaitVisible(`form textarea`),
 		shot("survey"),
+		axeCheck("survey"),
 		chromedp.SendKeys(`form textarea`, "Pasta, then more pasta"),
 		chromedp.Click(`//label[contains(., "Fruit")]`),
 		chromedp.Click(`.stars label[title="4 stars"]`),
 		chromedp.Click(`button[type=submit]`),
 		chromedp.WaitVisible(`.thanks`),
-		shot("thankyou"))
+		shot("thankyou"),
+		axeCheck("thank-you"))
 	// The worker counts it: the analysis page shows it (it refreshes itself).
 	var total string
 	deadline := time.Now().Add(30 * time.Second)
@@ -114,20 +196,48 @@ func TestBrowserEndToEnd(t *testing.T) {
 		t.Fatalf("analysis shows %q answers, want 1", total)
 	}
 	var analysis string
-	run("analysis page", chromedp.Text(`main`, &analysis), shot("analysis"))
+	run("analysis page", chromedp.Text(`main`, &analysis), shot("analysis"), axeCheck("analysis"))
 	if !strings.Contains(analysis, "Fruit") || !strings.Contains(analysis, "average 4.00") || !strings.Contains(analysis, "pasta") {
 		t.Errorf("analysis page: %q", analysis)
 	}
-	run("answers", chromedp.Navigate(base+"/adatum/surveys/browser-lunch-survey/answers"), chromedp.WaitVisible(`dl.answer`), shot("answer"))
+	run("answers", chromedp.Navigate(base+"/adatum/surveys/browser-lunch-survey/answers"), chromedp.WaitVisible(`dl.answer`), shot("answer"), axeCheck("answers"))
 	// The tenant's settings pages (this server has no secret key: they say
 	// so instead of taking a password or client secret).
 	var database string
 	run("database settings", chromedp.Navigate(base+"/adatum/settings/database"), chromedp.WaitVisible(`main form`),
-		chromedp.Text(`main`, &database), shot("database"))
+		chromedp.Text(`main`, &database), shot("database"), axeCheck("database settings"))
 	if !strings.Contains(database, "SURVEYS_SECRET_KEY") {
 		t.Errorf("database settings without a key: %q", database)
 	}
-	run("identity settings", chromedp.Navigate(base+"/adatum/settings/identity"), chromedp.WaitVisible(`main form`), shot("identity"))
+	run("identity settings", chromedp.Navigate(base+"/adatum/settings/identity"), chromedp.WaitVisible(`main form`), shot("identity"), axeCheck("identity settings"))
+	// The pages the walk above does not reach, and the forms' error states
+	// (the browser's own checks of required fields taken off to reach them).
+	noRequired := chromedp.Evaluate(`document.querySelectorAll('[required]').forEach(e => e.removeAttribute('required'))`, nil)
+	for _, p := range []struct{ what, path string }{
+		{"settings", "/adatum/settings"},
+		{"password", "/adatum/account/password"},
+		{"preview", "/adatum/surveys/browser-lunch-survey/preview"},
+		{"answers table", "/adatum/surveys/browser-lunch-survey/answers/table"},
+		{"onboarding", "/onboarding"},
+		{"not found", "/adatum/surveys/no-such-survey/analyze"},
+	} {
+		run(p.what, chromedp.Navigate(base+p.path), chromedp.WaitVisible(`main`), axeCheck(p.what))
+	}
+	run("designer with errors",
+		chromedp.Navigate(base+"/adatum/surveys/new"),
+		chromedp.WaitVisible(`#title`),
+		noRequired,
+		chromedp.Click(`button[value=publish]`),
+		chromedp.WaitVisible(`.alert`),
+		axeCheck("designer with errors"))
+	run("survey with errors",
+		chromedp.Navigate(base+"/survey/adatum/browser-lunch-survey"),
+		chromedp.WaitVisible(`form textarea`),
+		noRequired,
+		chromedp.Click(`button[type=submit]`),
+		chromedp.WaitVisible(`#form-errors`),
+		shot("survey-errors"),
+		axeCheck("survey with errors"))
 
 	// The CSV, with the browser's session.
 	var cookies []*network.Cookie
@@ -148,6 +258,24 @@ func TestBrowserEndToEnd(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(string(csv), `"Pasta, then more pasta",Fruit,4`) {
 		t.Fatalf("csv = %d\n%s", resp.StatusCode, csv)
 	}
+
+	// A respondent on a phone: the survey and the thank-you page fit a
+	// window 390 px wide (no sideways scrolling) and pass axe-core there too.
+	run("answer on a phone",
+		chromedp.EmulateViewport(390, 844),
+		chromedp.Navigate(base+"/survey/adatum/browser-lunch-survey"),
+		chromedp.WaitVisible(`form textarea`),
+		shot("survey-phone"),
+		noSidewaysScroll(t, "survey"),
+		axeCheck("survey (390 px)"),
+		chromedp.SendKeys(`form textarea`, "Soup"),
+		chromedp.Click(`//label[contains(., "Cake")]`),
+		chromedp.Click(`.stars label[title="5 stars"]`),
+		chromedp.Click(`button[type=submit]`),
+		chromedp.WaitVisible(`.thanks`),
+		shot("thankyou-phone"),
+		noSidewaysScroll(t, "thank-you"),
+		axeCheck("thank-you (390 px)"))
 }
 
 // newBrowser starts a headless Chromium for one test, stopped with it.
@@ -178,7 +306,7 @@ func newBrowser(t *testing.T) context.Context {
 	t.Cleanup(cancel)
 	ctx, cancel := chromedp.NewContext(actx)
 	t.Cleanup(cancel)
-	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancel = context.WithTimeout(ctx, 180*time.Second)
 	t.Cleanup(cancel)
 	return ctx
 }
@@ -194,6 +322,7 @@ func TestBrowserChallenge(t *testing.T) {
 	}
 	base := "http://" + m.Addr()
 	ctx := newBrowser(t)
+	axeCheck := newAxeCheck(t)
 	run := func(what string, actions ...chromedp.Action) {
 		t.Helper()
 		if err := chromedp.Run(ctx, actions...); err != nil {
@@ -223,6 +352,7 @@ func TestBrowserChallenge(t *testing.T) {
 		chromedp.Poll(`document.getElementById("pow-status").textContent.endsWith("done")`, nil, chromedp.WithPollingTimeout(60*time.Second)),
 		chromedp.Text(`#pow-status`, &status),
 		chromedp.Value(`input[name=pow]`, &pow),
+		axeCheck("survey with the robot check"),
 		chromedp.Click(`.stars label[title="4 stars"]`),
 		chromedp.Click(`button[type=submit]`),
 		chromedp.WaitVisible(`.thanks`))
