@@ -11,14 +11,8 @@ import (
 // the process dies part-way, the messages come back, apply finds them
 // merged, and rank runs again, repairing the half-done move (see
 // store.RankingStore).
-func (w *Worker) rank(ctx context.Context, key, tenant, slug string) error {
-	w.mu.Lock()
-	c, ok := w.cache[key]
-	w.mu.Unlock()
-	if !ok {
-		return nil
-	}
-	if err := w.ranks.SetAnswers(ctx, tenant, slug, c.sum.TotalAnswers); err != nil {
+func (w *Worker) rank(ctx context.Context, key, tenant, slug string, answers int64) error {
+	if err := w.ranks.SetAnswers(ctx, tenant, slug, answers); err != nil {
 		return fmt.Errorf("worker: ranks of %s: %w", key, err)
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/surveys-dev/surveys/internal/lrucache"
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -54,8 +55,9 @@ type Worker struct {
 
 	mu sync.Mutex
 	// cache holds the summaries this worker wrote last, with their ETags,
-	// so that a batch costs one summary write, not a read and a write.
-	cache map[string]cached
+	// so that a batch costs one summary write, not a read and a write. It
+	// is bounded in entries and bytes: a summary it dropped is read again.
+	cache *lrucache.Cache[string, cached]
 	// tails holds the end of each survey's answer list, as this worker
 	// last wrote it.
 	tails map[string]*store.ListTail
@@ -84,7 +86,7 @@ func New(st storage.Storage, cfg Config, log *slog.Logger, m *Metrics) *Worker {
 	return &Worker{
 		st: st, surveys: store.NewSurveyStore(st), answers: store.NewSurveyAnswerStore(st),
 		sums: store.NewSurveyAnswersSummaryStore(st), ranks: store.NewRankingStore(st), cfg: cfg, log: log, now: time.Now, m: m,
-		cache: map[string]cached{}, tails: map[string]*store.ListTail{}, deleted: map[string][]string{}, failures: map[string]string{},
+		cache: lrucache.New(maxCachedSummaries, maxCachedSummaryBytes, cachedSummaryTTL, func(_ string, c cached) int64 { return summaryBytes(c.sum) }), tails: map[string]*store.ListTail{}, deleted: map[string][]string{}, failures: map[string]string{},
 	}
 }
 
@@ -212,10 +214,10 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 	}
 	for _, key := range order {
 		g := groups[key]
-		err := w.apply(ctx, key, g.tenant, g.slug, g.msgs)
-		if err == nil {
+		sum, err := w.apply(ctx, key, g.tenant, g.slug, g.msgs)
+		if err == nil && sum != nil {
 			// The ranked lists, before the messages go (rankings.go).
-			err = w.rank(ctx, key, g.tenant, g.slug)
+			err = w.rank(ctx, key, g.tenant, g.slug, sum.TotalAnswers)
 		}
 		if err != nil {
 			errs = append(errs, err)
@@ -283,12 +285,12 @@ func (w *Worker) premiumShare() int {
 // The summary write is the commit point: it also names the batch it merged
 // (Pending, at ListFrom), and every writer first lists the batch of the
 // write before its own.
-func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*message) error {
+func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*message) (*store.StoredSummary, error) {
 	filed := map[string]bool{}                    // message/answer ID → the message's to count
 	resolved := map[string]*survey.SurveyAnswer{} // message/answer ID → the whole answer
 	for attempt := 0; ; attempt++ {
 		if attempt == 20 {
-			return fmt.Errorf("worker: summary of %s: too many conflicting writers", key)
+			return nil, fmt.Errorf("worker: summary of %s: too many conflicting writers", key)
 		}
 		sum, etag, err := w.summary(ctx, key, tenant, slug)
 		if errors.Is(err, errSurveyGone) {
@@ -296,14 +298,14 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 				w.m.discarded.Add(float64(len(m.answers)))
 			}
 			w.log.Info("worker: dropped the answers of a deleted survey", "tenant", tenant, "survey", slug, "messages", len(msgs))
-			return nil
+			return nil, nil
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		// The last writer may have died before listing its batch.
 		if err := w.list(ctx, key, tenant, slug, sum.ListFrom, sum.Pending); err != nil {
-			return err
+			return nil, err
 		}
 		applied := toSet(sum.AppliedMessages)
 		base := sum.TotalAnswers
@@ -343,12 +345,12 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 					continue
 				}
 				if err != nil {
-					return fmt.Errorf("worker: answer %s/%s: %w", key, p.ID, err)
+					return nil, fmt.Errorf("worker: answer %s/%s: %w", key, p.ID, err)
 				}
 				own, ok := filed[m.ID+"/"+a.ID]
 				if !ok {
 					if own, err = w.answers.File(ctx, a, m.ID); err != nil {
-						return fmt.Errorf("worker: file answer %s/%s: %w", key, a.ID, err)
+						return nil, fmt.Errorf("worker: file answer %s/%s: %w", key, a.ID, err)
 					}
 					filed[m.ID+"/"+a.ID] = own
 				}
@@ -372,7 +374,7 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 		}
 		if !changed {
 			w.remember(key, sum, etag)
-			return nil
+			return sum, nil
 		}
 		// The previous batch is listed (above): this write names its own.
 		sum.Pending, sum.ListFrom = fresh, base
@@ -384,7 +386,7 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 		}
 		if err != nil {
 			w.forget(key)
-			return err
+			return nil, err
 		}
 		w.m.answers.Add(float64(len(fresh)))
 		// Each answer's delay once, now that its count is written.
@@ -394,10 +396,10 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 		}
 		w.remember(key, sum, newTag)
 		if err := w.list(ctx, key, tenant, slug, base, fresh); err != nil {
-			return err
+			return nil, err
 		}
 		w.closeAtLimit(ctx, tenant, slug, msgs, sum.TotalAnswers)
-		return nil
+		return sum, nil
 	}
 }
 
@@ -463,10 +465,8 @@ func (w *Worker) list(ctx context.Context, key, tenant, slug string, pos int64, 
 // summary returns the survey's summary to change: the cached one, or the
 // stored one, or a new one.
 func (w *Worker) summary(ctx context.Context, key, tenant, slug string) (*store.StoredSummary, string, error) {
-	w.mu.Lock()
-	c, ok := w.cache[key]
-	delete(w.cache, key) // taken; remember puts it back after a write
-	w.mu.Unlock()
+	c, ok := w.cache.Get(key)
+	w.cache.Remove(key) // taken; remember puts it back after a write
 	if ok {
 		return c.sum, c.etag, nil
 	}
@@ -491,18 +491,34 @@ func (w *Worker) summary(ctx context.Context, key, tenant, slug string) (*store.
 }
 
 func (w *Worker) remember(key string, sum *store.StoredSummary, etag string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if len(w.cache) > 10_000 {
-		w.cache = map[string]cached{}
-	}
-	w.cache[key] = cached{sum: sum, etag: etag}
+	w.cache.Add(key, cached{sum: sum, etag: etag})
 }
 
-func (w *Worker) forget(key string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	delete(w.cache, key)
+func (w *Worker) forget(key string) { w.cache.Remove(key) }
+
+// Bounds of the summaries a worker keeps. A summary is bounded itself
+// (survey.MaxSummaryWords per text question); an hour without a write
+// drops it, since another worker has most likely written it since.
+const (
+	maxCachedSummaries    = 10_000
+	maxCachedSummaryBytes = 64 << 20
+	cachedSummaryTTL      = time.Hour
+)
+
+// summaryBytes is what a kept summary is counted as: about its size in
+// memory (strings, and a map entry per counted word).
+func summaryBytes(s *store.StoredSummary) int64 {
+	n := 256 + len(s.Tenant) + len(s.Slug) + 48*(len(s.AppliedMessages)+len(s.Pending))
+	for _, q := range s.Questions {
+		n += 160 + len(q.QuestionID) + len(q.QuestionText)
+		for _, c := range q.Choices {
+			n += 48 + len(c.Answer)
+		}
+		for w := range q.Words {
+			n += 48 + len(w)
+		}
+	}
+	return int64(n)
 }
 
 // confirmDeleted notes that a merged message is gone from the queue, so the
