@@ -329,6 +329,20 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 				w.m.duplicates.Add(float64(len(m.answers)))
 				continue
 			}
+			if m.failed {
+				continue // one of its answers could not be read (below)
+			}
+			if err := w.resolveAll(ctx, resolved, m, tenant, slug, questions); err != nil {
+				// Every answer of a message is read before any is merged,
+				// so a message whose answer cannot be read (its spill
+				// gone, or a read failed) is left out whole: it alone
+				// comes back, and fails to the poison queue with the
+				// reason, while its neighbours are merged.
+				m.failed = true
+				w.setFailure(m.ID, err.Error())
+				w.log.Warn("worker: a message's answer could not be read", "tenant", tenant, "survey", slug, "message", m.ID, "err", err)
+				continue
+			}
 			for _, p := range m.answers {
 				if p.Tenant != tenant || p.Slug != slug {
 					continue
@@ -406,6 +420,20 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 // resolve returns the whole answer p of m stands for, once per apply: its
 // question texts and types come from the survey's summary, which holds its
 // definition's.
+// resolveAll reads every answer of m to the survey (an answer that no
+// longer fits its survey is dropped later, in apply).
+func (w *Worker) resolveAll(ctx context.Context, resolved map[string]*survey.SurveyAnswer, m *message, tenant, slug string, questions func() map[string]store.Question) error {
+	for _, p := range m.answers {
+		if p.Tenant != tenant || p.Slug != slug {
+			continue
+		}
+		if _, err := w.resolve(ctx, resolved, m, p, questions); err != nil && !errors.Is(err, store.ErrUnknownQuestion) {
+			return fmt.Errorf("worker: answer %s/%s/%s: %w", tenant, slug, p.ID, err)
+		}
+	}
+	return nil
+}
+
 func (w *Worker) resolve(ctx context.Context, resolved map[string]*survey.SurveyAnswer, m *message, p store.PendingAnswer, questions func() map[string]store.Question) (*survey.SurveyAnswer, error) {
 	key := m.ID + "/" + p.ID
 	if a := resolved[key]; a != nil {
