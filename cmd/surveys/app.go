@@ -139,7 +139,7 @@ func (m *Main) Run(ctx context.Context) error {
 		SignInKey:      box.Derive("oidc-sign-in"),
 		TenantSettings: tenants,
 		PublicURL:      m.cfg.PublicURL,
-		Outbound:       outbound.New(outbound.Config{Allow: m.cfg.AllowPrivate, RootCAs: m.ProviderRoots}),
+		Outbound:       outbound.New(outbound.Config{Allow: m.cfg.AllowPrivate, RootCAs: m.ProviderRoots, MaxBody: web.ProviderMaxBody}),
 
 		// The tenant's own SQL database.
 		Databases: sqlStore,

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -88,5 +89,18 @@ func TestStaticListsNothing(t *testing.T) {
 	}
 	if code, h, _ := app.do(t, "GET", "/static/app.css", nil, nil); code != http.StatusOK || h.Get("X-Content-Type-Options") != "nosniff" {
 		t.Errorf("GET /static/app.css = %d %v", code, h)
+	}
+}
+
+// TestCrossSiteRefusalHasHeaders: a cross-site POST refused before the
+// router still carries the security headers.
+func TestCrossSiteRefusalHasHeaders(t *testing.T) {
+	app := newTestApp(t)
+	code, h, _ := app.do(t, "POST", "/login", url.Values{"tenant": {"adatum"}}, map[string]string{"Sec-Fetch-Site": "cross-site"})
+	if code != http.StatusForbidden {
+		t.Fatalf("cross-site POST = %d, want 403", code)
+	}
+	if h.Get("Content-Security-Policy") == "" || h.Get("X-Frame-Options") != "DENY" || h.Get("X-Content-Type-Options") != "nosniff" {
+		t.Fatalf("the refusal's headers: %v", h)
 	}
 }

@@ -47,13 +47,18 @@ type cachedProvider struct {
 // the outbound client's body cap) and a key set go-oidc fetches on use.
 const (
 	maxProviders      = 1000
-	maxProviderBytes  = 16 << 20
-	providerKeysBytes = 16 << 10 // what a provider's keys are counted as
+	maxProviderBytes  = 64 << 20
+	providerKeysBytes = ProviderMaxBody // what a provider's keys are counted as: at most one body
 )
+
+// ProviderMaxBody caps each response of an identity provider: a discovery
+// document or a key set is a few KiB, and go-oidc keeps the key set it
+// fetched for as long as the provider is cached.
+const ProviderMaxBody = 64 << 10
 
 func newProviders(c *outbound.Client) *providers {
 	if c == nil {
-		c = outbound.New(outbound.Config{})
+		c = outbound.New(outbound.Config{MaxBody: ProviderMaxBody})
 	}
 	return &providers{client: c, cache: lrucache.New(maxProviders, maxProviderBytes, providerTTL,
 		func(_ string, c cachedProvider) int64 { return c.size + providerKeysBytes })}

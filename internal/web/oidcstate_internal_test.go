@@ -104,6 +104,6 @@ func TestProvidersBounded(t *testing.T) {
 		t.Fatalf("%d providers, %d bytes kept; at most %d and %d", n, b, maxProviders, maxProviderBytes)
 	}
 	if n := ps.cache.Len(); n != maxProviderBytes/(64<<10+providerKeysBytes) {
-		t.Fatalf("%d providers of 80 KiB kept, want the byte bound to decide", n)
+		t.Fatalf("%d providers kept, want the byte bound to decide", n)
 	}
 }

@@ -45,7 +45,7 @@ func newGuardedSite(t *testing.T, app *testApp, allow ...string) *guardedSite {
 	tenants, users := store.NewTenantStore(app.st).WithSecrets(testBox), store.NewUserStore(app.st)
 	s, err := web.New(web.Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Tenants: tenants, Users: users,
 		Public:         store.NewCachedSurveys(store.NewSurveyStore(app.st), tenants, time.Millisecond),
-		TenantSettings: tenants, Outbound: outbound.New(outbound.Config{Allow: ps, RootCAs: oidctest.RootCAs()})})
+		TenantSettings: tenants, Outbound: outbound.New(outbound.Config{Allow: ps, RootCAs: oidctest.RootCAs(), MaxBody: web.ProviderMaxBody})})
 	if err != nil {
 		t.Fatal(err)
 	}

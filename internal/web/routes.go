@@ -14,7 +14,8 @@ import (
 func (s *Server) Handler() http.Handler {
 	// Refuse cross-site state-changing requests (browsers send
 	// Sec-Fetch-Site / Origin); same-origin forms and API clients pass.
-	return http.NewCrossOriginProtection().Handler(s.Routes())
+	// Its refusals carry the security headers too.
+	return securityHeaders(http.NewCrossOriginProtection().Handler(s.Routes()))
 }
 
 // Routes returns the router (for Handler, and for tests that walk it).
