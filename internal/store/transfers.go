@@ -139,6 +139,7 @@ func (ts *SurveyTransferStore) Request(ctx context.Context, tenant, slug string)
 		// Not enqueued: give the survey its place back (unless a worker
 		// or another request wrote since).
 		undo := storage.PutOptions{ContentType: "application/json", IfMatch: etag}
+		ctx := context.WithoutCancel(ctx) // the request may be gone; the undo is still owed
 		if prev == nil {
 			_ = ts.st.DeleteBlob(ctx, TransferStatusContainer, transferStatusBlob(tenant, slug), etag)
 		} else {
