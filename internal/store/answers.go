@@ -344,6 +344,32 @@ type AnswerMessage struct {
 	Plan survey.Plan `json:"plan,omitempty"`
 }
 
+// formatMark stands where the first format kept its answers, so that a
+// worker of a version before this format, which knows only that field,
+// cannot decode the message and moves it to the poison queue with the
+// reason (where it is kept), rather than finding no answers in it and
+// deleting it.
+var formatMark = json.RawMessage(`{"format":2}`)
+
+// UnmarshalJSON reads both formats: "answers" is a list of whole answers
+// in the first, the format mark in the current one.
+func (m *AnswerMessage) UnmarshalJSON(b []byte) error {
+	type plain AnswerMessage
+	var v struct {
+		plain
+		Answers json.RawMessage `json:"answers"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*m = AnswerMessage(v.plain)
+	m.Answers = nil
+	if a := bytes.TrimSpace(v.Answers); len(a) > 0 && a[0] == '[' {
+		return json.Unmarshal(a, &m.Answers)
+	}
+	return nil
+}
+
 // QueuedAnswer is an answer on the answers queue. An answer too large for
 // one message is spilled: it is written whole to a blob of SpillContainer
 // first, then the message carries its identity and names the blob (Spill);
@@ -577,9 +603,10 @@ func (as *SurveyAnswerStore) EnqueueEach(ctx context.Context, p survey.Plan, ans
 			parts[k] = it.data
 		}
 		data, err := encodeJSON(struct {
+			Mark   json.RawMessage   `json:"answers"`
 			Queued []json.RawMessage `json:"queued"`
 			Plan   survey.Plan       `json:"plan,omitempty"`
-		}{parts, p})
+		}{formatMark, parts, p})
 		if err == nil {
 			_, err = as.st.Enqueue(ctx, AnswersQueueFor(p), data, storage.EnqueueOptions{TTL: -1})
 			err = mapErr(err, "Answer message")
