@@ -91,12 +91,26 @@ var errSignIn = survey.Errorf(survey.EFORBIDDEN, survey.SignInFailureMessage)
 // password and throttled attempt give the same error, in about the same
 // time.
 func (us *UserStore) Authenticate(ctx context.Context, tenant, email, password string) (*survey.User, error) {
+	return us.authenticate(ctx, tenant, email, password, true)
+}
+
+// AuthenticateKnownDevice is Authenticate for a browser that signed in to
+// the account before (it holds the account's device cookie, OWASP's
+// "device cookies"): its attempt is counted, but never made to wait for
+// the account's delay, so someone who keeps guessing an account's password
+// from elsewhere cannot keep its owner out. The caller's per-address
+// throttle still bounds the guesses of a stolen cookie.
+func (us *UserStore) AuthenticateKnownDevice(ctx context.Context, tenant, email, password string) (*survey.User, error) {
+	return us.authenticate(ctx, tenant, email, password, false)
+}
+
+func (us *UserStore) authenticate(ctx context.Context, tenant, email, password string, wait bool) (*survey.User, error) {
 	email = survey.NormalizeEmail(email)
 	if survey.ValidateTenantKey(tenant) != nil || storage.ValidateKey("email", email) != nil {
 		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
 		return nil, errSignIn
 	}
-	e, err := us.countAttempt(ctx, tenant, email)
+	e, err := us.countAttempt(ctx, tenant, email, wait)
 	if isNotFound(err) || err == errSignIn {
 		// Spend the time a hash check would, so that timing does not tell
 		// which accounts exist or are throttled.
@@ -116,9 +130,9 @@ func (us *UserStore) Authenticate(ctx context.Context, tenant, email, password s
 }
 
 // countAttempt counts a sign-in attempt on an account, and returns the
-// account; errSignIn when the attempt must wait, ENOTFOUND when there is
-// no such account.
-func (us *UserStore) countAttempt(ctx context.Context, tenant, email string) (storage.Entity, error) {
+// account; errSignIn when the attempt must wait (only if wait), ENOTFOUND
+// when there is no such account.
+func (us *UserStore) countAttempt(ctx context.Context, tenant, email string, wait bool) (storage.Entity, error) {
 	for range 100 {
 		e, err := us.st.GetEntity(ctx, UsersTable, tenant, email)
 		if isNotFound(err) {
@@ -129,7 +143,7 @@ func (us *UserStore) countAttempt(ctx context.Context, tenant, email string) (st
 		}
 		now := us.now()
 		n := e.Int("FailCount")
-		if now.Before(e.Time("FailedAt").Add(survey.ThrottleDelay(n, FreeSignInFailures))) {
+		if wait && now.Before(e.Time("FailedAt").Add(survey.ThrottleDelay(n, FreeSignInFailures))) {
 			return e, errSignIn
 		}
 		e.Properties["FailCount"], e.Properties["FailedAt"] = n+1, now.UTC()

@@ -16,6 +16,7 @@ import (
 // Users signs subscribers in and keeps their sessions.
 type Users interface {
 	Authenticate(ctx context.Context, tenant, email, password string) (*survey.User, error)
+	AuthenticateKnownDevice(ctx context.Context, tenant, email, password string) (*survey.User, error)
 	ChangePassword(ctx context.Context, tenant, email, current, next string) error
 	NewSession(ctx context.Context, u *survey.User) (string, error)
 	Session(ctx context.Context, token string) (*store.Session, error)
@@ -113,7 +114,11 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 		s.render(w, r, http.StatusUnauthorized, "login", page)
 		return nil
 	}
-	u, err := s.users.Authenticate(r.Context(), page.Tenant, page.Email, r.PostForm.Get("password"))
+	authenticate := s.users.Authenticate
+	if s.knownDevice(r, page.Tenant, page.Email) {
+		authenticate = s.users.AuthenticateKnownDevice
+	}
+	u, err := authenticate(r.Context(), page.Tenant, page.Email, r.PostForm.Get("password"))
 	if survey.ErrorCode(err) == survey.EFORBIDDEN {
 		page.Error = survey.SignInFailureMessage
 		s.render(w, r, http.StatusUnauthorized, "login", page)
@@ -123,6 +128,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.signInThrottle.succeeded(addr)
+	s.setDevice(w, r, u.Tenant, u.Email)
 	if err := s.tenantUsable(r.Context(), u.Tenant); err != nil {
 		page.Error = survey.ErrorMessage(err)
 		s.render(w, r, http.StatusForbidden, "login", page)

@@ -110,3 +110,50 @@ func TestSignInThrottlePerAddress(t *testing.T) {
 		t.Fatalf("loopback client = %d", code)
 	}
 }
+
+// TestKnownDeviceIsNotLockedOut: someone who keeps guessing an account's
+// password keeps the account's delay running, but the owner's browser,
+// which signed in before (its device cookie), still signs in; the cookie
+// of another account, or a made-up one, does not help.
+func TestKnownDeviceIsNotLockedOut(t *testing.T) {
+	app := newTestApp(t)
+	users := store.NewUserStore(app.st)
+	for _, email := range []string{"ana@adatum.example", "bob@adatum.example"} {
+		if _, err := users.Add(context.Background(), "adatum", email, "correct horse battery"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	device := func(email string) string {
+		t.Helper()
+		code, h, _ := app.loginFrom(t, "198.51.100.9", email, "correct horse battery")
+		if code != http.StatusSeeOther {
+			t.Fatalf("first sign-in of %s = %d", email, code)
+		}
+		for _, c := range (&http.Response{Header: h}).Cookies() {
+			if c.Name == "surveys_device" && c.Path == "/login" && c.HttpOnly {
+				return c.Name + "=" + c.Value
+			}
+		}
+		t.Fatalf("no device cookie: %q", h.Values("Set-Cookie"))
+		return ""
+	}
+	ana, bob := device("ana@adatum.example"), device("bob@adatum.example")
+	throttleAccount(t, app.st, "adatum", "ana@adatum.example") // the attacker's guesses
+	login := func(cookie string) int {
+		code, _, _ := app.do(t, "POST", "/login", url.Values{"tenant": {"adatum"}, "email": {"ana@adatum.example"}, "password": {"correct horse battery"}},
+			map[string]string{"Cookie": cookie, "X-Forwarded-For": "198.51.100.9"})
+		return code
+	}
+	if code := login(""); code != http.StatusUnauthorized {
+		t.Fatalf("an unknown browser during the delay = %d, want 401", code)
+	}
+	if code := login(bob); code != http.StatusUnauthorized {
+		t.Fatalf("another account's device cookie = %d, want 401", code)
+	}
+	if code := login("surveys_device=made-up"); code != http.StatusUnauthorized {
+		t.Fatalf("a made-up device cookie = %d, want 401", code)
+	}
+	if code := login(ana); code != http.StatusSeeOther {
+		t.Fatalf("the owner's browser during the delay = %d, want 303", code)
+	}
+}
