@@ -3,6 +3,7 @@ package postgres
 import (
 	"net"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -19,13 +20,24 @@ type Target struct {
 // Addr is host:port.
 func (t Target) Addr() string { return net.JoinHostPort(t.Host, strconv.Itoa(t.Port)) }
 
-// SameDestination reports whether two valid connection strings name the
-// same host (ignoring case), port, user and database.
-func SameDestination(a, b string) bool {
-	ta, errA := ValidateConnection(a)
-	tb, errB := ValidateConnection(b)
+// SameDestination reports whether the valid connection string next names
+// the same host (ignoring case), port, user and database as saved, over
+// TLS at least as strict: a saved password goes on to next only then.
+func SameDestination(saved, next string) bool {
+	ta, errA := ValidateConnection(saved)
+	tb, errB := ValidateConnection(next)
 	return errA == nil && errB == nil && strings.EqualFold(ta.Host, tb.Host) && ta.Port == tb.Port &&
-		ta.User == tb.User && ta.Database == tb.Database
+		ta.User == tb.User && ta.Database == tb.Database && sslStrength(next) >= sslStrength(saved)
+}
+
+// sslStrength ranks a connection string's sslmode, weakest first; no
+// sslmode is pgx's default, prefer.
+func sslStrength(conn string) int {
+	mode := "prefer"
+	if u, err := url.Parse(conn); err == nil && u.Query().Has("sslmode") {
+		mode = u.Query().Get("sslmode")
+	}
+	return slices.Index([]string{"disable", "allow", "prefer", "require", "verify-ca", "verify-full"}, mode)
 }
 
 // MaxConnectionLength bounds a connection string.

@@ -116,3 +116,30 @@ func FuzzValidateConnection(f *testing.F) {
 		}
 	})
 }
+
+// TestSameDestination: a saved password goes on only to the same host,
+// port, user and database, over TLS at least as strict as before.
+func TestSameDestination(t *testing.T) {
+	const saved = "postgres://ana@db.example:5432/answers?sslmode=verify-full"
+	for _, tc := range []struct {
+		next string
+		same bool
+	}{
+		{saved, true},
+		{"postgres://ana@DB.example:5432/answers?sslmode=verify-full&application_name=x", true},
+		{"postgres://ana@db.example:5432/answers?sslmode=require", false},
+		{"postgres://ana@db.example:5432/answers?sslmode=disable", false},
+		{"postgres://ana@db.example:5432/answers", false}, // prefer
+		{"postgres://ana@other.example:5432/answers?sslmode=verify-full", false},
+		{"postgres://ana@db.example:5433/answers?sslmode=verify-full", false},
+		{"postgres://bob@db.example:5432/answers?sslmode=verify-full", false},
+		{"postgres://ana@db.example:5432/other?sslmode=verify-full", false},
+	} {
+		if got := postgres.SameDestination(saved, tc.next); got != tc.same {
+			t.Errorf("SameDestination(%q) = %v, want %v", tc.next, got, tc.same)
+		}
+	}
+	if !postgres.SameDestination("postgres://ana@db.example:5432/answers", "postgres://ana@db.example:5432/answers?sslmode=require") {
+		t.Error("a stricter sslmode than the default is the same destination")
+	}
+}

@@ -300,10 +300,10 @@ func (s *SurveySQLStore) Validate(connection string) error {
 // page, which shows a refused string again).
 func (s *SurveySQLStore) Redact(connection string) string { return Redact(connection) }
 
-// SameDestination reports whether two connection strings reach the same
-// host and port as the same user, in the same database: only then may a
-// saved password go with the new one.
-func (s *SurveySQLStore) SameDestination(a, b string) bool { return SameDestination(a, b) }
+// SameDestination reports whether next reaches the same host and port as
+// saved, as the same user, in the same database, over TLS at least as
+// strict: only then may a saved password go with the new one.
+func (s *SurveySQLStore) SameDestination(saved, next string) bool { return SameDestination(saved, next) }
 
 // TestConnection connects with a connection string and password and
 // returns the server's version (for the settings page).

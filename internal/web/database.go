@@ -21,9 +21,9 @@ type Databases interface {
 	Redact(connection string) string
 	// TestConnection connects and returns the server's version.
 	TestConnection(ctx context.Context, connection, password string) (string, error)
-	// SameDestination reports whether two connection strings reach the
-	// same host, port, user and database.
-	SameDestination(a, b string) bool
+	// SameDestination reports whether next reaches the same host, port,
+	// user and database as saved, over TLS at least as strict.
+	SameDestination(saved, next string) bool
 }
 
 // Transfers requests copies of a survey's answers into the tenant's
