@@ -303,7 +303,9 @@ func (s *SurveySQLStore) Redact(connection string) string { return Redact(connec
 // SameDestination reports whether next reaches the same host and port as
 // saved, as the same user, in the same database, over TLS at least as
 // strict: only then may a saved password go with the new one.
-func (s *SurveySQLStore) SameDestination(saved, next string) bool { return SameDestination(saved, next) }
+func (s *SurveySQLStore) SameDestination(saved, next string) bool {
+	return SameDestination(saved, next)
+}
 
 // TestConnection connects with a connection string and password and
 // returns the server's version (for the settings page).
