@@ -21,9 +21,10 @@ type identityPage struct {
 }
 
 func (s *Server) identityPageFor(r *http.Request, t *survey.Tenant) identityPage {
+	redirect, _ := s.redirectURL(r, t.Key) // none at an address that is not a host name
 	return identityPage{User: sessionFrom(r.Context()), Tenant: t, IssuerURL: t.IssuerURL, ClientID: t.ClientID,
 		ClaimType: t.ClaimType, ClaimValue: t.ClaimValue, HasSecret: t.ClientSecret != "",
-		KeepsSecrets: s.tenantSettings.KeepsSecrets(), RedirectURL: s.redirectURL(r, t.Key), Configured: t.UsesOIDC()}
+		KeepsSecrets: s.tenantSettings.KeepsSecrets(), RedirectURL: redirect, Configured: t.UsesOIDC()}
 }
 
 // showIdentity shows the tenant's identity-provider settings, with the

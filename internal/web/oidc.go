@@ -150,21 +150,21 @@ func discoveryProblem(issuer string, err error) string {
 // redirectURL is the absolute callback URL of a tenant's sign-in, to
 // register at its provider: on the configured public URL, or else on the
 // scheme and host of the request (https when it came over TLS).
-func (s *Server) redirectURL(r *http.Request, tenant string) string {
-	base := s.publicURL
-	if base == "" {
-		scheme := "http"
-		if r.TLS != nil {
-			scheme = "https"
-		}
-		base = scheme + "://" + r.Host
+func (s *Server) redirectURL(r *http.Request, tenant string) (string, error) {
+	base, err := s.baseURL(r) // the public URL, or the request's checked Host
+	if err != nil {
+		return "", err
 	}
-	return base + "/login/" + tenant + "/oidc/callback"
+	return base + "/login/" + tenant + "/oidc/callback", nil
 }
 
-func (s *Server) oauthConfig(r *http.Request, t *survey.Tenant, p *oidc.Provider) *oauth2.Config {
+func (s *Server) oauthConfig(r *http.Request, t *survey.Tenant, p *oidc.Provider) (*oauth2.Config, error) {
+	redirect, err := s.redirectURL(r, t.Key)
+	if err != nil {
+		return nil, err
+	}
 	return &oauth2.Config{ClientID: t.ClientID, ClientSecret: t.ClientSecret, Endpoint: p.Endpoint(),
-		RedirectURL: s.redirectURL(r, t.Key), Scopes: []string{oidc.ScopeOpenID, "email", "profile"}}
+		RedirectURL: redirect, Scopes: []string{oidc.ScopeOpenID, "email", "profile"}}, nil
 }
 
 // signInFailed renders a failed sign-in through a provider with its own
@@ -226,8 +226,12 @@ func (s *Server) startOIDC(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	http.SetCookie(w, &http.Cookie{Name: oidcCookie, Value: sealed, Path: "/login/" + t.Key + "/oidc", HttpOnly: true,
-		Secure: r.TLS != nil || strings.HasPrefix(s.publicURL, "https:"), SameSite: http.SameSiteLaxMode, MaxAge: int(signInTTL.Seconds())})
-	target := s.oauthConfig(r, t, p).AuthCodeURL(si.State, oidc.Nonce(si.Nonce), oauth2.S256ChallengeOption(verifier))
+		Secure: s.secureCookies(r), SameSite: http.SameSiteLaxMode, MaxAge: int(signInTTL.Seconds())})
+	conf, err := s.oauthConfig(r, t, p)
+	if err != nil {
+		return err
+	}
+	target := conf.AuthCodeURL(si.State, oidc.Nonce(si.Nonce), oauth2.S256ChallengeOption(verifier))
 	http.Redirect(w, r, target, http.StatusSeeOther)
 	return nil
 }
@@ -279,7 +283,11 @@ func (s *Server) oidcCallback(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx, cancel := context.WithTimeout(s.oidc.ctx(r.Context()), 15*time.Second)
 	defer cancel()
-	tok, err := s.oauthConfig(r, t, p).Exchange(ctx, code, oauth2.VerifierOption(si.Verifier))
+	conf, err := s.oauthConfig(r, t, p)
+	if err != nil {
+		return err
+	}
+	tok, err := conf.Exchange(ctx, code, oauth2.VerifierOption(si.Verifier))
 	if err != nil {
 		var re *oauth2.RetrieveError
 		if errors.As(err, &re) && tokenErrorCodes[re.ErrorCode] {
