@@ -1,6 +1,9 @@
 package survey
 
-import "strconv"
+import (
+	"math/rand/v2"
+	"strconv"
+)
 
 // FiveStars is a rating from 1 to 5 stars, stored as "1" to "5"; its
 // summary counts each rating, from which the mean is exact.
@@ -74,7 +77,8 @@ func (fiveStars) CopyNumber(qa QuestionAnswer) (int64, bool) {
 	return int64(n), true
 }
 
-func (fiveStars) example() (Question, []string) {
-	return Question{Text: "How satisfied are you with our service?", Type: FiveStars},
-		[]string{"1", "2", "3", "4", "5", " 05"}
+func (fiveStars) example() (Question, func(*rand.Rand) string) {
+	return Question{Text: "How satisfied are you with our service?", Type: FiveStars}, func(r *rand.Rand) string {
+		return []string{"1", "2", "3", "4", "5", " 05"}[r.IntN(6)]
+	}
 }

@@ -1,6 +1,7 @@
 package survey
 
 import (
+	"math/rand/v2"
 	"strings"
 	"unicode/utf8"
 )
@@ -104,10 +105,10 @@ func (multipleChoice) ExportCells(qa QuestionAnswer) []string { return []string{
 
 func (multipleChoice) CopyNumber(QuestionAnswer) (int64, bool) { return 0, false }
 
-func (multipleChoice) example() (Question, []string) {
-	return Question{Text: "Which of our products do you use most?", Type: MultipleChoice,
-			PossibleAnswers: []string{"Coffee", "Tea", "Cake"}},
-		[]string{"Coffee", "Tea", "Cake"}
+func (multipleChoice) example() (Question, func(*rand.Rand) string) {
+	q := Question{Text: "Which of our products do you use most?", Type: MultipleChoice,
+		PossibleAnswers: []string{"Coffee", " Tea", "Cake", ""}}
+	return q, func(r *rand.Rand) string { return []string{"Coffee", "Tea", "Cake ", "Coffee"}[r.IntN(4)] }
 }
 
 func contains(list []string, s string) bool {

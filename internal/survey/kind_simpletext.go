@@ -2,6 +2,7 @@ package survey
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"unicode/utf8"
 )
 
@@ -63,7 +64,14 @@ func (simpleText) ExportCells(qa QuestionAnswer) []string { return []string{qa.A
 
 func (simpleText) CopyNumber(QuestionAnswer) (int64, bool) { return 0, false }
 
-func (simpleText) example() (Question, []string) {
-	return Question{Text: "What should we improve?", Type: SimpleText},
-		[]string{"The coffee, and the coffee machine.", "Faster delivery", "Nothing at all; it's great"}
+func (simpleText) example() (Question, func(*rand.Rand) string) {
+	return Question{Text: "What should we improve?", Type: SimpleText}, func(r *rand.Rand) string {
+		// Words from a vocabulary larger than a summary keeps, stop words
+		// and punctuation.
+		text := "The"
+		for n := 1 + r.IntN(20); n > 0; n-- {
+			text += fmt.Sprintf(" w%dx,", r.IntN(3*MaxSummaryWords)) + []string{"", " it's", " and", " Été"}[r.IntN(4)]
+		}
+		return text
+	}
 }

@@ -1,5 +1,7 @@
 package survey
 
+import "math/rand/v2"
+
 // Kind is one kind of question: everything the domain knows of it, in one
 // file per kind (kind_*.go), reached through the registry below. Nothing
 // else switches on a question's type. A kind is free of I/O and HTML: its
@@ -47,9 +49,9 @@ type Kind interface {
 	merge(qs, o *QuestionAnswersSummary)
 	// restore gives back the empty counts a decoded summary's JSON omits.
 	restore(qs *QuestionAnswersSummary)
-	// example is a definition of the kind and values a respondent may
-	// send, for the conformance test.
-	example() (q Question, values []string)
+	// example is a definition of the kind and a source of values a
+	// respondent may send, for the conformance test.
+	example() (q Question, value func(r *rand.Rand) string)
 }
 
 // Chart is what a kind's chart partial shows of a summary: bars (a label
