@@ -57,12 +57,8 @@ func newViews() (*views, error) {
 	if v.kinds, err = template.New("kinds").Funcs(funcs).ParseFS(templates.FS, "kinds/*.html"); err != nil {
 		return nil, fmt.Errorf("web: parse templates/kinds: %w", err)
 	}
-	for _, k := range survey.Kinds() {
-		for _, part := range []string{".input.html", ".chart.html"} {
-			if v.kinds.Lookup(k.Key()+part) == nil {
-				return nil, fmt.Errorf("web: kind %s has no template kinds/%s%s", k.Type(), k.Key(), part)
-			}
-		}
+	if err := checkKindPartials(v.kinds, survey.Kinds()); err != nil {
+		return nil, err
 	}
 	pages, err := fs.Glob(templates.FS, "pages/*.html")
 	if err != nil {
@@ -82,6 +78,19 @@ func newViews() (*views, error) {
 		}
 	}
 	return v, nil
+}
+
+// checkKindPartials fails when one of the kinds lacks its input or its
+// chart partial, so that the server does not start without them.
+func checkKindPartials(t *template.Template, kinds []survey.Kind) error {
+	for _, k := range kinds {
+		for _, part := range []string{".input.html", ".chart.html"} {
+			if t.Lookup(k.Key()+part) == nil {
+				return fmt.Errorf("web: kind %s has no template kinds/%s%s", k.Type(), k.Key(), part)
+			}
+		}
+	}
+	return nil
 }
 
 // kindInput is the input of question q for its kind: the partial
