@@ -4,7 +4,9 @@ package templates
 
 import "embed"
 
-// FS holds every template: base.html, partials/*.html and pages/*.html.
+// FS holds every template: base.html, partials/*.html, pages/*.html and
+// each kind of question's input and chart, kinds/<key>.input.html and
+// kinds/<key>.chart.html.
 //
-//go:embed *.html partials pages
+//go:embed *.html partials pages kinds
 var FS embed.FS

@@ -19,7 +19,6 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -272,14 +271,15 @@ func nullTime(t time.Time) any {
 	return t
 }
 
-// stars is the 1–5 rating of a FiveStars answer, as a number; NULL for the
-// other types.
+// stars is the number the answer's kind copies into the numeric column
+// (the 1–5 rating of a FiveStars answer); NULL for the other kinds.
 func stars(qa survey.QuestionAnswer) any {
-	if qa.Type != survey.FiveStars {
+	k, ok := survey.KindOf(qa.Type)
+	if !ok {
 		return nil
 	}
-	n, err := strconv.Atoi(qa.Answer)
-	if err != nil || n < 1 || n > 5 {
+	n, ok := k.CopyNumber(qa)
+	if !ok {
 		return nil
 	}
 	return int16(n)

@@ -48,18 +48,10 @@ func (ss *SurveyAnswersSummaryStore) Get(ctx context.Context, tenant, slug strin
 	if err := json.Unmarshal(b.Data, &s); err != nil {
 		return nil, "", fmt.Errorf("store: decode summary %s/%s: %w", tenant, slug, err)
 	}
-	// An empty count is omitted from the JSON: give it back, so that
-	// merging a text answer into a question that has no word yet (only
-	// stop words so far) finds its map.
-	for i := range s.Questions {
-		q := &s.Questions[i]
-		switch {
-		case q.Type == survey.SimpleText && q.Words == nil:
-			q.Words = map[string]int64{}
-		case q.Type == survey.FiveStars && q.Stars == nil:
-			q.Stars = &[5]int64{}
-		}
-	}
+	// An empty count is omitted from the JSON: each question's kind gives
+	// it back, so that merging a text answer into a question that has no
+	// word yet (only stop words so far) finds its map.
+	s.RestoreEmpty()
 	return &s, b.ETag, nil
 }
 

@@ -1,10 +1,8 @@
 package survey
 
 import (
-	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // MaxTextAnswerLength bounds a simple-text answer, in characters.
@@ -51,30 +49,10 @@ func NewAnswer(s *Survey, answers map[string]string) (SurveyAnswer, error) {
 		// Control characters, direction overrides and bytes that are not
 		// UTF-8 are dropped (text.go): a respondent never sees them.
 		v := strings.TrimSpace(CleanText(answers[q.ID]))
-		switch q.Type {
-		case SimpleText:
-			switch n := utf8.RuneCountInString(v); {
-			case v == "":
-				f.add(q.ID, "Please answer this question.")
-			case n > MaxTextAnswerLength:
-				f.add(q.ID, "Please keep your answer to %d characters (it has %d).", MaxTextAnswerLength, n)
-			}
-		case MultipleChoice:
-			switch {
-			case v == "":
-				f.add(q.ID, "Please choose one answer.")
-			case !contains(q.PossibleAnswers, v):
-				f.add(q.ID, "Please choose one of the answers offered.")
-			}
-		case FiveStars:
-			n, err := strconv.Atoi(v)
-			switch {
-			case v == "":
-				f.add(q.ID, "Please give a rating from 1 to 5 stars.")
-			case err != nil || n < 1 || n > 5:
-				f.add(q.ID, "A rating is from 1 to 5 stars.")
-			default:
-				v = strconv.Itoa(n)
+		if k, ok := KindOf(q.Type); ok {
+			var problem string
+			if v, problem = k.answer(q, v); problem != "" {
+				f.add(q.ID, "%s", problem)
 			}
 		}
 		a.Answers = append(a.Answers, QuestionAnswer{QuestionID: q.ID, QuestionText: q.Text, Type: q.Type, Answer: v})
@@ -83,13 +61,4 @@ func NewAnswer(s *Survey, answers map[string]string) (SurveyAnswer, error) {
 		return SurveyAnswer{}, err
 	}
 	return a, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

@@ -2,7 +2,6 @@ package survey
 
 import (
 	"sort"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -58,15 +57,8 @@ func NewSummary(s *Survey) *SurveyAnswersSummary {
 	sum := &SurveyAnswersSummary{Tenant: s.Tenant, Slug: s.Slug}
 	for _, q := range s.Questions {
 		qs := QuestionAnswersSummary{QuestionID: q.ID, QuestionText: q.Text, Type: q.Type}
-		switch q.Type {
-		case MultipleChoice:
-			for _, c := range q.PossibleAnswers {
-				qs.Choices = append(qs.Choices, ChoiceCount{Answer: c})
-			}
-		case FiveStars:
-			qs.Stars = &[5]int64{}
-		case SimpleText:
-			qs.Words = map[string]int64{}
+		if k, ok := KindOf(q.Type); ok {
+			k.newSummary(q, &qs)
 		}
 		sum.Questions = append(sum.Questions, qs)
 	}
@@ -82,11 +74,8 @@ func (sum *SurveyAnswersSummary) question(qa QuestionAnswer) *QuestionAnswersSum
 		}
 	}
 	qs := QuestionAnswersSummary{QuestionID: qa.QuestionID, QuestionText: qa.QuestionText, Type: qa.Type}
-	switch qa.Type {
-	case FiveStars:
-		qs.Stars = &[5]int64{}
-	case SimpleText:
-		qs.Words = map[string]int64{}
+	if k, ok := KindOf(qa.Type); ok {
+		k.newSummary(Question{ID: qa.QuestionID, Text: qa.QuestionText, Type: qa.Type}, &qs)
 	}
 	sum.Questions = append(sum.Questions, qs)
 	return &sum.Questions[len(sum.Questions)-1]
@@ -98,28 +87,8 @@ func (sum *SurveyAnswersSummary) Add(a SurveyAnswer) {
 	for _, qa := range a.Answers {
 		qs := sum.question(qa)
 		qs.Answered++
-		switch qa.Type {
-		case MultipleChoice:
-			found := false
-			for i := range qs.Choices {
-				if qs.Choices[i].Answer == qa.Answer {
-					qs.Choices[i].Count++
-					found = true
-					break
-				}
-			}
-			if !found {
-				qs.Choices = append(qs.Choices, ChoiceCount{Answer: qa.Answer, Count: 1})
-			}
-		case FiveStars:
-			if n, err := strconv.Atoi(qa.Answer); err == nil && n >= 1 && n <= 5 {
-				qs.Stars[n-1]++
-			}
-		case SimpleText:
-			for _, w := range Words(qa.Answer) {
-				qs.Words[w]++
-			}
-			qs.keepWords()
+		if k, ok := KindOf(qa.Type); ok {
+			k.add(qs, qa.Answer)
 		}
 	}
 }
@@ -130,35 +99,22 @@ func (sum *SurveyAnswersSummary) Merge(other *SurveyAnswersSummary) {
 	for _, oq := range other.Questions {
 		qs := sum.question(QuestionAnswer{QuestionID: oq.QuestionID, QuestionText: oq.QuestionText, Type: oq.Type})
 		qs.Answered += oq.Answered
-		for _, oc := range oq.Choices {
-			found := false
-			for i := range qs.Choices {
-				if qs.Choices[i].Answer == oc.Answer {
-					qs.Choices[i].Count += oc.Count
-					found = true
-					break
-				}
-			}
-			if !found {
-				qs.Choices = append(qs.Choices, oc)
-			}
+		// Each kind merges the part of the summary it owns, whatever the
+		// question's type: a question whose type changed keeps every count.
+		for _, k := range kinds {
+			k.merge(qs, &oq)
 		}
-		if oq.Stars != nil {
-			if qs.Stars == nil {
-				qs.Stars = &[5]int64{}
-			}
-			for i, n := range oq.Stars {
-				qs.Stars[i] += n
-			}
+	}
+}
+
+// RestoreEmpty gives back the empty counts that a decoded summary's JSON
+// omits (an empty count is omitted), so that merging an answer into a
+// question that has none yet finds them.
+func (sum *SurveyAnswersSummary) RestoreEmpty() {
+	for i := range sum.Questions {
+		if k, ok := KindOf(sum.Questions[i].Type); ok {
+			k.restore(&sum.Questions[i])
 		}
-		for w, n := range oq.Words {
-			if qs.Words == nil {
-				qs.Words = map[string]int64{}
-			}
-			qs.Words[w] += n
-		}
-		qs.OtherWords += oq.OtherWords
-		qs.keepWords()
 	}
 }
 

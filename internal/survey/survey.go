@@ -7,7 +7,8 @@ import (
 	"unicode/utf8"
 )
 
-// QuestionType is one of the three kinds of question.
+// QuestionType names a kind of question (kinds.go); each kind is one
+// file, kind_*.go.
 type QuestionType string
 
 const (
@@ -16,9 +17,10 @@ const (
 	FiveStars      QuestionType = "FiveStars"
 )
 
-// Valid reports whether t is a known type.
+// Valid reports whether t is a known type: a registered kind (kinds.go).
 func (t QuestionType) Valid() bool {
-	return t == SimpleText || t == MultipleChoice || t == FiveStars
+	_, ok := KindOf(t)
+	return ok
 }
 
 // State is where a survey is in its life.
@@ -94,22 +96,17 @@ func (s *Survey) Question(id string) (Question, bool) {
 	return Question{}, false
 }
 
-// Normalize cleans the title, question texts and possible answers
-// (CleanLine: no control characters, direction overrides or bytes that are
-// not UTF-8), trims their white space, and drops empty possible answers.
+// Normalize cleans the title and question texts (CleanLine: no control
+// characters, direction overrides or bytes that are not UTF-8) and trims
+// their white space; each question's kind normalizes its settings.
 func (s *Survey) Normalize() {
 	s.Title = strings.TrimSpace(CleanLine(s.Title))
 	for i := range s.Questions {
 		q := &s.Questions[i]
 		q.Text = strings.TrimSpace(CleanLine(q.Text))
-		var choices []string
-		for _, c := range q.PossibleAnswers {
-			if c = strings.TrimSpace(CleanLine(c)); c != "" {
-				choices = append(choices, c)
-			}
-		}
-		q.PossibleAnswers = choices
-		if q.Type != MultipleChoice {
+		if k, ok := KindOf(q.Type); ok {
+			k.normalize(q)
+		} else {
 			q.PossibleAnswers = nil
 		}
 	}
@@ -149,32 +146,12 @@ func (s *Survey) Validate() error {
 		case !IsCleanLine(q.Text):
 			f.add(key+".text", "The question may not contain control characters or direction overrides.")
 		}
-		if !q.Type.Valid() {
+		k, ok := KindOf(q.Type)
+		if !ok {
 			f.add(key+".type", "Choose a question type.")
-		}
-		if q.Type != MultipleChoice {
 			continue
 		}
-		seen := map[string]bool{}
-		switch {
-		case len(q.PossibleAnswers) < 2:
-			f.add(key+".choices", "A multiple-choice question needs at least two possible answers.")
-		case len(q.PossibleAnswers) > MaxChoices:
-			f.add(key+".choices", "A question has at most %d possible answers.", MaxChoices)
-		}
-		for _, c := range q.PossibleAnswers {
-			switch {
-			case strings.TrimSpace(c) == "":
-				f.add(key+".choices", "A possible answer is empty.")
-			case utf8.RuneCountInString(c) > MaxChoiceLength:
-				f.add(key+".choices", "Keep each possible answer to %d characters.", MaxChoiceLength)
-			case !IsCleanLine(c):
-				f.add(key+".choices", "A possible answer may not contain control characters or direction overrides.")
-			case seen[c]:
-				f.add(key+".choices", "%q is listed twice.", c)
-			}
-			seen[c] = true
-		}
+		k.validate(q, key, f)
 	}
 	return f.err("The survey")
 }

@@ -93,23 +93,15 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 				continue
 			}
 			v.Count = qs.Answered
-			switch q.Type {
-			case survey.MultipleChoice:
-				var labels []string
-				var counts []int64
-				for _, c := range qs.Choices {
-					labels, counts = append(labels, c.Answer), append(counts, c.Count)
+			if k, ok := survey.KindOf(q.Type); ok {
+				c := k.Chart(&qs)
+				if c.Labels != nil {
+					v.Bars = bars(c.Labels, c.Counts)
 				}
-				v.Bars = bars(labels, counts)
-			case survey.FiveStars:
-				if qs.Stars != nil {
-					v.Bars = bars([]string{"1 star", "2 stars", "3 stars", "4 stars", "5 stars"}, qs.Stars[:])
+				if c.Averaged {
+					v.Average = strconv.FormatFloat(c.Average, 'f', 2, 64)
 				}
-				if n, _ := qs.StarCount(); n > 0 {
-					v.Average = strconv.FormatFloat(qs.Average(), 'f', 2, 64)
-				}
-			case survey.SimpleText:
-				v.Words, v.OtherWords, v.MaxWords = qs.TopWords(10), qs.OtherWords, survey.MaxSummaryWords
+				v.Words, v.OtherWords, v.MaxWords = c.Words, c.OtherWords, survey.MaxSummaryWords
 			}
 		}
 		page.Questions = append(page.Questions, v)
@@ -237,7 +229,7 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 			row := []string{a.ID, a.CreatedOn.UTC().Format("2006-01-02T15:04:05Z")}
 			for _, q := range sv.Questions {
 				qa, _ := a.Answer(q.ID)
-				row = append(row, csvCell(qa.Answer))
+				row = append(row, exportCells(q, qa)...)
 			}
 			if err := cw.Write(row); err != nil {
 				return err
@@ -264,6 +256,18 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 		s.log.Error("export failed part-way", "tenant", tenant, "slug", slug, "err", err)
 	}
 	return nil
+}
+
+// exportCells are the CSV cells of the answer to q, from its kind.
+func exportCells(q survey.Question, qa survey.QuestionAnswer) []string {
+	cells := []string{qa.Answer}
+	if k, ok := survey.KindOf(q.Type); ok {
+		cells = k.ExportCells(qa)
+	}
+	for i, c := range cells {
+		cells[i] = csvCell(c)
+	}
+	return cells
 }
 
 // csvCell is a text as a cell of a CSV export: one that begins with '=',

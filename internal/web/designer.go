@@ -35,7 +35,7 @@ type designerPage struct {
 	Errors    map[string]string
 	Frozen    bool
 	Action    string
-	Types     []survey.QuestionType
+	Kinds     []survey.Kind
 	Message   string
 }
 
@@ -47,7 +47,8 @@ type designerRow struct {
 	Error   string
 }
 
-var questionTypes = []survey.QuestionType{survey.SimpleText, survey.MultipleChoice, survey.FiveStars}
+// defaultKind is the kind of a new question: the registry's first.
+func defaultKind() survey.QuestionType { return survey.Kinds()[0].Type() }
 
 // designerForm decodes the designer: the title and rows q.N.*, ordered by
 // their position field, without the rows marked for removal.
@@ -96,10 +97,8 @@ func parseCloseOn(v string, now time.Time) (time.Time, string) {
 func rowsToQuestions(rows []designerRow) []survey.Question {
 	qs := make([]survey.Question, len(rows))
 	for i, r := range rows {
-		qs[i] = survey.Question{Text: r.Text, Type: r.Type}
-		if r.Type == survey.MultipleChoice {
-			qs[i].PossibleAnswers = strings.Split(strings.ReplaceAll(r.Choices, "\r\n", "\n"), "\n")
-		}
+		// The kind keeps the possible answers it has (Normalize).
+		qs[i] = survey.Question{Text: r.Text, Type: r.Type, PossibleAnswers: strings.Split(strings.ReplaceAll(r.Choices, "\r\n", "\n"), "\n")}
 	}
 	return qs
 }
@@ -113,9 +112,9 @@ func questionsToRows(qs []survey.Question) []designerRow {
 }
 
 func (s *Server) renderDesigner(w http.ResponseWriter, r *http.Request, status int, p designerPage) {
-	p.Types = questionTypes
+	p.Kinds = survey.Kinds()
 	if len(p.Rows) == 0 {
-		p.Rows = []designerRow{{Pos: 1, Type: survey.SimpleText}}
+		p.Rows = []designerRow{{Pos: 1, Type: defaultKind()}}
 	}
 	for i := range p.Rows {
 		p.Rows[i].Error = ""
@@ -154,7 +153,7 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 	switch action := r.PostForm.Get("action"); action {
 	case "add":
 		if len(page.Rows) < survey.MaxQuestions {
-			page.Rows = append(page.Rows, designerRow{Pos: len(page.Rows) + 1, Type: survey.SimpleText})
+			page.Rows = append(page.Rows, designerRow{Pos: len(page.Rows) + 1, Type: defaultKind()})
 		}
 		s.renderDesigner(w, r, http.StatusOK, page)
 		return nil

@@ -13,13 +13,18 @@ import (
 	"strings"
 
 	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
 	"github.com/surveys-dev/surveys/templates"
 	"github.com/surveys-dev/surveys/web"
 )
 
 // views holds the parsed pages and the content hashes of the static assets.
 type views struct {
-	pages  map[string]*template.Template
+	pages map[string]*template.Template
+	// kinds holds each kind of question's partials (templates/kinds):
+	// <key>.input.html and <key>.chart.html, which the pages reach through
+	// kindInput and kindChart.
+	kinds  *template.Template
 	hashes map[string]string // asset name → short content hash
 	static fs.FS
 }
@@ -47,7 +52,14 @@ func newViews() (*views, error) {
 	}
 	funcs := template.FuncMap{"asset": v.assetURL, "inc": inc, "stars": starValues, "answerTo": answerTo, "dec": func(i int) int { return i - 1 },
 		"barWidth":   func(p float64) string { return strconv.FormatFloat(340*p/100, 'f', 1, 64) },
-		"barsHeight": func(n int) int { return n*32 + 4 }, "homeList": homeListOf}
+		"barsHeight": func(n int) int { return n*32 + 4 }, "homeList": homeListOf,
+		"kindInput": v.kindInput, "kindChart": v.kindChart}
+	if v.kinds, err = template.New("kinds").Funcs(funcs).ParseFS(templates.FS, "kinds/*.html"); err != nil {
+		return nil, fmt.Errorf("web: parse templates/kinds: %w", err)
+	}
+	if err := checkKindPartials(v.kinds, survey.Kinds()); err != nil {
+		return nil, err
+	}
 	pages, err := fs.Glob(templates.FS, "pages/*.html")
 	if err != nil {
 		return nil, err
@@ -66,6 +78,57 @@ func newViews() (*views, error) {
 		}
 	}
 	return v, nil
+}
+
+// checkKindPartials fails when one of the kinds lacks its input or its
+// chart partial, so that the server does not start without them.
+func checkKindPartials(t *template.Template, kinds []survey.Kind) error {
+	for _, k := range kinds {
+		for _, part := range []string{".input.html", ".chart.html"} {
+			if t.Lookup(k.Key()+part) == nil {
+				return fmt.Errorf("web: kind %s has no template kinds/%s%s", k.Type(), k.Key(), part)
+			}
+		}
+	}
+	return nil
+}
+
+// kindInput is the input of question q for its kind: the partial
+// kinds/<key>.input.html, given the question, its form field's ID and the
+// respondent's value.
+func (v *views) kindInput(q survey.Question, value string) (template.HTML, error) {
+	k, ok := survey.KindOf(q.Type)
+	if !ok {
+		return "", fmt.Errorf("web: question %s has no kind %q", q.ID, q.Type)
+	}
+	return v.kindPartial(k.Key()+".input.html", kindInputData{Question: q, ID: q.ID, Value: value})
+}
+
+// kindInputData is what a kind's input partial sees.
+type kindInputData struct {
+	Question survey.Question
+	ID       string // the question's ID, which names its field
+	Value    string
+}
+
+// kindChart is the chart of a question on the analysis page: the partial
+// kinds/<key>.chart.html, given the question's view.
+func (v *views) kindChart(q questionView) (template.HTML, error) {
+	k, ok := survey.KindOf(q.Type)
+	if !ok {
+		return "", fmt.Errorf("web: question %d has no kind %q", q.N, q.Type)
+	}
+	return v.kindPartial(k.Key()+".chart.html", q)
+}
+
+// kindPartial executes one of the kinds' partials. It is escaped in its
+// own right, for the text of an element, where the pages call it.
+func (v *views) kindPartial(name string, data any) (template.HTML, error) {
+	var buf bytes.Buffer
+	if err := v.kinds.ExecuteTemplate(&buf, name, data); err != nil {
+		return "", err
+	}
+	return template.HTML(buf.String()), nil
 }
 
 // assetURL is the content-hashed URL of a static asset.
