@@ -114,6 +114,13 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 		s.render(w, r, http.StatusUnauthorized, "login", page)
 		return nil
 	}
+	// A suspended tenant says so before any password is checked, so its
+	// answer tells nothing of the password.
+	if t, err := s.public.Tenant(r.Context(), page.Tenant); err == nil && t.Suspended {
+		page.Error = survey.ErrorMessage(s.tenantUsable(r.Context(), t.Key))
+		s.render(w, r, http.StatusForbidden, "login", page)
+		return nil
+	}
 	authenticate := s.users.Authenticate
 	if s.knownDevice(r, page.Tenant, page.Email) {
 		authenticate = s.users.AuthenticateKnownDevice
