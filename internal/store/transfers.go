@@ -57,9 +57,9 @@ type TransferStatus struct {
 	Attempt     int       `json:"attempt,omitempty"`
 	MaxAttempts int       `json:"maxAttempts,omitempty"`
 	RetryAt     time.Time `json:"retryAt,omitzero"`
-	// Deferred counts the deliveries of the request that the worker put
-	// back unattempted because another copy of the tenant was under way:
-	// they are not attempts.
+	// Deferred counts the times the worker put the request back
+	// unattempted because another copy of the tenant was under way (each
+	// time as a new message, so none is an attempt).
 	Deferred int `json:"deferred,omitempty"`
 }
 

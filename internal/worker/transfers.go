@@ -172,7 +172,7 @@ func (t *Transfers) handle(ctx context.Context, m storage.Message) error {
 		return t.putBack(bctx, m, st)
 	}
 	defer t.release(req.Tenant)
-	attempt := int(m.DequeueCount) - st.Deferred
+	attempt := int(m.DequeueCount) // a put-back is a new message: never an attempt
 	if attempt > t.cfg.MaxAttempts {
 		// Earlier deliveries ended without a word (a crash mid-copy).
 		reason := fmt.Sprintf("failed %d deliveries; last error: %s", attempt-1, st.Error)
@@ -211,18 +211,20 @@ func (t *Transfers) release(tenant string) {
 	delete(t.busy, tenant)
 }
 
-// putBack hides a request of a tenant whose other copy is under way for
-// BusyWait, and counts the delivery as deferred, not as an attempt.
+// putBack puts a request of a tenant whose other copy is under way back
+// on the queue, for BusyWait: as a new message, so that the delivery
+// costs it no attempt whatever happens to its status. (A crash between
+// the two calls leaves the request twice; the copies replace each other.)
 func (t *Transfers) putBack(ctx context.Context, m storage.Message, st *store.TransferStatus) error {
 	wait := t.cfg.BusyWait
 	if wait <= 0 {
 		wait = t.cfg.MaxIdle
 	}
-	t.setStatus(ctx, st, func(s *store.TransferStatus) { s.Deferred++ })
-	if _, err := t.st.UpdateVisibility(ctx, store.TransfersQueue, m.ID, m.PopReceipt, wait); err != nil {
+	if _, err := t.st.Enqueue(ctx, store.TransfersQueue, m.Data, storage.EnqueueOptions{Delay: wait}); err != nil {
 		return fmt.Errorf("transfer worker: put back %s: %w", m.ID, err)
 	}
-	return nil
+	t.setStatus(ctx, st, func(s *store.TransferStatus) { s.Deferred++ })
+	return t.delete(ctx, m.ID, m.PopReceipt)
 }
 
 // transfer runs one attempt of a request.

@@ -438,6 +438,7 @@ func TestTransferUnreachableTenantHoldsBackNoOther(t *testing.T) {
 	ctx := context.Background()
 	cfg := transferConfig
 	cfg.Concurrency, cfg.BusyWait, cfg.Visibility = 3, 200*time.Millisecond, time.Minute
+	cfg.MaxAttempts = 2 // put back more often than this, it is still never given up
 	stuck := newTransferFixture(t, st, 2, cfg)
 	addr, accepted := blackhole(t)
 	stuck.tenant.SQLConnection = "postgres://surveys@" + addr + "/surveys?sslmode=disable"
@@ -481,6 +482,17 @@ func TestTransferUnreachableTenantHoldsBackNoOther(t *testing.T) {
 	}
 	if first.State == store.TransferRunning {
 		first, other = other, first
+	}
+	// Put back more times than its attempts, it still waits its turn.
+	for first.Deferred <= cfg.MaxAttempts+1 {
+		if time.Now().After(deadline) {
+			stop()
+			t.Fatalf("the put-back request: %+v", first)
+		}
+		time.Sleep(50 * time.Millisecond)
+		if first, err = stuck.requests.Status(ctx, first.Tenant, first.Slug); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// One of the stuck tenant's copies waits on its database; the other
 	// was put back, unattempted; one connection was made, not two.
