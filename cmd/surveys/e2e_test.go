@@ -106,19 +106,32 @@ func noSidewaysScroll(t *testing.T, what string) chromedp.Action {
 	})
 }
 
+// newBrowserTest starts the app (its account ana@adatum.example) and a
+// browser, and returns the app's address, a run in the browser that fails
+// the test on an error, and the accessibility check.
+func newBrowserTest(t *testing.T) (base string, run func(string, ...chromedp.Action), axeCheck func(string) chromedp.Action) {
+	t.Helper()
+	m := newTestMain(t, t.TempDir())
+	t.Cleanup(func() { m.Close() })
+	if _, err := store.NewUserStore(m.Storage).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	ctx := newBrowser(t)
+	run = func(what string, actions ...chromedp.Action) {
+		t.Helper()
+		if err := chromedp.Run(ctx, actions...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	return "http://" + m.Addr(), run, newAxeCheck(t)
+}
+
 // TestBrowserEndToEnd drives a real headless Chromium: a subscriber signs
 // in, designs a survey of all three question types and publishes it; a
 // respondent answers it; the subscriber sees the answer in the analysis
 // page and the CSV export. Screenshots of each page go to artifacts/.
 func TestBrowserEndToEnd(t *testing.T) {
-	m := newTestMain(t, t.TempDir())
-	defer m.Close()
-	if _, err := store.NewUserStore(m.Storage).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
-		t.Fatal(err)
-	}
-	base := "http://" + m.Addr()
-	ctx := newBrowser(t)
-	axeCheck := newAxeCheck(t)
+	base, run, axeCheck := newBrowserTest(t)
 
 	dir := artifacts(t)
 	shot := func(name string) chromedp.Action {
@@ -129,12 +142,6 @@ func TestBrowserEndToEnd(t *testing.T) {
 			}
 			return os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
 		})
-	}
-	run := func(what string, actions ...chromedp.Action) {
-		t.Helper()
-		if err := chromedp.Run(ctx, actions...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
 	}
 
 	run("home", chromedp.Navigate(base+"/"), chromedp.WaitVisible(`.cards`), shot("home"), axeCheck("home"))
@@ -315,20 +322,7 @@ func newBrowser(t *testing.T) context.Context {
 // designer; in a real browser the page's script solves it, says so in its
 // status line (read out by screen readers), and the answer is accepted.
 func TestBrowserChallenge(t *testing.T) {
-	m := newTestMain(t, t.TempDir())
-	defer m.Close()
-	if _, err := store.NewUserStore(m.Storage).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
-		t.Fatal(err)
-	}
-	base := "http://" + m.Addr()
-	ctx := newBrowser(t)
-	axeCheck := newAxeCheck(t)
-	run := func(what string, actions ...chromedp.Action) {
-		t.Helper()
-		if err := chromedp.Run(ctx, actions...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
+	base, run, axeCheck := newBrowserTest(t)
 	run("sign in",
 		chromedp.Navigate(base+"/login"),
 		chromedp.SendKeys(`#tenant`, "adatum"),

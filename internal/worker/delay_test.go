@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
@@ -15,8 +16,9 @@ import (
 	"github.com/surveys-dev/surveys/internal/worker"
 )
 
-// delaySamples is how many answers surveys_summary_delay_seconds observed.
-func delaySamples(t *testing.T, m *worker.Metrics) uint64 {
+// metric gathers m's collectors and returns the one metric of the family
+// name (nil when the family has none yet).
+func metric(t *testing.T, m *worker.Metrics, name string) *dto.Metric {
 	t.Helper()
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(m.Collectors()...)
@@ -25,12 +27,21 @@ func delaySamples(t *testing.T, m *worker.Metrics) uint64 {
 		t.Fatal(err)
 	}
 	for _, f := range families {
-		if f.GetName() == "surveys_summary_delay_seconds" {
-			return f.GetMetric()[0].GetHistogram().GetSampleCount()
+		if f.GetName() == name {
+			return f.GetMetric()[0]
 		}
 	}
-	t.Fatal("no surveys_summary_delay_seconds")
-	return 0
+	return nil
+}
+
+// delaySamples is how many answers surveys_summary_delay_seconds observed.
+func delaySamples(t *testing.T, m *worker.Metrics) uint64 {
+	t.Helper()
+	d := metric(t, m, "surveys_summary_delay_seconds")
+	if d == nil {
+		t.Fatal("no surveys_summary_delay_seconds")
+	}
+	return d.GetHistogram().GetSampleCount()
 }
 
 // TestDelayObservedOnce: the summary delay is observed once per answer,
@@ -69,18 +80,7 @@ func TestDelayObservedOnce(t *testing.T) {
 // conflicts reads surveys_worker_summary_conflicts_total.
 func conflicts(t *testing.T, m *worker.Metrics) float64 {
 	t.Helper()
-	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(m.Collectors()...)
-	families, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range families {
-		if f.GetName() == "surveys_worker_summary_conflicts_total" {
-			return f.GetMetric()[0].GetCounter().GetValue()
-		}
-	}
-	return 0
+	return metric(t, m, "surveys_worker_summary_conflicts_total").GetCounter().GetValue()
 }
 
 // interloper rewrites a summary blob just before the worker's first
