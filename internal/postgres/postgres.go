@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -271,15 +272,15 @@ func nullTime(t time.Time) any {
 	return t
 }
 
-// stars is the number the answer's kind copies into the numeric column
-// (the 1–5 rating of a FiveStars answer); NULL for the other kinds.
+// stars is the 1–5 rating of a FiveStars answer; NULL for the other kinds.
 func stars(qa survey.QuestionAnswer) any {
 	k, ok := survey.KindOf(qa.Type)
-	if !ok {
+	if !ok || qa.Type != survey.FiveStars {
 		return nil
 	}
-	n, ok := k.CopyNumber(qa)
-	if !ok {
+	rows := k.SQLRows(survey.Question{ID: qa.QuestionID, Type: qa.Type}, qa)
+	n, err := strconv.Atoi(rows[0].Number)
+	if err != nil {
 		return nil
 	}
 	return int16(n)

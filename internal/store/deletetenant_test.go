@@ -26,7 +26,7 @@ func tenantWithData(t *testing.T, st storage.Storage, key string) (*survey.Surve
 	if err := store.NewSurveyStore(st).Create(ctx, s); err != nil {
 		t.Fatal(err)
 	}
-	a, err := survey.NewAnswer(s, map[string]string{s.Questions[0].ID: "4", s.Questions[1].ID: "Red", s.Questions[2].ID: "Fine", s.Questions[3].ID: "5"})
+	a, err := survey.NewAnswer(s, survey.Forms(map[string]string{s.Questions[0].ID: "4", s.Questions[1].ID: "Red", s.Questions[2].ID: "Fine", s.Questions[3].ID: "5"}))
 	if err != nil {
 		t.Fatal(err)
 	}

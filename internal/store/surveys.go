@@ -124,11 +124,9 @@ func (ss *SurveyStore) Get(ctx context.Context, tenant, slug string) (*survey.Su
 			return nil, mapErr(err, "Survey questions")
 		}
 		for _, qe := range page.Entities {
-			qs := survey.Question{ID: qe.RowKey, Text: qe.String("Text"), Type: survey.QuestionType(qe.String("Type"))}
-			if raw := qe.String("PossibleAnswers"); raw != "" {
-				if err := json.Unmarshal([]byte(raw), &qs.PossibleAnswers); err != nil {
-					return nil, fmt.Errorf("store: question %s/%s: %w", pk, qe.RowKey, err)
-				}
+			qs, err := questionFromEntity(qe)
+			if err != nil {
+				return nil, fmt.Errorf("store: question %s/%s: %w", pk, qe.RowKey, err)
 			}
 			s.Questions = append(s.Questions, qs)
 		}
@@ -283,11 +281,7 @@ func (ss *SurveyStore) writeQuestions(ctx context.Context, s *survey.Survey, ver
 	for i := range s.Questions {
 		q := &s.Questions[i]
 		q.ID = fmt.Sprintf("%s_%03d", version, i)
-		props := map[string]any{"Text": q.Text, "Type": string(q.Type)}
-		if len(q.PossibleAnswers) > 0 {
-			raw, _ := json.Marshal(q.PossibleAnswers)
-			props["PossibleAnswers"] = string(raw)
-		}
+		props := questionProperties(*q)
 		ops[i] = storage.TableOp{Kind: storage.OpInsert, Entity: storage.Entity{PartitionKey: pk, RowKey: q.ID, Properties: props}}
 	}
 	if err := ss.st.Transact(ctx, QuestionsTable, pk, ops); err != nil {
@@ -347,6 +341,12 @@ func surveyEntity(s *survey.Survey, version string) storage.Entity {
 		// Only when on: rows written before it read as off.
 		props["Challenge"] = true
 	}
+	if s.Description != "" {
+		props["Description"] = s.Description
+	}
+	if s.ThankYou != "" {
+		props["ThankYou"] = s.ThankYou
+	}
 	return storage.Entity{PartitionKey: s.Tenant, RowKey: surveyRowKey(s.Tenant, s.Slug), Properties: props}
 }
 
@@ -361,5 +361,85 @@ func surveyFromEntity(e storage.Entity) *survey.Survey {
 		Listed:      e.Bool("Listed"),
 		CloseOn:     e.Time("CloseOn"),
 		Challenge:   e.Bool("Challenge"),
+		Description: e.String("Description"),
+		ThankYou:    e.String("ThankYou"),
 	}
+}
+
+// questionSettings are the settings of a question past its text, type and
+// choices, stored as one JSON property ("Settings"; absent on questions
+// written before them, which read as required with no settings).
+type questionSettings struct {
+	Help      string   `json:"help,omitempty"`
+	Optional  bool     `json:"optional,omitempty"`
+	Rows      []string `json:"rows,omitempty"`
+	Other     bool     `json:"other,omitempty"`
+	Shuffle   bool     `json:"shuffle,omitempty"`
+	Min       string   `json:"min,omitempty"`
+	Max       string   `json:"max,omitempty"`
+	Integer   bool     `json:"integer,omitempty"`
+	Format    string   `json:"format,omitempty"`
+	Scale     int      `json:"scale,omitempty"`
+	LowLabel  string   `json:"lowLabel,omitempty"`
+	HighLabel string   `json:"highLabel,omitempty"`
+}
+
+// chunkRunes bounds a string property: Azure Tables holds at most 64 KiB
+// (32 Ki UTF-16 units) in one, so long JSON is split over numbered
+// properties (PossibleAnswers, PossibleAnswers1, …) of at most this many
+// characters.
+const chunkRunes = 15000
+
+func questionProperties(q survey.Question) map[string]any {
+	props := map[string]any{"Text": q.Text, "Type": string(q.Type)}
+	if len(q.PossibleAnswers) > 0 {
+		raw, _ := json.Marshal(q.PossibleAnswers)
+		putChunked(props, "PossibleAnswers", []rune(string(raw)))
+	}
+	set := questionSettings{Help: q.Help, Optional: q.Optional, Rows: q.Rows, Other: q.Other, Shuffle: q.Shuffle,
+		Min: q.Min, Max: q.Max, Integer: q.Integer, Format: q.Format, Scale: q.Scale, LowLabel: q.LowLabel, HighLabel: q.HighLabel}
+	if raw, _ := json.Marshal(set); string(raw) != "{}" {
+		putChunked(props, "Settings", []rune(string(raw)))
+	}
+	return props
+}
+
+func putChunked(props map[string]any, name string, r []rune) {
+	for i := 0; len(r) > 0; i++ {
+		n := min(len(r), chunkRunes)
+		key := name
+		if i > 0 {
+			key = fmt.Sprintf("%s%d", name, i)
+		}
+		props[key], r = string(r[:n]), r[n:]
+	}
+}
+
+func getChunked(e storage.Entity, name string) string {
+	s := e.String(name)
+	for i := 1; ; i++ {
+		more := e.String(fmt.Sprintf("%s%d", name, i))
+		if more == "" {
+			return s
+		}
+		s += more
+	}
+}
+
+func questionFromEntity(e storage.Entity) (survey.Question, error) {
+	q := survey.Question{ID: e.RowKey, Text: e.String("Text"), Type: survey.QuestionType(e.String("Type"))}
+	if raw := getChunked(e, "PossibleAnswers"); raw != "" {
+		if err := json.Unmarshal([]byte(raw), &q.PossibleAnswers); err != nil {
+			return q, err
+		}
+	}
+	if raw := getChunked(e, "Settings"); raw != "" {
+		var set questionSettings
+		if err := json.Unmarshal([]byte(raw), &set); err != nil {
+			return q, err
+		}
+		q.Help, q.Optional, q.Rows, q.Other, q.Shuffle = set.Help, set.Optional, set.Rows, set.Other, set.Shuffle
+		q.Min, q.Max, q.Integer, q.Format, q.Scale, q.LowLabel, q.HighLabel = set.Min, set.Max, set.Integer, set.Format, set.Scale, set.LowLabel, set.HighLabel
+	}
+	return q, nil
 }

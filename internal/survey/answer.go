@@ -38,27 +38,69 @@ func (a *SurveyAnswer) Answer(questionID string) (QuestionAnswer, bool) {
 	return QuestionAnswer{}, false
 }
 
-// NewAnswer checks a respondent's answers (by question ID) against the
-// survey and builds the SurveyAnswer. Every question needs an answer. The
-// error's Fields are keyed by question ID. ID and CreatedOn are left for
-// the caller.
-func NewAnswer(s *Survey, answers map[string]string) (SurveyAnswer, error) {
+// NewAnswer checks a respondent's answers (each question's Form, by
+// question ID) against the survey and builds the SurveyAnswer. A required
+// question needs an answer; an optional one left unanswered is left out.
+// The error's Fields are keyed by question ID. ID and CreatedOn are left
+// for the caller.
+func NewAnswer(s *Survey, forms map[string]Form) (SurveyAnswer, error) {
 	a := SurveyAnswer{Tenant: s.Tenant, Slug: s.Slug, Title: s.Title}
 	f := fieldErrors{}
 	for _, q := range s.Questions {
-		// Control characters, direction overrides and bytes that are not
-		// UTF-8 are dropped (text.go): a respondent never sees them.
-		v := strings.TrimSpace(CleanText(answers[q.ID]))
-		if k, ok := KindOf(q.Type); ok {
-			var problem string
-			if v, problem = k.answer(q, v); problem != "" {
-				f.add(q.ID, "%s", problem)
-			}
+		k, ok := KindOf(q.Type)
+		if !ok {
+			continue
 		}
-		a.Answers = append(a.Answers, QuestionAnswer{QuestionID: q.ID, QuestionText: q.Text, Type: q.Type, Answer: v})
+		v, problem := k.answer(q, cleanForm(forms[q.ID]))
+		switch {
+		case problem != "":
+			f.add(q.ID, "%s", problem)
+		case v == "" && !q.Optional:
+			f.add(q.ID, "%s", requiredMessage(k))
+		case v != "":
+			a.Answers = append(a.Answers, QuestionAnswer{QuestionID: q.ID, QuestionText: q.Text, Type: q.Type, Answer: v})
+		}
 	}
 	if err := f.err("Your answers"); err != nil {
 		return SurveyAnswer{}, err
 	}
 	return a, nil
+}
+
+// cleanForm drops control characters, direction overrides and bytes that
+// are not UTF-8 from every value (text.go: a respondent never sees them),
+// trims white space and drops the values left empty.
+func cleanForm(f Form) Form {
+	out := make(Form, len(f))
+	for k, vs := range f {
+		var kept []string
+		for _, v := range vs {
+			if v = strings.TrimSpace(CleanText(v)); v != "" {
+				kept = append(kept, v)
+			}
+		}
+		if kept != nil {
+			out[k] = kept
+		}
+	}
+	return out
+}
+
+// requiredMessage is what a respondent reads beside a required question
+// they did not answer: the kind's own words, when it has them.
+func requiredMessage(k Kind) string {
+	if r, ok := k.(interface{ required() string }); ok {
+		return r.required()
+	}
+	return "Please answer this question."
+}
+
+// Forms is the forms of one value per question, by question ID: what a
+// form of single-valued questions sends.
+func Forms(values map[string]string) map[string]Form {
+	out := make(map[string]Form, len(values))
+	for id, v := range values {
+		out[id] = Value(v)
+	}
+	return out
 }

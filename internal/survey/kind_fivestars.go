@@ -11,21 +11,26 @@ type fiveStars struct{}
 
 func (fiveStars) Type() QuestionType { return FiveStars }
 func (fiveStars) Key() string        { return "fivestars" }
-func (fiveStars) Label() string      { return "Five stars" }
+func (fiveStars) Label() string      { return "Star rating" }
+func (fiveStars) Settings() Settings { return Settings{} }
 
-func (fiveStars) normalize(q *Question)                  { q.PossibleAnswers = nil }
+func (fiveStars) normalize(*Question)                    {}
 func (fiveStars) validate(Question, string, fieldErrors) {}
+func (fiveStars) required() string                       { return "Please give a rating from 1 to 5 stars." }
 
-func (fiveStars) answer(_ Question, v string) (string, string) {
+func (fiveStars) answer(_ Question, f Form) (string, string) {
+	v := f.Get("")
+	if v == "" {
+		return "", ""
+	}
 	n, err := strconv.Atoi(v)
-	switch {
-	case v == "":
-		return v, "Please give a rating from 1 to 5 stars."
-	case err != nil || n < 1 || n > 5:
-		return v, "A rating is from 1 to 5 stars."
+	if err != nil || n < 1 || n > 5 {
+		return "", "A rating is from 1 to 5 stars."
 	}
 	return strconv.Itoa(n), ""
 }
+
+func (fiveStars) form(_ Question, stored string) Form { return Value(stored) }
 
 func (fiveStars) newSummary(_ Question, qs *QuestionAnswersSummary) {
 	qs.Stars = &[5]int64{}
@@ -33,25 +38,10 @@ func (fiveStars) newSummary(_ Question, qs *QuestionAnswersSummary) {
 
 func (fiveStars) add(qs *QuestionAnswersSummary, answer string) {
 	if n, err := strconv.Atoi(answer); err == nil && n >= 1 && n <= 5 {
+		if qs.Stars == nil {
+			qs.Stars = &[5]int64{}
+		}
 		qs.Stars[n-1]++
-	}
-}
-
-func (fiveStars) merge(qs, o *QuestionAnswersSummary) {
-	if o.Stars == nil {
-		return
-	}
-	if qs.Stars == nil {
-		qs.Stars = &[5]int64{}
-	}
-	for i, n := range o.Stars {
-		qs.Stars[i] += n
-	}
-}
-
-func (fiveStars) restore(qs *QuestionAnswersSummary) {
-	if qs.Stars == nil {
-		qs.Stars = &[5]int64{}
 	}
 }
 
@@ -66,19 +56,33 @@ func (fiveStars) Chart(qs *QuestionAnswersSummary) Chart {
 	return c
 }
 
-func (fiveStars) ExportCells(qa QuestionAnswer) []string { return []string{qa.Answer} }
+func (fiveStars) Columns(Question) []string { return []string{""} }
 
-// CopyNumber is the 1–5 rating; NULL for anything else.
-func (fiveStars) CopyNumber(qa QuestionAnswer) (int64, bool) {
-	n, err := strconv.Atoi(qa.Answer)
-	if err != nil || n < 1 || n > 5 {
-		return 0, false
+func (fiveStars) Cells(_ Question, qa QuestionAnswer) []string { return []string{qa.Answer} }
+
+// Value is the rating as a number.
+func (fiveStars) Value(_ Question, qa QuestionAnswer) any { return intValue(qa.Answer) }
+
+// SQLRows: the 1–5 rating in the numeric column.
+func (fiveStars) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
+	row := SQLRow{Text: qa.Answer}
+	if intValue(qa.Answer) != nil {
+		row.Number = qa.Answer
 	}
-	return int64(n), true
+	return []SQLRow{row}
 }
 
-func (fiveStars) example() (Question, func(*rand.Rand) string) {
-	return Question{Text: "How satisfied are you with our service?", Type: FiveStars}, func(r *rand.Rand) string {
-		return []string{"1", "2", "3", "4", "5", " 05"}[r.IntN(6)]
+func (fiveStars) example() (Question, func(*rand.Rand) Form) {
+	return Question{Text: "How satisfied are you with our service?", Type: FiveStars}, func(r *rand.Rand) Form {
+		return Value([]string{"1", "2", "3", "4", "5", " 05"}[r.IntN(6)])
 	}
+}
+
+// intValue is a whole number answer as a JSON number: nil when it is none.
+func intValue(s string) any {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return nil
+	}
+	return n
 }

@@ -3,60 +3,55 @@ package survey
 import (
 	"math/rand/v2"
 	"strings"
-	"unicode/utf8"
 )
 
-// MultipleChoice is one of two to MaxChoices possible answers; its summary
-// counts each, in the order the question offers them.
+// MultipleChoice is one of two to MaxChoices possible answers, or, when
+// the question has Other, a line of the respondent's own, stored after
+// OtherMark. Its summary counts each choice, in the order the question
+// offers them, and the Other answers and their words.
 type multipleChoice struct{}
 
 func (multipleChoice) Type() QuestionType { return MultipleChoice }
 func (multipleChoice) Key() string        { return "multiplechoice" }
 func (multipleChoice) Label() string      { return "Multiple choice" }
-
-// normalize cleans the possible answers (CleanLine), trims their white
-// space and drops the empty ones.
-func (multipleChoice) normalize(q *Question) {
-	var choices []string
-	for _, c := range q.PossibleAnswers {
-		if c = strings.TrimSpace(CleanLine(c)); c != "" {
-			choices = append(choices, c)
-		}
-	}
-	q.PossibleAnswers = choices
+func (multipleChoice) Settings() Settings {
+	return Settings{Choices: true, MaxChoices: MaxChoices, Other: true, Shuffle: true}
 }
+
+func (multipleChoice) normalize(q *Question) { q.PossibleAnswers = normalizeLines(q.PossibleAnswers) }
 
 func (multipleChoice) validate(q Question, key string, f fieldErrors) {
-	seen := map[string]bool{}
-	switch {
-	case len(q.PossibleAnswers) < 2:
-		f.add(key+".choices", "A multiple-choice question needs at least two possible answers.")
-	case len(q.PossibleAnswers) > MaxChoices:
-		f.add(key+".choices", "A question has at most %d possible answers.", MaxChoices)
-	}
-	for _, c := range q.PossibleAnswers {
-		switch {
-		case strings.TrimSpace(c) == "":
-			f.add(key+".choices", "A possible answer is empty.")
-		case utf8.RuneCountInString(c) > MaxChoiceLength:
-			f.add(key+".choices", "Keep each possible answer to %d characters.", MaxChoiceLength)
-		case !IsCleanLine(c):
-			f.add(key+".choices", "A possible answer may not contain control characters or direction overrides.")
-		case seen[c]:
-			f.add(key+".choices", "%q is listed twice.", c)
-		}
-		seen[c] = true
-	}
+	validateLines(q.PossibleAnswers, 2, MaxChoices, "possible answer", key+".choices", f)
 }
 
-func (multipleChoice) answer(q Question, v string) (string, string) {
-	switch {
-	case v == "":
-		return v, "Please choose one answer."
-	case !contains(q.PossibleAnswers, v):
-		return v, "Please choose one of the answers offered."
+func (multipleChoice) required() string { return "Please choose one answer." }
+
+func (multipleChoice) answer(q Question, f Form) (string, string) {
+	return oneChoice(q, f)
+}
+
+// oneChoice is the answer of a question of one choice, or of "Other"
+// when the question has it: the choice sent, or else the other text.
+func oneChoice(q Question, f Form) (string, string) {
+	switch v, other := f.Get(""), f.Get("other"); {
+	case v != "" && !contains(q.PossibleAnswers, v):
+		return "", "Please choose one of the answers offered."
+	case v != "":
+		return v, ""
+	case other != "" && q.Other:
+		return otherText(other)
 	}
-	return v, ""
+	return "", ""
+}
+
+func (multipleChoice) form(_ Question, stored string) Form { return choiceForm(stored) }
+
+// choiceForm is the form of a stored choice or Other text.
+func choiceForm(stored string) Form {
+	if other, ok := strings.CutPrefix(stored, OtherMark); ok {
+		return Form{"other": {other}}
+	}
+	return Value(stored)
 }
 
 func (multipleChoice) newSummary(q Question, qs *QuestionAnswersSummary) {
@@ -65,57 +60,64 @@ func (multipleChoice) newSummary(q Question, qs *QuestionAnswersSummary) {
 	}
 }
 
-func (multipleChoice) add(qs *QuestionAnswersSummary, answer string) {
-	for i := range qs.Choices {
-		if qs.Choices[i].Answer == answer {
-			qs.Choices[i].Count++
-			return
-		}
+func (multipleChoice) add(qs *QuestionAnswersSummary, answer string) { addOneChoice(qs, answer) }
+
+// addOneChoice counts a stored choice, or an Other answer and its words.
+func addOneChoice(qs *QuestionAnswersSummary, answer string) {
+	if other, ok := strings.CutPrefix(answer, OtherMark); ok {
+		qs.Other++
+		qs.addWords(other)
+		return
 	}
-	qs.Choices = append(qs.Choices, ChoiceCount{Answer: answer, Count: 1})
+	qs.Choices = addChoice(qs.Choices, answer)
 }
 
-func (multipleChoice) merge(qs, o *QuestionAnswersSummary) {
-	for _, oc := range o.Choices {
-		found := false
-		for i := range qs.Choices {
-			if qs.Choices[i].Answer == oc.Answer {
-				qs.Choices[i].Count += oc.Count
-				found = true
-				break
-			}
-		}
-		if !found {
-			qs.Choices = append(qs.Choices, oc)
-		}
-	}
-}
+func (multipleChoice) Chart(qs *QuestionAnswersSummary) Chart { return choiceChart(qs) }
 
-func (multipleChoice) restore(*QuestionAnswersSummary) {}
-
-func (multipleChoice) Chart(qs *QuestionAnswersSummary) Chart {
+// choiceChart is a bar per choice, and one for Other with its words.
+func choiceChart(qs *QuestionAnswersSummary) Chart {
 	c := Chart{Labels: []string{}, Counts: []int64{}}
 	for _, cc := range qs.Choices {
 		c.Labels, c.Counts = append(c.Labels, cc.Answer), append(c.Counts, cc.Count)
 	}
+	if qs.Other > 0 {
+		c.Labels, c.Counts = append(c.Labels, OtherLabel), append(c.Counts, qs.Other)
+		c.Words, c.OtherWords = qs.TopWords(10), qs.OtherWords
+	}
 	return c
 }
 
-func (multipleChoice) ExportCells(qa QuestionAnswer) []string { return []string{qa.Answer} }
+func (multipleChoice) Columns(Question) []string { return []string{""} }
 
-func (multipleChoice) CopyNumber(QuestionAnswer) (int64, bool) { return 0, false }
-
-func (multipleChoice) example() (Question, func(*rand.Rand) string) {
-	q := Question{Text: "Which of our products do you use most?", Type: MultipleChoice,
-		PossibleAnswers: []string{"Coffee", " Tea", "Cake", ""}}
-	return q, func(r *rand.Rand) string { return []string{"Coffee", "Tea", "Cake ", "Coffee"}[r.IntN(4)] }
+// Cells: the choice, or "Other: " and the text.
+func (multipleChoice) Cells(_ Question, qa QuestionAnswer) []string {
+	return []string{choiceText(qa.Answer)}
 }
 
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
+func (multipleChoice) Value(_ Question, qa QuestionAnswer) any {
+	return textValue(choiceText(qa.Answer))
+}
+
+func (multipleChoice) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
+	return []SQLRow{{Text: choiceText(qa.Answer)}}
+}
+
+// choiceText is a stored choice for people: the choice, or "Other: " and
+// the respondent's text.
+func choiceText(stored string) string {
+	if other, ok := strings.CutPrefix(stored, OtherMark); ok {
+		return OtherLabel + ": " + other
 	}
-	return false
+	return stored
+}
+
+func (multipleChoice) example() (Question, func(*rand.Rand) Form) {
+	q := Question{Text: "Which of our products do you use most?", Type: MultipleChoice,
+		PossibleAnswers: []string{"Coffee", " Tea", "Cake", ""}, Other: true, Shuffle: true}
+	return q, func(r *rand.Rand) Form {
+		if r.IntN(5) == 0 {
+			return Form{"": {""}, "other": {[]string{"Mate", "hot chocolate", "Water and more water"}[r.IntN(3)]}}
+		}
+		return Value([]string{"Coffee", "Tea", "Cake ", "Coffee"}[r.IntN(4)])
+	}
 }

@@ -1,6 +1,11 @@
 package survey
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
 
 // Kind is one kind of question: everything the domain knows of it, in one
 // file per kind (kind_*.go), reached through the registry below. Nothing
@@ -18,53 +23,154 @@ type Kind interface {
 	Key() string
 	// Label is the kind's name for people ("Five stars").
 	Label() string
+	// Settings says which of a Question's settings the kind has, for the
+	// designer and the API; Normalize clears the others.
+	Settings() Settings
 
 	// Chart is what the analysis page shows of a question's summary.
 	Chart(qs *QuestionAnswersSummary) Chart
-	// ExportCells are the cells the kind adds to a CSV row for an answer
-	// (the zero QuestionAnswer when the respondent has none), before any
-	// escaping for spreadsheets.
-	ExportCells(qa QuestionAnswer) []string
-	// CopyNumber is the answer as the number the PostgreSQL copy stores in
-	// its numeric column; false for NULL.
-	CopyNumber(qa QuestionAnswer) (int64, bool)
+	// Columns names the CSV columns the kind gives question q, after the
+	// question's own text: one "" for a single column.
+	Columns(q Question) []string
+	// Cells are the cells of those columns for an answer (the zero
+	// QuestionAnswer when the respondent has none), before any escaping
+	// for spreadsheets: as many as Columns.
+	Cells(q Question, qa QuestionAnswer) []string
+	// Value is the answer as a typed JSON value (a number, a list, an
+	// object of rows); nil when there is none.
+	Value(q Question, qa QuestionAnswer) any
+	// SQLRows are the rows the PostgreSQL copy writes for an answer:
+	// one, or one per matrix row, checked choice or ranked choice.
+	SQLRows(q Question, qa QuestionAnswer) []SQLRow
 
-	// normalize cleans a question's settings (its text is cleaned for
-	// every kind by Survey.Normalize).
+	// normalize cleans the settings the kind has (the text, help and
+	// the settings it does not have are cleaned by Survey.Normalize).
 	normalize(q *Question)
 	// validate adds the problems of a question's settings to f, under
 	// key+".choices" and the like.
 	validate(q Question, key string, f fieldErrors)
-	// answer checks a respondent's value (cleaned of control characters
-	// and trimmed) and returns the answer to store, or a message for the
-	// respondent.
-	answer(q Question, v string) (stored, problem string)
+	// answer checks what a respondent sent (each value cleaned of control
+	// characters and trimmed) and returns the answer to store, or a
+	// message for the respondent. Nothing sent is ("", ""): Survey's
+	// NewAnswer decides whether the question needed an answer.
+	answer(q Question, f Form) (stored, problem string)
+	// form is what a respondent sends to give the stored answer: answer
+	// of form(q, stored) is stored again.
+	form(q Question, stored string) Form
 	// newSummary gives qs the empty counts of q (q has no settings when
 	// the summary is made from an answer alone).
 	newSummary(q Question, qs *QuestionAnswersSummary)
-	// add counts one stored answer into qs.
+	// add counts one stored answer into qs. Merging summaries is the
+	// summary's (summary.go), part by part, the same for every kind.
 	add(qs *QuestionAnswersSummary, answer string)
-	// merge adds the counts of the kind's part of o into qs, exactly,
-	// whatever the order and batching of merges.
-	merge(qs, o *QuestionAnswersSummary)
-	// restore gives back the empty counts a decoded summary's JSON omits.
-	restore(qs *QuestionAnswersSummary)
-	// example is a definition of the kind and a source of values a
+	// example is a definition of the kind and a source of what a
 	// respondent may send, for the conformance test.
-	example() (q Question, value func(r *rand.Rand) string)
+	example() (q Question, form func(r *rand.Rand) Form)
 }
 
+// Settings are the settings of a Question that a kind has.
+type Settings struct {
+	// Choices: PossibleAnswers, up to MaxChoices (or the kind's own
+	// bound, for a dropdown).
+	Choices    bool
+	MaxChoices int
+	// Rows of a matrix.
+	Rows bool
+	// Other and Shuffle of a choice question.
+	Other, Shuffle bool
+	// Bounds says what Min and Max bound, for people ("length",
+	// "number", "date", "selections"); "" when the kind has none.
+	Bounds string
+	// Integer, Format (short text), Scale and its end labels.
+	Integer, Format, Scale, ScaleLabels bool
+}
+
+// normalizeSettings clears the settings a kind does not have.
+func normalizeSettings(q *Question, s Settings) {
+	if !s.Choices {
+		q.PossibleAnswers = nil
+	}
+	if !s.Rows {
+		q.Rows = nil
+	}
+	if !s.Other {
+		q.Other = false
+	}
+	if !s.Shuffle {
+		q.Shuffle = false
+	}
+	if s.Bounds == "" {
+		q.Min, q.Max = "", ""
+	}
+	q.Min, q.Max = strings.TrimSpace(CleanLine(q.Min)), strings.TrimSpace(CleanLine(q.Max))
+	if !s.Integer {
+		q.Integer = false
+	}
+	if !s.Format {
+		q.Format = ""
+	}
+	if !s.Scale {
+		q.Scale = 0
+	}
+	if !s.ScaleLabels {
+		q.LowLabel, q.HighLabel = "", ""
+	}
+	q.LowLabel, q.HighLabel = strings.TrimSpace(CleanLine(q.LowLabel)), strings.TrimSpace(CleanLine(q.HighLabel))
+}
+
+// Form is what a respondent's browser sent for one question, by the field's
+// suffix: Form[""] the values of the question's own field (q-<ID>),
+// Form["other"] the text of its "Other" choice (q-<ID>-other), Form["3"]
+// row 3 of a matrix or item 3 of a ranking (q-<ID>-3).
+type Form map[string][]string
+
+// Get returns the first value of field suffix, or "".
+func (f Form) Get(suffix string) string {
+	if v := f[suffix]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+// Value is a Form of one value of the question's own field.
+func Value(v string) Form { return Form{"": {v}} }
+
 // Chart is what a kind's chart partial shows of a summary: bars (a label
-// and a count each), a mean, and counted words.
+// and a count each), figures, a mean, counted words and, for a matrix, a
+// chart per row.
 type Chart struct {
 	Labels []string
 	Counts []int64
 	// Average is the mean, when Averaged.
 	Average  float64
 	Averaged bool
-	Words    []WordCount
+	// Figures are named results shown above the bars ("NPS": "+42").
+	Figures []Figure
+	Words   []WordCount
 	// OtherWords counts the uses of words past the summary's sample.
 	OtherWords int64
+	// Rows are the charts of a matrix's rows, each with its Title.
+	Rows  []Chart
+	Title string
+	// Note is a sentence under the chart.
+	Note string
+}
+
+// Figure is one named result of a chart.
+type Figure struct {
+	Label, Value string
+}
+
+// SQLRow is a row of the PostgreSQL copy's answers table.
+type SQLRow struct {
+	// Item is the matrix row, the checked choice or the ranked choice the
+	// row is about; "" for a kind of one row per answer.
+	Item string
+	// Text is the answer as text.
+	Text string
+	// Number is the answer as a decimal number for the numeric column,
+	// "" for NULL; Date is YYYY-MM-DD for the date column, "" for NULL.
+	Number, Date string
 }
 
 // kinds lists every kind, in the order the designer offers them.
@@ -90,4 +196,83 @@ func KindOf(t QuestionType) (Kind, bool) {
 // Kinds returns every kind, in a stable order (the designer's).
 func Kinds() []Kind {
 	return append([]Kind(nil), kinds...)
+}
+
+// Helpers the kinds share.
+
+// OtherMark starts a stored answer's "Other (please specify)" text. It is
+// a control character, which no choice and no cleaned text a respondent
+// sends can hold, so that the text can never be taken for a choice.
+const OtherMark = "\x1f"
+
+// OtherLabel is how "Other" is shown and exported.
+const OtherLabel = "Other"
+
+// normalizeLines cleans a list of lines (CleanLine), trims their white
+// space and drops the empty ones.
+func normalizeLines(lines []string) []string {
+	var out []string
+	for _, c := range lines {
+		if c = strings.TrimSpace(CleanLine(c)); c != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// validateLines checks a list of choices or rows under field: between min
+// and max of them, each a clean line of at most MaxChoiceLength
+// characters, none twice. what names one of them for people ("possible
+// answer").
+func validateLines(lines []string, min, max int, what, field string, f fieldErrors) {
+	seen := make(map[string]bool, len(lines))
+	switch {
+	case len(lines) < min:
+		f.add(field, "Give at least %s %ss.", count(min), what)
+	case len(lines) > max:
+		f.add(field, "Give at most %d %ss (there are %d).", max, what, len(lines))
+	}
+	for _, c := range lines {
+		switch {
+		case strings.TrimSpace(c) == "":
+			f.add(field, "A %s is empty.", what)
+		case utf8.RuneCountInString(c) > MaxChoiceLength:
+			f.add(field, "Keep each %s to %d characters.", what, MaxChoiceLength)
+		case !IsCleanLine(c):
+			f.add(field, "A %s may not contain control characters or direction overrides.", what)
+		case seen[c]:
+			f.add(field, "%q is listed twice.", c)
+		}
+		seen[c] = true
+	}
+}
+
+// otherText checks the text of an "Other" choice, returning the stored
+// form (OtherMark + text) or a problem.
+func otherText(v string) (string, string) {
+	v = strings.TrimSpace(CleanLine(v))
+	switch n := utf8.RuneCountInString(v); {
+	case v == "":
+		return "", "Please say what your other answer is."
+	case n > MaxChoiceLength:
+		return "", "Please keep your other answer to " + strconv.Itoa(MaxChoiceLength) + " characters."
+	}
+	return OtherMark + v, ""
+}
+
+// count is n for people: in words up to ten.
+func count(n int) string {
+	if n >= 0 && n <= 10 {
+		return []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}[n]
+	}
+	return strconv.Itoa(n)
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
 }

@@ -2,40 +2,46 @@ package survey
 
 import (
 	"encoding/json"
+	"math/big"
 	"math/rand/v2"
 	"regexp"
+	"strings"
 	"testing"
+	"time"
 )
 
 // exampleSurvey is a published survey with kind k's example question,
 // normalized as the store does.
-func exampleSurvey(k Kind) (*Survey, func(*rand.Rand) string) {
-	q, value := k.example()
+func exampleSurvey(k Kind) (*Survey, func(*rand.Rand) Form) {
+	q, form := k.example()
 	q.ID = "q1"
 	s := &Survey{Tenant: "adatum", Slug: "kinds", Title: "Kinds", State: Published, Questions: []Question{q}}
 	s.Normalize()
-	return s, value
+	return s, form
 }
 
 // TestKindConformance runs every registered kind through definition →
 // validate → answers from form values → summaries merged in random orders
-// and batches, equal to one sequential summary → export cells.
+// and batches, equal to one sequential summary → chart → export cells,
+// JSON values and SQL rows.
 func TestKindConformance(t *testing.T) {
 	if len(Kinds()) == 0 {
 		t.Fatal("no kind is registered")
 	}
 	key := regexp.MustCompile(`^[a-z]+$`)
+	labels := map[string]bool{}
 	for _, k := range Kinds() {
 		t.Run(string(k.Type()), func(t *testing.T) {
 			if got, ok := KindOf(k.Type()); !ok || got != k || !k.Type().Valid() {
 				t.Fatalf("KindOf(%q) = %v, %v", k.Type(), got, ok)
 			}
-			if !key.MatchString(k.Key()) || k.Label() == "" || k.Label() == string(k.Type()) {
-				t.Errorf("key %q, label %q: want a lower-case key and a name for people", k.Key(), k.Label())
+			if !key.MatchString(k.Key()) || k.Label() == "" || k.Label() == string(k.Type()) || labels[k.Label()] {
+				t.Errorf("key %q, label %q: want a lower-case key and a name of its own for people", k.Key(), k.Label())
 			}
+			labels[k.Label()] = true
 
 			// Definition → validate.
-			s, value := exampleSurvey(k)
+			s, form := exampleSurvey(k)
 			if err := s.Validate(); err != nil {
 				t.Fatalf("the example definition is refused: %v", err)
 			}
@@ -45,21 +51,36 @@ func TestKindConformance(t *testing.T) {
 			if mustJSON(t, again) != mustJSON(t, s) {
 				t.Errorf("Normalize is not idempotent: %s, then %s", mustJSON(t, s), mustJSON(t, again))
 			}
+			q := s.Questions[0]
 
-			// A missing answer is refused beside its question.
-			if _, err := NewAnswer(s, map[string]string{}); ErrorCode(err) != EINVALID || err.(*Error).Fields["q1"] == "" {
+			// A missing answer is refused beside a required question, and
+			// left out of an optional one's answer.
+			if _, err := NewAnswer(s, map[string]Form{}); ErrorCode(err) != EINVALID || err.(*Error).Fields["q1"] == "" {
 				t.Errorf("a missing answer: got %v, want EINVALID for q1", err)
 			}
+			optional := *s
+			optional.Questions = []Question{q}
+			optional.Questions[0].Optional = true
+			if a, err := NewAnswer(&optional, map[string]Form{"q1": {"": {" "}}}); err != nil || len(a.Answers) != 0 {
+				t.Errorf("an optional question left blank: got %+v, %v; want no answer", a.Answers, err)
+			}
 
-			// Answers from form values.
+			// Answers from form values; each stored answer's form gives it
+			// back.
 			r := rand.New(rand.NewPCG(1, uint64(len(k.Key()))))
 			answers := make([]SurveyAnswer, 300)
 			for i := range answers {
-				a, err := NewAnswer(s, map[string]string{"q1": value(r)})
+				f := form(r)
+				a, err := NewAnswer(s, map[string]Form{"q1": f})
 				if err != nil {
-					t.Fatalf("answer %d refused: %v", i, err)
+					t.Fatalf("answer %d (%q) refused: %v", i, f, err)
 				}
 				answers[i] = a
+				stored := a.Answers[0].Answer
+				b, err := NewAnswer(s, map[string]Form{"q1": k.form(q, stored)})
+				if err != nil || b.Answers[0].Answer != stored {
+					t.Fatalf("stored %q: its form %q gives %+v, %v", stored, k.form(q, stored), b.Answers, err)
+				}
 			}
 
 			// One summary, answer after answer.
@@ -99,23 +120,70 @@ func TestKindConformance(t *testing.T) {
 
 			// A chart of the summary, and of an empty one.
 			for _, qs := range []*QuestionAnswersSummary{&seq.Questions[0], &NewSummary(s).Questions[0]} {
-				if c := k.Chart(qs); len(c.Labels) != len(c.Counts) {
-					t.Errorf("chart has %d labels and %d counts", len(c.Labels), len(c.Counts))
-				}
+				checkChart(t, k.Chart(qs))
 			}
 
-			// Export cells: as many for every answer as for none.
-			n := len(k.ExportCells(QuestionAnswer{}))
-			if n == 0 {
-				t.Fatal("a kind exports at least one cell")
+			// Exports: as many cells as columns for every answer and for
+			// none; a JSON value; SQL rows with readable numbers and dates.
+			cols := k.Columns(q)
+			if len(cols) == 0 {
+				t.Fatal("a kind exports at least one column")
+			}
+			if cells := k.Cells(q, QuestionAnswer{}); len(cells) != len(cols) {
+				t.Fatalf("a missing answer exports %d cells for %d columns", len(cells), len(cols))
+			}
+			if v := k.Value(q, QuestionAnswer{}); v != nil {
+				t.Errorf("a missing answer's value is %v, want nil", v)
 			}
 			for _, a := range answers {
-				if cells := k.ExportCells(a.Answers[0]); len(cells) != n {
-					t.Fatalf("answer %q exports %d cells, a missing answer %d", a.Answers[0].Answer, len(cells), n)
+				qa := a.Answers[0]
+				if cells := k.Cells(q, qa); len(cells) != len(cols) {
+					t.Fatalf("answer %q exports %d cells for %d columns", qa.Answer, len(cells), len(cols))
 				}
-				k.CopyNumber(a.Answers[0])
+				if v := k.Value(q, qa); v == nil {
+					t.Fatalf("answer %q has no JSON value", qa.Answer)
+				} else if _, err := json.Marshal(v); err != nil {
+					t.Fatalf("answer %q: %v", qa.Answer, err)
+				}
+				rows := k.SQLRows(q, qa)
+				if len(rows) == 0 {
+					t.Fatalf("answer %q has no SQL row", qa.Answer)
+				}
+				for _, row := range rows {
+					checkSQLRow(t, qa, row)
+				}
 			}
 		})
+	}
+}
+
+// checkChart checks a chart's shape: a count per label, rows alike.
+func checkChart(t *testing.T, c Chart) {
+	t.Helper()
+	if len(c.Labels) != len(c.Counts) {
+		t.Errorf("chart %q has %d labels and %d counts", c.Title, len(c.Labels), len(c.Counts))
+	}
+	for _, row := range c.Rows {
+		checkChart(t, row)
+	}
+}
+
+// checkSQLRow checks that a row's number and date are what PostgreSQL
+// reads as numeric and date.
+func checkSQLRow(t *testing.T, qa QuestionAnswer, row SQLRow) {
+	t.Helper()
+	if row.Number != "" {
+		if _, ok := new(big.Rat).SetString(row.Number); !ok || strings.ContainsAny(row.Number, "/eE") {
+			t.Fatalf("answer %q: SQL number %q is not a decimal", qa.Answer, row.Number)
+		}
+	}
+	if row.Date != "" {
+		if _, err := time.Parse(time.DateOnly, row.Date); err != nil {
+			t.Fatalf("answer %q: SQL date %q: %v", qa.Answer, row.Date, err)
+		}
+	}
+	if !IsCleanText(row.Text) || !IsCleanLine(row.Item) || strings.Contains(row.Text, OtherMark) {
+		t.Fatalf("answer %q: SQL row %+v holds a control character", qa.Answer, row)
 	}
 }
 
@@ -134,42 +202,103 @@ func roundTrip(t *testing.T, sum *SurveyAnswersSummary) *SurveyAnswersSummary {
 	return &out
 }
 
-// FuzzKindAnswer gives every kind's answer parsing any value: it never
+// FuzzKindAnswer gives every kind's answer parsing any values: it never
 // panics, refuses with EINVALID beside the question, and what it accepts
-// is accepted again as it is stored, and counts.
+// is accepted again from its form as it is stored, and counts.
 func FuzzKindAnswer(f *testing.F) {
 	r := rand.New(rand.NewPCG(2, 3))
 	for _, k := range Kinds() {
-		_, value := exampleSurvey(k)
+		_, form := exampleSurvey(k)
 		for i := 0; i < 5; i++ {
-			f.Add(value(r))
+			fv := form(r)
+			f.Add(fv.Get(""), fv.Get("other"), fv.Get("0"), fv.Get("1"))
 		}
 	}
-	for _, v := range []string{"", " ", "0", "6", "-1", "1e3", "+3", "\x00", "\u202e5", "\xff", "Coffee\u200b"} {
-		f.Add(v)
+	for _, v := range []string{"", " ", "0", "6", "-1", "1e3", "+3", "\x00", "\u202e5", "\xff", "Coffee\u200b", "2026-02-30", "1.5", "NaN", "Inf"} {
+		f.Add(v, v, v, "")
 	}
-	f.Fuzz(func(t *testing.T, v string) {
+	f.Fuzz(func(t *testing.T, v, other, v0, v1 string) {
 		for _, k := range Kinds() {
 			s, _ := exampleSurvey(k)
-			a, err := NewAnswer(s, map[string]string{"q1": v})
+			q := s.Questions[0]
+			in := Form{"": {v, v1}, "other": {other}, "0": {v0}, "1": {v1}, "2": {v}}
+			a, err := NewAnswer(s, map[string]Form{"q1": in})
 			if err != nil {
 				if e, ok := err.(*Error); !ok || e.Code != EINVALID || e.Fields["q1"] == "" {
-					t.Fatalf("%s: %q refused with %v, want EINVALID beside q1", k.Type(), v, err)
+					t.Fatalf("%s: %q refused with %v, want EINVALID beside q1", k.Type(), in, err)
 				}
 				continue
 			}
-			stored := a.Answers[0].Answer
-			b, err := NewAnswer(s, map[string]string{"q1": stored})
-			if err != nil || b.Answers[0].Answer != stored {
-				t.Fatalf("%s: %q is stored as %q, which is then %q, %v", k.Type(), v, stored, b.Answers[0].Answer, err)
+			qa := a.Answers[0]
+			b, err := NewAnswer(s, map[string]Form{"q1": k.form(q, qa.Answer)})
+			if err != nil || b.Answers[0].Answer != qa.Answer {
+				t.Fatalf("%s: %q is stored as %q, which is then %+v, %v", k.Type(), in, qa.Answer, b.Answers, err)
 			}
 			sum := NewSummary(s)
 			sum.Add(a)
 			if sum.Questions[0].Answered != 1 {
-				t.Fatalf("%s: %q is not counted", k.Type(), v)
+				t.Fatalf("%s: %q is not counted", k.Type(), in)
 			}
-			k.ExportCells(a.Answers[0])
-			k.CopyNumber(a.Answers[0])
+			if len(k.Cells(q, qa)) != len(k.Columns(q)) || k.Value(q, qa) == nil {
+				t.Fatalf("%s: %q exports badly", k.Type(), in)
+			}
+			for _, row := range k.SQLRows(q, qa) {
+				checkSQLRow(t, qa, row)
+			}
+		}
+	})
+}
+
+// FuzzDefinition gives every kind any settings: Normalize and Validate
+// never panic, a refusal is EINVALID with each problem beside a field of
+// the question, and a definition accepted is normalized for good and takes
+// its kind's example answers or refuses them beside the question.
+func FuzzDefinition(f *testing.F) {
+	f.Add("Coffee\nTea", "Speed\nPrice", "1", "10", 5, "Low", "High", "email", true, true)
+	f.Add("", "", "2026-01-01", "2025-01-01", 11, "", "", "phone", false, false)
+	f.Add("a\na", "x", "-3.5", "abc", -1, "\x00", "\u202e", "url", true, false)
+	f.Fuzz(func(t *testing.T, choices, rows, min, max string, scale int, low, high, format string, other, integer bool) {
+		for _, k := range Kinds() {
+			q, form := k.example()
+			q.ID = "q1"
+			q.PossibleAnswers, q.Rows = strings.Split(choices, "\n"), strings.Split(rows, "\n")
+			q.Min, q.Max, q.Scale, q.LowLabel, q.HighLabel, q.Format = min, max, scale, low, high, format
+			q.Other, q.Integer, q.Shuffle = other, integer, other
+			s := &Survey{Tenant: "adatum", Slug: "kinds", Title: "Kinds", State: Published, Questions: []Question{q}}
+			s.Normalize()
+			err := s.Validate()
+			if err != nil {
+				e, ok := err.(*Error)
+				if !ok || e.Code != EINVALID || len(e.Fields) == 0 {
+					t.Fatalf("%s: refused with %v, want EINVALID with fields", k.Type(), err)
+				}
+				for field := range e.Fields {
+					if !strings.HasPrefix(field, "questions.0.") {
+						t.Fatalf("%s: a problem of %q, not of the question: %v", k.Type(), field, e.Fields)
+					}
+				}
+				continue
+			}
+			before := mustJSON(t, s)
+			s.Normalize()
+			if mustJSON(t, s) != before {
+				t.Fatalf("%s: Normalize is not idempotent", k.Type())
+			}
+			r := rand.New(rand.NewPCG(4, 5))
+			sum := NewSummary(s)
+			for i := 0; i < 20; i++ {
+				a, err := NewAnswer(s, map[string]Form{"q1": form(r)})
+				if err != nil {
+					if e, ok := err.(*Error); !ok || e.Code != EINVALID || e.Fields["q1"] == "" {
+						t.Fatalf("%s: answer refused with %v", k.Type(), err)
+					}
+					continue
+				}
+				sum.Add(a)
+				k.Cells(s.Questions[0], a.Answers[0])
+				k.SQLRows(s.Questions[0], a.Answers[0])
+			}
+			checkChart(t, k.Chart(&sum.Questions[0]))
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package survey
 
 import (
+	"math/big"
 	"sort"
 	"strings"
 	"unicode"
@@ -16,16 +17,22 @@ type SurveyAnswersSummary struct {
 	Questions    []QuestionAnswersSummary `json:"questions"`
 }
 
-// QuestionAnswersSummary summarises the answers to one question.
+// QuestionAnswersSummary summarises the answers to one question. It is made
+// of parts, each used by the kinds that need it and merged the same way
+// whatever the kind (Merge): exactly, with integer counts, in any order.
 type QuestionAnswersSummary struct {
 	QuestionID   string       `json:"questionId"`
 	QuestionText string       `json:"questionText"`
 	Type         QuestionType `json:"type"`
-	// Answered counts the answers to this question.
+	// Answered counts the answers to this question (an optional question
+	// left unanswered is not counted).
 	Answered int64 `json:"answered"`
-	// Choices counts each possible answer (MultipleChoice), in the order
-	// the question offers them.
+	// Choices counts each possible answer, in the order the question
+	// offers them (choice questions, scales).
 	Choices []ChoiceCount `json:"choices,omitempty"`
+	// Other counts the answers "Other (please specify)"; their texts'
+	// words are counted in Words.
+	Other int64 `json:"other,omitempty"`
 	// Stars counts ratings 1 to 5 (FiveStars) at Stars[0] to Stars[4].
 	// The sum is derived from them exactly.
 	Stars *[5]int64 `json:"stars,omitempty"`
@@ -35,6 +42,57 @@ type QuestionAnswersSummary struct {
 	Words map[string]int64 `json:"words,omitempty"`
 	// OtherWords counts the uses of counted words that Words does not hold.
 	OtherWords int64 `json:"otherWords,omitempty"`
+	// Numbers summarises numbers; Dates, dates.
+	Numbers *NumberSummary `json:"numbers,omitempty"`
+	Dates   *DateSummary   `json:"dates,omitempty"`
+	// Rows counts each row's answers (a matrix), in the question's order.
+	Rows []RowCount `json:"rows,omitempty"`
+	// Ranks sums the positions given to each item (a ranking).
+	Ranks []RankSum `json:"ranks,omitempty"`
+}
+
+// NumberSummary is the exact summary of numbers: their count, least and
+// greatest, exact sum (a fraction, as math/big.Rat writes it) and the
+// count of each distinct value, at most MaxSummaryWords of them (the same
+// fixed sample as words: see keepWords), with OtherValues counting the
+// rest.
+type NumberSummary struct {
+	Count       int64            `json:"count"`
+	Min         string           `json:"min,omitempty"`
+	Max         string           `json:"max,omitempty"`
+	Sum         string           `json:"sum"`
+	Values      map[string]int64 `json:"values,omitempty"`
+	OtherValues int64            `json:"otherValues,omitempty"`
+}
+
+// DateSummary is the summary of dates (YYYY-MM-DD): the earliest, the
+// latest and the count per month (YYYY-MM).
+type DateSummary struct {
+	Earliest string           `json:"earliest,omitempty"`
+	Latest   string           `json:"latest,omitempty"`
+	Months   map[string]int64 `json:"months,omitempty"`
+}
+
+// RowCount counts the answers to one row of a matrix.
+type RowCount struct {
+	Row     string        `json:"row"`
+	Choices []ChoiceCount `json:"choices"`
+}
+
+// RankSum is the sum of the positions (from 1) given to one item of a
+// ranking, and how many answers ranked it.
+type RankSum struct {
+	Item  string `json:"item"`
+	Count int64  `json:"count"`
+	Sum   int64  `json:"sum"`
+}
+
+// Average is the mean position of the item, 0 when none.
+func (r RankSum) Average() float64 {
+	if r.Count == 0 {
+		return 0
+	}
+	return float64(r.Sum) / float64(r.Count)
 }
 
 // ChoiceCount is the count of one possible answer.
@@ -85,6 +143,9 @@ func (sum *SurveyAnswersSummary) question(qa QuestionAnswer) *QuestionAnswersSum
 func (sum *SurveyAnswersSummary) Add(a SurveyAnswer) {
 	sum.TotalAnswers++
 	for _, qa := range a.Answers {
+		if qa.Answer == "" {
+			continue // not answered: an optional question
+		}
 		qs := sum.question(qa)
 		qs.Answered++
 		if k, ok := KindOf(qa.Type); ok {
@@ -93,27 +154,153 @@ func (sum *SurveyAnswersSummary) Add(a SurveyAnswer) {
 	}
 }
 
-// Merge adds the counts of other into sum, question by question ID.
+// Merge adds the counts of other into sum, question by question ID, part
+// by part: whatever a question's kind, so a question whose type changed
+// keeps every count.
 func (sum *SurveyAnswersSummary) Merge(other *SurveyAnswersSummary) {
 	sum.TotalAnswers += other.TotalAnswers
 	for _, oq := range other.Questions {
 		qs := sum.question(QuestionAnswer{QuestionID: oq.QuestionID, QuestionText: oq.QuestionText, Type: oq.Type})
-		qs.Answered += oq.Answered
-		// Each kind merges the part of the summary it owns, whatever the
-		// question's type: a question whose type changed keeps every count.
-		for _, k := range kinds {
-			k.merge(qs, &oq)
+		qs.merge(&oq)
+	}
+}
+
+// merge adds o's counts to qs.
+func (qs *QuestionAnswersSummary) merge(o *QuestionAnswersSummary) {
+	qs.Answered += o.Answered
+	qs.Choices = mergeChoices(qs.Choices, o.Choices)
+	qs.Other += o.Other
+	if o.Stars != nil {
+		if qs.Stars == nil {
+			qs.Stars = &[5]int64{}
+		}
+		for i, n := range o.Stars {
+			qs.Stars[i] += n
+		}
+	}
+	if len(o.Words) > 0 || o.OtherWords > 0 {
+		if qs.Words == nil {
+			qs.Words = map[string]int64{}
+		}
+		for w, n := range o.Words {
+			qs.Words[w] += n
+		}
+		qs.OtherWords += o.OtherWords
+		qs.keepWords()
+	}
+	if o.Numbers != nil {
+		if qs.Numbers == nil {
+			qs.Numbers = &NumberSummary{}
+		}
+		qs.Numbers.merge(o.Numbers)
+	}
+	if o.Dates != nil {
+		if qs.Dates == nil {
+			qs.Dates = &DateSummary{}
+		}
+		qs.Dates.merge(o.Dates)
+	}
+	for _, or := range o.Rows {
+		found := false
+		for i := range qs.Rows {
+			if qs.Rows[i].Row == or.Row {
+				qs.Rows[i].Choices = mergeChoices(qs.Rows[i].Choices, or.Choices)
+				found = true
+				break
+			}
+		}
+		if !found {
+			qs.Rows = append(qs.Rows, RowCount{Row: or.Row, Choices: mergeChoices(nil, or.Choices)})
+		}
+	}
+	for _, or := range o.Ranks {
+		found := false
+		for i := range qs.Ranks {
+			if qs.Ranks[i].Item == or.Item {
+				qs.Ranks[i].Count += or.Count
+				qs.Ranks[i].Sum += or.Sum
+				found = true
+				break
+			}
+		}
+		if !found {
+			qs.Ranks = append(qs.Ranks, or)
 		}
 	}
 }
 
+// mergeChoices adds the counts of o to those of cs, by answer; answers cs
+// lacks are added at its end, in o's order.
+func mergeChoices(cs, o []ChoiceCount) []ChoiceCount {
+	for _, oc := range o {
+		found := false
+		for i := range cs {
+			if cs[i].Answer == oc.Answer {
+				cs[i].Count += oc.Count
+				found = true
+				break
+			}
+		}
+		if !found {
+			cs = append(cs, oc)
+		}
+	}
+	return cs
+}
+
+// addChoice counts one answer into cs, adding it at the end when cs lacks
+// it.
+func addChoice(cs []ChoiceCount, answer string) []ChoiceCount {
+	for i := range cs {
+		if cs[i].Answer == answer {
+			cs[i].Count++
+			return cs
+		}
+	}
+	return append(cs, ChoiceCount{Answer: answer, Count: 1})
+}
+
+// addWords counts the words of text.
+func (qs *QuestionAnswersSummary) addWords(text string) {
+	if qs.Words == nil {
+		qs.Words = map[string]int64{}
+	}
+	for _, w := range Words(text) {
+		qs.Words[w]++
+	}
+	qs.keepWords()
+}
+
 // RestoreEmpty gives back the empty counts that a decoded summary's JSON
 // omits (an empty count is omitted), so that merging an answer into a
-// question that has none yet finds them.
+// question that has none yet finds them: those of an empty summary of the
+// question's kind.
 func (sum *SurveyAnswersSummary) RestoreEmpty() {
 	for i := range sum.Questions {
-		if k, ok := KindOf(sum.Questions[i].Type); ok {
-			k.restore(&sum.Questions[i])
+		qs := &sum.Questions[i]
+		k, ok := KindOf(qs.Type)
+		if !ok {
+			continue
+		}
+		var empty QuestionAnswersSummary
+		k.newSummary(Question{ID: qs.QuestionID, Text: qs.QuestionText, Type: qs.Type}, &empty)
+		if qs.Stars == nil {
+			qs.Stars = empty.Stars
+		}
+		if qs.Words == nil {
+			qs.Words = empty.Words
+		}
+		if qs.Numbers == nil {
+			qs.Numbers = empty.Numbers
+		}
+		if qs.Numbers != nil && qs.Numbers.Values == nil {
+			qs.Numbers.Values = map[string]int64{}
+		}
+		if qs.Dates == nil {
+			qs.Dates = empty.Dates
+		}
+		if qs.Dates != nil && qs.Dates.Months == nil {
+			qs.Dates.Months = map[string]int64{}
 		}
 	}
 }
@@ -183,19 +370,26 @@ func (qs *QuestionAnswersSummary) keepWords() {
 			delete(qs.Words, w)
 		}
 	}
-	if len(qs.Words) <= MaxSummaryWords {
-		return
+	qs.OtherWords += keepFirst(qs.Words, MaxSummaryWords)
+}
+
+// keepFirst bounds m to its max keys that come first by (wordRank(key),
+// key), as keepWords explains, and returns the sum of the counts it drops.
+func keepFirst(m map[string]int64, max int) (dropped int64) {
+	if len(m) <= max {
+		return 0
 	}
-	all := make([]rankedWord, 0, len(qs.Words))
-	for w := range qs.Words {
+	all := make([]rankedWord, 0, len(m))
+	for w := range m {
 		all = append(all, rankedWord{wordRank(w), w})
 	}
-	// The words past the first MaxSummaryWords, in no order.
-	selectFirst(all, MaxSummaryWords)
-	for _, r := range all[MaxSummaryWords:] {
-		qs.OtherWords += qs.Words[r.word]
-		delete(qs.Words, r.word)
+	// The keys past the first max, in no order.
+	selectFirst(all, max)
+	for _, r := range all[max:] {
+		dropped += m[r.word]
+		delete(m, r.word)
 	}
+	return dropped
 }
 
 // rankedWord is a word and its wordRank.
@@ -287,3 +481,91 @@ var stopWords = func() map[string]bool {
 	}
 	return m
 }()
+
+// add counts the number v (a decimal that big.Rat reads).
+func (ns *NumberSummary) add(v string) {
+	r, ok := new(big.Rat).SetString(v)
+	if !ok {
+		return
+	}
+	ns.Count++
+	if ns.Min == "" || r.Cmp(rat(ns.Min)) < 0 {
+		ns.Min = v
+	}
+	if ns.Max == "" || r.Cmp(rat(ns.Max)) > 0 {
+		ns.Max = v
+	}
+	ns.Sum = new(big.Rat).Add(rat(ns.Sum), r).RatString()
+	if ns.Values == nil {
+		ns.Values = map[string]int64{}
+	}
+	ns.Values[v]++
+	ns.OtherValues += keepFirst(ns.Values, MaxSummaryWords)
+}
+
+func (ns *NumberSummary) merge(o *NumberSummary) {
+	ns.Count += o.Count
+	if o.Min != "" && (ns.Min == "" || rat(o.Min).Cmp(rat(ns.Min)) < 0) {
+		ns.Min = o.Min
+	}
+	if o.Max != "" && (ns.Max == "" || rat(o.Max).Cmp(rat(ns.Max)) > 0) {
+		ns.Max = o.Max
+	}
+	ns.Sum = new(big.Rat).Add(rat(ns.Sum), rat(o.Sum)).RatString()
+	if ns.Values == nil {
+		ns.Values = map[string]int64{}
+	}
+	for v, n := range o.Values {
+		ns.Values[v] += n
+	}
+	ns.OtherValues += o.OtherValues + keepFirst(ns.Values, MaxSummaryWords)
+}
+
+// Mean is the exact mean as a fraction, nil when there is no number.
+func (ns *NumberSummary) Mean() *big.Rat {
+	if ns == nil || ns.Count == 0 {
+		return nil
+	}
+	return new(big.Rat).Quo(rat(ns.Sum), new(big.Rat).SetInt64(ns.Count))
+}
+
+// rat reads a number a summary wrote; 0 for "" (or anything unreadable).
+func rat(s string) *big.Rat {
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		return new(big.Rat)
+	}
+	return r
+}
+
+// add counts the date d (YYYY-MM-DD; such dates order as text).
+func (ds *DateSummary) add(d string) {
+	if len(d) != len("2006-01-02") {
+		return
+	}
+	if ds.Earliest == "" || d < ds.Earliest {
+		ds.Earliest = d
+	}
+	if d > ds.Latest {
+		ds.Latest = d
+	}
+	if ds.Months == nil {
+		ds.Months = map[string]int64{}
+	}
+	ds.Months[d[:7]]++
+}
+
+func (ds *DateSummary) merge(o *DateSummary) {
+	if o.Earliest != "" && (ds.Earliest == "" || o.Earliest < ds.Earliest) {
+		ds.Earliest = o.Earliest
+	}
+	if o.Latest > ds.Latest {
+		ds.Latest = o.Latest
+	}
+	if ds.Months == nil {
+		ds.Months = map[string]int64{}
+	}
+	for m, n := range o.Months {
+		ds.Months[m] += n
+	}
+}

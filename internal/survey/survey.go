@@ -40,6 +40,14 @@ const (
 	MaxQuestions      = 50
 	MaxChoices        = 20
 	MaxChoiceLength   = 200
+	MaxHelpLength     = 500
+	// MaxListsLength bounds the characters of all the possible answers
+	// and rows of a survey, so that its questions stay within one table
+	// transaction (4 MiB) whatever their kinds.
+	MaxListsLength = 60000
+	// MaxDescriptionLength bounds a survey's description and its
+	// thank-you message.
+	MaxDescriptionLength = 2000
 )
 
 // Survey is a survey definition.
@@ -59,7 +67,11 @@ type Survey struct {
 	// puzzle before an answer is accepted (a check against robots; it
 	// needs JavaScript).
 	Challenge bool
-	Questions []Question
+	// Description is shown under the title (lines of text); ThankYou is
+	// the thank-you page's message. Both may be empty.
+	Description string
+	ThankYou    string
+	Questions   []Question
 }
 
 // ClosesAt is when a survey with a close date stops taking answers (the
@@ -79,11 +91,39 @@ func (s *Survey) Open(now time.Time) bool {
 
 // Question is one question of a survey. ID is unique within the survey and
 // orders its questions; answers and summaries refer to questions by ID.
+// Which of the settings after Optional a question uses is its kind's
+// (Kind.Settings); the kind's normalize clears the others.
 type Question struct {
-	ID              string
-	Text            string
-	Type            QuestionType
+	ID   string
+	Text string
+	Type QuestionType
+	// Help is an optional line shown under the question.
+	Help string
+	// Optional questions may be left unanswered; questions are required
+	// by default (and were always, before this setting).
+	Optional bool
+
+	// PossibleAnswers are the choices of a choice question, the columns
+	// of a matrix, the items of a ranking.
 	PossibleAnswers []string
+	// Rows are the rows of a matrix.
+	Rows []string
+	// Other adds "Other (please specify)" with a line of text.
+	Other bool
+	// Shuffle shows the choices in a new order to each respondent.
+	Shuffle bool
+	// Min and Max bound an answer, as text: a length, a number, a date
+	// (YYYY-MM-DD) or a count of selections, per the kind. Empty: none.
+	Min, Max string
+	// Integer numbers only.
+	Integer bool
+	// Format of a short text: "" (free), "email" or "url".
+	Format string
+	// Scale is the top of a linear scale (2 to 10), or of a matrix's
+	// rating scale (its columns 1 to Scale) when it has no choices.
+	Scale int
+	// LowLabel and HighLabel name the ends of a scale.
+	LowLabel, HighLabel string
 }
 
 // Question returns the question with the given ID.
@@ -101,20 +141,26 @@ func (s *Survey) Question(id string) (Question, bool) {
 // their white space; each question's kind normalizes its settings.
 func (s *Survey) Normalize() {
 	s.Title = strings.TrimSpace(CleanLine(s.Title))
+	s.Description = strings.TrimSpace(CleanText(strings.ReplaceAll(s.Description, "\r\n", "\n")))
+	s.ThankYou = strings.TrimSpace(CleanText(strings.ReplaceAll(s.ThankYou, "\r\n", "\n")))
 	for i := range s.Questions {
 		q := &s.Questions[i]
 		q.Text = strings.TrimSpace(CleanLine(q.Text))
-		if k, ok := KindOf(q.Type); ok {
-			k.normalize(q)
-		} else {
-			q.PossibleAnswers = nil
+		q.Help = strings.TrimSpace(CleanLine(q.Help))
+		k, ok := KindOf(q.Type)
+		if !ok {
+			*q = Question{ID: q.ID, Text: q.Text, Type: q.Type, Help: q.Help, Optional: q.Optional}
+			continue
 		}
+		normalizeSettings(q, k.Settings())
+		k.normalize(q)
 	}
 }
 
 // Validate checks a survey definition. The error's Fields are keyed
-// "title", "questions", and "questions.N.text" / ".type" / ".choices" for
-// question N (from 0).
+// "title", "description", "thankYou", "questions", and "questions.N.text",
+// ".type", ".help" and the kind's settings (".choices", ".rows", ".min",
+// ".max", ".scale", ".format", ".labels") for question N (from 0).
 func (s *Survey) Validate() error {
 	f := fieldErrors{}
 	switch n := utf8.RuneCountInString(s.Title); {
@@ -131,10 +177,29 @@ func (s *Survey) Validate() error {
 	case len(s.Questions) > MaxQuestions:
 		f.add("questions", "A survey has at most %d questions (it has %d).", MaxQuestions, len(s.Questions))
 	}
+	for _, d := range []struct{ key, what, text string }{{"description", "description", s.Description}, {"thankYou", "thank-you message", s.ThankYou}} {
+		switch n := utf8.RuneCountInString(d.text); {
+		case n > MaxDescriptionLength:
+			f.add(d.key, "Keep the %s to %d characters (it has %d).", d.what, MaxDescriptionLength, n)
+		case !IsCleanText(d.text):
+			f.add(d.key, "The %s may not contain control characters or direction overrides.", d.what)
+		}
+	}
 	switch s.State {
 	case Draft, Published, Closed:
 	default:
 		f.add("state", "Unknown state %q.", s.State)
+	}
+	lists := 0
+	for _, q := range s.Questions {
+		for _, l := range [][]string{q.PossibleAnswers, q.Rows} {
+			for _, c := range l {
+				lists += utf8.RuneCountInString(c)
+			}
+		}
+	}
+	if lists > MaxListsLength {
+		f.add("questions", "A survey's possible answers and rows hold at most %d characters in all (these hold %d).", MaxListsLength, lists)
 	}
 	for i, q := range s.Questions {
 		key := "questions." + strconv.Itoa(i)
@@ -146,9 +211,15 @@ func (s *Survey) Validate() error {
 		case !IsCleanLine(q.Text):
 			f.add(key+".text", "The question may not contain control characters or direction overrides.")
 		}
+		switch n := utf8.RuneCountInString(q.Help); {
+		case n > MaxHelpLength:
+			f.add(key+".help", "Keep the help text to %d characters (it has %d).", MaxHelpLength, n)
+		case !IsCleanLine(q.Help):
+			f.add(key+".help", "The help text may not contain control characters or direction overrides.")
+		}
 		k, ok := KindOf(q.Type)
 		if !ok {
-			f.add(key+".type", "Choose a question type.")
+			f.add(key+".type", "Choose a kind of question.")
 			continue
 		}
 		k.validate(q, key, f)

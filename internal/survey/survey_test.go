@@ -139,7 +139,7 @@ func TestNewAnswer(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			a, err := NewAnswer(s, tc.answers)
+			a, err := NewAnswer(s, Forms(tc.answers))
 			if len(tc.bad) == 0 {
 				if err != nil {
 					t.Fatalf("NewAnswer: %v", err)
@@ -168,7 +168,7 @@ func FuzzNewAnswer(f *testing.F) {
 	f.Add("\xff\xfe", "Red", " 5 ")
 	s := validSurvey()
 	f.Fuzz(func(t *testing.T, text, choice, stars string) {
-		a, err := NewAnswer(s, map[string]string{"q1": text, "q2": choice, "q3": stars})
+		a, err := NewAnswer(s, Forms(map[string]string{"q1": text, "q2": choice, "q3": stars}))
 		if err != nil {
 			if ErrorCode(err) != EINVALID {
 				t.Fatalf("error %v is not EINVALID", err)

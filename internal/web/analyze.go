@@ -212,7 +212,7 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 		cw = csv.NewWriter(w)
 		header := []string{"answer_id", "created_on"}
 		for _, q := range sv.Questions {
-			header = append(header, csvCell(q.Text))
+			header = append(header, exportColumns(q)...)
 		}
 		_ = cw.Write(header)
 	} else {
@@ -258,11 +258,29 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 	return nil
 }
 
+// exportColumns are the CSV columns of q, from its kind: the question's
+// text, or "text [column]" for each of several.
+func exportColumns(q survey.Question) []string {
+	cols := []string{""}
+	if k, ok := survey.KindOf(q.Type); ok {
+		cols = k.Columns(q)
+	}
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = q.Text
+		if c != "" {
+			out[i] += " [" + c + "]"
+		}
+		out[i] = csvCell(out[i])
+	}
+	return out
+}
+
 // exportCells are the CSV cells of the answer to q, from its kind.
 func exportCells(q survey.Question, qa survey.QuestionAnswer) []string {
 	cells := []string{qa.Answer}
 	if k, ok := survey.KindOf(q.Type); ok {
-		cells = k.ExportCells(qa)
+		cells = k.Cells(q, qa)
 	}
 	for i, c := range cells {
 		cells[i] = csvCell(c)

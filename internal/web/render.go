@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"math/rand/v2"
 	"net/http"
 	"path"
 	"strconv"
@@ -94,21 +95,45 @@ func checkKindPartials(t *template.Template, kinds []survey.Kind) error {
 }
 
 // kindInput is the input of question q for its kind: the partial
-// kinds/<key>.input.html, given the question, its form field's ID and the
-// respondent's value.
-func (v *views) kindInput(q survey.Question, value string) (template.HTML, error) {
+// kinds/<key>.input.html, given the question, what the respondent sent
+// (form) and the problem shown beside the question ("" for none).
+func (v *views) kindInput(q survey.Question, form survey.Form, problem string) (template.HTML, error) {
 	k, ok := survey.KindOf(q.Type)
 	if !ok {
 		return "", fmt.Errorf("web: question %s has no kind %q", q.ID, q.Type)
 	}
-	return v.kindPartial(k.Key()+".input.html", kindInputData{Question: q, ID: q.ID, Value: value})
+	d := kindInputData{Question: q, ID: q.ID, Form: form, Value: form.Get(""), Choices: q.PossibleAnswers, Invalid: problem != ""}
+	if q.Shuffle {
+		d.Choices = append([]string(nil), q.PossibleAnswers...)
+		rand.Shuffle(len(d.Choices), func(i, j int) { d.Choices[i], d.Choices[j] = d.Choices[j], d.Choices[i] })
+	}
+	var ids []string
+	if q.Help != "" {
+		ids = append(ids, "help-"+q.ID)
+	}
+	if problem != "" {
+		ids = append(ids, "err-"+q.ID)
+	}
+	d.DescribedBy = strings.Join(ids, " ")
+	return v.kindPartial(k.Key()+".input.html", d)
 }
 
-// kindInputData is what a kind's input partial sees.
+// kindInputData is what a kind's input partial sees. The question's own
+// field is named q-<ID>, its others q-<ID>-<suffix> (survey.Form); the
+// partial's elements have IDs f-<ID>…, never those of the page.
 type kindInputData struct {
 	Question survey.Question
-	ID       string // the question's ID, which names its field
-	Value    string
+	ID       string // the question's ID, which names its fields
+	// Form is what the respondent sent; Value its own field's first value.
+	Form  survey.Form
+	Value string
+	// Choices are the question's choices in the order to show them:
+	// shuffled for each respondent when the question asks.
+	Choices []string
+	// Invalid marks the inputs aria-invalid; DescribedBy is the IDs of
+	// the question's help and problem, for their aria-describedby.
+	Invalid     bool
+	DescribedBy string
 }
 
 // kindChart is the chart of a question on the analysis page: the partial

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -40,8 +42,9 @@ type surveyPage struct {
 	// Message says why a form came back whole (its token, or its
 	// challenge).
 	Message string
-	Values  map[string]string
-	Errors  map[string]string
+	// Values are what the respondent sent, by question ID.
+	Values map[string]survey.Form
+	Errors map[string]string
 	// Preview shows the form to its subscriber, without a way to submit.
 	Preview bool
 }
@@ -153,10 +156,7 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 		}
 		return &survey.Error{Code: survey.EINVALID, Message: "The form could not be read; please reload the page and try again."}
 	}
-	values := make(map[string]string, len(sv.Questions))
-	for _, q := range sv.Questions {
-		values[q.ID] = r.PostForm.Get("q-" + q.ID)
-	}
+	values := formValues(sv, r.PostForm)
 	page := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Values: values}
 	again := func(message string) error {
 		page.Token, page.Message = s.signer.issue(t.Key, sv.Slug), message
@@ -200,6 +200,27 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	s.accepted.Inc()
 	http.Redirect(w, r, "/survey/"+t.Key+"/"+sv.Slug+"/thankyou", http.StatusSeeOther)
 	return nil
+}
+
+// formValues sorts a posted form's fields by question: q-<ID> is the
+// question's own field and q-<ID>-<suffix> its others (survey.Form).
+// Fields of no question are ignored.
+func formValues(sv *survey.Survey, posted url.Values) map[string]survey.Form {
+	values := make(map[string]survey.Form, len(sv.Questions))
+	for _, q := range sv.Questions {
+		values[q.ID] = survey.Form{}
+	}
+	for name, vs := range posted {
+		rest, ok := strings.CutPrefix(name, "q-")
+		if !ok {
+			continue
+		}
+		id, suffix, _ := strings.Cut(rest, "-")
+		if f, ok := values[id]; ok {
+			f[suffix] = vs
+		}
+	}
+	return values
 }
 
 // renderForm renders a survey form that came back (422), with the

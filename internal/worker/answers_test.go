@@ -47,7 +47,7 @@ func textAnswer(t *testing.T, s *survey.Survey, text func(q int) string) survey.
 	for i, q := range s.Questions {
 		values[q.ID] = text(i)
 	}
-	a, err := survey.NewAnswer(s, values)
+	a, err := survey.NewAnswer(s, survey.Forms(values))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,7 +75,7 @@ func benchAnswers(b *testing.B, texts, length, together int) {
 		errs := make(chan error, together)
 		for range together {
 			wg.Go(func() {
-				a, err := survey.NewAnswer(s, values)
+				a, err := survey.NewAnswer(s, survey.Forms(values))
 				if err == nil {
 					a.ID, a.CreatedOn = store.NewAnswerID(time.Now()), time.Now().UTC()
 					err = n.Notify(ctx, a, survey.Standard)

@@ -123,7 +123,7 @@ func TestWordsAfterStopWords(t *testing.T) {
 	}
 	as := store.NewSurveyAnswerStore(st)
 	for _, text := range []string{"the", "great service"} {
-		a, err := survey.NewAnswer(s2, map[string]string{s2.Questions[0].ID: text})
+		a, err := survey.NewAnswer(s2, survey.Forms(map[string]string{s2.Questions[0].ID: text}))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -31,7 +31,7 @@ func planSurvey(t *testing.T, st storage.Storage, tenant string, n int) (*survey
 	}
 	var out []survey.SurveyAnswer
 	for i := range n {
-		a, err := survey.NewAnswer(s, map[string]string{s.Questions[0].ID: fmt.Sprint(i%5 + 1)})
+		a, err := survey.NewAnswer(s, survey.Forms(map[string]string{s.Questions[0].ID: fmt.Sprint(i%5 + 1)}))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -98,7 +98,7 @@ func newFixture(t *testing.T, st storage.Storage, tenant string, answers, perMes
 				}
 			}
 		}
-		a, err := survey.NewAnswer(s, values)
+		a, err := survey.NewAnswer(s, survey.Forms(values))
 		if err != nil {
 			t.Fatal(err)
 		}
