@@ -14,7 +14,7 @@ type simpleText struct{}
 func (simpleText) Type() QuestionType { return SimpleText }
 func (simpleText) Key() string        { return "simpletext" }
 func (simpleText) Label() string      { return "Long text" }
-func (simpleText) Settings() Settings { return Settings{} }
+func (simpleText) Settings() Settings { return Settings{Text: true} }
 
 func (simpleText) normalize(*Question)                    {}
 func (simpleText) validate(Question, string, fieldErrors) {}

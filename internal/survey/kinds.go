@@ -83,6 +83,10 @@ type Settings struct {
 	Bounds string
 	// Integer, Format (short text), Scale and its end labels.
 	Integer, Format, Scale, ScaleLabels bool
+	// Text: the answers are texts people write, which the analysis page
+	// lists besides counting their words (not a setting of a question: a
+	// trait of the kind).
+	Text bool
 }
 
 // normalizeSettings clears the settings a kind does not have.
