@@ -4,9 +4,17 @@
 //
 // The tables, created when missing, in the connection's schema:
 //
-//	surveys   (tenant, slug)                        title, state, dates, answers, transferred_on
-//	questions (tenant, slug, question_id)           position, text, type, possible_answers
-//	answers   (tenant, slug, answer_id, question_id) created_on, type, answer, stars
+//	surveys   (tenant, slug)                              title, state, dates, answers, transferred_on
+//	questions (tenant, slug, question_id)                 position, text, type, possible_answers,
+//	                                                      optional, help, row_labels, settings (jsonb)
+//	answers   (tenant, slug, answer_id, question_id, item) created_on, type, answer, stars, number, date
+//
+// Each kind of question says which answer rows it writes (survey.Kind's
+// SQLRows): one per answer, with item "", for most; one per checked choice
+// (checkboxes), per matrix row or per ranked item, with item naming it.
+// number holds numbers, scales and ratings (numeric), date holds dates.
+// Tables made by an earlier version gain the new columns, and the answers'
+// key its item, when a transfer first meets them.
 //
 // A transfer deletes the survey's rows and writes them again (COPY, in
 // batches) in one transaction, so a repeated transfer replaces the rows and
@@ -16,6 +24,7 @@ package postgres
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/netip"
@@ -23,6 +32,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/surveys-dev/surveys/internal/survey"
 )
@@ -138,6 +148,10 @@ var schema = []string{
 		possible_answers text[] NOT NULL,
 		PRIMARY KEY (tenant, slug, question_id),
 		FOREIGN KEY (tenant, slug) REFERENCES surveys ON DELETE CASCADE)`,
+	`ALTER TABLE questions ADD COLUMN IF NOT EXISTS optional boolean NOT NULL DEFAULT false`,
+	`ALTER TABLE questions ADD COLUMN IF NOT EXISTS help text NOT NULL DEFAULT ''`,
+	`ALTER TABLE questions ADD COLUMN IF NOT EXISTS row_labels text[] NOT NULL DEFAULT '{}'`,
+	`ALTER TABLE questions ADD COLUMN IF NOT EXISTS settings jsonb NOT NULL DEFAULT '{}'`,
 	`CREATE TABLE IF NOT EXISTS answers (
 		tenant text NOT NULL,
 		slug text NOT NULL,
@@ -147,13 +161,26 @@ var schema = []string{
 		type text NOT NULL,
 		answer text NOT NULL,
 		stars smallint CHECK (stars BETWEEN 1 AND 5),
-		PRIMARY KEY (tenant, slug, answer_id, question_id),
+		item text NOT NULL DEFAULT '',
+		number numeric,
+		date date,
+		PRIMARY KEY (tenant, slug, answer_id, question_id, item),
 		FOREIGN KEY (tenant, slug) REFERENCES surveys ON DELETE CASCADE)`,
+	// Tables of an earlier version: the new columns, and the key with item.
+	`ALTER TABLE answers ADD COLUMN IF NOT EXISTS item text NOT NULL DEFAULT ''`,
+	`ALTER TABLE answers ADD COLUMN IF NOT EXISTS number numeric`,
+	`ALTER TABLE answers ADD COLUMN IF NOT EXISTS date date`,
+	`DO $$ BEGIN
+		IF NOT EXISTS (SELECT 1 FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
+			WHERE i.indrelid = 'answers'::regclass AND i.indisprimary AND a.attname = 'item') THEN
+			ALTER TABLE answers DROP CONSTRAINT answers_pkey, ADD PRIMARY KEY (tenant, slug, answer_id, question_id, item);
+		END IF;
+	END $$`,
 }
 
 var (
-	questionColumns = []string{"tenant", "slug", "question_id", "position", "text", "type", "possible_answers"}
-	answerColumns   = []string{"tenant", "slug", "answer_id", "question_id", "created_on", "type", "answer", "stars"}
+	questionColumns = []string{"tenant", "slug", "question_id", "position", "text", "type", "possible_answers", "optional", "help", "row_labels", "settings"}
+	answerColumns   = []string{"tenant", "slug", "answer_id", "question_id", "created_on", "type", "answer", "stars", "item", "number", "date"}
 )
 
 // Transfer replaces the survey's rows in db with sv and its answers, in one
@@ -197,12 +224,11 @@ func (s *SurveySQLStore) Transfer(ctx context.Context, db Database, sv *survey.S
 		}
 		step = "write the questions"
 		rows := make([][]any, 0, len(sv.Questions))
+		byID := make(map[string]survey.Question, len(sv.Questions))
 		for i, q := range sv.Questions {
-			choices := make([]string, 0, len(q.PossibleAnswers))
-			for _, c := range q.PossibleAnswers {
-				choices = append(choices, survey.CleanLine(c))
-			}
-			rows = append(rows, []any{sv.Tenant, sv.Slug, q.ID, i + 1, survey.CleanLine(q.Text), string(q.Type), choices})
+			byID[q.ID] = q
+			rows = append(rows, []any{sv.Tenant, sv.Slug, q.ID, i + 1, survey.CleanLine(q.Text), string(q.Type),
+				cleanLines(q.PossibleAnswers), q.Optional, survey.CleanLine(q.Help), cleanLines(q.Rows), questionSettings(q)})
 		}
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"questions"}, questionColumns, pgx.CopyFromRows(rows)); err != nil {
 			return err
@@ -230,10 +256,13 @@ func (s *SurveySQLStore) Transfer(ctx context.Context, db Database, sv *survey.S
 			seen[a.ID] = true
 			res.Answers++
 			for _, qa := range a.Answers {
-				// Text stored before answers were cleaned may hold a NUL or
-				// bytes that are not UTF-8, which PostgreSQL refuses: drop
-				// them here, or the copy would fail on every attempt.
-				rows = append(rows, []any{sv.Tenant, sv.Slug, a.ID, qa.QuestionID, a.CreatedOn, string(qa.Type), survey.CleanText(qa.Answer), stars(qa)})
+				for _, row := range answerRows(byID, qa) {
+					// Text stored before answers were cleaned may hold a NUL
+					// or bytes that are not UTF-8, which PostgreSQL refuses:
+					// drop them here, or the copy would fail on every attempt.
+					rows = append(rows, []any{sv.Tenant, sv.Slug, a.ID, qa.QuestionID, a.CreatedOn, string(qa.Type),
+						survey.CleanText(row.Text), stars(qa, row), survey.CleanLine(row.Item), numeric(row.Number), date(row.Date)})
+				}
 				if len(rows) >= batch {
 					if err := flush(); err != nil {
 						return copyError{err}
@@ -272,18 +301,84 @@ func nullTime(t time.Time) any {
 	return t
 }
 
-// stars is the 1–5 rating of a FiveStars answer; NULL for the other kinds.
-func stars(qa survey.QuestionAnswer) any {
+// answerRows are the rows of an answer, from its kind (SQLRows); an
+// answer of a kind this version does not know is copied as its text.
+func answerRows(questions map[string]survey.Question, qa survey.QuestionAnswer) []survey.SQLRow {
 	k, ok := survey.KindOf(qa.Type)
-	if !ok || qa.Type != survey.FiveStars {
+	if !ok {
+		return []survey.SQLRow{{Text: qa.Answer}}
+	}
+	q, ok := questions[qa.QuestionID]
+	if !ok || q.Type != qa.Type {
+		// The question changed kind, or is gone: its settings are not the
+		// answer's.
+		q = survey.Question{ID: qa.QuestionID, Text: qa.QuestionText, Type: qa.Type}
+	}
+	return k.SQLRows(q, qa)
+}
+
+// stars is the 1–5 rating of a FiveStars answer (the column of the first
+// version, kept for the queries written against it); NULL otherwise.
+func stars(qa survey.QuestionAnswer, row survey.SQLRow) any {
+	if qa.Type != survey.FiveStars {
 		return nil
 	}
-	rows := k.SQLRows(survey.Question{ID: qa.QuestionID, Type: qa.Type}, qa)
-	n, err := strconv.Atoi(rows[0].Number)
-	if err != nil {
+	n, err := strconv.Atoi(row.Number)
+	if err != nil || n < 1 || n > 5 {
 		return nil
 	}
 	return int16(n)
+}
+
+// numeric is a decimal for a numeric column; NULL for "".
+func numeric(s string) any {
+	if s == "" {
+		return nil
+	}
+	var n pgtype.Numeric
+	if err := n.Scan(s); err != nil {
+		return nil
+	}
+	return n
+}
+
+// date is a YYYY-MM-DD date for a date column; NULL for "".
+func date(s string) any {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return nil
+	}
+	return pgtype.Date{Time: t, Valid: true}
+}
+
+func cleanLines(lines []string) []string {
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		out = append(out, survey.CleanLine(l))
+	}
+	return out
+}
+
+// questionSettings are a question's settings past its choices, rows, help
+// and whether it is optional, as the settings column's JSON object (only
+// those set).
+func questionSettings(q survey.Question) string {
+	set := map[string]any{}
+	for name, v := range map[string]any{"min": q.Min, "max": q.Max, "format": q.Format, "lowLabel": q.LowLabel, "highLabel": q.HighLabel} {
+		if v != "" {
+			set[name] = survey.CleanLine(v.(string))
+		}
+	}
+	for name, v := range map[string]bool{"other": q.Other, "shuffle": q.Shuffle, "integer": q.Integer} {
+		if v {
+			set[name] = true
+		}
+	}
+	if q.Scale != 0 {
+		set["scale"] = q.Scale
+	}
+	b, _ := json.Marshal(set)
+	return string(b)
 }
 
 // String describes a result for logs and pages.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/netip"
 	"strings"
 	"testing"
@@ -307,4 +308,87 @@ func TestTransferCleansOldText(t *testing.T) {
 	equal(t, "question", query(t, name, `SELECT text, array_to_string(possible_answers, ',') FROM questions WHERE question_id = 'q1' OR question_id = 'q2' ORDER BY 1`),
 		"What did you like?|", "Which colour?|Red,Green,Blue")
 	equal(t, "answer", query(t, name, `SELECT answer FROM answers WHERE answer_id = $1 AND question_id = 'q1'`, list[1].ID), "nul here and there\nnext line")
+}
+
+// TestTransferEveryKind copies answers of a survey with a question of every
+// kind: each answer gives its kind's rows, with numbers in the numeric
+// column and dates in the date column, and the questions their settings.
+func TestTransferEveryKind(t *testing.T) {
+	ctx := context.Background()
+	db, name := newTestDatabase(t)
+	sv, forms := survey.ExampleSurvey("adatum", "kinds")
+	sv.CreatedOn = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	r := rand.New(rand.NewPCG(7, 8))
+	var list []*survey.SurveyAnswer
+	want := 0
+	wantNumbers, wantDates := 0, 0
+	for i := 0; i < 40; i++ {
+		a, err := survey.NewAnswer(sv, forms(r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.ID, a.CreatedOn = fmt.Sprintf("%019d", i+1), sv.CreatedOn
+		for _, qa := range a.Answers {
+			k, _ := survey.KindOf(qa.Type)
+			q, _ := sv.Question(qa.QuestionID)
+			for _, row := range k.SQLRows(q, qa) {
+				want++
+				if row.Number != "" {
+					wantNumbers++
+				}
+				if row.Date != "" {
+					wantDates++
+				}
+			}
+		}
+		list = append(list, &a)
+	}
+	res, err := postgres.New(pgtest.Allow).Transfer(ctx, db, sv, each(list))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Answers != 40 || res.Rows != int64(want) {
+		t.Fatalf("transfer = %+v, want 40 answers, %d rows", res, want)
+	}
+	equal(t, "typed columns", query(t, name, `SELECT count(number), count(date) FROM answers`), fmt.Sprintf("%d|%d", wantNumbers, wantDates))
+	equal(t, "numbers are the answers", query(t, name, `SELECT count(*) FROM answers WHERE number IS NOT NULL AND item = '' AND type <> 'FiveStars' AND number::text <> answer`), "0")
+	equal(t, "questions", query(t, name, `SELECT count(*) FROM questions`), fmt.Sprint(len(sv.Questions)))
+	for _, q := range sv.Questions {
+		if q.Other {
+			equal(t, "settings of "+q.ID, query(t, name, `SELECT settings->>'other' FROM questions WHERE question_id = $1`, q.ID), "true")
+		}
+	}
+}
+
+// TestTransferUpgradesTables: tables made by the first version (no item,
+// number or date; the answers' key without item) gain them on a transfer.
+func TestTransferUpgradesTables(t *testing.T) {
+	ctx := context.Background()
+	db, name := newTestDatabase(t)
+	for _, q := range []string{
+		`CREATE TABLE surveys (tenant text NOT NULL, slug text NOT NULL, title text NOT NULL, state text NOT NULL,
+			created_on timestamptz NOT NULL, published_on timestamptz, answers bigint NOT NULL, transferred_on timestamptz NOT NULL,
+			PRIMARY KEY (tenant, slug))`,
+		`CREATE TABLE questions (tenant text NOT NULL, slug text NOT NULL, question_id text NOT NULL, position integer NOT NULL,
+			text text NOT NULL, type text NOT NULL, possible_answers text[] NOT NULL, PRIMARY KEY (tenant, slug, question_id),
+			FOREIGN KEY (tenant, slug) REFERENCES surveys ON DELETE CASCADE)`,
+		`CREATE TABLE answers (tenant text NOT NULL, slug text NOT NULL, answer_id text NOT NULL, question_id text NOT NULL,
+			created_on timestamptz NOT NULL, type text NOT NULL, answer text NOT NULL, stars smallint CHECK (stars BETWEEN 1 AND 5),
+			PRIMARY KEY (tenant, slug, answer_id, question_id), FOREIGN KEY (tenant, slug) REFERENCES surveys ON DELETE CASCADE)`,
+		`INSERT INTO surveys VALUES ('fabrikam', 'old', 'Old', 'published', now(), NULL, 1, now())`,
+		`INSERT INTO answers VALUES ('fabrikam', 'old', '1', 'q1', now(), 'FiveStars', '4', 4)`,
+		`ALTER TABLE surveys OWNER TO ` + pgtest.Role,
+		`ALTER TABLE questions OWNER TO ` + pgtest.Role,
+		`ALTER TABLE answers OWNER TO ` + pgtest.Role,
+	} {
+		pgtest.Exec(t, name, q)
+	}
+	sv := testSurvey("adatum", "feedback")
+	if _, err := postgres.New(pgtest.Allow).Transfer(ctx, db, sv, each(answers(sv, 0, 5))); err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "the old row", query(t, name, `SELECT answer, stars, item, number IS NULL FROM answers WHERE tenant = 'fabrikam'`), "4|4||true")
+	equal(t, "stars copied as numbers too", query(t, name, `SELECT count(*) FROM answers WHERE tenant = 'adatum' AND type = 'FiveStars' AND number = stars`), "5")
+	equal(t, "the key", query(t, name, `SELECT count(*) FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
+		WHERE i.indrelid = 'answers'::regclass AND i.indisprimary`), "5")
 }

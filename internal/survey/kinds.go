@@ -280,3 +280,30 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// Example returns kind k's example question and a source of what a
+// respondent may send to it: for tests, benchmarks and load runs that
+// cover every kind.
+func Example(k Kind) (Question, func(r *rand.Rand) Form) { return k.example() }
+
+// ExampleSurvey is a survey of tenant with one example question of every
+// kind (IDs q1, q2, … in the registry's order), normalized, and a source
+// of forms a respondent may send to all of them.
+func ExampleSurvey(tenant, slug string) (*Survey, func(r *rand.Rand) map[string]Form) {
+	s := &Survey{Tenant: tenant, Slug: slug, Title: "Every kind of question", State: Published}
+	var forms []func(*rand.Rand) Form
+	for i, k := range kinds {
+		q, form := k.example()
+		q.ID = "q" + strconv.Itoa(i+1)
+		s.Questions = append(s.Questions, q)
+		forms = append(forms, form)
+	}
+	s.Normalize()
+	return s, func(r *rand.Rand) map[string]Form {
+		out := make(map[string]Form, len(forms))
+		for i, form := range forms {
+			out[s.Questions[i].ID] = form(r)
+		}
+		return out
+	}
+}
