@@ -2,12 +2,8 @@ package web
 
 import (
 	"context"
-	"encoding/csv"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -182,123 +178,6 @@ func (s *Server) answerTable(w http.ResponseWriter, r *http.Request) error {
 // exportWindow is how long an export may take to write one batch of 500
 // answers to a client before the server gives up on it.
 const exportWindow = time.Minute
-
-// export streams every answer as CSV (one row per answer, one column per
-// question, RFC 4180, UTF-8 with a BOM for spreadsheets) or JSON (one
-// object per line), reading one answer at a time.
-func (s *Server) export(w http.ResponseWriter, r *http.Request) error {
-	return s.exportTo(w, r, chi.URLParam(r, "tenant"), chi.URLParam(r, "slug"), chi.URLParam(r, "format"))
-}
-
-func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, format string) error {
-	sv, err := s.surveys.Get(r.Context(), tenant, slug)
-	if err != nil {
-		return err
-	}
-	if format != "csv" && format != "json" {
-		return notFound("Export as csv or json.")
-	}
-	flusher, _ := w.(http.Flusher)
-	// The server's write timeout bounds a page, not an export of a large
-	// survey: each batch written gives the export another exportWindow, so
-	// only a client that stops reading for that long is cut off.
-	rc := http.NewResponseController(w)
-	_ = rc.SetWriteDeadline(time.Now().Add(exportWindow))
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s.%s"`, tenant, slug, format))
-	var cw *csv.Writer
-	if format == "csv" {
-		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-		_, _ = w.Write([]byte("\uFEFF"))
-		cw = csv.NewWriter(w)
-		header := []string{"answer_id", "created_on"}
-		for _, q := range sv.Questions {
-			header = append(header, exportColumns(q)...)
-		}
-		_ = cw.Write(header)
-	} else {
-		w.Header().Set("Content-Type", "application/x-ndjson")
-	}
-	enc := json.NewEncoder(w)
-	n := 0
-	err = s.reader.ListAll(r.Context(), tenant, slug, func(id string) error {
-		a, err := s.reader.Get(r.Context(), tenant, slug, id)
-		if err != nil {
-			return err
-		}
-		if cw != nil {
-			row := []string{a.ID, a.CreatedOn.UTC().Format("2006-01-02T15:04:05Z")}
-			for _, q := range sv.Questions {
-				qa, _ := a.Answer(q.ID)
-				row = append(row, exportCells(q, qa)...)
-			}
-			if err := cw.Write(row); err != nil {
-				return err
-			}
-		} else if err := enc.Encode(a); err != nil {
-			return err
-		}
-		if n++; n%500 == 0 {
-			if cw != nil {
-				cw.Flush()
-			}
-			if flusher != nil {
-				flusher.Flush()
-			}
-			_ = rc.SetWriteDeadline(time.Now().Add(exportWindow))
-		}
-		return nil
-	})
-	if cw != nil {
-		cw.Flush()
-	}
-	if err != nil {
-		// Headers are sent: all that is left is to stop and log.
-		s.log.Error("export failed part-way", "tenant", tenant, "slug", slug, "err", err)
-	}
-	return nil
-}
-
-// exportColumns are the CSV columns of q, from its kind: the question's
-// text, or "text [column]" for each of several.
-func exportColumns(q survey.Question) []string {
-	cols := []string{""}
-	if k, ok := survey.KindOf(q.Type); ok {
-		cols = k.Columns(q)
-	}
-	out := make([]string, len(cols))
-	for i, c := range cols {
-		out[i] = q.Text
-		if c != "" {
-			out[i] += " [" + c + "]"
-		}
-		out[i] = csvCell(out[i])
-	}
-	return out
-}
-
-// exportCells are the CSV cells of the answer to q, from its kind.
-func exportCells(q survey.Question, qa survey.QuestionAnswer) []string {
-	cells := []string{qa.Answer}
-	if k, ok := survey.KindOf(q.Type); ok {
-		cells = k.Cells(q, qa)
-	}
-	for i, c := range cells {
-		cells[i] = csvCell(c)
-	}
-	return cells
-}
-
-// csvCell is a text as a cell of a CSV export: one that begins with '=',
-// '+', '-', '@', a tab or a carriage return, which a spreadsheet would take
-// for a formula, gets a leading "'" so it shows as text (OWASP's rule for
-// CSV injection). Every other text is written as it is; JSON exports are
-// never changed.
-func csvCell(s string) string {
-	if s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
-		return "'" + s
-	}
-	return s
-}
 
 // answerTo is the answer to question id, for the templates.
 func answerTo(a *survey.SurveyAnswer, id string) string {

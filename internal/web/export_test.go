@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"math/rand/v2"
 	"net/url"
 	"strconv"
 	"strings"
@@ -111,5 +112,108 @@ func TestAnalyzeOtherWords(t *testing.T) {
 	code, _, body := app.get(t, "/adatum/surveys/"+app.adatum.Slug+"/analyze", ana)
 	if want := "a fixed sample of 1000, and 5 uses of other words are not listed"; code != 200 || !strings.Contains(body, want) {
 		t.Errorf("analysis = %d, lacks %q", code, want)
+	}
+}
+
+// postForms turns a respondent's forms (by question ID) into the fields a
+// browser posts: q-<ID> and q-<ID>-<suffix>.
+func postForms(token string, forms map[string]survey.Form) url.Values {
+	v := url.Values{"token": {token}}
+	for id, f := range forms {
+		for suffix, vs := range f {
+			name := "q-" + id
+			if suffix != "" {
+				name += "-" + suffix
+			}
+			v[name] = vs
+		}
+	}
+	return v
+}
+
+// TestExportEveryKind answers a survey with a question of every kind
+// through its form, then exports it: the CSV has each kind's columns and
+// a cell per column in every row, and the JSON export each answer's typed
+// value, the kind's Value of what was stored.
+func TestExportEveryKind(t *testing.T) {
+	app := newTestApp(t)
+	ctx := context.Background()
+	sv, forms := survey.ExampleSurvey("adatum", "")
+	if err := app.surveys.Create(ctx, sv); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := app.surveys.SetState(ctx, "adatum", sv.Slug, survey.Published); err != nil {
+		t.Fatal(err)
+	}
+	path := "/survey/adatum/" + sv.Slug
+	r := rand.New(rand.NewPCG(3, 4))
+	const n = 12
+	for i := 0; i < n; i++ {
+		if code, _, body := app.do(t, "POST", path, postForms(app.token(t, path), forms(r)), nil); code != 303 {
+			t.Fatalf("answer %d = %d\n%s", i, code, body)
+		}
+	}
+	app.stored(t)
+	token, err := store.NewTokenStore(app.st).Create(ctx, "adatum", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	code, _, body := app.api(t, "GET", "/api/v1/surveys/"+sv.Slug+"/export?format=csv", token, "")
+	rows, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(body, "\uFEFF"))).ReadAll()
+	if code != 200 || err != nil || len(rows) != n+1 {
+		t.Fatalf("CSV = %d, %v, %d rows\n%s", code, err, len(rows), body)
+	}
+	header := []string{"answer_id", "created_on"}
+	for _, q := range sv.Questions {
+		k, _ := survey.KindOf(q.Type)
+		for _, c := range k.Columns(q) {
+			if c == "" {
+				header = append(header, q.Text)
+			} else {
+				header = append(header, q.Text+" ["+c+"]")
+			}
+		}
+	}
+	if strings.Join(rows[0], "|") != strings.Join(header, "|") {
+		t.Errorf("CSV header = %q\nwant %q", rows[0], header)
+	}
+
+	code, _, body = app.api(t, "GET", "/api/v1/surveys/"+sv.Slug+"/export", token, "")
+	lines := strings.Split(strings.TrimSpace(body), "\n")
+	if code != 200 || len(lines) != n {
+		t.Fatalf("JSON = %d, %d lines\n%s", code, len(lines), body)
+	}
+	for _, line := range lines {
+		var got struct {
+			ID      string `json:"id"`
+			Answers []struct {
+				QuestionID string          `json:"questionId"`
+				Answer     string          `json:"answer"`
+				Value      json.RawMessage `json:"value"`
+			} `json:"answers"`
+		}
+		if err := json.Unmarshal([]byte(line), &got); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		stored, err := app.answers.Get(ctx, "adatum", sv.Slug, got.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Answers) != len(stored.Answers) {
+			t.Fatalf("answer %s: %d parts exported, %d stored", got.ID, len(got.Answers), len(stored.Answers))
+		}
+		for i, part := range got.Answers {
+			qa := stored.Answers[i]
+			q, _ := sv.Question(qa.QuestionID)
+			k, _ := survey.KindOf(q.Type)
+			want, _ := json.Marshal(k.Value(q, qa))
+			if part.QuestionID != qa.QuestionID || string(part.Value) != string(want) {
+				t.Errorf("answer %s, %s (%s): value %s, want %s", got.ID, q.ID, q.Type, part.Value, want)
+			}
+			if part.Answer == "" || strings.Contains(part.Answer, survey.OtherMark) {
+				t.Errorf("answer %s, %s (%s): text %q", got.ID, q.ID, q.Type, part.Answer)
+			}
+		}
 	}
 }
