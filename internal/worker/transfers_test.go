@@ -132,10 +132,10 @@ func TestTransferWorker(t *testing.T) {
 			t.Fatalf("RunOnce took %d requests", n)
 		}
 		s := tf.status(t)
-		if s.State != store.TransferDone || s.Answers != 7 || s.Rows != 28 || s.Duration <= 0 || s.FinishedOn.IsZero() || s.Attempt != 1 || s.Error != "" {
+		if s.State != store.TransferDone || s.Answers != 7 || s.Rows != tf.sqlRows(7) || s.Duration <= 0 || s.FinishedOn.IsZero() || s.Attempt != 1 || s.Error != "" {
 			t.Fatalf("status after the transfer = %+v", s)
 		}
-		if got := tf.answerRows(t); got != "28 rows, 7 answers" {
+		if got, want := tf.answerRows(t), fmt.Sprintf("%d rows, 7 answers", tf.sqlRows(7)); got != want {
 			t.Fatalf("database holds %s", got)
 		}
 		if n := queueLen(t, st, store.TransfersQueue); n != 0 {
@@ -144,10 +144,10 @@ func TestTransferWorker(t *testing.T) {
 		// Again: the same rows, not twice as many.
 		tf.request(t)
 		tf.runOnce(t)
-		if s := tf.status(t); s.State != store.TransferDone || s.Rows != 28 {
+		if s := tf.status(t); s.State != store.TransferDone || s.Rows != tf.sqlRows(7) {
 			t.Fatalf("status after the second transfer = %+v", s)
 		}
-		if got := tf.answerRows(t); got != "28 rows, 7 answers" {
+		if got, want := tf.answerRows(t), fmt.Sprintf("%d rows, 7 answers", tf.sqlRows(7)); got != want {
 			t.Fatalf("database holds %s after a second transfer", got)
 		}
 		// Both requests' waits were measured, and the worker progressed.
@@ -181,10 +181,10 @@ func TestTransferRetriesThenPoisons(t *testing.T) {
 		if n := tf.runOnce(t); n != 1 {
 			t.Fatalf("the request did not come back: RunOnce took %d", n)
 		}
-		if s := tf.status(t); s.State != store.TransferDone || s.Attempt != 2 || s.Rows != 16 || s.Error != "" {
+		if s := tf.status(t); s.State != store.TransferDone || s.Attempt != 2 || s.Rows != tf.sqlRows(4) || s.Error != "" {
 			t.Fatalf("status after the fixed retry = %+v", s)
 		}
-		if got := tf.answerRows(t); got != "16 rows, 4 answers" {
+		if got, want := tf.answerRows(t), fmt.Sprintf("%d rows, 4 answers", tf.sqlRows(4)); got != want {
 			t.Fatalf("database holds %s", got)
 		}
 
@@ -231,7 +231,7 @@ func TestTransferRetriesThenPoisons(t *testing.T) {
 			t.Fatalf("the request is not in the poison queue (%d messages there)", len(msgs))
 		}
 		// The rows of the last good transfer are intact.
-		if got := tf.answerRows(t); got != "16 rows, 4 answers" {
+		if got, want := tf.answerRows(t), fmt.Sprintf("%d rows, 4 answers", tf.sqlRows(4)); got != want {
 			t.Fatalf("database holds %s after the failures", got)
 		}
 	})
@@ -386,7 +386,7 @@ func TestTransferStopsOnShutdown(t *testing.T) {
 	if n, err := other.RunOnce(ctx); n != 1 || err != nil {
 		t.Fatalf("the interrupted request: RunOnce = %d, %v", n, err)
 	}
-	if s := tf.status(t); s.State != store.TransferDone || s.Rows != 12 {
+	if s := tf.status(t); s.State != store.TransferDone || s.Rows != tf.sqlRows(3) {
 		t.Fatalf("status = %+v", s)
 	}
 }
@@ -469,7 +469,7 @@ func TestTransferUnreachableTenantHoldsBackNoOther(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if got := fine.answerRows(t); got != "12 rows, 3 answers" {
+	if got, want := fine.answerRows(t), fmt.Sprintf("%d rows, 3 answers", fine.sqlRows(3)); got != want {
 		t.Errorf("the other tenant's database holds %s", got)
 	}
 	first, err := stuck.requests.Status(ctx, stuck.survey.Tenant, stuck.survey.Slug)

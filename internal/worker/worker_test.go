@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"os"
 	"reflect"
 	"slices"
@@ -49,10 +50,23 @@ type fixture struct {
 	st     storage.Storage
 	survey *survey.Survey
 	ids    []string
+	// rows are the rows each answer gives in a PostgreSQL copy.
+	rows []int64
+}
+
+// sqlRows is the rows the first n answers give in a PostgreSQL copy.
+func (f *fixture) sqlRows(n int) int64 {
+	var sum int64
+	for _, r := range f.rows[:n] {
+		sum += r
+	}
+	return sum
 }
 
 // newFixture makes a survey and enqueues answers to it, perMessage to a
-// message. The answers at the places long are long: 13 text answers of
+// message. After its first four questions the survey has one question of
+// every kind (each kind's example), answered with the kind's example
+// values. The answers at the places long are long: 13 text answers of
 // 4,000 characters (the survey then has 12 more text questions), too
 // large for a queue message, so they are spilled to blobs.
 func newFixture(t *testing.T, st storage.Storage, tenant string, answers, perMessage int, long ...int) *fixture {
@@ -70,6 +84,13 @@ func newFixture(t *testing.T, st storage.Storage, tenant string, answers, perMes
 		{Text: "Say", Type: survey.SimpleText},
 		{Text: "Rate", Type: survey.FiveStars},
 	}}
+	var kindForms []func(*rand.Rand) survey.Form
+	for _, k := range survey.Kinds() {
+		q, form := survey.Example(k)
+		s.Questions = append(s.Questions, q)
+		kindForms = append(kindForms, form)
+	}
+	kinds := len(kindForms)
 	if len(long) > 0 {
 		for i := range 12 {
 			s.Questions = append(s.Questions, survey.Question{Text: fmt.Sprintf("Say more (%d)", i), Type: survey.SimpleText})
@@ -88,7 +109,7 @@ func newFixture(t *testing.T, st storage.Storage, tenant string, answers, perMes
 			s.Questions[2].ID: fmt.Sprintf("answer number %d is great", i%4),
 			s.Questions[3].ID: fmt.Sprint(5 - i%5),
 		}
-		for _, q := range s.Questions[4:] {
+		for _, q := range s.Questions[4+kinds:] {
 			values[q.ID] = fmt.Sprintf("more %d", i)
 		}
 		if slices.Contains(long, i) {
@@ -98,12 +119,24 @@ func newFixture(t *testing.T, st storage.Storage, tenant string, answers, perMes
 				}
 			}
 		}
-		a, err := survey.NewAnswer(s, survey.Forms(values))
+		forms := survey.Forms(values)
+		r := rand.New(rand.NewPCG(uint64(i), 1))
+		for j, form := range kindForms {
+			forms[s.Questions[4+j].ID] = form(r)
+		}
+		a, err := survey.NewAnswer(s, forms)
 		if err != nil {
 			t.Fatal(err)
 		}
 		a.ID, a.CreatedOn = store.NewAnswerID(time.Now()), time.Now().UTC()
 		f.ids = append(f.ids, a.ID)
+		var rows int64
+		for _, qa := range a.Answers {
+			k, _ := survey.KindOf(qa.Type)
+			q, _ := s.Question(qa.QuestionID)
+			rows += int64(len(k.SQLRows(q, qa)))
+		}
+		f.rows = append(f.rows, rows)
 		batch = append(batch, a)
 		if len(batch) == perMessage || i == answers-1 {
 			if err := as.Enqueue(ctx, batch); err != nil {
