@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -74,10 +75,43 @@ type benchNotifier struct{}
 
 func (benchNotifier) Notify(context.Context, survey.SurveyAnswer, survey.Plan) error { return nil }
 
-// newBenchServer returns the server over the fakes, and its survey.
-func newBenchServer(b *testing.B) (*Server, benchPublic) {
+// benchMixedSurvey is a survey of survey.MaxQuestions questions mixing
+// every kind (each kind's example, in turn), and a source of the forms a
+// respondent sends to it.
+func benchMixedSurvey() (*survey.Survey, func(*rand.Rand) url.Values) {
+	s := benchSurvey()
+	s.Questions = nil
+	var forms []func(*rand.Rand) survey.Form
+	for i := 0; i < survey.MaxQuestions; i++ {
+		q, form := survey.Example(survey.Kinds()[i%len(survey.Kinds())])
+		q.ID = fmt.Sprintf("0638800000000000000_%03d", i)
+		s.Questions = append(s.Questions, q)
+		forms = append(forms, form)
+	}
+	s.Normalize()
+	return s, func(r *rand.Rand) url.Values {
+		v := url.Values{}
+		for i, form := range forms {
+			for suffix, vs := range form(r) {
+				name := "q-" + s.Questions[i].ID
+				if suffix != "" {
+					name += "-" + suffix
+				}
+				v[name] = vs
+			}
+		}
+		return v
+	}
+}
+
+// newBenchServer returns the server over the fakes, and its survey: the
+// demo's, or sv when given.
+func newBenchServer(b *testing.B, sv ...*survey.Survey) (*Server, benchPublic) {
 	b.Helper()
 	pub := benchPublic{tenant: benchTenant(), survey: benchSurvey()}
+	if len(sv) > 0 {
+		pub.survey = sv[0]
+	}
 	s, err := New(Deps{
 		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Public:   pub,
@@ -198,4 +232,53 @@ func BenchmarkSubmitAnswer(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkMixedSurvey renders and submits a survey of 50 questions mixing
+// every kind: the page through the router (served from the cache of
+// rendered forms, or rendered for each respondent when a question shuffles
+// its choices), the template alone, and a valid answer posted (parsing,
+// each kind's checks, the redirect).
+func BenchmarkMixedSurvey(b *testing.B) {
+	sv, forms := benchMixedSurvey()
+	s, pub := newBenchServer(b, sv)
+	h := s.Handler()
+	b.Run("page", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			benchGet(b, h)
+		}
+	})
+	b.Run("render", func(b *testing.B) {
+		req := httptest.NewRequest(http.MethodGet, benchPath, nil)
+		b.ReportAllocs()
+		for b.Loop() {
+			rec := httptest.NewRecorder()
+			page := surveyPage{Tenant: pub.tenant, Survey: pub.survey, Token: store.NewAnswerID(time.Now())}
+			s.render(rec, req, http.StatusOK, "survey", page)
+			if rec.Code != http.StatusOK {
+				b.Fatalf("render = %d\n%s", rec.Code, rec.Body)
+			}
+		}
+	})
+	b.Run("submit", func(b *testing.B) {
+		m := regexp.MustCompile(`name="token" value="([^"]+)"`).FindStringSubmatch(benchGet(b, h).Body.String())
+		if m == nil {
+			b.Fatal("no token")
+		}
+		form := forms(rand.New(rand.NewPCG(1, 2)))
+		form.Set("token", m[1])
+		body := form.Encode()
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			req := httptest.NewRequest(http.MethodPost, benchPath, strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != http.StatusSeeOther {
+				b.Fatalf("POST = %d\n%s", rec.Code, rec.Body)
+			}
+		}
+	})
 }
