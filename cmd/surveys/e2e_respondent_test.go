@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// respondentShot is where TestBrowserRespondentPage keeps its picture of
+// the refused form in a window 390 px wide (SURVEYS_RESPONDENT_SHOT
+// overrides it).
+func respondentShot() string {
+	if p := os.Getenv("SURVEYS_RESPONDENT_SHOT"); p != "" {
+		return p
+	}
+	return "/work/wt/respondent-390.png"
+}
+
+// TestBrowserRespondentPage: a respondent sends a survey with a
+// description, help texts and optional questions empty; the refused form
+// (422) has the focus on its summary of the problems and passes axe-core;
+// the stars go up from 1 to 2 with Tab and →, filled up to the chosen
+// one, with a focus ring; at 390 px nothing scrolls sideways; once
+// answered, the thank-you page shows the survey's message.
+func TestBrowserRespondentPage(t *testing.T) {
+	m := newTestMain(t, t.TempDir())
+	t.Cleanup(func() { m.Close() })
+	sv := &survey.Survey{Tenant: "adatum", State: survey.Published, Title: "Lunch at the canteen",
+		Description: "Tell us about today's lunch.\nIt takes two minutes.\n\nYour answers are anonymous.",
+		ThankYou:    "Thanks, see you tomorrow!\n\nThe canteen team",
+		Questions: []survey.Question{
+			{Text: "What did you eat?", Type: survey.SimpleText, Help: "One or two dishes are enough."},
+			{Text: "Rate the food", Type: survey.FiveStars, Optional: true, Help: "1 star is poor, 5 stars excellent."},
+			{Text: "Which dessert did you take?", Type: survey.MultipleChoice, PossibleAnswers: []string{"Cake", "Fruit", "Yoghurt", "None"}, Shuffle: true},
+			{Text: "Anything else?", Type: survey.SimpleText, Optional: true},
+		}}
+	if err := store.NewSurveyStore(m.Storage).Create(context.Background(), sv); err != nil {
+		t.Fatal(err)
+	}
+	text, stars := sv.Questions[0].ID, sv.Questions[1].ID
+	ctx := newBrowser(t)
+	run := func(what string, actions ...chromedp.Action) {
+		t.Helper()
+		if err := chromedp.Run(ctx, actions...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	axeCheck := newAxeCheck(t)
+	base := "http://" + m.Addr()
+
+	var focused string
+	run("refused",
+		chromedp.Navigate(base+"/survey/adatum/"+sv.Slug),
+		chromedp.WaitVisible(`form textarea`),
+		axeCheck("respondent survey"),
+		chromedp.Click(`button[type=submit]`),
+		chromedp.WaitVisible(`#form-errors`),
+		chromedp.Evaluate(`document.activeElement.id`, &focused),
+		axeCheck("respondent survey refused (422)"))
+	if focused != "form-errors" {
+		t.Errorf("after a refused submit the focus is on %q, want the error summary", focused)
+	}
+
+	// The stars: Tab from the text reaches 1, → chooses 2.
+	type starState struct {
+		Active, Checked string
+		Ring            string
+		Colors          []string
+	}
+	state := func(s *starState) chromedp.Action {
+		return chromedp.Evaluate(`(() => {
+			const a = document.activeElement, c = document.querySelector('input[name="q-`+stars+`"]:checked');
+			const ring = a.type === 'radio' ? getComputedStyle(a.nextElementSibling) : null;
+			return {active: a.name === 'q-`+stars+`' ? a.value : a.id, checked: c ? c.value : '',
+				ring: ring ? ring.outlineStyle + ' ' + ring.outlineWidth : '',
+				colors: [...document.querySelectorAll('#q-`+stars+` label')].map(l => getComputedStyle(l).color)};
+		})()`, s)
+	}
+	var first, second, back starState
+	run("stars by keyboard",
+		chromedp.Focus(`#f-`+text, chromedp.ByQuery),
+		chromedp.KeyEvent(kb.Tab),
+		state(&first),
+		chromedp.KeyEvent(kb.ArrowRight),
+		state(&second),
+		chromedp.KeyEvent(kb.ArrowLeft),
+		state(&back),
+		chromedp.KeyEvent(kb.ArrowRight))
+	const filled, empty = "rgb(184, 111, 0)", "rgba(0, 0, 0, 0)"
+	tests := []struct {
+		name           string
+		got            starState
+		active, chosen string
+		filled         int
+	}{
+		{"Tab", first, "1", "", 0},
+		{"→", second, "2", "2", 2},
+		{"←", back, "1", "1", 1},
+	}
+	for _, tc := range tests {
+		if tc.got.Active != tc.active || tc.got.Checked != tc.chosen {
+			t.Errorf("after %s: the focus is on %q and %q is chosen, want %q and %q", tc.name, tc.got.Active, tc.got.Checked, tc.active, tc.chosen)
+		}
+		if tc.got.Ring != "solid 3px" {
+			t.Errorf("after %s: the focused star's ring is %q, want solid 3px", tc.name, tc.got.Ring)
+		}
+		want := make([]string, 5)
+		for i := range want {
+			want[i] = empty
+			if i < tc.filled {
+				want[i] = filled
+			}
+		}
+		if strings.Join(tc.got.Colors, ";") != strings.Join(want, ";") {
+			t.Errorf("after %s: the stars are %v, want %v", tc.name, tc.got.Colors, want)
+		}
+	}
+
+	// On a phone.
+	var png []byte
+	run("on a phone",
+		chromedp.EmulateViewport(390, 844),
+		chromedp.Evaluate(`window.scrollTo(0, 0)`, nil),
+		noSidewaysScroll(t, "respondent survey refused"),
+		axeCheck("respondent survey refused (390 px)"),
+		chromedp.FullScreenshot(&png, 100))
+	if err := os.WriteFile(respondentShot(), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var thanks string
+	run("answered",
+		chromedp.SendKeys(`#f-`+text, "Soup"),
+		chromedp.Click(`//label[contains(., "Fruit")]`),
+		chromedp.Click(`button[type=submit]`),
+		chromedp.WaitVisible(`.thanks`),
+		chromedp.Text(`.thanks`, &thanks),
+		noSidewaysScroll(t, "thank-you"),
+		axeCheck("thank-you with a message (390 px)"))
+	if !strings.Contains(thanks, "Thanks, see you tomorrow!") || !strings.Contains(thanks, "The canteen team") {
+		t.Errorf("thank-you page: %q", thanks)
+	}
+}
