@@ -67,6 +67,16 @@ func TestBrowserRespondentPage(t *testing.T) {
 	if focused != "form-errors" {
 		t.Errorf("after a refused submit the focus is on %q, want the error summary", focused)
 	}
+	// The summary's first link takes the focus to its question.
+	var linked struct{ ID, Ring string }
+	run("summary link",
+		chromedp.Focus(`#form-errors a`, chromedp.ByQuery),
+		chromedp.KeyEvent(kb.Enter),
+		chromedp.Poll(`document.activeElement.id !== '' && document.activeElement.tagName === 'FIELDSET'`, nil),
+		chromedp.Evaluate(`({id: document.activeElement.id, ring: getComputedStyle(document.activeElement).outlineStyle})`, &linked))
+	if linked.ID != "q-"+text || linked.Ring != "solid" {
+		t.Errorf("the summary's first link focuses %q (outline %q), want q-%s with a ring", linked.ID, linked.Ring, text)
+	}
 
 	// The stars: Tab from the text reaches 1, → chooses 2.
 	type starState struct {
