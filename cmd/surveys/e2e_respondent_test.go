@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -131,6 +132,25 @@ func TestBrowserRespondentPage(t *testing.T) {
 		if strings.Join(tc.got.Colors, ";") != strings.Join(want, ";") {
 			t.Errorf("after %s: the stars are %v, want %v", tc.name, tc.got.Colors, want)
 		}
+	}
+
+	// Hovering a star previews the rating up to it; the radios and stars
+	// are targets of 24 × 24 px at least.
+	var hovered starState
+	var at struct{ X, Y, Smallest float64 }
+	run("hover and targets",
+		chromedp.ScrollIntoView(`label[for="f-`+stars+`-4"]`, chromedp.ByQuery),
+		chromedp.Evaluate(`(() => {
+			const r = document.querySelector('label[for="f-`+stars+`-4"]').getBoundingClientRect();
+			const sizes = [...document.querySelectorAll('.choice input, .stars label')].map(e => e.getBoundingClientRect()).flatMap(r => [r.width, r.height]);
+			return {x: r.x + r.width / 2, y: r.y + r.height / 2, smallest: Math.min(...sizes)};
+		})()`, &at))
+	run("hover", chromedp.MouseEvent(input.MouseMoved, at.X, at.Y), state(&hovered), chromedp.MouseEvent(input.MouseMoved, 1, 1))
+	if want := []string{filled, filled, filled, filled, empty}; strings.Join(hovered.Colors, ";") != strings.Join(want, ";") {
+		t.Errorf("hovering the 4th star: the stars are %v, want %v", hovered.Colors, want)
+	}
+	if at.Smallest < 24 {
+		t.Errorf("a radio or star is %.1f px, want 24 px at least", at.Smallest)
 	}
 
 	// On a phone.
