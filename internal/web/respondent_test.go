@@ -77,7 +77,9 @@ func TestRespondentPage(t *testing.T) {
 			`name="q-` + stars + `" value="5" aria-describedby="err-` + stars + `" aria-invalid="true">`,
 			">Soup</textarea>",
 		}, []string{`id="err-` + text + `"`}},
-		{"expired", func(string) url.Values { return url.Values{"token": {"0639318301636506446-5abac7"}, "q-" + text: {"Soup"}} }, 422,
+		{"expired", func(string) url.Values {
+			return url.Values{"token": {"0639318301636506446-5abac7"}, "q-" + text: {"Soup"}}
+		}, 422,
 			[]string{`id="form-message" tabindex="-1" autofocus><p>This form has expired`, ">Soup</textarea>"}, []string{"form-errors"}},
 		{"optional left out", func(tok string) url.Values { return url.Values{"token": {tok}, "q-" + text: {"Soup"}} }, 303, nil, nil},
 	}
