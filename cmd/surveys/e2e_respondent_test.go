@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -42,14 +43,29 @@ func TestBrowserRespondentPage(t *testing.T) {
 			{Text: "Which dessert did you take?", Type: survey.MultipleChoice, PossibleAnswers: []string{"Cake", "Fruit", "Yoghurt", "None"}, Shuffle: true},
 			{Text: "Anything else?", Type: survey.SimpleText, Optional: true},
 		}}
-	if err := store.NewSurveyStore(m.Storage).Create(context.Background(), sv); err != nil {
+	ctx := context.Background()
+	if err := store.NewSurveyStore(m.Storage).Create(ctx, sv); err != nil {
+		t.Fatal(err)
+	}
+	// The tenant's logo, which the survey and thank-you pages show.
+	logo, err := store.NewLogoStore(m.Storage).Put(ctx, "adatum", testPNG(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tenants := store.NewTenantStore(m.Storage)
+	tn, err := tenants.Get(ctx, "adatum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn.Logo = logo
+	if err := tenants.Update(ctx, tn); err != nil {
 		t.Fatal(err)
 	}
 	text, stars := sv.Questions[0].ID, sv.Questions[1].ID
-	ctx := newBrowser(t)
+	browser := newBrowser(t)
 	run := func(what string, actions ...chromedp.Action) {
 		t.Helper()
-		if err := chromedp.Run(ctx, actions...); err != nil {
+		if err := chromedp.Run(browser, actions...); err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
 	}
@@ -165,15 +181,21 @@ func TestBrowserRespondentPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	var thanks string
+	var logoShown bool
 	run("answered",
 		chromedp.SendKeys(`#f-`+text, "Soup"),
 		chromedp.Click(`//label[contains(., "Fruit")]`),
 		chromedp.Click(`button[type=submit]`),
 		chromedp.WaitVisible(`.thanks`),
 		chromedp.Text(`.thanks`, &thanks),
+		chromedp.Evaluate(`(() => { const i = document.querySelector('.thanks img.tenant-logo'); return !!i && i.complete && i.naturalWidth > 0; })()`, &logoShown),
 		noSidewaysScroll(t, "thank-you"),
-		axeCheck("thank-you with a message (390 px)"))
-	if !strings.Contains(thanks, "Thanks, see you tomorrow!") || !strings.Contains(thanks, "The canteen team") {
-		t.Errorf("thank-you page: %q", thanks)
+		axeCheck("thank-you with a message (390 px)"),
+		chromedp.FullScreenshot(&png, 100))
+	if err := os.WriteFile(filepath.Join(artifacts(t), "thankyou-message-phone.png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(thanks, "Thanks, see you tomorrow!") || !strings.Contains(thanks, "The canteen team") || !logoShown {
+		t.Errorf("thank-you page: %q, logo shown %v", thanks, logoShown)
 	}
 }
