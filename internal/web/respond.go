@@ -100,6 +100,18 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil || sv == nil {
 		return err
 	}
+	if shuffled(sv) {
+		// Each respondent sees the choices in an order of their own: this
+		// form is rendered for the request, never kept.
+		p := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: s.signer.issue(t.Key, sv.Slug)}
+		if sv.Challenge {
+			p.Challenge, p.ChallengeMax = s.signer.challenge(p.Token), powMaxNumber
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		s.render(w, r, http.StatusOK, "survey", p)
+		s.countView(t, sv)
+		return nil
+	}
 	form, err := s.forms.get(t, sv, func() ([]byte, error) {
 		p := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: tokenMark}
 		if sv.Challenge {
@@ -121,10 +133,27 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 		_, _ = w.Write([]byte(s.signer.challenge(token)))
 	}
 	_, _ = w.Write(form.tail)
+	s.countView(t, sv)
+	return nil
+}
+
+// countView counts a view of the survey's form.
+func (s *Server) countView(t *survey.Tenant, sv *survey.Survey) {
 	if s.viewCounter != nil {
 		s.viewCounter.Add(t.Key, sv.Slug) // in memory; flushed to a queue
 	}
-	return nil
+}
+
+// shuffled reports whether one of the survey's questions shows its
+// choices in a new order to each respondent, which a form rendered once
+// for all (forms.go) cannot.
+func shuffled(sv *survey.Survey) bool {
+	for _, q := range sv.Questions {
+		if q.Shuffle {
+			return true
+		}
+	}
+	return false
 }
 
 // Why a form comes back whole (422), its answers kept, with a fresh token.
@@ -238,12 +267,51 @@ func (s *Server) thankYou(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.render(w, r, http.StatusOK, "thankyou", surveyPage{Tenant: t, Survey: sv})
+	s.render(w, r, http.StatusOK, "thankyou", surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t)})
 	return nil
 }
 
-// starValues lists the five-star choices, highest first: the page shows
-// them lowest first, and CSS colours a choice and those below it.
-func starValues() []int { return []int{5, 4, 3, 2, 1} }
+// Required and Optionals count the survey's required and optional
+// questions.
+func (p surveyPage) Required() int {
+	n := 0
+	for _, q := range p.Survey.Questions {
+		if !q.Optional {
+			n++
+		}
+	}
+	return n
+}
+func (p surveyPage) Optionals() int { return len(p.Survey.Questions) - p.Required() }
+
+// DescriptionParagraphs and ThankYouParagraphs are the survey's
+// description and thank-you message in paragraphs, for the page to show
+// as text (their line breaks kept by CSS).
+func (p surveyPage) DescriptionParagraphs() []string { return paragraphs(p.Survey.Description) }
+func (p surveyPage) ThankYouParagraphs() []string    { return paragraphs(p.Survey.ThankYou) }
+
+// paragraphs splits a text at its blank lines into paragraphs, each
+// with its lines, without the blanks around them.
+func paragraphs(text string) []string {
+	var ps, lines []string
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimRight(line, " \t\r")
+		if strings.TrimSpace(line) != "" {
+			lines = append(lines, line)
+			continue
+		}
+		if len(lines) > 0 {
+			ps, lines = append(ps, strings.Join(lines, "\n")), nil
+		}
+	}
+	if len(lines) > 0 {
+		ps = append(ps, strings.Join(lines, "\n"))
+	}
+	return ps
+}
+
+// starValues lists the five-star choices in the order of the page, lowest
+// first: Tab reaches 1 and the arrow keys move up and down the scale.
+func starValues() []int { return []int{1, 2, 3, 4, 5} }
 
 func inc(i int) int { return i + 1 }
