@@ -15,16 +15,6 @@ import (
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
-// respondentShot is where TestBrowserRespondentPage keeps its picture of
-// the refused form in a window 390 px wide (SURVEYS_RESPONDENT_SHOT
-// overrides it).
-func respondentShot() string {
-	if p := os.Getenv("SURVEYS_RESPONDENT_SHOT"); p != "" {
-		return p
-	}
-	return "/work/wt/respondent-390.png"
-}
-
 // TestBrowserRespondentPage: a respondent sends a survey with a
 // description, help texts and optional questions empty; the refused form
 // (422) has the focus on its summary of the problems and passes axe-core;
@@ -177,7 +167,7 @@ func TestBrowserRespondentPage(t *testing.T) {
 		noSidewaysScroll(t, "respondent survey refused"),
 		axeCheck("respondent survey refused (390 px)"),
 		chromedp.FullScreenshot(&png, 100))
-	if err := os.WriteFile(respondentShot(), png, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(artifacts(t), "survey-refused-phone.png"), png, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var thanks string
