@@ -261,7 +261,10 @@ func histogram(ns *NumberSummary, whole bool) ([]string, []int64) {
 			if to.Cmp(hi) > 0 {
 				to = hi
 			}
-			labels[i] = roundRat(from, 0) + "–" + roundRat(to, 0)
+			labels[i] = roundRat(from, 0)
+			if to.Cmp(from) > 0 {
+				labels[i] += "–" + roundRat(to, 0)
+			}
 		default:
 			to := new(big.Rat).Add(from, width)
 			labels[i] = roundRat(from, dec) + "–" + roundRat(to, dec)
