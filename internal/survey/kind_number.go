@@ -54,7 +54,7 @@ func (numberKind) validate(q Question, key string, f fieldErrors) {
 			f.add(key+b.field, "%s", problem)
 			ok = false
 		case q.Integer && strings.Contains(v, "."):
-			f.add(key+b.field, "Whole numbers only take a whole number here.")
+			f.add(key+b.field, "With whole numbers only, give a whole number here.")
 			ok = false
 		}
 	}
@@ -71,12 +71,11 @@ func (numberKind) required() string { return "Please give a number." }
 func canonicalNumber(s string) (string, string) {
 	s = strings.TrimSpace(s)
 	neg := false
-	switch {
-	case strings.HasPrefix(s, "-"), strings.HasPrefix(s, "\u2212"):
-		neg = true
-		s = strings.TrimPrefix(strings.TrimPrefix(s, "-"), "\u2212")
-	case strings.HasPrefix(s, "+"):
-		s = s[1:]
+	for _, sign := range []string{"-", "\u2212", "+"} {
+		if rest, ok := strings.CutPrefix(s, sign); ok {
+			neg, s = sign != "+", rest
+			break
+		}
 	}
 	whole, frac, point := strings.Cut(s, ".")
 	if !point {
@@ -92,7 +91,6 @@ func canonicalNumber(s string) (string, string) {
 	if len(frac) > MaxNumberDecimals {
 		return "", fmt.Sprintf("Please give at most %d digits after the decimal point.", MaxNumberDecimals)
 	}
-	digits := strings.TrimLeft(whole+frac, "0")
 	if len(whole)+len(frac) > MaxNumberDigits {
 		return "", fmt.Sprintf("Please give a number of at most %d digits.", MaxNumberDigits)
 	}
@@ -103,7 +101,7 @@ func canonicalNumber(s string) (string, string) {
 	if frac != "" {
 		v += "." + frac
 	}
-	if neg && digits != "" {
+	if neg && v != "0" {
 		v = "-" + v
 	}
 	return v, ""

@@ -39,6 +39,8 @@ func TestCanonicalNumber(t *testing.T) {
 		{"-", "", "in digits"},
 		{".", "", "in digits"},
 		{"--1", "", "in digits"},
+		{"-−1", "", "in digits"},
+		{"+-1", "", "in digits"},
 		{"١٢", "", "in digits"},
 	}
 	for _, tc := range tests {
