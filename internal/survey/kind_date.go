@@ -1,0 +1,174 @@
+package survey
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"time"
+)
+
+// CalendarDate (a "Date" for people) is a day, stored as YYYY-MM-DD (what a browser's date input sends),
+// between FirstDate and LastDate and the question's Min and Max when it
+// has them. Its summary is DateSummary: the earliest, the latest and the
+// count per month.
+const CalendarDate QuestionType = "CalendarDate"
+
+// The dates a Date question takes at all.
+const (
+	FirstDate = "1900-01-01"
+	LastDate  = "2199-12-31"
+)
+
+// dateMonths is the most months a date's chart shows: the latest.
+const dateMonths = 24
+
+type dateKind struct{}
+
+func (dateKind) Type() QuestionType { return CalendarDate }
+func (dateKind) Key() string        { return "date" }
+func (dateKind) Label() string      { return "Date" }
+func (dateKind) Settings() Settings { return Settings{Bounds: "date"} }
+
+func (dateKind) normalize(*Question) {}
+
+func (dateKind) validate(q Question, key string, f fieldErrors) {
+	ok := true
+	for _, b := range []struct{ v, field string }{{q.Min, ".min"}, {q.Max, ".max"}} {
+		if b.v != "" && !isDate(b.v) {
+			f.add(key+b.field, "Give a date from %s to %s, as YYYY-MM-DD.", FirstDate, LastDate)
+			ok = false
+		}
+	}
+	if ok && q.Min != "" && q.Max != "" && q.Min > q.Max {
+		f.add(key+".max", "The latest date cannot be before the earliest (%s).", q.Min)
+	}
+}
+
+// isDate reports whether s is a day from FirstDate to LastDate, written
+// YYYY-MM-DD (such dates order as text).
+func isDate(s string) bool {
+	t, err := time.Parse(time.DateOnly, s)
+	return err == nil && t.Format(time.DateOnly) == s && s >= FirstDate && s <= LastDate
+}
+
+// dateBounds are the earliest and latest day q takes.
+func dateBounds(q Question) (first, last string) {
+	first, last = FirstDate, LastDate
+	if isDate(q.Min) {
+		first = q.Min
+	}
+	if isDate(q.Max) {
+		last = q.Max
+	}
+	return first, last
+}
+
+// longDate is a YYYY-MM-DD day for people: "3 December 2026".
+func longDate(s string) string {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return s
+	}
+	return t.Format("2 January 2006")
+}
+
+func (dateKind) required() string { return "Please give a date." }
+
+func (dateKind) answer(q Question, f Form) (string, string) {
+	v := f.Get("")
+	if v == "" {
+		return "", ""
+	}
+	if _, err := time.Parse(time.DateOnly, v); err != nil || len(v) != len(time.DateOnly) {
+		return "", "Please give a date as year-month-day, like 2026-12-03."
+	}
+	first, last := dateBounds(q)
+	if v < first || v > last {
+		switch {
+		case q.Min != "" && q.Max != "":
+			return "", fmt.Sprintf("Please give a date from %s to %s.", longDate(first), longDate(last))
+		case q.Min != "" && v < first:
+			return "", fmt.Sprintf("Please give a date on or after %s.", longDate(first))
+		case q.Max != "" && v > last:
+			return "", fmt.Sprintf("Please give a date on or before %s.", longDate(last))
+		}
+		return "", fmt.Sprintf("Please give a date from the year %s to %s.", FirstDate[:4], LastDate[:4])
+	}
+	return v, ""
+}
+
+func (dateKind) form(_ Question, stored string) Form { return Value(stored) }
+
+func (dateKind) newSummary(_ Question, qs *QuestionAnswersSummary) {
+	qs.Dates = &DateSummary{Months: map[string]int64{}}
+}
+
+func (dateKind) add(qs *QuestionAnswersSummary, answer string) {
+	if !isDate(answer) {
+		return
+	}
+	if qs.Dates == nil {
+		qs.Dates = &DateSummary{Months: map[string]int64{}}
+	}
+	qs.Dates.add(answer)
+}
+
+// Chart: the earliest and latest dates, and a bar per month with answers,
+// in order, the dateMonths latest of them.
+func (dateKind) Chart(qs *QuestionAnswersSummary) Chart {
+	ds := qs.Dates
+	if ds == nil || ds.Earliest == "" {
+		return Chart{}
+	}
+	c := Chart{Figures: []Figure{{"Earliest", longDate(ds.Earliest)}, {"Latest", longDate(ds.Latest)}}}
+	var months []string
+	for m, n := range ds.Months {
+		if n > 0 {
+			months = append(months, m)
+		}
+	}
+	sort.Strings(months)
+	if len(months) > dateMonths {
+		var earlier int64
+		for _, m := range months[:len(months)-dateMonths] {
+			earlier += ds.Months[m]
+		}
+		c.Note = fmt.Sprintf("The bars show the %d latest of %d months with answers; %d %s in earlier months %s not shown.",
+			dateMonths, len(months), earlier, plural(int(min(earlier, 2)), "answer", "answers"), plural(int(min(earlier, 2)), "is", "are"))
+		months = months[len(months)-dateMonths:]
+	}
+	c.Labels, c.Counts = []string{}, []int64{}
+	for _, m := range months {
+		label := m
+		if t, err := time.Parse("2006-01", m); err == nil {
+			label = t.Format("Jan 2006")
+		}
+		c.Labels, c.Counts = append(c.Labels, label), append(c.Counts, ds.Months[m])
+	}
+	return c
+}
+
+func (dateKind) Columns(Question) []string { return []string{""} }
+
+func (dateKind) Cells(_ Question, qa QuestionAnswer) []string { return []string{qa.Answer} }
+
+// Value is the date as its YYYY-MM-DD string.
+func (dateKind) Value(_ Question, qa QuestionAnswer) any { return textValue(qa.Answer) }
+
+// SQLRows: the date in the date column.
+func (dateKind) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
+	row := SQLRow{Text: qa.Answer}
+	if isDate(qa.Answer) {
+		row.Date = qa.Answer
+	}
+	return []SQLRow{row}
+}
+
+func (dateKind) example() (Question, func(*rand.Rand) Form) {
+	q := Question{Text: "When did you last visit us?", Type: CalendarDate, Min: "2020-01-01", Max: "2026-12-31"}
+	start := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	return q, func(r *rand.Rand) Form {
+		d := start.AddDate(0, 0, r.IntN(7*365+1)).Format(time.DateOnly)
+		return Value([]string{"", " "}[r.IntN(2)] + d)
+	}
+}

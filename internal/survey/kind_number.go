@@ -1,0 +1,317 @@
+package survey
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Numeric (a "Number" for people) is a decimal number, between the question's Min and Max when it
+// has them, whole when Integer. It is stored in its canonical decimal form
+// (canonicalNumber): no exponent, sign only when negative, no leading or
+// trailing zeros, at most MaxNumberDigits digits, MaxNumberDecimals of
+// them after the point. Its summary is NumberSummary: count, least,
+// greatest, exact sum and a sample of the values, for a histogram.
+const Numeric QuestionType = "Numeric"
+
+// Bounds of a number answer.
+const (
+	MaxNumberDigits   = 15
+	MaxNumberDecimals = 6
+)
+
+// histogramBins is the most bars of a number's histogram.
+const histogramBins = 10
+
+type numberKind struct{}
+
+func (numberKind) Type() QuestionType { return Numeric }
+func (numberKind) Key() string        { return "number" }
+func (numberKind) Label() string      { return "Number" }
+func (numberKind) Settings() Settings { return Settings{Bounds: "number", Integer: true} }
+
+func (numberKind) normalize(q *Question) {
+	for _, b := range []*string{&q.Min, &q.Max} {
+		if v, problem := canonicalNumber(*b); problem == "" {
+			*b = v
+		}
+	}
+}
+
+func (numberKind) validate(q Question, key string, f fieldErrors) {
+	ok := true
+	for _, b := range []struct{ v, field string }{{q.Min, ".min"}, {q.Max, ".max"}} {
+		if b.v == "" {
+			continue
+		}
+		v, problem := canonicalNumber(b.v)
+		switch {
+		case problem != "":
+			f.add(key+b.field, "%s", problem)
+			ok = false
+		case q.Integer && strings.Contains(v, "."):
+			f.add(key+b.field, "With whole numbers only, give a whole number here.")
+			ok = false
+		}
+	}
+	if ok && q.Min != "" && q.Max != "" && rat(q.Min).Cmp(rat(q.Max)) > 0 {
+		f.add(key+".max", "The greatest number cannot be less than the least (%s).", q.Min)
+	}
+}
+
+func (numberKind) required() string { return "Please give a number." }
+
+// canonicalNumber reads a decimal number as a respondent writes it (a
+// sign, digits, a point or a comma and digits, white space around) and
+// returns it in its canonical form, or a problem for people.
+func canonicalNumber(s string) (string, string) {
+	s = strings.TrimSpace(s)
+	neg := false
+	for _, sign := range []string{"-", "\u2212", "+"} {
+		if rest, ok := strings.CutPrefix(s, sign); ok {
+			neg, s = sign != "+", rest
+			break
+		}
+	}
+	whole, frac, point := strings.Cut(s, ".")
+	if !point {
+		whole, frac, _ = strings.Cut(s, ",")
+	}
+	if whole+frac == "" || strings.Trim(whole, "0123456789") != "" || strings.Trim(frac, "0123456789") != "" {
+		if strings.ContainsAny(s, "eE") && strings.Trim(s, "0123456789.,eE+-") == "" {
+			return "", "Please write the number in digits, without an exponent."
+		}
+		return "", "Please give a number in digits, like 42 or 3.5."
+	}
+	whole, frac = strings.TrimLeft(whole, "0"), strings.TrimRight(frac, "0")
+	if len(frac) > MaxNumberDecimals {
+		return "", fmt.Sprintf("Please give at most %d digits after the decimal point.", MaxNumberDecimals)
+	}
+	if len(whole)+len(frac) > MaxNumberDigits {
+		return "", fmt.Sprintf("Please give a number of at most %d digits.", MaxNumberDigits)
+	}
+	if whole == "" {
+		whole = "0"
+	}
+	v := whole
+	if frac != "" {
+		v += "." + frac
+	}
+	if neg && v != "0" {
+		v = "-" + v
+	}
+	return v, ""
+}
+
+// numberWanted says what a question takes, for people: "a whole number
+// between 1 and 10".
+func numberWanted(q Question) string {
+	what := "a number"
+	if q.Integer {
+		what = "a whole number"
+	}
+	switch {
+	case q.Min != "" && q.Max != "":
+		return fmt.Sprintf("%s between %s and %s", what, q.Min, q.Max)
+	case q.Min != "":
+		return fmt.Sprintf("%s of at least %s", what, q.Min)
+	case q.Max != "":
+		return fmt.Sprintf("%s of at most %s", what, q.Max)
+	}
+	return what
+}
+
+func (numberKind) answer(q Question, f Form) (string, string) {
+	v := f.Get("")
+	if v == "" {
+		return "", ""
+	}
+	n, problem := canonicalNumber(v)
+	if problem != "" {
+		if q.Integer || q.Min != "" || q.Max != "" {
+			if strings.HasPrefix(problem, "Please give a number in digits") {
+				return "", "Please give " + numberWanted(q) + ", in digits."
+			}
+		}
+		return "", problem
+	}
+	r := rat(n)
+	if (q.Integer && strings.Contains(n, ".")) ||
+		(q.Min != "" && r.Cmp(rat(q.Min)) < 0) || (q.Max != "" && r.Cmp(rat(q.Max)) > 0) {
+		return "", "Please give " + numberWanted(q) + "."
+	}
+	return n, ""
+}
+
+func (numberKind) form(_ Question, stored string) Form { return Value(stored) }
+
+func (numberKind) newSummary(_ Question, qs *QuestionAnswersSummary) {
+	qs.Numbers = &NumberSummary{Sum: "0", Values: map[string]int64{}}
+}
+
+func (numberKind) add(qs *QuestionAnswersSummary, answer string) {
+	if qs.Numbers == nil {
+		qs.Numbers = &NumberSummary{Sum: "0", Values: map[string]int64{}}
+	}
+	qs.Numbers.add(answer)
+}
+
+// Chart: count, least, greatest and mean, and a histogram of up to
+// histogramBins equal bins from the least to the greatest (of whole
+// numbers when every value is whole), from the summary's sample of values.
+func (numberKind) Chart(qs *QuestionAnswersSummary) Chart {
+	ns := qs.Numbers
+	if ns == nil || ns.Count == 0 {
+		return Chart{}
+	}
+	dec := 0
+	for _, v := range append([]string{ns.Min, ns.Max}, sortedKeys(ns.Values)...) {
+		if _, frac, ok := strings.Cut(v, "."); ok {
+			dec = max(dec, len(frac))
+		}
+	}
+	c := Chart{Figures: []Figure{
+		{"Count", strconv.FormatInt(ns.Count, 10)},
+		{"Least", ns.Min},
+		{"Greatest", ns.Max},
+		{"Mean", roundRat(ns.Mean(), min(dec+2, MaxNumberDecimals))},
+	}}
+	c.Labels, c.Counts = histogram(ns, dec == 0)
+	if ns.OtherValues > 0 {
+		var sample int64
+		for _, n := range ns.Values {
+			sample += n
+		}
+		c.Note = fmt.Sprintf("The answers hold more distinct numbers than a summary keeps: the histogram counts a fixed sample of %d of the %d answers; the figures count them all.", sample, ns.Count)
+	}
+	return c
+}
+
+// roundRat writes r rounded to at most dec decimals, without trailing
+// zeros.
+func roundRat(r *big.Rat, dec int) string {
+	if r == nil {
+		return ""
+	}
+	s := r.FloatString(dec)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	if s == "-0" {
+		s = "0"
+	}
+	return s
+}
+
+// histogram bins the summary's values from its least to its greatest.
+func histogram(ns *NumberSummary, whole bool) ([]string, []int64) {
+	lo, hi := rat(ns.Min), rat(ns.Max)
+	if lo.Cmp(hi) == 0 {
+		var n int64
+		for _, c := range ns.Values {
+			n += c
+		}
+		return []string{ns.Min}, []int64{n}
+	}
+	span := new(big.Rat).Sub(hi, lo)
+	var width *big.Rat
+	bins := histogramBins
+	if whole {
+		// Bins of whole numbers: n = hi-lo+1 numbers, ceil(n/10) each.
+		n := new(big.Int).Add(new(big.Int).Quo(span.Num(), span.Denom()), big.NewInt(1))
+		w := new(big.Int).Quo(new(big.Int).Add(n, big.NewInt(histogramBins-1)), big.NewInt(histogramBins))
+		width = new(big.Rat).SetInt(w)
+		bins = int(new(big.Int).Quo(new(big.Int).Add(n, new(big.Int).Sub(w, big.NewInt(1))), w).Int64())
+	} else {
+		width = new(big.Rat).Quo(span, big.NewRat(histogramBins, 1))
+	}
+	counts := make([]int64, bins)
+	for v, n := range ns.Values {
+		// i = floor((v-lo)/width), the last bin holding hi.
+		q := new(big.Rat).Quo(new(big.Rat).Sub(rat(v), lo), width)
+		i := new(big.Int).Quo(q.Num(), q.Denom())
+		if !i.IsInt64() || i.Sign() < 0 {
+			continue // outside [lo, hi]: not from this summary
+		}
+		counts[min(int(i.Int64()), bins-1)] += n
+	}
+	labels := make([]string, bins)
+	dec := 0
+	if !whole {
+		dec = 2
+		for _, v := range []string{ns.Min, ns.Max} {
+			if _, frac, ok := strings.Cut(v, "."); ok {
+				dec = max(dec, min(len(frac)+1, MaxNumberDecimals))
+			}
+		}
+	}
+	for i := range labels {
+		from := new(big.Rat).Add(lo, new(big.Rat).Mul(width, big.NewRat(int64(i), 1)))
+		switch {
+		case whole && width.Cmp(big.NewRat(1, 1)) == 0:
+			labels[i] = roundRat(from, 0)
+		case whole:
+			to := new(big.Rat).Add(from, new(big.Rat).Sub(width, big.NewRat(1, 1)))
+			if to.Cmp(hi) > 0 {
+				to = hi
+			}
+			labels[i] = roundRat(from, 0)
+			if to.Cmp(from) > 0 {
+				labels[i] += "–" + roundRat(to, 0)
+			}
+		default:
+			to := new(big.Rat).Add(from, width)
+			labels[i] = roundRat(from, dec) + "–" + roundRat(to, dec)
+		}
+	}
+	return labels, counts
+}
+
+func sortedKeys(m map[string]int64) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func (numberKind) Columns(Question) []string { return []string{""} }
+
+func (numberKind) Cells(_ Question, qa QuestionAnswer) []string { return []string{qa.Answer} }
+
+// Value is the number as a JSON number, exactly as stored.
+func (numberKind) Value(_ Question, qa QuestionAnswer) any {
+	if _, problem := canonicalNumber(qa.Answer); qa.Answer == "" || problem != "" {
+		return nil
+	}
+	return json.Number(qa.Answer)
+}
+
+// SQLRows: the canonical decimal in the numeric column.
+func (k numberKind) SQLRows(q Question, qa QuestionAnswer) []SQLRow {
+	row := SQLRow{Text: qa.Answer}
+	if k.Value(q, qa) != nil {
+		row.Number = qa.Answer
+	}
+	return []SQLRow{row}
+}
+
+func (numberKind) example() (Question, func(*rand.Rand) Form) {
+	q := Question{Text: "How many cups do you drink a week?", Type: Numeric, Min: "0", Max: "1000,50"}
+	return q, func(r *rand.Rand) Form {
+		switch r.IntN(4) {
+		case 0:
+			return Value(strconv.Itoa(r.IntN(1001)))
+		case 1:
+			return Value(fmt.Sprintf(" %d,%02d", r.IntN(1000), r.IntN(100)))
+		case 2:
+			return Value(fmt.Sprintf("+00%d.%d0", r.IntN(1000), r.IntN(10)))
+		}
+		return Value([]string{"0.1", "0.2", "-0", "1000.5", ".5", "7."}[r.IntN(6)])
+	}
+}

@@ -1,0 +1,166 @@
+package survey
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/mail"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// ShortText is one line of text: free, an e-mail address or a web
+// address (Format), of Min to Max characters (Max MaxShortTextLength when
+// unset). It is stored as written, on one line; its summary counts its
+// words, as a long text's.
+const ShortText QuestionType = "ShortText"
+
+// MaxShortTextLength bounds a short text answer, in characters.
+const MaxShortTextLength = 500
+
+type shortText struct{}
+
+func (shortText) Type() QuestionType { return ShortText }
+func (shortText) Key() string        { return "shorttext" }
+func (shortText) Label() string      { return "Short text" }
+func (shortText) Settings() Settings {
+	return Settings{Bounds: "length", Format: true, Text: true}
+}
+
+func (shortText) normalize(q *Question) {
+	q.Format = strings.TrimSpace(CleanLine(q.Format))
+	q.Min, q.Max = canonicalCount(q.Min), canonicalCount(q.Max)
+}
+
+// canonicalCount writes a count of digits without leading zeros; anything
+// else is left for validate to refuse.
+func canonicalCount(s string) string {
+	if n, ok := parseCount(s); ok {
+		return strconv.Itoa(n)
+	}
+	return s
+}
+
+// parseCount reads a whole number of at most 9 digits (no sign).
+func parseCount(s string) (int, bool) {
+	if s == "" || len(s) > 9 || strings.Trim(s, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
+}
+
+func (shortText) validate(q Question, key string, f fieldErrors) {
+	switch q.Format {
+	case "", "email", "url":
+	default:
+		f.add(key+".format", "Choose free text, an e-mail address or a web address.")
+	}
+	min, max, ok := 0, MaxShortTextLength, true
+	for _, b := range []struct {
+		v, field string
+		n        *int
+	}{{q.Min, ".min", &min}, {q.Max, ".max", &max}} {
+		if b.v == "" {
+			continue
+		}
+		n, good := parseCount(b.v)
+		if !good || n > MaxShortTextLength {
+			f.add(key+b.field, "Give a whole number of characters from 0 to %d.", MaxShortTextLength)
+			ok = false
+			continue
+		}
+		*b.n = n
+	}
+	if ok && q.Max != "" && min > max {
+		f.add(key+".max", "The longest answer cannot be shorter than the shortest (%d characters).", min)
+	}
+}
+
+func (shortText) required() string { return "Please write an answer." }
+
+// lengths are the bounds of an answer's length, in characters.
+func (shortText) lengths(q Question) (min, max int) {
+	min, _ = parseCount(q.Min)
+	max = MaxShortTextLength
+	if n, ok := parseCount(q.Max); ok && n <= MaxShortTextLength {
+		max = n
+	}
+	return min, max
+}
+
+func (k shortText) answer(q Question, f Form) (string, string) {
+	v := f.Get("")
+	if v == "" {
+		return "", ""
+	}
+	// One line: a line break (pasted) is a space, white space runs are one.
+	v = strings.Join(strings.Fields(CleanLine(v)), " ")
+	min, max := k.lengths(q)
+	switch n := utf8.RuneCountInString(v); {
+	case n > max:
+		return "", fmt.Sprintf("Please keep your answer to %d characters (it has %d).", max, n)
+	case n < min:
+		return "", fmt.Sprintf("Please write at least %d characters (your answer has %d).", min, n)
+	}
+	switch q.Format {
+	case "email":
+		if !isEmail(v) {
+			return "", "Please give an e-mail address, like name@example.com."
+		}
+	case "url":
+		if !isWebAddress(v) {
+			return "", "Please give a web address starting with https:// or http://, like https://example.com."
+		}
+	}
+	return v, ""
+}
+
+// isEmail reports whether v is a bare e-mail address (no name, no angle
+// brackets), as net/mail reads it.
+func isEmail(v string) bool {
+	a, err := mail.ParseAddress(v)
+	return err == nil && a.Name == "" && a.Address == v && strings.Contains(v, "@")
+}
+
+// isWebAddress reports whether v is an absolute http or https URL with a
+// host.
+func isWebAddress(v string) bool {
+	u, err := url.Parse(v)
+	if err != nil || !u.IsAbs() || u.Opaque != "" || u.Hostname() == "" {
+		return false
+	}
+	return u.Scheme == "https" || u.Scheme == "http"
+}
+
+func (shortText) form(_ Question, stored string) Form { return Value(stored) }
+
+func (shortText) newSummary(_ Question, qs *QuestionAnswersSummary) {
+	qs.Words = map[string]int64{}
+}
+
+func (shortText) add(qs *QuestionAnswersSummary, answer string) { qs.addWords(answer) }
+
+func (shortText) Chart(qs *QuestionAnswersSummary) Chart {
+	return Chart{Words: qs.TopWords(10), OtherWords: qs.OtherWords}
+}
+
+func (shortText) Columns(Question) []string { return []string{""} }
+
+func (shortText) Cells(_ Question, qa QuestionAnswer) []string { return []string{qa.Answer} }
+
+func (shortText) Value(_ Question, qa QuestionAnswer) any { return textValue(qa.Answer) }
+
+func (shortText) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
+	return []SQLRow{{Text: qa.Answer}}
+}
+
+func (shortText) example() (Question, func(*rand.Rand) Form) {
+	q := Question{Text: "Your e-mail address, if we may answer you", Type: ShortText, Format: "email", Min: "6", Max: "0100"}
+	return q, func(r *rand.Rand) Form {
+		name := []string{"ana", "bo.berg", "x_y+tag", "Émile"}[r.IntN(4)]
+		host := []string{"example.com", "adatum.example", "mail.fabrikam.example"}[r.IntN(3)]
+		return Value([]string{"", " ", "\t"}[r.IntN(3)] + name + fmt.Sprint(r.IntN(100)) + "@" + host + " ")
+	}
+}
