@@ -122,13 +122,34 @@ func exportCells(q survey.Question, qa survey.QuestionAnswer) []string {
 // csvCell is a text as a cell of a CSV export: one that begins with '=',
 // '+', '-', '@', a tab or a carriage return, which a spreadsheet would take
 // for a formula, gets a leading "'" so it shows as text (OWASP's rule for
-// CSV injection). Every other text is written as it is; JSON exports are
-// never changed.
+// CSV injection), except a plain negative number ("-12.5"), which is no
+// formula. Every other text is written as it is; JSON exports are never
+// changed.
 func csvCell(s string) string {
-	if s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
+	if s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0 && !plainNegative(s) {
 		return "'" + s
 	}
 	return s
+}
+
+// plainNegative reports whether s is "-" and a decimal number: digits, at
+// most one point between digits.
+func plainNegative(s string) bool {
+	if len(s) < 2 || s[0] != '-' {
+		return false
+	}
+	digits, point := 0, false
+	for i, r := range s[1:] {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r == '.' && !point && i > 0 && i < len(s)-2:
+			point = true
+		default:
+			return false
+		}
+	}
+	return digits > 0
 }
 
 // jsonAnswer is an answer as a line of the JSON export: the stored answer's

@@ -56,7 +56,7 @@ func TestExportCSVFormulas(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantHeader := []string{"answer_id", "created_on", `'=HYPERLINK("http://evil.example","Click")`, "'+1 or -1?", "'@who", "Plain question"}
-	wantRow := []string{`'=cmd|' /C calc'!A0`, "'+SUM(1,2)\nsecond line", "'-1", "plain = fine"}
+	wantRow := []string{`'=cmd|' /C calc'!A0`, "'+SUM(1,2)\nsecond line", "-1", "plain = fine"}
 
 	code, _, web := app.get(t, "/adatum/surveys/"+sv.Slug+"/export.csv", ana)
 	apiCode, _, api := app.api(t, "GET", "/api/v1/surveys/"+sv.Slug+"/export?format=csv", token, "")
