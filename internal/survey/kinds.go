@@ -178,7 +178,8 @@ type SQLRow struct {
 }
 
 // kinds lists every kind, in the order the designer offers them.
-var kinds = []Kind{simpleText{}, multipleChoice{}, fiveStars{}}
+var kinds = []Kind{simpleText{}, multipleChoice{}, fiveStars{},
+	checkboxes{}, dropdown{}, matrix{}, ranking{}}
 
 var kindByType = func() map[QuestionType]Kind {
 	m := make(map[QuestionType]Kind, len(kinds))

@@ -42,6 +42,9 @@ type questionView struct {
 	// MaxSummaryWords distinct words.
 	OtherWords int64
 	MaxWords   int
+	// Chart is the kind's chart of the summary, all of it (a matrix's
+	// rows, figures, a note), for the kind's chart partial.
+	Chart survey.Chart
 }
 
 // bar is one bar of a chart: its label, count, share in per cent, and the
@@ -95,6 +98,7 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 			v.Count = qs.Answered
 			if k, ok := survey.KindOf(q.Type); ok {
 				c := k.Chart(&qs)
+				v.Chart = c
 				if c.Labels != nil {
 					v.Bars = bars(c.Labels, c.Counts)
 				}
