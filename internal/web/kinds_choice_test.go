@@ -75,7 +75,7 @@ func TestChoiceKindsAnswered(t *testing.T) {
 	good := func(tok string, cbValues []string, cbOther, country, speed, price string, ranks [3]string, mcValue, mcOther string) url.Values {
 		v := url.Values{"token": {tok},
 			"q-" + cb: cbValues, "q-" + cb + "-other": {cbOther},
-			"q-" + dd: {country},
+			"q-" + dd:        {country},
 			"q-" + mx + "-0": {speed}, "q-" + mx + "-1": {price},
 			"q-" + rk + "-0": {ranks[0]}, "q-" + rk + "-1": {ranks[1]}, "q-" + rk + "-2": {ranks[2]},
 			"q-" + mc: {mcValue}, "q-" + mc + "-other": {mcOther},
