@@ -4,7 +4,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -91,4 +93,38 @@ func TestChoiceKindsInTheBrowser(t *testing.T) {
 		chromedp.SendKeys(`#f-`+q(5)+`-other`, "Water"),
 		chromedp.Click(`button[type=submit]`),
 		chromedp.WaitVisible(`.thanks`))
+
+	// The analysis page on the phone, once the worker has counted it.
+	if _, err := store.NewUserStore(m.Storage).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	run("sign in",
+		chromedp.Navigate("http://"+m.Addr()+"/login"),
+		chromedp.SendKeys(`#tenant`, "adatum"),
+		chromedp.SendKeys(`#email`, "ana@adatum.example"),
+		chromedp.SendKeys(`#password`, "correct horse battery"),
+		chromedp.Click(`button[type=submit]`),
+		chromedp.WaitVisible(`table.table`))
+	var total string
+	for deadline := time.Now().Add(30 * time.Second); total != "1" && time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		run("analysis", chromedp.Navigate("http://"+m.Addr()+"/adatum/surveys/"+s.Slug+"/analyze"), chromedp.Text(`.big-number`, &total))
+	}
+	if total != "1" {
+		t.Fatalf("analysis shows %q answers, want 1", total)
+	}
+	var analysis string
+	// (The page's header, signed in, is wider than 390 px by itself: the
+	// check is of what the page's main part holds.)
+	var wide []string
+	run("analysis page", chromedp.Text(`main`, &analysis), shot("choice-kinds-analysis-phone"),
+		chromedp.Evaluate(`[...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right > window.innerWidth).map(e => e.tagName + '.' + e.className)`, &wide),
+		axeCheck("analysis of the choice kinds (390 px)"))
+	if len(wide) > 0 {
+		t.Errorf("the analysis page's elements %q are wider than a window 390 px wide", wide)
+	}
+	for _, want := range []string{"Words of the other answers", "mate", "Speed of delivery", "9.00", "Average position", "Quality", "water"} {
+		if !strings.Contains(analysis, want) {
+			t.Errorf("the analysis page lacks %q", want)
+		}
+	}
 }

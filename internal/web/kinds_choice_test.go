@@ -211,8 +211,10 @@ func TestChoiceKindsAnswered(t *testing.T) {
 		// Dropdown: bars of its choices.
 		`class="chart-label">Country 30</text>`,
 		// Matrix: a row per matrix row, with its mean.
-		`<th scope="row">Speed</th><td>0</td><td>0</td><td>1</td><td>1</td><td>1</td><td>3</td><td>4.00</td>`,
-		`<th scope="row">Price</th><td>0</td><td>1</td><td>0</td><td>2</td><td>0</td><td>3</td><td>3.33</td>`,
+		`<caption><strong>Speed</strong> <span class="muted">3 answers · average <strong>4.00</strong></span></caption>`,
+		`<caption><strong>Price</strong> <span class="muted">3 answers · average <strong>3.33</strong></span></caption>`,
+		`<tr><th scope="row">3</th><td>1</td></tr><tr><th scope="row">4</th><td>1</td></tr><tr><th scope="row">5</th><td>1</td></tr>`,
+		`<tr><th scope="row">3</th><td>0</td></tr><tr><th scope="row">4</th><td>2</td></tr>`,
 		// Ranking: items by average position.
 		`class="chart-label">Price (average 2.00)</text>`, `<td>1</td><th scope="row">Quality</th><td>1.67</td>`, `<td>2</td><th scope="row">Price</th><td>2.00</td>`, `<td>3</td><th scope="row">Delivery</th><td>2.33</td>`,
 		// Multiple choice: the Other bar and its words.
