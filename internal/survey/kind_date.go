@@ -7,11 +7,11 @@ import (
 	"time"
 )
 
-// CalendarDate (a "Date" for people) is a day, stored as YYYY-MM-DD (what a browser's date input sends),
+// Date is a day, stored as YYYY-MM-DD (what a browser's date input sends),
 // between FirstDate and LastDate and the question's Min and Max when it
 // has them. Its summary is DateSummary: the earliest, the latest and the
 // count per month.
-const CalendarDate QuestionType = "CalendarDate"
+const Date QuestionType = "Date"
 
 // The dates a Date question takes at all.
 const (
@@ -24,7 +24,7 @@ const dateMonths = 24
 
 type dateKind struct{}
 
-func (dateKind) Type() QuestionType { return CalendarDate }
+func (dateKind) Type() QuestionType { return Date }
 func (dateKind) Key() string        { return "date" }
 func (dateKind) Label() string      { return "Date" }
 func (dateKind) Settings() Settings { return Settings{Bounds: "date"} }
@@ -165,7 +165,7 @@ func (dateKind) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 }
 
 func (dateKind) example() (Question, func(*rand.Rand) Form) {
-	q := Question{Text: "When did you last visit us?", Type: CalendarDate, Min: "2020-01-01", Max: "2026-12-31"}
+	q := Question{Text: "When did you last visit us?", Type: Date, Min: "2020-01-01", Max: "2026-12-31"}
 	start := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
 	return q, func(r *rand.Rand) Form {
 		d := start.AddDate(0, 0, r.IntN(7*365+1)).Format(time.DateOnly)

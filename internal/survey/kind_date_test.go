@@ -7,10 +7,10 @@ import (
 )
 
 func TestDateAnswer(t *testing.T) {
-	free := Question{Text: "D", Type: CalendarDate}
-	bounded := Question{Text: "D", Type: CalendarDate, Min: "2026-01-01", Max: "2026-12-31"}
-	after := Question{Text: "D", Type: CalendarDate, Min: "2026-01-01"}
-	before := Question{Text: "D", Type: CalendarDate, Max: "2026-12-31"}
+	free := Question{Text: "D", Type: Date}
+	bounded := Question{Text: "D", Type: Date, Min: "2026-01-01", Max: "2026-12-31"}
+	after := Question{Text: "D", Type: Date, Min: "2026-01-01"}
+	before := Question{Text: "D", Type: Date, Max: "2026-12-31"}
 	tests := []struct {
 		name       string
 		q          Question
@@ -59,7 +59,7 @@ func TestDateDefinition(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			q := tc.q
-			q.Text, q.Type, q.ID = "Q", CalendarDate, "q1"
+			q.Text, q.Type, q.ID = "Q", Date, "q1"
 			fields := kindsAFields(q)
 			if tc.field == "" && fields != nil || tc.field != "" && fields["questions.0"+tc.field] == "" {
 				t.Errorf("fields %v, want a problem of %q", fields, tc.field)
@@ -69,14 +69,14 @@ func TestDateDefinition(t *testing.T) {
 }
 
 func dateChart(values ...string) Chart {
-	s := &Survey{Questions: []Question{{ID: "q1", Text: "D", Type: CalendarDate}}}
+	s := &Survey{Questions: []Question{{ID: "q1", Text: "D", Type: Date}}}
 	a, b := NewSummary(s), NewSummary(s)
 	for i, v := range values {
 		sum := a
 		if i%2 == 1 {
 			sum = b
 		}
-		sum.Add(SurveyAnswer{Answers: []QuestionAnswer{{QuestionID: "q1", Type: CalendarDate, Answer: v}}})
+		sum.Add(SurveyAnswer{Answers: []QuestionAnswer{{QuestionID: "q1", Type: Date, Answer: v}}})
 	}
 	b.Merge(a)
 	return dateKind{}.Chart(&b.Questions[0])
@@ -110,7 +110,7 @@ func TestDateChart(t *testing.T) {
 
 func TestDateExports(t *testing.T) {
 	k := dateKind{}
-	q := Question{Type: CalendarDate}
+	q := Question{Type: Date}
 	qa := QuestionAnswer{Answer: "2026-12-03"}
 	if v := k.Value(q, qa); v != "2026-12-03" {
 		t.Errorf("value %v", v)

@@ -10,13 +10,13 @@ import (
 	"strings"
 )
 
-// Numeric (a "Number" for people) is a decimal number, between the question's Min and Max when it
+// Number is a decimal number, between the question's Min and Max when it
 // has them, whole when Integer. It is stored in its canonical decimal form
 // (canonicalNumber): no exponent, sign only when negative, no leading or
 // trailing zeros, at most MaxNumberDigits digits, MaxNumberDecimals of
 // them after the point. Its summary is NumberSummary: count, least,
 // greatest, exact sum and a sample of the values, for a histogram.
-const Numeric QuestionType = "Numeric"
+const Number QuestionType = "Number"
 
 // Bounds of a number answer.
 const (
@@ -29,7 +29,7 @@ const histogramBins = 10
 
 type numberKind struct{}
 
-func (numberKind) Type() QuestionType { return Numeric }
+func (numberKind) Type() QuestionType { return Number }
 func (numberKind) Key() string        { return "number" }
 func (numberKind) Label() string      { return "Number" }
 func (numberKind) Settings() Settings { return Settings{Bounds: "number", Integer: true} }
@@ -302,7 +302,7 @@ func (k numberKind) SQLRows(q Question, qa QuestionAnswer) []SQLRow {
 }
 
 func (numberKind) example() (Question, func(*rand.Rand) Form) {
-	q := Question{Text: "How many cups do you drink a week?", Type: Numeric, Min: "0", Max: "1000,50"}
+	q := Question{Text: "How many cups do you drink a week?", Type: Number, Min: "0", Max: "1000,50"}
 	return q, func(r *rand.Rand) Form {
 		switch r.IntN(4) {
 		case 0:

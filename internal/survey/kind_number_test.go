@@ -52,9 +52,9 @@ func TestCanonicalNumber(t *testing.T) {
 }
 
 func TestNumberAnswer(t *testing.T) {
-	free := Question{Text: "N", Type: Numeric}
-	whole := Question{Text: "N", Type: Numeric, Integer: true, Min: "1", Max: "10"}
-	atLeast := Question{Text: "N", Type: Numeric, Min: "-2.5"}
+	free := Question{Text: "N", Type: Number}
+	whole := Question{Text: "N", Type: Number, Integer: true, Min: "1", Max: "10"}
+	atLeast := Question{Text: "N", Type: Number, Min: "-2.5"}
 	tests := []struct {
 		name       string
 		q          Question
@@ -101,7 +101,7 @@ func TestNumberDefinition(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			q := tc.q
-			q.Text, q.Type, q.ID = "Q", Numeric, "q1"
+			q.Text, q.Type, q.ID = "Q", Number, "q1"
 			fields := kindsAFields(q)
 			if tc.field == "" && fields != nil || tc.field != "" && fields["questions.0"+tc.field] == "" {
 				t.Errorf("fields %v, want a problem of %q", fields, tc.field)
@@ -118,14 +118,14 @@ func TestNumberDefinition(t *testing.T) {
 // numberChart is the chart of a number question with the given answers,
 // added in two summaries then merged.
 func numberChart(values ...string) Chart {
-	s := &Survey{Questions: []Question{{ID: "q1", Text: "N", Type: Numeric}}}
+	s := &Survey{Questions: []Question{{ID: "q1", Text: "N", Type: Number}}}
 	a, b := NewSummary(s), NewSummary(s)
 	for i, v := range values {
 		sum := a
 		if i%2 == 1 {
 			sum = b
 		}
-		sum.Add(SurveyAnswer{Answers: []QuestionAnswer{{QuestionID: "q1", Type: Numeric, Answer: v}}})
+		sum.Add(SurveyAnswer{Answers: []QuestionAnswer{{QuestionID: "q1", Type: Number, Answer: v}}})
 	}
 	a.Merge(b)
 	return numberKind{}.Chart(&a.Questions[0])
@@ -197,7 +197,7 @@ func TestNumberChart(t *testing.T) {
 
 func TestNumberExports(t *testing.T) {
 	k := numberKind{}
-	q := Question{Type: Numeric}
+	q := Question{Type: Number}
 	qa := QuestionAnswer{Answer: "-12.5"}
 	if v, err := json.Marshal(k.Value(q, qa)); err != nil || string(v) != "-12.5" {
 		t.Errorf("value %s, %v", v, err)

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"net/mail"
 	"net/url"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -31,24 +30,6 @@ func (shortText) Settings() Settings {
 func (shortText) normalize(q *Question) {
 	q.Format = strings.TrimSpace(CleanLine(q.Format))
 	q.Min, q.Max = canonicalCount(q.Min), canonicalCount(q.Max)
-}
-
-// canonicalCount writes a count of digits without leading zeros; anything
-// else is left for validate to refuse.
-func canonicalCount(s string) string {
-	if n, ok := parseCount(s); ok {
-		return strconv.Itoa(n)
-	}
-	return s
-}
-
-// parseCount reads a whole number of at most 9 digits (no sign).
-func parseCount(s string) (int, bool) {
-	if s == "" || len(s) > 9 || strings.Trim(s, "0123456789") != "" {
-		return 0, false
-	}
-	n, err := strconv.Atoi(s)
-	return n, err == nil
 }
 
 func (shortText) validate(q Question, key string, f fieldErrors) {

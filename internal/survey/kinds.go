@@ -178,7 +178,8 @@ type SQLRow struct {
 }
 
 // kinds lists every kind, in the order the designer offers them.
-var kinds = []Kind{simpleText{}, multipleChoice{}, fiveStars{}, shortText{}, numberKind{}, dateKind{}, linearScale{}, netPromoterScore{}}
+var kinds = []Kind{simpleText{}, multipleChoice{}, fiveStars{}, shortText{}, numberKind{}, dateKind{}, linearScale{}, netPromoterScore{},
+	checkboxes{}, dropdown{}, matrix{}, ranking{}}
 
 var kindByType = func() map[QuestionType]Kind {
 	m := make(map[QuestionType]Kind, len(kinds))
@@ -262,6 +263,24 @@ func otherText(v string) (string, string) {
 		return "", "Please keep your other answer to " + strconv.Itoa(MaxChoiceLength) + " characters."
 	}
 	return OtherMark + v, ""
+}
+
+// canonicalCount writes a count of digits without leading zeros; anything
+// else is left for validate to refuse.
+func canonicalCount(s string) string {
+	if n, ok := parseCount(s); ok {
+		return strconv.Itoa(n)
+	}
+	return s
+}
+
+// parseCount reads a whole number of at most 9 digits (no sign).
+func parseCount(s string) (int, bool) {
+	if s == "" || len(s) > 9 || strings.Trim(s, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
 }
 
 // count is n for people: in words up to ten.

@@ -29,13 +29,16 @@ func TestKindConformance(t *testing.T) {
 		t.Fatal("no kind is registered")
 	}
 	key := regexp.MustCompile(`^[a-z]+$`)
+	camel := regexp.MustCompile(`[a-z][A-Z]`)
 	labels := map[string]bool{}
 	for _, k := range Kinds() {
 		t.Run(string(k.Type()), func(t *testing.T) {
 			if got, ok := KindOf(k.Type()); !ok || got != k || !k.Type().Valid() {
 				t.Fatalf("KindOf(%q) = %v, %v", k.Type(), got, ok)
 			}
-			if !key.MatchString(k.Key()) || k.Label() == "" || k.Label() == string(k.Type()) || labels[k.Label()] {
+			// A name for people: not a stored name of several words run
+			// together ("MultipleChoice"), and each kind's own.
+			if !key.MatchString(k.Key()) || k.Label() == "" || camel.MatchString(k.Label()) || labels[k.Label()] {
 				t.Errorf("key %q, label %q: want a lower-case key and a name of its own for people", k.Key(), k.Label())
 			}
 			labels[k.Label()] = true

@@ -38,8 +38,8 @@ type questionView struct {
 	// MaxSummaryWords distinct words.
 	OtherWords int64
 	MaxWords   int
-	// Chart is the kind's chart of the question's summary (its figures
-	// and note, for the kind's chart partial).
+	// Chart is the kind's chart of the summary, all of it (a matrix's
+	// rows, figures, a note), for the kind's chart partial.
 	Chart survey.Chart
 }
 

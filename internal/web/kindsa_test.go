@@ -32,8 +32,8 @@ func TestKindsAThroughTheForm(t *testing.T) {
 	ctx := context.Background()
 	s := &survey.Survey{Tenant: "adatum", Title: "Kinds A", State: survey.Published, Questions: []survey.Question{
 		{Text: "Your e-mail", Type: survey.ShortText, Format: "email", Help: "We answer within a day."},
-		{Text: "Cups a week", Type: survey.Numeric, Integer: true, Min: "0", Max: "100"},
-		{Text: "Last visit", Type: survey.CalendarDate, Min: "2020-01-01", Max: "2026-12-31"},
+		{Text: "Cups a week", Type: survey.Number, Integer: true, Min: "0", Max: "100"},
+		{Text: "Last visit", Type: survey.Date, Min: "2020-01-01", Max: "2026-12-31"},
 		{Text: "How easy was it?", Type: survey.LinearScale, Scale: 7, LowLabel: "Very hard", HighLabel: "Very easy"},
 		{Text: "Would you recommend us?", Type: survey.NetPromoterScore},
 	}}

@@ -1,0 +1,114 @@
+package survey
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+)
+
+// Dropdown is the type of a question of one choice among many, shown as a
+// list to pick from.
+const Dropdown QuestionType = "Dropdown"
+
+// MaxDropdownChoices bounds a dropdown's possible answers.
+const MaxDropdownChoices = 500
+
+// dropdownBars is how many bars a dropdown's chart shows at most: the
+// most chosen answers.
+const dropdownBars = 20
+
+// dropdown is one of two to MaxDropdownChoices possible answers, stored as
+// multipleChoice stores a choice: the answer itself. Its summary counts
+// each choice in the question's order.
+type dropdown struct{}
+
+func (dropdown) Type() QuestionType { return Dropdown }
+func (dropdown) Key() string        { return "dropdown" }
+func (dropdown) Label() string      { return "Dropdown" }
+func (dropdown) Settings() Settings {
+	return Settings{Choices: true, MaxChoices: MaxDropdownChoices, Shuffle: true}
+}
+
+func (dropdown) normalize(q *Question) { q.PossibleAnswers = normalizeLines(q.PossibleAnswers) }
+
+func (dropdown) validate(q Question, key string, f fieldErrors) {
+	validateLines(q.PossibleAnswers, 2, MaxDropdownChoices, "possible answer", key+".choices", f)
+}
+
+func (dropdown) required() string { return "Please choose an answer." }
+
+// answer: the choice sent (a dropdown has no Other, which Normalize clears,
+// so oneChoice ignores an other text).
+func (dropdown) answer(q Question, f Form) (string, string) { return oneChoice(q, f) }
+
+func (dropdown) form(_ Question, stored string) Form { return Value(stored) }
+
+func (dropdown) newSummary(q Question, qs *QuestionAnswersSummary) {
+	for _, c := range q.PossibleAnswers {
+		qs.Choices = append(qs.Choices, ChoiceCount{Answer: c})
+	}
+}
+
+func (dropdown) add(qs *QuestionAnswersSummary, answer string) {
+	qs.Choices = addChoice(qs.Choices, answer)
+}
+
+// Chart: a bar per choice in the question's order; past dropdownBars
+// choices, the dropdownBars most chosen (ties in the question's order),
+// most chosen first, and a note of the others.
+func (dropdown) Chart(qs *QuestionAnswersSummary) Chart {
+	c := choiceChart(qs)
+	if len(c.Labels) <= dropdownBars {
+		return c
+	}
+	order := make([]int, len(c.Labels))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return c.Counts[order[i]] > c.Counts[order[j]] })
+	top := Chart{Labels: make([]string, dropdownBars), Counts: make([]int64, dropdownBars)}
+	var rest int64
+	for n, i := range order {
+		if n < dropdownBars {
+			top.Labels[n], top.Counts[n] = c.Labels[i], c.Counts[i]
+		} else {
+			rest += c.Counts[i]
+		}
+	}
+	top.Note = fmt.Sprintf("The %d most chosen of %d answers are shown, most chosen first; the %d others were chosen %s in all.",
+		dropdownBars, len(c.Labels), len(c.Labels)-dropdownBars, times(rest))
+	return top
+}
+
+// times is "once", "twice", "12 times".
+func times(n int64) string {
+	switch n {
+	case 1:
+		return "once"
+	case 2:
+		return "twice"
+	}
+	return strconv.FormatInt(n, 10) + " times"
+}
+
+func (dropdown) Columns(Question) []string { return []string{""} }
+
+func (dropdown) Cells(_ Question, qa QuestionAnswer) []string { return []string{qa.Answer} }
+
+func (dropdown) Value(_ Question, qa QuestionAnswer) any { return textValue(qa.Answer) }
+
+func (dropdown) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
+	return []SQLRow{{Text: qa.Answer}}
+}
+
+func (dropdown) example() (Question, func(*rand.Rand) Form) {
+	q := Question{Text: "Which country do you live in?", Type: Dropdown, Shuffle: true}
+	for i := 1; i <= 60; i++ {
+		q.PossibleAnswers = append(q.PossibleAnswers, fmt.Sprintf("Country %d", i))
+	}
+	return q, func(r *rand.Rand) Form {
+		// Skewed, so that the chart shows the most chosen.
+		return Value(fmt.Sprintf(" Country %d", 1+r.IntN(1+r.IntN(60))))
+	}
+}

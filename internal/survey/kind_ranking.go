@@ -1,0 +1,194 @@
+package survey
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Ranking is the type of a question that puts items in order.
+const Ranking QuestionType = "Ranking"
+
+// ranking orders its two to MaxChoices items (PossibleAnswers): the
+// respondent gives each item its position, 1 (first) to the number of
+// items, each position once (a form sends item i's position as
+// Form["i"], i the item's place in the question). Stored canonically as a
+// JSON array of the items in ranked order: ["Price","Quality","Delivery"].
+// Its summary sums each item's positions (QuestionAnswersSummary.Ranks).
+type ranking struct{}
+
+func (ranking) Type() QuestionType { return Ranking }
+func (ranking) Key() string        { return "ranking" }
+func (ranking) Label() string      { return "Ranking" }
+func (ranking) Settings() Settings {
+	return Settings{Choices: true, MaxChoices: MaxChoices, Shuffle: true}
+}
+
+func (ranking) normalize(q *Question) { q.PossibleAnswers = normalizeLines(q.PossibleAnswers) }
+
+func (ranking) validate(q Question, key string, f fieldErrors) {
+	validateLines(q.PossibleAnswers, 2, MaxChoices, "item", key+".choices", f)
+}
+
+func (ranking) required() string {
+	return "Please put the items in order: give each one a position."
+}
+
+func (ranking) answer(q Question, f Form) (string, string) {
+	n := len(q.PossibleAnswers)
+	ranked := make([]string, n)
+	var missing []string
+	given := 0
+	for i, item := range q.PossibleAnswers {
+		v := f.Get(strconv.Itoa(i))
+		if v == "" {
+			missing = append(missing, item)
+			continue
+		}
+		p, err := strconv.Atoi(v)
+		if err != nil || p < 1 || p > n {
+			return "", fmt.Sprintf("Give each item a position from 1 to %d (%q has %q).", n, item, v)
+		}
+		if ranked[p-1] != "" {
+			return "", fmt.Sprintf("%q and %q are both at position %d: give each item a position of its own.", ranked[p-1], item, p)
+		}
+		ranked[p-1] = item
+		given++
+	}
+	switch {
+	case given == 0:
+		return "", ""
+	case len(missing) > 0:
+		return "", fmt.Sprintf("Please give every item a position from 1 to %d: %s.", n, notAnswered(missing))
+	}
+	return encodeJSON(ranked), ""
+}
+
+func (ranking) form(q Question, stored string) Form {
+	f := Form{}
+	for p, item := range decodeList(stored) {
+		for i, c := range q.PossibleAnswers {
+			if c == item {
+				f[strconv.Itoa(i)] = []string{strconv.Itoa(p + 1)}
+			}
+		}
+	}
+	return f
+}
+
+func (ranking) newSummary(q Question, qs *QuestionAnswersSummary) {
+	for _, item := range q.PossibleAnswers {
+		qs.Ranks = append(qs.Ranks, RankSum{Item: item})
+	}
+}
+
+// add sums each item's position (from 1); an item the summary lacks (an
+// answer to an older definition) is added at the end.
+func (ranking) add(qs *QuestionAnswersSummary, answer string) {
+	for p, item := range decodeList(answer) {
+		i := 0
+		for i < len(qs.Ranks) && qs.Ranks[i].Item != item {
+			i++
+		}
+		if i == len(qs.Ranks) {
+			qs.Ranks = append(qs.Ranks, RankSum{Item: item})
+		}
+		qs.Ranks[i].Count++
+		qs.Ranks[i].Sum += int64(p + 1)
+	}
+}
+
+// Chart: the items by average position, first the best placed (ties, and
+// the items no one ranked last, in the question's order). Each bar is an
+// item's points, as a Borda count gives them: of n items, n for each
+// first place down to 1 for each last, so that the best placed has the
+// longest bar; its label and its Figure give the average position.
+func (ranking) Chart(qs *QuestionAnswersSummary) Chart {
+	ranks := append([]RankSum(nil), qs.Ranks...)
+	sort.SliceStable(ranks, func(i, j int) bool {
+		a, b := ranks[i], ranks[j]
+		if (a.Count == 0) != (b.Count == 0) {
+			return b.Count == 0
+		}
+		return a.Average() < b.Average()
+	})
+	n := int64(len(ranks))
+	c := Chart{Labels: []string{}, Counts: []int64{}}
+	for _, r := range ranks {
+		label, avg := r.Item, "not ranked"
+		if r.Count > 0 {
+			avg = strconv.FormatFloat(r.Average(), 'f', 2, 64)
+			label += " (average " + avg + ")"
+		}
+		c.Labels = append(c.Labels, label)
+		c.Counts = append(c.Counts, max(r.Count*(n+1)-r.Sum, 0))
+		c.Figures = append(c.Figures, Figure{Label: r.Item, Value: avg})
+	}
+	if qs.Answered > 0 {
+		c.Note = fmt.Sprintf("Items by average position (1 is first). A bar is an item's points: %d for each first place down to 1 for each last.", n)
+	}
+	return c
+}
+
+// Columns: one per item, holding its position.
+func (ranking) Columns(q Question) []string {
+	if len(q.PossibleAnswers) == 0 {
+		return []string{""}
+	}
+	return q.PossibleAnswers
+}
+
+// Cells: each item's position (1 first). A question without items (its
+// settings unknown) has one cell: the items in order, with "; " between
+// them.
+func (ranking) Cells(q Question, qa QuestionAnswer) []string {
+	ranked := decodeList(qa.Answer)
+	if len(q.PossibleAnswers) == 0 {
+		return []string{strings.Join(ranked, "; ")}
+	}
+	cells := make([]string, len(q.PossibleAnswers))
+	for p, item := range ranked {
+		for i, c := range q.PossibleAnswers {
+			if c == item {
+				cells[i] = strconv.Itoa(p + 1)
+			}
+		}
+	}
+	return cells
+}
+
+// Value is the items in ranked order, first first.
+func (ranking) Value(_ Question, qa QuestionAnswer) any {
+	if l := decodeList(qa.Answer); l != nil {
+		return l
+	}
+	return nil
+}
+
+// SQLRows: one row per item (Item the item, Number and Text its position).
+func (ranking) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
+	ranked := decodeList(qa.Answer)
+	rows := make([]SQLRow, len(ranked))
+	for p, item := range ranked {
+		pos := strconv.Itoa(p + 1)
+		rows[p] = SQLRow{Item: item, Text: pos, Number: pos}
+	}
+	return rows
+}
+
+func (ranking) example() (Question, func(*rand.Rand) Form) {
+	q := Question{Text: "What matters most to you?", Type: Ranking,
+		PossibleAnswers: []string{"Price", "Quality ", "Delivery"}, Shuffle: true}
+	return q, func(r *rand.Rand) Form {
+		f := Form{}
+		for i, p := range r.Perm(3) {
+			f[strconv.Itoa(i)] = []string{[]string{"1", "2", "3"}[p]}
+		}
+		if r.IntN(5) == 0 {
+			f["0"][0] = " 0" + f["0"][0]
+		}
+		return f
+	}
+}

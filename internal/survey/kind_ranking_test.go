@@ -1,0 +1,69 @@
+package survey
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestRankingDefinition(t *testing.T) {
+	checkDefinitions(t, []definitionCase{
+		{"two", Question{Type: Ranking, PossibleAnswers: []string{"A", "B"}}, "", ""},
+		{"one", Question{Type: Ranking, PossibleAnswers: []string{"A", ""}}, "choices", "at least two items"},
+		{"too many", Question{Type: Ranking, PossibleAnswers: countries(MaxChoices + 1)}, "choices", "at most 20 items"},
+		{"twice", Question{Type: Ranking, PossibleAnswers: []string{"A", "B", "A"}}, "choices", "listed twice"},
+	})
+}
+
+func TestRankingAnswer(t *testing.T) {
+	q := Question{Type: Ranking, PossibleAnswers: []string{"Price", "Quality", "Delivery"}}
+	checkAnswers(t, q, []answerCase{
+		{"in order", Form{"0": {"1"}, "1": {"2"}, "2": {"3"}}, `["Price","Quality","Delivery"]`, ""},
+		{"reversed", Form{"0": {"3"}, "1": {"2"}, "2": {"1"}}, `["Delivery","Quality","Price"]`, ""},
+		{"numbers as written", Form{"0": {" 02"}, "1": {"+3"}, "2": {"1"}}, `["Delivery","Price","Quality"]`, ""},
+		{"fields of no item ignored", Form{"0": {"2"}, "1": {"1"}, "2": {"3"}, "3": {"1"}, "": {"x"}}, `["Quality","Price","Delivery"]`, ""},
+		{"a shared position", Form{"0": {"1"}, "1": {"2"}, "2": {"1"}}, "", `"Price" and "Delivery" are both at position 1`},
+		{"an item without a position", Form{"0": {"1"}, "2": {"2"}}, "", `from 1 to 3: "Quality" has no answer`},
+		{"past the last", Form{"0": {"1"}, "1": {"2"}, "2": {"4"}}, "", `from 1 to 3 ("Delivery" has "4")`},
+		{"zero", Form{"0": {"0"}, "1": {"2"}, "2": {"3"}}, "", `from 1 to 3 ("Price" has "0")`},
+		{"not a number", Form{"0": {"first"}, "1": {"2"}, "2": {"3"}}, "", `from 1 to 3`},
+		{"nothing", Form{"0": {""}}, "", "Please put the items in order"},
+	})
+	optional := q
+	optional.Optional = true
+	checkAnswers(t, optional, []answerCase{
+		{"nothing", Form{}, "", ""},
+		{"in part", Form{"1": {"1"}}, "", "Please give every item a position"},
+	})
+}
+
+func TestRankingExports(t *testing.T) {
+	q := Question{Type: Ranking, PossibleAnswers: []string{"Price", "Quality", "Delivery"}}
+	checkExports(t, q, []exportCase{
+		{"ranked", `["Delivery","Price","Quality"]`, []string{"2", "3", "1"}, `["Delivery","Price","Quality"]`,
+			[]SQLRow{{Item: "Delivery", Text: "1", Number: "1"}, {Item: "Price", Text: "2", Number: "2"}, {Item: "Quality", Text: "3", Number: "3"}}, nil},
+		{"none", "", []string{"", "", ""}, "null", []SQLRow{}, nil},
+	})
+	if got := (ranking{}).Cells(Question{Type: Ranking}, QuestionAnswer{Answer: `["Delivery","Price"]`}); !reflect.DeepEqual(got, []string{"Delivery; Price"}) {
+		t.Errorf("cells without settings %q", got)
+	}
+}
+
+func TestRankingSummary(t *testing.T) {
+	s := &Survey{Questions: []Question{{ID: "q1", Type: Ranking, PossibleAnswers: []string{"Price", "Quality", "Delivery", "Colour"}}}}
+	sum := NewSummary(s)
+	for _, stored := range []string{`["Quality","Price","Delivery"]`, `["Quality","Delivery","Price"]`, `["Price","Quality","Delivery"]`} {
+		sum.Add(SurveyAnswer{Answers: []QuestionAnswer{{QuestionID: "q1", Type: Ranking, Answer: stored}}})
+	}
+	qs := sum.Questions[0]
+	want := []RankSum{{"Price", 3, 6}, {"Quality", 3, 4}, {"Delivery", 3, 8}, {"Colour", 0, 0}}
+	if !reflect.DeepEqual(qs.Ranks, want) {
+		t.Fatalf("ranks %+v", qs.Ranks)
+	}
+	c := (ranking{}).Chart(&qs)
+	// Four items: points 4 for a first place down to 1 for a last.
+	wantLabels := []string{"Quality (average 1.33)", "Price (average 2.00)", "Delivery (average 2.67)", "Colour"}
+	if !reflect.DeepEqual(c.Labels, wantLabels) || !reflect.DeepEqual(c.Counts, []int64{11, 9, 7, 0}) ||
+		!reflect.DeepEqual(c.Figures, []Figure{{"Quality", "1.33"}, {"Price", "2.00"}, {"Delivery", "2.67"}, {"Colour", "not ranked"}}) || c.Note == "" {
+		t.Errorf("chart %q %v %+v %q", c.Labels, c.Counts, c.Figures, c.Note)
+	}
+}
