@@ -169,7 +169,7 @@ func TestChoiceKindsAnswered(t *testing.T) {
 			if code != 422 {
 				t.Fatalf("POST = %d, want 422\n%s", code, body)
 			}
-			beside := `<p class="field-error" id="err-` + tc.question + `">` + template.HTMLEscapeString(tc.message) + `</p>`
+			beside := `<p class="field-error" id="err-` + tc.question + `"><span class="sr-only">Error:</span> ` + template.HTMLEscapeString(tc.message) + `</p>`
 			if !strings.Contains(body, beside) {
 				t.Errorf("the page lacks %s", beside)
 			}

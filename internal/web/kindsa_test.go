@@ -102,7 +102,7 @@ func TestKindsAThroughTheForm(t *testing.T) {
 	invalid := regexp.MustCompile(`<input [^>]*aria-invalid="true"[^>]*>`)
 	for i, b := range bad {
 		fs := fieldsetOf(t, body, id(i))
-		if !strings.Contains(fs, `<p class="field-error" id="err-`+id(i)+`">`+b[1]+`</p>`) {
+		if !strings.Contains(fs, `<p class="field-error" id="err-`+id(i)+`"><span class="sr-only">Error:</span> `+b[1]+`</p>`) {
 			t.Errorf("question %d: no %q beside it:\n%s", i+1, b[1], fs)
 		}
 		in := invalid.FindString(fs)
