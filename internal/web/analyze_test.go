@@ -36,7 +36,7 @@ func TestAnalyzeBrowseExport(t *testing.T) {
 	base := "/adatum/surveys/" + app.adatum.Slug
 
 	code, _, body := app.get(t, base+"/analyze", ana)
-	for _, want := range []string{"<strong class=\"big-number\">3</strong>", "<svg", "Mobile app", "3 (100%)", "average <strong>4.00</strong>", "<span>fast</span>"} {
+	for _, want := range []string{"<strong class=\"big-number\">3</strong>", `<span class="bars-label">Mobile app</span>`, `<strong>3</strong><span class="sr-only"> answers,</span> <span class="bars-share">100%</span>`, "<dd>4.00 <span", "<span>fast</span>", "Fast checkout\nand more</blockquote>"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("analysis page (%d) lacks %q", code, want)
 		}
