@@ -147,6 +147,8 @@ func TestBrowserAnalysisOnAPhone(t *testing.T) {
 		shot(analysisShot(t, "-written")),
 		noSidewaysScroll(t, "written answers"),
 		axeCheck("written answers (390 px)"))
+	// And on a laptop, for the record.
+	run("analysis at 1200 px", chromedp.EmulateViewport(1200, 900), chromedp.Navigate(page), chromedp.WaitVisible(`.bars`), shot(analysisShot(t, "-at-1200")))
 	if !strings.Contains(main, "Answers 1–20 of 37 · page 1 of 2") || !strings.Contains(main, "Older") || !strings.Contains(main, texts[3]) {
 		t.Errorf("the written answers page: %q", main)
 	}

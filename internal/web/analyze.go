@@ -207,7 +207,7 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 		}
 		for i, a := range latest {
 			for j, q := range sv.Questions {
-				if page.Questions[j].WrittenURL == "" {
+				if a == nil || page.Questions[j].WrittenURL == "" {
 					continue
 				}
 				if t := survey.Written(q, answerTo(a, q.ID)); t != "" {
@@ -223,7 +223,8 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 
 // latestAnswers reads up to limit answers, newest first, after the skip
 // newest, and the length of the survey's list: a listing and one or two
-// reads of the list, and one read per answer.
+// reads of the list, and one read per answer. An answer listed but gone
+// is nil.
 func (s *Server) latestAnswers(ctx context.Context, tenant, slug string, skip, limit int) ([]*survey.SurveyAnswer, int, error) {
 	ids, total, err := s.reader.Latest(ctx, tenant, slug, skip, limit)
 	if err != nil {
@@ -232,7 +233,7 @@ func (s *Server) latestAnswers(ctx context.Context, tenant, slug string, skip, l
 	out := make([]*survey.SurveyAnswer, 0, len(ids))
 	for _, id := range ids {
 		a, err := s.reader.Get(ctx, tenant, slug, id)
-		if err != nil {
+		if err != nil && survey.ErrorCode(err) != survey.ENOTFOUND {
 			return nil, 0, err
 		}
 		out = append(out, a)
@@ -293,6 +294,9 @@ func (s *Server) written(w http.ResponseWriter, r *http.Request) error {
 		page.From, page.To = (p-1)*writtenPageSize+1, (p-1)*writtenPageSize+len(latest)
 	}
 	for i, a := range latest {
+		if a == nil {
+			continue
+		}
 		if t := survey.Written(q, answerTo(a, q.ID)); t != "" {
 			page.Answers = append(page.Answers, writtenAnswer{Text: t, On: a.CreatedOn, Position: total - 1 - (p-1)*writtenPageSize - i})
 		} else {
