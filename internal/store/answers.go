@@ -270,6 +270,27 @@ func (as *SurveyAnswerStore) Count(ctx context.Context, tenant, slug string) (in
 // Page returns up to limit answer IDs from position offset (from 0) of a
 // survey's list, and the list's length.
 func (as *SurveyAnswerStore) Page(ctx context.Context, tenant, slug string, offset, limit int) ([]string, int, error) {
+	return as.span(ctx, tenant, slug, func(int) (int, int) { return offset, limit })
+}
+
+// Latest returns up to limit answer IDs of a survey's list, newest first
+// (the last listed first), after skipping the skip newest; and the list's
+// length. It reads the list's chunk names (one listing per 5,000 chunks)
+// and the one or two chunks that hold those positions besides the last.
+func (as *SurveyAnswerStore) Latest(ctx context.Context, tenant, slug string, skip, limit int) ([]string, int, error) {
+	ids, total, err := as.span(ctx, tenant, slug, func(total int) (int, int) {
+		end := total - max(skip, 0)
+		return max(end-limit, 0), min(limit, max(end, 0))
+	})
+	for i, j := 0, len(ids)-1; i < j; i, j = i+1, j-1 {
+		ids[i], ids[j] = ids[j], ids[i]
+	}
+	return ids, total, err
+}
+
+// span returns the IDs of the positions that where gives (from, up to
+// limit of them) once it knows the list's length, and the length.
+func (as *SurveyAnswerStore) span(ctx context.Context, tenant, slug string, where func(total int) (offset, limit int)) ([]string, int, error) {
 	names, err := as.chunks(ctx, tenant, slug)
 	if err != nil || len(names) == 0 {
 		return nil, 0, err
@@ -289,6 +310,7 @@ func (as *SurveyAnswerStore) Page(ctx context.Context, tenant, slug string, offs
 		return nil, 0, err
 	}
 	total := lastN*ListChunkSize + len(last.IDs)
+	offset, limit := where(total)
 	var out []string
 	for pos := max(offset, 0); pos < total && len(out) < limit; pos++ {
 		l, err := chunk(pos / ListChunkSize)

@@ -279,6 +279,20 @@ func TestAnswersAndList(t *testing.T) {
 		if err != nil || len(last) != 3 || total != len(ids) || last[2] != ids[len(ids)-1] {
 			t.Fatalf("tail page = %v, total %d, %v", last, total, err)
 		}
+		// Latest: newest first, across the chunk boundary, and past the start.
+		for _, c := range []struct{ skip, limit, from, n int }{
+			{0, 20, len(ids) - 1, 20}, {245, 10, store.ListChunkSize + 4, 10}, {len(ids) - 3, 20, 2, 3}, {len(ids), 20, 0, 0}, {len(ids) + 7, 20, 0, 0},
+		} {
+			got, total, err := as.Latest(ctx, tenant, s.Slug, c.skip, c.limit)
+			if err != nil || total != len(ids) || len(got) != c.n {
+				t.Fatalf("Latest(%d, %d) = %d ids, total %d, %v; want %d", c.skip, c.limit, len(got), total, err, c.n)
+			}
+			for i, id := range got {
+				if id != ids[c.from-i] {
+					t.Fatalf("Latest(%d, %d)[%d] = %s, want %s", c.skip, c.limit, i, id, ids[c.from-i])
+				}
+			}
+		}
 		none, total, err := as.Page(ctx, tenant, "nothing-here", 0, 10)
 		if err != nil || len(none) != 0 || total != 0 {
 			t.Fatalf("page of an empty survey = %v %d %v", none, total, err)

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
@@ -15,6 +16,8 @@ import (
 type AnswerReader interface {
 	Get(ctx context.Context, tenant, slug, id string) (*survey.SurveyAnswer, error)
 	Page(ctx context.Context, tenant, slug string, offset, limit int) ([]string, int, error)
+	// Latest lists answer IDs newest first, after the skip newest.
+	Latest(ctx context.Context, tenant, slug string, skip, limit int) ([]string, int, error)
 	ListAll(ctx context.Context, tenant, slug string, f func(id string) error) error
 }
 
@@ -26,49 +29,142 @@ type analyzePage struct {
 	Transfer  transferView
 }
 
+// questionView is what the analysis page knows of one question, and what
+// its kind's chart partial (templates/kinds/<key>.chart.html) is given:
+// see templates/kinds/bars.html for the partials it may call.
 type questionView struct {
-	N       int
-	Text    string
-	Type    survey.QuestionType
+	N    int
+	ID   string
+	Text string
+	Type survey.QuestionType
+	// Kind is the kind's name for people ("Star rating").
+	Kind     string
+	Optional bool
+	// Count is the number of answers to the question; Skipped, of the
+	// survey's answers that left an optional question unanswered.
 	Count   int64
-	Bars    []bar // choices, or stars 1..5
-	Average string
+	Skipped int64
+	// Chart is the kind's chart of the summary; Bars its bars and Rows
+	// its rows' bars, with their shares of Count.
+	Chart   survey.Chart
+	Bars    []bar
+	Rows    []rowView
+	Average string // the mean with two decimals, when Chart.Averaged
 	Words   []survey.WordCount
 	// OtherWords counts the uses of words past the summary's sample of
 	// MaxSummaryWords distinct words.
 	OtherWords int64
 	MaxWords   int
-	// Chart is the kind's chart of the summary, all of it (a matrix's
-	// rows, figures, a note), for the kind's chart partial.
-	Chart survey.Chart
+	// Written lists what the latest answers wrote (the page reads the
+	// survey's latestWritten newest answers once, for every question), and
+	// WrittenURL is the page of all of them; "" for a question whose
+	// answers hold no text.
+	Written    []writtenAnswer
+	WrittenURL string
 }
 
-// bar is one bar of a chart: its label, count, share in per cent, and the
-// y offset of its row in the SVG.
+// rowView is the chart of one row of a matrix.
+type rowView struct {
+	Title string
+	Bars  []bar
+	Note  string
+}
+
+// bar is one bar of a chart: its label, its count, its share of the
+// question's answers in per cent (Share for people: "42%", "<1%"), the
+// count and share said in words (Said: "12 answers, 40%") and the width
+// of the bar (0–100).
 type bar struct {
 	Label   string
 	Count   int64
 	Percent float64
-	Y       int
+	Share   string
+	Said    string
+	Width   string
 }
 
-func bars(labels []string, counts []int64) []bar {
-	var total int64
-	for _, c := range counts {
-		total += c
-	}
-	out := make([]bar, len(labels))
+// bars are the bars of labels and counts, each a share of answered.
+func bars(labels []string, counts []int64, answered int64) []bar {
+	out := make([]bar, 0, len(labels))
 	for i, l := range labels {
-		p := 0.0
-		if total > 0 {
-			p = 100 * float64(counts[i]) / float64(total)
+		var n int64
+		if i < len(counts) {
+			n = counts[i]
 		}
-		out[i] = bar{Label: l, Count: counts[i], Percent: p, Y: i * 32}
+		p := 0.0
+		if answered > 0 {
+			p = 100 * float64(n) / float64(answered)
+		}
+		share := strconv.FormatFloat(p, 'f', 0, 64) + "%"
+		if p > 0 && p < 0.5 {
+			share = "<1%"
+		}
+		out = append(out, bar{Label: l, Count: n, Percent: p, Share: share,
+			Said:  plural(n, "answer") + ", " + share,
+			Width: strconv.FormatFloat(min(max(p, 0), 100), 'f', 1, 64)})
 	}
 	return out
 }
 
-// analyze shows the survey's summary, with charts drawn on the server.
+// plural is n and a noun, in the plural unless n is 1.
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.FormatInt(n, 10) + " " + noun + "s"
+}
+
+// newQuestionView is question q (number n) of the analysis page, with its
+// summary qs (nil when it has none yet) out of total answers.
+func newQuestionView(n int, q survey.Question, qs *survey.QuestionAnswersSummary, total int64) questionView {
+	v := questionView{N: n, ID: q.ID, Text: q.Text, Type: q.Type, Kind: string(q.Type), Optional: q.Optional, MaxWords: survey.MaxSummaryWords}
+	k, ok := survey.KindOf(q.Type)
+	if ok {
+		v.Kind = k.Label()
+	}
+	if qs == nil {
+		return v
+	}
+	v.Count = qs.Answered
+	if q.Optional {
+		v.Skipped = max(total-qs.Answered, 0)
+	}
+	if ok {
+		v.setChart(k.Chart(qs))
+	}
+	return v
+}
+
+// setChart sets the chart and what the partials show of it.
+func (v *questionView) setChart(c survey.Chart) {
+	v.Chart = c
+	v.Bars, v.Rows = nil, nil
+	if c.Labels != nil {
+		v.Bars = bars(c.Labels, c.Counts, v.Count)
+	}
+	for _, r := range c.Rows {
+		v.Rows = append(v.Rows, rowView{Title: r.Title, Bars: bars(r.Labels, r.Counts, v.Count), Note: r.Note})
+	}
+	if c.Averaged {
+		v.Average = strconv.FormatFloat(c.Average, 'f', 2, 64)
+	}
+	v.Words, v.OtherWords = c.Words, c.OtherWords
+}
+
+// writtenAnswer is a text from one answer: the text, when the answer came
+// and its position in the survey's list (for its page).
+type writtenAnswer struct {
+	Text     string
+	On       time.Time
+	Position int
+}
+
+// latestWritten is how many of the newest answers the analysis page reads
+// to show what they wrote.
+const latestWritten = 5
+
+// analyze shows the survey's summary, with a chart per question drawn on
+// the server, and what the latest answers wrote.
 func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
 	sv, err := s.surveys.Get(r.Context(), tenant, slug)
@@ -85,29 +181,126 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 	if page.Transfer, err = s.transferViewFor(r, tenant, slug); err != nil {
 		return err
 	}
+	written := false
 	for i, q := range sv.Questions {
-		v := questionView{N: i + 1, Text: q.Text, Type: q.Type}
-		for _, qs := range sum.Questions {
-			if qs.QuestionID != q.ID {
-				continue
+		var qs *survey.QuestionAnswersSummary
+		for j := range sum.Questions {
+			if sum.Questions[j].QuestionID == q.ID {
+				qs = &sum.Questions[j]
 			}
-			v.Count = qs.Answered
-			if k, ok := survey.KindOf(q.Type); ok {
-				c := k.Chart(&qs)
-				v.Chart = c
-				if c.Labels != nil {
-					v.Bars = bars(c.Labels, c.Counts)
-				}
-				if c.Averaged {
-					v.Average = strconv.FormatFloat(c.Average, 'f', 2, 64)
-				}
-				v.Words, v.OtherWords, v.MaxWords = c.Words, c.OtherWords, survey.MaxSummaryWords
-			}
+		}
+		v := newQuestionView(i+1, q, qs, sum.TotalAnswers)
+		if survey.HasWritten(q) {
+			v.WrittenURL = "/" + tenant + "/surveys/" + slug + "/analyze/" + q.ID
+			written = true
 		}
 		page.Questions = append(page.Questions, v)
 	}
+	if written && sum.TotalAnswers > 0 {
+		// One read of the newest answers serves every question.
+		latest, total, err := s.latestAnswers(r.Context(), tenant, slug, 0, latestWritten)
+		if err != nil {
+			return err
+		}
+		for i, a := range latest {
+			for j, q := range sv.Questions {
+				if a == nil || page.Questions[j].WrittenURL == "" {
+					continue
+				}
+				if t := survey.Written(q, answerTo(a, q.ID)); t != "" {
+					page.Questions[j].Written = append(page.Questions[j].Written, writtenAnswer{Text: t, On: a.CreatedOn, Position: total - 1 - i})
+				}
+			}
+		}
+	}
 	w.Header().Set("Refresh", "15") // refreshed as answers arrive, without JavaScript
 	s.render(w, r, http.StatusOK, "analyze", page)
+	return nil
+}
+
+// latestAnswers reads up to limit answers, newest first, after the skip
+// newest, and the length of the survey's list: a listing and one or two
+// reads of the list, and one read per answer. An answer listed but gone
+// is nil.
+func (s *Server) latestAnswers(ctx context.Context, tenant, slug string, skip, limit int) ([]*survey.SurveyAnswer, int, error) {
+	ids, total, err := s.reader.Latest(ctx, tenant, slug, skip, limit)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]*survey.SurveyAnswer, 0, len(ids))
+	for _, id := range ids {
+		a, err := s.reader.Get(ctx, tenant, slug, id)
+		if err != nil && survey.ErrorCode(err) != survey.ENOTFOUND {
+			return nil, 0, err
+		}
+		out = append(out, a)
+	}
+	return out, total, nil
+}
+
+// writtenPage is the page of what the answers to one question wrote.
+type writtenPage struct {
+	Tenant   string
+	Survey   *survey.Survey
+	Question questionView
+	Answers  []writtenAnswer
+	// Blank counts the answers of this page that wrote nothing here.
+	Blank int
+	// Page (from 1) of Pages, of PageSize answers each, newest first, out
+	// of Total answers; From and To number the page's answers (from 1).
+	Page, Pages, PageSize, Total, From, To int
+}
+
+// writtenPageSize is the number of answers a page of texts reads.
+const writtenPageSize = 20
+
+// written lists what the answers to one question wrote, newest first, a
+// page of writtenPageSize answers at a time (?page=N, from 1).
+func (s *Server) written(w http.ResponseWriter, r *http.Request) error {
+	tenant, slug, id := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug"), chi.URLParam(r, "question")
+	sv, err := s.surveys.Get(r.Context(), tenant, slug)
+	if err != nil {
+		return err
+	}
+	n := 0
+	for i, q := range sv.Questions {
+		if q.ID == id {
+			n = i + 1
+		}
+	}
+	if n == 0 || !survey.HasWritten(sv.Questions[n-1]) {
+		return notFound("This survey has no such question with written answers.")
+	}
+	q := sv.Questions[n-1]
+	p := 1
+	if v := r.URL.Query().Get("page"); v != "" {
+		if p, err = strconv.Atoi(v); err != nil || p < 1 {
+			return notFound("Pages of answers are numbered from 1.")
+		}
+	}
+	latest, total, err := s.latestAnswers(r.Context(), tenant, slug, (p-1)*writtenPageSize, writtenPageSize)
+	if err != nil {
+		return err
+	}
+	pages := max((total+writtenPageSize-1)/writtenPageSize, 1)
+	if p > pages {
+		return notFound(fmt.Sprintf("There is no page %d: these answers fill %s.", p, plural(int64(pages), "page")))
+	}
+	page := writtenPage{Tenant: tenant, Survey: sv, Question: newQuestionView(n, q, nil, 0), Page: p, Pages: pages, PageSize: writtenPageSize, Total: total}
+	if len(latest) > 0 {
+		page.From, page.To = (p-1)*writtenPageSize+1, (p-1)*writtenPageSize+len(latest)
+	}
+	for i, a := range latest {
+		if a == nil {
+			continue
+		}
+		if t := survey.Written(q, answerTo(a, q.ID)); t != "" {
+			page.Answers = append(page.Answers, writtenAnswer{Text: t, On: a.CreatedOn, Position: total - 1 - (p-1)*writtenPageSize - i})
+		} else {
+			page.Blank++
+		}
+	}
+	s.render(w, r, http.StatusOK, "written", page)
 	return nil
 }
 

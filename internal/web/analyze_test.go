@@ -3,14 +3,21 @@ package web_test
 import (
 	"context"
 	"encoding/csv"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/surveys-dev/surveys/internal/storage/counting"
+	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
 )
 
 func TestAnalyzeBrowseExport(t *testing.T) {
@@ -36,7 +43,7 @@ func TestAnalyzeBrowseExport(t *testing.T) {
 	base := "/adatum/surveys/" + app.adatum.Slug
 
 	code, _, body := app.get(t, base+"/analyze", ana)
-	for _, want := range []string{"<strong class=\"big-number\">3</strong>", "<svg", "Mobile app", "3 (100%)", "average <strong>4.00</strong>", "<span>fast</span>"} {
+	for _, want := range []string{"<strong class=\"big-number\">3</strong>", `<span class="bars-label">Mobile app</span>`, `<strong>3</strong><span class="sr-only"> answers,</span> <span class="bars-share">100%</span>`, "<dd>4.00 <span", "<span>fast</span>", "Fast checkout\nand more</blockquote>"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("analysis page (%d) lacks %q", code, want)
 		}
@@ -142,5 +149,112 @@ func TestExportOutlastsWriteTimeout(t *testing.T) {
 				format, srv.Config.WriteTimeout, resp.StatusCode, lines, time.Since(start), err, want)
 		}
 		t.Logf("%s: %d lines in %s", format, lines, time.Since(start))
+	}
+}
+
+// TestWrittenAnswers: the page of what the answers to a text question
+// wrote lists them newest first, 20 answers a page, reading only the page's
+// answers: with 45 answers, page 1 holds the 20 newest (one of which wrote
+// nothing), page 3 the 5 oldest; a page that is not there is a 404, and so
+// is a question whose answers hold no text.
+func TestWrittenAnswers(t *testing.T) {
+	st := counting.New(backends.Local(t))
+	app := newTestAppOn(t, st)
+	ctx := context.Background()
+	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	q := app.adatum.Questions
+	var ids []string
+	start := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	for i := 1; i <= 45; i++ {
+		a := survey.SurveyAnswer{ID: store.NewAnswerID(start.Add(time.Duration(i) * time.Minute)), Tenant: "adatum", Slug: app.adatum.Slug,
+			CreatedOn: start.Add(time.Duration(i) * time.Minute), Answers: []survey.QuestionAnswer{{QuestionID: q[0].ID, Answer: "4"}}}
+		if i != 44 {
+			a.Answers = append(a.Answers, survey.QuestionAnswer{QuestionID: q[3].ID, Answer: fmt.Sprintf("Answer number %d", i)})
+		}
+		if _, err := app.answers.File(ctx, &a, "msg"); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, a.ID)
+	}
+	if _, err := app.answers.AppendAt(ctx, "adatum", app.adatum.Slug, nil, 0, ids); err != nil {
+		t.Fatal(err)
+	}
+	// texts are the numbers of the answers a page lists, in its order.
+	texts := func(body string) []int {
+		var out []int
+		for _, m := range regexp.MustCompile(`Answer number (\d+)</blockquote>`).FindAllStringSubmatch(body, -1) {
+			n, _ := strconv.Atoi(m[1])
+			out = append(out, n)
+		}
+		return out
+	}
+	span := func(from, to int, except ...int) []int {
+		var out []int
+		for n := from; n >= to; n-- {
+			if !slices.Contains(except, n) {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	blobReads := func() (n int64) {
+		for _, c := range st.Snapshot() {
+			if c.Op.Service == "blob" && (c.Op.Kind == "get" || c.Op.Kind == "list") {
+				n += c.Calls
+			}
+		}
+		return n
+	}
+	tableOps := func() int64 { return st.Total("table") }
+	base := "/adatum/surveys/" + app.adatum.Slug + "/analyze/" + q[3].ID
+	for _, c := range []struct {
+		query string
+		code  int
+		texts []int
+		want  []string
+		not   []string
+	}{
+		{"", 200, span(45, 26, 44), []string{"Answers 1–20 of 45 · page 1 of 3", "page 1 of 3 · 1 of them wrote nothing here", `href="?page=2" rel="next">Older`,
+			`href="/adatum/surveys/` + app.adatum.Slug + `/answers?i=44">Answer 45</a> · 1 Mar 2026 09:45 UTC`}, []string{"Newer"}},
+		{"?page=1", 200, span(45, 26, 44), nil, nil},
+		{"?page=2", 200, span(25, 6), []string{"Answers 21–40 of 45 · page 2 of 3", `href="?page=1" rel="prev">← Newer`, `href="?page=3" rel="next">Older`}, []string{"wrote nothing"}},
+		{"?page=3", 200, span(5, 1), []string{"Answers 41–45 of 45 · page 3 of 3", `href="?page=2" rel="prev">← Newer`}, []string{"Older"}},
+		{"?page=4", 404, nil, []string{"There is no page 4: these answers fill 3 pages."}, nil},
+		{"?page=0", 404, nil, []string{"Pages of answers are numbered from 1."}, nil},
+		{"?page=two", 404, nil, nil, nil},
+		{"?page=-1", 404, nil, nil, nil},
+	} {
+		before, tables := blobReads(), tableOps()
+		code, _, body := app.get(t, base+c.query, ana)
+		reads, tables := blobReads()-before, tableOps()-tables
+		if code != c.code || !slices.Equal(texts(body), c.texts) {
+			t.Errorf("GET %s = %d with answers %v; want %d with %v", c.query, code, texts(body), c.code, c.texts)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(body, w) {
+				t.Errorf("GET %s lacks %q", c.query, w)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(body, w) {
+				t.Errorf("GET %s has %q", c.query, w)
+			}
+		}
+		// The list's chunk names, its one chunk and the page's answers
+		// (and the tenant's blob, when the cache of it, of a millisecond
+		// here, has expired).
+		if want := int64(2 + len(span(45, 26))); code == 200 && c.query != "?page=3" && (reads < want || reads > want+1) {
+			t.Errorf("GET %s read blobs %d times; want %d", c.query, reads, want)
+		}
+		t.Logf("GET %s: %d blob reads, %d table operations", c.query, reads, tables)
+	}
+	// Questions without written answers, and no question at all.
+	for _, p := range []string{"/adatum/surveys/" + app.adatum.Slug + "/analyze/" + q[0].ID, "/adatum/surveys/" + app.adatum.Slug + "/analyze/nope"} {
+		if code, _, _ := app.get(t, p, ana); code != 404 {
+			t.Errorf("GET %s = %d, want 404", p, code)
+		}
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"path"
-	"strconv"
 	"strings"
 
 	"github.com/surveys-dev/surveys/internal/store"
@@ -52,8 +51,7 @@ func newViews() (*views, error) {
 		return nil, fmt.Errorf("web: hash assets: %w", err)
 	}
 	funcs := template.FuncMap{"asset": v.assetURL, "inc": inc, "stars": starValues, "answerTo": answerTo, "dec": func(i int) int { return i - 1 },
-		"barWidth":   func(p float64) string { return strconv.FormatFloat(340*p/100, 'f', 1, 64) },
-		"barsHeight": func(n int) int { return n*32 + 4 }, "homeList": homeListOf,
+		"homeList":  homeListOf,
 		"kindInput": v.kindInput, "kindChart": v.kindChart}
 	if v.kinds, err = template.New("kinds").Funcs(funcs).ParseFS(templates.FS, "kinds/*.html"); err != nil {
 		return nil, fmt.Errorf("web: parse templates/kinds: %w", err)
@@ -73,7 +71,7 @@ func newViews() (*views, error) {
 		}
 		v.pages[name] = t
 	}
-	for _, required := range []string{"home", "error", "survey", "thankyou", "closed", "login", "dashboard", "password", "designer", "analyze", "answer", "answers", "share", "onboarding", "settings", "identity", "database"} {
+	for _, required := range []string{"home", "error", "survey", "thankyou", "closed", "login", "dashboard", "password", "designer", "analyze", "written", "answer", "answers", "share", "onboarding", "settings", "identity", "database"} {
 		if v.pages[required] == nil {
 			return nil, fmt.Errorf("web: template pages/%s.html is missing", required)
 		}

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// analysisShot is where TestBrowserAnalysisOnAPhone keeps its screenshot of
+// the analysis page 390 px wide (SURVEYS_ANALYSIS_SHOT, or artifacts/).
+func analysisShot(t *testing.T, name string) string {
+	if p := os.Getenv("SURVEYS_ANALYSIS_SHOT"); p != "" {
+		return strings.TrimSuffix(p, ".png") + name + ".png"
+	}
+	return artifacts(t) + "/analysis" + name + "-390.png"
+}
+
+// TestBrowserAnalysisOnAPhone: the analysis page of a survey with answers
+// (choices with labels longer than a phone's line, stars, an optional text
+// question) and its page of written answers fit a window 390 px wide with
+// no sideways scroll, pass axe-core, and show the bars' labels, counts and
+// shares as text.
+func TestBrowserAnalysisOnAPhone(t *testing.T) {
+	m := newTestMain(t, t.TempDir())
+	t.Cleanup(func() { m.Close() })
+	ctx := context.Background()
+	if _, err := store.NewUserStore(m.Storage).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	surveys := store.NewSurveyStore(m.Storage)
+	choices := []string{
+		"A friend or colleague recommended it to me during a project kick-off meeting",
+		"A search engine",
+		"An article in a trade magazine about tools for customer research",
+		"An advertisement",
+	}
+	s := &survey.Survey{Tenant: "adatum", Title: "Checkout experience, spring 2026", State: survey.Published, Questions: []survey.Question{
+		{Text: "How did you first hear about us?", Type: survey.MultipleChoice, PossibleAnswers: choices, Other: true},
+		{Text: "How satisfied are you with the checkout?", Type: survey.FiveStars},
+		{Text: "What should we improve first?", Type: survey.SimpleText, Optional: true},
+	}}
+	if err := surveys.Create(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	s, err := surveys.Get(ctx, "adatum", s.Slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{
+		"The delivery options are hard to compare on a small screen.",
+		"Let me save my card for next time, please.",
+		"",
+		"Coupon codes should apply before the shipping cost is shown, not after; it looked like the discount was lost.",
+		"Faster pages.",
+		"",
+		"A guest checkout without an account.",
+	}
+	const n = 37
+	var answers []survey.SurveyAnswer
+	for i := 0; i < n; i++ {
+		forms := map[string]survey.Form{
+			s.Questions[0].ID: survey.Value(choices[[]int{0, 0, 1, 1, 1, 2, 3}[i%7]]),
+			s.Questions[1].ID: survey.Value(fmt.Sprint([]int{5, 4, 4, 3, 5, 2, 4, 5, 1}[i%9])),
+			s.Questions[2].ID: survey.Value(texts[i%len(texts)]),
+		}
+		if i%11 == 10 {
+			forms[s.Questions[0].ID] = survey.Form{"other": {"A podcast about retail"}}
+		}
+		a, err := survey.NewAnswer(s, forms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.ID, a.CreatedOn = store.NewAnswerID(time.Now()), time.Now().UTC()
+		answers = append(answers, a)
+	}
+	if err := store.NewSurveyAnswerStore(m.Storage).Enqueue(ctx, answers); err != nil {
+		t.Fatal(err)
+	}
+
+	base := "http://" + m.Addr()
+	bctx := newBrowser(t)
+	axeCheck := newAxeCheck(t)
+	run := func(what string, actions ...chromedp.Action) {
+		t.Helper()
+		if err := chromedp.Run(bctx, actions...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	shot := func(path string) chromedp.Action {
+		return chromedp.ActionFunc(func(ctx context.Context) error {
+			var png []byte
+			if err := chromedp.FullScreenshot(&png, 100).Do(ctx); err != nil {
+				return err
+			}
+			return os.WriteFile(path, png, 0o644)
+		})
+	}
+	run("sign in",
+		chromedp.EmulateViewport(390, 844),
+		chromedp.Navigate(base+"/login"),
+		chromedp.SendKeys(`#tenant`, "adatum"),
+		chromedp.SendKeys(`#email`, "ana@adatum.example"),
+		chromedp.SendKeys(`#password`, "correct horse battery"),
+		chromedp.Click(`button[type=submit]`),
+		chromedp.WaitVisible(`main`))
+	// The worker counts the answers: the analysis page shows them.
+	page := base + "/adatum/surveys/" + s.Slug + "/analyze"
+	var total string
+	for deadline := time.Now().Add(60 * time.Second); total != fmt.Sprint(n) && time.Now().Before(deadline); {
+		run("analysis", chromedp.Navigate(page), chromedp.Text(`.big-number`, &total))
+		time.Sleep(200 * time.Millisecond)
+	}
+	if total != fmt.Sprint(n) {
+		t.Fatalf("analysis shows %q answers, want %d", total, n)
+	}
+	var main string
+	var svgText int
+	run("analysis at 390 px",
+		chromedp.Navigate(page),
+		chromedp.WaitVisible(`.bars`),
+		chromedp.Text(`main`, &main),
+		chromedp.Evaluate(`document.querySelectorAll('main svg text').length`, &svgText),
+		shot(analysisShot(t, "")),
+		noSidewaysScroll(t, "analysis"),
+		axeCheck("analysis (390 px)"))
+	for _, want := range []string{choices[0], "Multiple choice", "Long text", "37 answers", "not answered by 10", "Average rating", "Latest answers",
+		"A guest checkout without an account.", "Other"} {
+		if !strings.Contains(strings.ToLower(main), strings.ToLower(want)) {
+			t.Errorf("the analysis page lacks %q:\n%s", want, main)
+		}
+	}
+	if svgText != 0 {
+		t.Errorf("the analysis page draws %d labels as SVG text", svgText)
+	}
+	run("written answers at 390 px",
+		chromedp.Click(`a.written-all[href$="/`+s.Questions[2].ID+`"]`),
+		chromedp.WaitVisible(`.written-page`),
+		chromedp.Text(`main`, &main),
+		shot(analysisShot(t, "-written")),
+		noSidewaysScroll(t, "written answers"),
+		axeCheck("written answers (390 px)"))
+	// And on a laptop, for the record.
+	run("analysis at 1200 px", chromedp.EmulateViewport(1200, 900), chromedp.Navigate(page), chromedp.WaitVisible(`.bars`), shot(analysisShot(t, "-at-1200")))
+	if !strings.Contains(main, "Answers 1–20 of 37 · page 1 of 2") || !strings.Contains(main, "Older") || !strings.Contains(main, texts[3]) {
+		t.Errorf("the written answers page: %q", main)
+	}
+}

@@ -1,0 +1,95 @@
+package web
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// TestChartPartials renders the shared chart partials (templates/kinds/
+// bars.html) and the analysis page from hand-made charts: bars are text
+// that wraps, not SVG text; figures, rows, words and the note show; the
+// answer count says how many left an optional question unanswered.
+func TestChartPartials(t *testing.T) {
+	v, err := newViews()
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("A choice label long enough to wrap on a phone ", 4)
+	for _, c := range []struct {
+		name     string
+		partial  string // "" renders the whole analysis page
+		chart    survey.Chart
+		count    int64 // answers to the question
+		optional bool
+		total    int64 // answers to the survey
+		want     []string
+		not      []string
+	}{
+		{name: "bars", partial: "bars", count: 4,
+			chart: survey.Chart{Labels: []string{long, "<b>Short</b>"}, Counts: []int64{3, 1}},
+			want: []string{`<span class="bars-label">` + long + `</span>`, `<span class="bars-label">&lt;b&gt;Short&lt;/b&gt;</span>`,
+				`<strong>3</strong><span class="sr-only"> answers,</span> <span class="bars-share">75%</span>`,
+				`<strong>1</strong><span class="sr-only"> answer,</span> <span class="bars-share">25%</span>`,
+				`aria-hidden="true"`, `width="75.0"`, `width="25.0"`},
+			not: []string{"<text", "<figure"}},
+		{name: "bars share of the answers, several choices each", partial: "bars", count: 1000,
+			chart: survey.Chart{Labels: []string{"Tea", "Coffee", "Water"}, Counts: []int64{1000, 600, 2}},
+			want:  []string{">100%<", ">60%<", "&lt;1%<", `width="100.0"`, `width="0.2"`}},
+		{name: "no bars", partial: "bars", chart: survey.Chart{}, not: []string{"<ul"}},
+		{name: "figures", partial: "figures", count: 10,
+			chart: survey.Chart{Figures: []survey.Figure{{Label: "NPS", Value: "+42"}, {Label: "Promoters", Value: "6"}}},
+			want:  []string{`<dl class="figures">`, "<dt>NPS</dt><dd>&#43;42</dd>", "<dt>Promoters</dt><dd>6</dd>"}},
+		{name: "no figures", partial: "figures", chart: survey.Chart{Labels: []string{"x"}, Counts: []int64{1}}, not: []string{"<dl"}},
+		{name: "average", partial: "average", count: 2, chart: survey.Chart{Average: 4.25, Averaged: true},
+			want: []string{"<dt>Average</dt><dd>4.25</dd>"}},
+		{name: "not averaged", partial: "average", chart: survey.Chart{}, not: []string{"<dl"}},
+		{name: "rows", partial: "rows", count: 20,
+			chart: survey.Chart{Rows: []survey.Chart{
+				{Title: "Speed", Labels: []string{"Good", "Bad"}, Counts: []int64{15, 5}},
+				{Title: "Price", Labels: []string{"Good", "Bad"}, Counts: []int64{2, 18}, Note: "Two skipped this row."},
+			}},
+			want: []string{`<h3 class="chart-row-title">Speed</h3>`, `<h3 class="chart-row-title">Price</h3>`, ">75%<", ">25%<", ">10%<", ">90%<",
+				`<p class="chart-note">Two skipped this row.</p>`}},
+		{name: "words", partial: "words", count: 3,
+			chart: survey.Chart{Words: []survey.WordCount{{Word: "fast", Count: 3}, {Word: "pages", Count: 2}}, OtherWords: 7},
+			want:  []string{"<span>fast</span> <span class=\"muted\">×3</span>", "fixed sample of 1000, and 7 uses of other words"}},
+		{name: "no words", partial: "words", chart: survey.Chart{}, want: []string{"No words yet."}},
+		{name: "page: kind, count and note", count: 42, total: 45,
+			chart: survey.Chart{Labels: []string{"1 star"}, Counts: []int64{42}, Note: "A note under the chart."},
+			want:  []string{`<span class="kind-tag">Star rating</span>`, "<strong>42</strong> answers", `<p class="chart-note">A note under the chart.</p>`},
+			not:   []string{"not answered by"}},
+		{name: "page: optional, not answered by some", count: 42, total: 45, optional: true,
+			chart: survey.Chart{Labels: []string{"1 star"}, Counts: []int64{42}},
+			want:  []string{"<strong>42</strong> answers", "not answered by 3"}},
+		{name: "page: optional, answered by all", count: 1, total: 1, optional: true,
+			want: []string{"<strong>1</strong> answer</span>", ">optional<"}, not: []string{"not answered by"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			q := newQuestionView(1, survey.Question{ID: "q1", Text: "How was it?", Type: survey.FiveStars, Optional: c.optional},
+				&survey.QuestionAnswersSummary{Answered: c.count}, c.total)
+			q.setChart(c.chart)
+			var b strings.Builder
+			if c.partial != "" {
+				err = v.kinds.ExecuteTemplate(&b, c.partial, q)
+			} else {
+				p := analyzePage{Tenant: "adatum", Survey: &survey.Survey{Slug: "s", Title: "T"}, Total: c.total, Questions: []questionView{q}}
+				err = v.pages["analyze"].ExecuteTemplate(&b, "base", layout{Page: p})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(b.String(), w) {
+					t.Errorf("lacks %q:\n%s", w, b.String())
+				}
+			}
+			for _, w := range c.not {
+				if strings.Contains(b.String(), w) {
+					t.Errorf("has %q:\n%s", w, b.String())
+				}
+			}
+		})
+	}
+}
