@@ -207,18 +207,18 @@ func TestChoiceKindsAnswered(t *testing.T) {
 	}
 	for _, want := range []string{
 		// Checkboxes: bars, the other texts' words and the note.
-		`<text x="0" y="19" class="chart-label">Cake</text>`, "Words of the other answers", "<span>chocolate</span>", "3 respondents chose 5 in all",
+		`<span class="bars-label">Cake</span>`, "Words of the other answers", "<span>chocolate</span>", "3 respondents chose 5 in all",
 		// Dropdown: bars of its choices.
-		`class="chart-label">Country 30</text>`,
+		`<span class="bars-label">Country 30</span>`,
 		// Matrix: a row per matrix row, with its mean.
 		`<caption><strong>Speed</strong> <span class="muted">3 answers · average <strong>4.00</strong></span></caption>`,
 		`<caption><strong>Price</strong> <span class="muted">3 answers · average <strong>3.33</strong></span></caption>`,
 		`<tr><th scope="row">3</th><td>1</td></tr><tr><th scope="row">4</th><td>1</td></tr><tr><th scope="row">5</th><td>1</td></tr>`,
 		`<tr><th scope="row">3</th><td>0</td></tr><tr><th scope="row">4</th><td>2</td></tr>`,
 		// Ranking: items by average position.
-		`class="chart-label">Price (average 2.00)</text>`, `<td>1</td><th scope="row">Quality</th><td>1.67</td>`, `<td>2</td><th scope="row">Price</th><td>2.00</td>`, `<td>3</td><th scope="row">Delivery</th><td>2.33</td>`,
+		`<span class="bars-label">Price (average 2.00)</span>`, `<td>1</td><th scope="row">Quality</th><td>1.67</td>`, `<td>2</td><th scope="row">Price</th><td>2.00</td>`, `<td>3</td><th scope="row">Delivery</th><td>2.33</td>`,
 		// Multiple choice: the Other bar and its words.
-		`class="chart-label">Other</text>`, "<span>mate</span>",
+		`<span class="bars-label">Other</span>`, "<span>mate</span>",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the analysis page lacks %s", want)

@@ -131,16 +131,16 @@ func TestKindsAThroughTheForm(t *testing.T) {
 	if code != 200 {
 		t.Fatalf("analysis = %d", code)
 	}
-	sections := strings.Split(body, `<section class="question">`)[1:]
+	sections := strings.Split(body, `<section class="question analysis-q"`)[1:]
 	if len(sections) < 5 {
 		t.Fatalf("analysis has %d question sections", len(sections))
 	}
 	for i, want := range [][]string{
 		{"<span>example</span>", "×3"},
-		{"<dt>Count</dt><dd>4</dd>", "<dt>Least</dt><dd>0</dd>", "<dt>Greatest</dt><dd>100</dd>", "<dt>Mean</dt><dd>28.75</dd>", "Histogram", "0–10", "99–100", "2 (50%)"},
-		{"<dt>Earliest</dt><dd>31 December 2025</dd>", "<dt>Latest</dt><dd>20 March 2026</dd>", "Dec 2025", "Jan 2026", "Mar 2026", "2 (50%)"},
-		{"<svg", ">7</text>", "1 (25%)", "average <strong>4.75</strong>"},
-		{"<dt>NPS</dt><dd>&#43;25</dd>", "<dt>Promoters (9–10)</dt><dd>2 (50%)</dd>", "<dt>Passives (7–8)</dt><dd>1 (25%)</dd>", "<dt>Detractors (0–6)</dt><dd>1 (25%)</dd>", ">10</text>"},
+		{"<dt>Count</dt><dd>4</dd>", "<dt>Least</dt><dd>0</dd>", "<dt>Greatest</dt><dd>100</dd>", "<dt>Mean</dt><dd>28.75</dd>", "Histogram", "0–10", "99–100", `<strong>2</strong><span class="sr-only"> answers,</span> <span class="bars-share">50%</span>`},
+		{"<dt>Earliest</dt><dd>31 December 2025</dd>", "<dt>Latest</dt><dd>20 March 2026</dd>", "Dec 2025", "Jan 2026", "Mar 2026", `<strong>2</strong><span class="sr-only"> answers,</span> <span class="bars-share">50%</span>`},
+		{`<span class="bars-label">7</span>`, `<strong>1</strong><span class="sr-only"> answer,</span> <span class="bars-share">25%</span>`, "<dt>Average</dt><dd>4.75</dd>"},
+		{"<dt>NPS</dt><dd>&#43;25</dd>", "<dt>Promoters (9–10)</dt><dd>2 (50%)</dd>", "<dt>Passives (7–8)</dt><dd>1 (25%)</dd>", "<dt>Detractors (0–6)</dt><dd>1 (25%)</dd>", `<span class="bars-label">10</span>`},
 	} {
 		for _, w := range want {
 			if !strings.Contains(sections[i], w) {
