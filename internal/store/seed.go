@@ -14,7 +14,7 @@ import (
 const seedMarker = "demo-seeded"
 
 // Seed creates the demo tenants Adatum and Fabrikam, each with a published
-// sample survey of all three question types, unless it has done so before.
+// sample survey (sampleSurvey), unless it has done so before.
 // It reports whether it created anything.
 func Seed(ctx context.Context, st storage.Storage) (bool, error) {
 	if _, err := st.GetBlob(ctx, SystemContainer, seedMarker); err == nil {
@@ -53,18 +53,43 @@ func Seed(ctx context.Context, st storage.Storage) (bool, error) {
 	return true, nil
 }
 
+// sampleSurvey is a tenant's demo survey: Adatum's asks one question of
+// every kind (its first four required, as the demo always had them; the
+// others optional), Fabrikam's is a shorter survey of its own.
 func sampleSurvey(tenant, title string) *survey.Survey {
-	return &survey.Survey{
-		Tenant: tenant,
-		Title:  title,
-		State:  survey.Published,
-		Listed: true,
-		Questions: []survey.Question{
-			{Text: "How satisfied are you with our service?", Type: survey.FiveStars},
-			{Text: "Which of our products do you use most?", Type: survey.MultipleChoice,
-				PossibleAnswers: []string{"Web portal", "Mobile app", "Desktop client", "API"}},
-			{Text: "How likely are you to recommend us to a friend?", Type: survey.FiveStars},
-			{Text: "What should we improve?", Type: survey.SimpleText},
-		},
+	s := &survey.Survey{Tenant: tenant, Title: title, State: survey.Published, Listed: true}
+	if tenant != "adatum" {
+		s.Description = "Four quick questions about the Fabrikam product you own."
+		s.Questions = []survey.Question{
+			{Text: "Which product do you own?", Type: survey.Dropdown,
+				PossibleAnswers: []string{"Fabrikam Fiber", "Fabrikam Home", "Fabrikam Go", "Fabrikam Studio"}},
+			{Text: "How would you rate its build quality?", Type: survey.LinearScale, Scale: 5, LowLabel: "Poor", HighLabel: "Excellent"},
+			{Text: "Where did you hear about us?", Type: survey.Checkboxes, Other: true, Shuffle: true,
+				PossibleAnswers: []string{"A friend", "A shop", "Social media", "A review site"}},
+			{Text: "Anything else you would like to tell us?", Type: survey.SimpleText, Optional: true},
+		}
+		return s
 	}
+	s.Description = "Tell us how we are doing: about three minutes, and only the first four questions need an answer."
+	s.ThankYou = "Thank you! Every answer is read by the team that builds what you use, and shapes what we build next."
+	s.Questions = []survey.Question{
+		{Text: "How satisfied are you with our service?", Type: survey.FiveStars},
+		{Text: "Which of our products do you use most?", Type: survey.MultipleChoice, Other: true,
+			PossibleAnswers: []string{"Web portal", "Mobile app", "Desktop client", "API"}},
+		{Text: "How likely are you to recommend us to a friend or colleague?", Type: survey.NetPromoterScore},
+		{Text: "What should we improve?", Type: survey.SimpleText, Help: "Anything goes: we read every answer."},
+		{Text: "Which features do you use?", Type: survey.Checkboxes, Optional: true, Other: true, Help: "Choose all that apply.",
+			PossibleAnswers: []string{"Reports", "Dashboards", "Alerts", "Integrations", "Offline mode"}},
+		{Text: "How easy was it to get started?", Type: survey.LinearScale, Optional: true, Scale: 7, LowLabel: "Very hard", HighLabel: "Very easy"},
+		{Text: "How would you rate each of these?", Type: survey.Matrix, Optional: true,
+			Rows: []string{"Speed", "Reliability", "Support", "Price"}, PossibleAnswers: []string{"Poor", "Fair", "Good", "Excellent"}},
+		{Text: "Rank what matters most to you", Type: survey.Ranking, Optional: true, Help: "1 is what matters most.",
+			PossibleAnswers: []string{"Price", "Quality", "Support", "Speed"}},
+		{Text: "Where are you based?", Type: survey.Dropdown, Optional: true,
+			PossibleAnswers: []string{"Australia", "Brazil", "Canada", "France", "Germany", "India", "Japan", "Netherlands", "Spain", "United Kingdom", "United States", "Elsewhere"}},
+		{Text: "How many people in your team use Adatum?", Type: survey.Number, Optional: true, Integer: true, Min: "1", Max: "100000"},
+		{Text: "When did you start using Adatum?", Type: survey.Date, Optional: true, Min: "2000-01-01"},
+		{Text: "Your e-mail address, if you would like a reply", Type: survey.ShortText, Optional: true, Format: "email"},
+	}
+	return s
 }

@@ -413,8 +413,10 @@ func TestSeedOnce(t *testing.T) {
 			for _, q := range s.Questions {
 				types[q.Type] = true
 			}
-			if len(types) != 3 {
-				t.Errorf("%s sample survey has types %v, want all three", key, types)
+			// Adatum's sample asks a question of every kind;
+			// Fabrikam's is a survey of its own.
+			if key == "adatum" && len(types) != len(survey.Kinds()) || key != "adatum" && len(types) < 3 {
+				t.Errorf("%s sample survey has types %v", key, types)
 			}
 		}
 	})

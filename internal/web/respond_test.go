@@ -269,9 +269,9 @@ func TestSubmit(t *testing.T) {
 		{"answers kept, problems shown", func(tok string) url.Values {
 			v := app.complete(tok)
 			v.Set("q-"+q[1].ID, "Smoke signals")
-			v.Set("q-"+q[2].ID, "9")
+			v.Set("q-"+q[2].ID, "11")
 			return v
-		}, nil, 422, []string{"Please choose one of the answers offered.", "A rating is from 1 to 5 stars.", "Faster pages, please &lt;script&gt;", `value="4" checked`}, 0},
+		}, nil, 422, []string{"Please choose one of the answers offered.", "Please choose a whole number from 0 to 10.", "Faster pages, please &lt;script&gt;", `value="4" checked`}, 0},
 		{"text too long", func(tok string) url.Values {
 			v := app.complete(tok)
 			v.Set("q-"+q[3].ID, strings.Repeat("a", survey.MaxTextAnswerLength+1))

@@ -146,6 +146,7 @@ func TestThankYouPage(t *testing.T) {
 	}
 	own := app.publish(t, &survey.Survey{Title: "With thanks", ThankYou: "Thanks a lot!\nThe team\n\nSee you <soon>",
 		Questions: []survey.Question{{Text: "Q", Type: survey.SimpleText}}})
+	plain := app.publish(t, &survey.Survey{Title: "Without thanks", Questions: []survey.Question{{Text: "Q", Type: survey.SimpleText}}})
 	time.Sleep(5 * time.Millisecond) // past the test cache's TTL
 	logoTag := `<img class="tenant-logo" src="/logos/` + logo + `" alt="Adatum`
 	tests := []struct {
@@ -155,7 +156,7 @@ func TestThankYouPage(t *testing.T) {
 		{"own message", "/survey/adatum/" + own.Slug + "/thankyou",
 			[]string{logoTag, `<div class="thanks-message"><p>Thanks a lot!` + "\n" + `The team</p><p>See you &lt;soon&gt;</p></div>`},
 			[]string{"thanks you for your time"}},
-		{"usual thanks", app.path() + "/thankyou",
+		{"usual thanks", "/survey/adatum/" + plain.Slug + "/thankyou",
 			[]string{logoTag, "Adatum thanks you for your time."}, []string{"thanks-message"}},
 	}
 	for _, tc := range tests {
