@@ -5,19 +5,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"html"
 	"io"
 	"math"
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"net/url"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/surveys-dev/surveys/internal/formfill"
 )
 
 // maxOpsPerRun bounds the operations of one closed or open loop, whatever
@@ -47,93 +47,6 @@ func newClient(conns int) *http.Client {
 	}
 }
 
-// field is one question of a survey form.
-type field struct {
-	name    string   // "q-<questionID>"
-	text    bool     // a textarea
-	choices []string // the radio values, for stars and multiple choice
-}
-
-// pageForm is what a respondent's page asks for.
-type pageForm struct {
-	token  string
-	fields []field
-}
-
-var (
-	tokenMark = []byte(`name="token" value="`)
-	fieldMark = []byte(` name="q-`)
-	valueMark = []byte(`value="`)
-)
-
-// parsePage finds the form token and the questions of a survey page: a
-// textarea is a text question; radio inputs are choices (stars or multiple
-// choice alike).
-func parsePage(page []byte) (pageForm, error) {
-	var f pageForm
-	i := bytes.Index(page, tokenMark)
-	if i < 0 {
-		return f, errors.New("page without a token input")
-	}
-	rest := page[i+len(tokenMark):]
-	j := bytes.IndexByte(rest, '"')
-	if j <= 0 {
-		return f, errors.New("page with an empty token")
-	}
-	f.token = html.UnescapeString(string(rest[:j]))
-
-	index := map[string]int{}
-	for off := 0; ; {
-		k := bytes.Index(page[off:], fieldMark)
-		if k < 0 {
-			break
-		}
-		at := off + k
-		nameStart := at + len(` name="`)
-		end := bytes.IndexByte(page[nameStart:], '"')
-		if end < 0 {
-			return f, errors.New("page with a broken field name")
-		}
-		name := html.UnescapeString(string(page[nameStart : nameStart+end]))
-		tagStart := bytes.LastIndexByte(page[:at], '<')
-		tagEnd := bytes.IndexByte(page[at:], '>')
-		if tagStart < 0 || tagEnd < 0 {
-			return f, errors.New("page with a field outside a tag")
-		}
-		tag := page[tagStart : at+tagEnd]
-		off = at + tagEnd
-
-		n, ok := index[name]
-		if !ok {
-			n = len(f.fields)
-			index[name] = n
-			f.fields = append(f.fields, field{name: name})
-		}
-		switch {
-		case bytes.HasPrefix(tag, []byte("<textarea")):
-			f.fields[n].text = true
-		case bytes.HasPrefix(tag, []byte("<input")):
-			v := bytes.Index(tag, valueMark)
-			if v < 0 {
-				continue
-			}
-			val := tag[v+len(valueMark):]
-			if e := bytes.IndexByte(val, '"'); e >= 0 {
-				f.fields[n].choices = append(f.fields[n].choices, html.UnescapeString(string(val[:e])))
-			}
-		}
-	}
-	if len(f.fields) == 0 {
-		return f, errors.New("page without questions")
-	}
-	for _, fl := range f.fields {
-		if !fl.text && len(fl.choices) == 0 {
-			return f, fmt.Errorf("question %s has neither a text box nor choices", fl.name)
-		}
-	}
-	return f, nil
-}
-
 var phrases = []string{
 	"Faster pages, please.",
 	"The mobile app logs me out too often.",
@@ -143,18 +56,9 @@ var phrases = []string{
 	"Better search in the web portal.",
 }
 
-// answer fills the form with a complete, valid, varied answer.
-func (f pageForm) answer(r *rand.Rand) url.Values {
-	v := make(url.Values, len(f.fields)+1)
-	v.Set("token", f.token)
-	for _, fl := range f.fields {
-		if fl.text {
-			v.Set(fl.name, phrases[r.IntN(len(phrases))]+" #"+strconv.Itoa(r.IntN(100000)))
-			continue
-		}
-		v.Set(fl.name, fl.choices[r.IntN(len(fl.choices))])
-	}
-	return v
+// phrase is a text answer.
+func phrase(r *rand.Rand) string {
+	return phrases[r.IntN(len(phrases))] + " #" + strconv.Itoa(r.IntN(100000))
 }
 
 // get fetches url and returns its body when the status is 200.
@@ -185,11 +89,11 @@ func respond(ctx context.Context, c *http.Client, u string, r *rand.Rand, buf *b
 	if err := get(ctx, c, u, buf); err != nil {
 		return err
 	}
-	form, err := parsePage(buf.Bytes())
+	form, err := formfill.Parse(buf.Bytes())
 	if err != nil {
 		return err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, strings.NewReader(form.answer(r).Encode()))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, strings.NewReader(form.Answer(r, phrase).Encode()))
 	if err != nil {
 		return err
 	}

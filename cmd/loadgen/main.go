@@ -44,6 +44,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/surveys-dev/surveys/internal/formfill"
 )
 
 // surveyPath is the demo survey the seeded server publishes.
@@ -196,11 +198,11 @@ func run(ctx context.Context, cfg config, out io.Writer) (err error) {
 		return fmt.Errorf("GET %s: %w", surveyPath, err)
 	}
 	page := bytes.Clone(buf.Bytes())
-	form, err := parsePage(page)
+	form, err := formfill.Parse(page)
 	if err != nil {
 		return fmt.Errorf("GET %s: %w", surveyPath, err)
 	}
-	fmt.Fprintf(out, "survey page %s: %d bytes, %d questions\n", surveyPath, len(page), len(form.fields))
+	fmt.Fprintf(out, "survey page %s: %d bytes, %d questions\n", surveyPath, len(page), form.Questions())
 
 	respondTo := func(u string) op {
 		return func(ctx context.Context, r *rand.Rand, buf *bytes.Buffer) error {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -17,7 +16,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -27,6 +25,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/surveys-dev/surveys/internal/formfill"
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/storage/local"
 	"github.com/surveys-dev/surveys/internal/store"
@@ -114,9 +113,12 @@ func TestCrashKill9(t *testing.T) {
 	// that it is spilled to a blob before its message: a quarter of the
 	// respondents answer it.
 	longSlug := createLongSurvey(t, filepath.Join(data, "surveys.db"), tenant)
+	// The demo survey asks a question of every kind: the clients fill
+	// each from the page (formfill).
+	demoQuestions := questionsOf(t, filepath.Join(data, "surveys.db"), tenant, slug)
 	var wg sync.WaitGroup
 	for i := range clients {
-		c := &crashClient{t: t, hc: hc, base: &base, path: "/survey/" + tenant + "/" + slug, questions: 4, led: led,
+		c := &crashClient{t: t, hc: hc, base: &base, path: "/survey/" + tenant + "/" + slug, questions: demoQuestions, led: led,
 			rnd: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(i)))}
 		if i%4 == 0 {
 			c.path, c.questions, c.long = "/survey/"+tenant+"/"+longSlug, longQuestions, true
@@ -394,6 +396,21 @@ func createLongSurvey(t *testing.T, dbPath, tenant string) string {
 	return s.Slug
 }
 
+// questionsOf counts the questions of a survey in the store at dbPath.
+func questionsOf(t *testing.T, dbPath, tenant, slug string) int {
+	t.Helper()
+	st, err := local.Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	sv, err := store.NewSurveyStore(st).Get(t.Context(), tenant, slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(sv.Questions)
+}
+
 // firstOf returns the first 20 of list, for messages.
 func firstOf(list []string) []string {
 	if len(list) > 20 {
@@ -643,8 +660,7 @@ type crashClient struct {
 	hc   *http.Client
 	base *atomic.Pointer[string]
 	path string
-	// questions is how many questions the survey at path has (0: the
-	// demo survey's 4); long
+	// questions is how many questions the survey at path has; long
 	// clients answer each text question with 4,000 characters.
 	questions int
 	long      bool
@@ -652,18 +668,12 @@ type crashClient struct {
 	rnd       *rand.Rand
 }
 
-var (
-	tokenInput = regexp.MustCompile(`<input type="hidden" name="token" value="([^"]*)"`)
-	radioInput = regexp.MustCompile(`<input type="radio"[^>]*? name="q-([^"]+)" value="([^"]*)"`)
-	textArea   = regexp.MustCompile(`<textarea[^>]*? name="q-([^"]+)"`)
-	words      = []string{"fast", "slow", "reliable", "friendly", "support", "pricing", "portal", "invoices", "reports", "great", "confusing", "helpful"}
-)
+var words = []string{"fast", "slow", "reliable", "friendly", "support", "pricing", "portal", "invoices", "reports", "great", "confusing", "helpful"}
 
 // form is a parsed survey page.
 type form struct {
-	token  string
-	radios map[string][]string // question ID: the values offered
-	texts  []string            // question IDs of text answers
+	token string
+	fill  formfill.Form
 }
 
 func (c *crashClient) run(hard context.Context, stop <-chan struct{}) {
@@ -735,52 +745,36 @@ func (c *crashClient) fetch(ctx context.Context) (form, error) {
 		return form{}, fmt.Errorf("GET %s: %d", c.path, resp.StatusCode)
 	}
 	page := string(body)
-	f := form{radios: map[string][]string{}}
-	m := tokenInput.FindStringSubmatch(page)
-	if m == nil || !store.ValidAnswerID(tokenID(html.UnescapeString(m[1]))) {
-		return form{}, fmt.Errorf("%w: no valid token in\n%s", errBadPage, page)
+	filled, err := formfill.Parse(body)
+	if err != nil || !store.ValidAnswerID(tokenID(filled.Token)) {
+		return form{}, fmt.Errorf("%w: %v, token %q in\n%s", errBadPage, err, filled.Token, page)
 	}
-	f.token = html.UnescapeString(m[1])
-	for _, m := range radioInput.FindAllStringSubmatch(page, -1) {
-		id := html.UnescapeString(m[1])
-		f.radios[id] = append(f.radios[id], html.UnescapeString(m[2]))
+	if n := filled.Questions(); n != c.questions {
+		return form{}, fmt.Errorf("%w: %d questions, want %d\n%s", errBadPage, n, c.questions, page)
 	}
-	for _, m := range textArea.FindAllStringSubmatch(page, -1) {
-		f.texts = append(f.texts, html.UnescapeString(m[1]))
-	}
-	want := c.questions
-	if want == 0 {
-		want = 4 // the demo survey
-	}
-	if len(f.radios)+len(f.texts) != want {
-		return form{}, fmt.Errorf("%w: %d questions, want %d\n%s", errBadPage, len(f.radios)+len(f.texts), want, page)
-	}
+	f := form{token: filled.Token, fill: filled}
 	return f, nil
 }
 
-// answer fills in every question at random.
+// answer fills in every question at random (formfill): each text
+// question with a few words, or, on a long client, with
+// survey.MaxTextAnswerLength characters.
 func (c *crashClient) answer(f form) url.Values {
-	v := url.Values{"token": {f.token}}
-	for id, choices := range f.radios {
-		v.Set("q-"+id, choices[c.rnd.IntN(len(choices))])
-	}
-	for _, id := range f.texts {
-		n := 1 + c.rnd.IntN(4)
+	return f.fill.Answer(c.rnd, func(r *rand.Rand) string {
+		n := 1 + r.IntN(4)
 		ws := make([]string, n)
 		for i := range ws {
-			ws[i] = words[c.rnd.IntN(len(words))]
+			ws[i] = words[r.IntN(len(words))]
 		}
 		text := strings.Join(ws, " ")
 		if c.long {
-			// survey.MaxTextAnswerLength characters.
 			for len(text) < survey.MaxTextAnswerLength {
-				text += " " + words[c.rnd.IntN(len(words))]
+				text += " " + words[r.IntN(len(words))]
 			}
 			text = text[:survey.MaxTextAnswerLength-1] + "."
 		}
-		v.Set("q-"+id, text)
-	}
-	return v
+		return text
+	})
 }
 
 // submit posts the form until it is redirected to the thank-you page. It
