@@ -35,12 +35,12 @@ func TestParseAndAnswer(t *testing.T) {
 	for i := 0; i < 50; i++ {
 		v := f.Answer(r, func(*rand.Rand) string { return "words" })
 		for name, ok := range map[string]bool{
-			"q-2":  v.Get("q-2") == "Fish & chips",
-			"q-4":  v.Get("q-4") == "X" || v.Get("q-4") == "Y",
-			"q-5":  v.Get("q-5-0")+v.Get("q-5-1") == "12" || v.Get("q-5-0")+v.Get("q-5-1") == "21",
-			"q-7":  v.Get("q-7") >= "2026-02-01" && v.Get("q-7") <= "2026-02-03",
-			"q-8":  strings.HasSuffix(v.Get("q-8"), "@example.com"),
-			"q-10": v.Get("q-10") == "words",
+			"q-2":                             v.Get("q-2") == "Fish & chips",
+			"q-4":                             v.Get("q-4") == "X" || v.Get("q-4") == "Y",
+			"q-5":                             v.Get("q-5-0")+v.Get("q-5-1") == "12" || v.Get("q-5-0")+v.Get("q-5-1") == "21",
+			"q-7":                             v.Get("q-7") >= "2026-02-01" && v.Get("q-7") <= "2026-02-03",
+			"q-8":                             strings.HasSuffix(v.Get("q-8"), "@example.com"),
+			"q-10":                            v.Get("q-10") == "words",
 			"q-2-other and search left empty": v.Get("q-2-other") == "" && !v.Has("search"),
 		} {
 			if !ok {
