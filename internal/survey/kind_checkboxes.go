@@ -210,8 +210,9 @@ func (checkboxes) Columns(q Question) []string {
 	return cols
 }
 
-// Cells: "1" under each chosen answer, "" under the others, and the other
-// text under "Other". A question without possible answers (its settings
+// Cells: the answer itself under each chosen answer (a spreadsheet counts
+// a column's filled cells), "" under the others, and the other text under
+// "Other". A question without possible answers (its settings
 // unknown) has one cell: the choices, then "Other: " and the text, with
 // "; " between them.
 func (k checkboxes) Cells(q Question, qa QuestionAnswer) []string {
@@ -227,7 +228,7 @@ func (k checkboxes) Cells(q Question, qa QuestionAnswer) []string {
 	}
 	for i, c := range q.PossibleAnswers {
 		if contains(choices, c) {
-			cells[i] = "1"
+			cells[i] = c
 		}
 	}
 	if q.Other {

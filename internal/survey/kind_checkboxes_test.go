@@ -185,7 +185,7 @@ func TestCheckboxesAnswer(t *testing.T) {
 func TestCheckboxesExports(t *testing.T) {
 	q := Question{Type: Checkboxes, PossibleAnswers: []string{"Coffee", "Tea", "Cake"}, Other: true}
 	checkExports(t, q, []exportCase{
-		{"choices and other", `["Coffee","Cake","\u001fMate"]`, []string{"1", "", "1", "Mate"},
+		{"choices and other", `["Coffee","Cake","\u001fMate"]`, []string{"Coffee", "", "Cake", "Mate"},
 			`{"choices":["Coffee","Cake"],"other":"Mate"}`,
 			[]SQLRow{{Item: "Coffee", Text: "Coffee"}, {Item: "Cake", Text: "Cake"}, {Item: "Other", Text: "Mate"}}, nil},
 		{"other alone", `["\u001fMate"]`, []string{"", "", "", "Mate"}, `{"choices":[],"other":"Mate"}`,
