@@ -63,7 +63,8 @@ func TestMigrateToAzurite(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	const password = "correct horse battery"
-	m := newTestMain(t, dir)
+	// The respondents answer faster than an address may (30 a minute).
+	m := newTestMainWith(t, []string{"--data", dir, "--answers-per-minute=0"}, nil)
 	if _, err := store.NewUserStore(m.Storage).Add(ctx, demoTenant, "a@adatum.example", password); err != nil {
 		t.Fatal(err)
 	}

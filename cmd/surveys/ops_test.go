@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
@@ -16,8 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/surveys-dev/surveys/internal/formfill"
 	"github.com/surveys-dev/surveys/internal/store"
-	"github.com/surveys-dev/surveys/internal/survey"
 	"github.com/surveys-dev/surveys/internal/worker"
 )
 
@@ -71,21 +72,11 @@ func demoAnswer(t *testing.T, m *Main) (string, url.Values) {
 	}
 	path := "/survey/adatum/" + s.Slug
 	code, body := get(t, m, path)
-	tok := formTokenRE.FindStringSubmatch(body)
-	if code != http.StatusOK || tok == nil {
-		t.Fatalf("GET %s = %d without a form token", path, code)
+	f, err := formfill.Parse([]byte(body))
+	if code != http.StatusOK || err != nil {
+		t.Fatalf("GET %s = %d: %v", path, code, err)
 	}
-	form := url.Values{"token": {tok[1]}}
-	for _, q := range s.Questions {
-		switch q.Type {
-		case survey.FiveStars:
-			form.Set("q-"+q.ID, "4")
-		case survey.MultipleChoice:
-			form.Set("q-"+q.ID, q.PossibleAnswers[0])
-		default:
-			form.Set("q-"+q.ID, "Quick and clear")
-		}
-	}
+	form := f.Answer(rand.New(rand.NewPCG(1, 2)), func(*rand.Rand) string { return "Quick and clear" })
 	return path, form
 }
 

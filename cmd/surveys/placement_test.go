@@ -73,7 +73,7 @@ func TestTenantPlacement(t *testing.T) {
 		}
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if strings.Contains(string(b), "average <strong>5.00</strong>") {
+		if strings.Contains(string(b), "<dt>Average rating</dt><dd>5.00") {
 			break
 		}
 		if time.Now().After(deadline) {
