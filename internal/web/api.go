@@ -200,7 +200,8 @@ func (s *Server) apiSummary(w http.ResponseWriter, r *http.Request) (int, any, e
 // apiAnswers pages through answers: ?offset=0&limit=50 (at most 100).
 func (s *Server) apiAnswers(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	tenant, slug := apiTenant(r), chi.URLParam(r, "slug")
-	if _, err := s.surveys.Get(r.Context(), tenant, slug); err != nil {
+	sv, err := s.surveys.Get(r.Context(), tenant, slug)
+	if err != nil {
 		return 0, nil, err
 	}
 	offset, _ := strconv.Atoi(r.URL.Query().Get("offset"))
@@ -212,13 +213,14 @@ func (s *Server) apiAnswers(w http.ResponseWriter, r *http.Request) (int, any, e
 	if err != nil {
 		return 0, nil, err
 	}
-	answers := make([]*survey.SurveyAnswer, 0, len(ids))
+	// Each answer as the JSON export gives it: a typed value per question.
+	answers := make([]jsonAnswer, 0, len(ids))
 	for _, id := range ids {
 		a, err := s.reader.Get(r.Context(), tenant, slug, id)
 		if err != nil {
 			return 0, nil, err
 		}
-		answers = append(answers, a)
+		answers = append(answers, exportAnswer(sv, a))
 	}
 	return http.StatusOK, map[string]any{"total": total, "offset": max(offset, 0), "answers": answers}, nil
 }

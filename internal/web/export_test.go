@@ -184,6 +184,19 @@ func TestExportEveryKind(t *testing.T) {
 	if code != 200 || len(lines) != n {
 		t.Fatalf("JSON = %d, %d lines\n%s", code, len(lines), body)
 	}
+	// The API's page of answers gives them as the export does.
+	code, page, raw := app.api(t, "GET", "/api/v1/surveys/"+sv.Slug+"/answers?limit=100", token, "")
+	list, _ := page["answers"].([]any)
+	if code != 200 || len(list) != n {
+		t.Fatalf("API answers = %d, %d answers\n%s", code, len(list), raw)
+	}
+	for i, line := range lines {
+		var exported any
+		_ = json.Unmarshal([]byte(line), &exported)
+		if a, b := mustMarshal(t, exported), mustMarshal(t, list[i]); a != b {
+			t.Errorf("API answer %d:\n%s\nexport:\n%s", i, b, a)
+		}
+	}
 	for _, line := range lines {
 		var got struct {
 			ID      string `json:"id"`
@@ -216,4 +229,13 @@ func TestExportEveryKind(t *testing.T) {
 			}
 		}
 	}
+}
+
+func mustMarshal(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
