@@ -270,8 +270,16 @@ func designerForm(w http.ResponseWriter, r *http.Request) (page designerPage, er
 	f := r.PostForm
 	page = designerPage{Title: f.Get("title"), Listed: f.Get("listed") != "", Challenge: f.Get("challenge") != "",
 		CloseOn: strings.TrimSpace(f.Get("closeOn")), Description: f.Get("description"), ThankYou: f.Get("thankYou")}
+	page.Questions = parseQuestions(f)
+	return page, nil
+}
+
+// parseQuestions reads the questions q.N.* of the designer's form, in the
+// order of their positions, without those marked for removal.
+func parseQuestions(f url.Values) []designerQuestion {
 	n, _ := strconv.Atoi(f.Get("n"))
 	n = min(max(n, 0), survey.MaxQuestions+1)
+	var qs []designerQuestion
 	for i := 0; i < n; i++ {
 		if f.Get("q."+strconv.Itoa(i)+".remove") != "" {
 			continue
@@ -283,10 +291,10 @@ func designerForm(w http.ResponseWriter, r *http.Request) (page designerPage, er
 		case q.Pos > i+1:
 			q.moved = 1
 		}
-		page.Questions = append(page.Questions, q)
+		qs = append(qs, q)
 	}
-	sortQuestions(page.Questions)
-	return page, nil
+	sortQuestions(qs)
+	return qs
 }
 
 // sortQuestions orders questions by position, and numbers them from 1.
