@@ -225,7 +225,7 @@ func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) (int, any, er
 	for _, q := range in.Questions {
 		sv.Questions = append(sv.Questions, q.question())
 	}
-	if errs := check(sv, nil); errs != nil {
+	if errs := definitionProblems(sv, nil); errs != nil {
 		for i, q := range sv.Questions {
 			if !q.Type.Valid() {
 				errs["questions."+strconv.Itoa(i)+".type"] = fmt.Sprintf("Unknown type %q; the types are %s.", q.Type, knownTypes())

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -402,9 +403,10 @@ func (p designerPage) definition(now time.Time) (*survey.Survey, map[string]stri
 	return sv, own
 }
 
-// check is the designer's own problems and survey.Validate's of a copy of
-// sv, normalized as the store would; nil when there are none.
-func check(sv *survey.Survey, own map[string]string) map[string]string {
+// definitionProblems is the designer's own problems (own) and those
+// survey.Validate finds in a copy of sv normalized as the store would;
+// nil when there are none.
+func definitionProblems(sv *survey.Survey, own map[string]string) map[string]string {
 	cp := *sv
 	cp.Questions = append([]survey.Question(nil), sv.Questions...)
 	cp.Normalize()
@@ -453,7 +455,7 @@ func (p *designerPage) setErrors(errs map[string]string) {
 		sort.Strings(fields)
 		for _, f := range fields {
 			to := f
-			if !contains(designerFields, f) || !q.shown(f) {
+			if !slices.Contains(designerFields, f) || !q.shown(f) {
 				to = "type"
 			}
 			if q.Errors == nil {
@@ -489,15 +491,6 @@ func questionFieldID(i int, field string) string {
 		field = "low"
 	}
 	return "q" + strconv.Itoa(i) + "-" + field
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (s *Server) renderDesigner(w http.ResponseWriter, r *http.Request, status int, p designerPage) {
@@ -564,7 +557,7 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 	}
 	sv, own := page.definition(time.Now())
 	if len(own) > 0 {
-		page.Errors, page.Message = check(sv, own), "The survey has problems; see each field."
+		page.Errors, page.Message = definitionProblems(sv, own), "The survey has problems; see each field."
 		s.renderDesigner(w, r, http.StatusUnprocessableEntity, page)
 		return nil
 	}
@@ -606,7 +599,7 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 // back to the designer with its problems.
 func (s *Server) previewUnsaved(w http.ResponseWriter, r *http.Request, page designerPage, slug string) error {
 	sv, own := page.definition(time.Now())
-	if errs := check(sv, own); errs != nil {
+	if errs := definitionProblems(sv, own); errs != nil {
 		page.Errors, page.Message = errs, "Please fix these problems to see the preview."
 		s.renderDesigner(w, r, http.StatusUnprocessableEntity, page)
 		return nil
