@@ -165,6 +165,8 @@ func TestBrowserEndToEnd(t *testing.T) {
 		chromedp.WaitVisible(`#q1-text`),
 		chromedp.SendKeys(`#q1-text`, "Pick a dessert"),
 		chromedp.SetValue(`#q1-type`, "MultipleChoice"),
+		chromedp.Click(`#q1-apply`), // "Change kind": the kind's settings
+		chromedp.WaitVisible(`#q1-choices`),
 		chromedp.SendKeys(`#q1-choices`, "Cake\nFruit"),
 		chromedp.Click(`button[value=add]`),
 		chromedp.WaitVisible(`#q2-text`),

@@ -1,9 +1,11 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -92,6 +94,8 @@ func (s *Server) requireToken(next http.Handler) http.Handler {
 type apiSurvey struct {
 	Slug        string        `json:"slug"`
 	Title       string        `json:"title"`
+	Description string        `json:"description,omitempty"`
+	ThankYou    string        `json:"thankYou,omitempty"`
 	State       survey.State  `json:"state"`
 	Listed      bool          `json:"listed"`
 	CreatedOn   time.Time     `json:"createdOn"`
@@ -100,21 +104,86 @@ type apiSurvey struct {
 	Questions   []apiQuestion `json:"questions,omitempty"`
 }
 
+// apiQuestion is a question with every setting a kind may have; a setting
+// at its zero value is left out, and a setting the question's kind does
+// not have is dropped (survey.Normalize).
 type apiQuestion struct {
 	ID              string              `json:"id,omitempty"`
 	Text            string              `json:"text"`
 	Type            survey.QuestionType `json:"type"`
+	Help            string              `json:"help,omitempty"`
+	Optional        bool                `json:"optional,omitempty"`
 	PossibleAnswers []string            `json:"possibleAnswers,omitempty"`
+	Rows            []string            `json:"rows,omitempty"`
+	Other           bool                `json:"other,omitempty"`
+	Shuffle         bool                `json:"shuffle,omitempty"`
+	Min             apiBound            `json:"min,omitempty"`
+	Max             apiBound            `json:"max,omitempty"`
+	Integer         bool                `json:"integer,omitempty"`
+	Format          string              `json:"format,omitempty"`
+	Scale           int                 `json:"scale,omitempty"`
+	LowLabel        string              `json:"lowLabel,omitempty"`
+	HighLabel       string              `json:"highLabel,omitempty"`
+}
+
+// apiBound is a question's min or max: a JSON number or a string in, and
+// out a JSON number when it is one (a length, a number, a count of
+// selections), else a string (a date, YYYY-MM-DD).
+type apiBound string
+
+func (b *apiBound) UnmarshalJSON(data []byte) error {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return err
+	}
+	switch v := v.(type) {
+	case nil:
+		*b = ""
+	case string:
+		*b = apiBound(v)
+	case json.Number:
+		*b = apiBound(v.String())
+	default:
+		return errors.New("min and max are numbers or strings")
+	}
+	return nil
+}
+
+func (b apiBound) MarshalJSON() ([]byte, error) {
+	var v any
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.UseNumber()
+	if dec.Decode(&v) == nil && !dec.More() {
+		if _, ok := v.(json.Number); ok {
+			return []byte(b), nil
+		}
+	}
+	return json.Marshal(string(b))
+}
+
+func (q apiQuestion) question() survey.Question {
+	return survey.Question{Text: q.Text, Type: q.Type, Help: q.Help, Optional: q.Optional, PossibleAnswers: q.PossibleAnswers, Rows: q.Rows,
+		Other: q.Other, Shuffle: q.Shuffle, Min: string(q.Min), Max: string(q.Max), Integer: q.Integer, Format: q.Format, Scale: q.Scale,
+		LowLabel: q.LowLabel, HighLabel: q.HighLabel}
+}
+
+func apiQuestionOf(q survey.Question) apiQuestion {
+	return apiQuestion{ID: q.ID, Text: q.Text, Type: q.Type, Help: q.Help, Optional: q.Optional, PossibleAnswers: q.PossibleAnswers, Rows: q.Rows,
+		Other: q.Other, Shuffle: q.Shuffle, Min: apiBound(q.Min), Max: apiBound(q.Max), Integer: q.Integer, Format: q.Format, Scale: q.Scale,
+		LowLabel: q.LowLabel, HighLabel: q.HighLabel}
 }
 
 func toAPI(sv *survey.Survey) apiSurvey {
-	a := apiSurvey{Slug: sv.Slug, Title: sv.Title, State: sv.State, Listed: sv.Listed, CreatedOn: sv.CreatedOn, PublicURL: "/survey/" + sv.Tenant + "/" + sv.Slug}
+	a := apiSurvey{Slug: sv.Slug, Title: sv.Title, Description: sv.Description, ThankYou: sv.ThankYou, State: sv.State, Listed: sv.Listed,
+		CreatedOn: sv.CreatedOn, PublicURL: "/survey/" + sv.Tenant + "/" + sv.Slug}
 	if !sv.PublishedOn.IsZero() {
 		p := sv.PublishedOn
 		a.PublishedOn = &p
 	}
 	for _, q := range sv.Questions {
-		a.Questions = append(a.Questions, apiQuestion{ID: q.ID, Text: q.Text, Type: q.Type, PossibleAnswers: q.PossibleAnswers})
+		a.Questions = append(a.Questions, apiQuestionOf(q))
 	}
 	return a
 }
@@ -131,31 +200,52 @@ func (s *Server) apiList(w http.ResponseWriter, r *http.Request) (int, any, erro
 	return http.StatusOK, map[string]any{"surveys": out}, nil
 }
 
-// apiCreate creates a survey from a JSON definition:
-// {"title": …, "listed": bool, "publish": bool, "questions": [{"text", "type", "possibleAnswers"}]}.
+// apiCreate creates a survey from a JSON definition: {"title",
+// "description", "thankYou", "listed", "publish", "questions": [apiQuestion]}.
+// A bad definition is a 422 with the problems by field
+// ("questions.0.choices"); an unknown type's problem lists the known ones.
 func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	var in struct {
-		Title     string        `json:"title"`
-		Listed    bool          `json:"listed"`
-		Publish   bool          `json:"publish"`
-		Questions []apiQuestion `json:"questions"`
+		Title       string        `json:"title"`
+		Description string        `json:"description"`
+		ThankYou    string        `json:"thankYou"`
+		Listed      bool          `json:"listed"`
+		Publish     bool          `json:"publish"`
+		Questions   []apiQuestion `json:"questions"`
 	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&in); err != nil {
 		return 0, nil, survey.Errorf(survey.EINVALID, "The body is not a survey definition: %v.", err)
 	}
-	sv := &survey.Survey{Tenant: apiTenant(r), Title: in.Title, Listed: in.Listed, State: survey.Draft}
+	sv := &survey.Survey{Tenant: apiTenant(r), Title: in.Title, Description: in.Description, ThankYou: in.ThankYou, Listed: in.Listed, State: survey.Draft}
 	if in.Publish {
 		sv.State = survey.Published
 	}
 	for _, q := range in.Questions {
-		sv.Questions = append(sv.Questions, survey.Question{Text: q.Text, Type: q.Type, PossibleAnswers: q.PossibleAnswers})
+		sv.Questions = append(sv.Questions, q.question())
+	}
+	if errs := definitionProblems(sv, nil); errs != nil {
+		for i, q := range sv.Questions {
+			if !q.Type.Valid() {
+				errs["questions."+strconv.Itoa(i)+".type"] = fmt.Sprintf("Unknown type %q; the types are %s.", q.Type, knownTypes())
+			}
+		}
+		return 0, nil, &survey.Error{Code: survey.EINVALID, Message: "The survey has problems; see each field.", Fields: errs}
 	}
 	if err := s.editor.Create(r.Context(), sv); err != nil {
 		return 0, nil, err
 	}
 	return http.StatusCreated, toAPI(sv), nil
+}
+
+// knownTypes lists the registered kinds' types, for an error message.
+func knownTypes() string {
+	var names []string
+	for _, k := range survey.Kinds() {
+		names = append(names, string(k.Type()))
+	}
+	return strings.Join(names, ", ")
 }
 
 func (s *Server) apiGet(w http.ResponseWriter, r *http.Request) (int, any, error) {

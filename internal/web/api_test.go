@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
 )
 
 func (a *testApp) api(t *testing.T, method, path, token, body string) (int, map[string]any, string) {
@@ -122,5 +123,87 @@ func TestAPI(t *testing.T) {
 	}
 	if code, _, _ := app.api(t, "GET", "/api/v1/nothing", adatum, ""); code != 404 {
 		t.Errorf("unknown endpoint = %d", code)
+	}
+}
+
+// TestAPISettings: a survey created through the API keeps its texts and
+// every setting of its questions' kinds (a setting a kind lacks is
+// dropped); a bad definition is a 422 with the problem under its field.
+func TestAPISettings(t *testing.T) {
+	app := newTestApp(t)
+	ctx := context.Background()
+	tok, err := store.NewTokenStore(app.st).Create(ctx, "adatum", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, v, raw := app.api(t, "POST", "/api/v1/surveys", tok, `{"title":"Settings","description":"About it.\nTwo lines.","thankYou":"Thanks!","questions":[
+		{"text":"Pick","type":"MultipleChoice","help":"One only","optional":true,"possibleAnswers":["A","B"],"other":true,"shuffle":true,"rows":["dropped"],"scale":4},
+		{"text":"Rate","type":"FiveStars","help":"Be fair","min":1,"max":"5"},
+		{"text":"Say","type":"SimpleText","optional":true}]}`)
+	if code != 201 {
+		t.Fatalf("create = %d %s", code, raw)
+	}
+	want := `{"description":"About it.\nTwo lines.","thankYou":"Thanks!","questions":[` +
+		`{"text":"Pick","type":"MultipleChoice","help":"One only","optional":true,"possibleAnswers":["A","B"],"other":true,"shuffle":true},` +
+		`{"text":"Rate","type":"FiveStars","help":"Be fair"},` +
+		`{"text":"Say","type":"SimpleText","optional":true}]}`
+	var canon any
+	_ = json.Unmarshal([]byte(want), &canon)
+	b, _ := json.Marshal(canon) // keys sorted, as the maps below
+	want = string(b)
+	for _, step := range []struct {
+		name string
+		v    map[string]any
+	}{{"create", v}, {"get", nil}} {
+		if step.v == nil {
+			_, step.v, _ = app.api(t, "GET", "/api/v1/surveys/settings", tok, "")
+		}
+		qs, _ := step.v["questions"].([]any)
+		for _, q := range qs {
+			delete(q.(map[string]any), "id")
+		}
+		got, _ := json.Marshal(map[string]any{"description": step.v["description"], "thankYou": step.v["thankYou"], "questions": qs})
+		if string(got) != want {
+			t.Errorf("%s:\n got %s\nwant %s", step.name, got, want)
+		}
+	}
+	s, err := app.surveys.Get(ctx, "adatum", "settings")
+	if err != nil || s.Questions[0].Rows != nil || s.Questions[0].Scale != 0 || !s.Questions[0].Shuffle || s.Description != "About it.\nTwo lines." {
+		t.Errorf("stored %+v, %v", s, err)
+	}
+
+	known := make([]string, 0)
+	for _, k := range survey.Kinds() {
+		known = append(known, string(k.Type()))
+	}
+	cases := []struct {
+		name, body, field, words string
+	}{
+		{"no title", `{"title":"","questions":[{"text":"Say","type":"SimpleText"}]}`, "title", "Give the survey a title."},
+		{"no questions", `{"title":"T"}`, "questions", "at least one question"},
+		{"description", `{"title":"T","description":"` + strings.Repeat("d", survey.MaxDescriptionLength+1) + `","questions":[{"text":"Say","type":"SimpleText"}]}`, "description", "Keep the description"},
+		{"thank-you", `{"title":"T","thankYou":"` + strings.Repeat("t", survey.MaxDescriptionLength+1) + `","questions":[{"text":"Say","type":"SimpleText"}]}`, "thankYou", "Keep the thank-you message"},
+		{"text", `{"title":"T","questions":[{"text":" ","type":"SimpleText"}]}`, "questions.0.text", "Write the question."},
+		{"help", `{"title":"T","questions":[{"text":"Say","type":"SimpleText","help":"` + strings.Repeat("h", survey.MaxHelpLength+1) + `"}]}`, "questions.0.help", "Keep the help text"},
+		{"choices", `{"title":"T","questions":[{"text":"Say","type":"SimpleText"},{"text":"Pick","type":"MultipleChoice","possibleAnswers":["A","A"]}]}`, "questions.1.choices", "listed twice"},
+		{"unknown type", `{"title":"T","questions":[{"text":"Say","type":"Telepathy"}]}`, "questions.0.type", `Unknown type "Telepathy"; the types are ` + strings.Join(known, ", ")},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, v, raw := app.api(t, "POST", "/api/v1/surveys", tok, c.body)
+			fields, _ := v["fields"].(map[string]any)
+			if msg, _ := fields[c.field].(string); code != 422 || !strings.Contains(msg, c.words) {
+				t.Errorf("= %d, fields[%s] = %q, want %q\n%s", code, c.field, msg, c.words, raw)
+			}
+		})
+	}
+	// A body that is not a definition: 422, naming what is wrong.
+	for _, body := range []string{`{"title":"T","questions":[{"text":"Say","type":"SimpleText","colour":"red"}]}`, `{"title":"T","questions":[{"text":"Say","type":"SimpleText","min":{}}]}`} {
+		if code, _, raw := app.api(t, "POST", "/api/v1/surveys", tok, body); code != 422 || !strings.Contains(raw, "not a survey definition") {
+			t.Errorf("%s = %d %s", body, code, raw)
+		}
+	}
+	if list, _ := app.surveys.List(ctx, "adatum"); len(list) != 2 {
+		t.Errorf("%d surveys, want the demo and one created", len(list))
 	}
 }

@@ -3,7 +3,10 @@ package web
 import (
 	"context"
 	"errors"
+	"html/template"
 	"net/http"
+	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,53 +32,338 @@ type designerPage struct {
 	Title  string
 	Listed bool
 	// Challenge asks respondents' browsers for a proof of work.
-	Challenge bool
-	CloseOn   string // YYYY-MM-DD, or ""
-	Rows      []designerRow
-	Errors    map[string]string
-	Frozen    bool
-	Action    string
-	Kinds     []survey.Kind
-	Message   string
+	Challenge   bool
+	CloseOn     string // YYYY-MM-DD, or ""
+	Description string
+	ThankYou    string
+	Questions   []designerQuestion
+	// Errors are the problems by survey.Validate's keys; Problems the
+	// same, in the page's order, for the summary at its top, each linked
+	// to the field it is shown beside.
+	Errors   map[string]string
+	Problems []designerProblem
+	Frozen   bool
+	// Action is the form's URL (this page's); the buttons that land on a
+	// question add its fragment (#q-N).
+	Action string
+	// Focus is the id of the control to focus when the page loads.
+	Focus   string
+	Kinds   []survey.Kind
+	Message string
 }
 
-type designerRow struct {
-	Pos     int
-	Text    string
-	Type    survey.QuestionType
-	Choices string
-	Error   string
+// designerProblem is one line of the error summary: a link to the field
+// (its id) and the problem.
+type designerProblem struct {
+	Field, Message string
+}
+
+// designerQuestion is one question of the designer as typed: the settings
+// a question may have, whatever its kind (a kind that lacks one carries
+// it in a hidden field, so that changing the kind back loses nothing;
+// Normalize drops it on save), and the settings its kind shows.
+type designerQuestion struct {
+	Pos int // 1-based
+	// Q holds the text, type, help, optional and the settings that are
+	// not lists or numbers as typed.
+	Q survey.Question
+	// Choices and Rows are the lists, one per line; Scale as typed.
+	Choices, Rows, Scale string
+	// Label is the kind's name for people; Settings what it shows.
+	Label    string
+	Settings survey.Settings
+	// Errors are the problems beside the fields, by the field ("text",
+	// "type", "help", "choices", "rows", "min", "max", "scale",
+	// "format", "labels").
+	Errors map[string]string
+
+	orig  int // the row's index in the posted form
+	moved int // -1 moved up, +1 moved down by its position field
+}
+
+// designerFields are the fields of a question that may show a problem, in
+// the page's order; the keys survey.Validate gives them after
+// "questions.N.". A problem of a field the kind does not show is shown
+// beside the kind's select.
+var designerFields = []string{"text", "type", "help", "choices", "rows", "min", "max", "scale", "format", "labels"}
+
+// shown reports whether the question shows field.
+func (q designerQuestion) shown(field string) bool {
+	s := q.Settings
+	switch field {
+	case "choices":
+		return s.Choices
+	case "rows":
+		return s.Rows
+	case "min", "max":
+		return s.Bounds != ""
+	case "scale":
+		return s.Scale
+	case "format":
+		return s.Format
+	case "labels":
+		return s.ScaleLabels
+	}
+	return true
+}
+
+// MinLabel and MaxLabel name the bounds of an answer for people.
+func (q designerQuestion) MinLabel() string { return boundLabels(q.Settings.Bounds)[0] }
+func (q designerQuestion) MaxLabel() string { return boundLabels(q.Settings.Bounds)[1] }
+
+// BoundInput is the input type of the bounds: a date picker for dates,
+// whole numbers for lengths and counts, text for numbers (decimals and
+// signs as typed; the kind checks them).
+func (q designerQuestion) BoundInput() string {
+	switch q.Settings.Bounds {
+	case "date":
+		return "date"
+	case "length", "selections":
+		return "number"
+	}
+	return "text"
+}
+
+func boundLabels(bounds string) [2]string {
+	switch bounds {
+	case "length":
+		return [2]string{"Fewest characters", "Most characters"}
+	case "number":
+		return [2]string{"Smallest", "Largest"}
+	case "date":
+		return [2]string{"Earliest", "Latest"}
+	case "selections":
+		return [2]string{"Fewest selections", "Most selections"}
+	}
+	return [2]string{"Lowest", "Highest"}
+}
+
+// designerFormats are the formats a short text may ask for.
+var designerFormats = []struct{ Value, Label string }{{"", "Free text"}, {"email", "E-mail address"}, {"url", "Web address"}}
+
+// ScaleTops are the tops a scale may have.
+func (designerQuestion) ScaleTops() []int { return []int{2, 3, 4, 5, 6, 7, 8, 9, 10} }
+
+// Formats lists the formats of a short text.
+func (designerQuestion) Formats() []struct{ Value, Label string } { return designerFormats }
+
+// Field is the id of the question's control of field; Name its form name.
+func (q designerQuestion) Field(field string) string { return questionFieldID(q.Pos-1, field) }
+func (q designerQuestion) Name(field string) string {
+	return "q." + strconv.Itoa(q.Pos-1) + "." + field
+}
+
+// Err is the problem shown beside field ("low" and "high" share
+// "labels").
+func (q designerQuestion) Err(field string) string { return q.Errors[errorKey(field)] }
+
+// ErrID is the id of the problem shown beside field.
+func (q designerQuestion) ErrID(field string) string {
+	return "q" + strconv.Itoa(q.Pos-1) + "-" + errorKey(field) + "-err"
+}
+
+func errorKey(field string) string {
+	if field == "low" || field == "high" {
+		return "labels"
+	}
+	return field
+}
+
+// Aria marks field's control invalid when it has a problem and describes
+// it by its problem and, when hint, its hint (id <field id>-hint).
+func (q designerQuestion) Aria(field string, hint bool) template.HTMLAttr {
+	var ids []string
+	if q.Err(field) != "" {
+		ids = append(ids, q.ErrID(field))
+	}
+	if hint {
+		ids = append(ids, q.Field(field)+"-hint")
+	}
+	var b strings.Builder
+	if q.Err(field) != "" {
+		b.WriteString(` aria-invalid="true"`)
+	}
+	if len(ids) > 0 {
+		b.WriteString(` aria-describedby="` + template.HTMLEscapeString(strings.Join(ids, " ")) + `"`)
+	}
+	return template.HTMLAttr(b.String())
+}
+
+// setKind fills the kind's label and settings from the question's type.
+func (q *designerQuestion) setKind() {
+	q.Label, q.Settings = "", survey.Settings{}
+	if k, ok := survey.KindOf(q.Q.Type); ok {
+		q.Label, q.Settings = k.Label(), k.Settings()
+	}
 }
 
 // defaultKind is the kind of a new question: the registry's first.
 func defaultKind() survey.QuestionType { return survey.Kinds()[0].Type() }
 
-// designerForm decodes the designer: the title and rows q.N.*, ordered by
-// their position field, without the rows marked for removal.
-func designerForm(w http.ResponseWriter, r *http.Request) (title string, listed bool, rows []designerRow, err error) {
+func newDesignerQuestion() designerQuestion {
+	q := designerQuestion{Q: survey.Question{Type: defaultKind()}, orig: -1}
+	q.setKind()
+	return q
+}
+
+// parseDesignerQuestion reads question i of the designer's form: fields
+// q.<i>.<name>.
+func parseDesignerQuestion(f url.Values, i int) designerQuestion {
+	p := "q." + strconv.Itoa(i) + "."
+	on := func(name string) bool { return f.Get(p+name) != "" }
+	q := designerQuestion{orig: i, Q: survey.Question{
+		Text: f.Get(p + "text"), Type: survey.QuestionType(f.Get(p + "type")), Help: f.Get(p + "help"), Optional: on("optional"),
+		Other: on("other"), Shuffle: on("shuffle"), Min: f.Get(p + "min"), Max: f.Get(p + "max"), Integer: on("integer"),
+		Format: f.Get(p + "format"), LowLabel: f.Get(p + "low"), HighLabel: f.Get(p + "high"),
+	}, Choices: f.Get(p + "choices"), Rows: f.Get(p + "rows"), Scale: strings.TrimSpace(f.Get(p + "scale"))}
+	q.Pos = i + 1
+	if pos, err := strconv.Atoi(strings.TrimSpace(f.Get(p + "pos"))); err == nil {
+		q.Pos = pos
+	}
+	q.setKind()
+	return q
+}
+
+// question is the survey.Question the designer's question defines, with
+// the designer's own problem of its scale ("" for none).
+func (q designerQuestion) question() (survey.Question, string) {
+	out := q.Q
+	out.PossibleAnswers, out.Rows = lines(q.Choices), lines(q.Rows)
+	if q.Scale == "" {
+		return out, ""
+	}
+	n, err := strconv.Atoi(q.Scale)
+	if err != nil {
+		return out, "Give the scale's top as a whole number from 2 to 10."
+	}
+	out.Scale = n
+	return out, ""
+}
+
+// lines splits a textarea into its lines (Normalize drops the empty ones).
+func lines(s string) []string {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	return strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+}
+
+// designerQuestionOf is a stored question as the designer shows it.
+func designerQuestionOf(q survey.Question, pos int) designerQuestion {
+	dq := designerQuestion{Pos: pos, Q: q, Choices: strings.Join(q.PossibleAnswers, "\n"), Rows: strings.Join(q.Rows, "\n")}
+	dq.Q.ID, dq.Q.PossibleAnswers, dq.Q.Rows = "", nil, nil
+	if q.Scale != 0 {
+		dq.Scale = strconv.Itoa(q.Scale)
+	}
+	dq.setKind()
+	return dq
+}
+
+// designerForm decodes the designer: the survey's fields and questions
+// q.N.*, ordered by their position fields (a question moved to a taken
+// position goes before the one there when it moved up, after it when it
+// moved down), without those marked for removal.
+func designerForm(w http.ResponseWriter, r *http.Request) (page designerPage, err error) {
 	r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
 	if err := r.ParseForm(); err != nil {
-		return "", false, nil, survey.Errorf(survey.EINVALID, "The form could not be read.")
+		return page, survey.Errorf(survey.EINVALID, "The form could not be read.")
 	}
 	f := r.PostForm
+	page = designerPage{Title: f.Get("title"), Listed: f.Get("listed") != "", Challenge: f.Get("challenge") != "",
+		CloseOn: strings.TrimSpace(f.Get("closeOn")), Description: f.Get("description"), ThankYou: f.Get("thankYou")}
+	page.Questions = parseQuestions(f)
+	return page, nil
+}
+
+// parseQuestions reads the questions q.N.* of the designer's form, in the
+// order of their positions, without those marked for removal.
+func parseQuestions(f url.Values) []designerQuestion {
 	n, _ := strconv.Atoi(f.Get("n"))
 	n = min(max(n, 0), survey.MaxQuestions+1)
+	var qs []designerQuestion
 	for i := 0; i < n; i++ {
-		p := "q." + strconv.Itoa(i) + "."
-		if f.Get(p+"remove") != "" {
+		if f.Get("q."+strconv.Itoa(i)+".remove") != "" {
 			continue
 		}
-		pos, err := strconv.Atoi(f.Get(p + "pos"))
-		if err != nil {
-			pos = i + 1
+		q := parseDesignerQuestion(f, i)
+		switch {
+		case q.Pos < i+1:
+			q.moved = -1
+		case q.Pos > i+1:
+			q.moved = 1
 		}
-		rows = append(rows, designerRow{Pos: pos, Text: f.Get(p + "text"), Type: survey.QuestionType(f.Get(p + "type")), Choices: f.Get(p + "choices")})
+		qs = append(qs, q)
 	}
-	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Pos < rows[j].Pos })
-	for i := range rows {
-		rows[i].Pos = i + 1
+	sortQuestions(qs)
+	return qs
+}
+
+// sortQuestions orders questions by position, and numbers them from 1.
+func sortQuestions(qs []designerQuestion) {
+	sort.SliceStable(qs, func(i, j int) bool {
+		if qs[i].Pos != qs[j].Pos {
+			return qs[i].Pos < qs[j].Pos
+		}
+		return qs[i].moved < qs[j].moved
+	})
+	for i := range qs {
+		qs[i].Pos, qs[i].moved = i+1, 0
 	}
-	return f.Get("title"), f.Get("listed") != "", rows, nil
+}
+
+// questionAction applies a question's button (action "up.N", "down.N",
+// "remove.N" or "refresh.N", N the question's index in the posted form)
+// and returns the position (1-based) of the question the page lands on
+// (0 for none) and the id of the control to focus there.
+func questionAction(qs *[]designerQuestion, action string) (land int, focus string, ok bool) {
+	verb, arg, found := strings.Cut(action, ".")
+	orig, err := strconv.Atoi(arg)
+	if !found || err != nil {
+		return 0, "", false
+	}
+	at := -1
+	for i, q := range *qs {
+		if q.orig == orig {
+			at = i
+		}
+	}
+	if at < 0 {
+		return 0, "", verb == "up" || verb == "down" || verb == "remove" || verb == "refresh"
+	}
+	list := *qs
+	switch verb {
+	case "refresh":
+		// A change of kind without JavaScript: the page again, with the
+		// new kind's settings and everything typed.
+		focus = "type"
+	case "up":
+		to := max(at-1, 0)
+		list[at], list[to] = list[to], list[at]
+		at, focus = to, "up"
+		if to == 0 {
+			focus = "down"
+		}
+	case "down":
+		to := min(at+1, len(list)-1)
+		list[at], list[to] = list[to], list[at]
+		at, focus = to, "down"
+		if to == len(list)-1 {
+			focus = "up"
+		}
+	case "remove":
+		list = append(list[:at], list[at+1:]...)
+		at, focus = min(at, len(list)-1), "text"
+	default:
+		return 0, "", false
+	}
+	for i := range list {
+		list[i].Pos = i + 1
+	}
+	*qs = list
+	if at < 0 {
+		return 0, "", true
+	}
+	return at + 1, "q" + strconv.Itoa(at) + "-" + focus, true
 }
 
 // parseCloseOn reads the designer's optional close date: the last day the
@@ -94,35 +382,132 @@ func parseCloseOn(v string, now time.Time) (time.Time, string) {
 	return d, ""
 }
 
-func rowsToQuestions(rows []designerRow) []survey.Question {
-	qs := make([]survey.Question, len(rows))
-	for i, r := range rows {
-		// The kind keeps the possible answers it has (Normalize).
-		qs[i] = survey.Question{Text: r.Text, Type: r.Type, PossibleAnswers: strings.Split(strings.ReplaceAll(r.Choices, "\r\n", "\n"), "\n")}
+// definition is the survey the page defines, with the problems the
+// designer finds itself (the close date, a scale that is not a number),
+// by survey.Validate's keys.
+func (p designerPage) definition(now time.Time) (*survey.Survey, map[string]string) {
+	own := map[string]string{}
+	closeOn, msg := parseCloseOn(p.CloseOn, now)
+	if msg != "" {
+		own["closeOn"] = msg
 	}
-	return qs
+	sv := &survey.Survey{Tenant: p.Tenant, Title: p.Title, Listed: p.Listed, Challenge: p.Challenge, CloseOn: closeOn,
+		Description: p.Description, ThankYou: p.ThankYou, State: survey.Draft}
+	for i, dq := range p.Questions {
+		q, msg := dq.question()
+		if msg != "" {
+			own["questions."+strconv.Itoa(i)+".scale"] = msg
+		}
+		sv.Questions = append(sv.Questions, q)
+	}
+	return sv, own
 }
 
-func questionsToRows(qs []survey.Question) []designerRow {
-	rows := make([]designerRow, len(qs))
-	for i, q := range qs {
-		rows[i] = designerRow{Pos: i + 1, Text: q.Text, Type: q.Type, Choices: strings.Join(q.PossibleAnswers, "\n")}
+// definitionProblems is the designer's own problems (own) and those
+// survey.Validate finds in a copy of sv normalized as the store would;
+// nil when there are none.
+func definitionProblems(sv *survey.Survey, own map[string]string) map[string]string {
+	cp := *sv
+	cp.Questions = append([]survey.Question(nil), sv.Questions...)
+	cp.Normalize()
+	errs := map[string]string{}
+	var e *survey.Error
+	if err := cp.Validate(); errors.As(err, &e) {
+		for k, v := range e.Fields {
+			errs[k] = v
+		}
 	}
-	return rows
+	for k, v := range own {
+		errs[k] = v
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return errs
+}
+
+// setErrors shows errs beside their fields: a question's problem of a
+// setting its kind does not show goes beside its kind, and the summary
+// lists each in the page's order, linked to its field.
+func (p *designerPage) setErrors(errs map[string]string) {
+	p.Errors, p.Problems = errs, nil
+	for i := range p.Questions {
+		p.Questions[i].Errors = nil
+	}
+	if len(errs) == 0 {
+		return
+	}
+	used := map[string]bool{}
+	for _, f := range []string{"title", "description", "thankYou", "closeOn"} {
+		if m := errs[f]; m != "" {
+			p.Problems, used[f] = append(p.Problems, designerProblem{Field: f, Message: m}), true
+		}
+	}
+	for i := range p.Questions {
+		q := &p.Questions[i]
+		key := "questions." + strconv.Itoa(i) + "."
+		var fields []string
+		for k := range errs {
+			if f, ok := strings.CutPrefix(k, key); ok {
+				fields = append(fields, f)
+			}
+		}
+		sort.Strings(fields)
+		for _, f := range fields {
+			to := f
+			if !slices.Contains(designerFields, f) || !q.shown(f) {
+				to = "type"
+			}
+			if q.Errors == nil {
+				q.Errors = map[string]string{}
+			}
+			if q.Errors[to] != "" {
+				q.Errors[to] += " "
+			}
+			q.Errors[to] += errs[key+f]
+			used[key+f] = true
+		}
+		for _, f := range designerFields {
+			if m := q.Errors[f]; m != "" {
+				p.Problems = append(p.Problems, designerProblem{Field: questionFieldID(i, f), Message: "Question " + strconv.Itoa(i+1) + ": " + m})
+			}
+		}
+	}
+	var rest []string
+	for k := range errs {
+		if !used[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	for _, k := range rest {
+		p.Problems = append(p.Problems, designerProblem{Message: errs[k]})
+	}
+}
+
+// questionFieldID is the id of question i's control of field.
+func questionFieldID(i int, field string) string {
+	if field == "labels" {
+		field = "low"
+	}
+	return "q" + strconv.Itoa(i) + "-" + field
 }
 
 func (s *Server) renderDesigner(w http.ResponseWriter, r *http.Request, status int, p designerPage) {
 	p.Kinds = survey.Kinds()
-	if len(p.Rows) == 0 {
-		p.Rows = []designerRow{{Pos: 1, Type: defaultKind()}}
+	p.Action = r.URL.Path
+	if len(p.Questions) == 0 {
+		p.Questions = []designerQuestion{newDesignerQuestion()}
 	}
-	for i := range p.Rows {
-		p.Rows[i].Error = ""
-		for _, field := range []string{"text", "type", "choices"} {
-			if e := p.Errors["questions."+strconv.Itoa(i)+"."+field]; e != "" && p.Rows[i].Error == "" {
-				p.Rows[i].Error = e
-			}
-		}
+	for i := range p.Questions {
+		p.Questions[i].Pos = i + 1
+	}
+	if p.Errors != nil && p.Problems == nil {
+		p.setErrors(p.Errors)
+	}
+	if len(p.Problems) > 0 || p.Message != "" {
+		// A refused form: focus on its summary of problems.
+		p.Focus = "designer-errors"
 	}
 	s.render(w, r, status, "designer", p)
 }
@@ -133,16 +518,16 @@ func (s *Server) newSurvey(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// saveSurvey handles the designer's buttons: add a question row, save a
+// saveSurvey handles the designer's buttons: add, move or remove a
+// question, apply a change of kind, preview the unsaved edits, save a
 // draft, or save and publish. A new survey is created; a draft is updated.
 func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
-	title, listed, rows, err := designerForm(w, r)
+	page, err := designerForm(w, r)
 	if err != nil {
 		return err
 	}
-	page := designerPage{Tenant: tenant, Title: title, Listed: listed, Challenge: r.PostForm.Get("challenge") != "", Rows: rows, CloseOn: strings.TrimSpace(r.PostForm.Get("closeOn"))}
-	closeOn, closeErr := parseCloseOn(page.CloseOn, time.Now())
+	page.Tenant = tenant
 	if slug != "" {
 		cur, err := s.surveys.Get(r.Context(), tenant, slug)
 		if err != nil {
@@ -150,54 +535,86 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 		}
 		page.Survey = cur
 	}
-	switch action := r.PostForm.Get("action"); action {
+	action := r.PostForm.Get("action")
+	switch action {
 	case "add":
-		if len(page.Rows) < survey.MaxQuestions {
-			page.Rows = append(page.Rows, designerRow{Pos: len(page.Rows) + 1, Type: defaultKind()})
+		if len(page.Questions) < survey.MaxQuestions {
+			page.Questions = append(page.Questions, newDesignerQuestion())
+			page.Focus = questionFieldID(len(page.Questions)-1, "text")
 		}
 		s.renderDesigner(w, r, http.StatusOK, page)
 		return nil
+	case "preview":
+		return s.previewUnsaved(w, r, page, slug)
 	case "save", "publish":
-		if closeErr != "" {
-			page.Errors, page.Message = map[string]string{"closeOn": closeErr}, "Please check the close date."
-			s.renderDesigner(w, r, http.StatusUnprocessableEntity, page)
-			return nil
-		}
-		sv := &survey.Survey{Tenant: tenant, Title: title, Listed: listed, Challenge: page.Challenge, CloseOn: closeOn, Questions: rowsToQuestions(rows), State: survey.Draft}
-		if page.Survey == nil {
-			if action == "publish" {
-				sv.State = survey.Published
-			}
-			err = s.editor.Create(r.Context(), sv)
-		} else {
-			sv.Slug = slug
-			if err = s.editor.Update(r.Context(), sv); err == nil && action == "publish" {
-				_, err = s.editor.SetState(r.Context(), tenant, slug, survey.Published)
-			}
-		}
-		// Invalid, or beyond the plan: the form comes back as typed.
-		var e *survey.Error
-		if errors.As(err, &e) && (e.Code == survey.EINVALID || e.Code == survey.EFORBIDDEN) {
-			page.Errors, page.Message = e.Fields, e.Message
-			status := http.StatusUnprocessableEntity
-			if e.Code == survey.EFORBIDDEN {
-				status = http.StatusForbidden
-			}
-			s.renderDesigner(w, r, status, page)
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if action == "publish" {
-			http.Redirect(w, r, "/"+tenant+"/surveys", http.StatusSeeOther)
-		} else {
-			http.Redirect(w, r, "/"+tenant+"/surveys/"+sv.Slug+"/edit", http.StatusSeeOther)
-		}
-		return nil
 	default:
+		if _, focus, ok := questionAction(&page.Questions, action); ok {
+			page.Focus = focus
+			s.renderDesigner(w, r, http.StatusOK, page)
+			return nil
+		}
 		return survey.Errorf(survey.EINVALID, "Unknown action %q.", action)
 	}
+	sv, own := page.definition(time.Now())
+	if len(own) > 0 {
+		page.Errors, page.Message = definitionProblems(sv, own), "The survey has problems; see each field."
+		s.renderDesigner(w, r, http.StatusUnprocessableEntity, page)
+		return nil
+	}
+	if page.Survey == nil {
+		if action == "publish" {
+			sv.State = survey.Published
+		}
+		err = s.editor.Create(r.Context(), sv)
+	} else {
+		sv.Slug = slug
+		if err = s.editor.Update(r.Context(), sv); err == nil && action == "publish" {
+			_, err = s.editor.SetState(r.Context(), tenant, slug, survey.Published)
+		}
+	}
+	// Invalid, or beyond the plan: the form comes back as typed.
+	var e *survey.Error
+	if errors.As(err, &e) && (e.Code == survey.EINVALID || e.Code == survey.EFORBIDDEN) {
+		page.Errors, page.Message = e.Fields, e.Message
+		status := http.StatusUnprocessableEntity
+		if e.Code == survey.EFORBIDDEN {
+			status = http.StatusForbidden
+		}
+		s.renderDesigner(w, r, status, page)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if action == "publish" {
+		http.Redirect(w, r, "/"+tenant+"/surveys", http.StatusSeeOther)
+	} else {
+		http.Redirect(w, r, "/"+tenant+"/surveys/"+sv.Slug+"/edit", http.StatusSeeOther)
+	}
+	return nil
+}
+
+// previewUnsaved shows the survey the designer's form defines as
+// respondents would see it, saving nothing; an invalid definition comes
+// back to the designer with its problems.
+func (s *Server) previewUnsaved(w http.ResponseWriter, r *http.Request, page designerPage, slug string) error {
+	sv, own := page.definition(time.Now())
+	if errs := definitionProblems(sv, own); errs != nil {
+		page.Errors, page.Message = errs, "Please fix these problems to see the preview."
+		s.renderDesigner(w, r, http.StatusUnprocessableEntity, page)
+		return nil
+	}
+	t, err := s.tenants.Get(r.Context(), page.Tenant)
+	if err != nil {
+		return err
+	}
+	sv.Slug = slug
+	sv.Normalize()
+	for i := range sv.Questions {
+		sv.Questions[i].ID = "preview_" + strconv.Itoa(i+1)
+	}
+	s.render(w, r, http.StatusOK, "survey", surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Preview: true})
+	return nil
 }
 
 // editSurvey shows a survey in the designer; a published or closed one is
@@ -209,7 +626,10 @@ func (s *Server) editSurvey(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p := designerPage{Tenant: tenant, Survey: sv, Title: sv.Title, Listed: sv.Listed, Challenge: sv.Challenge,
-		Rows: questionsToRows(sv.Questions), Frozen: sv.State != survey.Draft}
+		Description: sv.Description, ThankYou: sv.ThankYou, Frozen: sv.State != survey.Draft}
+	for i, q := range sv.Questions {
+		p.Questions = append(p.Questions, designerQuestionOf(q, i+1))
+	}
 	if !sv.CloseOn.IsZero() {
 		p.CloseOn = sv.CloseOn.Format(time.DateOnly)
 	}
@@ -236,14 +656,17 @@ func (s *Server) surveyAction(w http.ResponseWriter, r *http.Request) error {
 			return nil
 		}
 	case "copy":
-		// A published survey's questions are frozen: editing starts from a copy.
+		// A published survey's questions are frozen: editing starts from a
+		// copy, of every setting of every question.
 		src, err := s.surveys.Get(r.Context(), tenant, slug)
 		if err != nil {
 			return err
 		}
-		cp := &survey.Survey{Tenant: tenant, Title: src.Title + " (copy)", Listed: src.Listed, Challenge: src.Challenge, State: survey.Draft}
+		cp := &survey.Survey{Tenant: tenant, Title: src.Title + " (copy)", Listed: src.Listed, Challenge: src.Challenge, State: survey.Draft,
+			Description: src.Description, ThankYou: src.ThankYou}
 		for _, q := range src.Questions {
-			cp.Questions = append(cp.Questions, survey.Question{Text: q.Text, Type: q.Type, PossibleAnswers: q.PossibleAnswers})
+			q.ID = ""
+			cp.Questions = append(cp.Questions, q)
 		}
 		if err := s.editor.Create(r.Context(), cp); err != nil {
 			return err

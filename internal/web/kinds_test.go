@@ -26,7 +26,7 @@ func TestKindPartials(t *testing.T) {
 	}
 	// The designer offers every kind by its name for people.
 	var b strings.Builder
-	p := designerPage{Tenant: "adatum", Kinds: survey.Kinds(), Rows: []designerRow{{Pos: 1, Type: k.Type()}}}
+	p := designerPage{Tenant: "adatum", Kinds: survey.Kinds(), Questions: []designerQuestion{{Pos: 1, Q: survey.Question{Type: k.Type()}}}}
 	if err := v.pages["designer"].ExecuteTemplate(&b, "base", layout{Page: p}); err != nil {
 		t.Fatal(err)
 	}
