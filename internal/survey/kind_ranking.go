@@ -97,6 +97,9 @@ func (ranking) add(qs *QuestionAnswersSummary, answer string) {
 		}
 		qs.Ranks[i].Count++
 		qs.Ranks[i].Sum += int64(p + 1)
+		if p == 0 {
+			qs.Ranks[i].First++
+		}
 	}
 }
 
@@ -114,7 +117,6 @@ func (ranking) Chart(qs *QuestionAnswersSummary) Chart {
 		}
 		return a.Average() < b.Average()
 	})
-	n := int64(len(ranks))
 	c := Chart{Labels: []string{}, Counts: []int64{}}
 	for _, r := range ranks {
 		label, avg := r.Item, "not ranked"
@@ -123,11 +125,11 @@ func (ranking) Chart(qs *QuestionAnswersSummary) Chart {
 			label += " (average " + avg + ")"
 		}
 		c.Labels = append(c.Labels, label)
-		c.Counts = append(c.Counts, max(r.Count*(n+1)-r.Sum, 0))
+		c.Counts = append(c.Counts, r.First)
 		c.Figures = append(c.Figures, Figure{Label: r.Item, Value: avg})
 	}
 	if qs.Answered > 0 {
-		c.Note = fmt.Sprintf("Items by average position (1 is first). A bar is an item's points: %d for each first place down to 1 for each last.", n)
+		c.Note = "Items by average position (1 is first); a bar counts the respondents who ranked the item first."
 	}
 	return c
 }

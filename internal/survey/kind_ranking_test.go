@@ -55,14 +55,14 @@ func TestRankingSummary(t *testing.T) {
 		sum.Add(SurveyAnswer{Answers: []QuestionAnswer{{QuestionID: "q1", Type: Ranking, Answer: stored}}})
 	}
 	qs := sum.Questions[0]
-	want := []RankSum{{"Price", 3, 6}, {"Quality", 3, 4}, {"Delivery", 3, 8}, {"Colour", 0, 0}}
+	want := []RankSum{{"Price", 3, 6, 1}, {"Quality", 3, 4, 2}, {"Delivery", 3, 8, 0}, {"Colour", 0, 0, 0}}
 	if !reflect.DeepEqual(qs.Ranks, want) {
 		t.Fatalf("ranks %+v", qs.Ranks)
 	}
 	c := (ranking{}).Chart(&qs)
-	// Four items: points 4 for a first place down to 1 for a last.
+	// A bar counts the first places.
 	wantLabels := []string{"Quality (average 1.33)", "Price (average 2.00)", "Delivery (average 2.67)", "Colour"}
-	if !reflect.DeepEqual(c.Labels, wantLabels) || !reflect.DeepEqual(c.Counts, []int64{11, 9, 7, 0}) ||
+	if !reflect.DeepEqual(c.Labels, wantLabels) || !reflect.DeepEqual(c.Counts, []int64{2, 1, 0, 0}) ||
 		!reflect.DeepEqual(c.Figures, []Figure{{"Quality", "1.33"}, {"Price", "2.00"}, {"Delivery", "2.67"}, {"Colour", "not ranked"}}) || c.Note == "" {
 		t.Errorf("chart %q %v %+v %q", c.Labels, c.Counts, c.Figures, c.Note)
 	}

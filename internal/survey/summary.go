@@ -80,11 +80,12 @@ type RowCount struct {
 }
 
 // RankSum is the sum of the positions (from 1) given to one item of a
-// ranking, and how many answers ranked it.
+// ranking, how many answers ranked it, and how many ranked it first.
 type RankSum struct {
 	Item  string `json:"item"`
 	Count int64  `json:"count"`
 	Sum   int64  `json:"sum"`
+	First int64  `json:"first,omitempty"`
 }
 
 // Average is the mean position of the item, 0 when none.
@@ -219,6 +220,7 @@ func (qs *QuestionAnswersSummary) merge(o *QuestionAnswersSummary) {
 			if qs.Ranks[i].Item == or.Item {
 				qs.Ranks[i].Count += or.Count
 				qs.Ranks[i].Sum += or.Sum
+				qs.Ranks[i].First += or.First
 				found = true
 				break
 			}

@@ -192,7 +192,7 @@ func TestChoiceKindsAnswered(t *testing.T) {
 	}
 	qs := sum.Questions
 	if qs[0].Choices[0] != (survey.ChoiceCount{Answer: "Coffee", Count: 1}) || qs[0].Choices[1].Count != 1 || qs[0].Other != 2 ||
-		qs[1].Choices[2].Count != 2 || qs[2].Rows[0].Choices[4].Count != 1 || qs[3].Ranks[0] != (survey.RankSum{Item: "Price", Count: 3, Sum: 6}) || qs[4].Other != 1 {
+		qs[1].Choices[2].Count != 2 || qs[2].Rows[0].Choices[4].Count != 1 || qs[3].Ranks[0] != (survey.RankSum{Item: "Price", Count: 3, Sum: 6, First: 1}) || qs[4].Other != 1 {
 		t.Errorf("summary %+v", qs)
 	}
 

@@ -1,0 +1,333 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// kindStep is one question of TestBrowserEveryKind: its text, its kind,
+// the settings typed into the designer after "Change kind", and how a
+// respondent answers it in the browser (within its fieldset, fs).
+type kindStep struct {
+	text     string
+	kind     survey.QuestionType
+	settings func(i string) []chromedp.Action
+	answer   func(fs string) []chromedp.Action
+}
+
+// byXPath is an action on the element an XPath expression finds.
+var byXPath = chromedp.BySearch
+
+// TestBrowserEveryKind is the end-to-end test of issue 12: a new
+// subscriber signs up in Chromium, builds a survey with a question of every
+// kind in the designer (each kind's own settings), publishes it; a
+// respondent on a phone first sends it empty (422: focus on the list of
+// problems), then answers every question with the mouse and keyboard; the
+// subscriber sees each kind's chart on the analysis page and exports the
+// answer as CSV and JSON. axe-core checks the designer, the survey, the
+// refused survey, the thank-you page and the analysis page.
+func TestBrowserEveryKind(t *testing.T) {
+	m := newTestMain(t, t.TempDir())
+	t.Cleanup(func() { m.Close() })
+	ctx, axeCheck := newBrowser(t), newAxeCheck(t)
+	run := func(what string, actions ...chromedp.Action) {
+		t.Helper()
+		if err := chromedp.Run(ctx, actions...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	dir := artifacts(t)
+	shot := func(name string) chromedp.Action {
+		return chromedp.ActionFunc(func(ctx context.Context) error {
+			var png []byte
+			if err := chromedp.FullScreenshot(&png, 90).Do(ctx); err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
+		})
+	}
+	base := "http://" + m.Addr()
+
+	// 1. A new subscriber signs up.
+	run("sign up",
+		chromedp.EmulateViewport(1200, 900),
+		chromedp.Navigate(base+"/onboarding"),
+		chromedp.WaitVisible(`#name`),
+		chromedp.SendKeys(`#name`, "Northwind Traders"),
+		chromedp.SendKeys(`#email`, "nancy@northwind.example"),
+		chromedp.SendKeys(`#password`, "a long enough password"),
+		chromedp.Submit(`#name`),
+		chromedp.WaitVisible(`main h1`))
+	// A trial asks at most 10 questions: the operator gives the tenant a
+	// plan, as `surveys tenant plan` does.
+	tenants := store.NewTenantStore(m.Storage)
+	tn, err := tenants.Get(context.Background(), "northwindtraders")
+	if err != nil {
+		t.Fatalf("the new tenant: %v", err)
+	}
+	tn.Plan = survey.Standard
+	if err := tenants.Update(context.Background(), tn); err != nil {
+		t.Fatal(err)
+	}
+
+	set := func(i, field, value string) chromedp.Action {
+		return chromedp.SetValue(`#q`+i+`-`+field, value, chromedp.ByQuery)
+	}
+	keys := func(i, field, value string) chromedp.Action {
+		return chromedp.SendKeys(`#q`+i+`-`+field, value, chromedp.ByQuery)
+	}
+	click := func(i, field string) chromedp.Action { return chromedp.Click(`#q`+i+`-`+field, chromedp.ByQuery) }
+	label := func(fs, text string) chromedp.Action {
+		return chromedp.Click(fs+`//label[normalize-space(.)="`+text+`"]`, byXPath)
+	}
+	steps := []kindStep{
+		{"What did you enjoy most?", survey.SimpleText,
+			func(i string) []chromedp.Action { return []chromedp.Action{keys(i, "help", "A sentence or two.")} },
+			func(fs string) []chromedp.Action {
+				return []chromedp.Action{chromedp.SendKeys(fs+`//textarea`, "The lovely garden terrace", byXPath)}
+			}},
+		{"Your e-mail address", survey.ShortText,
+			func(i string) []chromedp.Action {
+				return []chromedp.Action{set(i, "format", "email"), click(i, "optional")}
+			},
+			func(fs string) []chromedp.Action {
+				return []chromedp.Action{chromedp.SendKeys(fs+`//input[@type="email"]`, "guest@example.com", byXPath)}
+			}},
+		{"Favourite drink", survey.MultipleChoice,
+			func(i string) []chromedp.Action {
+				return []chromedp.Action{keys(i, "choices", "Coffee\nTea\nJuice"), click(i, "other")}
+			},
+			func(fs string) []chromedp.Action { return []chromedp.Action{label(fs, "Tea")} }},
+		{"Which snacks did you try?", survey.Checkboxes,
+			func(i string) []chromedp.Action { return []chromedp.Action{keys(i, "choices", "Crisps\nFruit\nNuts")} },
+			func(fs string) []chromedp.Action { return []chromedp.Action{label(fs, "Fruit"), label(fs, "Nuts")} }},
+		{"Your city", survey.Dropdown,
+			func(i string) []chromedp.Action { return []chromedp.Action{keys(i, "choices", "Lisbon\nOslo\nRome")} },
+			func(fs string) []chromedp.Action {
+				return []chromedp.Action{chromedp.SetValue(fs+`//select`, "Oslo", byXPath)}
+			}},
+		{"Rate the venue", survey.FiveStars, nil,
+			func(fs string) []chromedp.Action {
+				return []chromedp.Action{chromedp.Click(fs+`//label[@title="4 stars"]`, byXPath)}
+			}},
+		{"How busy was it?", survey.LinearScale,
+			func(i string) []chromedp.Action {
+				return []chromedp.Action{set(i, "scale", "7"), keys(i, "low", "Quiet"), keys(i, "high", "Packed")}
+			},
+			func(fs string) []chromedp.Action { return []chromedp.Action{label(fs, "6")} }},
+		{"Would you recommend us to a friend?", survey.NetPromoterScore, nil,
+			func(fs string) []chromedp.Action { return []chromedp.Action{label(fs, "9")} }},
+		{"How many people came with you?", survey.Number,
+			func(i string) []chromedp.Action {
+				return []chromedp.Action{click(i, "integer"), keys(i, "min", "0"), keys(i, "max", "20")}
+			},
+			func(fs string) []chromedp.Action {
+				return []chromedp.Action{chromedp.SendKeys(fs+`//input[@type="text"]`, "3", byXPath)}
+			}},
+		{"When did you visit?", survey.Date,
+			func(i string) []chromedp.Action { return []chromedp.Action{set(i, "min", "2026-01-01")} },
+			func(fs string) []chromedp.Action {
+				return []chromedp.Action{chromedp.SetValue(fs+`//input[@type="date"]`, "2026-03-14", byXPath)}
+			}},
+		{"Rate each part of the visit", survey.Matrix,
+			func(i string) []chromedp.Action {
+				return []chromedp.Action{keys(i, "rows", "Food\nService"), keys(i, "choices", "Poor\nGood\nGreat")}
+			},
+			func(fs string) []chromedp.Action {
+				return []chromedp.Action{
+					chromedp.Click(fs+`//tr[th[.="Food"]]//label[.//input[@value="Great"]]`, byXPath),
+					chromedp.Click(fs+`//tr[th[.="Service"]]//label[.//input[@value="Good"]]`, byXPath),
+				}
+			}},
+		{"Rank these by importance", survey.Ranking,
+			func(i string) []chromedp.Action { return []chromedp.Action{keys(i, "choices", "Price\nTaste\nSpeed")} },
+			func(fs string) []chromedp.Action {
+				item := func(name, pos string) chromedp.Action {
+					return chromedp.SetValue(fs+`//div[@class="ranking-item"][.//label[contains(., "`+name+`")]]//select`, pos, byXPath)
+				}
+				return []chromedp.Action{item("Taste", "1"), item("Price", "2"), item("Speed", "3")}
+			}},
+	}
+	if len(steps) != len(survey.Kinds()) {
+		t.Fatalf("the test covers %d kinds, %d are registered", len(steps), len(survey.Kinds()))
+	}
+
+	// 2. The designer: a question of every kind, each with its settings.
+	run("new survey",
+		chromedp.Navigate(base+"/northwindtraders/surveys/new"),
+		chromedp.WaitVisible(`#title`),
+		chromedp.SendKeys(`#title`, "Northwind visit"),
+		chromedp.SendKeys(`#description`, "Two minutes about your visit."))
+	for n, st := range steps {
+		i := strconv.Itoa(n)
+		if n > 0 {
+			run("add question "+i, chromedp.Click(`button[value=add]`, chromedp.ByQuery), chromedp.WaitVisible(`#q`+i+`-text`))
+		}
+		run("question "+i,
+			keys(i, "text", st.text),
+			set(i, "type", string(st.kind)),
+			click(i, "apply"),
+			chromedp.WaitVisible(`#q`+i+`-text`))
+		if st.settings != nil {
+			run("settings of question "+i, st.settings(i)...)
+		}
+	}
+	run("designer", shot("every-kind-designer"), axeCheck("designer (every kind)"))
+	run("publish", chromedp.Click(`button[value=publish]`, chromedp.ByQuery), chromedp.WaitVisible(`table.table`))
+	sv, err := store.NewSurveyStore(m.Storage).Get(context.Background(), "northwindtraders", "northwind-visit")
+	if err != nil {
+		t.Fatalf("the published survey: %v", err)
+	}
+	if sv.State != survey.Published || len(sv.Questions) != len(steps) {
+		t.Fatalf("published %s with %d questions", sv.State, len(sv.Questions))
+	}
+	for n, st := range steps {
+		if q := sv.Questions[n]; q.Type != st.kind || q.Text != st.text {
+			t.Errorf("question %d is %s %q, want %s %q", n+1, q.Type, q.Text, st.kind, st.text)
+		}
+	}
+	if q := sv.Questions[9]; q.Min != "2026-01-01" {
+		t.Errorf("the date's earliest is %q", q.Min)
+	}
+	if q := sv.Questions[10]; strings.Join(q.Rows, ",") != "Food,Service" || strings.Join(q.PossibleAnswers, ",") != "Poor,Good,Great" {
+		t.Errorf("the matrix is %v × %v", q.Rows, q.PossibleAnswers)
+	}
+
+	// 3. A respondent on a phone: the empty form is refused, then answered.
+	page := base + "/survey/northwindtraders/northwind-visit"
+	noRequired := chromedp.Evaluate(`document.querySelectorAll('[required]').forEach(e => e.removeAttribute('required'))`, nil)
+	var focused string
+	run("the survey on a phone",
+		chromedp.EmulateViewport(390, 844),
+		chromedp.Navigate(page),
+		chromedp.WaitVisible(`form`),
+		shot("every-kind-survey-phone"),
+		noSidewaysScroll(t, "survey of every kind"),
+		axeCheck("survey of every kind (390 px)"),
+		noRequired,
+		chromedp.Click(`button[type=submit]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#form-errors`),
+		chromedp.Evaluate(`document.activeElement.id`, &focused),
+		shot("every-kind-refused-phone"),
+		noSidewaysScroll(t, "refused survey of every kind"),
+		axeCheck("refused survey of every kind (390 px)"))
+	if focused != "form-errors" {
+		t.Errorf("after a refused submit the focus is on %q, want the list of problems", focused)
+	}
+	for _, st := range steps {
+		fs := `//fieldset[contains(@class, "question")][.//legend[contains(., "` + st.text + `")]]`
+		run("answer "+st.text, st.answer(fs)...)
+	}
+	run("submit", chromedp.Click(`button[type=submit]`, chromedp.ByQuery), chromedp.WaitVisible(`.thanks`),
+		shot("every-kind-thankyou-phone"), axeCheck("thank-you (every kind)"))
+
+	// 4. The analysis page shows each kind's chart.
+	var total, analysis string
+	for deadline := time.Now().Add(30 * time.Second); total != "1" && time.Now().Before(deadline); {
+		run("analysis", chromedp.Navigate(base+"/northwindtraders/surveys/northwind-visit/analyze"), chromedp.Text(`.big-number`, &total, chromedp.ByQuery))
+		time.Sleep(200 * time.Millisecond)
+	}
+	if total != "1" {
+		t.Fatalf("the analysis page counts %q answers, want 1", total)
+	}
+	run("analysis page", chromedp.Text(`main`, &analysis, chromedp.ByQuery), shot("every-kind-analysis-phone"),
+		noSidewaysScroll(t, "analysis of every kind"), axeCheck("analysis of every kind (390 px)"))
+	for _, want := range []string{"terrace", "Tea", "Fruit", "Oslo", "4.00", "NPS", "+100", "Histogram", "Answers per month", "Mar 2026", "Food", "Service", "Average position", "Taste"} {
+		if !strings.Contains(analysis, want) {
+			t.Errorf("the analysis page lacks %q", want)
+		}
+	}
+
+	// 5. The exports, with the browser's session.
+	var cookies []*network.Cookie
+	run("cookies", chromedp.ActionFunc(func(ctx context.Context) (err error) {
+		cookies, err = network.GetCookies().Do(ctx)
+		return err
+	}))
+	fetch := func(path string) string {
+		req, _ := http.NewRequest("GET", base+path, nil)
+		for _, c := range cookies {
+			req.AddCookie(&http.Cookie{Name: c.Name, Value: c.Value})
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("GET %s = %d\n%s", path, resp.StatusCode, b)
+		}
+		return string(b)
+	}
+	rows, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(fetch("/northwindtraders/surveys/northwind-visit/export.csv"), "\uFEFF"))).ReadAll()
+	if err != nil || len(rows) != 2 {
+		t.Fatalf("CSV: %d rows, %v", len(rows), err)
+	}
+	cell := map[string]string{}
+	for i, h := range rows[0] {
+		cell[h] = rows[1][i]
+	}
+	for col, want := range map[string]string{
+		"What did you enjoy most?":              "The lovely garden terrace",
+		"Your e-mail address":                   "guest@example.com",
+		"Favourite drink":                       "Tea",
+		"Which snacks did you try? [Fruit]":     "Fruit",
+		"Which snacks did you try? [Crisps]":    "",
+		"Your city":                             "Oslo",
+		"Rate the venue":                        "4",
+		"How busy was it?":                      "6",
+		"Would you recommend us to a friend?":   "9",
+		"How many people came with you?":        "3",
+		"When did you visit?":                   "2026-03-14",
+		"Rate each part of the visit [Food]":    "Great",
+		"Rate each part of the visit [Service]": "Good",
+		"Rank these by importance [Taste]":      "1",
+		"Rank these by importance [Speed]":      "3",
+	} {
+		if got, ok := cell[col]; !ok || got != want {
+			t.Errorf("CSV column %q = %q (present %v), want %q", col, got, ok, want)
+		}
+	}
+	var line struct {
+		Answers []struct {
+			QuestionText string `json:"questionText"`
+			Value        any    `json:"value"`
+		} `json:"answers"`
+	}
+	if err := json.Unmarshal([]byte(fetch("/northwindtraders/surveys/northwind-visit/export.json")), &line); err != nil {
+		t.Fatal(err)
+	}
+	values := map[string]string{}
+	for _, a := range line.Answers {
+		b, _ := json.Marshal(a.Value)
+		values[a.QuestionText] = string(b)
+	}
+	for q, want := range map[string]string{
+		"How many people came with you?":      `3`,
+		"Would you recommend us to a friend?": `9`,
+		"Which snacks did you try?":           `{"choices":["Fruit","Nuts"]}`,
+		"Rank these by importance":            `["Taste","Price","Speed"]`,
+		"Rate each part of the visit":         `{"Food":"Great","Service":"Good"}`,
+		"When did you visit?":                 `"2026-03-14"`,
+	} {
+		if values[q] != want {
+			t.Errorf("JSON value of %q = %s, want %s", q, values[q], want)
+		}
+	}
+}
