@@ -71,7 +71,7 @@ func TestBrowserEveryKind(t *testing.T) {
 		chromedp.SendKeys(`#name`, "Northwind Traders"),
 		chromedp.SendKeys(`#email`, "nancy@northwind.example"),
 		chromedp.SendKeys(`#password`, "a long enough password"),
-		chromedp.Submit(`#name`),
+		clickAndLoad(`main form button[type=submit]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`main h1`))
 	// A trial asks at most 10 questions: the operator gives the tenant a
 	// plan, as `surveys tenant plan` does.
@@ -176,19 +176,18 @@ func TestBrowserEveryKind(t *testing.T) {
 	for n, st := range steps {
 		i := strconv.Itoa(n)
 		if n > 0 {
-			run("add question "+i, chromedp.Click(`button[value=add]`, chromedp.ByQuery), chromedp.WaitVisible(`#q`+i+`-text`))
+			run("add question "+i, clickAndLoad(`button[value=add]`, chromedp.ByQuery), chromedp.WaitVisible(`#q`+i+`-text`))
 		}
 		run("question "+i,
 			keys(i, "text", st.text),
-			set(i, "type", string(st.kind)),
-			click(i, "apply"),
+			chooseKind(i, string(st.kind)),
 			chromedp.WaitVisible(`#q`+i+`-text`))
 		if st.settings != nil {
 			run("settings of question "+i, st.settings(i)...)
 		}
 	}
 	run("designer", shot("every-kind-designer"), axeCheck("designer (every kind)"))
-	run("publish", chromedp.Click(`button[value=publish]`, chromedp.ByQuery), chromedp.WaitVisible(`table.table`))
+	run("publish", clickAndLoad(`button[value=publish]`, chromedp.ByQuery), chromedp.WaitVisible(`table.table`))
 	sv, err := store.NewSurveyStore(m.Storage).Get(context.Background(), "northwindtraders", "northwind-visit")
 	if err != nil {
 		t.Fatalf("the published survey: %v", err)
@@ -220,7 +219,7 @@ func TestBrowserEveryKind(t *testing.T) {
 		noSidewaysScroll(t, "survey of every kind"),
 		axeCheck("survey of every kind (390 px)"),
 		noRequired,
-		chromedp.Click(`button[type=submit]`, chromedp.ByQuery),
+		clickAndLoad(`button[type=submit]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`#form-errors`),
 		chromedp.Evaluate(`document.activeElement.id`, &focused),
 		shot("every-kind-refused-phone"),
@@ -233,7 +232,7 @@ func TestBrowserEveryKind(t *testing.T) {
 		fs := `//fieldset[contains(@class, "question")][.//legend[contains(., "` + st.text + `")]]`
 		run("answer "+st.text, st.answer(fs)...)
 	}
-	run("submit", chromedp.Click(`button[type=submit]`, chromedp.ByQuery), chromedp.WaitVisible(`.thanks`),
+	run("submit", clickAndLoad(`button[type=submit]`, chromedp.ByQuery), chromedp.WaitVisible(`.thanks`),
 		shot("every-kind-thankyou-phone"), axeCheck("thank-you (every kind)"))
 
 	// 4. The analysis page shows each kind's chart.

@@ -106,6 +106,38 @@ func noSidewaysScroll(t *testing.T, what string) chromedp.Action {
 	})
 }
 
+// clickAndLoad clicks a button that submits a form (or a link) and waits
+// until the browser shows the page that answers it, so that the next
+// action cannot reach the page being left: the old document is marked
+// (data-leaving on its root), and the query waits for a root without the
+// mark (chromedp's queries wait out a navigation for the new document).
+func clickAndLoad(sel string, opts ...chromedp.QueryOption) chromedp.Action {
+	return chromedp.Tasks{
+		chromedp.WaitVisible(sel, opts...),
+		chromedp.Evaluate(`document.documentElement.dataset.leaving = "1"`, nil),
+		chromedp.Click(sel, opts...),
+		chromedp.WaitNotPresent(`html[data-leaving]`, chromedp.ByQuery),
+		chromedp.WaitReady(`body`, chromedp.ByQuery),
+	}
+}
+
+// chooseKind chooses the kind of the designer's question i as a person
+// does: the select's change makes designer.js press "Change kind", and the
+// action waits for the page that shows the kind's settings.
+func chooseKind(i, kind string) chromedp.Action {
+	return chromedp.Tasks{
+		chromedp.WaitVisible(`#q`+i+`-type`, chromedp.ByQuery),
+		chromedp.Evaluate(`(() => {
+			document.documentElement.dataset.leaving = "1";
+			const s = document.getElementById("q`+i+`-type");
+			s.value = "`+kind+`";
+			s.dispatchEvent(new Event("change", {bubbles: true}));
+		})()`, nil),
+		chromedp.WaitNotPresent(`html[data-leaving]`, chromedp.ByQuery),
+		chromedp.WaitReady(`body`, chromedp.ByQuery),
+	}
+}
+
 // newBrowserTest starts the app (its account ana@adatum.example) and a
 // browser, and returns the app's address, a run in the browser that fails
 // the test on an error, and the accessibility check.
@@ -161,17 +193,16 @@ func TestBrowserEndToEnd(t *testing.T) {
 		chromedp.WaitVisible(`#title`),
 		chromedp.SendKeys(`#title`, "Browser lunch survey"),
 		chromedp.SendKeys(`#q0-text`, "What did you eat?"),
-		chromedp.Click(`button[value=add]`),
+		clickAndLoad(`button[value=add]`),
 		chromedp.WaitVisible(`#q1-text`),
 		chromedp.SendKeys(`#q1-text`, "Pick a dessert"),
-		chromedp.SetValue(`#q1-type`, "MultipleChoice"),
-		chromedp.Click(`#q1-apply`), // "Change kind": the kind's settings
+		chooseKind("1", "MultipleChoice"),
 		chromedp.WaitVisible(`#q1-choices`),
 		chromedp.SendKeys(`#q1-choices`, "Cake\nFruit"),
-		chromedp.Click(`button[value=add]`),
+		clickAndLoad(`button[value=add]`),
 		chromedp.WaitVisible(`#q2-text`),
 		chromedp.SendKeys(`#q2-text`, "Rate the food"),
-		chromedp.SetValue(`#q2-type`, "FiveStars"),
+		chooseKind("2", "FiveStars"),
 		shot("designer"),
 		axeCheck("designer"),
 		chromedp.Click(`button[value=publish]`),
@@ -337,9 +368,9 @@ func TestBrowserChallenge(t *testing.T) {
 		chromedp.WaitVisible(`#title`),
 		chromedp.SendKeys(`#title`, "Robot checked"),
 		chromedp.SendKeys(`#q0-text`, "Rate the food"),
-		chromedp.SetValue(`#q0-type`, "FiveStars"),
+		chooseKind("0", "FiveStars"),
 		chromedp.Click(`input[name=challenge]`),
-		chromedp.Click(`button[value=publish]`),
+		clickAndLoad(`button[value=publish]`),
 		chromedp.WaitVisible(`table.table`))
 	var status, pow string
 	run("answer",
