@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -13,15 +12,6 @@ import (
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
-
-// analysisShot is where TestBrowserAnalysisOnAPhone keeps its screenshot of
-// the analysis page 390 px wide (SURVEYS_ANALYSIS_SHOT, or artifacts/).
-func analysisShot(t *testing.T, name string) string {
-	if p := os.Getenv("SURVEYS_ANALYSIS_SHOT"); p != "" {
-		return strings.TrimSuffix(p, ".png") + name + ".png"
-	}
-	return artifacts(t) + "/analysis" + name + "-390.png"
-}
 
 // TestBrowserAnalysisOnAPhone: the analysis page of a survey with answers
 // (choices with labels longer than a phone's line, stars, an optional text
@@ -88,21 +78,7 @@ func TestBrowserAnalysisOnAPhone(t *testing.T) {
 	base := "http://" + m.Addr()
 	bctx := newBrowser(t)
 	axeCheck := newAxeCheck(t)
-	run := func(what string, actions ...chromedp.Action) {
-		t.Helper()
-		if err := chromedp.Run(bctx, actions...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
-	shot := func(path string) chromedp.Action {
-		return chromedp.ActionFunc(func(ctx context.Context) error {
-			var png []byte
-			if err := chromedp.FullScreenshot(&png, 100).Do(ctx); err != nil {
-				return err
-			}
-			return os.WriteFile(path, png, 0o644)
-		})
-	}
+	run := browserRun(t, bctx)
 	run("sign in",
 		chromedp.EmulateViewport(390, 844),
 		chromedp.Navigate(base+"/login"),
@@ -128,7 +104,7 @@ func TestBrowserAnalysisOnAPhone(t *testing.T) {
 		chromedp.WaitVisible(`.bars`),
 		chromedp.Text(`main`, &main),
 		chromedp.Evaluate(`document.querySelectorAll('main svg text').length`, &svgText),
-		shot(analysisShot(t, "")),
+		screenshot(t, "analysis-390"),
 		noSidewaysScroll(t, "analysis"),
 		axeCheck("analysis (390 px)"))
 	for _, want := range []string{choices[0], "Multiple choice", "Long text", "37 answers", "not answered by 10", "Average rating", "Latest answers",
@@ -144,11 +120,11 @@ func TestBrowserAnalysisOnAPhone(t *testing.T) {
 		chromedp.Click(`a.written-all[href$="/`+s.Questions[2].ID+`"]`),
 		chromedp.WaitVisible(`.written-page`),
 		chromedp.Text(`main`, &main),
-		shot(analysisShot(t, "-written")),
+		screenshot(t, "analysis-written-390"),
 		noSidewaysScroll(t, "written answers"),
 		axeCheck("written answers (390 px)"))
 	// And on a laptop, for the record.
-	run("analysis at 1200 px", chromedp.EmulateViewport(1200, 900), chromedp.Navigate(page), chromedp.WaitVisible(`.bars`), shot(analysisShot(t, "-at-1200")))
+	run("analysis at 1200 px", chromedp.EmulateViewport(1200, 900), chromedp.Navigate(page), chromedp.WaitVisible(`.bars`), screenshot(t, "analysis-1200"))
 	if !strings.Contains(main, "Answers 1–20 of 37 · page 1 of 2") || !strings.Contains(main, "Older") || !strings.Contains(main, texts[3]) {
 		t.Errorf("the written answers page: %q", main)
 	}

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -45,22 +43,8 @@ func TestBrowserEveryKind(t *testing.T) {
 	m := newTestMain(t, t.TempDir())
 	t.Cleanup(func() { m.Close() })
 	ctx, axeCheck := newBrowser(t), newAxeCheck(t)
-	run := func(what string, actions ...chromedp.Action) {
-		t.Helper()
-		if err := chromedp.Run(ctx, actions...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
-	dir := artifacts(t)
-	shot := func(name string) chromedp.Action {
-		return chromedp.ActionFunc(func(ctx context.Context) error {
-			var png []byte
-			if err := chromedp.FullScreenshot(&png, 90).Do(ctx); err != nil {
-				return err
-			}
-			return os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
-		})
-	}
+	run := browserRun(t, ctx)
+	shot := func(name string) chromedp.Action { return screenshot(t, name) }
 	base := "http://" + m.Addr()
 
 	// 1. A new subscriber signs up.

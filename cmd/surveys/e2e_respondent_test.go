@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -53,12 +51,7 @@ func TestBrowserRespondentPage(t *testing.T) {
 	}
 	text, stars := sv.Questions[0].ID, sv.Questions[1].ID
 	browser := newBrowser(t)
-	run := func(what string, actions ...chromedp.Action) {
-		t.Helper()
-		if err := chromedp.Run(browser, actions...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
+	run := browserRun(t, browser)
 	axeCheck := newAxeCheck(t)
 	base := "http://" + m.Addr()
 
@@ -160,16 +153,12 @@ func TestBrowserRespondentPage(t *testing.T) {
 	}
 
 	// On a phone.
-	var png []byte
 	run("on a phone",
 		chromedp.EmulateViewport(390, 844),
 		chromedp.Evaluate(`window.scrollTo(0, 0)`, nil),
 		noSidewaysScroll(t, "respondent survey refused"),
 		axeCheck("respondent survey refused (390 px)"),
-		chromedp.FullScreenshot(&png, 100))
-	if err := os.WriteFile(filepath.Join(artifacts(t), "survey-refused-phone.png"), png, 0o644); err != nil {
-		t.Fatal(err)
-	}
+		screenshot(t, "survey-refused-phone"))
 	var thanks string
 	var logoShown bool
 	run("answered",
@@ -181,10 +170,7 @@ func TestBrowserRespondentPage(t *testing.T) {
 		chromedp.Evaluate(`(() => { const i = document.querySelector('.thanks img.tenant-logo'); return !!i && i.complete && i.naturalWidth > 0; })()`, &logoShown),
 		noSidewaysScroll(t, "thank-you"),
 		axeCheck("thank-you with a message (390 px)"),
-		chromedp.FullScreenshot(&png, 100))
-	if err := os.WriteFile(filepath.Join(artifacts(t), "thankyou-message-phone.png"), png, 0o644); err != nil {
-		t.Fatal(err)
-	}
+		screenshot(t, "thankyou-message-phone"))
 	if !strings.Contains(thanks, "Thanks, see you tomorrow!") || !strings.Contains(thanks, "The canteen team") || !logoShown {
 		t.Errorf("thank-you page: %q, logo shown %v", thanks, logoShown)
 	}

@@ -106,6 +106,29 @@ func noSidewaysScroll(t *testing.T, what string) chromedp.Action {
 	})
 }
 
+// browserRun returns run: actions in the browser ctx, failing t (named by
+// what) on an error.
+func browserRun(t *testing.T, ctx context.Context) func(what string, actions ...chromedp.Action) {
+	return func(what string, actions ...chromedp.Action) {
+		t.Helper()
+		if err := chromedp.Run(ctx, actions...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+}
+
+// screenshot saves the whole page the browser shows as artifacts/<name>.png.
+func screenshot(t *testing.T, name string) chromedp.Action {
+	path := filepath.Join(artifacts(t), name+".png")
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		var png []byte
+		if err := chromedp.FullScreenshot(&png, 90).Do(ctx); err != nil {
+			return err
+		}
+		return os.WriteFile(path, png, 0o644)
+	})
+}
+
 // clickAndLoad clicks a button that submits a form (or a link) and waits
 // until the browser shows the page that answers it, so that the next
 // action cannot reach the page being left: the old document is marked
@@ -148,14 +171,7 @@ func newBrowserTest(t *testing.T) (base string, run func(string, ...chromedp.Act
 	if _, err := store.NewUserStore(m.Storage).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
-	ctx := newBrowser(t)
-	run = func(what string, actions ...chromedp.Action) {
-		t.Helper()
-		if err := chromedp.Run(ctx, actions...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
-	return "http://" + m.Addr(), run, newAxeCheck(t)
+	return "http://" + m.Addr(), browserRun(t, newBrowser(t)), newAxeCheck(t)
 }
 
 // TestBrowserEndToEnd drives a real headless Chromium: a subscriber signs
@@ -165,16 +181,7 @@ func newBrowserTest(t *testing.T) (base string, run func(string, ...chromedp.Act
 func TestBrowserEndToEnd(t *testing.T) {
 	base, run, axeCheck := newBrowserTest(t)
 
-	dir := artifacts(t)
-	shot := func(name string) chromedp.Action {
-		return chromedp.ActionFunc(func(ctx context.Context) error {
-			var png []byte
-			if err := chromedp.FullScreenshot(&png, 100).Do(ctx); err != nil {
-				return err
-			}
-			return os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
-		})
-	}
+	shot := func(name string) chromedp.Action { return screenshot(t, name) }
 
 	run("home", chromedp.Navigate(base+"/"), chromedp.WaitVisible(`.cards`), shot("home"), axeCheck("home"))
 	run("sign in",

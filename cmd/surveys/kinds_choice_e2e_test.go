@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -38,22 +36,8 @@ func TestChoiceKindsInTheBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, axeCheck := newBrowser(t), newAxeCheck(t)
-	run := func(what string, actions ...chromedp.Action) {
-		t.Helper()
-		if err := chromedp.Run(ctx, actions...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
-	dir := artifacts(t)
-	shot := func(name string) chromedp.Action {
-		return chromedp.ActionFunc(func(ctx context.Context) error {
-			var png []byte
-			if err := chromedp.FullScreenshot(&png, 100).Do(ctx); err != nil {
-				return err
-			}
-			return os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
-		})
-	}
+	run := browserRun(t, ctx)
+	shot := func(name string) chromedp.Action { return screenshot(t, name) }
 	url := "http://" + m.Addr() + "/survey/adatum/" + s.Slug
 	q := func(i int) string { return s.Questions[i].ID }
 	noRequired := chromedp.Evaluate(`document.querySelectorAll('[required]').forEach(e => e.removeAttribute('required'))`, nil)
