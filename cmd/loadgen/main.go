@@ -63,6 +63,7 @@ type config struct {
 	tools        string
 	catchup      time.Duration
 	keep         bool
+	idle         time.Duration
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -81,6 +82,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.tools, "tools", "", "the tools folder holding node_modules/azurite (default: <repo>/tools)")
 	fs.DurationVar(&c.catchup, "catchup-timeout", 60*time.Second, "how long to wait for the worker to merge a step's answers")
 	fs.BoolVar(&c.keep, "keep", false, "keep the temporary directory (data and logs)")
+	fs.DurationVar(&c.idle, "idle", time.Minute, "how long to count the storage operations of the idle server (0 skips it)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -105,6 +107,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return c, errors.New("--rate-duration: want more than 0 and at most 10m")
 	case c.azureConc < 1 || c.azureConc > 4096:
 		return c, errors.New("--azure-concurrency: want 1 to 4096")
+	case c.idle < 0 || c.idle > 10*time.Minute:
+		return c, errors.New("--idle: want 0 to 10m")
 	case c.catchup <= 0 || c.catchup > 10*time.Minute:
 		return c, errors.New("--catchup-timeout: want more than 0 and at most 10m")
 	}
@@ -276,6 +280,12 @@ func run(ctx context.Context, cfg config, out io.Writer) (err error) {
 	}
 	if err := triv.close(); err != nil {
 		return err
+	}
+
+	if cfg.idle > 0 {
+		if err := idleStep(ctx, out, client, srv.base, cfg.idle); err != nil {
+			return err
+		}
 	}
 
 	stopChild(srv.child)
@@ -450,6 +460,53 @@ func measureStep(ctx context.Context, c *http.Client, base, surveyURL string, co
 	}
 	return step{conc: conc, res: res, ops: delta(before.storageOps(storageOps), after.storageOps(storageOps)),
 		errOps: delta(before.storageOps(storageErrs), after.storageOps(storageErrs)), caughtUp: ok, accepted: accepted}, nil
+}
+
+// idleSettle is how long the idle step waits before counting: the workers'
+// polls back off to their longest pause within it.
+const idleSettle = 25 * time.Second
+
+// idleStep counts the storage operations of the server with no traffic
+// over d, after idleSettle, per minute, from two scrapes of /metrics (a
+// scrape reads the queues' depths at most every 15 s: up to 12 of the
+// operations are the scrape's own).
+func idleStep(ctx context.Context, out io.Writer, c *http.Client, base string, d time.Duration) error {
+	fmt.Fprintf(out, "\n== idle: storage operations of the embedded-store server with no traffic, over %s after %s to settle ==\n", d, idleSettle)
+	select {
+	case <-time.After(idleSettle):
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	before, err := getMetrics(ctx, c, base)
+	if err != nil {
+		return err
+	}
+	select {
+	case <-time.After(d):
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	after, err := getMetrics(ctx, c, base)
+	if err != nil {
+		return err
+	}
+	ops := delta(before.storageOps(storageOps), after.storageOps(storageOps))
+	total, scrape := 0.0, 0.0
+	var kinds []string
+	for k, v := range ops {
+		total += v
+		if k == "queue.count" || k == "queue.peek" {
+			scrape += v // only /metrics reads queue depths
+		}
+		if v > 0 {
+			kinds = append(kinds, fmt.Sprintf("%s %.0f", k, v))
+		}
+	}
+	sort.Strings(kinds)
+	perMinute := float64(time.Minute) / float64(d)
+	fmt.Fprintf(out, "%.0f storage operations in %s (%s): the server's own %.1f a minute (goal <= 20), and %.1f a minute of /metrics' queue reads\n",
+		total, d, strings.Join(kinds, ", "), (total-scrape)*perMinute, scrape*perMinute)
+	return nil
 }
 
 func delta(before, after map[string]float64) map[string]float64 {

@@ -111,13 +111,25 @@ func (m *Main) Run(ctx context.Context) error {
 		worker.PoisonQueue, store.TransfersQueue, store.TransfersPoisonQueue, store.ViewsQueue}, metrics.QueueRefresh))
 	wm := worker.NewMetrics()
 	reg.Register(wm.Collectors()...)
+	// The workers poll empty queues seldom; what this instance queues
+	// wakes its own worker at once.
+	notifier, transfers := store.NewNotifier(answers, 4), store.NewSurveyTransferStore(m.Storage)
+	var w *worker.Worker
+	var vw *worker.Views
+	var tw *worker.Transfers
+	if m.cfg.Worker {
+		w = worker.New(m.Storage, worker.DefaultConfig, m.log, wm)
+		vw = worker.NewViews(m.Storage, worker.DefaultViewsConfig, m.log)
+		tw = worker.NewTransfers(m.Storage, tenants, sqlStore, worker.DefaultTransferConfig, m.log)
+		notifier.Queued, m.views.Flushed, transfers.Requested = w.Wake, vw.Wake, tw.Wake
+	}
 	srv, err := web.New(web.Deps{
 		Logger:      m.log,
 		Surveys:     surveys,
 		Tenants:     tenants,
 		Storage:     m.Storage,
 		Public:      store.NewCachedSurveys(surveys, tenants, 5*time.Second),
-		Notifier:    store.NewNotifier(answers, 4),
+		Notifier:    notifier,
 		Users:       store.NewUserStore(m.Storage),
 		Summaries:   store.NewSurveyAnswersSummaryStore(m.Storage),
 		Editor:      store.NewPlanGuard(surveys, tenants),
@@ -143,7 +155,7 @@ func (m *Main) Run(ctx context.Context) error {
 
 		// The tenant's own SQL database.
 		Databases: sqlStore,
-		Transfers: store.NewSurveyTransferStore(m.Storage),
+		Transfers: transfers,
 
 		Limits: m.cfg.Limits,
 		// Survey forms' tokens are signed with a key derived from the
@@ -162,10 +174,7 @@ func (m *Main) Run(ctx context.Context) error {
 		wctx, cancel := context.WithCancel(context.Background())
 		m.stopWorker = cancel
 		m.workerDone = make(chan error, 3)
-		w := worker.New(m.Storage, worker.DefaultConfig, m.log, wm)
-		vw := worker.NewViews(m.Storage, worker.DefaultViewsConfig, m.log)
 		reg.Register(vw.Collectors()...)
-		tw := worker.NewTransfers(m.Storage, tenants, sqlStore, worker.DefaultTransferConfig, m.log)
 		reg.Register(tw.Collectors()...)
 		m.workers = 3
 		go func() { m.workerDone <- w.Run(wctx) }()

@@ -22,6 +22,11 @@ type Notifier struct {
 	mu      sync.Mutex
 	pending map[string]*notifyBatch // by tenant/slug, not yet being written
 	slots   chan struct{}           // bounds the messages being written at once
+
+	// Queued, when set, is called after each message is written: it wakes
+	// this instance's answers worker (worker.Worker.Wake), which then need
+	// not poll an empty queue often to merge the answers at once.
+	Queued func()
 }
 
 type notifyBatch struct {
@@ -88,5 +93,8 @@ func (n *Notifier) flush(key string, b *notifyBatch) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	b.errs = n.answers.EnqueueEach(ctx, plan, answers)
+	if n.Queued != nil {
+		n.Queued() // before the answers' requests go on: it never blocks
+	}
 	close(b.done)
 }

@@ -68,6 +68,10 @@ type TransferStatus struct {
 type SurveyTransferStore struct {
 	st  storage.Storage
 	now func() time.Time
+
+	// Requested, when set, is called after a request is queued: it wakes
+	// this instance's transfer worker (worker.Transfers.Wake).
+	Requested func()
 }
 
 // NewSurveyTransferStore returns a SurveyTransferStore over st.
@@ -146,6 +150,9 @@ func (ts *SurveyTransferStore) Request(ctx context.Context, tenant, slug string)
 			_, _ = ts.st.PutBlob(ctx, TransferStatusContainer, transferStatusBlob(tenant, slug), prev, undo)
 		}
 		return mapErr(err, "Transfer request")
+	}
+	if ts.Requested != nil {
+		ts.Requested()
 	}
 	return nil
 }

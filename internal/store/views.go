@@ -46,6 +46,10 @@ type ViewCounter struct {
 	mu     sync.Mutex
 	counts map[[2]string]int64
 	unsent []ViewMessage
+
+	// Flushed, when set, is called after a flush wrote messages: it wakes
+	// this instance's views worker (worker.Views.Wake).
+	Flushed func()
 }
 
 // NewViewCounter returns a counter that flushes every interval.
@@ -121,6 +125,9 @@ func (c *ViewCounter) Flush(ctx context.Context) error {
 			c.putBack(msgs[i:])
 			return fmt.Errorf("store: flush views: %w", err)
 		}
+	}
+	if c.Flushed != nil {
+		c.Flushed()
 	}
 	return nil
 }

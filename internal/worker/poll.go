@@ -6,14 +6,41 @@ import (
 	"time"
 )
 
-// minIdle is the first pause after a poll that found no work.
-const minIdle = 10 * time.Millisecond
+// minIdle is the first pause after a poll that found no work (a variable
+// for the test of wake-ups only).
+var minIdle = 10 * time.Millisecond
+
+// wakeGather is how long a batch worker lets work gather (see poll).
+const wakeGather = 20 * time.Millisecond
+
+// waker wakes a worker's poll at once: work this instance put on the queue
+// (an answer taken, a view flushed, a copy requested), so that the worker
+// may poll an empty queue seldom (its MaxIdle) and still take that work
+// without delay. Work another instance queued waits for a poll.
+type waker chan struct{}
+
+func newWaker() waker { return make(waker, 1) }
+
+// Wake makes the worker poll now; it never blocks.
+func (w waker) Wake() {
+	select {
+	case w <- struct{}{}:
+	default:
+	}
+}
 
 // poll calls once until ctx is done. After a call that took nothing it
 // pauses, minIdle at first and twice as long each time up to maxIdle, so an
-// idle worker costs few storage calls and a busy one never waits. A failed
-// call is logged with msg and counts as one that took nothing.
-func poll(ctx context.Context, once func() (int, error), maxIdle time.Duration, log *slog.Logger, msg string) error {
+// idle worker costs few storage calls and a busy one never waits; a wake
+// ends the pause at once and starts the backoff again. A failed call is
+// logged with msg and counts as one that took nothing.
+//
+// A worker whose calls take batches (full > 0: the most one call takes)
+// lets answers gather for wakeGather after a call that took some but not a
+// full batch, or after a wake: at a low rate a batch then takes several
+// (a batch has costs of its own, the summary and the list), at a high rate
+// batches are full and follow each other at once.
+func poll(ctx context.Context, once func() (int, error), maxIdle time.Duration, wake <-chan struct{}, full int, log *slog.Logger, msg string) error {
 	idle := minIdle
 	for ctx.Err() == nil {
 		n, err := once()
@@ -22,14 +49,38 @@ func poll(ctx context.Context, once func() (int, error), maxIdle time.Duration, 
 		}
 		if n > 0 {
 			idle = minIdle
+			if full > 0 && n < full && !pause(ctx, wakeGather) {
+				return nil
+			}
 			continue
 		}
+		t := time.NewTimer(idle)
 		select {
 		case <-ctx.Done():
+			t.Stop()
 			return nil
-		case <-time.After(idle):
+		case <-wake:
+			t.Stop()
+			idle = minIdle
+			if full > 0 && !pause(ctx, wakeGather) {
+				return nil
+			}
+			continue
+		case <-t.C:
 		}
 		idle = min(idle*2, maxIdle)
 	}
 	return nil
+}
+
+// pause waits d, or less when ctx ends first (false then).
+func pause(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
 }

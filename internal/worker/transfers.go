@@ -41,8 +41,9 @@ type TransferConfig struct {
 
 // DefaultTransferConfig is the configuration of surveys serve: four copies
 // at once, one per tenant; tries after 30 s, 1, 2 and 4 minutes, then
-// gives up.
-var DefaultTransferConfig = TransferConfig{Visibility: time.Minute, MaxAttempts: 5, RetryBase: 30 * time.Second, RetryMax: 15 * time.Minute, MaxIdle: 5 * time.Second,
+// gives up. An idle queue is polled every 30 s; a copy requested on this
+// instance wakes it at once (Wake).
+var DefaultTransferConfig = TransferConfig{Visibility: time.Minute, MaxAttempts: 5, RetryBase: 30 * time.Second, RetryMax: 15 * time.Minute, MaxIdle: 30 * time.Second,
 	Concurrency: 4, BusyWait: 15 * time.Second}
 
 // backoff is the wait after the attempt-th failure.
@@ -72,6 +73,7 @@ type Transfers struct {
 
 	done, failed, poisoned prometheus.Counter
 	lag                    *lag
+	wake                   waker
 
 	mu   sync.Mutex
 	busy map[string]bool // tenants with a copy under way
@@ -84,7 +86,7 @@ func NewTransfers(st storage.Storage, tenants *store.TenantStore, sql *postgres.
 		log = slog.Default()
 	}
 	return &Transfers{st: st, tenants: tenants, surveys: store.NewSurveyStore(st), answers: store.NewSurveyAnswerStore(st),
-		status: store.NewSurveyTransferStore(st), sql: sql, cfg: cfg, log: log, now: time.Now, busy: map[string]bool{},
+		status: store.NewSurveyTransferStore(st), sql: sql, cfg: cfg, log: log, now: time.Now, busy: map[string]bool{}, wake: newWaker(),
 		done:     prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_transfers_done_total", Help: "Transfers of answers to subscribers' databases that succeeded."}),
 		failed:   prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_transfers_failed_total", Help: "Transfer attempts that failed (tried again, or poisoned)."}),
 		poisoned: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_transfers_poison_messages_total", Help: "Transfer requests moved to the poison queue."}),
@@ -125,8 +127,12 @@ func (t *Transfers) Run(ctx context.Context) error {
 			}
 		}()
 		return 1, nil
-	}, t.cfg.MaxIdle, t.log, "transfer worker: request failed")
+	}, t.cfg.MaxIdle, t.wake, 0, t.log, "transfer worker: request failed")
 }
+
+// Wake makes Run take the queue now: this instance queued a copy. It
+// never blocks.
+func (t *Transfers) Wake() { t.wake.Wake() }
 
 // RunOnce takes one transfer request and handles it. It returns the number
 // of requests taken (0 or 1).

@@ -30,19 +30,21 @@ type Views struct {
 
 	applied, dropped prometheus.Counter
 	lag              *lag
+	wake             waker
 }
 
 // DefaultViewsConfig is the views worker's configuration in surveys serve:
-// views are flushed every 5 s, so an idle queue is polled every 5 s at most
-// (a poll is a billed operation; the answers queue is polled faster).
-var DefaultViewsConfig = Config{Batch: 32, Visibility: time.Minute, MaxAttempts: 5, MaxIdle: 5 * time.Second}
+// an idle queue is polled once a minute (a poll is a billed operation);
+// views this instance flushes wake it at once (Wake), those another
+// instance flushed wait for a poll.
+var DefaultViewsConfig = Config{Batch: 32, Visibility: time.Minute, MaxAttempts: 5, MaxIdle: time.Minute}
 
 // NewViews returns a views worker.
 func NewViews(st storage.Storage, cfg Config, log *slog.Logger) *Views {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Views{st: st, ranks: store.NewRankingStore(st), cfg: cfg, log: log,
+	return &Views{st: st, ranks: store.NewRankingStore(st), cfg: cfg, log: log, wake: newWaker(),
 		applied: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_views_applied_total", Help: "Survey page views added to the ranks."}),
 		dropped: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_views_dropped_messages_total", Help: "Views messages dropped: undecodable, or failing too often."}),
 		lag:     newLag("views"),
@@ -56,8 +58,12 @@ func (v *Views) Collectors() []prometheus.Collector {
 
 // Run drains the queue until ctx is done; the batch in hand is finished.
 func (v *Views) Run(ctx context.Context) error {
-	return poll(ctx, func() (int, error) { return v.RunOnce(context.WithoutCancel(ctx)) }, v.cfg.MaxIdle, v.log, "views worker: batch failed")
+	return poll(ctx, func() (int, error) { return v.RunOnce(context.WithoutCancel(ctx)) }, v.cfg.MaxIdle, v.wake, 0, v.log, "views worker: batch failed")
 }
+
+// Wake makes Run take the queue now: this instance flushed views. It never
+// blocks.
+func (v *Views) Wake() { v.wake.Wake() }
 
 // RunOnce takes one batch of view messages and applies it. It returns the
 // number of messages taken.

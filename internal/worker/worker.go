@@ -39,7 +39,10 @@ type Config struct {
 }
 
 // DefaultConfig is the configuration of surveys serve.
-var DefaultConfig = Config{Batch: 32, Visibility: time.Minute, MaxAttempts: 5, MaxIdle: 250 * time.Millisecond}
+// An idle worker polls its two queues every MaxIdle (12 dequeues a minute);
+// answers this instance takes wake it at once (Wake), and answers taken by
+// a web-only instance wait at most MaxIdle for a poll.
+var DefaultConfig = Config{Batch: 32, Visibility: time.Minute, MaxAttempts: 5, MaxIdle: 10 * time.Second}
 
 // Worker updates summaries from the answers queue.
 type Worker struct {
@@ -52,6 +55,7 @@ type Worker struct {
 	log     *slog.Logger
 	now     func() time.Time
 	m       *Metrics
+	wake    waker
 
 	mu sync.Mutex
 	// cache holds the summaries this worker wrote last, with their ETags,
@@ -85,7 +89,7 @@ func New(st storage.Storage, cfg Config, log *slog.Logger, m *Metrics) *Worker {
 	}
 	return &Worker{
 		st: st, surveys: store.NewSurveyStore(st), answers: store.NewSurveyAnswerStore(st),
-		sums: store.NewSurveyAnswersSummaryStore(st), ranks: store.NewRankingStore(st), cfg: cfg, log: log, now: time.Now, m: m,
+		sums: store.NewSurveyAnswersSummaryStore(st), ranks: store.NewRankingStore(st), cfg: cfg, log: log, now: time.Now, m: m, wake: newWaker(),
 		cache: lrucache.New(maxCachedSummaries, maxCachedSummaryBytes, cachedSummaryTTL, func(_ string, c cached) int64 { return summaryBytes(c.sum) }), tails: map[string]*store.ListTail{}, deleted: map[string][]string{}, failures: map[string]string{},
 	}
 }
@@ -101,8 +105,12 @@ func Init(ctx context.Context, st storage.Storage) error {
 // Run drains the queue until ctx is done. The batch in hand when ctx ends
 // is finished (within the visibility timeout) before Run returns.
 func (w *Worker) Run(ctx context.Context) error {
-	return poll(ctx, func() (int, error) { return w.RunOnce(context.WithoutCancel(ctx)) }, w.cfg.MaxIdle, w.log, "worker: batch failed")
+	return poll(ctx, func() (int, error) { return w.RunOnce(context.WithoutCancel(ctx)) }, w.cfg.MaxIdle, w.wake, w.cfg.Batch, w.log, "worker: batch failed")
 }
+
+// Wake makes Run take the queues now: this instance queued answers
+// (store.Notifier's Queued). It never blocks.
+func (w *Worker) Wake() { w.wake.Wake() }
 
 // errSurveyGone: the survey of queued answers was deleted.
 var errSurveyGone = errors.New("worker: the survey was deleted")
