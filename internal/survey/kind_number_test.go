@@ -85,12 +85,7 @@ func TestNumberAnswer(t *testing.T) {
 }
 
 func TestNumberDefinition(t *testing.T) {
-	tests := []struct {
-		name     string
-		q        Question
-		field    string
-		min, max string
-	}{
+	tests := []boundsCase{
 		{"none", Question{}, "", "", ""},
 		{"canonical bounds", Question{Min: "-0", Max: "1,50"}, "", "0", "1.5"},
 		{"min past max", Question{Min: "2", Max: "1"}, ".max", "2", "1"},
@@ -98,21 +93,7 @@ func TestNumberDefinition(t *testing.T) {
 		{"whole numbers, a fraction", Question{Integer: true, Max: "2.5"}, ".max", "", "2.5"},
 		{"exponent", Question{Max: "1e9"}, ".max", "", "1e9"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			q := tc.q
-			q.Text, q.Type, q.ID = "Q", Number, "q1"
-			fields := kindsAFields(q)
-			if tc.field == "" && fields != nil || tc.field != "" && fields["questions.0"+tc.field] == "" {
-				t.Errorf("fields %v, want a problem of %q", fields, tc.field)
-			}
-			s := &Survey{Questions: []Question{q}}
-			s.Normalize()
-			if s.Questions[0].Min != tc.min || s.Questions[0].Max != tc.max {
-				t.Errorf("normalized to %q–%q, want %q–%q", s.Questions[0].Min, s.Questions[0].Max, tc.min, tc.max)
-			}
-		})
-	}
+	checkBounds(t, Number, tests)
 }
 
 // numberChart is the chart of a number question with the given answers,

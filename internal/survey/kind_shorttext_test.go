@@ -34,6 +34,35 @@ func kindsAFields(q Question) map[string]string {
 	return nil
 }
 
+// boundsCase is a definition of a kind with bounds: the field refused (""
+// when valid) and the bounds as Normalize keeps them.
+type boundsCase struct {
+	name     string
+	q        Question
+	field    string
+	min, max string
+}
+
+// checkBounds checks definitions of kind t's bounds.
+func checkBounds(t *testing.T, typ QuestionType, tests []boundsCase) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			q := tc.q
+			q.Text, q.Type, q.ID = "Q", typ, "q1"
+			fields := kindsAFields(q)
+			if tc.field == "" && fields != nil || tc.field != "" && fields["questions.0"+tc.field] == "" {
+				t.Errorf("fields %v, want a problem of %q", fields, tc.field)
+			}
+			s := &Survey{Questions: []Question{q}}
+			s.Normalize()
+			if s.Questions[0].Min != tc.min || s.Questions[0].Max != tc.max {
+				t.Errorf("normalized to %q–%q, want %q–%q", s.Questions[0].Min, s.Questions[0].Max, tc.min, tc.max)
+			}
+		})
+	}
+}
+
 func TestShortTextAnswer(t *testing.T) {
 	free := Question{Text: "Name", Type: ShortText}
 	email := Question{Text: "E-mail", Type: ShortText, Format: "email"}
@@ -77,12 +106,7 @@ func TestShortTextAnswer(t *testing.T) {
 }
 
 func TestShortTextDefinition(t *testing.T) {
-	tests := []struct {
-		name     string
-		q        Question
-		field    string // the field refused, "" when valid
-		min, max string // as normalized
-	}{
+	tests := []boundsCase{
 		{"no bounds", Question{Format: "email"}, "", "", ""},
 		{"bounds", Question{Min: "0", Max: "500"}, "", "0", "500"},
 		{"leading zeros", Question{Min: "007", Max: " 10 "}, "", "7", "10"},
@@ -92,21 +116,7 @@ func TestShortTextDefinition(t *testing.T) {
 		{"min past max", Question{Min: "20", Max: "10"}, ".max", "20", "10"},
 		{"unknown format", Question{Format: "phone"}, ".format", "", ""},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			q := tc.q
-			q.Text, q.Type, q.ID = "Q", ShortText, "q1"
-			fields := kindsAFields(q)
-			if tc.field == "" && fields != nil || tc.field != "" && fields["questions.0"+tc.field] == "" {
-				t.Errorf("fields %v, want a problem of %q", fields, tc.field)
-			}
-			s := &Survey{Questions: []Question{q}}
-			s.Normalize()
-			if s.Questions[0].Min != tc.min || s.Questions[0].Max != tc.max {
-				t.Errorf("normalized to %q–%q, want %q–%q", s.Questions[0].Min, s.Questions[0].Max, tc.min, tc.max)
-			}
-		})
-	}
+	checkBounds(t, ShortText, tests)
 }
 
 func TestShortTextChart(t *testing.T) {
