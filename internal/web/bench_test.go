@@ -123,6 +123,21 @@ func newBenchServer(b *testing.B, sv ...*survey.Survey) (*Server, benchPublic) {
 	return s, pub
 }
 
+// benchRender renders the survey page's template alone, as showSurvey
+// calls it, b.N times.
+func benchRender(b *testing.B, s *Server, pub benchPublic) {
+	req := httptest.NewRequest(http.MethodGet, benchPath, nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		rec := httptest.NewRecorder()
+		page := surveyPage{Tenant: pub.tenant, Survey: pub.survey, Token: store.NewAnswerID(time.Now())}
+		s.render(rec, req, http.StatusOK, "survey", page)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("render = %d\n%s", rec.Code, rec.Body)
+		}
+	}
+}
+
 // benchGet serves one GET of benchPath with h and checks the status.
 func benchGet(b *testing.B, h http.Handler) *httptest.ResponseRecorder {
 	req := httptest.NewRequest(http.MethodGet, benchPath, nil)
@@ -147,17 +162,8 @@ func BenchmarkRenderSurveyPage(b *testing.B) {
 
 	// The template alone, as showSurvey calls it.
 	b.Run("render", func(b *testing.B) {
-		req := httptest.NewRequest(http.MethodGet, benchPath, nil)
 		b.SetBytes(size)
-		b.ReportAllocs()
-		for b.Loop() {
-			rec := httptest.NewRecorder()
-			page := surveyPage{Tenant: pub.tenant, Survey: pub.survey, Token: store.NewAnswerID(time.Now())}
-			s.render(rec, req, http.StatusOK, "survey", page)
-			if rec.Code != http.StatusOK {
-				b.Fatalf("render = %d\n%s", rec.Code, rec.Body)
-			}
-		}
+		benchRender(b, s, pub)
 	})
 
 	// The whole request: cross-origin check, router, handler, render.
@@ -249,18 +255,7 @@ func BenchmarkMixedSurvey(b *testing.B) {
 			benchGet(b, h)
 		}
 	})
-	b.Run("render", func(b *testing.B) {
-		req := httptest.NewRequest(http.MethodGet, benchPath, nil)
-		b.ReportAllocs()
-		for b.Loop() {
-			rec := httptest.NewRecorder()
-			page := surveyPage{Tenant: pub.tenant, Survey: pub.survey, Token: store.NewAnswerID(time.Now())}
-			s.render(rec, req, http.StatusOK, "survey", page)
-			if rec.Code != http.StatusOK {
-				b.Fatalf("render = %d\n%s", rec.Code, rec.Body)
-			}
-		}
-	})
+	b.Run("render", func(b *testing.B) { benchRender(b, s, pub) })
 	b.Run("submit", func(b *testing.B) {
 		m := regexp.MustCompile(`name="token" value="([^"]+)"`).FindStringSubmatch(benchGet(b, h).Body.String())
 		if m == nil {
