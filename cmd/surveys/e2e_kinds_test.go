@@ -4,14 +4,11 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"io"
-	"net/http"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"github.com/surveys-dev/surveys/internal/store"
@@ -237,27 +234,7 @@ func TestBrowserEveryKind(t *testing.T) {
 	}
 
 	// 5. The exports, with the browser's session.
-	var cookies []*network.Cookie
-	run("cookies", chromedp.ActionFunc(func(ctx context.Context) (err error) {
-		cookies, err = network.GetCookies().Do(ctx)
-		return err
-	}))
-	fetch := func(path string) string {
-		req, _ := http.NewRequest("GET", base+path, nil)
-		for _, c := range cookies {
-			req.AddCookie(&http.Cookie{Name: c.Name, Value: c.Value})
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != 200 {
-			t.Fatalf("GET %s = %d\n%s", path, resp.StatusCode, b)
-		}
-		return string(b)
-	}
+	fetch := withSession(t, run, base)
 	rows, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(fetch("/northwindtraders/surveys/northwind-visit/export.csv"), "\uFEFF"))).ReadAll()
 	if err != nil || len(rows) != 2 {
 		t.Fatalf("CSV: %d rows, %v", len(rows), err)

@@ -129,6 +129,34 @@ func screenshot(t *testing.T, name string) chromedp.Action {
 	})
 }
 
+// withSession returns get: a GET of base+path outside the browser with the
+// browser's cookies (its session), failing t unless it is 200, giving the
+// body.
+func withSession(t *testing.T, run func(string, ...chromedp.Action), base string) func(path string) string {
+	var cookies []*network.Cookie
+	run("cookies", chromedp.ActionFunc(func(ctx context.Context) (err error) {
+		cookies, err = network.GetCookies().Do(ctx)
+		return err
+	}))
+	return func(path string) string {
+		t.Helper()
+		req, _ := http.NewRequest("GET", base+path, nil)
+		for _, c := range cookies {
+			req.AddCookie(&http.Cookie{Name: c.Name, Value: c.Value})
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("GET %s = %d\n%s", path, resp.StatusCode, b)
+		}
+		return string(b)
+	}
+}
+
 // clickAndLoad clicks a button that submits a form (or a link) and waits
 // until the browser shows the page that answers it, so that the next
 // action cannot reach the page being left: the old document is marked
@@ -287,23 +315,8 @@ func TestBrowserEndToEnd(t *testing.T) {
 		axeCheck("survey with errors"))
 
 	// The CSV, with the browser's session.
-	var cookies []*network.Cookie
-	run("cookies", chromedp.ActionFunc(func(ctx context.Context) (err error) {
-		cookies, err = network.GetCookies().Do(ctx)
-		return err
-	}))
-	req, _ := http.NewRequest("GET", base+"/adatum/surveys/browser-lunch-survey/export.csv", nil)
-	for _, c := range cookies {
-		req.AddCookie(&http.Cookie{Name: c.Name, Value: c.Value})
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	csv, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 200 || !strings.Contains(string(csv), `"Pasta, then more pasta",Fruit,4`) {
-		t.Fatalf("csv = %d\n%s", resp.StatusCode, csv)
+	if csv := withSession(t, run, base)("/adatum/surveys/browser-lunch-survey/export.csv"); !strings.Contains(csv, `"Pasta, then more pasta",Fruit,4`) {
+		t.Fatalf("csv:\n%s", csv)
 	}
 
 	// A respondent on a phone: the survey and the thank-you page fit a
