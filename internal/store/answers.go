@@ -326,10 +326,13 @@ func (as *SurveyAnswerStore) span(ctx context.Context, tenant, slug string, wher
 	return out, total, nil
 }
 
-// deleteAll deletes a survey's answers container and answer list.
+// deleteAll deletes a survey's answers container, segments and answer list.
 func (as *SurveyAnswerStore) deleteAll(ctx context.Context, tenant, slug string) error {
 	if err := as.st.DeleteContainer(ctx, AnswersContainer(tenant, slug)); err != nil && !isNotFound(err) {
 		return mapErr(err, "Answers")
+	}
+	if err := as.deleteSegments(ctx, tenant, slug); err != nil {
+		return err
 	}
 	names, err := as.chunks(ctx, tenant, slug)
 	if err != nil {

@@ -52,7 +52,7 @@ func Init(ctx context.Context, st storage.Storage) error {
 			return fmt.Errorf("store: create table %s: %w", t, err)
 		}
 	}
-	for _, c := range []string{TenantsContainer, SummariesContainer, AnswerListContainer, SystemContainer, TransferStatusContainer, SpillContainer} {
+	for _, c := range []string{TenantsContainer, SummariesContainer, AnswerListContainer, SegmentContainer, SystemContainer, TransferStatusContainer, SpillContainer} {
 		if err := st.CreateContainer(ctx, c, false); err != nil {
 			return fmt.Errorf("store: create container %s: %w", c, err)
 		}

@@ -128,7 +128,7 @@ func containerTenant(container string) string {
 // blobTenant names the tenant whose data a blob is, "" for home.
 func blobTenant(container, name string) string {
 	switch container {
-	case SummariesContainer, AnswerListContainer, LogosContainer, TransferStatusContainer:
+	case SummariesContainer, AnswerListContainer, SegmentContainer, LogosContainer, TransferStatusContainer:
 		return beforeDash(name)
 	}
 	return containerTenant(container)

@@ -56,6 +56,9 @@ type Worker struct {
 	now     func() time.Time
 	m       *Metrics
 	wake    waker
+	// Behind, when set, is told of a survey whose segments end before its
+	// answer list (answered before segments existed): see Segments.
+	Behind func(tenant, slug string)
 
 	mu sync.Mutex
 	// cache holds the summaries this worker wrote last, with their ETags,
@@ -65,6 +68,9 @@ type Worker struct {
 	// tails holds the end of each survey's answer list, as this worker
 	// last wrote it.
 	tails map[string]*store.ListTail
+	// segTails holds the open segment of each survey, as this worker last
+	// wrote it; bounded in bytes (a dropped one is read again).
+	segTails *lrucache.Cache[string, *store.SegmentTail]
 	// deleted holds, by survey, the messages this worker merged and then
 	// deleted, to trim from the summary's AppliedMessages at its next write.
 	deleted map[string][]string
@@ -90,7 +96,9 @@ func New(st storage.Storage, cfg Config, log *slog.Logger, m *Metrics) *Worker {
 	return &Worker{
 		st: st, surveys: store.NewSurveyStore(st), answers: store.NewSurveyAnswerStore(st),
 		sums: store.NewSurveyAnswersSummaryStore(st), ranks: store.NewRankingStore(st), cfg: cfg, log: log, now: time.Now, m: m, wake: newWaker(),
-		cache: lrucache.New(maxCachedSummaries, maxCachedSummaryBytes, cachedSummaryTTL, func(_ string, c cached) int64 { return summaryBytes(c.sum) }), tails: map[string]*store.ListTail{}, deleted: map[string][]string{}, failures: map[string]string{},
+		cache:    lrucache.New(maxCachedSummaries, maxCachedSummaryBytes, cachedSummaryTTL, func(_ string, c cached) int64 { return summaryBytes(c.sum) }),
+		segTails: lrucache.New(maxCachedSummaries, maxSegmentTailBytes, cachedSummaryTTL, func(_ string, t *store.SegmentTail) int64 { return t.Size() }),
+		tails:    map[string]*store.ListTail{}, deleted: map[string][]string{}, failures: map[string]string{},
 	}
 }
 
@@ -315,11 +323,15 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 		if err := w.list(ctx, key, tenant, slug, sum.ListFrom, sum.Pending); err != nil {
 			return nil, err
 		}
+		if err := w.segment(ctx, key, tenant, slug, sum.ListFrom, sum.Pending, nil); err != nil {
+			return nil, err
+		}
 		applied := toSet(sum.AppliedMessages)
 		base := sum.TotalAnswers
 		changed := false
 		var fresh []string
-		var created []time.Time // of the fresh answers, for the delay metric
+		known := map[string]*survey.SurveyAnswer{} // the fresh answers, by ID
+		var created []time.Time                    // of the fresh answers, for the delay metric
 		counted := map[string]bool{}
 		var byID map[string]store.Question
 		questions := func() map[string]store.Question {
@@ -384,6 +396,7 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 				counted[a.ID] = true
 				sum.Add(*a)
 				fresh = append(fresh, a.ID)
+				known[a.ID] = a
 				if !a.CreatedOn.IsZero() {
 					created = append(created, a.CreatedOn)
 				}
@@ -418,6 +431,9 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 		}
 		w.remember(key, sum, newTag)
 		if err := w.list(ctx, key, tenant, slug, base, fresh); err != nil {
+			return nil, err
+		}
+		if err := w.segment(ctx, key, tenant, slug, base, fresh, known); err != nil {
 			return nil, err
 		}
 		w.closeAtLimit(ctx, tenant, slug, msgs, sum.TotalAnswers)
@@ -498,6 +514,29 @@ func (w *Worker) list(ctx context.Context, key, tenant, slug string, pos int64, 
 	return nil
 }
 
+// segment makes positions pos… of the survey's segments hold the answers
+// ids name (from known, or read from their blobs). A survey whose segments
+// are behind its list is left to the segment builder (Behind).
+func (w *Worker) segment(ctx context.Context, key, tenant, slug string, pos int64, ids []string, known map[string]*survey.SurveyAnswer) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	tail, _ := w.segTails.Get(key)
+	w.segTails.Remove(key)
+	tail, err := w.answers.AppendSegments(ctx, tenant, slug, tail, int(pos), ids, known)
+	if errors.Is(err, store.ErrSegmentsBehind) {
+		if w.Behind != nil {
+			w.Behind(tenant, slug)
+		}
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("worker: answer segments of %s: %w", key, err)
+	}
+	w.segTails.Add(key, tail)
+	return nil
+}
+
 // summary returns the survey's summary to change: the cached one, or the
 // stored one, or a new one.
 func (w *Worker) summary(ctx context.Context, key, tenant, slug string) (*store.StoredSummary, string, error) {
@@ -539,6 +578,9 @@ const (
 	maxCachedSummaries    = 10_000
 	maxCachedSummaryBytes = 64 << 20
 	cachedSummaryTTL      = time.Hour
+	// maxSegmentTailBytes bounds the open segments kept (each at most
+	// about store.SegmentMaxBytes).
+	maxSegmentTailBytes = 64 << 20
 )
 
 // summaryBytes is what a kept summary is counted as: about its size in

@@ -208,6 +208,9 @@ func (f *fixture) check(t *testing.T) {
 		}
 		seen[id] = true
 	}
+	if msg := f.segmentsDiffer(ids); msg != "" {
+		t.Fatal(msg)
+	}
 }
 
 // drain runs w until the answers queue is empty.
@@ -444,6 +447,39 @@ func (f *fixture) diff() string {
 	ids, total, err := as.Page(ctx, f.survey.Tenant, f.survey.Slug, 0, 1000)
 	if err != nil || total != len(f.ids) || len(ids) != len(f.ids) {
 		return fmt.Sprintf("answer list has %d entries, want %d (%v)", total, len(f.ids), err)
+	}
+	return f.segmentsDiffer(ids)
+}
+
+// segmentsDiffer says how the survey's segments differ from its answer
+// list ("" if not): every listed answer, once, at its position, and whole.
+func (f *fixture) segmentsDiffer(ids []string) string {
+	ctx := context.Background()
+	as := store.NewSurveyAnswerStore(f.st)
+	n, err := as.Segmented(ctx, f.survey.Tenant, f.survey.Slug)
+	if err != nil || n != len(ids) {
+		return fmt.Sprintf("segments hold %d answers, want %d (%v)", n, len(ids), err)
+	}
+	at := 0
+	err = as.Scan(ctx, f.survey.Tenant, f.survey.Slug, 0, func(pos int, a *survey.SurveyAnswer) error {
+		if pos != at || pos >= len(ids) || a.ID != ids[pos] {
+			return fmt.Errorf("segment position %d holds answer %s, the list %v", pos, a.ID, ids[min(pos, len(ids)-1)])
+		}
+		blob, err := as.Get(ctx, f.survey.Tenant, f.survey.Slug, a.ID)
+		if err != nil {
+			return err
+		}
+		if !reflect.DeepEqual(blob, a) {
+			return fmt.Errorf("segment position %d differs from its blob:\n%+v\n%+v", pos, a, blob)
+		}
+		at++
+		return nil
+	})
+	if err != nil {
+		return err.Error()
+	}
+	if at != len(ids) {
+		return fmt.Sprintf("a scan gave %d answers, want %d", at, len(ids))
 	}
 	return ""
 }

@@ -1,0 +1,389 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// Answer segments hold a survey's answers in the order of its answer list,
+// many to a blob, so that reading every answer (exports, copies, tables,
+// recounts) costs one GET per segment instead of one per answer. The
+// answer blobs stay the record; segments are written beside them by the
+// worker, at the same positions as the list and in the same way: a
+// positional append, so that a batch written twice (a worker died between
+// the summary and the segment, and the next writer finished its work) is
+// written once.
+//
+// Segment blobs are named <tenant>-<slug>/<start>, start being the list
+// position of its first answer (ten digits, so that names sort as
+// positions); a segment holds one JSON answer per line. The last segment
+// is open: each batch rewrites it with its answers added (If-Match), until
+// it holds SegmentMaxAnswers answers or SegmentMaxBytes bytes; the next
+// answer then starts a new one (If-None-Match). Whether a segment is full
+// depends on its content only, so writers never disagree on where the next
+// one starts.
+const (
+	SegmentContainer  = "surveyanswersegments"
+	SegmentMaxAnswers = 1000
+	SegmentMaxBytes   = 256 << 10
+)
+
+// ErrSegmentsBehind: a survey's segments end before the position a writer
+// wants to append at. Its older answers (taken before segments existed)
+// must be put in segments first (BuildSegments).
+var ErrSegmentsBehind = errors.New("store: the survey's segments end before the answers to append")
+
+// segmentPrefix is the prefix of a survey's segments.
+func segmentPrefix(tenant, slug string) string { return tenant + "-" + slug + "/" }
+
+func segmentName(tenant, slug string, start int) string {
+	return fmt.Sprintf("%s%010d", segmentPrefix(tenant, slug), start)
+}
+
+// segmentRef is a segment as listed: its name and first position.
+type segmentRef struct {
+	name  string
+	start int
+}
+
+// segments lists a survey's segments in order.
+func (as *SurveyAnswerStore) segments(ctx context.Context, tenant, slug string) ([]segmentRef, error) {
+	var out []segmentRef
+	prefix := segmentPrefix(tenant, slug)
+	o := storage.ListOptions{Prefix: prefix}
+	for {
+		page, err := as.st.ListBlobs(ctx, SegmentContainer, o)
+		if isContainerNotFound(err) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, mapErr(err, "Answer segments")
+		}
+		for _, it := range page.Items {
+			start, err := strconv.Atoi(strings.TrimPrefix(it.Name, prefix))
+			if err != nil || start < 0 {
+				continue // not a segment of this survey (a longer slug)
+			}
+			out = append(out, segmentRef{name: it.Name, start: start})
+		}
+		if page.NextMarker == "" {
+			return out, nil
+		}
+		o.Marker = page.NextMarker
+	}
+}
+
+// SegmentTail is the open end of a survey's segments as a writer last saw
+// it: a worker keeps it between batches so that an append costs one blob
+// write, not a listing, a read and a write.
+type SegmentTail struct {
+	start int    // the last segment's first position
+	count int    // its answers
+	data  []byte // its content
+	etag  string // "" when it does not exist yet
+}
+
+// End is the position after the last answer in segments.
+func (t *SegmentTail) End() int { return t.start + t.count }
+
+// Size is what the tail holds in memory, in bytes.
+func (t *SegmentTail) Size() int64 { return int64(len(t.data)) + 64 }
+
+func (t *SegmentTail) full() bool {
+	return t.count >= SegmentMaxAnswers || len(t.data) >= SegmentMaxBytes
+}
+
+// readSegmentTail reads the last segment of a survey.
+func (as *SurveyAnswerStore) readSegmentTail(ctx context.Context, tenant, slug string) (*SegmentTail, error) {
+	segs, err := as.segments(ctx, tenant, slug)
+	if err != nil || len(segs) == 0 {
+		return &SegmentTail{}, err
+	}
+	last := segs[len(segs)-1]
+	b, err := as.st.GetBlob(ctx, SegmentContainer, last.name)
+	if err != nil {
+		return nil, mapErr(err, "Answer segment")
+	}
+	return &SegmentTail{start: last.start, count: bytes.Count(b.Data, []byte("\n")), data: b.Data, etag: b.ETag}, nil
+}
+
+// AppendSegments makes positions pos, pos+1, … of a survey's segments hold
+// the answers ids name, appending those not there yet: an answer is taken
+// from known, or else read from its blob. tail is where the writer last saw
+// the segments' end (nil when unknown); the new tail is returned. When the
+// segments end before pos, it fails with ErrSegmentsBehind. Concurrent
+// writers are serialised with ETags: a stale tail costs a re-read.
+func (as *SurveyAnswerStore) AppendSegments(ctx context.Context, tenant, slug string, tail *SegmentTail, pos int, ids []string, known map[string]*survey.SurveyAnswer) (*SegmentTail, error) {
+	lines := map[int][]byte{} // encoded answers, by index in ids
+	line := func(i int) ([]byte, error) {
+		if l, ok := lines[i]; ok {
+			return l, nil
+		}
+		a := known[ids[i]]
+		if a == nil {
+			var err error
+			if a, err = as.Get(ctx, tenant, slug, ids[i]); err != nil {
+				return nil, fmt.Errorf("store: segment of %s/%s: %w", tenant, slug, err)
+			}
+		}
+		l, err := encodeJSON(a)
+		if err != nil {
+			return nil, err
+		}
+		lines[i] = append(l, '\n')
+		return lines[i], nil
+	}
+	for conflicts := 0; ; {
+		read := tail == nil
+		if read {
+			var err error
+			if tail, err = as.readSegmentTail(ctx, tenant, slug); err != nil {
+				return nil, err
+			}
+		}
+		have := tail.End()
+		if have < pos {
+			if !read {
+				tail = nil // others appended since: look again
+				continue
+			}
+			return tail, fmt.Errorf("%w (%s/%s: segments end at %d, answers from %d)", ErrSegmentsBehind, tenant, slug, have, pos)
+		}
+		if have >= pos+len(ids) {
+			return tail, nil
+		}
+		next := &SegmentTail{start: tail.start, count: tail.count, data: tail.data[:len(tail.data):len(tail.data)]}
+		o := storage.PutOptions{ContentType: "application/x-ndjson", IfMatch: tail.etag}
+		if tail.etag == "" || tail.full() {
+			// A new segment: it must not exist yet.
+			o = storage.PutOptions{ContentType: "application/x-ndjson", IfNoneMatch: storage.ETagAny}
+			if tail.etag != "" {
+				next = &SegmentTail{start: have}
+			}
+		}
+		for i := have - pos; i < len(ids) && !next.full(); i++ {
+			l, err := line(i)
+			if err != nil {
+				return nil, err
+			}
+			next.data = append(next.data, l...)
+			next.count++
+		}
+		var err error
+		next.etag, err = as.st.PutBlob(ctx, SegmentContainer, segmentName(tenant, slug, next.start), next.data, o)
+		if isContainerNotFound(err) {
+			if err := as.st.CreateContainer(ctx, SegmentContainer, false); err != nil {
+				return nil, mapErr(err, "Answer segments")
+			}
+			next.etag, err = as.st.PutBlob(ctx, SegmentContainer, segmentName(tenant, slug, next.start), next.data, o)
+		}
+		switch {
+		case err == nil:
+			tail = next
+		case isPrecondition(err):
+			// Another writer wrote first: read again.
+			tail = nil
+			if conflicts++; conflicts == 50 {
+				return nil, survey.Errorf(survey.ECONFLICT, "The answer segments of %s/%s are too busy; try again.", tenant, slug)
+			}
+		default:
+			return nil, mapErr(err, "Answer segment")
+		}
+	}
+}
+
+// BuildSegments puts the answers of a survey's list that are not in its
+// segments yet into segments, reading each from its blob: for surveys
+// answered before segments existed, once. It is resumable (what it wrote
+// is kept; a second run carries on from the segments' end) and safe beside
+// the worker's appends (both write positions of the list). It returns the
+// number of answers it added.
+func (as *SurveyAnswerStore) BuildSegments(ctx context.Context, tenant, slug string) (int, error) {
+	tail, err := as.readSegmentTail(ctx, tenant, slug)
+	if err != nil {
+		return 0, err
+	}
+	added := 0
+	for {
+		have := tail.End()
+		ids, total, err := as.Page(ctx, tenant, slug, have, 100)
+		if err != nil {
+			return added, err
+		}
+		if len(ids) == 0 || have >= total {
+			return added, nil
+		}
+		if tail, err = as.AppendSegments(ctx, tenant, slug, tail, have, ids, nil); err != nil {
+			return added, err
+		}
+		added += tail.End() - have
+	}
+}
+
+// Scan calls f with a survey's answers in the order of its answer list,
+// from position from: from segments, then, for the newest answers not in a
+// segment yet, from their own blobs (the list, then the summary's last
+// batch, name them). f's answer is only valid during the call. Memory stays
+// flat: one segment is read at a time.
+func (as *SurveyAnswerStore) Scan(ctx context.Context, tenant, slug string, from int, f func(pos int, a *survey.SurveyAnswer) error) error {
+	segs, err := as.segments(ctx, tenant, slug)
+	if err != nil {
+		return err
+	}
+	pos := max(from, 0)
+	for i, s := range segs {
+		if i+1 < len(segs) && segs[i+1].start <= pos {
+			continue // ends before pos
+		}
+		if s.start > pos {
+			break // a gap: cannot happen, but the blobs fill it
+		}
+		b, err := as.st.GetBlob(ctx, SegmentContainer, s.name)
+		if err != nil {
+			return mapErr(err, "Answer segment")
+		}
+		dec := json.NewDecoder(bytes.NewReader(b.Data))
+		for p := s.start; ; p++ {
+			var a survey.SurveyAnswer
+			if err := dec.Decode(&a); err == io.EOF {
+				break
+			} else if err != nil {
+				return fmt.Errorf("store: decode answer segment %s: %w", s.name, err)
+			}
+			if p < pos {
+				continue
+			}
+			if err := f(p, &a); err != nil {
+				return err
+			}
+			pos = p + 1
+		}
+	}
+	return as.scanBlobs(ctx, tenant, slug, pos, f)
+}
+
+// scanBlobs calls f with the answers from position pos on, each read from
+// its blob: those listed, then those of the summary's last batch.
+func (as *SurveyAnswerStore) scanBlobs(ctx context.Context, tenant, slug string, pos int, f func(pos int, a *survey.SurveyAnswer) error) error {
+	each := func(ids []string) error {
+		for _, id := range ids {
+			a, err := as.Get(ctx, tenant, slug, id)
+			if err != nil {
+				return err
+			}
+			if err := f(pos, a); err != nil {
+				return err
+			}
+			pos++
+		}
+		return nil
+	}
+	for {
+		ids, total, err := as.Page(ctx, tenant, slug, pos, ListChunkSize)
+		if err != nil {
+			return err
+		}
+		if err := each(ids); err != nil {
+			return err
+		}
+		if len(ids) == 0 || pos >= total {
+			break
+		}
+	}
+	// The last batch may be merged into the summary and not listed yet
+	// (its writer died, or is between the two writes).
+	sum, _, err := NewSurveyAnswersSummaryStore(as.st).Get(ctx, tenant, slug)
+	if survey.ErrorCode(err) == survey.ENOTFOUND {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if from, end := int(sum.ListFrom), int(sum.ListFrom)+len(sum.Pending); pos >= from && pos < end {
+		return each(sum.Pending[pos-from:])
+	}
+	return nil
+}
+
+// Range returns the answers at positions offset… (up to limit of them) of
+// a survey's list, and the number of answers: for pages of a table.
+func (as *SurveyAnswerStore) Range(ctx context.Context, tenant, slug string, offset, limit int) ([]*survey.SurveyAnswer, int, error) {
+	total, err := as.total(ctx, tenant, slug)
+	if err != nil || limit <= 0 || offset >= total {
+		return nil, total, err
+	}
+	out := make([]*survey.SurveyAnswer, 0, min(limit, total-offset))
+	err = as.Scan(ctx, tenant, slug, max(offset, 0), func(_ int, a *survey.SurveyAnswer) error {
+		out = append(out, a)
+		if len(out) == limit {
+			return errStopScan
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStopScan) {
+		return nil, 0, err
+	}
+	return out, total, nil
+}
+
+var errStopScan = errors.New("stop")
+
+// total is the number of a survey's answers: its summary's count.
+func (as *SurveyAnswerStore) total(ctx context.Context, tenant, slug string) (int, error) {
+	sum, _, err := NewSurveyAnswersSummaryStore(as.st).Get(ctx, tenant, slug)
+	if survey.ErrorCode(err) == survey.ENOTFOUND {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return int(sum.TotalAnswers), nil
+}
+
+// deleteSegments deletes a survey's segments.
+func (as *SurveyAnswerStore) deleteSegments(ctx context.Context, tenant, slug string) error {
+	segs, err := as.segments(ctx, tenant, slug)
+	if err != nil {
+		return err
+	}
+	for _, s := range segs {
+		if err := as.st.DeleteBlob(ctx, SegmentContainer, s.name, ""); err != nil && !isNotFound(err) {
+			return mapErr(err, "Answer segment")
+		}
+	}
+	return nil
+}
+
+// LatestAnswers returns up to limit of a survey's answers, newest first,
+// after skipping the skip newest, and the number of answers.
+func (as *SurveyAnswerStore) LatestAnswers(ctx context.Context, tenant, slug string, skip, limit int) ([]*survey.SurveyAnswer, int, error) {
+	total, err := as.total(ctx, tenant, slug)
+	if err != nil {
+		return nil, 0, err
+	}
+	end := total - max(skip, 0)
+	out, _, err := as.Range(ctx, tenant, slug, max(end-limit, 0), min(limit, max(end, 0)))
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out, total, err
+}
+
+// Segmented returns the number of a survey's answers in segments: where
+// its segments end.
+func (as *SurveyAnswerStore) Segmented(ctx context.Context, tenant, slug string) (int, error) {
+	tail, err := as.readSegmentTail(ctx, tenant, slug)
+	if err != nil {
+		return 0, err
+	}
+	return tail.End(), nil
+}
