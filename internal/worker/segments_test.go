@@ -470,3 +470,98 @@ func TestSegmentsBehindWorker(t *testing.T) {
 		f.check(t)
 	})
 }
+
+// builderMetric reads a counter or gauge of the builder by name.
+func builderMetric(t *testing.T, sb *worker.Segments, name string) float64 {
+	t.Helper()
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(sb.Collectors()...)
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() == name {
+			m := f.GetMetric()[0]
+			if c := m.GetCounter(); c != nil {
+				return c.GetValue()
+			}
+			return m.GetGauge().GetValue()
+		}
+	}
+	t.Fatalf("no metric %s", name)
+	return 0
+}
+
+// TestSegmentsNeedBounded: Need never blocks, and keeps at most 10,000
+// surveys waiting (the others are told again at their next answers).
+func TestSegmentsNeedBounded(t *testing.T) {
+	sb := worker.NewSegments(backends.Local(t), quiet)
+	for i := range 10_001 {
+		sb.Need("tenant", fmt.Sprintf("survey-%d", i))
+	}
+	sb.Need("tenant", "survey-0") // waiting already
+	if n := worker.SegmentsWaiting(sb); n != 10_000 {
+		t.Fatalf("%d surveys waiting, want 10000", n)
+	}
+	if n := builderMetric(t, sb, "surveys_segments_needs_dropped_total"); n != 1 {
+		t.Fatalf("%v needs dropped, want 1", n)
+	}
+	if n := builderMetric(t, sb, "surveys_segments_waiting"); n != 10_000 {
+		t.Fatalf("the waiting gauge is %v", n)
+	}
+}
+
+// refuseFirst fails the first reads of one answer blob.
+type refuseFirst struct {
+	storage.Storage
+	container, id string
+	left          atomic.Int64
+}
+
+func (r *refuseFirst) GetBlob(ctx context.Context, c, name string) (storage.Blob, error) {
+	if c == r.container && name == r.id && r.left.Add(-1) >= 0 {
+		return storage.Blob{}, errors.New("refused")
+	}
+	return r.Storage.GetBlob(ctx, c, name)
+}
+
+// TestSegmentsNeedRetries: a needed survey whose build fails is tried
+// again after a wait, until it is built.
+func TestSegmentsNeedRetries(t *testing.T) {
+	st := backends.Local(t)
+	f := oldSurvey(t, st, oldTenant(t, st), "Flaky", 40)
+	ctx := context.Background()
+	if _, err := st.PutBlob(ctx, store.SystemContainer, worker.SegmentsMarker, []byte("built"), storage.PutOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	flaky := &refuseFirst{Storage: st, container: store.AnswersContainer(f.survey.Tenant, f.survey.Slug), id: f.ids[7]}
+	flaky.left.Store(3)
+	sb := worker.NewSegments(flaky, quiet)
+	worker.SetSegmentsRetry(sb, time.Millisecond, 4*time.Millisecond, 5)
+	runCtx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- sb.Run(runCtx) }()
+	sb.Need(f.survey.Tenant, f.survey.Slug)
+	as := store.NewSurveyAnswerStore(st)
+	waitFor(t, "the flaky survey's segments", func() bool {
+		n, err := as.Segmented(ctx, f.survey.Tenant, f.survey.Slug)
+		return err == nil && n == len(f.ids)
+	})
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if msg := f.exact(); msg != "" {
+		t.Fatal(msg)
+	}
+	if n := builderMetric(t, sb, "surveys_segments_errors_total"); n != 3 {
+		t.Fatalf("%v errors counted, want 3", n)
+	}
+	if n := builderMetric(t, sb, "surveys_segments_answers_added_total"); n != 40 {
+		t.Fatalf("%v answers added, want 40", n)
+	}
+	if n := builderMetric(t, sb, "surveys_segments_surveys_built_total"); n != 1 {
+		t.Fatalf("%v surveys built, want 1", n)
+	}
+}
