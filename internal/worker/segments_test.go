@@ -360,6 +360,7 @@ func TestSegmentsMarker(t *testing.T) {
 	if n := c.Total(""); n > 2 {
 		t.Fatalf("a pass after the marker made %d storage calls: %v", n, c.Snapshot())
 	}
+	t.Logf("a start after the marker: %d storage call(s)", c.Total(""))
 	// Run: the marker's read, then nothing until a survey is needed.
 	c = counting.New(st)
 	sb = worker.NewSegments(c, quiet)
