@@ -117,8 +117,12 @@ func (m *Main) Run(ctx context.Context) error {
 	var w *worker.Worker
 	var vw *worker.Views
 	var tw *worker.Transfers
+	var sw *worker.Segments
 	if m.cfg.Worker {
 		w = worker.New(m.Storage, worker.DefaultConfig, m.log, wm)
+		// Surveys answered before segments existed get them built.
+		sw = worker.NewSegments(m.Storage, m.log)
+		w.Behind = sw.Need
 		vw = worker.NewViews(m.Storage, worker.DefaultViewsConfig, m.log)
 		tw = worker.NewTransfers(m.Storage, tenants, sqlStore, worker.DefaultTransferConfig, m.log)
 		notifier.Queued, m.views.Flushed, transfers.Requested = w.Wake, vw.Wake, tw.Wake
@@ -173,13 +177,15 @@ func (m *Main) Run(ctx context.Context) error {
 	if m.cfg.Worker {
 		wctx, cancel := context.WithCancel(context.Background())
 		m.stopWorker = cancel
-		m.workerDone = make(chan error, 3)
+		m.workerDone = make(chan error, 4)
 		reg.Register(vw.Collectors()...)
 		reg.Register(tw.Collectors()...)
-		m.workers = 3
+		reg.Register(sw.Collectors()...)
+		m.workers = 4
 		go func() { m.workerDone <- w.Run(wctx) }()
 		go func() { m.workerDone <- vw.Run(wctx) }()
 		go func() { m.workerDone <- tw.Run(wctx) }()
+		go func() { m.workerDone <- sw.Run(wctx) }()
 	}
 	m.ln, err = net.Listen("tcp", m.cfg.Addr)
 	if err != nil {

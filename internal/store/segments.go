@@ -9,6 +9,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -202,7 +203,8 @@ func (as *SurveyAnswerStore) AppendSegments(ctx context.Context, tenant, slug st
 }
 
 // BuildSegments puts the answers of a survey's list that are not in its
-// segments yet into segments, reading each from its blob: for surveys
+// segments yet into segments, reading each from its blob (several at
+// once): for surveys
 // answered before segments existed, once. It is resumable (what it wrote
 // is kept; a second run carries on from the segments' end) and safe beside
 // the worker's appends (both write positions of the list). It returns the
@@ -222,11 +224,44 @@ func (as *SurveyAnswerStore) BuildSegments(ctx context.Context, tenant, slug str
 		if len(ids) == 0 || have >= total {
 			return added, nil
 		}
-		if tail, err = as.AppendSegments(ctx, tenant, slug, tail, have, ids, nil); err != nil {
+		known, err := as.getAll(ctx, tenant, slug, ids)
+		if err != nil {
+			return added, err
+		}
+		if tail, err = as.AppendSegments(ctx, tenant, slug, tail, have, ids, known); err != nil {
 			return added, err
 		}
 		added += tail.End() - have
 	}
+}
+
+// buildReads is how many answer blobs BuildSegments reads at once: each
+// is a round trip on Azure.
+const buildReads = 16
+
+// getAll reads answers from their blobs, buildReads at once.
+func (as *SurveyAnswerStore) getAll(ctx context.Context, tenant, slug string, ids []string) (map[string]*survey.SurveyAnswer, error) {
+	got := make([]*survey.SurveyAnswer, len(ids))
+	errs := make([]error, len(ids))
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, buildReads)
+	for i, id := range ids {
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			got[i], errs[i] = as.Get(ctx, tenant, slug, id)
+		}()
+	}
+	wg.Wait()
+	known := make(map[string]*survey.SurveyAnswer, len(ids))
+	for i, a := range got {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("store: segment of %s/%s: %w", tenant, slug, errs[i])
+		}
+		known[ids[i]] = a
+	}
+	return known, nil
 }
 
 // Scan calls f with a survey's answers in the order of its answer list,

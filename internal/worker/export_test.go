@@ -1,6 +1,9 @@
 package worker
 
 import (
+	"context"
+	"time"
+
 	"github.com/surveys-dev/surveys/internal/lrucache"
 )
 
@@ -11,3 +14,19 @@ func SetSummaryCache(w *Worker, entries int, bytes int64) {
 
 // SummaryCache returns how many summaries a worker keeps and their bytes.
 func SummaryCache(w *Worker) (int, int64) { return w.cache.Len(), w.cache.Bytes() }
+
+// SetSegmentsRetry sets a segment builder's waits after failures and its
+// tries per survey, for the tests.
+func SetSegmentsRetry(s *Segments, base, most time.Duration, attempts int) {
+	s.retryBase, s.retryMax, s.maxAttempts = base, most, attempts
+}
+
+// SegmentsWaiting is the number of surveys waiting for a segment builder.
+func SegmentsWaiting(s *Segments) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.need)
+}
+
+// SegmentsPass runs a segment builder's start-up pass.
+func SegmentsPass(s *Segments, ctx context.Context) { s.pass(ctx) }
