@@ -19,7 +19,10 @@ import (
 // to MaxIdle; a wake (an answer this instance queued) ends the pause. An
 // answer taken by a web-only instance wakes no worker: it waits for the
 // next poll of a worker instance, at most MaxIdle, then a batch (a gather
-// of 20 ms and the batch's own storage calls).
+// of 20 ms and the batch's own storage calls). While that worker is busy,
+// a queue it found empty is left alone for 500 ms (worker.emptyRecheck)
+// unless its own instance queued to it: its polls are then closer than
+// that anyway.
 const (
 	workerMaxIdle = 10 * time.Second
 	// sharedGoal is the bound printed for an answer taken by a web-only

@@ -121,7 +121,7 @@ func (m *Main) Run(ctx context.Context) error {
 		w = worker.New(m.Storage, worker.DefaultConfig, m.log, wm)
 		vw = worker.NewViews(m.Storage, worker.DefaultViewsConfig, m.log)
 		tw = worker.NewTransfers(m.Storage, tenants, sqlStore, worker.DefaultTransferConfig, m.log)
-		notifier.Queued, m.views.Flushed, transfers.Requested = w.Wake, vw.Wake, tw.Wake
+		notifier.Queued, m.views.Flushed, transfers.Requested = w.WakeFor, vw.Wake, tw.Wake
 	}
 	srv, err := web.New(web.Deps{
 		Logger:      m.log,

@@ -1,6 +1,9 @@
 package worker
 
 import (
+	"context"
+	"time"
+
 	"github.com/surveys-dev/surveys/internal/lrucache"
 )
 
@@ -11,3 +14,13 @@ func SetSummaryCache(w *Worker, entries int, bytes int64) {
 
 // SummaryCache returns how many summaries a worker keeps and their bytes.
 func SummaryCache(w *Worker) (int, int64) { return w.cache.Len(), w.cache.Bytes() }
+
+// Poll is one of Run's polls: RunOnce, leaving out the queues found empty
+// lately and not woken since.
+func Poll(w *Worker, ctx context.Context) (int, error) { return w.runOnce(ctx, true) }
+
+// SetNow sets a worker's clock.
+func SetNow(w *Worker, now func() time.Time) { w.now = now }
+
+// EmptyRecheck is how long a poll leaves out a queue found empty.
+const EmptyRecheck = emptyRecheck
