@@ -1,7 +1,7 @@
 // Command loadgen measures surveys serve end to end, on loopback only.
 //
 //	go run ./cmd/loadgen [--bin bin/surveys] [--duration 5s] [--concurrency 1,16,64]
-//	                     [--rate-test 500] [--azure]
+//	                     [--rate-test 500] [--azure] [--shared-duration 40s]
 //
 // It starts the server (a child process over a temporary embedded store),
 // then:
@@ -19,7 +19,11 @@
 //     server serving the same page, and GET-only rates of the real page and
 //     the trivial one;
 //   - with --azure, the closed loop at --azure-concurrency against Azurite
-//     (from tools/node_modules; make tools installs it).
+//     (from tools/node_modules; make tools installs it), then two instances
+//     on that Azurite, one web-only (--worker=false) taking answers at a
+//     low rate and in a burst, the other merging them: each answer's time
+//     from its 303 to its summary, against the bound of the worker's
+//     polling (--shared-duration; see shared.go).
 //
 // Every child process is stopped and every temporary directory removed at
 // the end, on an error, and on an interrupt.
@@ -64,6 +68,7 @@ type config struct {
 	catchup      time.Duration
 	keep         bool
 	idle         time.Duration
+	shared       time.Duration
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -83,6 +88,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.catchup, "catchup-timeout", 60*time.Second, "how long to wait for the worker to merge a step's answers")
 	fs.BoolVar(&c.keep, "keep", false, "keep the temporary directory (data and logs)")
 	fs.DurationVar(&c.idle, "idle", time.Minute, "how long to count the storage operations of the idle server (0 skips it)")
+	fs.DurationVar(&c.shared, "shared-duration", 30*time.Second, "with --azure, how long to send one answer every 2-5 s to a web-only instance beside a worker instance (0 skips it)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -109,6 +115,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return c, errors.New("--azure-concurrency: want 1 to 4096")
 	case c.idle < 0 || c.idle > 10*time.Minute:
 		return c, errors.New("--idle: want 0 to 10m")
+	case c.shared < 0 || c.shared > 10*time.Minute:
+		return c, errors.New("--shared-duration: want 0 to 10m")
 	case c.catchup <= 0 || c.catchup > 10*time.Minute:
 		return c, errors.New("--catchup-timeout: want more than 0 and at most 10m")
 	}
@@ -336,8 +344,14 @@ func azureStep(ctx context.Context, out io.Writer, client *http.Client, bin, tmp
 	printStep(out, st)
 	printKinds(out, []step{st})
 	stopChild(srv.child)
-	stopChild(az.child)
 	printLog(out, "Azurite", srv.child)
+	if cfg.shared > 0 {
+		// The same Azurite, two new instances.
+		if err := sharedStep(ctx, out, client, bin, tmp, az, cfg.shared, children, stopChild); err != nil {
+			return err
+		}
+	}
+	stopChild(az.child)
 	return nil
 }
 

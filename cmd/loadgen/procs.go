@@ -142,10 +142,10 @@ type surveysServer struct {
 }
 
 // startSurveys starts bin serve on a free loopback port over the data folder
-// dir (or Azure when env names an account), logging JSON to dir/serve.log,
-// and waits until /readyz answers 200. A port taken before the server could
-// bind it is retried with another.
-func startSurveys(ctx context.Context, c *http.Client, bin, dir string, env []string) (*surveysServer, error) {
+// dir (or Azure when env names an account), with the extra serve flags
+// args, logging JSON to dir/serve.log, and waits until /readyz answers 200.
+// A port taken before the server could bind it is retried with another.
+func startSurveys(ctx context.Context, c *http.Client, bin, dir string, env []string, args ...string) (*surveysServer, error) {
 	var last error
 	for attempt := 0; attempt < 3; attempt++ {
 		port, err := freePort()
@@ -154,7 +154,7 @@ func startSurveys(ctx context.Context, c *http.Client, bin, dir string, env []st
 		}
 		addr := "127.0.0.1:" + strconv.Itoa(port)
 		ch, err := startChild("surveys", filepath.Join(dir, "serve.log"), append(env, "SURVEYS_LOG_FORMAT=json", "SURVEYS_ANSWERS_PER_MINUTE=0"),
-			bin, "serve", "--addr", addr, "--data", filepath.Join(dir, "data"))
+			append([]string{bin, "serve", "--addr", addr, "--data", filepath.Join(dir, "data")}, args...)...)
 		if err != nil {
 			return nil, err
 		}

@@ -112,8 +112,11 @@ func (m *Main) Run(ctx context.Context) error {
 	wm := worker.NewMetrics()
 	reg.Register(wm.Collectors()...)
 	// The workers poll empty queues seldom; what this instance queues
-	// wakes its own worker at once.
-	notifier, transfers := store.NewNotifier(answers, 4), store.NewSurveyTransferStore(m.Storage)
+	// wakes its own worker at once. The notifier writes at most
+	// notifierParallel answer messages at once; the answers that arrive
+	// meanwhile share the next message (its enqueue, and the worker's
+	// delete of it).
+	notifier, transfers := store.NewNotifier(answers, notifierParallel), store.NewSurveyTransferStore(m.Storage)
 	var w *worker.Worker
 	var vw *worker.Views
 	var tw *worker.Transfers
@@ -125,7 +128,7 @@ func (m *Main) Run(ctx context.Context) error {
 		w.Behind = sw.Need
 		vw = worker.NewViews(m.Storage, worker.DefaultViewsConfig, m.log)
 		tw = worker.NewTransfers(m.Storage, tenants, sqlStore, worker.DefaultTransferConfig, m.log)
-		notifier.Queued, m.views.Flushed, transfers.Requested = w.Wake, vw.Wake, tw.Wake
+		notifier.Queued, m.views.Flushed, transfers.Requested = w.WakeFor, vw.Wake, tw.Wake
 	}
 	srv, err := web.New(web.Deps{
 		Logger:      m.log,
@@ -205,6 +208,14 @@ func (m *Main) Run(ctx context.Context) error {
 	m.log.Info("serving", "addr", m.ln.Addr().String(), "storage", m.cfg.Storage)
 	return nil
 }
+
+// notifierParallel is how many answer messages an instance writes at once.
+// Two rather than four: at 64 respondents at once a message then carries
+// about twice as many answers (the load run: queue operations per answer
+// 0.18-0.23 instead of 0.35-0.40), with no loss of throughput; one
+// serialises every enqueue behind the slowest (at 500 answers/s on the
+// embedded store the answers then waited seconds).
+const notifierParallel = 2
 
 // maxHeaderBytes bounds a request's header lines (Go's default is 1 MB):
 // cookies, a long URL and the usual headers fit.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -17,6 +18,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -36,7 +38,8 @@ import (
 // TestCrashKill9 is the crash test: under load, kill -9 the real server
 // several times, restart it on the same data folder, and check that every
 // answer that got its redirect is stored and that every stored answer is
-// counted once, in the summary and in the answer list.
+// counted once, in the summary, in the answer list and in the answer
+// segments (in the list's order).
 //
 // The servers run with their worker on, so that crashes hit the worker
 // too (a batch dequeued, merged or appended but not deleted). A killed
@@ -286,6 +289,7 @@ func checkCrashSurvey(t *testing.T, st storage.Storage, tenant, slug string, ack
 		t.Fatal(err)
 	}
 	storedSet := make(map[string]bool, len(stored))
+	blobs := make(map[string][]byte, len(stored)) // ID: the answer blob's answer, as JSON
 	recount := survey.NewSummary(sv)
 	for _, id := range stored {
 		storedSet[id] = true
@@ -297,6 +301,9 @@ func checkCrashSurvey(t *testing.T, st storage.Storage, tenant, slug string, ack
 			t.Errorf("blob %s holds answer %s", id, a.ID)
 		}
 		recount.Add(*a)
+		if blobs[id], err = json.Marshal(a); err != nil {
+			t.Fatal(err)
+		}
 	}
 
 	// Nothing acknowledged is lost.
@@ -369,7 +376,79 @@ func checkCrashSurvey(t *testing.T, st storage.Storage, tenant, slug string, ack
 			total, len(stored), len(twice), firstOf(twice), len(missing), firstOf(missing), len(unknown), firstOf(unknown))
 	}
 
+	checkCrashSegments(t, answers, tenant, slug, ids, blobs, acked)
 	return len(stored)
+}
+
+// checkCrashSegments checks a survey's answer segments after the drain:
+// every listed answer is in a segment (Segmented is the list's length), and
+// the segments hold the list's answers in its order, each once, each as its
+// blob holds it; so every acknowledged answer is there exactly once.
+func checkCrashSegments(t *testing.T, answers *store.SurveyAnswerStore, tenant, slug string, list []string, blobs map[string][]byte, acked map[string]bool) {
+	t.Helper()
+	ctx := t.Context()
+	segmented, err := answers.Segmented(ctx, tenant, slug)
+	if err != nil {
+		t.Fatalf("segments of %s: %v", slug, err)
+	}
+	if segmented != len(list) {
+		t.Errorf("segments of %s end at %d, the answer list holds %d answers", slug, segmented, len(list))
+	}
+	t.Logf("survey %s: %d answers in segments", slug, segmented)
+	// Scan reads segments up to Segmented, then single blobs: with
+	// Segmented equal to the list's length, every answer comes from a
+	// segment.
+	var scanned []string
+	var moved, differ []string
+	if err := answers.Scan(ctx, tenant, slug, 0, func(pos int, a *survey.SurveyAnswer) error {
+		if pos != len(scanned) {
+			moved = append(moved, fmt.Sprintf("%s at %d, not %d", a.ID, pos, len(scanned)))
+		}
+		scanned = append(scanned, a.ID)
+		got, err := json.Marshal(a)
+		if err != nil {
+			return err
+		}
+		if want, ok := blobs[a.ID]; ok && !bytes.Equal(got, want) {
+			differ = append(differ, a.ID)
+		}
+		return nil
+	}); err != nil {
+		t.Fatalf("scan the segments of %s: %v", slug, err)
+	}
+	if len(moved) > 0 {
+		t.Errorf("segments of %s: %d answers out of place: %v", slug, len(moved), firstOf(moved))
+	}
+	if len(differ) > 0 {
+		t.Errorf("segments of %s: %d answers differ from their blobs: %v", slug, len(differ), firstOf(differ))
+	}
+	if !slices.Equal(scanned, list) {
+		first := 0
+		for first < min(len(scanned), len(list)) && scanned[first] == list[first] {
+			first++
+		}
+		t.Errorf("segments of %s hold %d answers, the list %d; they part at position %d", slug, len(scanned), len(list), first)
+	}
+	count := make(map[string]int, len(scanned))
+	for _, id := range scanned {
+		count[id]++
+	}
+	var twice, lost []string
+	for id, n := range count {
+		if n > 1 {
+			twice = append(twice, id)
+		}
+	}
+	for id := range acked {
+		if count[id] == 0 {
+			lost = append(lost, id)
+		}
+	}
+	sort.Strings(twice)
+	sort.Strings(lost)
+	if len(twice) > 0 || len(lost) > 0 {
+		t.Errorf("segments of %s: %d answers more than once %v, %d acknowledged answers missing %v", slug, len(twice), firstOf(twice), len(lost), firstOf(lost))
+	}
 }
 
 // longQuestions is the number of text questions of the crash test's

@@ -23,10 +23,11 @@ type Notifier struct {
 	pending map[string]*notifyBatch // by tenant/slug, not yet being written
 	slots   chan struct{}           // bounds the messages being written at once
 
-	// Queued, when set, is called after each message is written: it wakes
-	// this instance's answers worker (worker.Worker.Wake), which then need
-	// not poll an empty queue often to merge the answers at once.
-	Queued func()
+	// Queued, when set, is called with the queue after each message is
+	// written: it wakes this instance's answers worker
+	// (worker.Worker.WakeFor), which then need not poll an empty queue
+	// often to merge the answers at once.
+	Queued func(queue string)
 }
 
 type notifyBatch struct {
@@ -94,7 +95,7 @@ func (n *Notifier) flush(key string, b *notifyBatch) {
 	defer cancel()
 	b.errs = n.answers.EnqueueEach(ctx, plan, answers)
 	if n.Queued != nil {
-		n.Queued() // before the answers' requests go on: it never blocks
+		n.Queued(AnswersQueueFor(plan)) // before the answers' requests go on: it never blocks
 	}
 	close(b.done)
 }

@@ -191,11 +191,43 @@ type RankingStore struct {
 	// made and completed (its home rows written and deleted): a pointer
 	// read back at that Seq needs no repair.
 	done map[string]int64
+	// kept holds, by survey, the pointer as this store's last completed
+	// move read it back (with its ETag), so that the next move of the
+	// survey (the answers worker's next batch) need not read it first: a
+	// move writes the pointer If-Match its ETag, so a pointer another
+	// writer changed since fails the write, and the move reads it again.
+	// A move takes the survey's entry out and puts it back only once it
+	// has completed: a move that failed part-way reads the pointer again
+	// and repairs.
+	kept map[string]*rankState
 }
+
+// maxKeptPointers bounds RankingStore.kept.
+const maxKeptPointers = 10_000
 
 // NewRankingStore returns a RankingStore over st.
 func NewRankingStore(st storage.Storage) *RankingStore {
-	return &RankingStore{st: st, now: time.Now, done: map[string]int64{}}
+	return &RankingStore{st: st, now: time.Now, done: map[string]int64{}, kept: map[string]*rankState{}}
+}
+
+// take returns the pointer kept for a survey, and forgets it.
+func (rs *RankingStore) take(tenant, slug string) *rankState {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	key := tenant + "/" + slug
+	p := rs.kept[key]
+	delete(rs.kept, key)
+	return p
+}
+
+// keep remembers a pointer as read back after a completed move.
+func (rs *RankingStore) keep(p *rankState) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if len(rs.kept) >= maxKeptPointers {
+		rs.kept = map[string]*rankState{}
+	}
+	rs.kept[p.key()] = p
 }
 
 // errNoSurvey: the survey is gone; there is nothing to rank.
@@ -247,8 +279,13 @@ func setSurvey(p *rankState, s *survey.Survey) {
 // anything.
 func (rs *RankingStore) update(ctx context.Context, tenant, slug string, openOnly bool, change func(p *rankState) bool) error {
 	lenient := false
+	kept := rs.take(tenant, slug)
 	for attempt := 0; attempt < 20; attempt++ {
-		p, err := rs.load(ctx, tenant, slug, openOnly)
+		p, err := kept, error(nil)
+		if kept == nil {
+			p, err = rs.load(ctx, tenant, slug, openOnly)
+		}
+		kept = nil // a retry reads the pointer
 		if errors.Is(err, errNoSurvey) {
 			return nil
 		}
@@ -273,6 +310,10 @@ func (rs *RankingStore) update(ctx context.Context, tenant, slug string, openOnl
 				}
 			}
 			rs.markDone(p)
+			if clean {
+				// Unchanged, and as this store left it: kept again.
+				rs.keep(&old)
+			}
 			return nil
 		}
 		p.Seq++
@@ -319,12 +360,18 @@ func (rs *RankingStore) update(ctx context.Context, tenant, slug string, openOnl
 		if err := rs.writeHome(ctx, p, write, p.Stale); err != nil {
 			return err
 		}
+		var now *rankState
 		if len(write) > 0 {
-			if err := rs.checkWritten(ctx, p, write); err != nil {
+			if now, err = rs.checkWritten(ctx, p, write); err != nil {
 				return err
 			}
 		}
 		rs.markDone(p)
+		if now != nil && now.Seq == p.Seq {
+			// The pointer as written, with its ETag: the next move of
+			// the survey starts from it.
+			rs.keep(now)
+		}
 		return nil
 	}
 	return fmt.Errorf("store: ranks of %s/%s: too many conflicting writers", tenant, slug)
@@ -386,20 +433,21 @@ func (rs *RankingStore) writeHome(ctx context.Context, p *rankState, write, stal
 // were written: if another writer moved the survey meanwhile, it may have
 // deleted them before they were written, so the ones the pointer no longer
 // names are deleted now. Without this, a writer stalled for the whole of
-// another's pass would leave a row that no pointer names.
-func (rs *RankingStore) checkWritten(ctx context.Context, p *rankState, write []string) error {
+// another's pass would leave a row that no pointer names. It returns the
+// pointer read (nil when it is gone).
+func (rs *RankingStore) checkWritten(ctx context.Context, p *rankState, write []string) (*rankState, error) {
 	e, err := rs.st.GetEntity(ctx, RanksTable, p.Tenant, pointerPrefix+p.Slug)
 	var now *rankState
 	switch {
 	case err == nil:
 		now = rankStateFrom(e)
 		if now.Seq == p.Seq {
-			return nil
+			return now, nil
 		}
 	case errors.Is(err, storage.ErrNotFound):
 		now = &rankState{} // removed meanwhile
 	default:
-		return mapErr(err, "Survey ranks")
+		return nil, mapErr(err, "Survey ranks")
 	}
 	var gone []string
 	for _, k := range write {
@@ -409,7 +457,7 @@ func (rs *RankingStore) checkWritten(ctx context.Context, p *rankState, write []
 	}
 	q := *p
 	q.Home = now.Home
-	return rs.writeHome(ctx, &q, nil, gone)
+	return nil, rs.writeHome(ctx, &q, nil, gone)
 }
 
 func (rs *RankingStore) markDone(p *rankState) {
@@ -538,6 +586,7 @@ func (rs *RankingStore) Remove(ctx context.Context, tenant, slug string) error {
 		}
 		rs.mu.Lock()
 		delete(rs.done, tenant+"/"+slug)
+		delete(rs.kept, tenant+"/"+slug)
 		rs.mu.Unlock()
 		return nil
 	}

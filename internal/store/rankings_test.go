@@ -486,3 +486,121 @@ func TestStalledWriter(t *testing.T) {
 		checkHome(t, "after the race", st, tenant, s.Slug, 9, 9)
 	})
 }
+
+// TestKeptPointer: a store moves a survey again from the pointer it read
+// back after its last move (one read fewer per move), and a pointer another
+// writer changed meanwhile is read again, so nothing it wrote is lost: its
+// count, title and views stay, and each list shows the survey once.
+func TestKeptPointer(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
+		ctx := context.Background()
+		s := publish(t, store.NewSurveyStore(st), tenant, "Kept", true, time.Now().UTC().AddDate(0, 0, 3))
+		counted := &crashing{Storage: st}
+		a, b := store.NewRankingStore(counted), store.NewRankingStore(st)
+		move := func(rs *store.RankingStore, total int64) int64 {
+			t.Helper()
+			before := counted.calls.Load()
+			if err := rs.SetAnswers(ctx, tenant, s.Slug, total); err != nil {
+				t.Fatalf("SetAnswers %d: %v", total, err)
+			}
+			return counted.calls.Load() - before
+		}
+		move(a, 3)
+		// The pointer's transaction, the new home row, the old one's
+		// delete, the pointer read back; no read first.
+		if kept := move(a, 5); kept != 4 {
+			t.Errorf("a move from the kept pointer made %d storage calls, want 4", kept)
+		}
+		move(store.NewRankingStore(counted), 7)
+		// a's kept pointer is stale (at 5): the move to 7 was another's.
+		check := func(name string, answers, views int64, title string) {
+			t.Helper()
+			checkHome(t, name, st, tenant, s.Slug, answers, answers)
+			got, err := store.NewRankingStore(st).Tenant(ctx, tenant, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c := got.Counts[s.Slug]; c.Answers != answers || c.Views != views {
+				t.Errorf("%s: counts %+v, want %d answers, %d views", name, c, answers, views)
+			}
+			tr := tenantRows(t, st, tenant, s.Slug)
+			if len(tr["a"]) != 1 || tr["a"][0].Int("Count") != answers || tr["a"][0].String("Title") != title {
+				t.Errorf("%s: most-answered rows %v, want one at %d titled %q", name, tr["a"], answers, title)
+			}
+			rows := homeRows(t, st, tenant, s.Slug)
+			if len(rows["a"]) != 1 || rows["a"][0].Int("Answers") != answers || rows["a"][0].String("Title") != title {
+				t.Errorf("%s: home rows %v", name, rows["a"])
+			}
+		}
+		move(a, 6) // older than the stored 7: nothing changes
+		check("an older count from a stale pointer", 7, 0, "Kept")
+		move(a, 9)
+		check("a move from a stale pointer", 9, 0, "Kept")
+		// Another writer renames the survey and adds views; a then moves
+		// from its kept pointer, stale again.
+		renamed := *s
+		renamed.Title = "Renamed"
+		if err := b.Sync(ctx, &renamed); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.AddViews(ctx, tenant, s.Slug, map[string]int64{"m1": 4}); err != nil {
+			t.Fatal(err)
+		}
+		move(a, 12)
+		check("after another's rename and views", 12, 4, "Renamed")
+		// The survey deleted by another: a's kept pointer names a row that
+		// is gone, and a late count brings nothing back.
+		if err := b.Remove(ctx, tenant, s.Slug); err != nil {
+			t.Fatal(err)
+		}
+		if err := store.NewSurveyStore(st).Delete(ctx, tenant, s.Slug); err != nil {
+			t.Fatal(err)
+		}
+		move(a, 13)
+		if rows := homeRows(t, st, tenant, s.Slug); len(rows) != 0 {
+			t.Errorf("a deleted survey's home rows came back: %v", rows)
+		}
+		if tr := tenantRows(t, st, tenant, s.Slug); len(tr) != 0 {
+			t.Errorf("a deleted survey's tenant rows came back: %v", tr)
+		}
+	})
+}
+
+// TestKeptPointerCrash fails each call of a move from a kept pointer in
+// turn; the same store's next pass (the batch's messages delivered again
+// to the same worker) reads the pointer again and repairs the move.
+func TestKeptPointerCrash(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, _ string) {
+		ctx := context.Background()
+		for n := int64(1); n <= 4; n++ {
+			for _, after := range []bool{false, true} {
+				name := fmt.Sprintf("failure at call %d of the move (after=%v)", n, after)
+				tenant := newTenant()
+				s := publish(t, store.NewSurveyStore(st), tenant, "Moving", true, time.Now().UTC().AddDate(0, 0, 3))
+				c := &crashing{Storage: st}
+				rs := store.NewRankingStore(c)
+				if err := rs.SetAnswers(ctx, tenant, s.Slug, 3); err != nil {
+					t.Fatal(err)
+				}
+				c.n, c.after = c.calls.Load()+n, after
+				if err := rs.SetAnswers(ctx, tenant, s.Slug, 7); err == nil {
+					t.Fatalf("%s: the move did not fail", name)
+				}
+				checkHome(t, name+", before repair", st, tenant, s.Slug, 3, 7)
+				c.n = 0
+				if err := rs.SetAnswers(ctx, tenant, s.Slug, 7); err != nil {
+					t.Fatalf("%s: repair: %v", name, err)
+				}
+				checkHome(t, name+", after repair", st, tenant, s.Slug, 7, 7)
+				rows := homeRows(t, st, tenant, s.Slug)
+				if len(rows["a"]) != 1 || len(rows["n"]) != 1 || len(rows["c"]) != 1 || rows["a"][0].Int("Answers") != 7 {
+					t.Errorf("%s: after one pass the home table holds %d/%d/%d rows (answers %v)", name,
+						len(rows["a"]), len(rows["n"]), len(rows["c"]), rows["a"])
+				}
+				if tr := tenantRows(t, st, tenant, s.Slug); len(tr["a"]) != 1 || tr["a"][0].Int("Count") != 7 {
+					t.Errorf("%s: tenant rows %v", name, tr)
+				}
+			}
+		}
+	})
+}

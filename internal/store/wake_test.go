@@ -28,7 +28,12 @@ func TestQueueingWakes(t *testing.T) {
 	views := store.NewViewCounter(st, time.Hour)
 	transfers := store.NewSurveyTransferStore(st)
 	calls := map[string]int{}
-	notifier.Queued = func() { calls["answers"]++ }
+	notifier.Queued = func(q string) {
+		if q != store.AnswersQueue {
+			t.Errorf("a Standard tenant's answer woke the worker for %s, want %s", q, store.AnswersQueue)
+		}
+		calls["answers"]++
+	}
 	views.Flushed = func() { calls["views"]++ }
 	transfers.Requested = func() { calls["transfers"]++ }
 

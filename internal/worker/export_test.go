@@ -30,3 +30,13 @@ func SegmentsWaiting(s *Segments) int {
 
 // SegmentsPass runs a segment builder's start-up pass.
 func SegmentsPass(s *Segments, ctx context.Context) { s.pass(ctx) }
+
+// Poll is one of Run's polls: RunOnce, leaving out the queues found empty
+// lately and not woken since.
+func Poll(w *Worker, ctx context.Context) (int, error) { return w.runOnce(ctx, true) }
+
+// SetNow sets a worker's clock.
+func SetNow(w *Worker, now func() time.Time) { w.now = now }
+
+// EmptyRecheck is how long a poll leaves out a queue found empty.
+const EmptyRecheck = emptyRecheck

@@ -56,6 +56,7 @@ type Worker struct {
 	now     func() time.Time
 	m       *Metrics
 	wake    waker
+	hints   *queueHints
 	// Behind, when set, is told of a survey whose segments end before its
 	// answer list (answered before segments existed): see Segments.
 	Behind func(tenant, slug string)
@@ -95,7 +96,7 @@ func New(st storage.Storage, cfg Config, log *slog.Logger, m *Metrics) *Worker {
 	}
 	return &Worker{
 		st: st, surveys: store.NewSurveyStore(st), answers: store.NewSurveyAnswerStore(st),
-		sums: store.NewSurveyAnswersSummaryStore(st), ranks: store.NewRankingStore(st), cfg: cfg, log: log, now: time.Now, m: m, wake: newWaker(),
+		sums: store.NewSurveyAnswersSummaryStore(st), ranks: store.NewRankingStore(st), cfg: cfg, log: log, now: time.Now, m: m, wake: newWaker(), hints: newQueueHints(),
 		cache:    lrucache.New(maxCachedSummaries, maxCachedSummaryBytes, cachedSummaryTTL, func(_ string, c cached) int64 { return summaryBytes(c.sum) }),
 		segTails: lrucache.New(maxCachedSummaries, maxSegmentTailBytes, cachedSummaryTTL, func(_ string, t *store.SegmentTail) int64 { return t.Size() }),
 		tails:    map[string]*store.ListTail{}, deleted: map[string][]string{}, failures: map[string]string{},
@@ -113,12 +114,20 @@ func Init(ctx context.Context, st storage.Storage) error {
 // Run drains the queue until ctx is done. The batch in hand when ctx ends
 // is finished (within the visibility timeout) before Run returns.
 func (w *Worker) Run(ctx context.Context) error {
-	return poll(ctx, func() (int, error) { return w.RunOnce(context.WithoutCancel(ctx)) }, w.cfg.MaxIdle, w.wake, w.cfg.Batch, w.log, "worker: batch failed")
+	return poll(ctx, func() (int, error) { return w.runOnce(context.WithoutCancel(ctx), true) }, w.cfg.MaxIdle, w.wake, w.cfg.Batch, w.log, "worker: batch failed")
 }
 
-// Wake makes Run take the queues now: this instance queued answers
-// (store.Notifier's Queued). It never blocks.
+// Wake makes Run take the queues now: this instance queued answers. It
+// never blocks.
 func (w *Worker) Wake() { w.wake.Wake() }
+
+// WakeFor makes Run take the queues now, queue among them even if it was
+// found empty lately (see emptyRecheck): this instance queued answers to
+// it (store.Notifier's Queued). It never blocks.
+func (w *Worker) WakeFor(queue string) {
+	w.hints.woken(queue) // before the wake: the poll it causes takes queue
+	w.wake.Wake()
+}
 
 // errSurveyGone: the survey of queued answers was deleted.
 var errSurveyGone = errors.New("worker: the survey was deleted")
@@ -141,18 +150,24 @@ type message struct {
 
 // RunOnce takes one batch from the queue and handles it. It returns the
 // number of messages taken.
-func (w *Worker) RunOnce(ctx context.Context) (int, error) {
+func (w *Worker) RunOnce(ctx context.Context) (int, error) { return w.runOnce(ctx, false) }
+
+// runOnce is RunOnce; with skipEmpty (Run's polls) it leaves out a queue
+// found empty lately and not woken since (see emptyRecheck).
+func (w *Worker) runOnce(ctx context.Context, skipEmpty bool) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, w.cfg.Visibility)
 	defer cancel()
 	var msgs []queued
 	take := func(q string, n int) error {
-		if n <= 0 {
+		if n <= 0 || skipEmpty && w.hints.empty(q, w.now()) {
 			return nil
 		}
+		gen := w.hints.before(q)
 		got, err := w.st.Dequeue(ctx, q, n, w.cfg.Visibility)
 		if err != nil {
 			return err
 		}
+		w.hints.took(q, gen, len(got), w.now())
 		w.m.lag.took(q, got, w.now())
 		for _, m := range got {
 			msgs = append(msgs, queued{m, q})
