@@ -318,11 +318,19 @@ func (as *SurveyAnswerStore) scanBlobs(ctx context.Context, tenant, slug string,
 // a survey's list, and the number of answers: for pages of a table.
 func (as *SurveyAnswerStore) Range(ctx context.Context, tenant, slug string, offset, limit int) ([]*survey.SurveyAnswer, int, error) {
 	total, err := as.total(ctx, tenant, slug)
-	if err != nil || limit <= 0 || offset >= total {
-		return nil, total, err
+	if err != nil {
+		return nil, 0, err
+	}
+	return as.rangeOf(ctx, tenant, slug, total, offset, limit)
+}
+
+// rangeOf is Range of a survey of total answers.
+func (as *SurveyAnswerStore) rangeOf(ctx context.Context, tenant, slug string, total, offset, limit int) ([]*survey.SurveyAnswer, int, error) {
+	if limit <= 0 || offset >= total {
+		return nil, total, nil
 	}
 	out := make([]*survey.SurveyAnswer, 0, min(limit, total-offset))
-	err = as.Scan(ctx, tenant, slug, max(offset, 0), func(_ int, a *survey.SurveyAnswer) error {
+	err := as.Scan(ctx, tenant, slug, max(offset, 0), func(_ int, a *survey.SurveyAnswer) error {
 		out = append(out, a)
 		if len(out) == limit {
 			return errStopScan
@@ -371,7 +379,7 @@ func (as *SurveyAnswerStore) LatestAnswers(ctx context.Context, tenant, slug str
 		return nil, 0, err
 	}
 	end := total - max(skip, 0)
-	out, _, err := as.Range(ctx, tenant, slug, max(end-limit, 0), min(limit, max(end, 0)))
+	out, _, err := as.rangeOf(ctx, tenant, slug, total, max(end-limit, 0), min(limit, max(end, 0)))
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]
 	}

@@ -16,7 +16,8 @@ import (
 // export streams every answer as CSV (one row per answer, the columns each
 // question's kind gives, RFC 4180, UTF-8 with a BOM for spreadsheets) or
 // JSON (one object per line, each answer with its kind's typed value),
-// reading one answer at a time.
+// in the order of the survey's answer list, reading one segment of answers
+// at a time.
 func (s *Server) export(w http.ResponseWriter, r *http.Request) error {
 	return s.exportTo(w, r, chi.URLParam(r, "tenant"), chi.URLParam(r, "slug"), chi.URLParam(r, "format"))
 }
@@ -51,11 +52,7 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 	}
 	enc := json.NewEncoder(w)
 	n := 0
-	err = s.reader.ListAll(r.Context(), tenant, slug, func(id string) error {
-		a, err := s.reader.Get(r.Context(), tenant, slug, id)
-		if err != nil {
-			return err
-		}
+	err = s.reader.Scan(r.Context(), tenant, slug, 0, func(_ int, a *survey.SurveyAnswer) error {
 		if cw != nil {
 			row := []string{a.ID, a.CreatedOn.UTC().Format("2006-01-02T15:04:05Z")}
 			for _, q := range sv.Questions {
