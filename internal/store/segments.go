@@ -3,10 +3,9 @@ package store
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -240,6 +239,10 @@ func (as *SurveyAnswerStore) Scan(ctx context.Context, tenant, slug string, from
 		return err
 	}
 	pos := max(from, 0)
+	// One answer, decoded into again and again: f's answer is only valid
+	// during the call.
+	var a survey.SurveyAnswer
+	var dec lineDecoder
 	for i, s := range segs {
 		if i+1 < len(segs) && segs[i+1].start <= pos {
 			continue // ends before pos
@@ -251,21 +254,30 @@ func (as *SurveyAnswerStore) Scan(ctx context.Context, tenant, slug string, from
 		if err != nil {
 			return mapErr(err, "Answer segment")
 		}
-		dec := json.NewDecoder(bytes.NewReader(b.Data))
-		for p := s.start; ; p++ {
-			var a survey.SurveyAnswer
-			if err := dec.Decode(&a); err == io.EOF {
-				break
-			} else if err != nil {
-				return fmt.Errorf("store: decode answer segment %s: %w", s.name, err)
+		// One answer a line; a line before pos is skipped undecoded.
+		data := b.Data
+		for p := s.start; len(data) > 0; {
+			line := data
+			if i := bytes.IndexByte(data, '\n'); i >= 0 {
+				line, data = data[:i], data[i+1:]
+			} else {
+				data = nil
+			}
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
 			}
 			if p < pos {
+				p++
 				continue
+			}
+			if err := dec.decode(line, &a); err != nil {
+				return fmt.Errorf("store: decode answer segment %s: %w", s.name, err)
 			}
 			if err := f(p, &a); err != nil {
 				return err
 			}
-			pos = p + 1
+			p++
+			pos = p
 		}
 	}
 	return as.scanBlobs(ctx, tenant, slug, pos, f)
@@ -331,7 +343,9 @@ func (as *SurveyAnswerStore) rangeOf(ctx context.Context, tenant, slug string, t
 	}
 	out := make([]*survey.SurveyAnswer, 0, min(limit, total-offset))
 	err := as.Scan(ctx, tenant, slug, max(offset, 0), func(_ int, a *survey.SurveyAnswer) error {
-		out = append(out, a)
+		c := *a // Scan reuses a
+		c.Answers = slices.Clone(a.Answers)
+		out = append(out, &c)
 		if len(out) == limit {
 			return errStopScan
 		}
