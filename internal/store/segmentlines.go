@@ -22,7 +22,9 @@ import (
 // question IDs, texts and kinds) are kept and shared, not allocated again.
 type lineDecoder struct {
 	texts map[string]string
-	buf   []byte // an unescaped string
+	last  [3]string   // the last tenant, slug and title
+	qs    [][3]string // by answer: the last question ID, text and kind
+	buf   []byte      // an unescaped string
 }
 
 // maxSharedTexts bounds the texts a lineDecoder keeps.
@@ -59,20 +61,20 @@ func (d *lineDecoder) fast(line []byte, a *survey.SurveyAnswer) bool {
 		if !ok {
 			return false
 		}
-		bit, ok := answerKeys[string(key)]
-		if !ok || seen&bit != 0 {
+		bit := answerKey(key)
+		if bit == 0 || seen&bit != 0 {
 			return false // unknown, or twice: encoding/json's rules
 		}
 		seen |= bit
 		switch bit {
 		case keyID:
-			a.ID, ok = p.str(false)
+			a.ID, ok = p.str(nil)
 		case keyTenant:
-			a.Tenant, ok = p.str(true)
+			a.Tenant, ok = p.str(&p.d.last[0])
 		case keySlug:
-			a.Slug, ok = p.str(true)
+			a.Slug, ok = p.str(&p.d.last[1])
 		case keyTitle:
-			a.Title, ok = p.str(true)
+			a.Title, ok = p.str(&p.d.last[2])
 		case keyCreatedOn:
 			var raw []byte
 			if raw, ok = p.rawString(); ok {
@@ -106,10 +108,40 @@ const (
 	keyAnswer
 )
 
-var (
-	answerKeys   = map[string]int{"id": keyID, "tenant": keyTenant, "slug": keySlug, "title": keyTitle, "createdOn": keyCreatedOn, "answers": keyAnswers}
-	questionKeys = map[string]int{"questionId": keyQuestionID, "questionText": keyQuestionText, "type": keyType, "answer": keyAnswer}
-)
+// answerKey is the field of an answer key names; 0 for none.
+func answerKey(key []byte) int {
+	switch string(key) {
+	case "id":
+		return keyID
+	case "tenant":
+		return keyTenant
+	case "slug":
+		return keySlug
+	case "title":
+		return keyTitle
+	case "createdOn":
+		return keyCreatedOn
+	case "answers":
+		return keyAnswers
+	}
+	return 0
+}
+
+// questionKey is the field of an answer to a question key names; 0 for
+// none.
+func questionKey(key []byte) int {
+	switch string(key) {
+	case "questionId":
+		return keyQuestionID
+	case "questionText":
+		return keyQuestionText
+	case "type":
+		return keyType
+	case "answer":
+		return keyAnswer
+	}
+	return 0
+}
 
 // lineParser reads one line.
 type lineParser struct {
@@ -187,7 +219,7 @@ func (p *lineParser) rawString() ([]byte, bool) {
 
 // str reads a string value; shared says it is a text that repeats from
 // answer to answer.
-func (p *lineParser) str(shared bool) (string, bool) {
+func (p *lineParser) str(slot *string) (string, bool) {
 	if !p.byte('"') {
 		return "", false
 	}
@@ -202,9 +234,9 @@ func (p *lineParser) str(shared bool) (string, bool) {
 			if !ascii && !utf8.Valid(s) {
 				return "", false
 			}
-			return p.d.text(s, shared), true
+			return p.d.text(s, slot), true
 		case c == '\\':
-			return p.escaped(start, shared)
+			return p.escaped(start, slot)
 		case c < 0x20:
 			return "", false
 		case c >= utf8.RuneSelf:
@@ -216,7 +248,7 @@ func (p *lineParser) str(shared bool) (string, bool) {
 }
 
 // escaped reads the rest of a string with escapes, from start.
-func (p *lineParser) escaped(start int, shared bool) (string, bool) {
+func (p *lineParser) escaped(start int, slot *string) (string, bool) {
 	buf := append(p.d.buf[:0], p.b[start:p.i]...)
 	defer func() { p.d.buf = buf[:0] }()
 	for p.i < len(p.b) {
@@ -227,7 +259,7 @@ func (p *lineParser) escaped(start int, shared bool) (string, bool) {
 			if !utf8.Valid(buf) {
 				return "", false
 			}
-			return p.d.text(buf, shared), true
+			return p.d.text(buf, slot), true
 		case c < 0x20:
 			return "", false
 		case c != '\\':
@@ -300,21 +332,28 @@ func (p *lineParser) hex4() (rune, bool) {
 	return r, true
 }
 
-// text is s as a string: a shared one kept by the decoder, or a new one.
-func (d *lineDecoder) text(s []byte, shared bool) string {
-	if !shared {
+// text is s as a string. A text that repeats from answer to answer has a
+// slot, which holds the text of the same field of the answer before: when
+// it is the same again, that string is shared; else one of the texts the
+// decoder keeps, or a new one. Without a slot, a new one.
+func (d *lineDecoder) text(s []byte, slot *string) string {
+	if slot == nil {
 		return string(s)
 	}
-	if t, ok := d.texts[string(s)]; ok {
-		return t
+	if *slot == string(s) {
+		return *slot
 	}
-	t := string(s)
-	if d.texts == nil {
-		d.texts = map[string]string{}
+	t, ok := d.texts[string(s)]
+	if !ok {
+		t = string(s)
+		if d.texts == nil {
+			d.texts = map[string]string{}
+		}
+		if len(d.texts) < maxSharedTexts {
+			d.texts[t] = t
+		}
 	}
-	if len(d.texts) < maxSharedTexts {
-		d.texts[t] = t
-	}
+	*slot = t
 	return t
 }
 
@@ -331,7 +370,7 @@ func (p *lineParser) answers(a *survey.SurveyAnswer) bool {
 		return true
 	}
 	for {
-		qa, ok := p.questionAnswer()
+		qa, ok := p.questionAnswer(len(a.Answers))
 		if !ok {
 			return false
 		}
@@ -346,8 +385,12 @@ func (p *lineParser) answers(a *survey.SurveyAnswer) bool {
 }
 
 // questionAnswer reads one answer to a question.
-func (p *lineParser) questionAnswer() (survey.QuestionAnswer, bool) {
+func (p *lineParser) questionAnswer(i int) (survey.QuestionAnswer, bool) {
 	var qa survey.QuestionAnswer
+	for len(p.d.qs) <= i {
+		p.d.qs = append(p.d.qs, [3]string{})
+	}
+	slots := &p.d.qs[i]
 	if !p.byte('{') {
 		return qa, false
 	}
@@ -360,22 +403,22 @@ func (p *lineParser) questionAnswer() (survey.QuestionAnswer, bool) {
 		if !ok {
 			return qa, false
 		}
-		bit, ok := questionKeys[string(key)]
-		if !ok || seen&bit != 0 {
+		bit := questionKey(key)
+		if bit == 0 || seen&bit != 0 {
 			return qa, false
 		}
 		seen |= bit
 		var typ string
 		switch bit {
 		case keyQuestionID:
-			qa.QuestionID, ok = p.str(true)
+			qa.QuestionID, ok = p.str(&slots[0])
 		case keyQuestionText:
-			qa.QuestionText, ok = p.str(true)
+			qa.QuestionText, ok = p.str(&slots[1])
 		case keyType:
-			typ, ok = p.str(true)
+			typ, ok = p.str(&slots[2])
 			qa.Type = survey.QuestionType(typ)
 		case keyAnswer:
-			qa.Answer, ok = p.str(false)
+			qa.Answer, ok = p.str(nil)
 		}
 		if !ok {
 			return qa, false

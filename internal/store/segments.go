@@ -239,23 +239,55 @@ func (as *SurveyAnswerStore) Scan(ctx context.Context, tenant, slug string, from
 		return err
 	}
 	pos := max(from, 0)
+	first := 0 // the segment that holds pos
+	for first+1 < len(segs) && segs[first+1].start <= pos {
+		first++
+	}
+	// A long scan reads the next segment while f is given this one's
+	// answers (from its third segment on: a page of a table never pays
+	// for a segment it does not show); memory stays flat at three
+	// segments.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type fetched struct {
+		data []byte
+		err  error
+	}
+	read := func(s segmentRef) ([]byte, error) {
+		b, err := as.st.GetBlob(ctx, SegmentContainer, s.name)
+		if err != nil {
+			return nil, mapErr(err, "Answer segment")
+		}
+		return b.Data, nil
+	}
+	var next chan fetched
 	// One answer, decoded into again and again: f's answer is only valid
 	// during the call.
 	var a survey.SurveyAnswer
 	var dec lineDecoder
-	for i, s := range segs {
-		if i+1 < len(segs) && segs[i+1].start <= pos {
-			continue // ends before pos
-		}
+	for i := first; i < len(segs); i++ {
+		s := segs[i]
 		if s.start > pos {
 			break // a gap: cannot happen, but the blobs fill it
 		}
-		b, err := as.st.GetBlob(ctx, SegmentContainer, s.name)
+		var data []byte
+		if next != nil {
+			r := <-next
+			next, data, err = nil, r.data, r.err
+		} else {
+			data, err = read(s)
+		}
 		if err != nil {
-			return mapErr(err, "Answer segment")
+			return err
+		}
+		if i > first && i+1 < len(segs) {
+			next = make(chan fetched, 1)
+			go func(s segmentRef, to chan<- fetched) {
+				data, err := read(s)
+				to <- fetched{data, err}
+			}(segs[i+1], next)
 		}
 		// One answer a line; a line before pos is skipped undecoded.
-		data := b.Data
 		for p := s.start; len(data) > 0; {
 			line := data
 			if i := bytes.IndexByte(data, '\n'); i >= 0 {

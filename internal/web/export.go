@@ -51,15 +51,11 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 		w.Header().Set("Content-Type", "application/x-ndjson")
 	}
 	enc := json.NewEncoder(w)
+	rows := newCSVRows(sv)
 	n := 0
 	err = s.reader.Scan(r.Context(), tenant, slug, 0, func(_ int, a *survey.SurveyAnswer) error {
 		if cw != nil {
-			row := []string{a.ID, a.CreatedOn.UTC().Format("2006-01-02T15:04:05Z")}
-			for _, q := range sv.Questions {
-				qa, _ := a.Answer(q.ID)
-				row = append(row, exportCells(q, qa)...)
-			}
-			if err := cw.Write(row); err != nil {
+			if err := cw.Write(rows.row(a)); err != nil {
 				return err
 			}
 		} else if err := enc.Encode(exportAnswer(sv, a)); err != nil {
@@ -102,6 +98,37 @@ func exportColumns(q survey.Question) []string {
 		out[i] = csvCell(out[i])
 	}
 	return out
+}
+
+// csvRows makes the rows of a survey's CSV export, one answer at a time,
+// into one slice it reuses; a question left unanswered (an optional one)
+// gets the cells worked out once for the survey.
+type csvRows struct {
+	questions []survey.Question
+	blank     [][]string // by question: the cells of no answer
+	buf       []string
+}
+
+func newCSVRows(sv *survey.Survey) *csvRows {
+	r := &csvRows{questions: sv.Questions}
+	for _, q := range sv.Questions {
+		r.blank = append(r.blank, exportCells(q, survey.QuestionAnswer{}))
+	}
+	return r
+}
+
+// row is a's row; valid until the next call.
+func (r *csvRows) row(a *survey.SurveyAnswer) []string {
+	row := append(r.buf[:0], a.ID, a.CreatedOn.UTC().Format("2006-01-02T15:04:05Z"))
+	for i, q := range r.questions {
+		if qa, ok := a.Answer(q.ID); ok {
+			row = append(row, exportCells(q, qa)...)
+		} else {
+			row = append(row, r.blank[i]...)
+		}
+	}
+	r.buf = row
+	return row
 }
 
 // exportCells are the CSV cells of the answer to q, from its kind.
