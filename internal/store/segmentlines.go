@@ -227,6 +227,10 @@ func (p *lineParser) str(slot *string) (string, bool) {
 	ascii := true
 	for p.i < len(p.b) {
 		c := p.b[p.i]
+		if !special[c] {
+			p.i++
+			continue
+		}
 		switch {
 		case c == '"':
 			s := p.b[start:p.i]
@@ -246,6 +250,16 @@ func (p *lineParser) str(slot *string) (string, bool) {
 	}
 	return "", false
 }
+
+// special marks the bytes a string's plain run stops at: a quote, a
+// backslash, a control character (not allowed) and the bytes of runes
+// beyond ASCII (to be checked for UTF-8).
+var special = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c == '"' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf
+	}
+	return t
+}()
 
 // escaped reads the rest of a string with escapes, from start.
 func (p *lineParser) escaped(start int, slot *string) (string, bool) {

@@ -202,14 +202,16 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 		page.Questions = append(page.Questions, v)
 	}
 	if written && sum.TotalAnswers > 0 {
-		// One read of the newest answers serves every question.
-		latest, total, err := s.latestAnswers(r.Context(), tenant, slug, 0, latestWritten)
+		// One read of the newest answers serves every question: the
+		// summary, the segments' names and the segment that holds them
+		// (single blobs for the newest not in a segment yet).
+		latest, total, err := s.reader.LatestAnswers(r.Context(), tenant, slug, 0, latestWritten)
 		if err != nil {
 			return err
 		}
 		for i, a := range latest {
 			for j, q := range sv.Questions {
-				if a == nil || page.Questions[j].WrittenURL == "" {
+				if page.Questions[j].WrittenURL == "" {
 					continue
 				}
 				if t := survey.Written(q, answerTo(a, q.ID)); t != "" {
@@ -221,14 +223,6 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Refresh", "15") // refreshed as answers arrive, without JavaScript
 	s.render(w, r, http.StatusOK, "analyze", page)
 	return nil
-}
-
-// latestAnswers reads up to limit answers, newest first, after the skip
-// newest, and the number of the survey's answers: the summary, a listing
-// of the segments and the one or two segments that hold them (single
-// blobs for the newest answers not in a segment yet).
-func (s *Server) latestAnswers(ctx context.Context, tenant, slug string, skip, limit int) ([]*survey.SurveyAnswer, int, error) {
-	return s.reader.LatestAnswers(ctx, tenant, slug, skip, limit)
 }
 
 // writtenPage is the page of what the answers to one question wrote.
@@ -271,7 +265,7 @@ func (s *Server) written(w http.ResponseWriter, r *http.Request) error {
 			return notFound("Pages of answers are numbered from 1.")
 		}
 	}
-	latest, total, err := s.latestAnswers(r.Context(), tenant, slug, (p-1)*writtenPageSize, writtenPageSize)
+	latest, total, err := s.reader.LatestAnswers(r.Context(), tenant, slug, (p-1)*writtenPageSize, writtenPageSize)
 	if err != nil {
 		return err
 	}
@@ -284,9 +278,6 @@ func (s *Server) written(w http.ResponseWriter, r *http.Request) error {
 		page.From, page.To = (p-1)*writtenPageSize+1, (p-1)*writtenPageSize+len(latest)
 	}
 	for i, a := range latest {
-		if a == nil {
-			continue
-		}
 		if t := survey.Written(q, answerTo(a, q.ID)); t != "" {
 			page.Answers = append(page.Answers, writtenAnswer{Text: t, On: a.CreatedOn, Position: total - 1 - (p-1)*writtenPageSize - i})
 		} else {

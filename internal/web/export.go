@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bufio"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -37,11 +38,13 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 	rc := http.NewResponseController(w)
 	_ = rc.SetWriteDeadline(time.Now().Add(exportWindow))
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s.%s"`, tenant, slug, format))
+	// Written to the client a batch at a time, not a few KiB at a time.
+	out := bufio.NewWriterSize(w, 64<<10)
 	var cw *csv.Writer
 	if format == "csv" {
 		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-		_, _ = w.Write([]byte("\uFEFF"))
-		cw = csv.NewWriter(w)
+		_, _ = out.WriteString("\uFEFF")
+		cw = csv.NewWriter(out)
 		header := []string{"answer_id", "created_on"}
 		for _, q := range sv.Questions {
 			header = append(header, exportColumns(q)...)
@@ -50,7 +53,7 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 	} else {
 		w.Header().Set("Content-Type", "application/x-ndjson")
 	}
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(out)
 	rows := newCSVRows(sv)
 	n := 0
 	err = s.reader.Scan(r.Context(), tenant, slug, 0, func(_ int, a *survey.SurveyAnswer) error {
@@ -65,6 +68,7 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 			if cw != nil {
 				cw.Flush()
 			}
+			_ = out.Flush()
 			if flusher != nil {
 				flusher.Flush()
 			}
@@ -75,6 +79,7 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 	if cw != nil {
 		cw.Flush()
 	}
+	_ = out.Flush()
 	if err != nil {
 		// Headers are sent: all that is left is to stop and log.
 		s.log.Error("export failed part-way", "tenant", tenant, "slug", slug, "err", err)
