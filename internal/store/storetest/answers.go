@@ -34,8 +34,8 @@ func PutAnswers(ctx context.Context, st storage.Storage, sv *survey.Survey, answ
 // PutSegmented is PutAnswers without the answers' own blobs, every answer
 // listed: the answer list, the segments and the summary only. It is for
 // benchmarks of what reads answers from segments over a backend too slow
-// to take a blob per answer in reasonable time (Azurite takes about 250 a
-// second on two shared cores).
+// to take a blob per answer in reasonable time (Azurite writes about 500
+// a second on two shared cores).
 func PutSegmented(ctx context.Context, st storage.Storage, sv *survey.Survey, answers []*survey.SurveyAnswer) error {
 	return put(ctx, st, sv, answers, 0)
 }
