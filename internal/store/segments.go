@@ -3,10 +3,9 @@ package store
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -275,32 +274,77 @@ func (as *SurveyAnswerStore) Scan(ctx context.Context, tenant, slug string, from
 		return err
 	}
 	pos := max(from, 0)
-	for i, s := range segs {
-		if i+1 < len(segs) && segs[i+1].start <= pos {
-			continue // ends before pos
+	first := 0 // the segment that holds pos
+	for first+1 < len(segs) && segs[first+1].start <= pos {
+		first++
+	}
+	// A long scan reads the next segment while f is given this one's
+	// answers (from its third segment on: a page of a table never pays
+	// for a segment it does not show); memory stays flat at three
+	// segments.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type fetched struct {
+		data []byte
+		err  error
+	}
+	read := func(s segmentRef) ([]byte, error) {
+		b, err := as.st.GetBlob(ctx, SegmentContainer, s.name)
+		if err != nil {
+			return nil, mapErr(err, "Answer segment")
 		}
+		return b.Data, nil
+	}
+	var next chan fetched
+	// One answer, decoded into again and again: f's answer is only valid
+	// during the call.
+	var a survey.SurveyAnswer
+	var dec lineDecoder
+	for i := first; i < len(segs); i++ {
+		s := segs[i]
 		if s.start > pos {
 			break // a gap: cannot happen, but the blobs fill it
 		}
-		b, err := as.st.GetBlob(ctx, SegmentContainer, s.name)
-		if err != nil {
-			return mapErr(err, "Answer segment")
+		var data []byte
+		if next != nil {
+			r := <-next
+			next, data, err = nil, r.data, r.err
+		} else {
+			data, err = read(s)
 		}
-		dec := json.NewDecoder(bytes.NewReader(b.Data))
-		for p := s.start; ; p++ {
-			var a survey.SurveyAnswer
-			if err := dec.Decode(&a); err == io.EOF {
-				break
-			} else if err != nil {
-				return fmt.Errorf("store: decode answer segment %s: %w", s.name, err)
+		if err != nil {
+			return err
+		}
+		if i > first && i+1 < len(segs) {
+			next = make(chan fetched, 1)
+			go func(s segmentRef, to chan<- fetched) {
+				data, err := read(s)
+				to <- fetched{data, err}
+			}(segs[i+1], next)
+		}
+		// One answer a line; a line before pos is skipped undecoded.
+		for p := s.start; len(data) > 0; {
+			line := data
+			if i := bytes.IndexByte(data, '\n'); i >= 0 {
+				line, data = data[:i], data[i+1:]
+			} else {
+				data = nil
+			}
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
 			}
 			if p < pos {
+				p++
 				continue
+			}
+			if err := dec.decode(line, &a); err != nil {
+				return fmt.Errorf("store: decode answer segment %s: %w", s.name, err)
 			}
 			if err := f(p, &a); err != nil {
 				return err
 			}
-			pos = p + 1
+			p++
+			pos = p
 		}
 	}
 	return as.scanBlobs(ctx, tenant, slug, pos, f)
@@ -353,12 +397,22 @@ func (as *SurveyAnswerStore) scanBlobs(ctx context.Context, tenant, slug string,
 // a survey's list, and the number of answers: for pages of a table.
 func (as *SurveyAnswerStore) Range(ctx context.Context, tenant, slug string, offset, limit int) ([]*survey.SurveyAnswer, int, error) {
 	total, err := as.total(ctx, tenant, slug)
-	if err != nil || limit <= 0 || offset >= total {
-		return nil, total, err
+	if err != nil {
+		return nil, 0, err
+	}
+	return as.rangeOf(ctx, tenant, slug, total, offset, limit)
+}
+
+// rangeOf is Range of a survey of total answers.
+func (as *SurveyAnswerStore) rangeOf(ctx context.Context, tenant, slug string, total, offset, limit int) ([]*survey.SurveyAnswer, int, error) {
+	if limit <= 0 || offset >= total {
+		return nil, total, nil
 	}
 	out := make([]*survey.SurveyAnswer, 0, min(limit, total-offset))
-	err = as.Scan(ctx, tenant, slug, max(offset, 0), func(_ int, a *survey.SurveyAnswer) error {
-		out = append(out, a)
+	err := as.Scan(ctx, tenant, slug, max(offset, 0), func(_ int, a *survey.SurveyAnswer) error {
+		c := *a // Scan reuses a
+		c.Answers = slices.Clone(a.Answers)
+		out = append(out, &c)
 		if len(out) == limit {
 			return errStopScan
 		}
@@ -406,7 +460,7 @@ func (as *SurveyAnswerStore) LatestAnswers(ctx context.Context, tenant, slug str
 		return nil, 0, err
 	}
 	end := total - max(skip, 0)
-	out, _, err := as.Range(ctx, tenant, slug, max(end-limit, 0), min(limit, max(end, 0)))
+	out, _, err := as.rangeOf(ctx, tenant, slug, total, max(end-limit, 0), min(limit, max(end, 0)))
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]
 	}

@@ -12,13 +12,18 @@ import (
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
-// AnswerReader reads a survey's answers for browsing and export.
+// AnswerReader reads a survey's answers for browsing and export, many at a
+// time (from the survey's answer segments): each method also gives the
+// number of answers, or reads them in the order of the survey's list.
 type AnswerReader interface {
-	Get(ctx context.Context, tenant, slug, id string) (*survey.SurveyAnswer, error)
-	Page(ctx context.Context, tenant, slug string, offset, limit int) ([]string, int, error)
-	// Latest lists answer IDs newest first, after the skip newest.
-	Latest(ctx context.Context, tenant, slug string, skip, limit int) ([]string, int, error)
-	ListAll(ctx context.Context, tenant, slug string, f func(id string) error) error
+	// Scan calls f with every answer from position from on, in order; f's
+	// answer is only valid during the call.
+	Scan(ctx context.Context, tenant, slug string, from int, f func(pos int, a *survey.SurveyAnswer) error) error
+	// Range returns up to limit answers from position offset on.
+	Range(ctx context.Context, tenant, slug string, offset, limit int) ([]*survey.SurveyAnswer, int, error)
+	// LatestAnswers returns up to limit answers, newest first, after the
+	// skip newest.
+	LatestAnswers(ctx context.Context, tenant, slug string, skip, limit int) ([]*survey.SurveyAnswer, int, error)
 }
 
 type analyzePage struct {
@@ -197,14 +202,16 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 		page.Questions = append(page.Questions, v)
 	}
 	if written && sum.TotalAnswers > 0 {
-		// One read of the newest answers serves every question.
-		latest, total, err := s.latestAnswers(r.Context(), tenant, slug, 0, latestWritten)
+		// One read of the newest answers serves every question: the
+		// summary, the segments' names and the segment that holds them
+		// (single blobs for the newest not in a segment yet).
+		latest, total, err := s.reader.LatestAnswers(r.Context(), tenant, slug, 0, latestWritten)
 		if err != nil {
 			return err
 		}
 		for i, a := range latest {
 			for j, q := range sv.Questions {
-				if a == nil || page.Questions[j].WrittenURL == "" {
+				if page.Questions[j].WrittenURL == "" {
 					continue
 				}
 				if t := survey.Written(q, answerTo(a, q.ID)); t != "" {
@@ -216,26 +223,6 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Refresh", "15") // refreshed as answers arrive, without JavaScript
 	s.render(w, r, http.StatusOK, "analyze", page)
 	return nil
-}
-
-// latestAnswers reads up to limit answers, newest first, after the skip
-// newest, and the length of the survey's list: a listing and one or two
-// reads of the list, and one read per answer. An answer listed but gone
-// is nil.
-func (s *Server) latestAnswers(ctx context.Context, tenant, slug string, skip, limit int) ([]*survey.SurveyAnswer, int, error) {
-	ids, total, err := s.reader.Latest(ctx, tenant, slug, skip, limit)
-	if err != nil {
-		return nil, 0, err
-	}
-	out := make([]*survey.SurveyAnswer, 0, len(ids))
-	for _, id := range ids {
-		a, err := s.reader.Get(ctx, tenant, slug, id)
-		if err != nil && survey.ErrorCode(err) != survey.ENOTFOUND {
-			return nil, 0, err
-		}
-		out = append(out, a)
-	}
-	return out, total, nil
 }
 
 // writtenPage is the page of what the answers to one question wrote.
@@ -278,7 +265,7 @@ func (s *Server) written(w http.ResponseWriter, r *http.Request) error {
 			return notFound("Pages of answers are numbered from 1.")
 		}
 	}
-	latest, total, err := s.latestAnswers(r.Context(), tenant, slug, (p-1)*writtenPageSize, writtenPageSize)
+	latest, total, err := s.reader.LatestAnswers(r.Context(), tenant, slug, (p-1)*writtenPageSize, writtenPageSize)
 	if err != nil {
 		return err
 	}
@@ -291,9 +278,6 @@ func (s *Server) written(w http.ResponseWriter, r *http.Request) error {
 		page.From, page.To = (p-1)*writtenPageSize+1, (p-1)*writtenPageSize+len(latest)
 	}
 	for i, a := range latest {
-		if a == nil {
-			continue
-		}
 		if t := survey.Written(q, answerTo(a, q.ID)); t != "" {
 			page.Answers = append(page.Answers, writtenAnswer{Text: t, On: a.CreatedOn, Position: total - 1 - (p-1)*writtenPageSize - i})
 		} else {
@@ -330,15 +314,13 @@ func (s *Server) browse(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	i, _ := strconv.Atoi(r.URL.Query().Get("i"))
-	ids, total, err := s.reader.Page(r.Context(), tenant, slug, max(i, 0), 1)
+	one, total, err := s.reader.Range(r.Context(), tenant, slug, max(i, 0), 1)
 	if err != nil {
 		return err
 	}
 	page := answerPage{Tenant: tenant, Survey: sv, Total: total, Index: max(i, 0), Last: max(total-1, 0)}
-	if len(ids) == 1 {
-		if page.Answer, err = s.reader.Get(r.Context(), tenant, slug, ids[0]); err != nil {
-			return err
-		}
+	if len(one) == 1 {
+		page.Answer = one[0]
 	} else if total > 0 {
 		return notFound("No answer at that position.")
 	}
@@ -356,18 +338,11 @@ func (s *Server) answerTable(w http.ResponseWriter, r *http.Request) error {
 	}
 	p, _ := strconv.Atoi(r.URL.Query().Get("page"))
 	p = max(p, 1)
-	ids, total, err := s.reader.Page(r.Context(), tenant, slug, (p-1)*answersPageSize, answersPageSize)
+	rows, total, err := s.reader.Range(r.Context(), tenant, slug, (p-1)*answersPageSize, answersPageSize)
 	if err != nil {
 		return err
 	}
-	page := answerPage{Tenant: tenant, Survey: sv, Total: total, Page: p, Pages: max((total+answersPageSize-1)/answersPageSize, 1), PageSize: answersPageSize}
-	for _, id := range ids {
-		a, err := s.reader.Get(r.Context(), tenant, slug, id)
-		if err != nil {
-			return err
-		}
-		page.Rows = append(page.Rows, a)
-	}
+	page := answerPage{Tenant: tenant, Survey: sv, Total: total, Page: p, Pages: max((total+answersPageSize-1)/answersPageSize, 1), PageSize: answersPageSize, Rows: rows}
 	s.render(w, r, http.StatusOK, "answers", page)
 	return nil
 }

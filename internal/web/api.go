@@ -299,17 +299,13 @@ func (s *Server) apiAnswers(w http.ResponseWriter, r *http.Request) (int, any, e
 	if err != nil || limit <= 0 {
 		limit = 50
 	}
-	ids, total, err := s.reader.Page(r.Context(), tenant, slug, max(offset, 0), min(limit, 100))
+	page, total, err := s.reader.Range(r.Context(), tenant, slug, max(offset, 0), min(limit, 100))
 	if err != nil {
 		return 0, nil, err
 	}
 	// Each answer as the JSON export gives it: a typed value per question.
-	answers := make([]jsonAnswer, 0, len(ids))
-	for _, id := range ids {
-		a, err := s.reader.Get(r.Context(), tenant, slug, id)
-		if err != nil {
-			return 0, nil, err
-		}
+	answers := make([]jsonAnswer, 0, len(page))
+	for _, a := range page {
 		answers = append(answers, exportAnswer(sv, a))
 	}
 	return http.StatusOK, map[string]any{"total": total, "offset": max(offset, 0), "answers": answers}, nil

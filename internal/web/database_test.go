@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,14 +15,18 @@ import (
 
 	"github.com/surveys-dev/surveys/internal/postgres"
 	"github.com/surveys-dev/surveys/internal/postgres/pgtest"
+	"github.com/surveys-dev/surveys/internal/storage/azure/azuritetest"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 	"github.com/surveys-dev/surveys/internal/web"
 	"github.com/surveys-dev/surveys/internal/worker"
 )
 
-// TestMain runs PostgreSQL for the database settings and transfers.
-func TestMain(m *testing.M) { pgtest.Main(m) }
+// TestMain runs PostgreSQL for the database settings and transfers, and
+// Azurite for the export benchmark against Azure's API.
+func TestMain(m *testing.M) {
+	os.Exit(pgtest.Run(func() int { return azuritetest.Run(m) }))
+}
 
 // signedIn adds a user to tenant and returns its session cookie header.
 func (a *testApp) signedIn(t *testing.T, tenant, email string) map[string]string {

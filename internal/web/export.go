@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bufio"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -16,7 +17,8 @@ import (
 // export streams every answer as CSV (one row per answer, the columns each
 // question's kind gives, RFC 4180, UTF-8 with a BOM for spreadsheets) or
 // JSON (one object per line, each answer with its kind's typed value),
-// reading one answer at a time.
+// in the order of the survey's answer list, reading one segment of answers
+// at a time.
 func (s *Server) export(w http.ResponseWriter, r *http.Request) error {
 	return s.exportTo(w, r, chi.URLParam(r, "tenant"), chi.URLParam(r, "slug"), chi.URLParam(r, "format"))
 }
@@ -36,11 +38,13 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 	rc := http.NewResponseController(w)
 	_ = rc.SetWriteDeadline(time.Now().Add(exportWindow))
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s.%s"`, tenant, slug, format))
+	// Written to the client a batch at a time, not a few KiB at a time.
+	out := bufio.NewWriterSize(w, 64<<10)
 	var cw *csv.Writer
 	if format == "csv" {
 		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-		_, _ = w.Write([]byte("\uFEFF"))
-		cw = csv.NewWriter(w)
+		_, _ = out.WriteString("\uFEFF")
+		cw = csv.NewWriter(out)
 		header := []string{"answer_id", "created_on"}
 		for _, q := range sv.Questions {
 			header = append(header, exportColumns(q)...)
@@ -49,20 +53,12 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 	} else {
 		w.Header().Set("Content-Type", "application/x-ndjson")
 	}
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(out)
+	rows := newCSVRows(sv)
 	n := 0
-	err = s.reader.ListAll(r.Context(), tenant, slug, func(id string) error {
-		a, err := s.reader.Get(r.Context(), tenant, slug, id)
-		if err != nil {
-			return err
-		}
+	err = s.reader.Scan(r.Context(), tenant, slug, 0, func(_ int, a *survey.SurveyAnswer) error {
 		if cw != nil {
-			row := []string{a.ID, a.CreatedOn.UTC().Format("2006-01-02T15:04:05Z")}
-			for _, q := range sv.Questions {
-				qa, _ := a.Answer(q.ID)
-				row = append(row, exportCells(q, qa)...)
-			}
-			if err := cw.Write(row); err != nil {
+			if err := cw.Write(rows.row(a)); err != nil {
 				return err
 			}
 		} else if err := enc.Encode(exportAnswer(sv, a)); err != nil {
@@ -72,6 +68,7 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 			if cw != nil {
 				cw.Flush()
 			}
+			_ = out.Flush()
 			if flusher != nil {
 				flusher.Flush()
 			}
@@ -82,6 +79,7 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 	if cw != nil {
 		cw.Flush()
 	}
+	_ = out.Flush()
 	if err != nil {
 		// Headers are sent: all that is left is to stop and log.
 		s.log.Error("export failed part-way", "tenant", tenant, "slug", slug, "err", err)
@@ -105,6 +103,37 @@ func exportColumns(q survey.Question) []string {
 		out[i] = csvCell(out[i])
 	}
 	return out
+}
+
+// csvRows makes the rows of a survey's CSV export, one answer at a time,
+// into one slice it reuses; a question left unanswered (an optional one)
+// gets the cells worked out once for the survey.
+type csvRows struct {
+	questions []survey.Question
+	blank     [][]string // by question: the cells of no answer
+	buf       []string
+}
+
+func newCSVRows(sv *survey.Survey) *csvRows {
+	r := &csvRows{questions: sv.Questions}
+	for _, q := range sv.Questions {
+		r.blank = append(r.blank, exportCells(q, survey.QuestionAnswer{}))
+	}
+	return r
+}
+
+// row is a's row; valid until the next call.
+func (r *csvRows) row(a *survey.SurveyAnswer) []string {
+	row := append(r.buf[:0], a.ID, a.CreatedOn.UTC().Format("2006-01-02T15:04:05Z"))
+	for i, q := range r.questions {
+		if qa, ok := a.Answer(q.ID); ok {
+			row = append(row, exportCells(q, qa)...)
+		} else {
+			row = append(row, r.blank[i]...)
+		}
+	}
+	r.buf = row
+	return row
 }
 
 // exportCells are the CSV cells of the answer to q, from its kind.

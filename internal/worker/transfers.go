@@ -258,11 +258,8 @@ func (t *Transfers) transfer(ctx context.Context, m storage.Message, tenant *sur
 	}()
 	db := postgres.Database{Connection: tenant.SQLConnection, Password: tenant.SQLPassword}
 	res, err := t.sql.Transfer(ctx, db, sv, func(yield func(*survey.SurveyAnswer) error) error {
-		return t.answers.ListAll(ctx, sv.Tenant, sv.Slug, func(id string) error {
-			a, err := t.answers.Get(ctx, sv.Tenant, sv.Slug, id)
-			if err != nil {
-				return err
-			}
+		// In the order of the survey's list, a segment of answers at a time.
+		return t.answers.Scan(ctx, sv.Tenant, sv.Slug, 0, func(_ int, a *survey.SurveyAnswer) error {
 			return yield(a)
 		})
 	})

@@ -1,0 +1,447 @@
+package store
+
+import (
+	"encoding/json"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// lineDecoder decodes the lines of answer segments (one JSON answer each,
+// as encodeJSON writes them) into an answer it reuses, for Scan: an export
+// of a large survey spends most of its time here. The lines the worker
+// writes (the answer's fields, known keys, strings with or without
+// escapes) take a direct path, several times faster than encoding/json,
+// which reads each value twice and allocates a string for every field of
+// every answer; anything else (an unknown or differently spelt key, a
+// null, a lone surrogate, invalid UTF-8, bad JSON) goes to json.Unmarshal,
+// so the result is always what encoding/json gives.
+//
+// The texts that repeat from one answer to the next (tenant, slug, title,
+// question IDs, texts and kinds) are kept and shared, not allocated again.
+type lineDecoder struct {
+	texts map[string]string
+	last  [3]string   // the last tenant, slug and title
+	qs    [][3]string // by answer: the last question ID, text and kind
+	buf   []byte      // an unescaped string
+}
+
+// maxSharedTexts bounds the texts a lineDecoder keeps.
+const maxSharedTexts = 4096
+
+// decode sets a to the answer line holds. a's Answers array is reused.
+func (d *lineDecoder) decode(line []byte, a *survey.SurveyAnswer) error {
+	answers := a.Answers[:0]
+	*a = survey.SurveyAnswer{Answers: answers}
+	if d.fast(line, a) {
+		return nil
+	}
+	*a = survey.SurveyAnswer{}
+	return json.Unmarshal(line, a)
+}
+
+// fast decodes line the direct way, and reports whether it could.
+func (d *lineDecoder) fast(line []byte, a *survey.SurveyAnswer) bool {
+	p := lineParser{b: line, d: d}
+	if !p.byte('{') {
+		return false
+	}
+	seen := 0
+	defer func() {
+		if seen&keyAnswers == 0 {
+			a.Answers = nil // as encoding/json leaves it
+		}
+	}()
+	if p.byte('}') {
+		return p.end()
+	}
+	for {
+		key, ok := p.key()
+		if !ok {
+			return false
+		}
+		bit := answerKey(key)
+		if bit == 0 || seen&bit != 0 {
+			return false // unknown, or twice: encoding/json's rules
+		}
+		seen |= bit
+		switch bit {
+		case keyID:
+			a.ID, ok = p.str(nil)
+		case keyTenant:
+			a.Tenant, ok = p.str(&p.d.last[0])
+		case keySlug:
+			a.Slug, ok = p.str(&p.d.last[1])
+		case keyTitle:
+			a.Title, ok = p.str(&p.d.last[2])
+		case keyCreatedOn:
+			var raw []byte
+			if raw, ok = p.rawString(); ok {
+				ok = a.CreatedOn.UnmarshalJSON(raw) == nil
+			}
+		case keyAnswers:
+			ok = p.answers(a)
+		}
+		if !ok {
+			return false
+		}
+		if p.byte('}') {
+			return p.end()
+		}
+		if !p.byte(',') {
+			return false
+		}
+	}
+}
+
+const (
+	keyID = 1 << iota
+	keyTenant
+	keySlug
+	keyTitle
+	keyCreatedOn
+	keyAnswers
+	keyQuestionID
+	keyQuestionText
+	keyType
+	keyAnswer
+)
+
+// answerKey is the field of an answer key names; 0 for none.
+func answerKey(key []byte) int {
+	switch string(key) {
+	case "id":
+		return keyID
+	case "tenant":
+		return keyTenant
+	case "slug":
+		return keySlug
+	case "title":
+		return keyTitle
+	case "createdOn":
+		return keyCreatedOn
+	case "answers":
+		return keyAnswers
+	}
+	return 0
+}
+
+// questionKey is the field of an answer to a question key names; 0 for
+// none.
+func questionKey(key []byte) int {
+	switch string(key) {
+	case "questionId":
+		return keyQuestionID
+	case "questionText":
+		return keyQuestionText
+	case "type":
+		return keyType
+	case "answer":
+		return keyAnswer
+	}
+	return 0
+}
+
+// lineParser reads one line.
+type lineParser struct {
+	b []byte
+	i int
+	d *lineDecoder
+}
+
+func (p *lineParser) space() {
+	for p.i < len(p.b) && (p.b[p.i] == ' ' || p.b[p.i] == '\t' || p.b[p.i] == '\n' || p.b[p.i] == '\r') {
+		p.i++
+	}
+}
+
+// peek reports whether the next byte after space is c.
+func (p *lineParser) peek(c byte) bool {
+	p.space()
+	return p.i < len(p.b) && p.b[p.i] == c
+}
+
+// byte takes c, the next byte after space, if it is there.
+func (p *lineParser) byte(c byte) bool {
+	if p.peek(c) {
+		p.i++
+		return true
+	}
+	return false
+}
+
+// end reports whether only space is left.
+func (p *lineParser) end() bool {
+	p.space()
+	return p.i == len(p.b)
+}
+
+// key reads an object's key, plain (no escapes), and its colon.
+func (p *lineParser) key() ([]byte, bool) {
+	if !p.byte('"') {
+		return nil, false
+	}
+	start := p.i
+	for p.i < len(p.b) && p.b[p.i] != '"' {
+		if c := p.b[p.i]; c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+			return nil, false
+		}
+		p.i++
+	}
+	if p.i == len(p.b) {
+		return nil, false
+	}
+	key := p.b[start:p.i]
+	p.i++
+	return key, p.byte(':')
+}
+
+// rawString reads a string without escapes, quotes included.
+func (p *lineParser) rawString() ([]byte, bool) {
+	if !p.peek('"') {
+		return nil, false
+	}
+	start := p.i
+	p.i++
+	for p.i < len(p.b) && p.b[p.i] != '"' {
+		if c := p.b[p.i]; c == '\\' || c < 0x20 {
+			return nil, false
+		}
+		p.i++
+	}
+	if p.i == len(p.b) {
+		return nil, false
+	}
+	p.i++
+	return p.b[start:p.i], true
+}
+
+// str reads a string value; shared says it is a text that repeats from
+// answer to answer.
+func (p *lineParser) str(slot *string) (string, bool) {
+	if !p.byte('"') {
+		return "", false
+	}
+	start := p.i
+	ascii := true
+	for p.i < len(p.b) {
+		c := p.b[p.i]
+		if !special[c] {
+			p.i++
+			continue
+		}
+		switch {
+		case c == '"':
+			s := p.b[start:p.i]
+			p.i++
+			if !ascii && !utf8.Valid(s) {
+				return "", false
+			}
+			return p.d.text(s, slot), true
+		case c == '\\':
+			return p.escaped(start, slot)
+		case c < 0x20:
+			return "", false
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+		p.i++
+	}
+	return "", false
+}
+
+// special marks the bytes a string's plain run stops at: a quote, a
+// backslash, a control character (not allowed) and the bytes of runes
+// beyond ASCII (to be checked for UTF-8).
+var special = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c == '"' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf
+	}
+	return t
+}()
+
+// escaped reads the rest of a string with escapes, from start.
+func (p *lineParser) escaped(start int, slot *string) (string, bool) {
+	buf := append(p.d.buf[:0], p.b[start:p.i]...)
+	defer func() { p.d.buf = buf[:0] }()
+	for p.i < len(p.b) {
+		c := p.b[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			if !utf8.Valid(buf) {
+				return "", false
+			}
+			return p.d.text(buf, slot), true
+		case c < 0x20:
+			return "", false
+		case c != '\\':
+			buf = append(buf, c)
+			p.i++
+			continue
+		}
+		if p.i+1 >= len(p.b) {
+			return "", false
+		}
+		e := p.b[p.i+1]
+		p.i += 2
+		switch e {
+		case '"', '\\', '/':
+			buf = append(buf, e)
+		case 'b':
+			buf = append(buf, '\b')
+		case 'f':
+			buf = append(buf, '\f')
+		case 'n':
+			buf = append(buf, '\n')
+		case 'r':
+			buf = append(buf, '\r')
+		case 't':
+			buf = append(buf, '\t')
+		case 'u':
+			r, ok := p.hex4()
+			if !ok {
+				return "", false
+			}
+			if utf16.IsSurrogate(r) {
+				// Only a whole pair; a lone half goes to encoding/json.
+				if !(p.i+1 < len(p.b) && p.b[p.i] == '\\' && p.b[p.i+1] == 'u') {
+					return "", false
+				}
+				p.i += 2
+				r2, ok := p.hex4()
+				if r = utf16.DecodeRune(r, r2); !ok || r == utf8.RuneError {
+					return "", false
+				}
+			}
+			buf = utf8.AppendRune(buf, r)
+		default:
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// hex4 reads the four hex digits of a \u escape.
+func (p *lineParser) hex4() (rune, bool) {
+	if p.i+4 > len(p.b) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range p.b[p.i : p.i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	p.i += 4
+	return r, true
+}
+
+// text is s as a string. A text that repeats from answer to answer has a
+// slot, which holds the text of the same field of the answer before: when
+// it is the same again, that string is shared; else one of the texts the
+// decoder keeps, or a new one. Without a slot, a new one.
+func (d *lineDecoder) text(s []byte, slot *string) string {
+	if slot == nil {
+		return string(s)
+	}
+	if *slot == string(s) {
+		return *slot
+	}
+	t, ok := d.texts[string(s)]
+	if !ok {
+		t = string(s)
+		if d.texts == nil {
+			d.texts = map[string]string{}
+		}
+		if len(d.texts) < maxSharedTexts {
+			d.texts[t] = t
+		}
+	}
+	*slot = t
+	return t
+}
+
+// answers reads the answers array into a.Answers.
+func (p *lineParser) answers(a *survey.SurveyAnswer) bool {
+	if !p.byte('[') {
+		return false
+	}
+	if p.byte(']') {
+		a.Answers = a.Answers[:0]
+		if a.Answers == nil {
+			a.Answers = []survey.QuestionAnswer{}
+		}
+		return true
+	}
+	for {
+		qa, ok := p.questionAnswer(len(a.Answers))
+		if !ok {
+			return false
+		}
+		a.Answers = append(a.Answers, qa)
+		if p.byte(']') {
+			return true
+		}
+		if !p.byte(',') {
+			return false
+		}
+	}
+}
+
+// questionAnswer reads one answer to a question.
+func (p *lineParser) questionAnswer(i int) (survey.QuestionAnswer, bool) {
+	var qa survey.QuestionAnswer
+	for len(p.d.qs) <= i {
+		p.d.qs = append(p.d.qs, [3]string{})
+	}
+	slots := &p.d.qs[i]
+	if !p.byte('{') {
+		return qa, false
+	}
+	if p.byte('}') {
+		return qa, true
+	}
+	seen := 0
+	for {
+		key, ok := p.key()
+		if !ok {
+			return qa, false
+		}
+		bit := questionKey(key)
+		if bit == 0 || seen&bit != 0 {
+			return qa, false
+		}
+		seen |= bit
+		var typ string
+		switch bit {
+		case keyQuestionID:
+			qa.QuestionID, ok = p.str(&slots[0])
+		case keyQuestionText:
+			qa.QuestionText, ok = p.str(&slots[1])
+		case keyType:
+			typ, ok = p.str(&slots[2])
+			qa.Type = survey.QuestionType(typ)
+		case keyAnswer:
+			qa.Answer, ok = p.str(nil)
+		}
+		if !ok {
+			return qa, false
+		}
+		if p.byte('}') {
+			return qa, true
+		}
+		if !p.byte(',') {
+			return qa, false
+		}
+	}
+}
