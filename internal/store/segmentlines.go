@@ -30,9 +30,11 @@ type lineDecoder struct {
 // maxSharedTexts bounds the texts a lineDecoder keeps.
 const maxSharedTexts = 4096
 
-// decode sets a to the answer line holds. a's Answers array is reused.
+// decode sets a to the answer line holds, with an Answers array of its own.
 func (d *lineDecoder) decode(line []byte, a *survey.SurveyAnswer) error {
-	answers := a.Answers[:0]
+	// A new Answers array each time (of the last one's size): an answer
+	// kept by a shallow copy stays whole.
+	answers := make([]survey.QuestionAnswer, 0, len(a.Answers))
 	*a = survey.SurveyAnswer{Answers: answers}
 	if d.fast(line, a) {
 		return nil

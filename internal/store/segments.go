@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -266,7 +265,8 @@ func (as *SurveyAnswerStore) getAll(ctx context.Context, tenant, slug string, id
 // Scan calls f with a survey's answers in the order of its answer list,
 // from position from: from segments, then, for the newest answers not in a
 // segment yet, from their own blobs (the list, then the summary's last
-// batch, name them). f's answer is only valid during the call. Memory stays
+// batch, name them). The answer f is given is written over by the next
+// one: a shallow copy keeps it (its Answers are its own). Memory stays
 // flat: one segment is read at a time.
 func (as *SurveyAnswerStore) Scan(ctx context.Context, tenant, slug string, from int, f func(pos int, a *survey.SurveyAnswer) error) error {
 	segs, err := as.segments(ctx, tenant, slug)
@@ -296,8 +296,8 @@ func (as *SurveyAnswerStore) Scan(ctx context.Context, tenant, slug string, from
 		return b.Data, nil
 	}
 	var next chan fetched
-	// One answer, decoded into again and again: f's answer is only valid
-	// during the call.
+	// One answer, decoded into again and again (each with Answers of its
+	// own): f's answer is overwritten by the next.
 	var a survey.SurveyAnswer
 	var dec lineDecoder
 	for i := first; i < len(segs); i++ {
@@ -410,8 +410,7 @@ func (as *SurveyAnswerStore) rangeOf(ctx context.Context, tenant, slug string, t
 	}
 	out := make([]*survey.SurveyAnswer, 0, min(limit, total-offset))
 	err := as.Scan(ctx, tenant, slug, max(offset, 0), func(_ int, a *survey.SurveyAnswer) error {
-		c := *a // Scan reuses a
-		c.Answers = slices.Clone(a.Answers)
+		c := *a // Scan reuses *a, not its Answers
 		out = append(out, &c)
 		if len(out) == limit {
 			return errStopScan

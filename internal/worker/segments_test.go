@@ -549,6 +549,8 @@ func TestSegmentsNeedRetries(t *testing.T) {
 		n, err := as.Segmented(ctx, f.survey.Tenant, f.survey.Slug)
 		return err == nil && n == len(f.ids)
 	})
+	// The build is counted just after its last write.
+	waitFor(t, "the build counted", func() bool { return builderMetric(t, sb, "surveys_segments_surveys_built_total") == 1 })
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
