@@ -168,7 +168,8 @@ func TestBrowserEveryKind(t *testing.T) {
 		}
 	}
 	run("designer", shot("every-kind-designer"), axeCheck("designer (every kind)"))
-	run("publish", clickAndLoad(`button[value=publish]`, chromedp.ByQuery), chromedp.WaitVisible(`table.table`))
+	// Publishing lands on the share page.
+	run("publish", clickAndLoad(`button[value=publish]`, chromedp.ByQuery), chromedp.WaitVisible(`img.qr`))
 	sv, err := store.NewSurveyStore(m.Storage).Get(context.Background(), "northwindtraders", "northwind-visit")
 	if err != nil {
 		t.Fatalf("the published survey: %v", err)

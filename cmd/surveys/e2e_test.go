@@ -241,9 +241,9 @@ func TestBrowserEndToEnd(t *testing.T) {
 		shot("designer"),
 		axeCheck("designer"),
 		chromedp.Click(`button[value=publish]`),
-		chromedp.WaitVisible(`table.table`))
+		chromedp.WaitVisible(`img.qr`)) // publishing lands on the share page
 	var dash string
-	run("dashboard lists it", chromedp.Text(`table.table`, &dash))
+	run("dashboard lists it", chromedp.Navigate(base+"/adatum/surveys"), chromedp.WaitVisible(`table.table`), chromedp.Text(`table.table`, &dash))
 	if !strings.Contains(dash, "Browser lunch survey") || !strings.Contains(dash, "published") {
 		t.Fatalf("dashboard: %q", dash)
 	}
@@ -391,7 +391,7 @@ func TestBrowserChallenge(t *testing.T) {
 		chooseKind("0", "FiveStars"),
 		chromedp.Click(`input[name=challenge]`),
 		clickAndLoad(`button[value=publish]`),
-		chromedp.WaitVisible(`table.table`))
+		chromedp.WaitVisible(`img.qr`))
 	var status, pow string
 	run("answer",
 		chromedp.Navigate(base+"/survey/adatum/robot-checked"),

@@ -270,7 +270,7 @@ func (rs *RankingStore) load(ctx context.Context, tenant, slug string, openOnly 
 }
 
 func setSurvey(p *rankState, s *survey.Survey) {
-	p.Title, p.State, p.Listed, p.PublishedOn, p.CloseOn = s.Title, s.State, s.Listed, s.PublishedOn, s.CloseOn
+	p.Title, p.State, p.Listed, p.PublishedOn, p.CloseOn = s.Title, s.State, s.Listed && !s.Trashed(), s.PublishedOn, s.CloseOn
 }
 
 // update applies change to a survey's pointer and moves its rows: the

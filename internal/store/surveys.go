@@ -217,6 +217,8 @@ func (ss *SurveyStore) SetState(ctx context.Context, tenant, slug string, state 
 	}
 	s := surveyFromEntity(e)
 	switch {
+	case s.Trashed():
+		return nil, survey.Errorf(survey.ECONFLICT, "This survey is in the trash: restore it first.")
 	case s.State == state:
 		// Done before, perhaps by a request that died before its ranks
 		// were moved: move them now.
@@ -234,6 +236,36 @@ func (ss *SurveyStore) SetState(ctx context.Context, tenant, slug string, state 
 		return nil, mapErr(err, "Survey")
 	}
 	return s, ss.ranks.Sync(ctx, s)
+}
+
+// Trash moves a survey to the trash (a draft too): it takes no answers and
+// leaves the public lists; Restore brings it back as it was. Answers already
+// on the queue are still counted.
+func (ss *SurveyStore) Trash(ctx context.Context, tenant, slug string) error {
+	return ss.setTrashed(ctx, tenant, slug, ss.now().UTC())
+}
+
+// Restore takes a survey out of the trash.
+func (ss *SurveyStore) Restore(ctx context.Context, tenant, slug string) error {
+	return ss.setTrashed(ctx, tenant, slug, time.Time{})
+}
+
+func (ss *SurveyStore) setTrashed(ctx context.Context, tenant, slug string, on time.Time) error {
+	e, err := ss.st.GetEntity(ctx, SurveysTable, tenant, surveyRowKey(tenant, slug))
+	if err != nil {
+		return mapErr(err, "Survey")
+	}
+	s := surveyFromEntity(e)
+	if s.Trashed() != on.IsZero() {
+		// Done before, perhaps by a request that died before its ranks
+		// were moved: move them now.
+		return ss.ranks.Sync(ctx, s)
+	}
+	s.TrashedOn = on
+	if _, err := ss.st.UpdateEntity(ctx, SurveysTable, surveyEntity(s, e.String("Version")), e.ETag); err != nil {
+		return mapErr(err, "Survey")
+	}
+	return ss.ranks.Sync(ctx, s)
 }
 
 // Delete removes a survey with its ranks, questions, answers, answer list
@@ -347,6 +379,9 @@ func surveyEntity(s *survey.Survey, version string) storage.Entity {
 	if s.ThankYou != "" {
 		props["ThankYou"] = s.ThankYou
 	}
+	if s.Trashed() {
+		props["TrashedOn"] = s.TrashedOn
+	}
 	return storage.Entity{PartitionKey: s.Tenant, RowKey: surveyRowKey(s.Tenant, s.Slug), Properties: props}
 }
 
@@ -361,6 +396,7 @@ func surveyFromEntity(e storage.Entity) *survey.Survey {
 		Listed:      e.Bool("Listed"),
 		CloseOn:     e.Time("CloseOn"),
 		Challenge:   e.Bool("Challenge"),
+		TrashedOn:   e.Time("TrashedOn"),
 		Description: e.String("Description"),
 		ThankYou:    e.String("ThankYou"),
 	}

@@ -72,7 +72,20 @@ type Survey struct {
 	Description string
 	ThankYou    string
 	Questions   []Question
+	// TrashedOn, when set, is when the survey was moved to the trash: it
+	// takes no answers and shows nowhere but the trash, and is deleted for
+	// good TrashDays later unless restored.
+	TrashedOn time.Time
 }
+
+// TrashDays is how long a survey stays in the trash.
+const TrashDays = 30
+
+// Trashed reports whether the survey is in the trash.
+func (s *Survey) Trashed() bool { return !s.TrashedOn.IsZero() }
+
+// PurgeOn is when a trashed survey is deleted for good.
+func (s *Survey) PurgeOn() time.Time { return s.TrashedOn.Add(TrashDays * 24 * time.Hour) }
 
 // ClosesAt is when a survey with a close date stops taking answers (the
 // zero time when it has none).

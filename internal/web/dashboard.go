@@ -28,6 +28,9 @@ type dashboardPage struct {
 	// MostAnswered and MostViewed are the first rows of the tenant's
 	// ranked lists.
 	MostAnswered, MostViewed []dashboardRow
+	// Trash holds the surveys in the trash, with when each goes for good.
+	Trash     []dashboardRow
+	TrashDays int
 }
 
 type dashboardRow struct {
@@ -36,6 +39,7 @@ type dashboardRow struct {
 	CreatedOn      time.Time
 	Answers, Views int64
 	Completion     string // answers / views
+	PurgeOn        time.Time
 }
 
 // dashboardTop is the length of the dashboard's ranked lists.
@@ -59,12 +63,24 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	page := dashboardPage{User: sessionFrom(r.Context()), Tenant: t, Limits: t.Plan.Limits(), TrialEnds: t.TrialEnds()}
+	page := dashboardPage{User: sessionFrom(r.Context()), Tenant: t, Limits: t.Plan.Limits(), TrialEnds: t.TrialEnds(), TrashDays: survey.TrashDays}
 	if err := t.CheckActive(time.Now()); err != nil {
 		page.Inactive = survey.ErrorMessage(err)
 	}
 	exists := map[string]bool{}
 	for _, sv := range list {
+		if sv.Trashed() {
+			if time.Now().After(sv.PurgeOn()) {
+				// Its time in the trash is over: deleted now, as the
+				// trash promised.
+				if err := s.editor.Delete(r.Context(), tenant, sv.Slug); err != nil {
+					return err
+				}
+				continue
+			}
+			page.Trash = append(page.Trash, dashboardRow{Slug: sv.Slug, Title: sv.Title, State: sv.State, CreatedOn: sv.CreatedOn, PurgeOn: sv.PurgeOn()})
+			continue
+		}
 		exists[sv.Slug] = true
 		if sv.State == survey.Published {
 			page.Published++

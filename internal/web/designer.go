@@ -23,6 +23,8 @@ type SurveyEditor interface {
 	Update(ctx context.Context, s *survey.Survey) error
 	SetState(ctx context.Context, tenant, slug string, state survey.State) (*survey.Survey, error)
 	SetChallenge(ctx context.Context, tenant, slug string, on bool) error
+	Trash(ctx context.Context, tenant, slug string) error
+	Restore(ctx context.Context, tenant, slug string) error
 	Delete(ctx context.Context, tenant, slug string) error
 }
 
@@ -514,7 +516,8 @@ func (s *Server) renderDesigner(w http.ResponseWriter, r *http.Request, status i
 
 // newSurvey shows an empty designer.
 func (s *Server) newSurvey(w http.ResponseWriter, r *http.Request) error {
-	s.renderDesigner(w, r, http.StatusOK, designerPage{Tenant: chi.URLParam(r, "tenant"), Listed: true})
+	// Not on the public home page unless the subscriber ticks it.
+	s.renderDesigner(w, r, http.StatusOK, designerPage{Tenant: chi.URLParam(r, "tenant")})
 	return nil
 }
 
@@ -587,7 +590,8 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if action == "publish" {
-		http.Redirect(w, r, "/"+tenant+"/surveys", http.StatusSeeOther)
+		// Published: what comes next is sharing it.
+		http.Redirect(w, r, "/"+tenant+"/surveys/"+sv.Slug+"/share", http.StatusSeeOther)
 	} else {
 		http.Redirect(w, r, "/"+tenant+"/surveys/"+sv.Slug+"/edit", http.StatusSeeOther)
 	}
@@ -644,11 +648,19 @@ func (s *Server) surveyAction(w http.ResponseWriter, r *http.Request) error {
 	var err error
 	switch chi.URLParam(r, "action") {
 	case "publish":
-		_, err = s.editor.SetState(r.Context(), tenant, slug, survey.Published)
+		if _, err = s.editor.SetState(r.Context(), tenant, slug, survey.Published); err == nil {
+			http.Redirect(w, r, "/"+tenant+"/surveys/"+slug+"/share", http.StatusSeeOther)
+			return nil
+		}
 	case "close":
 		_, err = s.editor.SetState(r.Context(), tenant, slug, survey.Closed)
 	case "delete":
-		err = s.editor.Delete(r.Context(), tenant, slug)
+		// To the trash: restored, or deleted for good, from the dashboard.
+		err = s.editor.Trash(r.Context(), tenant, slug)
+	case "restore":
+		err = s.editor.Restore(r.Context(), tenant, slug)
+	case "delete-forever":
+		return s.deleteForever(w, r)
 	case "challenge-on", "challenge-off":
 		// Switched on a live survey too: that is when robots come.
 		if err = s.editor.SetChallenge(r.Context(), tenant, slug, chi.URLParam(r, "action") == "challenge-on"); err == nil {

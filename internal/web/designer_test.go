@@ -76,7 +76,8 @@ func TestDesigner(t *testing.T) {
 
 	// Edit the draft, then publish it.
 	edit := url.Values{"title": {"Lunch survey"}, "n": {"1"}, "q.0.text": {"Rate the food"}, "q.0.type": {"FiveStars"}, "action": {"publish"}}
-	if code, h, _ := post("/adatum/surveys/lunch-survey/edit", edit); code != 303 || h.Get("Location") != "/adatum/surveys" {
+	// Publishing lands on the share page: what comes next.
+	if code, h, _ := post("/adatum/surveys/lunch-survey/edit", edit); code != 303 || h.Get("Location") != "/adatum/surveys/lunch-survey/share" {
 		t.Fatalf("publish = %d %q", code, h.Get("Location"))
 	}
 	time.Sleep(5 * time.Millisecond)
@@ -127,11 +128,49 @@ func TestDesigner(t *testing.T) {
 	if code, _, _ := app.get(t, "/fabrikam/surveys/lunch-survey/edit", fred); code != http.StatusNotFound {
 		t.Errorf("Adatum's slug under Fabrikam = %d, want 404", code)
 	}
-	if code, _, _ := post("/adatum/surveys/lunch-survey/delete", url.Values{}); code != 303 {
-		t.Fatalf("delete = %d", code)
+	// Delete moves it to the trash: no answers, in the dashboard's trash.
+	if code, h, _ := post("/adatum/surveys/lunch-survey/delete", url.Values{}); code != 303 || h.Get("Location") != "/adatum/surveys" {
+		t.Fatalf("delete = %d %q", code, h.Get("Location"))
+	}
+	if sv, err := app.surveys.Get(ctx, "adatum", "lunch-survey"); err != nil || !sv.Trashed() {
+		t.Fatalf("after delete: %v, trashed %v", err, sv != nil && sv.Trashed())
+	}
+	time.Sleep(5 * time.Millisecond) // the public cache's TTL in tests
+	if code, _, _ := app.get(t, "/survey/adatum/lunch-survey", nil); code != http.StatusNotFound {
+		t.Errorf("a trashed survey's public page = %d, want 404", code)
+	}
+	if code, _, body := app.get(t, "/adatum/surveys", c); code != 200 || !strings.Contains(body, `id="trash-title"`) || !strings.Contains(body, "/adatum/surveys/lunch-survey/delete-forever") {
+		t.Errorf("dashboard with a trashed survey = %d, no trash section", code)
+	}
+	if code, _, _ := post("/adatum/surveys/lunch-survey/publish", url.Values{}); code != http.StatusConflict {
+		t.Errorf("publish a trashed survey = %d, want 409", code)
+	}
+	// Restored, it is back as it was.
+	if code, _, _ := post("/adatum/surveys/lunch-survey/restore", url.Values{}); code != 303 {
+		t.Fatalf("restore = %d", code)
+	}
+	time.Sleep(5 * time.Millisecond) // the public cache's TTL in tests
+	if code, _, _ := app.get(t, "/survey/adatum/lunch-survey", nil); code != http.StatusGone {
+		t.Errorf("a restored (closed) survey's public page = %d, want 410", code)
+	}
+	// A draft can be trashed too.
+	if code, _, _ := post("/adatum/surveys/lunch-survey-copy/delete", url.Values{}); code != 303 {
+		t.Errorf("trash a draft = %d", code)
+	}
+	// Deleting for good needs the trash first, then a page that says
+	// what is lost.
+	if code, _, _ := post("/adatum/surveys/lunch-survey/delete-forever", url.Values{}); code != http.StatusConflict {
+		t.Errorf("delete for good outside the trash = %d, want 409", code)
+	}
+	post("/adatum/surveys/lunch-survey/delete", url.Values{})
+	if code, _, body := app.get(t, "/adatum/surveys/lunch-survey/delete-forever", c); code != 200 || !strings.Contains(body, "0 answers") || !strings.Contains(body, "cannot be undone") {
+		t.Errorf("confirmation = %d: %s", code, body)
+	}
+	if code, _, _ := post("/adatum/surveys/lunch-survey/delete-forever", url.Values{}); code != 303 {
+		t.Fatalf("delete for good = %d", code)
 	}
 	if _, err := app.surveys.Get(ctx, "adatum", "lunch-survey"); survey.ErrorCode(err) != survey.ENOTFOUND {
-		t.Errorf("after delete: %v", err)
+		t.Errorf("after delete for good: %v", err)
 	}
 }
 

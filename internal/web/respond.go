@@ -65,7 +65,7 @@ func (s *Server) publicSurvey(r *http.Request) (*survey.Tenant, *survey.Survey, 
 	if err != nil {
 		return nil, nil, err
 	}
-	if t.Suspended || sv.State == survey.Draft {
+	if t.Suspended || sv.State == survey.Draft || sv.Trashed() {
 		return nil, nil, notFound("Survey not found.")
 	}
 	return t, sv, nil

@@ -67,6 +67,7 @@ func (s *Server) Routes() *chi.Mux {
 		r.Get("/{tenant}/surveys/{slug}/answers/table", s.handle(s.answerTable))
 		r.Get("/{tenant}/surveys/{slug}/export.{format}", s.handle(s.export))
 		r.Post("/{tenant}/surveys/{slug}/transfer", s.handle(s.requestTransfer))
+		r.Get("/{tenant}/surveys/{slug}/delete-forever", s.handle(s.confirmDelete))
 		r.Post("/{tenant}/surveys/{slug}/{action}", s.handle(s.surveyAction))
 		r.Get("/{tenant}/account/password", s.handle(s.showPassword))
 		r.Post("/{tenant}/account/password", s.handle(s.changePassword))
