@@ -141,6 +141,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Summaries:   store.NewSurveyAnswersSummaryStore(m.Storage),
 		Editor:      store.NewPlanGuard(surveys, tenants),
 		Reader:      answers,
+		Remover:     answers,
 		Tokens:      store.NewTokenStore(m.Storage),
 		TenantAdmin: tenants,
 		Accounts:    store.NewUserStore(m.Storage),

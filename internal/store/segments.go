@@ -130,7 +130,13 @@ func (as *SurveyAnswerStore) AppendSegments(ctx context.Context, tenant, slug st
 		a := known[ids[i]]
 		if a == nil {
 			var err error
-			if a, err = as.Get(ctx, tenant, slug, ids[i]); err != nil {
+			a, err = as.Get(ctx, tenant, slug, ids[i])
+			if survey.ErrorCode(err) == survey.ENOTFOUND {
+				// Deleted (DeleteAnswer): its position holds a tombstone.
+				lines[i] = tombstone(ids[i])
+				return lines[i], nil
+			}
+			if err != nil {
 				return nil, fmt.Errorf("store: segment of %s/%s: %w", tenant, slug, err)
 			}
 		}
@@ -254,6 +260,9 @@ func (as *SurveyAnswerStore) getAll(ctx context.Context, tenant, slug string, id
 	wg.Wait()
 	known := make(map[string]*survey.SurveyAnswer, len(ids))
 	for i, a := range got {
+		if survey.ErrorCode(errs[i]) == survey.ENOTFOUND {
+			continue // deleted: AppendSegments writes its tombstone
+		}
 		if errs[i] != nil {
 			return nil, fmt.Errorf("store: segment of %s/%s: %w", tenant, slug, errs[i])
 		}
@@ -268,7 +277,45 @@ func (as *SurveyAnswerStore) getAll(ctx context.Context, tenant, slug string, id
 // batch, name them). The answer f is given is written over by the next
 // one: a shallow copy keeps it (its Answers are its own). Memory stays
 // flat: one segment is read at a time.
+//
+// Deleted answers (the summary's Deleted) are left out; their positions
+// are skipped.
 func (as *SurveyAnswerStore) Scan(ctx context.Context, tenant, slug string, from int, f func(pos int, a *survey.SurveyAnswer) error) error {
+	sum, err := as.summary(ctx, tenant, slug)
+	if err != nil {
+		return err
+	}
+	return as.scan(ctx, sum, tenant, slug, from, f)
+}
+
+// summary reads a survey's summary for a scan: an empty one when it has
+// none.
+func (as *SurveyAnswerStore) summary(ctx context.Context, tenant, slug string) (*StoredSummary, error) {
+	sum, _, err := NewSurveyAnswersSummaryStore(as.st).Get(ctx, tenant, slug)
+	if survey.ErrorCode(err) == survey.ENOTFOUND {
+		return &StoredSummary{}, nil
+	}
+	return sum, err
+}
+
+// scan is Scan with the survey's summary read.
+func (as *SurveyAnswerStore) scan(ctx context.Context, sum *StoredSummary, tenant, slug string, from int, f func(pos int, a *survey.SurveyAnswer) error) error {
+	gone := make(map[string]bool, len(sum.Deleted))
+	for _, id := range sum.Deleted {
+		gone[id] = true
+	}
+	return as.scanAll(ctx, sum, tenant, slug, from, func(pos int, a *survey.SurveyAnswer) error {
+		if gone[a.ID] || a.Tenant == "" {
+			return nil // deleted (a tombstone has its ID only)
+		}
+		return f(pos, a)
+	})
+}
+
+// scanAll is Scan, deleted answers' positions included (a deleted answer
+// whose tombstone is written comes with its ID only). sum, the survey's
+// summary read before, names the newest answers not listed yet.
+func (as *SurveyAnswerStore) scanAll(ctx context.Context, sum *StoredSummary, tenant, slug string, from int, f func(pos int, a *survey.SurveyAnswer) error) error {
 	segs, err := as.segments(ctx, tenant, slug)
 	if err != nil {
 		return err
@@ -347,15 +394,18 @@ func (as *SurveyAnswerStore) Scan(ctx context.Context, tenant, slug string, from
 			pos = p
 		}
 	}
-	return as.scanBlobs(ctx, tenant, slug, pos, f)
+	return as.scanBlobs(ctx, sum, tenant, slug, pos, f)
 }
 
 // scanBlobs calls f with the answers from position pos on, each read from
 // its blob: those listed, then those of the summary's last batch.
-func (as *SurveyAnswerStore) scanBlobs(ctx context.Context, tenant, slug string, pos int, f func(pos int, a *survey.SurveyAnswer) error) error {
+func (as *SurveyAnswerStore) scanBlobs(ctx context.Context, sum *StoredSummary, tenant, slug string, pos int, f func(pos int, a *survey.SurveyAnswer) error) error {
 	each := func(ids []string) error {
 		for _, id := range ids {
 			a, err := as.Get(ctx, tenant, slug, id)
+			if survey.ErrorCode(err) == survey.ENOTFOUND {
+				a, err = &survey.SurveyAnswer{ID: id}, nil // deleted
+			}
 			if err != nil {
 				return err
 			}
@@ -380,13 +430,6 @@ func (as *SurveyAnswerStore) scanBlobs(ctx context.Context, tenant, slug string,
 	}
 	// The last batch may be merged into the summary and not listed yet
 	// (its writer died, or is between the two writes).
-	sum, _, err := NewSurveyAnswersSummaryStore(as.st).Get(ctx, tenant, slug)
-	if survey.ErrorCode(err) == survey.ENOTFOUND {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
 	if from, end := int(sum.ListFrom), int(sum.ListFrom)+len(sum.Pending); pos >= from && pos < end {
 		return each(sum.Pending[pos-from:])
 	}
@@ -394,22 +437,24 @@ func (as *SurveyAnswerStore) scanBlobs(ctx context.Context, tenant, slug string,
 }
 
 // Range returns the answers at positions offset… (up to limit of them) of
-// a survey's list, and the number of answers: for pages of a table.
+// a survey's list, and the list's length (deleted answers' positions
+// included, which Range leaves out): for pages of a table.
 func (as *SurveyAnswerStore) Range(ctx context.Context, tenant, slug string, offset, limit int) ([]*survey.SurveyAnswer, int, error) {
-	total, err := as.total(ctx, tenant, slug)
+	sum, err := as.summary(ctx, tenant, slug)
 	if err != nil {
 		return nil, 0, err
 	}
-	return as.rangeOf(ctx, tenant, slug, total, offset, limit)
+	return as.rangeOf(ctx, sum, tenant, slug, offset, limit)
 }
 
 // rangeOf is Range of a survey of total answers.
-func (as *SurveyAnswerStore) rangeOf(ctx context.Context, tenant, slug string, total, offset, limit int) ([]*survey.SurveyAnswer, int, error) {
+func (as *SurveyAnswerStore) rangeOf(ctx context.Context, sum *StoredSummary, tenant, slug string, offset, limit int) ([]*survey.SurveyAnswer, int, error) {
+	total := int(sum.Len())
 	if limit <= 0 || offset >= total {
 		return nil, total, nil
 	}
 	out := make([]*survey.SurveyAnswer, 0, min(limit, total-offset))
-	err := as.Scan(ctx, tenant, slug, max(offset, 0), func(_ int, a *survey.SurveyAnswer) error {
+	err := as.scan(ctx, sum, tenant, slug, max(offset, 0), func(_ int, a *survey.SurveyAnswer) error {
 		c := *a // Scan reuses *a, not its Answers
 		out = append(out, &c)
 		if len(out) == limit {
@@ -424,18 +469,6 @@ func (as *SurveyAnswerStore) rangeOf(ctx context.Context, tenant, slug string, t
 }
 
 var errStopScan = errors.New("stop")
-
-// total is the number of a survey's answers: its summary's count.
-func (as *SurveyAnswerStore) total(ctx context.Context, tenant, slug string) (int, error) {
-	sum, _, err := NewSurveyAnswersSummaryStore(as.st).Get(ctx, tenant, slug)
-	if survey.ErrorCode(err) == survey.ENOTFOUND {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, err
-	}
-	return int(sum.TotalAnswers), nil
-}
 
 // deleteSegments deletes a survey's segments.
 func (as *SurveyAnswerStore) deleteSegments(ctx context.Context, tenant, slug string) error {
@@ -454,12 +487,13 @@ func (as *SurveyAnswerStore) deleteSegments(ctx context.Context, tenant, slug st
 // LatestAnswers returns up to limit of a survey's answers, newest first,
 // after skipping the skip newest, and the number of answers.
 func (as *SurveyAnswerStore) LatestAnswers(ctx context.Context, tenant, slug string, skip, limit int) ([]*survey.SurveyAnswer, int, error) {
-	total, err := as.total(ctx, tenant, slug)
+	sum, err := as.summary(ctx, tenant, slug)
 	if err != nil {
 		return nil, 0, err
 	}
+	total := int(sum.Len())
 	end := total - max(skip, 0)
-	out, _, err := as.rangeOf(ctx, tenant, slug, total, max(end-limit, 0), min(limit, max(end, 0)))
+	out, _, err := as.rangeOf(ctx, sum, tenant, slug, max(end-limit, 0), min(limit, max(end, 0)))
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]
 	}

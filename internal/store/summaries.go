@@ -35,6 +35,23 @@ type StoredSummary struct {
 	// summary and the list loses nothing and lists nothing twice.
 	Pending  []string `json:"pending,omitempty"`
 	ListFrom int64    `json:"listFrom,omitempty"`
+	// Positions is the length of the answer list this summary covers:
+	// TotalAnswers plus the answers deleted since (0 in a summary written
+	// before deletions existed: TotalAnswers then).
+	Positions int64 `json:"positions,omitempty"`
+	// Deleted holds the IDs of the answers deleted from the survey (see
+	// SurveyAnswerStore.DeleteAnswer): readers leave them out, and the
+	// worker never counts them again.
+	Deleted []string `json:"deleted,omitempty"`
+}
+
+// Len is the length of the answer list the summary covers: its answers
+// and those deleted.
+func (s *StoredSummary) Len() int64 {
+	if s.Positions > 0 {
+		return s.Positions
+	}
+	return s.TotalAnswers
 }
 
 // Get returns a survey's summary and its ETag; ENOTFOUND when the survey

@@ -301,6 +301,8 @@ type answerPage struct {
 	Page     int
 	Pages    int
 	PageSize int
+	// Deleted: the page comes after deleting an answer.
+	Deleted bool
 }
 
 const answersPageSize = 25
@@ -318,10 +320,10 @@ func (s *Server) browse(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	page := answerPage{Tenant: tenant, Survey: sv, Total: total, Index: max(i, 0), Last: max(total-1, 0)}
+	page := answerPage{Tenant: tenant, Survey: sv, Total: total, Index: max(i, 0), Last: max(total-1, 0), Deleted: r.URL.Query().Get("deleted") == "1"}
 	if len(one) == 1 {
 		page.Answer = one[0]
-	} else if total > 0 {
+	} else if total > 0 && !page.Deleted {
 		return notFound("No answer at that position.")
 	}
 	page.Prev, page.Next = max(page.Index-1, 0), min(page.Index+1, page.Last)

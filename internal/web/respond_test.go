@@ -71,6 +71,7 @@ func newTestAppOn(t testing.TB, st storage.Storage, opts ...func(*web.Deps)) *te
 		Summaries:   store.NewSurveyAnswersSummaryStore(st),
 		Editor:      store.NewPlanGuard(surveys, tenants),
 		Reader:      answers,
+		Remover:     answers,
 		Tokens:      store.NewTokenStore(st),
 		TenantAdmin: tenants,
 		Accounts:    store.NewUserStore(st),

@@ -65,6 +65,7 @@ func (s *Server) Routes() *chi.Mux {
 		r.Get("/{tenant}/surveys/{slug}/qr.png", s.handle(s.qrCode))
 		r.Get("/{tenant}/surveys/{slug}/answers", s.handle(s.browse))
 		r.Get("/{tenant}/surveys/{slug}/answers/table", s.handle(s.answerTable))
+		r.Post("/{tenant}/surveys/{slug}/answers/{answer}/delete", s.handle(s.deleteAnswer))
 		r.Get("/{tenant}/surveys/{slug}/export.{format}", s.handle(s.export))
 		r.Post("/{tenant}/surveys/{slug}/transfer", s.handle(s.requestTransfer))
 		r.Get("/{tenant}/surveys/{slug}/delete-forever", s.handle(s.confirmDelete))

@@ -342,7 +342,8 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 			return nil, err
 		}
 		applied := toSet(sum.AppliedMessages)
-		base := sum.TotalAnswers
+		gone := toSet(sum.Deleted)
+		base := sum.Len()
 		changed := false
 		var fresh []string
 		known := map[string]*survey.SurveyAnswer{} // the fresh answers, by ID
@@ -380,6 +381,16 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 			}
 			for _, p := range m.answers {
 				if p.Tenant != tenant || p.Slug != slug {
+					continue
+				}
+				if gone[p.ID] {
+					// A deleted answer's form, posted again: not counted,
+					// and its blob (filed by an attempt that read an older
+					// summary) goes again.
+					w.m.duplicates.Inc()
+					if err := w.answers.DropDeleted(ctx, tenant, slug, p.ID); err != nil {
+						return nil, err
+					}
 					continue
 				}
 				if counted[p.ID] {
@@ -427,7 +438,7 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 			return sum, nil
 		}
 		// The previous batch is listed (above): this write names its own.
-		sum.Pending, sum.ListFrom = fresh, base
+		sum.Pending, sum.ListFrom, sum.Positions = fresh, base, base+int64(len(fresh))
 		newTag, err := w.sums.Put(ctx, sum, etag)
 		if survey.ErrorCode(err) == survey.ECONFLICT {
 			w.m.conflicts.Inc()

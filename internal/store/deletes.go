@@ -1,0 +1,185 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// MaxDeletedAnswers bounds the answers deleted from one survey: their IDs
+// stay in its summary, which every batch of the worker rewrites.
+const MaxDeletedAnswers = 10_000
+
+// tombstone is the segment line of a deleted answer: its position stays,
+// its content goes.
+func tombstone(id string) []byte {
+	l, _ := encodeJSON(struct {
+		ID      string `json:"id"`
+		Deleted bool   `json:"deleted"`
+	}{id, true})
+	return append(l, '\n')
+}
+
+// DeleteAnswer deletes one answer of survey sv (spam, say): from its
+// summary, exports, tables and copies, exactly once whatever crashes.
+//
+// The summary write is the commit point: the summary, recounted from the
+// survey's segments without the answer, names it in Deleted (If-Match; a
+// worker that wrote meanwhile costs a recount of its batch only). From
+// then on readers leave it out and the worker never counts it again (the
+// same form posted again). Then its segment line becomes a tombstone and
+// its blob is deleted; a crash before these leaves them for the next call,
+// which finds the answer deleted and finishes them. An answer the summary
+// does not count gives ENOTFOUND.
+func (as *SurveyAnswerStore) DeleteAnswer(ctx context.Context, sv *survey.Survey, id string) error {
+	tenant, slug := sv.Tenant, sv.Slug
+	if !ValidAnswerID(id) {
+		return survey.Errorf(survey.ENOTFOUND, "Answer not found.")
+	}
+	sums := NewSurveyAnswersSummaryStore(as.st)
+	// The recount so far: of positions [0, scanned), for a summary whose
+	// Deleted was gone.
+	var fresh *survey.SurveyAnswersSummary
+	var gone []string
+	scanned, at := 0, -1
+	for attempt := 0; attempt < 20; attempt++ {
+		sum, etag, err := sums.Get(ctx, tenant, slug)
+		if err != nil {
+			if survey.ErrorCode(err) == survey.ENOTFOUND {
+				return survey.Errorf(survey.ENOTFOUND, "Answer not found.")
+			}
+			return err
+		}
+		if slices.Contains(sum.Deleted, id) {
+			// Deleted before: finish what a crash may have left.
+			return as.clearDeleted(ctx, tenant, slug, id)
+		}
+		if len(sum.Deleted) >= MaxDeletedAnswers {
+			return survey.Errorf(survey.EFORBIDDEN, "This survey has had %d answers deleted, the most it can.", MaxDeletedAnswers)
+		}
+		if fresh == nil || !slices.Equal(gone, sum.Deleted) {
+			// Another answer was deleted meanwhile: start again.
+			fresh, gone, scanned, at = survey.NewSummary(sv), slices.Clone(sum.Deleted), 0, -1
+		}
+		end := int(sum.Len())
+		if scanned < end {
+			skip := make(map[string]bool, len(gone))
+			for _, g := range gone {
+				skip[g] = true
+			}
+			err := as.scanAll(ctx, sum, tenant, slug, scanned, func(pos int, a *survey.SurveyAnswer) error {
+				if pos >= end {
+					return errStopScan
+				}
+				scanned = pos + 1
+				switch {
+				case skip[a.ID]:
+				case a.ID == id:
+					at = pos
+				default:
+					fresh.Add(*a)
+				}
+				return nil
+			})
+			if err != nil && !errors.Is(err, errStopScan) {
+				return err
+			}
+			if scanned < end {
+				return fmt.Errorf("store: delete answer %s/%s/%s: the answers end at %d, the summary at %d", tenant, slug, id, scanned, end)
+			}
+		}
+		if at < 0 {
+			return survey.Errorf(survey.ENOTFOUND, "Answer not found.")
+		}
+		next := *sum
+		next.SurveyAnswersSummary = *fresh // not added to again if written
+		next.Positions = int64(end)
+		next.Deleted = append(slices.Clone(sum.Deleted), id)
+		_, err = sums.Put(ctx, &next, etag)
+		if survey.ErrorCode(err) == survey.ECONFLICT {
+			continue // a worker merged a batch: recount it too
+		}
+		if err != nil {
+			return err
+		}
+		return as.clearDeleted(ctx, tenant, slug, id)
+	}
+	return survey.Errorf(survey.ECONFLICT, "The survey is too busy to delete an answer now; try again.")
+}
+
+// DropDeleted deletes the blob of a deleted answer, if a worker filed it
+// again (its form posted again).
+func (as *SurveyAnswerStore) DropDeleted(ctx context.Context, tenant, slug, id string) error {
+	if err := as.st.DeleteBlob(ctx, AnswersContainer(tenant, slug), id, ""); err != nil && !isNotFound(err) {
+		return mapErr(err, "Answer")
+	}
+	return nil
+}
+
+// clearDeleted removes what is left of a deleted answer: its line in a
+// segment becomes a tombstone, and its blob goes. A position not in a
+// segment yet gets its tombstone when the worker writes it (the blob is
+// gone).
+func (as *SurveyAnswerStore) clearDeleted(ctx context.Context, tenant, slug, id string) error {
+	segs, err := as.segments(ctx, tenant, slug)
+	if err != nil {
+		return err
+	}
+	needle := []byte(`"id":"` + id + `"`)
+	for attempt := 0; attempt < 20; attempt++ {
+		done, err := as.bury(ctx, segs, needle, id)
+		if err != nil {
+			return err
+		}
+		if done {
+			break
+		}
+	}
+	return as.DropDeleted(ctx, tenant, slug, id)
+}
+
+// bury turns the line of answer id in segs into a tombstone. It reports
+// false when a writer changed the segment meanwhile (try again).
+func (as *SurveyAnswerStore) bury(ctx context.Context, segs []segmentRef, needle []byte, id string) (bool, error) {
+	// Newest first: a spam answer is most often a recent one.
+	for i := len(segs) - 1; i >= 0; i-- {
+		b, err := as.st.GetBlob(ctx, SegmentContainer, segs[i].name)
+		if err != nil {
+			return false, mapErr(err, "Answer segment")
+		}
+		var out []byte
+		found := false
+		for data := b.Data; len(data) > 0; {
+			line := data
+			if j := bytes.IndexByte(data, '\n'); j >= 0 {
+				line, data = data[:j+1], data[j+1:]
+			} else {
+				data = nil
+			}
+			// The answer's own ID comes first in its line; a text that
+			// quotes it is escaped, so never matches.
+			if !found && bytes.HasPrefix(line, append([]byte("{"), needle...)) {
+				found = true
+				if bytes.Contains(line, []byte(`"deleted":true`)) {
+					return true, nil // buried before
+				}
+				line = tombstone(id)
+			}
+			out = append(out, line...)
+		}
+		if !found {
+			continue
+		}
+		_, err = as.st.PutBlob(ctx, SegmentContainer, segs[i].name, out, storage.PutOptions{ContentType: "application/x-ndjson", IfMatch: b.ETag})
+		if isPrecondition(err) {
+			return false, nil
+		}
+		return err == nil, mapErr(err, "Answer segment")
+	}
+	return true, nil // not in a segment yet
+}
