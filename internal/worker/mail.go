@@ -81,10 +81,12 @@ func (w *Mail) Collectors() []prometheus.Collector {
 	return append([]prometheus.Collector{w.sent, w.failed, w.poisoned}, w.lag.collectors()...)
 }
 
-// Run sends the queue's messages until ctx is done; the message in hand
-// when ctx ends is finished first.
+// Run sends the queue's messages until ctx is done. A send under way when
+// ctx ends is stopped and its message made visible again at once, for
+// another worker or this one restarted (the delivery still counts toward
+// MaxAttempts).
 func (w *Mail) Run(ctx context.Context) error {
-	return poll(ctx, func() (int, error) { return w.RunOnce(context.WithoutCancel(ctx)) }, w.cfg.MaxIdle, w.wake, 0, w.log, "mail worker: message failed")
+	return poll(ctx, func() (int, error) { return w.RunOnce(ctx) }, w.cfg.MaxIdle, w.wake, 0, w.log, "mail worker: message failed")
 }
 
 // Wake makes Run take the queue now: this instance queued a message. It
@@ -96,6 +98,9 @@ func (w *Mail) Wake() { w.wake.Wake() }
 func (w *Mail) RunOnce(ctx context.Context) (int, error) {
 	msgs, err := w.st.Dequeue(ctx, store.MailQueue, 1, w.cfg.Visibility)
 	if err != nil {
+		if ctx.Err() != nil {
+			return 0, nil
+		}
 		return 0, fmt.Errorf("mail worker: dequeue: %w", err)
 	}
 	w.lag.took(store.MailQueue, msgs, w.now())
@@ -106,19 +111,27 @@ func (w *Mail) RunOnce(ctx context.Context) (int, error) {
 	return 1, w.handle(ctx, msgs[0])
 }
 
+// handle sends one message; ctx stops the send, not the bookkeeping.
 func (w *Mail) handle(ctx context.Context, m storage.Message) error {
+	sendCtx := ctx
+	ctx = context.WithoutCancel(ctx)
 	var msg mail.Message
 	if err := json.Unmarshal(m.Data, &msg); err != nil {
 		return w.poison(ctx, m, "cannot decode the message: "+err.Error())
 	}
 	attempt := int(m.DequeueCount)
-	sctx, cancel := context.WithTimeout(ctx, w.cfg.Visibility*2/3)
+	sctx, cancel := context.WithTimeout(sendCtx, w.cfg.Visibility*2/3)
 	err := w.send.Send(sctx, msg)
 	cancel()
 	if err == nil {
 		w.sent.Inc()
 		w.log.Info("mail worker: sent", "id", m.ID, "attempt", attempt)
 		return w.delete(ctx, m)
+	}
+	if sendCtx.Err() != nil {
+		// Shutting down: the message comes back at once for a worker.
+		_, err := w.st.UpdateVisibility(ctx, store.MailQueue, m.ID, m.PopReceipt, 0)
+		return err
 	}
 	w.failed.Inc()
 	w.log.Warn("mail worker: attempt failed", "id", m.ID, "attempt", attempt, "err", err)
