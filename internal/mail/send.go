@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	netmail "net/mail"
 
 	gomail "github.com/wneessen/go-mail"
 )
@@ -18,21 +19,11 @@ type Sender struct {
 func NewSender(cfg Config) *Sender { return &Sender{cfg: cfg} }
 
 // Send delivers m. The error tells the server's reply (never the
-// password); Temporary reports whether a later attempt may succeed.
+// password); Permanent reports whether a later attempt cannot succeed.
 func (s *Sender) Send(ctx context.Context, m Message) error {
-	if err := m.Validate(); err != nil {
+	msg, to, err := s.build(m)
+	if err != nil {
 		return err
-	}
-	to, _ := ParseAddress(m.To)
-	msg := gomail.NewMsg()
-	msg.FromMailAddress(s.cfg.From)
-	msg.ToMailAddress(to)
-	msg.Subject(m.Subject)
-	msg.SetDate()
-	msg.SetMessageID()
-	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
-	if m.HTML != "" {
-		msg.AddAlternativeString(gomail.TypeTextHTML, m.HTML)
 	}
 	opts := []gomail.Option{gomail.WithPort(s.cfg.Port), gomail.WithTimeout(s.cfg.Timeout), gomail.WithTLSConfig(s.cfg.tlsConfig())}
 	switch s.cfg.Security {
@@ -58,6 +49,25 @@ func (s *Sender) Send(ctx context.Context, m Message) error {
 		return fmt.Errorf("mail: send to %s via %s:%d: %w", to.Address, s.cfg.Host, s.cfg.Port, err)
 	}
 	return nil
+}
+
+// build makes the go-mail message of a valid m.
+func (s *Sender) build(m Message) (*gomail.Msg, *netmail.Address, error) {
+	if err := m.Validate(); err != nil {
+		return nil, nil, err
+	}
+	to, _ := ParseAddress(m.To)
+	msg := gomail.NewMsg()
+	msg.FromMailAddress(s.cfg.From)
+	msg.ToMailAddress(to)
+	msg.Subject(m.Subject)
+	msg.SetDate()
+	msg.SetMessageID()
+	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
+	if m.HTML != "" {
+		msg.AddAlternativeString(gomail.TypeTextHTML, m.HTML)
+	}
+	return msg, to, nil
 }
 
 // Permanent reports whether err is the server's permanent refusal (5xx) of
