@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/surveys-dev/surveys/internal/mail"
 	"github.com/surveys-dev/surveys/internal/metrics"
 	"github.com/surveys-dev/surveys/internal/outbound"
 	"github.com/surveys-dev/surveys/internal/postgres"
@@ -46,6 +47,10 @@ type Main struct {
 	stopWorker context.CancelFunc
 	workerDone chan error
 	workers    int
+
+	// Mail queues e-mail for the mail worker; nil when e-mail is off
+	// (its Enqueue then returns mail.ErrNotConfigured). Set by Run.
+	Mail *mail.Outbox
 
 	// views counts survey page views in memory; stopViews makes it flush
 	// once more and return on viewsDone.
@@ -108,7 +113,7 @@ func (m *Main) Run(ctx context.Context) error {
 	sqlStore := postgres.New(m.cfg.SQLAllow...)
 	reg := metrics.New(m.Storage)
 	reg.Register(metrics.NewQueueCollector(m.Storage, []string{store.AnswersQueue, store.PremiumAnswersQueue,
-		worker.PoisonQueue, store.TransfersQueue, store.TransfersPoisonQueue, store.ViewsQueue}, metrics.QueueRefresh))
+		worker.PoisonQueue, store.TransfersQueue, store.TransfersPoisonQueue, store.ViewsQueue, store.MailQueue, store.MailPoisonQueue}, metrics.QueueRefresh))
 	wm := worker.NewMetrics()
 	reg.Register(wm.Collectors()...)
 	// The workers poll empty queues seldom; what this instance queues
@@ -121,6 +126,13 @@ func (m *Main) Run(ctx context.Context) error {
 	var vw *worker.Views
 	var tw *worker.Transfers
 	var sw *worker.Segments
+	var mw *worker.Mail
+	m.Mail = mail.NewOutbox(m.Storage, m.cfg.Mail)
+	if m.cfg.Mail == nil {
+		m.log.Info("e-mail is off: no --smtp-url (SURVEYS_SMTP_URL); pages that send e-mail say it is not set up")
+	} else {
+		m.log.Info("e-mail on", "smtp", m.cfg.Mail.String())
+	}
 	if m.cfg.Worker {
 		w = worker.New(m.Storage, worker.DefaultConfig, m.log, wm)
 		// Surveys answered before segments existed get them built.
@@ -129,6 +141,10 @@ func (m *Main) Run(ctx context.Context) error {
 		vw = worker.NewViews(m.Storage, worker.DefaultViewsConfig, m.log)
 		tw = worker.NewTransfers(m.Storage, tenants, sqlStore, worker.DefaultTransferConfig, m.log)
 		notifier.Queued, m.views.Flushed, transfers.Requested = w.WakeFor, vw.Wake, tw.Wake
+		if m.Mail != nil {
+			mw = worker.NewMail(m.Storage, mail.NewSender(*m.cfg.Mail), worker.DefaultMailConfig, m.log)
+			m.Mail.Queued = mw.Wake
+		}
 	}
 	srv, err := web.New(web.Deps{
 		Logger:      m.log,
@@ -181,7 +197,7 @@ func (m *Main) Run(ctx context.Context) error {
 	if m.cfg.Worker {
 		wctx, cancel := context.WithCancel(context.Background())
 		m.stopWorker = cancel
-		m.workerDone = make(chan error, 4)
+		m.workerDone = make(chan error, 5)
 		reg.Register(vw.Collectors()...)
 		reg.Register(tw.Collectors()...)
 		reg.Register(sw.Collectors()...)
@@ -190,6 +206,11 @@ func (m *Main) Run(ctx context.Context) error {
 		go func() { m.workerDone <- vw.Run(wctx) }()
 		go func() { m.workerDone <- tw.Run(wctx) }()
 		go func() { m.workerDone <- sw.Run(wctx) }()
+		if mw != nil {
+			reg.Register(mw.Collectors()...)
+			m.workers++
+			go func() { m.workerDone <- mw.Run(wctx) }()
+		}
 	}
 	m.ln, err = net.Listen("tcp", m.cfg.Addr)
 	if err != nil {

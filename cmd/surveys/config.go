@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/surveys-dev/surveys/internal/mail"
 	"github.com/surveys-dev/surveys/internal/outbound"
 	"github.com/surveys-dev/surveys/internal/secret"
 	"github.com/surveys-dev/surveys/internal/web"
@@ -64,6 +65,11 @@ type Config struct {
 	// (SURVEYS_SIGNINS_PER_MINUTE), 0 for none; and the reverse proxies
 	// whose X-Forwarded-For names the client (SURVEYS_TRUSTED_PROXIES).
 	Limits web.Limits
+	// Mail is where e-mail is sent from (SURVEYS_SMTP_URL,
+	// SURVEYS_SMTP_PASSWORD or SURVEYS_SMTP_PASSWORD_FILE,
+	// SURVEYS_MAIL_FROM), loaded and checked by parseServe; nil when no
+	// SMTP URL is set: e-mail is off.
+	Mail *mail.Config
 }
 
 // Region is one region's storage account.
@@ -123,6 +129,11 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (Co
 	fs.IntVar(&c.Limits.Onboardings, "signups-per-hour", envInt("SURVEYS_SIGNUPS_PER_HOUR", web.DefaultLimits.Onboardings), "sign-ups (on-boarding forms) one client address may post per hour, 0 for no limit (SURVEYS_SIGNUPS_PER_HOUR)")
 	fs.IntVar(&c.Limits.SignIns, "signins-per-minute", envInt("SURVEYS_SIGNINS_PER_MINUTE", web.DefaultLimits.SignIns), "sign-in attempts one client address may make per minute, 0 for no limit (SURVEYS_SIGNINS_PER_MINUTE)")
 	trusted := fs.String("trusted-proxies", getenv("SURVEYS_TRUSTED_PROXIES"), "reverse proxies whose X-Forwarded-For names the client, for the rate limits: addresses or CIDR ranges separated by commas, e.g. 127.0.0.1,::1 (SURVEYS_TRUSTED_PROXIES; empty: X-Forwarded-For is ignored)")
+	var ms mail.Settings
+	fs.StringVar(&ms.URL, "smtp-url", getenv("SURVEYS_SMTP_URL"), "SMTP server outgoing e-mail goes through: smtps://user@host:465 (TLS), smtp://user@host:587 (STARTTLS, required), or smtp://host:25?tls=none for a relay on this machine or network; the password is never in the URL but in SURVEYS_SMTP_PASSWORD or the file --smtp-password-file names (SURVEYS_SMTP_URL; empty: e-mail is off)")
+	fs.StringVar(&ms.PasswordFile, "smtp-password-file", getenv("SURVEYS_SMTP_PASSWORD_FILE"), "file holding the SMTP password (SURVEYS_SMTP_PASSWORD_FILE; or set SURVEYS_SMTP_PASSWORD)")
+	fs.StringVar(&ms.From, "mail-from", getenv("SURVEYS_MAIL_FROM"), "sender of the e-mail, e.g. \"Surveys <surveys@example.com>\" (SURVEYS_MAIL_FROM; empty: surveys@ the --public-url's host, or this machine's name)")
+	ms.Password = getenv("SURVEYS_SMTP_PASSWORD")
 	fs.DurationVar(&c.ShutdownWait, "shutdown-wait", 10*time.Second, "how long to wait for requests to finish on shutdown")
 	err := fs.Parse(args)
 	if err != nil {
@@ -156,7 +167,16 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (Co
 		c.Regions = append(c.Regions, Region{Name: name,
 			ConnectionString: getenv("AZURE_STORAGE_CONNECTION_STRING_" + env), Account: getenv("AZURE_STORAGE_ACCOUNT_" + env)})
 	}
-	return c, c.validate()
+	if err := c.validate(); err != nil {
+		return Config{}, err
+	}
+	if u, err := url.Parse(c.PublicURL); err == nil && c.PublicURL != "" {
+		ms.DefaultHost = u.Hostname()
+	}
+	if c.Mail, err = mail.Load(ms); err != nil {
+		return Config{}, fmt.Errorf("serve: %w", err)
+	}
+	return c, nil
 }
 
 func (c Config) validate() error {

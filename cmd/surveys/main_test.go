@@ -142,6 +142,17 @@ func TestParseServe(t *testing.T) {
 			}, ""},
 		{"trusted proxies not a range", []string{"--trusted-proxies", "the proxy"}, nil, nil, "--trusted-proxies"},
 		{"negative rate limit", []string{"--signins-per-minute", "-1"}, nil, nil, "negative"},
+		{"mail off by default", nil, nil, func(c Config) bool { return c.Mail == nil }, ""},
+		{"mail from env, sender from the public URL", nil, map[string]string{"SURVEYS_SMTP_URL": "smtps://ana@mail.example.com", "SURVEYS_SMTP_PASSWORD": "pw",
+			"SURVEYS_PUBLIC_URL": "https://surveys.example.com"}, func(c Config) bool {
+			return c.Mail.String() == "ana@mail.example.com:465 (implicit), from surveys@surveys.example.com" && c.Mail.Password == "pw"
+		}, ""},
+		{"mail flags", []string{"--smtp-url", "smtp://relay.example.com:2525", "--mail-from", "Polls <polls@example.com>"}, nil, func(c Config) bool {
+			return c.Mail.String() == "relay.example.com:2525 (starttls), from polls@example.com"
+		}, ""},
+		{"mail URL not SMTP", []string{"--smtp-url", "mail.example.com"}, nil, nil, "use smtps:// (TLS, port 465) or smtp://"},
+		{"mail password file missing", []string{"--smtp-url", "smtps://ana@mail.example.com", "--smtp-password-file", "/nonexistent/smtp"}, nil, nil, "SURVEYS_SMTP_PASSWORD_FILE: open /nonexistent/smtp"},
+		{"mail password in the URL", nil, map[string]string{"SURVEYS_SMTP_URL": "smtps://ana:pw@mail.example.com"}, nil, "holds a password"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -129,7 +129,7 @@ func TestMetricsAfterTraffic(t *testing.T) {
 		`surveys_summary_delay_seconds_count`,
 		`surveys_answers_accepted_total`,
 	}
-	for _, q := range []string{store.AnswersQueue, store.PremiumAnswersQueue, worker.PoisonQueue, store.TransfersQueue, store.TransfersPoisonQueue, store.ViewsQueue} {
+	for _, q := range []string{store.AnswersQueue, store.PremiumAnswersQueue, worker.PoisonQueue, store.TransfersQueue, store.TransfersPoisonQueue, store.ViewsQueue, store.MailQueue, store.MailPoisonQueue} {
 		want = append(want, fmt.Sprintf(`surveys_queue_depth{queue=%q}`, q), fmt.Sprintf(`surveys_queue_oldest_message_age_seconds{queue=%q}`, q))
 	}
 	// The worker files the answer in the background, and the view reaches

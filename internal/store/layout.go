@@ -60,7 +60,7 @@ func Init(ctx context.Context, st storage.Storage) error {
 	if err := st.CreateContainer(ctx, LogosContainer, true); err != nil {
 		return fmt.Errorf("store: create container %s: %w", LogosContainer, err)
 	}
-	for _, q := range []string{AnswersQueue, PremiumAnswersQueue, TransfersQueue, TransfersPoisonQueue, ViewsQueue} {
+	for _, q := range []string{AnswersQueue, PremiumAnswersQueue, TransfersQueue, TransfersPoisonQueue, ViewsQueue, MailQueue, MailPoisonQueue} {
 		if err := st.CreateQueue(ctx, q); err != nil {
 			return fmt.Errorf("store: create queue %s: %w", q, err)
 		}
@@ -179,3 +179,11 @@ func mapErr(err error, what string) error {
 		return fmt.Errorf("store: %s: %w", what, err)
 	}
 }
+
+// The mail queue holds the e-mail to send (mail.Message as JSON); the mail
+// worker moves a message that keeps failing to the poison queue with the
+// reason.
+const (
+	MailQueue       = "surveymail"
+	MailPoisonQueue = "surveymail-poison"
+)
