@@ -128,13 +128,30 @@ func TestBrowserEveryScreen(t *testing.T) {
 		t.Fatalf("analysis shows %q answers, want %d", total, n)
 	}
 
+	// Adatum's own database (nothing answers at it): the analysis page's
+	// transfer section shows the copy it asks for, and how it goes.
+	tenants := store.NewTenantStore(m.Storage)
+	tn, err := tenants.Get(ctx, "adatum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn.SQLConnection = "postgres://surveys_reports_writer@reports-db.adatum.example:5432/customer_research?connect_timeout=1"
+	if err := tenants.Update(ctx, tn); err != nil {
+		t.Fatal(err)
+	}
+	run("request a transfer",
+		chromedp.EmulateViewport(1280, 900),
+		chromedp.Navigate(base+sp+"/analyze"),
+		clickAndLoad(`#transfer button[type=submit]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#transfer .transfer-status`, chromedp.ByQuery))
+
 	for _, p := range []struct{ name, path, sel, want string }{
 		{"dashboard", "/adatum/surveys", `table.table`, s.Title},
 		{"new-survey", "/adatum/surveys/new", `#title`, "Question"},
 		{"designer", sp + "/edit", `main`, s.Questions[0].Text},
 		{"preview", sp + "/preview", `main form`, s.Questions[0].Text},
 		{"share", sp + "/share", `img.qr`, "Public link"},
-		{"analysis", sp + "/analyze", `.bars`, "Your database"}, // with its transfer section
+		{"analysis", sp + "/analyze", `#transfer .transfer-status`, "Last copy requested"}, // with its transfer section
 		{"written", sp + "/analyze/" + text, `.written-page`, "Monday mornings"},
 		{"answers-table", sp + "/answers/table", `table.table`, "Monday mornings"},
 		{"answer", sp + "/answers", `dl.answer`, s.Questions[0].Text},
