@@ -95,6 +95,7 @@ func TestBrowserEveryScreen(t *testing.T) {
 				chromedp.WaitVisible(sel, chromedp.ByQuery),
 				chromedp.Text(`main`, &main, chromedp.ByQuery),
 				noSidewaysScroll(t, what),
+				headerInView(t, what),
 				shot(fmt.Sprintf("%s-%d", name, w)),
 				axeCheck(what))
 			if !strings.Contains(main, want) {
@@ -180,4 +181,22 @@ func TestBrowserEveryScreen(t *testing.T) {
 	if region.Role != "region" || region.Label == "" || region.Tab != 0 || region.Overflow != "auto" {
 		t.Errorf("the answers table's box: %+v", region)
 	}
+}
+
+// headerInView fails t when a link or button of the page's header (such
+// as "Sign out") lies, even in part, outside the window.
+func headerInView(t *testing.T, what string) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		var out []string
+		err := chromedp.Evaluate(`[...document.querySelectorAll("header a:not(.skip), header button")]
+			.filter(e => { const r = e.getBoundingClientRect(); return r.left < 0 || r.right > window.innerWidth; })
+			.map(e => e.textContent.trim())`, &out).Do(ctx)
+		if err != nil {
+			return err
+		}
+		if len(out) > 0 {
+			t.Errorf("the %s page's header cuts off %q", what, out)
+		}
+		return nil
+	})
 }
