@@ -1,0 +1,202 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// screensSecretKey lets the server seal tenants' secrets, so that the
+// database settings and the analysis page's transfer section show their
+// forms (32 bytes, base64).
+const screensSecretKey = "c2NyZWVucy10ZXN0LWtleS0zMi1ieXRlcy1sb25nISE="
+
+// TestBrowserEveryScreen signs in as a subscriber of the demo tenant
+// Adatum (its seeded survey, with answers) and visits every subscriber
+// page, and the sign-in and sign-up pages, in a window 390 px wide and
+// one 1280 px wide: none scrolls sideways, none has a serious or critical
+// axe-core violation, and each shows what it is for. Screenshots go to
+// artifacts/screens-<page>-<width>.png.
+func TestBrowserEveryScreen(t *testing.T) {
+	m := newTestMainWith(t, []string{"--data", t.TempDir()}, map[string]string{"SURVEYS_SECRET_KEY": screensSecretKey})
+	t.Cleanup(func() { m.Close() })
+	ctx := context.Background()
+	if _, err := store.NewUserStore(m.Storage).Add(ctx, "adatum", "ana.de.souza-whitfield@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	// The demo survey, with answers whose long words must not widen a page.
+	surveys := store.NewSurveyStore(m.Storage)
+	list, err := surveys.List(ctx, "adatum")
+	if err != nil || len(list) == 0 {
+		t.Fatalf("the demo tenant's surveys: %v, %v", list, err)
+	}
+	s, err := surveys.Get(ctx, "adatum", list[0].Slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text string // the id of the long-text question, for its written answers page
+	var answers []survey.SurveyAnswer
+	const n = 3
+	for i := 0; i < n; i++ {
+		forms := map[string]survey.Form{}
+		for _, q := range s.Questions[:4] {
+			switch q.Type {
+			case survey.FiveStars:
+				forms[q.ID] = survey.Value(fmt.Sprint(3 + i%3))
+			case survey.MultipleChoice:
+				forms[q.ID] = survey.Value(q.PossibleAnswers[i%len(q.PossibleAnswers)])
+			case survey.NetPromoterScore:
+				forms[q.ID] = survey.Value(fmt.Sprint(7 + i))
+			case survey.SimpleText:
+				text = q.ID
+				forms[q.ID] = survey.Value([]string{
+					"The reports page takes a long time to load on Monday mornings, when everybody opens it.",
+					"https://portal.adatum.example/reports/quarterly/2026/q1/regional-breakdown?export=pdf&lang=en",
+					"Nothing: keep it up.",
+				}[i])
+			}
+		}
+		a, err := survey.NewAnswer(s, forms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.ID, a.CreatedOn = store.NewAnswerID(time.Now()), time.Now().UTC()
+		answers = append(answers, a)
+	}
+	if text == "" {
+		t.Fatal("the demo survey has no long-text question among its first four")
+	}
+	if err := store.NewSurveyAnswerStore(m.Storage).Enqueue(ctx, answers); err != nil {
+		t.Fatal(err)
+	}
+
+	base := "http://" + m.Addr()
+	run := browserRun(t, newBrowser(t))
+	axeCheck := newAxeCheck(t)
+	shot := func(name string) chromedp.Action { return screenshot(t, "screens-"+name) }
+
+	// check visits path at each width: it shows sel, fits the window,
+	// passes axe-core, and its main text holds want.
+	check := func(name, path, sel, want string) {
+		t.Helper()
+		for _, w := range []int{390, 1280} {
+			var main string
+			what := fmt.Sprintf("%s (%d px)", name, w)
+			run(what,
+				chromedp.EmulateViewport(int64(w), 900),
+				chromedp.Navigate(base+path),
+				chromedp.WaitVisible(sel, chromedp.ByQuery),
+				chromedp.Text(`main`, &main, chromedp.ByQuery),
+				noSidewaysScroll(t, what),
+				headerInView(t, what),
+				shot(fmt.Sprintf("%s-%d", name, w)),
+				axeCheck(what))
+			if !strings.Contains(main, want) {
+				t.Errorf("the %s page lacks %q:\n%s", what, want, main)
+			}
+		}
+	}
+
+	// Before signing in: sign-up and sign-in.
+	check("onboarding", "/onboarding", `main form`, "")
+	check("login", "/login", `main form`, "Sign in")
+	run("sign in",
+		chromedp.Navigate(base+"/login"),
+		chromedp.WaitVisible(`#email`, chromedp.ByQuery),
+		chromedp.Evaluate(`(() => { const t = document.getElementById("tenant"); if (t) t.value = "adatum"; })()`, nil),
+		chromedp.SendKeys(`#email`, "ana.de.souza-whitfield@adatum.example", chromedp.ByQuery),
+		chromedp.SendKeys(`#password`, "correct horse battery", chromedp.ByQuery),
+		clickAndLoad(`main form button[type=submit]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`table.table`, chromedp.ByQuery))
+
+	// The worker counts the answers: the analysis page shows them.
+	sp := "/adatum/surveys/" + s.Slug
+	var total string
+	for deadline := time.Now().Add(60 * time.Second); total != fmt.Sprint(n) && time.Now().Before(deadline); {
+		run("analysis", chromedp.Navigate(base+sp+"/analyze"), chromedp.Text(`.big-number`, &total, chromedp.ByQuery))
+		if total != fmt.Sprint(n) {
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+	if total != fmt.Sprint(n) {
+		t.Fatalf("analysis shows %q answers, want %d", total, n)
+	}
+
+	// Adatum's own database (nothing answers at it): the analysis page's
+	// transfer section shows the copy it asks for, and how it goes.
+	tenants := store.NewTenantStore(m.Storage)
+	tn, err := tenants.Get(ctx, "adatum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn.SQLConnection = "postgres://surveys_reports_writer@reports-db.adatum.example:5432/customer_research?connect_timeout=1"
+	if err := tenants.Update(ctx, tn); err != nil {
+		t.Fatal(err)
+	}
+	run("request a transfer",
+		chromedp.EmulateViewport(1280, 900),
+		chromedp.Navigate(base+sp+"/analyze"),
+		clickAndLoad(`#transfer button[type=submit]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#transfer .transfer-status`, chromedp.ByQuery))
+
+	for _, p := range []struct{ name, path, sel, want string }{
+		{"dashboard", "/adatum/surveys", `table.table`, s.Title},
+		{"new-survey", "/adatum/surveys/new", `#title`, "Question"},
+		{"designer", sp + "/edit", `main`, s.Questions[0].Text},
+		{"preview", sp + "/preview", `main form`, s.Questions[0].Text},
+		{"share", sp + "/share", `img.qr`, "Public link"},
+		{"analysis", sp + "/analyze", `#transfer .transfer-status`, "Last copy requested"}, // with its transfer section
+		{"written", sp + "/analyze/" + text, `.written-page`, "Monday mornings"},
+		{"answers-table", sp + "/answers/table", `table.table`, "Monday mornings"},
+		{"answer", sp + "/answers", `dl.answer`, s.Questions[0].Text},
+		{"settings", "/adatum/settings", `main form`, "Plan"},
+		{"identity", "/adatum/settings/identity", `main form`, "identity provider"},
+		{"database", "/adatum/settings/database", `main form`, "PostgreSQL"},
+		{"password", "/adatum/account/password", `main form`, "password"},
+		{"not-found", sp + "-missing/analyze", `main`, "not found"},
+	} {
+		check(p.name, p.path, p.sel, p.want)
+	}
+
+	// The answers table scrolls inside its own box, which keyboard users
+	// can reach and screen readers name.
+	var region struct {
+		Role, Label string
+		Tab         int
+		Overflow    string
+	}
+	run("the answers table's box",
+		chromedp.EmulateViewport(390, 900),
+		chromedp.Navigate(base+sp+"/answers/table"),
+		chromedp.WaitVisible(`table.table`, chromedp.ByQuery),
+		chromedp.Evaluate(`(() => { const b = document.querySelector("table.table").parentElement;
+			return {role: b.getAttribute("role") || "", label: b.getAttribute("aria-label") || "", tab: b.tabIndex, overflow: getComputedStyle(b).overflowX}; })()`, &region))
+	if region.Role != "region" || region.Label == "" || region.Tab != 0 || region.Overflow != "auto" {
+		t.Errorf("the answers table's box: %+v", region)
+	}
+}
+
+// headerInView fails t when a link or button of the page's header (such
+// as "Sign out") lies, even in part, outside the window.
+func headerInView(t *testing.T, what string) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		var out []string
+		err := chromedp.Evaluate(`[...document.querySelectorAll("header a:not(.skip), header button")]
+			.filter(e => { const r = e.getBoundingClientRect(); return r.left < 0 || r.right > window.innerWidth; })
+			.map(e => e.textContent.trim())`, &out).Do(ctx)
+		if err != nil {
+			return err
+		}
+		if len(out) > 0 {
+			t.Errorf("the %s page's header cuts off %q", what, out)
+		}
+		return nil
+	})
+}
