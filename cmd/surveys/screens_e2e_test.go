@@ -77,6 +77,16 @@ func TestBrowserEveryScreen(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// A survey in the trash: the dashboard's trash section, and the page
+	// that asks before deleting it for good.
+	pilot := &survey.Survey{Tenant: "adatum", Title: "Old pilot survey", Questions: []survey.Question{{Text: "Why?", Type: survey.SimpleText}}}
+	if err := surveys.Create(ctx, pilot); err != nil {
+		t.Fatal(err)
+	}
+	if err := surveys.Trash(ctx, "adatum", pilot.Slug); err != nil {
+		t.Fatal(err)
+	}
+
 	base := "http://" + m.Addr()
 	run := browserRun(t, newBrowser(t))
 	axeCheck := newAxeCheck(t)
@@ -147,7 +157,8 @@ func TestBrowserEveryScreen(t *testing.T) {
 		chromedp.WaitVisible(`#transfer .transfer-status`, chromedp.ByQuery))
 
 	for _, p := range []struct{ name, path, sel, want string }{
-		{"dashboard", "/adatum/surveys", `table.table`, s.Title},
+		{"dashboard", "/adatum/surveys", `table.table`, s.Title}, // with its trash
+		{"delete-forever", "/adatum/surveys/" + pilot.Slug + "/delete-forever", `main form`, "cannot be undone"},
 		{"new-survey", "/adatum/surveys/new", `#title`, "Question"},
 		{"designer", sp + "/edit", `main`, s.Questions[0].Text},
 		{"preview", sp + "/preview", `main form`, s.Questions[0].Text},
