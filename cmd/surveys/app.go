@@ -114,8 +114,10 @@ func (m *Main) Run(ctx context.Context) error {
 	reg := metrics.New(m.Storage)
 	reg.Register(metrics.NewQueueCollector(m.Storage, []string{store.AnswersQueue, store.PremiumAnswersQueue,
 		worker.PoisonQueue, store.TransfersQueue, store.TransfersPoisonQueue, store.ViewsQueue, store.MailQueue, store.MailPoisonQueue}, metrics.QueueRefresh))
+	// The workers' metrics are registered only where they run, so that a
+	// web-only instance (--worker=false) has no surveys_worker_* series
+	// for an alert on a stuck worker to fire on.
 	wm := worker.NewMetrics()
-	reg.Register(wm.Collectors()...)
 	// The workers poll empty queues seldom; what this instance queues
 	// wakes its own worker at once. The notifier writes at most
 	// notifierParallel answer messages at once; the answers that arrive
@@ -198,6 +200,7 @@ func (m *Main) Run(ctx context.Context) error {
 		wctx, cancel := context.WithCancel(context.Background())
 		m.stopWorker = cancel
 		m.workerDone = make(chan error, 5)
+		reg.Register(wm.Collectors()...)
 		reg.Register(vw.Collectors()...)
 		reg.Register(tw.Collectors()...)
 		reg.Register(sw.Collectors()...)

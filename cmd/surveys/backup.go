@@ -41,14 +41,14 @@ func backupCommand(ctx context.Context, args []string, getenv func(string) strin
 		out   string
 		force bool
 	)
-	fs := sf.flagSet("backup", stderr)
+	fs := sf.flagSet("backup", 0, stderr)
 	fs.StringVar(&out, "out", "", "the folder to write the backup to (required; it must not exist)")
 	fs.BoolVar(&force, "force", false, "replace an existing backup at --out")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, "--out DIR [--data DIR] [--force]", args, stdout); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("backup: unexpected arguments %v", fs.Args())
+		return usagef("backup: unexpected arguments %v", fs.Args())
 	}
 	if out == "" {
 		return fmt.Errorf("backup: give the folder to write to with --out")

@@ -84,7 +84,15 @@ func (c Config) Secrets() (*secret.Box, error) {
 	return secret.Load(c.SecretKey, c.SecretKeyFile)
 }
 
+// parseServe is the configuration that args and the environment give,
+// for the operator's commands that open the server's storage.
 func parseServe(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
+	return parseServeCommand(args, getenv, stderr, stderr)
+}
+
+// parseServeCommand is parseServe for "surveys serve": its help goes to
+// stdout.
+func parseServeCommand(args []string, getenv func(string) string, stdout, stderr io.Writer) (Config, error) {
 	env := func(name, def string) string {
 		if v := getenv(name); v != "" {
 			return v
@@ -135,12 +143,12 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (Co
 	fs.StringVar(&ms.From, "mail-from", getenv("SURVEYS_MAIL_FROM"), "sender of the e-mail, e.g. \"Surveys <surveys@example.com>\" (SURVEYS_MAIL_FROM; empty: surveys@ the --public-url's host, or this machine's name)")
 	ms.Password = getenv("SURVEYS_SMTP_PASSWORD")
 	fs.DurationVar(&c.ShutdownWait, "shutdown-wait", 10*time.Second, "how long to wait for requests to finish on shutdown")
-	err := fs.Parse(args)
+	err := parseFlags(fs, "[flags]", args, stdout)
 	if err != nil {
 		return Config{}, err
 	}
 	if fs.NArg() > 0 {
-		return Config{}, fmt.Errorf("serve: unexpected arguments %v", fs.Args())
+		return Config{}, usagef("serve: unexpected arguments %v", fs.Args())
 	}
 	if c.AllowPrivate, err = outbound.ParseAllow(*allowPrivate); err != nil {
 		return Config{}, fmt.Errorf("serve: --allow-private (SURVEYS_ALLOW_PRIVATE): %w", err)

@@ -5,8 +5,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,42 +14,48 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "surveys:", err)
-		}
-		os.Exit(1)
-	}
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(exitCode(err, os.Stderr))
 }
 
 const usage = `Usage: surveys <command> [flags]
 
 Commands:
-  serve    serve the web site and run the worker (the default)
-  user add add a subscriber's account: --tenant T --email E --password-stdin
-  user remove   delete an account and end its sessions: --tenant T --email E
-  token create  print a new API token for a tenant: --tenant T [--name N] [--expires 90d]
-  token list    list a tenant's API tokens (ID, name, created, expires): --tenant T
-  token revoke  delete an API token: --tenant T ID
-  tenant list   list the tenants, with their plan and state
-  tenant suspend|resume --tenant T   stop or restart a tenant's sign-in and surveys
-  tenant delete --tenant T --yes     delete a tenant and all its data
-  backup --out DIR   a consistent copy of the embedded store, taken while it serves
-  migrate --to azure [--from DIR]    copy the embedded store (or a backup) to Azure Storage
+  serve           serve the web site and run the worker (the default command)
+  user add        add a subscriber's account, its password read from standard input
+  user remove     delete a subscriber's account and end its sessions
+  token create    print a new API token for a tenant
+  token list      list a tenant's API tokens (ID, name, created, expires)
+  token revoke    delete one of a tenant's API tokens
+  tenant list     list the tenants, with their plan and state
+  tenant suspend  stop a tenant's sign-in and surveys
+  tenant resume   restart a suspended tenant
+  tenant plan     change a tenant's plan
+  tenant delete   delete a tenant and all its data
+  backup          copy the embedded store to a folder, while it serves
+  migrate         copy the embedded store (or a backup) to Azure Storage
+  help            show this list
 
-Run "surveys <command> -h" for a command's flags.
+Run "surveys <command> -h" for the flags of a command.
 `
+
+// shortUsage follows a wrong command on standard error.
+const shortUsage = "Usage: surveys <command> [flags]\nRun \"surveys help\" for the commands.\n"
 
 // run dispatches a subcommand.
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	cmd := "serve"
+	if len(args) > 0 && isHelp(args[0]) {
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
 	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
 		cmd, args = args[0], args[1:]
 	}
 	switch cmd {
 	case "serve":
-		cfg, err := parseServe(args, getenv, stderr)
+		cfg, err := parseServeCommand(args, getenv, stdout, stderr)
 		if err != nil {
 			return err
 		}
@@ -66,12 +70,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return backupCommand(ctx, args, getenv, stdout, stderr)
 	case "migrate":
 		return migrateCommand(ctx, args, getenv, stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return nil
 	default:
-		fmt.Fprint(stderr, usage)
-		return fmt.Errorf("unknown command %q", cmd)
+		return usageOn(stderr, shortUsage, "unknown command %q", cmd)
 	}
 }
 

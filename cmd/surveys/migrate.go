@@ -27,16 +27,16 @@ func migrateCommand(ctx context.Context, args []string, getenv func(string) stri
 		to, from            string
 		connection, account string
 	)
-	fs := sf.flagSet("migrate", stderr)
+	fs := sf.flagSet("migrate", 0, stderr)
 	fs.StringVar(&to, "to", "", "where to: azure (required)")
 	fs.StringVar(&from, "from", "", "migrate a backup (a folder made by surveys backup) instead of --data")
 	fs.StringVar(&connection, "azure-connection-string", getenv("AZURE_STORAGE_CONNECTION_STRING"), "the destination's connection string (AZURE_STORAGE_CONNECTION_STRING)")
 	fs.StringVar(&account, "azure-account", getenv("AZURE_STORAGE_ACCOUNT"), "the destination account's name, with the default Azure credential (AZURE_STORAGE_ACCOUNT)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, "--to azure [--from BACKUP | --data DIR]", args, stdout); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("migrate: unexpected arguments %v", fs.Args())
+		return usagef("migrate: unexpected arguments %v", fs.Args())
 	}
 	if to != "azure" {
 		return fmt.Errorf("migrate: give the destination with --to azure")

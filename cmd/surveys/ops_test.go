@@ -266,3 +266,43 @@ func TestSlowClientIsCut(t *testing.T) {
 		t.Fatalf("the server closed a slow client's connection after %s (%d bytes), want about 10 s", took, n)
 	}
 }
+
+// TestWorkerMetricsOnlyWithWorker: a web-only instance (--worker=false)
+// exports no series of the workers it does not run, so that an alert on a
+// stuck worker cannot fire on it; an instance with the worker has them all.
+func TestWorkerMetricsOnlyWithWorker(t *testing.T) {
+	workerPrefixes := []string{"surveys_worker_", "surveys_summary_delay_seconds", "surveys_views_", "surveys_transfers_", "surveys_segments_"}
+	for _, tc := range []struct {
+		flag   string
+		worker bool
+	}{
+		{"--worker=false", false},
+		{"--worker=true", true},
+	} {
+		t.Run(tc.flag, func(t *testing.T) {
+			m := bootMain(t, io.Discard, tc.flag)
+			defer m.Close()
+			series := scrape(t, m)
+			for _, p := range workerPrefixes {
+				var found []string
+				for k := range series {
+					if strings.HasPrefix(k, p) {
+						found = append(found, k)
+					}
+				}
+				if tc.worker && len(found) == 0 {
+					t.Errorf("with the worker, /metrics has no %s* series", p)
+				}
+				if !tc.worker && len(found) > 0 {
+					t.Errorf("without the worker, /metrics has %v", found)
+				}
+			}
+			// What every instance serves is there either way.
+			for _, w := range []string{`surveys_http_requests_in_flight`, fmt.Sprintf(`surveys_queue_depth{queue=%q}`, store.AnswersQueue)} {
+				if _, ok := series[w]; !ok {
+					t.Errorf("/metrics lacks %s", w)
+				}
+			}
+		})
+	}
+}

@@ -12,27 +12,46 @@ import (
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
-const tenantUsage = "tenant: usage: surveys tenant list | suspend --tenant T | resume --tenant T | plan --tenant T PLAN | delete --tenant T --yes"
+const tenantUsage = `Usage:
+  surveys tenant list                       list the tenants, with their plan and state
+  surveys tenant suspend --tenant T         stop a tenant's sign-in and surveys
+  surveys tenant resume --tenant T          restart a suspended tenant
+  surveys tenant plan --tenant T PLAN       change a tenant's plan
+  surveys tenant delete --tenant T --yes    delete a tenant and all its data
+
+Run "surveys tenant <command> -h" for its flags.
+`
 
 // tenantCommand runs the operator's "surveys tenant" commands: list the
 // tenants, suspend or resume one, change its plan (sign-ups start on the
 // Trial; a paid plan is the operator's change), or delete one with all its
 // data.
 func tenantCommand(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		return fmt.Errorf("%s", tenantUsage)
+	sub, err := subcommand("tenant", []string{"list", "suspend", "resume", "plan", "delete"}, tenantUsage, args, stdout, stderr)
+	if err != nil {
+		return err
 	}
-	sub := args[0]
 	var sf storageFlags
 	var yes bool
-	fs := sf.flagSet("tenant "+sub, stderr)
-	if sub == "delete" {
+	uses := onTenant | anyStorage
+	if sub == "list" {
+		uses = anyStorage
+	}
+	fs := sf.flagSet("tenant "+sub, uses, stderr)
+	synopsis := "--tenant T"
+	switch sub {
+	case "list":
+		synopsis = ""
+	case "plan":
+		synopsis += " PLAN (one of " + fmt.Sprint(survey.Plans) + ")"
+	case "delete":
 		fs.BoolVar(&yes, "yes", false, "confirm: delete the tenant and all its data")
+		synopsis += " --yes"
 	}
 	// Flags may come before and after the plan's name.
 	var names []string
 	for rest := args[1:]; ; rest = fs.Args()[1:] {
-		if err := fs.Parse(rest); err != nil {
+		if err := parseFlags(fs, synopsis, rest, stdout); err != nil {
 			return err
 		}
 		if fs.NArg() == 0 {
@@ -41,7 +60,10 @@ func tenantCommand(ctx context.Context, args []string, getenv func(string) strin
 		names = append(names, fs.Arg(0))
 	}
 	if (sub == "plan") != (len(names) == 1) || len(names) > 1 {
-		return fmt.Errorf("%s", tenantUsage)
+		if sub == "plan" {
+			return usageOn(stderr, tenantUsage, "tenant plan: give one plan, one of %v", survey.Plans)
+		}
+		return usageOn(stderr, tenantUsage, "tenant %s: unexpected arguments %v", sub, names)
 	}
 	switch sub {
 	case "list":
@@ -120,11 +142,10 @@ func tenantCommand(ctx context.Context, args []string, getenv func(string) strin
 		if err != nil {
 			return fmt.Errorf("tenant delete: %w (run it again to finish)", err)
 		}
-		fmt.Fprintf(stdout, "%s: deleted %d surveys, %d accounts, %d sessions, %d API tokens, %d logos\n", sf.tenant, d.Surveys, d.Users, d.Sessions, d.Tokens, d.Logos)
+		fmt.Fprintf(stdout, "%s: deleted %s, %s, %s, %s, %s\n", sf.tenant, survey.Count(d.Surveys, "survey"), survey.Count(d.Users, "account"), survey.Count(d.Sessions, "session"), survey.Count(d.Tokens, "API token"), survey.Count(d.Logos, "logo"))
 		return nil
-	default:
-		return fmt.Errorf("%s", tenantUsage)
 	}
+	return usagef("tenant: unknown command %q", sub)
 }
 
 // planNamed returns the plan called name, in any case.

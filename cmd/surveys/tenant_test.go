@@ -59,20 +59,20 @@ func TestTenantCommands(t *testing.T) {
 		want string
 	}{
 		{[]string{"plan", "--tenant", "fabrikam", "Gold"}, `"Gold" is not a plan`},
-		{[]string{"plan", "--tenant", "fabrikam"}, "usage"},
+		{[]string{"plan", "--tenant", "fabrikam"}, "give one plan"},
 		{[]string{"plan", "--tenant", "contoso", "Premium"}, `tenant "contoso"`},
 		{[]string{"delete", "--tenant", "adatum"}, "add --yes"},
 		{[]string{"delete", "--tenant", "contoso", "--yes"}, `tenant "contoso"`},
 		{[]string{"suspend", "--tenant", "contoso"}, `tenant "contoso"`},
-		{[]string{"rename"}, "usage"},
-		{nil, "usage"},
+		{[]string{"rename"}, `unknown command "rename"`},
+		{nil, "give one of"},
 	} {
 		if _, err := tenant(tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("tenant %v: %v, want an error saying %q", tc.args, err, tc.want)
 		}
 	}
 	out, err = tenant("delete", "--tenant", "adatum", "--yes")
-	if err != nil || !strings.Contains(out, "deleted 1 surveys, 1 accounts") {
+	if err != nil || !strings.Contains(out, "deleted 1 survey, 1 account") {
 		t.Fatalf("delete = %q, %v", out, err)
 	}
 	out, _ = tenant("list")

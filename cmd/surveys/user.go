@@ -21,22 +21,35 @@ import (
 // opens the storage the server uses (the same flags and environment) and
 // adds an account to a tenant, or removes one and ends its sessions. The
 // password is read from standard input, never from the command line.
+const userUsage = `Usage:
+  surveys user add --tenant T --email E --password-stdin   add a subscriber's account
+  surveys user remove --tenant T --email E                 delete an account and end its sessions
+
+Run "surveys user <command> -h" for its flags.
+`
+
 func userCommand(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] != "add" && args[0] != "remove" {
-		return fmt.Errorf("user: usage: surveys user add --tenant T --email E --password-stdin | surveys user remove --tenant T --email E")
+	sub, err := subcommand("user", []string{"add", "remove"}, userUsage, args, stdout, stderr)
+	if err != nil {
+		return err
 	}
 	var email string
 	var fromStdin bool
 	var sf storageFlags
-	fs := sf.flagSet("user "+args[0], stderr)
+	fs := sf.flagSet("user "+sub, onTenant|anyStorage, stderr)
 	fs.StringVar(&email, "email", "", "the user's email address")
-	if args[0] == "add" {
+	synopsis := "--tenant T --email E"
+	if sub == "add" {
 		fs.BoolVar(&fromStdin, "password-stdin", false, "read the password from standard input (required)")
+		synopsis += " --password-stdin"
 	}
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := parseFlags(fs, synopsis, args[1:], stdout); err != nil {
 		return err
 	}
-	if args[0] == "remove" {
+	if fs.NArg() > 0 {
+		return usagef("user %s: unexpected arguments %v", sub, fs.Args())
+	}
+	if sub == "remove" {
 		st, _, err := sf.open(ctx, getenv, stderr)
 		if err != nil {
 			return fmt.Errorf("user remove: %w", err)
@@ -73,20 +86,36 @@ func userCommand(ctx context.Context, args []string, getenv func(string) string,
 // printed once (only its hash is stored), with an optional lifetime; the
 // list shows each token's ID, name, creation and expiry, never a secret;
 // revoke deletes a token by its ID.
+const tokenUsage = `Usage:
+  surveys token create --tenant T [--name N] [--expires 90d]   print a new API token
+  surveys token list --tenant T                                list the tenant's API tokens
+  surveys token revoke --tenant T ID                           delete an API token
+
+Run "surveys token <command> -h" for its flags.
+`
+
 func tokenCommand(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	const usage = "token: usage: surveys token create --tenant T [--name N] [--expires 90d] | token list --tenant T | token revoke --tenant T ID"
-	if len(args) == 0 || args[0] != "create" && args[0] != "list" && args[0] != "revoke" {
-		return fmt.Errorf("%s", usage)
+	sub, err := subcommand("token", []string{"create", "list", "revoke"}, tokenUsage, args, stdout, stderr)
+	if err != nil {
+		return err
 	}
 	var name, expires string
 	var sf storageFlags
-	fs := sf.flagSet("token "+args[0], stderr)
-	if args[0] == "create" {
+	fs := sf.flagSet("token "+sub, onTenant|anyStorage, stderr)
+	synopsis := "--tenant T"
+	switch sub {
+	case "create":
 		fs.StringVar(&name, "name", "", "what the token is for")
 		fs.StringVar(&expires, "expires", "", "the token's lifetime, in days (90d) or hours (12h); empty: it never expires")
+		synopsis += " [--name N] [--expires 90d]"
+	case "revoke":
+		synopsis += " ID"
 	}
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := parseFlags(fs, synopsis, args[1:], stdout); err != nil {
 		return err
+	}
+	if sub != "revoke" && fs.NArg() > 0 {
+		return usagef("token %s: unexpected arguments %v", sub, fs.Args())
 	}
 	var ttl time.Duration
 	if expires != "" {
@@ -95,16 +124,16 @@ func tokenCommand(ctx context.Context, args []string, getenv func(string) string
 			return fmt.Errorf("token create: --expires %q: %w", expires, err)
 		}
 	}
-	if args[0] == "revoke" && fs.NArg() != 1 {
-		return fmt.Errorf("%s", usage)
+	if sub == "revoke" && fs.NArg() != 1 {
+		return usageOn(stderr, tokenUsage, "token revoke: give the ID of one token")
 	}
 	st, _, err := sf.open(ctx, getenv, stderr)
 	if err != nil {
-		return fmt.Errorf("token %s: %w", args[0], err)
+		return fmt.Errorf("token %s: %w", sub, err)
 	}
 	defer st.Close()
 	ts := store.NewTokenStore(st)
-	switch args[0] {
+	switch sub {
 	case "list":
 		list, err := ts.List(ctx, sf.tenant)
 		if err != nil {
@@ -164,12 +193,24 @@ type storageFlags struct {
 	args   []string // --data and --storage, for parseServe
 }
 
-func (sf *storageFlags) flagSet(name string, stderr io.Writer) *flag.FlagSet {
+// What an operator's command works on, for the flags it takes.
+const (
+	onTenant   = 1 << iota // one tenant: --tenant
+	anyStorage             // the server's storage, whichever it is: --storage (else only the embedded store)
+)
+
+// flagSet is the flags of command name: --data, and --tenant and
+// --storage as uses says.
+func (sf *storageFlags) flagSet(name string, uses int, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&sf.tenant, "tenant", "", "the tenant's key, e.g. adatum")
-	fs.Func("data", "data folder of the embedded store (SURVEYS_DATA)", func(v string) error { sf.args = append(sf.args, "--data", v); return nil })
-	fs.Func("storage", "storage backend: local or azure (SURVEYS_STORAGE)", func(v string) error { sf.args = append(sf.args, "--storage", v); return nil })
+	if uses&onTenant != 0 {
+		fs.StringVar(&sf.tenant, "tenant", "", "the tenant's key, e.g. adatum")
+	}
+	fs.Func("data", "data `folder` of the embedded store (SURVEYS_DATA)", func(v string) error { sf.args = append(sf.args, "--data", v); return nil })
+	if uses&anyStorage != 0 {
+		fs.Func("storage", "storage `backend`: local or azure (SURVEYS_STORAGE)", func(v string) error { sf.args = append(sf.args, "--storage", v); return nil })
+	}
 	return fs
 }
 

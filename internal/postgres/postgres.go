@@ -383,7 +383,7 @@ func questionSettings(q survey.Question) string {
 
 // String describes a result for logs and pages.
 func (r Result) String() string {
-	return fmt.Sprintf("%d answers, %d rows in %s", r.Answers, r.Rows, r.Duration.Round(time.Millisecond))
+	return fmt.Sprintf("%s, %s in %s", survey.Count(r.Answers, "answer"), survey.Count(r.Rows, "row"), r.Duration.Round(time.Millisecond))
 }
 
 // Validate checks a connection string (for the settings page).

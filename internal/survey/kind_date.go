@@ -133,8 +133,8 @@ func (dateKind) Chart(qs *QuestionAnswersSummary) Chart {
 		for _, m := range months[:len(months)-dateMonths] {
 			earlier += ds.Months[m]
 		}
-		c.Note = fmt.Sprintf("The bars show the %d latest of %d months with answers; %d %s in earlier months %s not shown.",
-			dateMonths, len(months), earlier, plural(int(min(earlier, 2)), "answer", "answers"), plural(int(min(earlier, 2)), "is", "are"))
+		c.Note = fmt.Sprintf("The bars show the %d latest of %d months with answers; %s in earlier months %s not shown.",
+			dateMonths, len(months), Count(earlier, "answer"), Noun(earlier, "is"))
 		months = months[len(months)-dateMonths:]
 	}
 	c.Labels, c.Counts = []string{}, []int64{}

@@ -76,8 +76,8 @@ func (dropdown) Chart(qs *QuestionAnswersSummary) Chart {
 			rest += c.Counts[i]
 		}
 	}
-	top.Note = fmt.Sprintf("The %d most chosen of %d answers are shown, most chosen first; the %d others were chosen %s in all.",
-		dropdownBars, len(c.Labels), len(c.Labels)-dropdownBars, times(rest))
+	top.Note = fmt.Sprintf("The %d most chosen of %d answers are shown, most chosen first; the %s %s chosen %s in all.",
+		dropdownBars, len(c.Labels), Count(len(c.Labels)-dropdownBars, "other"), Noun(len(c.Labels)-dropdownBars, "was"), times(rest))
 	return top
 }
 

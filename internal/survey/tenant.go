@@ -130,7 +130,7 @@ func (p Plan) CheckQuestions(n int) error {
 // publish one more.
 func (p Plan) CheckPublish(active int) error {
 	if max := p.Limits().ActiveSurveys; max > 0 && active >= max {
-		return Errorf(EFORBIDDEN, "The %s plan allows %d published %s at a time; close one first, or choose a bigger plan in Settings.", p, max, plural(max, "survey", "surveys"))
+		return Errorf(EFORBIDDEN, "The %s plan allows %s at a time; close one first, or choose a bigger plan in Settings.", p, Count(max, "published survey"))
 	}
 	return nil
 }
@@ -139,11 +139,4 @@ func (p Plan) CheckPublish(active int) error {
 func (p Plan) AnswersLeft(total int64) bool {
 	max := p.Limits().AnswersPerSurvey
 	return max == 0 || total < int64(max)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

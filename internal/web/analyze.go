@@ -105,18 +105,10 @@ func bars(labels []string, counts []int64, answered int64) []bar {
 			share = "<1%"
 		}
 		out = append(out, bar{Label: l, Count: n, Percent: p, Share: share,
-			Said:  plural(n, "answer") + ", " + share,
+			Said:  survey.Count(n, "answer") + ", " + share,
 			Width: strconv.FormatFloat(min(max(p, 0), 100), 'f', 1, 64)})
 	}
 	return out
-}
-
-// plural is n and a noun, in the plural unless n is 1.
-func plural(n int64, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.FormatInt(n, 10) + " " + noun + "s"
 }
 
 // newQuestionView is question q (number n) of the analysis page, with its
@@ -271,7 +263,7 @@ func (s *Server) written(w http.ResponseWriter, r *http.Request) error {
 	}
 	pages := max((total+writtenPageSize-1)/writtenPageSize, 1)
 	if p > pages {
-		return notFound(fmt.Sprintf("There is no page %d: these answers fill %s.", p, plural(int64(pages), "page")))
+		return notFound(fmt.Sprintf("There is no page %d: these answers fill %s.", p, survey.Count(pages, "page")))
 	}
 	page := writtenPage{Tenant: tenant, Survey: sv, Question: newQuestionView(n, q, nil, 0), Page: p, Pages: pages, PageSize: writtenPageSize, Total: total}
 	if len(latest) > 0 {

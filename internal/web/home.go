@@ -20,7 +20,9 @@ func (p homePage) Empty() bool {
 type homeSurvey struct {
 	Tenant, TenantName, Slug, Title string
 	Answers                         int64
-	PublishedOn, ClosesAt           time.Time
+	// CloseOn is the last day the survey takes answers (zero: no close
+	// date); it closes at the end of that day, UTC.
+	PublishedOn, CloseOn time.Time
 }
 
 // home shows the surveys their tenants chose to list: most answered,
@@ -53,7 +55,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) error {
 					continue // a suspended or removed tenant
 				}
 				out = append(out, homeSurvey{Tenant: rs.Tenant, TenantName: name, Slug: rs.Slug, Title: rs.Title,
-					Answers: rs.Answers, PublishedOn: rs.PublishedOn, ClosesAt: rs.ClosesAt()})
+					Answers: rs.Answers, PublishedOn: rs.PublishedOn, CloseOn: rs.CloseOn})
 			}
 			return out, nil
 		}

@@ -96,7 +96,7 @@ func TestHomePage(t *testing.T) {
 	}{
 		{"most answered", most, []string{"Popular poll", "3 answers", "Quick poll", "1 answer"}, []string{"Hidden poll", "Past poll"}},
 		{"newest", newest, []string{"Quick poll", "Closing poll", "Popular poll", "Fabrikam product feedback"}, []string{"Hidden poll", "Past poll"}},
-		{"closing soon", soon, []string{"Closing poll", "Closes " + today.AddDate(0, 0, 3).Format("2 January 2006")}, []string{"Popular poll", "Past poll"}},
+		{"closing soon", soon, []string{"Closing poll", "Open until <time datetime=\"" + today.AddDate(0, 0, 2).Format(time.DateOnly) + "\">" + today.AddDate(0, 0, 2).Format("2 January 2006") + "</time>"}, []string{"Popular poll", "Past poll"}},
 	} {
 		at := 0
 		for _, s := range c.order {

@@ -51,7 +51,8 @@ func newViews() (*views, error) {
 		return nil, fmt.Errorf("web: hash assets: %w", err)
 	}
 	funcs := template.FuncMap{"asset": v.assetURL, "inc": inc, "stars": starValues, "answerTo": answerTo, "dec": func(i int) int { return i - 1 },
-		"homeList":  homeListOf,
+		"homeList": homeListOf,
+		"plural":   pluralCount, "noun": pluralNoun, "surveyNav": surveyNav,
 		"kindInput": v.kindInput, "kindChart": v.kindChart}
 	if v.kinds, err = template.New("kinds").Funcs(funcs).ParseFS(templates.FS, "kinds/*.html"); err != nil {
 		return nil, fmt.Errorf("web: parse templates/kinds: %w", err)

@@ -47,6 +47,9 @@ type surveyPage struct {
 	Errors map[string]string
 	// Preview shows the form to its subscriber, without a way to submit.
 	Preview bool
+	// PastCloseOn says on the closed page that the survey's last day to
+	// answer has passed.
+	PastCloseOn bool
 }
 
 // publicSurvey finds a survey respondents may see: published or closed, of
@@ -78,9 +81,11 @@ func (s *Server) openSurvey(w http.ResponseWriter, r *http.Request) (*survey.Ten
 	if err != nil {
 		return nil, nil, err
 	}
-	if sv.State == survey.Closed || !sv.Open(time.Now()) || t.CheckActive(time.Now()) != nil {
+	now := time.Now()
+	if sv.State == survey.Closed || !sv.Open(now) || t.CheckActive(now) != nil {
 		// Closed, past its close date, or of a tenant whose trial ended.
-		s.render(w, r, http.StatusGone, "closed", surveyPage{Tenant: t, Survey: sv})
+		past := sv.State == survey.Published && !sv.CloseOn.IsZero() && !now.Before(sv.ClosesAt())
+		s.render(w, r, http.StatusGone, "closed", surveyPage{Tenant: t, Survey: sv, PastCloseOn: past})
 		return nil, nil, nil
 	}
 	return t, sv, nil

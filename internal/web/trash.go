@@ -59,6 +59,6 @@ func (s *Server) trashed(r *http.Request) (trashPage, error) {
 	default:
 		return trashPage{}, err
 	}
-	page.Lost = plural(page.Answers, "answer")
+	page.Lost = survey.Count(page.Answers, "answer")
 	return page, nil
 }
