@@ -29,7 +29,6 @@ func (f *fixture) deletedDiff(gone ...string) string {
 		return "summary: " + err.Error()
 	}
 	want := survey.NewSummary(f.survey)
-	var kept []string
 	for _, id := range f.ids {
 		if slices.Contains(gone, id) {
 			if _, err := as.Get(ctx, f.survey.Tenant, f.survey.Slug, id); survey.ErrorCode(err) != survey.ENOTFOUND {
@@ -42,7 +41,6 @@ func (f *fixture) deletedDiff(gone ...string) string {
 			return err.Error()
 		}
 		want.Add(*a)
-		kept = append(kept, id)
 	}
 	if !reflect.DeepEqual(&got.SurveyAnswersSummary, want) {
 		return fmt.Sprintf("summary has %d answers, a recount of the others %d", got.TotalAnswers, want.TotalAnswers)
