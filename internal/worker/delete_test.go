@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -138,31 +137,19 @@ func TestDeleteAnswerCrashBetweenEveryCall(t *testing.T) {
 	total := clean.calls.Load()
 	t.Logf("deleting one answer of 7 makes %d storage calls", total)
 
-	var wg sync.WaitGroup
-	results := make(chan string, 2*total)
-	for n := int64(1); n <= total; n++ {
-		for _, after := range []bool{false, true} {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				st := backends.Local(t)
-				fx := newFixture(t, st, newTenant(), 7, 2)
-				drainQuiet(st, worker.New(st, recoverConfig, quiet, nil))
-				crashing := &faulty{Storage: st, n: n, after: after}
-				_ = store.NewSurveyAnswerStore(crashing).DeleteAnswer(ctx, fx.survey, fx.ids[3])
-				if err := store.NewSurveyAnswerStore(st).DeleteAnswer(ctx, fx.survey, fx.ids[3]); err != nil {
-					results <- fmt.Sprintf("crash at call %d (after=%v): asked again: %v", n, after, err)
-					return
-				}
-				if msg := fx.deletedDiff(fx.ids[3]); msg != "" {
-					results <- fmt.Sprintf("crash at call %d (after=%v): %s", n, after, msg)
-				}
-			}()
+	everyCrash(t, total, func(n int64, after bool) []string {
+		st := backends.Local(t)
+		fx := newFixture(t, st, newTenant(), 7, 2)
+		drainQuiet(st, worker.New(st, recoverConfig, quiet, nil))
+		crashing := &faulty{Storage: st, n: n, after: after}
+		_ = store.NewSurveyAnswerStore(crashing).DeleteAnswer(ctx, fx.survey, fx.ids[3])
+		// Asked again: a subscriber clicks once more.
+		if err := store.NewSurveyAnswerStore(st).DeleteAnswer(ctx, fx.survey, fx.ids[3]); err != nil {
+			return []string{"asked again: " + err.Error()}
 		}
-	}
-	wg.Wait()
-	close(results)
-	for r := range results {
-		t.Error(r)
-	}
+		if msg := fx.deletedDiff(fx.ids[3]); msg != "" {
+			return []string{msg}
+		}
+		return nil
+	})
 }

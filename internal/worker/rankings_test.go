@@ -3,7 +3,6 @@ package worker_test
 import (
 	"context"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -113,41 +112,30 @@ func TestRanksCrashBetweenEveryCall(t *testing.T) {
 	total := clean.calls.Load()
 	t.Logf("a clean run of 7 answers in 4 messages, ranks included, makes %d storage calls", total)
 
-	var wg sync.WaitGroup
-	results := make(chan string, 2*total)
-	for n := int64(1); n <= total; n++ {
-		for _, after := range []bool{false, true} {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				st := backends.Local(t)
-				fx := newListedFixture(t, st, 7, 2)
-				crashing := &faulty{Storage: st, n: n, after: after}
-				// crashConfig, as in TestCrashBetweenEveryCall: on a loaded
-				// machine the 1 s visibility can run out several times
-				// before the crash, and poisoning would hide what we test.
-				w := worker.New(crashing, crashConfig, quiet, nil)
-				for i := 0; i < 50 && crashing.calls.Load() < n+5; i++ {
-					_, _ = w.RunOnce(context.Background())
-				}
-				if msg := fx.rankDiff(false); msg != "" {
-					results <- fmt.Sprintf("crash at call %d (after=%v), before the next pass: %s", n, after, msg)
-				}
-				drainQuiet(st, worker.New(st, recoverConfig, quiet, nil))
-				if msg := fx.rankDiff(true); msg != "" {
-					results <- fmt.Sprintf("crash at call %d (after=%v), after the next pass: %s", n, after, msg)
-				}
-				if msg := fx.diff(); msg != "" {
-					results <- fmt.Sprintf("crash at call %d (after=%v): %s", n, after, msg)
-				}
-			}()
+	everyCrash(t, total, func(n int64, after bool) []string {
+		st := backends.Local(t)
+		fx := newListedFixture(t, st, 7, 2)
+		crashing := &faulty{Storage: st, n: n, after: after}
+		// crashConfig, as in TestCrashBetweenEveryCall: on a loaded
+		// machine the 1 s visibility can run out several times
+		// before the crash, and poisoning would hide what we test.
+		w := worker.New(crashing, crashConfig, quiet, nil)
+		for i := 0; i < 50 && crashing.calls.Load() < n+5; i++ {
+			_, _ = w.RunOnce(context.Background())
 		}
-	}
-	wg.Wait()
-	close(results)
-	for r := range results {
-		t.Error(r)
-	}
+		var found []string
+		if msg := fx.rankDiff(false); msg != "" {
+			found = append(found, "before the next pass: "+msg)
+		}
+		drainQuiet(st, worker.New(st, recoverConfig, quiet, nil))
+		if msg := fx.rankDiff(true); msg != "" {
+			found = append(found, "after the next pass: "+msg)
+		}
+		if msg := fx.diff(); msg != "" {
+			found = append(found, msg)
+		}
+		return found
+	})
 }
 
 // TestRanksBothBackends files answers of a listed survey on each backend

@@ -369,26 +369,39 @@ func TestCrashBetweenEveryCall(t *testing.T) {
 	}
 	t.Logf("a clean run of 7 answers (2 spilled) in 4 messages makes %d storage calls", total)
 
+	everyCrash(t, total, func(n int64, after bool) []string {
+		st := backends.Local(t)
+		fx := newFixture(t, st, newTenant(), 7, 2, 1, 4)
+		crashing := &faulty{Storage: st, n: n, after: after}
+		// The first process runs until it "dies".
+		w := worker.New(crashing, crashConfig, quiet, nil)
+		for i := 0; i < 50 && crashing.calls.Load() < n+5; i++ {
+			_, _ = w.RunOnce(context.Background())
+		}
+		// A new process, with nothing in memory, finishes the work.
+		drainQuiet(st, worker.New(st, recoverConfig, quiet, nil))
+		if msg := fx.diff(); msg != "" {
+			poisoned, _ := st.ApproximateCount(context.Background(), worker.PoisonQueue)
+			return []string{fmt.Sprintf("%s (%d poisoned)", msg, poisoned)}
+		}
+		return nil
+	})
+}
+
+// everyCrash runs crash for each storage call 1…total of a clean run,
+// failing before (after false) and after it, at once; crash says what it
+// found wrong. Each failure is reported with the call it crashed at.
+func everyCrash(t *testing.T, total int64, crash func(n int64, after bool) []string) {
+	t.Helper()
 	var wg sync.WaitGroup
-	results := make(chan string, 2*total)
+	results := make(chan string, 4*total)
 	for n := int64(1); n <= total; n++ {
 		for _, after := range []bool{false, true} {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				st := backends.Local(t)
-				fx := newFixture(t, st, newTenant(), 7, 2, 1, 4)
-				crashing := &faulty{Storage: st, n: n, after: after}
-				// The first process runs until it "dies".
-				w := worker.New(crashing, crashConfig, quiet, nil)
-				for i := 0; i < 50 && crashing.calls.Load() < n+5; i++ {
-					_, _ = w.RunOnce(context.Background())
-				}
-				// A new process, with nothing in memory, finishes the work.
-				drainQuiet(st, worker.New(st, recoverConfig, quiet, nil))
-				if msg := fx.diff(); msg != "" {
-					poisoned, _ := st.ApproximateCount(context.Background(), worker.PoisonQueue)
-					results <- fmt.Sprintf("crash at call %d (after=%v): %s (%d poisoned)", n, after, msg, poisoned)
+				for _, msg := range crash(n, after) {
+					results <- fmt.Sprintf("crash at call %d (after=%v): %s", n, after, msg)
 				}
 			}()
 		}
