@@ -148,7 +148,7 @@ func (m *Main) Run(ctx context.Context) error {
 			m.Mail.Queued = mw.Wake
 		}
 	}
-	srv, err := web.New(web.Deps{
+	deps := web.Deps{
 		Logger:      m.log,
 		Surveys:     surveys,
 		Tenants:     tenants,
@@ -188,7 +188,14 @@ func (m *Main) Run(ctx context.Context) error {
 		// secret key, the same on every instance; without one, each
 		// process makes its own (one instance only).
 		FormKey: box.DeriveKey("survey form tokens"),
-	})
+
+		// Password resets and invitations.
+		Links: store.NewLinkStore(m.Storage),
+	}
+	if m.Mail != nil {
+		deps.Mail = m.Mail
+	}
+	srv, err := web.New(deps)
 	if err != nil {
 		return err
 	}

@@ -51,7 +51,7 @@ func DeleteTenant(ctx context.Context, st storage.Storage, tenants *TenantStore,
 	if _, err = deleteRows(ctx, st, UserSessionsTable, []string{key}, nil); err != nil {
 		return d, err
 	}
-	// Sessions and tokens are partitioned by a hash prefix: all 256 are read.
+	// Sessions, tokens and links are partitioned by a hash prefix: all 256 are read.
 	var prefixes []string
 	for i := range 256 {
 		prefixes = append(prefixes, fmt.Sprintf("%02x", i))
@@ -61,6 +61,10 @@ func DeleteTenant(ctx context.Context, st storage.Storage, tenants *TenantStore,
 		return d, err
 	}
 	if d.Tokens, err = deleteRows(ctx, st, TokensTable, prefixes, ofTenant); err != nil {
+		return d, err
+	}
+	// Single-use links (resets, invitations) die with the tenant.
+	if _, err = deleteRows(ctx, st, LinksTable, prefixes, ofTenant); err != nil {
 		return d, err
 	}
 	if d.Logos, err = deleteBlobs(ctx, st, LogosContainer, key+"-"); err != nil {

@@ -11,3 +11,6 @@ func SetPasswordCheck(us *UserStore, check func(hash, password []byte) error) { 
 
 // SetTokenClock sets the clock of a TokenStore, for the tests.
 func SetTokenClock(ts *TokenStore, now func() time.Time) { ts.now = now }
+
+// SetLinkClock sets the clock of ls.
+func SetLinkClock(ls *LinkStore, now func() time.Time) { ls.now = now }

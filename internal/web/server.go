@@ -95,6 +95,13 @@ type Deps struct {
 	// FormKey signs survey forms' tokens and challenges (formtoken.go):
 	// the same on every instance; nil makes a key for this process only.
 	FormKey []byte
+	// Mail queues e-mail (password resets, invitations); nil: e-mail is
+	// off, and the pages that need it say so.
+	Mail Mailer
+	// Links makes and redeems single-use links (password resets,
+	// invitations).
+	Links Links
+
 	// Clock tells the time to the form tokens (nil: time.Now); tests move it.
 	Clock func() time.Time
 }
@@ -140,6 +147,9 @@ type Server struct {
 	signer *formSigner
 	// signInThrottle counts sign-ins per client address.
 	signInThrottle *addrThrottle
+	// mail is nil when e-mail is off; links are the single-use links.
+	mail  Mailer
+	links Links
 	// trustedProxies are the proxies whose X-Forwarded-For names the client.
 	trustedProxies []netip.Prefix
 }
@@ -178,7 +188,8 @@ func New(d Deps) (*Server, error) {
 		viewCounter: d.Views, ranks: d.Ranks, homeLists: d.Home,
 		databases: d.Databases, transfers: d.Transfers,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."}),
-		http:     newHTTPMetrics(), forms: newForms(), signInThrottle: newAddrThrottle(), trustedProxies: d.Limits.TrustedProxies}
+		http:     newHTTPMetrics(), forms: newForms(), signInThrottle: newAddrThrottle(), trustedProxies: d.Limits.TrustedProxies,
+		mail: d.Mail, links: d.Links}
 	s.limit = s.newLimiters(d.Limits)
 	s.signer = newFormSigner(d.FormKey, d.Clock)
 	return s, nil

@@ -1,0 +1,24 @@
+package web
+
+import (
+	"context"
+	"time"
+
+	"github.com/surveys-dev/surveys/internal/mail"
+	"github.com/surveys-dev/surveys/internal/store"
+)
+
+// Mailer queues an e-mail for the mail worker (mail.Outbox).
+type Mailer interface {
+	Enqueue(ctx context.Context, m mail.Message) error
+}
+
+// Links makes and redeems single-use links (store.LinkStore).
+type Links interface {
+	Create(ctx context.Context, l store.Link, ttl time.Duration) (string, error)
+	Peek(ctx context.Context, purpose, token string) (*store.Link, error)
+	Use(ctx context.Context, purpose, token string) (*store.Link, error)
+	List(ctx context.Context, tenant, purpose string) ([]store.Link, error)
+	Revoke(ctx context.Context, tenant, purpose, id string) error
+	RevokeFor(ctx context.Context, tenant, purpose, email string) error
+}
