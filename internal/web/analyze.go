@@ -32,6 +32,8 @@ type analyzePage struct {
 	Total     int64
 	Questions []questionView
 	Transfer  transferView
+	// Role is the signed-in member's: it hides what they may not do.
+	Role survey.Role
 }
 
 // questionView is what the analysis page knows of one question, and what
@@ -174,7 +176,7 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 	} else if survey.ErrorCode(err) != survey.ENOTFOUND {
 		return err
 	}
-	page := analyzePage{Tenant: tenant, Survey: sv, Total: sum.TotalAnswers}
+	page := analyzePage{Tenant: tenant, Survey: sv, Total: sum.TotalAnswers, Role: roleOf(r)}
 	if page.Transfer, err = s.transferViewFor(r, tenant, slug); err != nil {
 		return err
 	}
@@ -219,6 +221,8 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 
 // writtenPage is the page of what the answers to one question wrote.
 type writtenPage struct {
+	// Role is the signed-in member's: it hides what they may not do.
+	Role     survey.Role
 	Tenant   string
 	Survey   *survey.Survey
 	Question questionView
@@ -265,7 +269,7 @@ func (s *Server) written(w http.ResponseWriter, r *http.Request) error {
 	if p > pages {
 		return notFound(fmt.Sprintf("There is no page %d: these answers fill %s.", p, survey.Count(pages, "page")))
 	}
-	page := writtenPage{Tenant: tenant, Survey: sv, Question: newQuestionView(n, q, nil, 0), Page: p, Pages: pages, PageSize: writtenPageSize, Total: total}
+	page := writtenPage{Tenant: tenant, Survey: sv, Question: newQuestionView(n, q, nil, 0), Page: p, Pages: pages, PageSize: writtenPageSize, Total: total, Role: roleOf(r)}
 	if len(latest) > 0 {
 		page.From, page.To = (p-1)*writtenPageSize+1, (p-1)*writtenPageSize+len(latest)
 	}
@@ -281,6 +285,8 @@ func (s *Server) written(w http.ResponseWriter, r *http.Request) error {
 }
 
 type answerPage struct {
+	// Role is the signed-in member's: it hides what they may not do.
+	Role     survey.Role
 	Tenant   string
 	Survey   *survey.Survey
 	Answer   *survey.SurveyAnswer
@@ -312,7 +318,7 @@ func (s *Server) browse(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	page := answerPage{Tenant: tenant, Survey: sv, Total: total, Index: max(i, 0), Last: max(total-1, 0), Deleted: r.URL.Query().Get("deleted") == "1"}
+	page := answerPage{Tenant: tenant, Survey: sv, Total: total, Index: max(i, 0), Last: max(total-1, 0), Deleted: r.URL.Query().Get("deleted") == "1", Role: roleOf(r)}
 	if len(one) == 1 {
 		page.Answer = one[0]
 	} else if total > 0 && !page.Deleted {
@@ -336,7 +342,7 @@ func (s *Server) answerTable(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	page := answerPage{Tenant: tenant, Survey: sv, Total: total, Page: p, Pages: max((total+answersPageSize-1)/answersPageSize, 1), PageSize: answersPageSize, Rows: rows}
+	page := answerPage{Tenant: tenant, Survey: sv, Total: total, Page: p, Pages: max((total+answersPageSize-1)/answersPageSize, 1), PageSize: answersPageSize, Rows: rows, Role: roleOf(r)}
 	s.render(w, r, http.StatusOK, "answers", page)
 	return nil
 }

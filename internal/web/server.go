@@ -12,6 +12,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/surveys-dev/surveys/internal/mail"
 	"github.com/surveys-dev/surveys/internal/outbound"
 	"github.com/surveys-dev/surveys/internal/secret"
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -101,6 +102,9 @@ type Deps struct {
 	// Links makes and redeems single-use links (password resets,
 	// invitations).
 	Links Links
+	// Members keeps the tenant's accounts and roles (the members page,
+	// invitations); nil takes them from Users when it keeps them.
+	Members Members
 
 	// Clock tells the time to the form tokens (nil: time.Now); tests move it.
 	Clock func() time.Time
@@ -150,6 +154,10 @@ type Server struct {
 	// mail is nil when e-mail is off; links are the single-use links.
 	mail  Mailer
 	links Links
+	// members are the tenants' accounts and roles; mailTemplates the
+	// e-mails' texts.
+	members       Members
+	mailTemplates *mail.Templates
 	// trustedProxies are the proxies whose X-Forwarded-For names the client.
 	trustedProxies []netip.Prefix
 }
@@ -190,6 +198,13 @@ func New(d Deps) (*Server, error) {
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."}),
 		http:     newHTTPMetrics(), forms: newForms(), signInThrottle: newAddrThrottle(), trustedProxies: d.Limits.TrustedProxies,
 		mail: d.Mail, links: d.Links}
+	s.members = d.Members
+	if m, ok := d.Users.(Members); ok && s.members == nil {
+		s.members = m
+	}
+	if s.mailTemplates, err = mail.LoadTemplates(); err != nil {
+		return nil, err
+	}
 	s.limit = s.newLimiters(d.Limits)
 	s.signer = newFormSigner(d.FormKey, d.Clock)
 	return s, nil
