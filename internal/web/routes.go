@@ -93,6 +93,7 @@ func (s *Server) Routes() *chi.Mux {
 		r.Post("/surveys", s.apiHandle(s.apiCreate))
 		r.Get("/surveys/{slug}", s.apiHandle(s.apiGet))
 		r.Delete("/surveys/{slug}", s.apiHandle(s.apiDelete))
+		r.Post("/surveys/{slug}/restore", s.apiHandle(s.apiRestore))
 		r.Post("/surveys/{slug}/publish", s.apiHandle(s.apiSetState(survey.Published)))
 		r.Post("/surveys/{slug}/close", s.apiHandle(s.apiSetState(survey.Closed)))
 		r.Get("/surveys/{slug}/summary", s.apiHandle(s.apiSummary))
