@@ -87,6 +87,10 @@ func (us *UserStore) AddExternalMember(ctx context.Context, tenant, email string
 		return nil, survey.Errorf(survey.EINVALID, "The invitation names no valid email address or role.")
 	}
 	u := &survey.User{Tenant: tenant, Email: email, CreatedOn: us.now().UTC(), Role: role}
+	// Indexed first, as every account (useremails.go).
+	if err := us.indexEmail(ctx, tenant, email); err != nil {
+		return nil, err
+	}
 	_, err := us.st.InsertEntity(ctx, UsersTable, storage.Entity{PartitionKey: tenant, RowKey: email, Properties: map[string]any{
 		"CreatedOn": u.CreatedOn, "FailCount": int64(0), "Role": string(role),
 	}})
@@ -126,6 +130,9 @@ func (us *UserStore) RemoveMember(ctx context.Context, tenant, email string) err
 		return storage.TableOp{Kind: storage.OpDelete, Entity: *e, IfMatch: e.ETag}
 	})
 	if err != nil {
+		return err
+	}
+	if err := us.unindexEmail(ctx, tenant, email); err != nil {
 		return err
 	}
 	return us.EndSessions(ctx, tenant, email, "")
@@ -174,6 +181,20 @@ func (us *UserStore) changeMember(ctx context.Context, tenant, email string, los
 		return mapErr(err, "Account")
 	}
 	return survey.Errorf(survey.ECONFLICT, "The members were changed by someone else meanwhile; try again.")
+}
+
+// accountRole is the role a new session of u gets: the one stored on the
+// account, whatever u says (a sign-in path that builds its User from a
+// link knows no role); u's own for an account not stored (tests).
+func (us *UserStore) accountRole(ctx context.Context, u *survey.User) (survey.Role, error) {
+	e, err := us.st.GetEntity(ctx, UsersTable, u.Tenant, u.Email)
+	if isNotFound(err) {
+		return survey.StoredRole(string(u.Role)), nil
+	}
+	if err != nil {
+		return "", mapErr(err, "Account")
+	}
+	return survey.StoredRole(e.String("Role")), nil
 }
 
 // setSessionsRole gives the member's live sessions their new role, so that

@@ -244,3 +244,24 @@ func tokenKeyOf(token string) (string, string) {
 	h := hex.EncodeToString(sum[:])
 	return h[:2], h
 }
+
+// TestSessionTakesTheAccountsRole: a session gets the role stored on the
+// account, not the one its caller says (a sign-in by link knows none).
+func TestSessionTakesTheAccountsRole(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
+		ctx := context.Background()
+		us := store.NewUserStore(st)
+		if _, err := us.AddMember(ctx, tenant, "vic@example.com", "correct horse battery", survey.Viewer); err != nil {
+			t.Fatal(err)
+		}
+		for _, said := range []survey.Role{"", survey.Admin} {
+			token, err := us.NewSession(ctx, &survey.User{Tenant: tenant, Email: "vic@example.com", Role: said})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s, err := us.Session(ctx, token); err != nil || s.Role != survey.Viewer {
+				t.Errorf("a session said %q: %+v, %v; want a viewer", said, s, err)
+			}
+		}
+	})
+}

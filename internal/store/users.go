@@ -77,6 +77,9 @@ func (us *UserStore) add(ctx context.Context, tenant, email, password string, ro
 		return nil, fmt.Errorf("store: hash password: %w", err)
 	}
 	u := &survey.User{Tenant: tenant, Email: email, CreatedOn: us.now().UTC(), Role: role}
+	if err := us.indexEmail(ctx, tenant, email); err != nil {
+		return nil, err
+	}
 	props := map[string]any{"PasswordHash": string(hash), "CreatedOn": u.CreatedOn, "FailCount": int64(0)}
 	if role != "" {
 		props["Role"] = string(role)
@@ -245,8 +248,12 @@ func (us *UserStore) NewSession(ctx context.Context, u *survey.User) (string, er
 	if err != nil {
 		return "", mapErr(err, "Session")
 	}
+	role, err := us.accountRole(ctx, u)
+	if err != nil {
+		return "", err
+	}
 	_, err = us.st.InsertEntity(ctx, SessionsTable, storage.Entity{PartitionKey: pk, RowKey: rk, Properties: map[string]any{
-		"Tenant": u.Tenant, "Email": u.Email, "Expires": expires, "LastSeen": now, "Role": string(survey.StoredRole(string(u.Role))),
+		"Tenant": u.Tenant, "Email": u.Email, "Expires": expires, "LastSeen": now, "Role": string(role),
 	}})
 	if err != nil {
 		return "", mapErr(err, "Session")
@@ -370,6 +377,9 @@ func (us *UserStore) Remove(ctx context.Context, tenant, email string) error {
 	if err != nil {
 		return mapErr(err, "Account")
 	}
+	if err := us.unindexEmail(ctx, tenant, email); err != nil {
+		return err
+	}
 	return us.EndSessions(ctx, tenant, email, "")
 }
 
@@ -392,6 +402,9 @@ func (us *UserStore) SignInExternal(ctx context.Context, tenant, email, issuer, 
 		e, err := us.st.GetEntity(ctx, UsersTable, tenant, email)
 		if isNotFound(err) {
 			u := &survey.User{Tenant: tenant, Email: email, CreatedOn: now, Role: survey.ExternalRole}
+			if err := us.indexEmail(ctx, tenant, email); err != nil {
+				return nil, err
+			}
 			_, err = us.st.InsertEntity(ctx, UsersTable, storage.Entity{PartitionKey: tenant, RowKey: email, Properties: map[string]any{
 				"CreatedOn": now, "FailCount": int64(0), "Issuer": issuer, "Subject": subject, "ExternalSignIn": now, "Role": string(survey.ExternalRole),
 			}})

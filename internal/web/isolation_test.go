@@ -18,6 +18,7 @@ import (
 // apart from routes.go, so that the test checks the router against it: a
 // route missing from it fails the test the day it is added.
 var routeActions = map[string]survey.Action{
+	"GET /{tenant}/welcome":                                 ReadResults,
 	"GET /{tenant}/surveys":                                 ReadResults,
 	"GET /{tenant}/surveys/{slug}/analyze":                  ReadResults,
 	"GET /{tenant}/surveys/{slug}/analyze/{question}":       ReadResults,
@@ -60,6 +61,7 @@ var routeActions = map[string]survey.Action{
 	"GET /api/v1/surveys/{slug}/export":   ReadResults,
 	"POST /api/v1/surveys":                EditSurveys,
 	"DELETE /api/v1/surveys/{slug}":       EditSurveys,
+	"POST /api/v1/surveys/{slug}/restore": EditSurveys,
 	"POST /api/v1/surveys/{slug}/publish": EditSurveys,
 	"POST /api/v1/surveys/{slug}/close":   EditSurveys,
 }

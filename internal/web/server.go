@@ -152,12 +152,11 @@ type Server struct {
 	// signInThrottle counts sign-ins per client address.
 	signInThrottle *addrThrottle
 	// mail is nil when e-mail is off; links are the single-use links.
-	mail  Mailer
-	links Links
-	// members are the tenants' accounts and roles; mailTemplates the
-	// e-mails' texts.
-	members       Members
+	mail          Mailer
 	mailTemplates *mail.Templates
+	links         Links
+	// members are the tenants' accounts and roles.
+	members Members
 	// trustedProxies are the proxies whose X-Forwarded-For names the client.
 	trustedProxies []netip.Prefix
 }
@@ -171,6 +170,10 @@ func (s *Server) Collectors() []prometheus.Collector {
 // the server.
 func New(d Deps) (*Server, error) {
 	v, err := newViews()
+	if err != nil {
+		return nil, err
+	}
+	mt, err := mail.LoadTemplates()
 	if err != nil {
 		return nil, err
 	}
@@ -197,13 +200,10 @@ func New(d Deps) (*Server, error) {
 		databases: d.Databases, transfers: d.Transfers,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."}),
 		http:     newHTTPMetrics(), forms: newForms(), signInThrottle: newAddrThrottle(), trustedProxies: d.Limits.TrustedProxies,
-		mail: d.Mail, links: d.Links}
+		mail: d.Mail, mailTemplates: mt, links: d.Links}
 	s.members = d.Members
 	if m, ok := d.Users.(Members); ok && s.members == nil {
 		s.members = m
-	}
-	if s.mailTemplates, err = mail.LoadTemplates(); err != nil {
-		return nil, err
 	}
 	s.limit = s.newLimiters(d.Limits)
 	s.signer = newFormSigner(d.FormKey, d.Clock)
