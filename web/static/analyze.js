@@ -27,15 +27,19 @@
     if (!old || !next) { stopped = true; return; } // not the summary: signed out?
     var before = Number(old.getAttribute("data-total"));
     var after = Number(next.getAttribute("data-total"));
-    // Keep the focus where it was: on the same link of the new summary.
-    var active = document.activeElement, at = -1;
-    if (active && old.contains(active)) at = Array.prototype.indexOf.call(focusables(old), active);
+    // Keep the focus where it was: on the same link of the new summary
+    // (its href and text), else on the one in the same place.
+    var active = document.activeElement, same = null;
+    if (active && old.contains(active)) {
+      var olds = focusables(old), nexts = focusables(next);
+      for (var i = 0; i < nexts.length && !same; i++) {
+        if (nexts[i].getAttribute("href") === active.getAttribute("href") && nexts[i].textContent === active.textContent) same = nexts[i];
+      }
+      if (!same) same = nexts[Array.prototype.indexOf.call(olds, active)] || null;
+    }
     var y = window.scrollY;
     old.replaceWith(next);
-    if (at >= 0) {
-      var same = focusables(next)[at];
-      if (same) same.focus({ preventScroll: true });
-    }
+    if (same) same.focus({ preventScroll: true });
     window.scrollTo(window.scrollX, y);
     if (news && after > before) news.textContent = plural(after - before);
   }
