@@ -242,7 +242,8 @@ func (s *Server) storedSummary(ctx context.Context, sv *survey.Survey) (*survey.
 	return nil, err
 }
 
-// positioned is an answer and its position in the survey's list.
+// positioned is an answer and its number among the answers left (from 0:
+// its ?i= on the browse page).
 type positioned struct {
 	*survey.SurveyAnswer
 	Position int
@@ -256,12 +257,14 @@ func (s *Server) summarize(ctx context.Context, page *analyzePage, sum *survey.S
 		// One read of the newest answers serves every question: the
 		// summary, the segments' names and the segment that holds them
 		// (single blobs for the newest not in a segment yet).
-		answers, total, err := s.reader.LatestAnswers(ctx, page.Tenant, page.Survey.Slug, 0, latestWritten)
+		answers, _, err := s.reader.LatestAnswers(ctx, page.Tenant, page.Survey.Slug, 0, latestWritten)
 		if err != nil {
 			return err
 		}
+		// The newest answers left, numbered among them (deleted ones
+		// are no longer counted nor listed).
 		for i, a := range answers {
-			latest = append(latest, positioned{a, total - 1 - i})
+			latest = append(latest, positioned{a, int(sum.TotalAnswers) - 1 - i})
 		}
 	}
 	page.questions(sum, latest)

@@ -77,19 +77,20 @@ func (f filterView) status() int {
 }
 
 // scanFiltered calls fn with each answer f picks, in the order of the
-// survey's list: its number among those picked (from 0) and its position
-// in the list. It returns how many answers it read (those f leaves out
-// included). One segment of answers is read at a time; fn's answer is
-// only valid during the call.
-func (s *Server) scanFiltered(ctx context.Context, tenant, slug string, f survey.AnswerFilter, fn func(n, pos int, a *survey.SurveyAnswer) error) (int, error) {
+// survey's list: its number among those picked and its number among all
+// the answers left (both from 0; the second is the answer's ?i= on the
+// unfiltered browse page). It returns how many answers it read (those f
+// leaves out included). One segment of answers is read at a time; fn's
+// answer is only valid during the call.
+func (s *Server) scanFiltered(ctx context.Context, tenant, slug string, f survey.AnswerFilter, fn func(n, of int, a *survey.SurveyAnswer) error) (int, error) {
 	all, n := 0, 0
-	err := s.reader.Scan(ctx, tenant, slug, 0, func(pos int, a *survey.SurveyAnswer) error {
+	err := s.reader.Scan(ctx, tenant, slug, 0, func(_ int, a *survey.SurveyAnswer) error {
 		all++
 		if !f.Match(a) {
 			return nil
 		}
 		n++
-		return fn(n-1, pos, a)
+		return fn(n-1, all-1, a)
 	})
 	return all, err
 }
