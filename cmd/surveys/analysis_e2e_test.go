@@ -83,7 +83,6 @@ func TestBrowserAnalysisOnAPhone(t *testing.T) {
 	run("sign in",
 		chromedp.EmulateViewport(390, 844),
 		chromedp.Navigate(base+"/login"),
-		chromedp.SendKeys(`#tenant`, "adatum"),
 		chromedp.SendKeys(`#email`, "ana@adatum.example"),
 		chromedp.SendKeys(`#password`, "correct horse battery"),
 		chromedp.Click(`button[type=submit]`),
