@@ -330,10 +330,16 @@ func (s *Server) apiSummary(w http.ResponseWriter, r *http.Request) (int, any, e
 	return http.StatusOK, sum, nil
 }
 
-// apiAnswers pages through answers: ?offset=0&limit=50 (at most 100).
+// apiAnswers pages through answers: ?offset=0&limit=50 (at most 100),
+// filtered by ?from=&to= (days) and ?q=&a= (one answer; see
+// survey.AnswerFilter). total counts the answers picked.
 func (s *Server) apiAnswers(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	tenant, slug := apiTenant(r), chi.URLParam(r, "slug")
 	sv, err := s.surveys.Get(r.Context(), tenant, slug)
+	if err != nil {
+		return 0, nil, err
+	}
+	f, err := filterOf(r, sv)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -342,7 +348,7 @@ func (s *Server) apiAnswers(w http.ResponseWriter, r *http.Request) (int, any, e
 	if err != nil || limit <= 0 {
 		limit = 50
 	}
-	page, total, err := s.reader.Range(r.Context(), tenant, slug, max(offset, 0), min(limit, 100))
+	page, total, _, err := s.answersPicked(r.Context(), tenant, slug, f, max(offset, 0), min(limit, 100))
 	if err != nil {
 		return 0, nil, err
 	}
@@ -355,7 +361,7 @@ func (s *Server) apiAnswers(w http.ResponseWriter, r *http.Request) (int, any, e
 }
 
 // apiExport streams every answer, one JSON object per line (or CSV with
-// ?format=csv).
+// ?format=csv), or those the filter picks (as apiAnswers').
 func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
 	format := r.URL.Query().Get("format")
 	if format == "" {

@@ -21,6 +21,7 @@ var routeActions = map[string]survey.Action{
 	"GET /{tenant}/welcome":                                 ReadResults,
 	"GET /{tenant}/surveys":                                 ReadResults,
 	"GET /{tenant}/surveys/{slug}/analyze":                  ReadResults,
+	"GET /{tenant}/surveys/{slug}/analyze/live":             ReadResults,
 	"GET /{tenant}/surveys/{slug}/analyze/{question}":       ReadResults,
 	"GET /{tenant}/surveys/{slug}/share":                    ReadResults,
 	"GET /{tenant}/surveys/{slug}/preview":                  ReadResults,

@@ -68,6 +68,7 @@ func (s *Server) Routes() *chi.Mux {
 			r.Get("/{tenant}/welcome", s.handle(s.welcome))
 			r.Get("/{tenant}/surveys", s.handle(s.dashboard))
 			r.Get("/{tenant}/surveys/{slug}/analyze", s.handle(s.analyze))
+			r.Get("/{tenant}/surveys/{slug}/analyze/live", s.handle(s.analyzeLive))
 			r.Get("/{tenant}/surveys/{slug}/analyze/{question}", s.handle(s.written))
 			r.Get("/{tenant}/surveys/{slug}/share", s.handle(s.share))
 			r.Get("/{tenant}/surveys/{slug}/preview", s.handle(s.preview))
