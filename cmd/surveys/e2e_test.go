@@ -340,6 +340,12 @@ func TestBrowserEndToEnd(t *testing.T) {
 // newBrowser starts a headless Chromium for one test, stopped with it.
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
+	return newBrowserFor(t, 180*time.Second)
+}
+
+// newBrowserFor is newBrowser for a test that may take up to d.
+func newBrowserFor(t *testing.T, d time.Duration) context.Context {
+	t.Helper()
 	chromium, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Fatal("chromium is not installed: make test installs Debian's chromium package")
@@ -365,7 +371,7 @@ func newBrowser(t *testing.T) context.Context {
 	t.Cleanup(cancel)
 	ctx, cancel := chromedp.NewContext(actx)
 	t.Cleanup(cancel)
-	ctx, cancel = context.WithTimeout(ctx, 180*time.Second)
+	ctx, cancel = context.WithTimeout(ctx, d)
 	t.Cleanup(cancel)
 	return ctx
 }
