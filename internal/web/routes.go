@@ -89,6 +89,7 @@ func (s *Server) Routes() *chi.Mux {
 		r.Delete("/surveys/{slug}", s.apiHandle(s.apiDelete))
 		r.Post("/surveys/{slug}/publish", s.apiHandle(s.apiSetState(survey.Published)))
 		r.Post("/surveys/{slug}/close", s.apiHandle(s.apiSetState(survey.Closed)))
+		r.Post("/surveys/{slug}/duplicate", s.apiHandle(s.apiDuplicate))
 		r.Get("/surveys/{slug}/summary", s.apiHandle(s.apiSummary))
 		r.Get("/surveys/{slug}/answers", s.apiHandle(s.apiAnswers))
 		r.Get("/surveys/{slug}/export", s.apiExport)

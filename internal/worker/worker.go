@@ -350,6 +350,7 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 		var created []time.Time                    // of the fresh answers, for the delay metric
 		counted := map[string]bool{}
 		var byID map[string]store.Question
+		refreshed := false
 		questions := func() map[string]store.Question {
 			if byID == nil {
 				byID = make(map[string]store.Question, len(sum.Questions))
@@ -399,6 +400,21 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 					continue
 				}
 				a, err := w.resolve(ctx, resolved, m, p, questions)
+				if errors.Is(err, store.ErrUnknownQuestion) && !refreshed {
+					// A question added to the survey since its summary
+					// was made: the summary learns the survey's questions
+					// (once a batch), and the answer is read again.
+					refreshed = true
+					s, gerr := w.surveys.Get(ctx, tenant, slug)
+					if gerr != nil && survey.ErrorCode(gerr) != survey.ENOTFOUND {
+						return nil, fmt.Errorf("worker: survey %s: %w", key, gerr)
+					}
+					if gerr == nil {
+						sum.AddQuestions(s)
+						byID = nil
+						a, err = w.resolve(ctx, resolved, m, p, questions)
+					}
+				}
 				if errors.Is(err, store.ErrUnknownQuestion) {
 					w.m.discarded.Inc()
 					w.log.Warn("worker: dropped an answer that does not fit its survey", "tenant", tenant, "survey", slug, "answer", p.ID, "err", err)
