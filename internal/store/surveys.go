@@ -126,11 +126,41 @@ func (ss *SurveyStore) Get(ctx context.Context, tenant, slug string) (*survey.Su
 	return s, nil
 }
 
-// questions reads question set version of a survey, in order.
+// QuestionsEver returns every question a survey's versions have had, each
+// ID once, as its newest version has it: for answers that name a question
+// an edit dropped after they were given. A deleted survey has none (a
+// survey made again under its name has new IDs).
+func (ss *SurveyStore) QuestionsEver(ctx context.Context, tenant, slug string) ([]survey.Question, error) {
+	if survey.ValidateTenantKey(tenant) != nil || !survey.ValidSlug(slug) {
+		return nil, survey.Errorf(survey.ENOTFOUND, "Survey not found.")
+	}
+	all, err := ss.questions(ctx, tenant, slug, "")
+	if err != nil {
+		return nil, err
+	}
+	// Row keys sort by version: a later row of an ID replaces an earlier.
+	var out []survey.Question
+	at := map[string]int{}
+	for _, q := range all {
+		if i, ok := at[q.ID]; ok {
+			out[i] = q
+			continue
+		}
+		at[q.ID] = len(out)
+		out = append(out, q)
+	}
+	return out, nil
+}
+
+// questions reads question set version of a survey, in order ("": every
+// version's).
 func (ss *SurveyStore) questions(ctx context.Context, tenant, slug, version string) ([]survey.Question, error) {
 	var out []survey.Question
 	pk := questionsPartition(tenant, slug)
-	q := storage.Query{RowKeyFrom: version + "_", RowKeyTo: version + "`"}
+	q := storage.Query{}
+	if version != "" {
+		q = storage.Query{RowKeyFrom: version + "_", RowKeyTo: version + "`"}
+	}
 	for {
 		page, err := ss.st.QueryPartition(ctx, QuestionsTable, pk, q)
 		if err != nil {
@@ -247,9 +277,14 @@ func (ss *SurveyStore) revise(ctx context.Context, s *survey.Survey, save bool) 
 		_ = ss.deleteQuestions(ctx, s.Tenant, s.Slug, version)
 		return nil, mapErr(err, "Survey")
 	}
-	// The old set is invisible now; a crash here leaves rows that the next
-	// save, or Delete, removes.
-	_ = ss.deleteOtherVersions(ctx, s.Tenant, s.Slug, version)
+	if cur.State == survey.Draft {
+		// The old set is invisible now; a crash here leaves rows that the
+		// next save, or Delete, removes.
+		_ = ss.deleteOtherVersions(ctx, s.Tenant, s.Slug, version)
+	}
+	// A published survey's earlier versions are kept (until Delete): an
+	// answer already on its way may name a question this edit dropped,
+	// and the worker reads it from there (QuestionsEver).
 	return rev, ss.ranks.Sync(ctx, s)
 }
 

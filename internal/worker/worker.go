@@ -401,19 +401,19 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 				}
 				a, err := w.resolve(ctx, resolved, m, p, questions)
 				if errors.Is(err, store.ErrUnknownQuestion) && !refreshed {
-					// A question added to the survey since its summary
-					// was made: the summary learns the survey's questions
-					// (once a batch), and the answer is read again.
+					// A question added to the published survey since its
+					// summary was made, or dropped by an edit while the
+					// answer was on its way: the summary learns every
+					// question the survey has had (once a batch), and the
+					// answer is read again.
 					refreshed = true
-					s, gerr := w.surveys.Get(ctx, tenant, slug)
-					if gerr != nil && survey.ErrorCode(gerr) != survey.ENOTFOUND {
-						return nil, fmt.Errorf("worker: survey %s: %w", key, gerr)
+					ever, qerr := w.surveys.QuestionsEver(ctx, tenant, slug)
+					if qerr != nil {
+						return nil, fmt.Errorf("worker: questions of %s: %w", key, qerr)
 					}
-					if gerr == nil {
-						sum.AddQuestions(s)
-						byID = nil
-						a, err = w.resolve(ctx, resolved, m, p, questions)
-					}
+					sum.AddQuestions(&survey.Survey{Questions: ever})
+					byID = nil
+					a, err = w.resolve(ctx, resolved, m, p, questions)
 				}
 				if errors.Is(err, store.ErrUnknownQuestion) {
 					w.m.discarded.Inc()
