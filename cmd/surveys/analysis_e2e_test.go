@@ -17,7 +17,8 @@ import (
 // (choices with labels longer than a phone's line, stars, an optional text
 // question) and its page of written answers fit a window 390 px wide with
 // no sideways scroll, pass axe-core, and show the bars' labels, counts and
-// shares as text.
+// shares as text. Answers that arrive show without a reload, the focus
+// where it was; a filter by one answer counts its own.
 func TestBrowserAnalysisOnAPhone(t *testing.T) {
 	m := newTestMain(t, t.TempDir())
 	t.Cleanup(func() { m.Close() })
@@ -82,11 +83,10 @@ func TestBrowserAnalysisOnAPhone(t *testing.T) {
 	run("sign in",
 		chromedp.EmulateViewport(390, 844),
 		chromedp.Navigate(base+"/login"),
-		chromedp.SendKeys(`#tenant`, "adatum"),
 		chromedp.SendKeys(`#email`, "ana@adatum.example"),
 		chromedp.SendKeys(`#password`, "correct horse battery"),
 		chromedp.Click(`button[type=submit]`),
-		chromedp.WaitVisible(`main`))
+		chromedp.WaitNotPresent(`#password`)) // signed in: off the sign-in page
 	// The worker counts the answers: the analysis page shows them.
 	page := base + "/adatum/surveys/" + s.Slug + "/analyze"
 	var total string
@@ -123,6 +123,51 @@ func TestBrowserAnalysisOnAPhone(t *testing.T) {
 		screenshot(t, "analysis-written-390"),
 		noSidewaysScroll(t, "written answers"),
 		axeCheck("written answers (390 px)"))
+	// Live: answers that arrive show without a reload, and the focus
+	// stays on the link it was on; a polite status says how many.
+	more := answers[:3]
+	for i := range more {
+		more[i].ID = store.NewAnswerID(time.Now())
+	}
+	var live, news, focused string
+	var marker bool
+	run("analysis, focus on a link",
+		chromedp.Navigate(page),
+		chromedp.WaitVisible(`.live-auto`),
+		chromedp.Evaluate(`window.notReloaded = true`, nil),
+		chromedp.Focus(`a.written-all`))
+	if err := store.NewSurveyAnswerStore(m.Storage).Enqueue(ctx, more); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(60 * time.Second); live != fmt.Sprint(n+3) && time.Now().Before(deadline); {
+		run("analysis, waiting", chromedp.Sleep(time.Second), chromedp.Text(`.big-number`, &live))
+	}
+	run("analysis, updated",
+		chromedp.Text(`.live-news`, &news),
+		chromedp.Evaluate(`window.notReloaded === true`, &marker),
+		chromedp.Evaluate(`document.activeElement.className`, &focused),
+		screenshot(t, "analysis-live-390"),
+		axeCheck("analysis, updated (390 px)"))
+	if live != fmt.Sprint(n+3) || news != "3 new answers" || !marker || focused != "written-all" {
+		t.Errorf("live analysis: total %q, status %q, not reloaded %v, focus on %q", live, news, marker, focused)
+	}
+
+	// Filtered by one answer: a count of its own, and the exports carry it.
+	var lead, csvHref string
+	run("analysis filtered at 390 px",
+		chromedp.Click(`.filter summary`),
+		chromedp.SetValue(`#f-q`, s.Questions[0].ID),
+		chromedp.SendKeys(`#f-a`, choices[1]),
+		chromedp.Submit(`#f-a`),
+		chromedp.WaitVisible(`.lead.filtered`),
+		chromedp.Text(`.lead.filtered`, &lead),
+		chromedp.AttributeValue(`.exports a`, "href", &csvHref, nil),
+		screenshot(t, "analysis-filtered-390"),
+		noSidewaysScroll(t, "analysis filtered"),
+		axeCheck("analysis filtered (390 px)"))
+	if !strings.HasPrefix(lead, "Filtered: ") || !strings.Contains(lead, fmt.Sprintf("of %d answers", n+3)) || !strings.Contains(csvHref, "a=A+search+engine") {
+		t.Errorf("filtered analysis: %q, export %q", lead, csvHref)
+	}
 	// And on a laptop, for the record.
 	run("analysis at 1200 px", chromedp.EmulateViewport(1200, 900), chromedp.Navigate(page), chromedp.WaitVisible(`.bars`), screenshot(t, "analysis-1200"))
 	if !strings.Contains(main, "Answers 1–20 of 37 · page 1 of 2") || !strings.Contains(main, "Older") || !strings.Contains(main, texts[3]) {

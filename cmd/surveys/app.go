@@ -106,6 +106,11 @@ func (m *Main) Run(ctx context.Context) error {
 	if err := m.backfillRanks(ctx, tenants, ranks); err != nil {
 		return err
 	}
+	if n, err := store.IndexEmails(ctx, m.Storage); err != nil {
+		return fmt.Errorf("index the accounts by email: %w", err)
+	} else if n > 0 {
+		m.log.Info("indexed the accounts by email, for sign-in by email", "accounts", n)
+	}
 	m.views = store.NewViewCounter(m.Storage, 5*time.Second)
 	if len(m.cfg.SQLAllow) > len(m.cfg.AllowPrivate) {
 		m.log.Warn("--sql-allow (SURVEYS_SQL_ALLOW) is deprecated: use --allow-private (SURVEYS_ALLOW_PRIVATE), which covers identity providers too")

@@ -214,7 +214,6 @@ func TestBrowserEndToEnd(t *testing.T) {
 	run("home", chromedp.Navigate(base+"/"), chromedp.WaitVisible(`.cards`), shot("home"), axeCheck("home"))
 	run("sign in",
 		chromedp.Navigate(base+"/login"),
-		chromedp.SendKeys(`#tenant`, "adatum"),
 		chromedp.SendKeys(`#email`, "ana@adatum.example"),
 		chromedp.SendKeys(`#password`, "correct horse battery"),
 		shot("login"),
@@ -378,7 +377,6 @@ func TestBrowserChallenge(t *testing.T) {
 	base, run, axeCheck := newBrowserTest(t)
 	run("sign in",
 		chromedp.Navigate(base+"/login"),
-		chromedp.SendKeys(`#tenant`, "adatum"),
 		chromedp.SendKeys(`#email`, "ana@adatum.example"),
 		chromedp.SendKeys(`#password`, "correct horse battery"),
 		chromedp.Click(`button[type=submit]`),

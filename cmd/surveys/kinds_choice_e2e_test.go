@@ -84,7 +84,6 @@ func TestChoiceKindsInTheBrowser(t *testing.T) {
 	}
 	run("sign in",
 		chromedp.Navigate("http://"+m.Addr()+"/login"),
-		chromedp.SendKeys(`#tenant`, "adatum"),
 		chromedp.SendKeys(`#email`, "ana@adatum.example"),
 		chromedp.SendKeys(`#password`, "correct horse battery"),
 		chromedp.Click(`button[type=submit]`),

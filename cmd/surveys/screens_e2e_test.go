@@ -114,13 +114,39 @@ func TestBrowserEveryScreen(t *testing.T) {
 		}
 	}
 
-	// Before signing in: sign-up and sign-in.
+	// Before signing in: sign-up, sign-in, a forgotten password.
 	check("onboarding", "/onboarding", `main form`, "")
 	check("login", "/login", `main form`, "Sign in")
+	check("login-tenant", "/login?tenant=adatum", `main form`, "Adatum")
+	check("forgot", "/login/forgot", `main .panel`, "does not send e-mail") // this server has no SMTP
+	reset, err := store.NewLinkStore(m.Storage).Create(ctx, store.Link{Purpose: store.LinkReset, Tenant: "adatum", Email: "ana.de.souza-whitfield@adatum.example"}, store.ResetLinkTTL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("reset", "/login/reset/"+reset, `main form`, "Adatum")
+	// An email of two organisations: the page that picks one.
+	for _, tk := range []string{"adatum", "fabrikam"} {
+		if _, err := store.NewUserStore(m.Storage).Add(ctx, tk, "pat@example.com", "correct horse battery"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, w := range []int{390, 1280} {
+		what := fmt.Sprintf("pick (%d px)", w)
+		run(what,
+			chromedp.EmulateViewport(int64(w), 900),
+			chromedp.Navigate(base+"/login"),
+			chromedp.WaitVisible(`#email`, chromedp.ByQuery),
+			chromedp.SendKeys(`#email`, "pat@example.com", chromedp.ByQuery),
+			chromedp.SendKeys(`#password`, "correct horse battery", chromedp.ByQuery),
+			clickAndLoad(`main form button[type=submit]`, chromedp.ByQuery),
+			chromedp.WaitVisible(`ul.choices`, chromedp.ByQuery),
+			noSidewaysScroll(t, what),
+			shot(fmt.Sprintf("pick-%d", w)),
+			axeCheck(what))
+	}
 	run("sign in",
 		chromedp.Navigate(base+"/login"),
 		chromedp.WaitVisible(`#email`, chromedp.ByQuery),
-		chromedp.Evaluate(`(() => { const t = document.getElementById("tenant"); if (t) t.value = "adatum"; })()`, nil),
 		chromedp.SendKeys(`#email`, "ana.de.souza-whitfield@adatum.example", chromedp.ByQuery),
 		chromedp.SendKeys(`#password`, "correct horse battery", chromedp.ByQuery),
 		clickAndLoad(`main form button[type=submit]`, chromedp.ByQuery),
@@ -157,6 +183,7 @@ func TestBrowserEveryScreen(t *testing.T) {
 		chromedp.WaitVisible(`#transfer .transfer-status`, chromedp.ByQuery))
 
 	for _, p := range []struct{ name, path, sel, want string }{
+		{"welcome", "/adatum/welcome", `dl.facts`, "/login?tenant=adatum"},
 		{"dashboard", "/adatum/surveys", `table.table`, s.Title}, // with its trash
 		{"delete-forever", "/adatum/surveys/" + pilot.Slug + "/delete-forever", `main form`, "cannot be undone"},
 		{"new-survey", "/adatum/surveys/new", `#title`, "Question"},

@@ -98,7 +98,7 @@ func TestNewTenantToOwnDatabase(t *testing.T) {
 
 	// 1. Sign up.
 	code, h, _ := carol.post("/onboarding", url.Values{"name": {"Contoso Data"}, "email": {"carol@contoso.example"}, "password": {"a long enough password"}, "plan": {"Standard"}})
-	if code != http.StatusSeeOther || h.Get("Location") != "/contosodata/surveys" {
+	if code != http.StatusSeeOther || h.Get("Location") != "/contosodata/welcome" {
 		t.Fatalf("sign-up = %d %s", code, h.Get("Location"))
 	}
 	// 2. Brand: a logo.

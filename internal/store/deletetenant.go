@@ -41,7 +41,11 @@ func DeleteTenant(ctx context.Context, st storage.Storage, tenants *TenantStore,
 		}
 		d.Surveys++
 	}
-	// Accounts and sign-ins under way are partitioned by tenant.
+	// Accounts and sign-ins under way are partitioned by tenant; the
+	// accounts' index rows (partitioned by email) go first.
+	if err := unindexTenant(ctx, st, key); err != nil {
+		return d, err
+	}
 	if d.Users, err = deleteRows(ctx, st, UsersTable, []string{key}, nil); err != nil {
 		return d, err
 	}
@@ -74,6 +78,26 @@ func DeleteTenant(ctx context.Context, st storage.Storage, tenants *TenantStore,
 		return d, err
 	}
 	return d, nil
+}
+
+// unindexTenant removes the UserEmails rows of a tenant's accounts.
+func unindexTenant(ctx context.Context, st storage.Storage, key string) error {
+	q := storage.Query{}
+	for {
+		page, err := st.QueryPartition(ctx, UsersTable, key, q)
+		if err != nil {
+			return fmt.Errorf("store: read %s/%s: %w", UsersTable, key, err)
+		}
+		for _, e := range page.Entities {
+			if err := st.DeleteEntity(ctx, UserEmailsTable, e.RowKey, key, ""); err != nil && !isNotFound(err) {
+				return fmt.Errorf("store: unindex %s: %w", e.RowKey, err)
+			}
+		}
+		if page.Continuation == "" {
+			return nil
+		}
+		q.Continuation = page.Continuation
+	}
 }
 
 // deleteRows deletes the rows of the partitions that match (all when match

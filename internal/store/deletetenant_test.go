@@ -86,6 +86,12 @@ func TestDeleteTenant(t *testing.T) {
 		if _, err := store.NewUserStore(st).Authenticate(ctx, key, "admin@"+key+".example", "correct horse battery"); err == nil {
 			t.Fatal("the account still signs in")
 		}
+		if got, _ := store.NewUserStore(st).TenantsOf(ctx, "admin@"+key+".example"); len(got) != 0 {
+			t.Fatalf("the account is still indexed by email: %v", got)
+		}
+		if got, _ := store.NewUserStore(st).TenantsOf(ctx, "admin@"+other+".example"); len(got) != 1 {
+			t.Fatalf("the other tenant's account is unindexed: %v", got)
+		}
 		if _, err := store.NewTokenStore(st).Tenant(ctx, token); err == nil {
 			t.Fatal("the API token still works")
 		}

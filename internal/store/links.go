@@ -23,12 +23,16 @@ const LinksTable = "OneTimeLinks"
 const (
 	LinkReset  = "reset"
 	LinkInvite = "invite"
+	// LinkPick is the choice of one organisation, after a password that
+	// signs in to several: a link per organisation, for a few minutes.
+	LinkPick = "pick"
 )
 
 // Lifetimes of the links.
 const (
 	ResetLinkTTL  = time.Hour
 	InviteLinkTTL = 7 * 24 * time.Hour
+	PickLinkTTL   = 10 * time.Minute
 )
 
 // Link is a single-use link's content: what it lets its holder do, for
@@ -62,7 +66,7 @@ func NewLinkStore(st storage.Storage) *LinkStore { return &LinkStore{st: st, now
 // returns the token to put in the link.
 func (ls *LinkStore) Create(ctx context.Context, l Link, ttl time.Duration) (string, error) {
 	switch {
-	case l.Purpose != LinkReset && l.Purpose != LinkInvite:
+	case l.Purpose != LinkReset && l.Purpose != LinkInvite && l.Purpose != LinkPick:
 		return "", fmt.Errorf("store: link purpose %q", l.Purpose)
 	case ttl <= 0:
 		return "", fmt.Errorf("store: link lifetime %v", ttl)

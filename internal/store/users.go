@@ -71,6 +71,9 @@ func (us *UserStore) Add(ctx context.Context, tenant, email, password string) (*
 		return nil, fmt.Errorf("store: hash password: %w", err)
 	}
 	u := &survey.User{Tenant: tenant, Email: email, CreatedOn: us.now().UTC()}
+	if err := us.indexEmail(ctx, tenant, email); err != nil {
+		return nil, err
+	}
 	_, err = us.st.InsertEntity(ctx, UsersTable, storage.Entity{PartitionKey: tenant, RowKey: email, Properties: map[string]any{
 		"PasswordHash": string(hash), "CreatedOn": u.CreatedOn, "FailCount": int64(0),
 	}})
@@ -360,6 +363,9 @@ func (us *UserStore) Remove(ctx context.Context, tenant, email string) error {
 	if err != nil {
 		return mapErr(err, "Account")
 	}
+	if err := us.unindexEmail(ctx, tenant, email); err != nil {
+		return err
+	}
 	return us.EndSessions(ctx, tenant, email, "")
 }
 
@@ -382,6 +388,9 @@ func (us *UserStore) SignInExternal(ctx context.Context, tenant, email, issuer, 
 		e, err := us.st.GetEntity(ctx, UsersTable, tenant, email)
 		if isNotFound(err) {
 			u := &survey.User{Tenant: tenant, Email: email, CreatedOn: now}
+			if err := us.indexEmail(ctx, tenant, email); err != nil {
+				return nil, err
+			}
 			_, err = us.st.InsertEntity(ctx, UsersTable, storage.Entity{PartitionKey: tenant, RowKey: email, Properties: map[string]any{
 				"CreatedOn": now, "FailCount": int64(0), "Issuer": issuer, "Subject": subject, "ExternalSignIn": now,
 			}})

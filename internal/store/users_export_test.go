@@ -1,6 +1,10 @@
 package store
 
-import "time"
+import (
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+)
 
 // SetUserClock sets the clock of a UserStore, for the tests.
 func SetUserClock(us *UserStore, now func() time.Time) { us.now = now }
@@ -14,3 +18,6 @@ func SetTokenClock(ts *TokenStore, now func() time.Time) { ts.now = now }
 
 // SetLinkClock sets the clock of ls.
 func SetLinkClock(ls *LinkStore, now func() time.Time) { ls.now = now }
+
+// SetUserCost makes password hashing cheap, for tests that hash many.
+func SetUserCost(us *UserStore) { us.cost = bcrypt.MinCost }

@@ -202,13 +202,20 @@ func (s *Survey) Visible() *Survey {
 // choices and rows (after the visible ones): what the analysis and exports
 // show of it.
 func (q Question) WithHidden() Question {
-	if len(q.HiddenChoices) > 0 {
-		q.PossibleAnswers = append(slices.Clone(q.PossibleAnswers), q.HiddenChoices...)
-	}
-	if len(q.HiddenRows) > 0 {
-		q.Rows = append(slices.Clone(q.Rows), q.HiddenRows...)
-	}
+	q.PossibleAnswers = withLines(q.PossibleAnswers, q.HiddenChoices)
+	q.Rows = withLines(q.Rows, q.HiddenRows)
 	return q
+}
+
+// withLines is lines and, after them, those of more it lacks (a new
+// slice when there are any).
+func withLines(lines, more []string) []string {
+	for _, l := range more {
+		if !slices.Contains(lines, l) {
+			lines = append(slices.Clip(lines), l)
+		}
+	}
+	return lines
 }
 
 // Everything is the survey as the analysis and exports show it: every

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -27,11 +28,18 @@ type AnswerReader interface {
 }
 
 type analyzePage struct {
-	Tenant    string
-	Survey    *survey.Survey
+	Tenant string
+	Survey *survey.Survey
+	// Total is the number of answers the page counts: all of them, or
+	// those the filter picks out of Of.
 	Total     int64
+	Of        int
 	Questions []questionView
 	Transfer  transferView
+	Filter    filterView
+	// Live is where the page's script asks for the summary again (an
+	// unfiltered page only); Self is the page's own URL, to refresh it.
+	Live, Self string
 }
 
 // questionView is what the analysis page knows of one question, and what
@@ -164,26 +172,148 @@ type writtenAnswer struct {
 const latestWritten = 5
 
 // analyze shows the survey's summary, with a chart per question drawn on
-// the server, and what the latest answers wrote.
+// the server, and what the latest answers wrote. Filtered (survey.
+// AnswerFilter: ?from=&to=&q=&a=), it counts the answers the filter picks
+// from the stored answers instead of the stored summary.
 func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
 	sv, err := s.surveys.Get(r.Context(), tenant, slug)
 	if err != nil {
 		return err
 	}
-	sum := survey.NewSummary(sv)
-	if stored, _, err := s.summaries.Get(r.Context(), tenant, slug); err == nil {
-		sum = &stored.SurveyAnswersSummary
-	} else if survey.ErrorCode(err) != survey.ENOTFOUND {
-		return err
-	}
 	// Every version's questions: the hidden ones too, with their answers.
-	sv = sv.Everything(sum)
-	page := analyzePage{Tenant: tenant, Survey: sv, Total: sum.TotalAnswers}
+	sv = sv.Everything(nil)
+	base := "/" + tenant + "/surveys/" + slug + "/analyze"
+	page := analyzePage{Tenant: tenant, Survey: sv, Filter: readFilter(r, sv, base), Self: base}
 	if page.Transfer, err = s.transferViewFor(r, tenant, slug); err != nil {
 		return err
 	}
-	written := false
+	if page.Filter.Active() {
+		page.Self += "?" + page.Filter.Query
+	}
+	switch {
+	case page.Filter.Invalid():
+	case page.Filter.Active():
+		err = s.summarizeFiltered(r.Context(), &page)
+	default:
+		page.Live = base + "/live"
+		var sum *survey.SurveyAnswersSummary
+		if sum, err = s.storedSummary(r.Context(), sv); err == nil {
+			err = s.summarize(r.Context(), &page, sum)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	s.render(w, r, page.Filter.status(), "analyze", page)
+	return nil
+}
+
+// analyzeLive is the summary part of the analysis page (its
+// "analysis-summary" block), for the page's script to put in place of the
+// one it shows: 204 No Content while the survey still has ?since= answers.
+func (s *Server) analyzeLive(w http.ResponseWriter, r *http.Request) error {
+	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
+	sv, err := s.surveys.Get(r.Context(), tenant, slug)
+	if err != nil {
+		return err
+	}
+	sum, err := s.storedSummary(r.Context(), sv)
+	if err != nil {
+		return err
+	}
+	if since, err := strconv.ParseInt(r.URL.Query().Get("since"), 10, 64); err == nil && since == sum.TotalAnswers {
+		w.WriteHeader(http.StatusNoContent)
+		return nil
+	}
+	page := analyzePage{Tenant: tenant, Survey: sv}
+	if err := s.summarize(r.Context(), &page, sum); err != nil {
+		return err
+	}
+	s.renderBlock(w, r, "analyze", "analysis-summary", page)
+	return nil
+}
+
+// storedSummary is the survey's summary as the worker keeps it (an empty
+// one before the first answer).
+func (s *Server) storedSummary(ctx context.Context, sv *survey.Survey) (*survey.SurveyAnswersSummary, error) {
+	stored, _, err := s.summaries.Get(ctx, sv.Tenant, sv.Slug)
+	switch {
+	case err == nil:
+		return &stored.SurveyAnswersSummary, nil
+	case survey.ErrorCode(err) == survey.ENOTFOUND:
+		return survey.NewSummary(sv), nil
+	}
+	return nil, err
+}
+
+// positioned is an answer and its number among the answers left (from 0:
+// its ?i= on the browse page).
+type positioned struct {
+	*survey.SurveyAnswer
+	Position int
+}
+
+// summarize fills the page's questions from the stored summary sum, with
+// what the latest answers wrote.
+func (s *Server) summarize(ctx context.Context, page *analyzePage, sum *survey.SurveyAnswersSummary) error {
+	var latest []positioned
+	if sum.TotalAnswers > 0 && hasWritten(page.Survey) {
+		// One read of the newest answers serves every question: the
+		// summary, the segments' names and the segment that holds them
+		// (single blobs for the newest not in a segment yet).
+		answers, _, err := s.reader.LatestAnswers(ctx, page.Tenant, page.Survey.Slug, 0, latestWritten)
+		if err != nil {
+			return err
+		}
+		// The newest answers left, numbered among them (deleted ones
+		// are no longer counted nor listed).
+		for i, a := range answers {
+			latest = append(latest, positioned{a, int(sum.TotalAnswers) - 1 - i})
+		}
+	}
+	page.questions(sum, latest)
+	return nil
+}
+
+// summarizeFiltered counts the answers the page's filter picks into a
+// summary of their own, reading every answer once (one segment at a
+// time), and keeps the latest of them for what they wrote.
+func (s *Server) summarizeFiltered(ctx context.Context, page *analyzePage) error {
+	sum := survey.NewSummary(page.Survey)
+	ring := make([]positioned, 0, latestWritten)
+	all, err := s.scanFiltered(ctx, page.Tenant, page.Survey.Slug, page.Filter.Filter, func(n, pos int, a *survey.SurveyAnswer) error {
+		sum.Add(*a)
+		c := *a // the scan reuses *a, not its Answers
+		if len(ring) < latestWritten {
+			ring = append(ring, positioned{&c, pos})
+		} else {
+			ring[n%latestWritten] = positioned{&c, pos}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	page.Of = all
+	// Newest first.
+	slices.SortFunc(ring, func(a, b positioned) int { return b.Position - a.Position })
+	page.questions(sum, ring)
+	return nil
+}
+
+// hasWritten reports whether one of sv's questions has written answers.
+func hasWritten(sv *survey.Survey) bool {
+	return slices.ContainsFunc(sv.Questions, survey.HasWritten)
+}
+
+// questions sets the page's total and questions from summary sum, with
+// what the latest answers (newest first) wrote.
+func (page *analyzePage) questions(sum *survey.SurveyAnswersSummary, latest []positioned) {
+	page.Total = sum.TotalAnswers
+	// And any question the summary counts that no version has now.
+	page.Survey = page.Survey.Everything(sum)
+	sv, tenant, slug := page.Survey, page.Tenant, page.Survey.Slug
 	for i, q := range sv.Questions {
 		var qs *survey.QuestionAnswersSummary
 		for j := range sum.Questions {
@@ -194,32 +324,14 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 		v := newQuestionView(i+1, q, qs, sum.TotalAnswers)
 		if survey.HasWritten(q) {
 			v.WrittenURL = "/" + tenant + "/surveys/" + slug + "/analyze/" + q.ID
-			written = true
-		}
-		page.Questions = append(page.Questions, v)
-	}
-	if written && sum.TotalAnswers > 0 {
-		// One read of the newest answers serves every question: the
-		// summary, the segments' names and the segment that holds them
-		// (single blobs for the newest not in a segment yet).
-		latest, total, err := s.reader.LatestAnswers(r.Context(), tenant, slug, 0, latestWritten)
-		if err != nil {
-			return err
-		}
-		for i, a := range latest {
-			for j, q := range sv.Questions {
-				if page.Questions[j].WrittenURL == "" {
-					continue
-				}
-				if t := survey.Written(q, answerTo(a, q.ID)); t != "" {
-					page.Questions[j].Written = append(page.Questions[j].Written, writtenAnswer{Text: t, On: a.CreatedOn, Position: total - 1 - i})
+			for _, a := range latest {
+				if t := survey.Written(q, answerTo(a.SurveyAnswer, q.ID)); t != "" {
+					v.Written = append(v.Written, writtenAnswer{Text: t, On: a.CreatedOn, Position: a.Position})
 				}
 			}
 		}
+		page.Questions = append(page.Questions, v)
 	}
-	w.Header().Set("Refresh", "15") // refreshed as answers arrive, without JavaScript
-	s.render(w, r, http.StatusOK, "analyze", page)
-	return nil
 }
 
 // writtenPage is the page of what the answers to one question wrote.
@@ -287,26 +399,31 @@ func (s *Server) written(w http.ResponseWriter, r *http.Request) error {
 }
 
 type answerPage struct {
-	Tenant   string
-	Survey   *survey.Survey
-	Answer   *survey.SurveyAnswer
-	Index    int // from 0
-	Total    int
-	Prev     int
-	Next     int
-	Last     int
-	Rows     []*survey.SurveyAnswer
-	Page     int
-	Pages    int
+	Tenant string
+	Survey *survey.Survey
+	Answer *survey.SurveyAnswer
+	// Index numbers the answer among those shown (from 0); Total counts
+	// them: the answers left, or those the filter picks out of Of.
+	Index int
+	Total int
+	Of    int
+	Prev  int
+	Next  int
+	Last  int
+	Rows  []*survey.SurveyAnswer
+	Page  int
+	Pages int
+	// PageSize is the rows of a page of the table.
 	PageSize int
 	// Deleted: the page comes after deleting an answer.
 	Deleted bool
+	Filter  filterView
 }
 
 const answersPageSize = 25
 
-// browse shows one answer, with first / previous / next / last, by its
-// position in the survey's answer list.
+// browse shows one answer, with first / previous / next / last: the i-th
+// (?i=, from 0) of the answers the filter picks.
 func (s *Server) browse(w http.ResponseWriter, r *http.Request) error {
 	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
 	sv, err := s.surveys.Get(r.Context(), tenant, slug)
@@ -314,22 +431,26 @@ func (s *Server) browse(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	i, _ := strconv.Atoi(r.URL.Query().Get("i"))
-	one, total, err := s.reader.Range(r.Context(), tenant, slug, max(i, 0), 1)
-	if err != nil {
-		return err
+	page := answerPage{Tenant: tenant, Survey: sv, Index: max(i, 0), Deleted: r.URL.Query().Get("deleted") == "1",
+		Filter: readFilter(r, sv, "/"+tenant+"/surveys/"+slug+"/answers")}
+	if !page.Filter.Invalid() {
+		one, err := s.pickAnswers(r.Context(), &page, page.Index, 1)
+		if err != nil {
+			return err
+		}
+		if len(one) == 1 {
+			page.Answer = one[0]
+		} else if page.Total > 0 && !page.Deleted {
+			return notFound("No answer at that position.")
+		}
 	}
-	page := answerPage{Tenant: tenant, Survey: sv, Total: total, Index: max(i, 0), Last: max(total-1, 0), Deleted: r.URL.Query().Get("deleted") == "1"}
-	if len(one) == 1 {
-		page.Answer = one[0]
-	} else if total > 0 && !page.Deleted {
-		return notFound("No answer at that position.")
-	}
+	page.Last = max(page.Total-1, 0)
 	page.Prev, page.Next = max(page.Index-1, 0), min(page.Index+1, page.Last)
-	s.render(w, r, http.StatusOK, "answer", page)
+	s.render(w, r, page.Filter.status(), "answer", page)
 	return nil
 }
 
-// answerTable shows a page of answers as a table.
+// answerTable shows a page of answers (?page=, from 1) as a table.
 func (s *Server) answerTable(w http.ResponseWriter, r *http.Request) error {
 	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
 	sv, err := s.surveys.Get(r.Context(), tenant, slug)
@@ -337,14 +458,52 @@ func (s *Server) answerTable(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p, _ := strconv.Atoi(r.URL.Query().Get("page"))
-	p = max(p, 1)
-	rows, total, err := s.reader.Range(r.Context(), tenant, slug, (p-1)*answersPageSize, answersPageSize)
-	if err != nil {
-		return err
+	page := answerPage{Tenant: tenant, Survey: sv, Page: max(p, 1), PageSize: answersPageSize,
+		Filter: readFilter(r, sv, "/"+tenant+"/surveys/"+slug+"/answers/table")}
+	if !page.Filter.Invalid() {
+		if page.Rows, err = s.pickAnswers(r.Context(), &page, (page.Page-1)*answersPageSize, answersPageSize); err != nil {
+			return err
+		}
 	}
-	page := answerPage{Tenant: tenant, Survey: sv, Total: total, Page: p, Pages: max((total+answersPageSize-1)/answersPageSize, 1), PageSize: answersPageSize, Rows: rows}
-	s.render(w, r, http.StatusOK, "answers", page)
+	page.Pages = max((page.Total+answersPageSize-1)/answersPageSize, 1)
+	s.render(w, r, page.Filter.status(), "answers", page)
 	return nil
+}
+
+// pickAnswers returns up to limit of the answers the page's filter picks,
+// from the offset-th (from 0) on, and sets the page's Total (and Of).
+// Without a filter, and before any answer of the survey is deleted, an
+// answer's number is its position in the list: the answers are read from
+// there. Otherwise every answer is read once (a segment at a time) to
+// number those picked, and only the page's are kept.
+func (s *Server) pickAnswers(ctx context.Context, page *answerPage, offset, limit int) (rows []*survey.SurveyAnswer, err error) {
+	rows, page.Total, page.Of, err = s.answersPicked(ctx, page.Tenant, page.Survey.Slug, page.Filter.Filter, offset, limit)
+	return rows, err
+}
+
+// answersPicked returns up to limit of the answers f picks from the
+// offset-th on, how many f picks (total) and how many answers there are
+// (all).
+func (s *Server) answersPicked(ctx context.Context, tenant, slug string, f survey.AnswerFilter, offset, limit int) (rows []*survey.SurveyAnswer, total, all int, err error) {
+	stored, _, err := s.summaries.Get(ctx, tenant, slug)
+	switch {
+	case survey.ErrorCode(err) == survey.ENOTFOUND:
+		return nil, 0, 0, nil // no answers yet
+	case err != nil:
+		return nil, 0, 0, err
+	case !f.Active() && len(stored.Deleted) == 0:
+		rows, total, err := s.reader.Range(ctx, tenant, slug, offset, limit)
+		return rows, total, total, err
+	}
+	all, err = s.scanFiltered(ctx, tenant, slug, f, func(n, _ int, a *survey.SurveyAnswer) error {
+		total = n + 1
+		if n >= offset && n < offset+limit {
+			c := *a // the scan reuses *a, not its Answers
+			rows = append(rows, &c)
+		}
+		return nil
+	})
+	return rows, total, all, err
 }
 
 // exportWindow is how long an export may take to write one batch of 500

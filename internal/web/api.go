@@ -92,16 +92,19 @@ func (s *Server) requireToken(next http.Handler) http.Handler {
 }
 
 type apiSurvey struct {
-	Slug        string        `json:"slug"`
-	Title       string        `json:"title"`
-	Description string        `json:"description,omitempty"`
-	ThankYou    string        `json:"thankYou,omitempty"`
-	State       survey.State  `json:"state"`
-	Listed      bool          `json:"listed"`
-	CreatedOn   time.Time     `json:"createdOn"`
-	PublishedOn *time.Time    `json:"publishedOn,omitempty"`
-	PublicURL   string        `json:"publicUrl"`
-	Questions   []apiQuestion `json:"questions,omitempty"`
+	Slug        string       `json:"slug"`
+	Title       string       `json:"title"`
+	Description string       `json:"description,omitempty"`
+	ThankYou    string       `json:"thankYou,omitempty"`
+	State       survey.State `json:"state"`
+	Listed      bool         `json:"listed"`
+	CreatedOn   time.Time    `json:"createdOn"`
+	PublishedOn *time.Time   `json:"publishedOn,omitempty"`
+	PublicURL   string       `json:"publicUrl"`
+	// TrashedOn and PurgeOn: a survey in the trash, and when it goes for good.
+	TrashedOn *time.Time    `json:"trashedOn,omitempty"`
+	PurgeOn   *time.Time    `json:"purgeOn,omitempty"`
+	Questions []apiQuestion `json:"questions,omitempty"`
 }
 
 // apiQuestion is a question with every setting a kind may have; a setting
@@ -184,6 +187,10 @@ func apiQuestionOf(q survey.Question) apiQuestion {
 func toAPI(sv *survey.Survey) apiSurvey {
 	a := apiSurvey{Slug: sv.Slug, Title: sv.Title, Description: sv.Description, ThankYou: sv.ThankYou, State: sv.State, Listed: sv.Listed,
 		CreatedOn: sv.CreatedOn, PublicURL: "/survey/" + sv.Tenant + "/" + sv.Slug}
+	if sv.Trashed() {
+		trashed, purge := sv.TrashedOn, sv.PurgeOn()
+		a.TrashedOn, a.PurgeOn = &trashed, &purge
+	}
 	if !sv.PublishedOn.IsZero() {
 		p := sv.PublishedOn
 		a.PublishedOn = &p
@@ -285,11 +292,33 @@ func (s *Server) apiDuplicate(w http.ResponseWriter, r *http.Request) (int, any,
 	return http.StatusCreated, toAPI(cp), nil
 }
 
+// apiDelete moves a survey to the trash, as the dashboard does (restore
+// it with POST …/restore within survey.TrashDays days); ?forever=true
+// deletes it and its answers at once, trashed or not.
 func (s *Server) apiDelete(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	if err := s.editor.Delete(r.Context(), apiTenant(r), chi.URLParam(r, "slug")); err != nil {
+	tenant, slug := apiTenant(r), chi.URLParam(r, "slug")
+	var err error
+	switch r.URL.Query().Get("forever") {
+	case "", "false":
+		err = s.editor.Trash(r.Context(), tenant, slug)
+	case "true":
+		err = s.editor.Delete(r.Context(), tenant, slug)
+	default:
+		err = &survey.Error{Code: survey.EINVALID, Message: "forever is true or false.", Fields: map[string]string{"forever": "Use true or false."}}
+	}
+	if err != nil {
 		return 0, nil, err
 	}
 	return http.StatusNoContent, nil, nil
+}
+
+// apiRestore takes a survey out of the trash.
+func (s *Server) apiRestore(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	tenant, slug := apiTenant(r), chi.URLParam(r, "slug")
+	if err := s.editor.Restore(r.Context(), tenant, slug); err != nil {
+		return 0, nil, err
+	}
+	return s.apiGet(w, r)
 }
 
 func (s *Server) apiSummary(w http.ResponseWriter, r *http.Request) (int, any, error) {
@@ -307,10 +336,16 @@ func (s *Server) apiSummary(w http.ResponseWriter, r *http.Request) (int, any, e
 	return http.StatusOK, sum, nil
 }
 
-// apiAnswers pages through answers: ?offset=0&limit=50 (at most 100).
+// apiAnswers pages through answers: ?offset=0&limit=50 (at most 100),
+// filtered by ?from=&to= (days) and ?q=&a= (one answer; see
+// survey.AnswerFilter). total counts the answers picked.
 func (s *Server) apiAnswers(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	tenant, slug := apiTenant(r), chi.URLParam(r, "slug")
 	sv, err := s.surveys.Get(r.Context(), tenant, slug)
+	if err != nil {
+		return 0, nil, err
+	}
+	f, err := filterOf(r, sv)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -319,7 +354,7 @@ func (s *Server) apiAnswers(w http.ResponseWriter, r *http.Request) (int, any, e
 	if err != nil || limit <= 0 {
 		limit = 50
 	}
-	page, total, err := s.reader.Range(r.Context(), tenant, slug, max(offset, 0), min(limit, 100))
+	page, total, _, err := s.answersPicked(r.Context(), tenant, slug, f, max(offset, 0), min(limit, 100))
 	if err != nil {
 		return 0, nil, err
 	}
@@ -332,7 +367,7 @@ func (s *Server) apiAnswers(w http.ResponseWriter, r *http.Request) (int, any, e
 }
 
 // apiExport streams every answer, one JSON object per line (or CSV with
-// ?format=csv).
+// ?format=csv), or those the filter picks (as apiAnswers').
 func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
 	format := r.URL.Query().Get("format")
 	if format == "" {

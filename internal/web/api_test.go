@@ -99,7 +99,7 @@ func TestAPI(t *testing.T) {
 	// Fabrikam's token reaches none of Adatum's surveys: 404, no data.
 	for _, p := range []struct{ method, path string }{
 		{"GET", demo}, {"GET", demo + "/summary"}, {"GET", demo + "/answers"}, {"GET", demo + "/export"},
-		{"POST", demo + "/publish"}, {"POST", demo + "/close"}, {"DELETE", demo},
+		{"POST", demo + "/publish"}, {"POST", demo + "/close"}, {"DELETE", demo}, {"DELETE", demo + "?forever=true"}, {"POST", demo + "/restore"},
 		{"GET", "/api/v1/surveys/api-survey"}, {"DELETE", "/api/v1/surveys/api-survey"},
 	} {
 		code, _, raw := app.api(t, p.method, p.path, fabrikam, "")
@@ -115,11 +115,24 @@ func TestAPI(t *testing.T) {
 	if code, _, _ := app.api(t, "POST", "/api/v1/surveys/api-survey/close", adatum, ""); code != 200 {
 		t.Errorf("close = %d", code)
 	}
+	// DELETE moves to the trash; restore brings it back; forever deletes.
 	if code, _, _ := app.api(t, "DELETE", "/api/v1/surveys/api-survey", adatum, ""); code != 204 {
 		t.Errorf("delete = %d", code)
 	}
+	if code, v, _ := app.api(t, "GET", "/api/v1/surveys/api-survey", adatum, ""); code != 200 || v["trashedOn"] == nil || v["purgeOn"] == nil {
+		t.Errorf("get after delete = %d %v; want it in the trash", code, v)
+	}
+	if code, v, _ := app.api(t, "DELETE", "/api/v1/surveys/api-survey?forever=maybe", adatum, ""); code != 422 || v["fields"] == nil {
+		t.Errorf("delete ?forever=maybe = %d %v", code, v)
+	}
+	if code, v, _ := app.api(t, "POST", "/api/v1/surveys/api-survey/restore", adatum, ""); code != 200 || v["trashedOn"] != nil || v["slug"] != "api-survey" {
+		t.Errorf("restore = %d %v", code, v)
+	}
+	if code, _, _ := app.api(t, "DELETE", "/api/v1/surveys/api-survey?forever=true", adatum, ""); code != 204 {
+		t.Errorf("delete forever = %d", code)
+	}
 	if code, v, _ := app.api(t, "GET", "/api/v1/surveys/api-survey", adatum, ""); code != 404 || v["error"] == "" {
-		t.Errorf("get after delete = %d %v", code, v)
+		t.Errorf("get after delete forever = %d %v", code, v)
 	}
 	if code, _, _ := app.api(t, "GET", "/api/v1/nothing", adatum, ""); code != 404 {
 		t.Errorf("unknown endpoint = %d", code)

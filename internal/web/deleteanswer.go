@@ -16,7 +16,8 @@ type AnswerRemover interface {
 }
 
 // deleteAnswer deletes one answer (spam) from the survey's summary,
-// tables and exports, and goes back to the answers, where it was.
+// tables and exports, and goes back to the answers, where it was (the
+// next answer is now the one it showed), with the same filter.
 func (s *Server) deleteAnswer(w http.ResponseWriter, r *http.Request) error {
 	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
 	sv, err := s.surveys.Get(r.Context(), tenant, slug)
@@ -27,6 +28,11 @@ func (s *Server) deleteAnswer(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	i, _ := strconv.Atoi(r.FormValue("i"))
-	http.Redirect(w, r, "/"+tenant+"/surveys/"+slug+"/answers?deleted=1&i="+strconv.Itoa(max(i, 0)), http.StatusSeeOther)
+	to := "/" + tenant + "/surveys/" + slug + "/answers?deleted=1&i=" + strconv.Itoa(max(i, 0))
+	// Back to the answers as they were filtered (a bad filter is dropped).
+	if f, err := survey.ParseAnswerFilter(sv, r.PostForm); err == nil && f.Active() {
+		to += "&" + f.Values().Encode()
+	}
+	http.Redirect(w, r, to, http.StatusSeeOther)
 	return nil
 }

@@ -18,7 +18,8 @@ import (
 // question's kind gives, RFC 4180, UTF-8 with a BOM for spreadsheets) or
 // JSON (one object per line, each answer with its kind's typed value),
 // in the order of the survey's answer list, reading one segment of answers
-// at a time.
+// at a time; with a filter (?from=&to=&q=&a=, survey.AnswerFilter), the
+// answers it picks only.
 func (s *Server) export(w http.ResponseWriter, r *http.Request) error {
 	return s.exportTo(w, r, chi.URLParam(r, "tenant"), chi.URLParam(r, "slug"), chi.URLParam(r, "format"))
 }
@@ -40,6 +41,10 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 		return err
 	}
 	sv = sv.Everything(counts)
+	filter, err := filterOf(r, sv)
+	if err != nil {
+		return err
+	}
 	flusher, _ := w.(http.Flusher)
 	// The server's write timeout bounds a page, not an export of a large
 	// survey: each batch written gives the export another exportWindow, so
@@ -66,13 +71,16 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 	rows := newCSVRows(sv)
 	n := 0
 	err = s.reader.Scan(r.Context(), tenant, slug, 0, func(_ int, a *survey.SurveyAnswer) error {
-		if cw != nil {
-			if err := cw.Write(rows.row(a)); err != nil {
+		if filter.Match(a) {
+			if cw != nil {
+				if err := cw.Write(rows.row(a)); err != nil {
+					return err
+				}
+			} else if err := enc.Encode(exportAnswer(sv, a)); err != nil {
 				return err
 			}
-		} else if err := enc.Encode(exportAnswer(sv, a)); err != nil {
-			return err
 		}
+		// Every 500 answers read (written or not), a batch.
 		if n++; n%500 == 0 {
 			if cw != nil {
 				cw.Flush()

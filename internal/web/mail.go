@@ -22,3 +22,19 @@ type Links interface {
 	Revoke(ctx context.Context, tenant, purpose, id string) error
 	RevokeFor(ctx context.Context, tenant, purpose, email string) error
 }
+
+// mailOn reports whether this server sends e-mail.
+func (s *Server) mailOn() bool { return s.mail != nil }
+
+// sendMail renders the mail template name to the address to and queues
+// it; mail.ErrNotConfigured when e-mail is off.
+func (s *Server) sendMail(ctx context.Context, name, to string, data any) error {
+	if s.mail == nil {
+		return mail.ErrNotConfigured
+	}
+	m, err := s.mailTemplates.Render(name, to, data)
+	if err != nil {
+		return err
+	}
+	return s.mail.Enqueue(ctx, m)
+}

@@ -112,6 +112,6 @@ func (s *Server) onboard(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.setSession(w, r, token)
-	http.Redirect(w, r, "/"+t.Key+"/surveys", http.StatusSeeOther)
+	http.Redirect(w, r, "/"+t.Key+"/welcome", http.StatusSeeOther)
 	return nil
 }

@@ -36,7 +36,7 @@ func TestOnboarding(t *testing.T) {
 	}
 
 	code, h, _ := app.do(t, "POST", "/onboarding", url.Values{"name": {"Contoso Ltd"}, "email": {"Carol@Contoso.example"}, "password": {"long enough pass"}, "plan": {"Standard"}}, nil)
-	if code != http.StatusSeeOther || h.Get("Location") != "/contosoltd/surveys" {
+	if code != http.StatusSeeOther || h.Get("Location") != "/contosoltd/welcome" {
 		t.Fatalf("sign-up = %d %q", code, h.Get("Location"))
 	}
 	var session string
@@ -44,6 +44,11 @@ func TestOnboarding(t *testing.T) {
 		if c.Name == "surveys_session" {
 			session = c.Value
 		}
+	}
+	// The welcome page shows the organisation's key and sign-in address.
+	if code, _, body := app.do(t, "GET", "/contosoltd/welcome", nil, map[string]string{"Cookie": "surveys_session=" + session}); code != 200 ||
+		!strings.Contains(body, "<code>contosoltd</code>") || !strings.Contains(body, "/login?tenant=contosoltd") {
+		t.Fatalf("the welcome page = %d\n%s", code, body)
 	}
 	if code, _, body := app.do(t, "GET", "/contosoltd/surveys", nil, map[string]string{"Cookie": "surveys_session=" + session}); code != 200 || !strings.Contains(body, "No surveys yet") {
 		t.Fatalf("the new tenant's dashboard = %d", code)

@@ -72,7 +72,7 @@ func newViews() (*views, error) {
 		}
 		v.pages[name] = t
 	}
-	for _, required := range []string{"home", "error", "survey", "thankyou", "closed", "login", "dashboard", "password", "designer", "analyze", "written", "answer", "answers", "share", "onboarding", "settings", "identity", "database", "confirmedit"} {
+	for _, required := range []string{"home", "error", "survey", "thankyou", "closed", "login", "dashboard", "password", "designer", "analyze", "written", "answer", "answers", "share", "onboarding", "settings", "identity", "database", "pick", "forgot", "reset", "welcome", "confirmedit"} {
 		if v.pages[required] == nil {
 			return nil, fmt.Errorf("web: template pages/%s.html is missing", required)
 		}
@@ -214,5 +214,25 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
+	_, _ = buf.WriteTo(w)
+}
+
+// renderBlock executes one block of page (a part of it the page's script
+// puts in place) with data, alone: 200 and the HTML fragment.
+func (s *Server) renderBlock(w http.ResponseWriter, r *http.Request, page, block string, data any) {
+	t, ok := s.views.pages[page]
+	var buf bytes.Buffer
+	if !ok || t.Lookup(block) == nil {
+		s.log.Error("render: no such block", "page", page, "block", block)
+		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
+		return
+	}
+	if err := t.ExecuteTemplate(&buf, block, data); err != nil {
+		s.log.Error("render failed", "page", page, "block", block, "path", r.URL.Path, "err", err)
+		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
 	_, _ = buf.WriteTo(w)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/surveys-dev/surveys/internal/mail"
 	"github.com/surveys-dev/surveys/internal/outbound"
 	"github.com/surveys-dev/surveys/internal/secret"
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -148,8 +149,9 @@ type Server struct {
 	// signInThrottle counts sign-ins per client address.
 	signInThrottle *addrThrottle
 	// mail is nil when e-mail is off; links are the single-use links.
-	mail  Mailer
-	links Links
+	mail          Mailer
+	mailTemplates *mail.Templates
+	links         Links
 	// trustedProxies are the proxies whose X-Forwarded-For names the client.
 	trustedProxies []netip.Prefix
 }
@@ -163,6 +165,10 @@ func (s *Server) Collectors() []prometheus.Collector {
 // the server.
 func New(d Deps) (*Server, error) {
 	v, err := newViews()
+	if err != nil {
+		return nil, err
+	}
+	mt, err := mail.LoadTemplates()
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +195,7 @@ func New(d Deps) (*Server, error) {
 		databases: d.Databases, transfers: d.Transfers,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."}),
 		http:     newHTTPMetrics(), forms: newForms(), signInThrottle: newAddrThrottle(), trustedProxies: d.Limits.TrustedProxies,
-		mail: d.Mail, links: d.Links}
+		mail: d.Mail, mailTemplates: mt, links: d.Links}
 	s.limit = s.newLimiters(d.Limits)
 	s.signer = newFormSigner(d.FormKey, d.Clock)
 	return s, nil

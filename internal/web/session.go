@@ -26,6 +26,11 @@ type Users interface {
 	// SignInExternal finds or makes the account of a user whom the
 	// tenant's own identity provider signed in.
 	SignInExternal(ctx context.Context, tenant, email, issuer, subject string) (*survey.User, error)
+	// TenantsOf lists the organisations where email has an account.
+	TenantsOf(ctx context.Context, email string) ([]string, error)
+	// SetPassword sets a password without the current one (a reset
+	// link's holder) and ends the account's sessions.
+	SetPassword(ctx context.Context, tenant, email, password string) error
 }
 
 const sessionCookie = "surveys_session"
@@ -71,6 +76,9 @@ func (s *Server) requireTenantUser(next http.Handler) http.Handler {
 
 type loginPage struct {
 	Tenant, Email, Next, Error string
+	// TenantName names the organisation being signed in to, when the page
+	// was reached from it (a link or a page of the tenant).
+	TenantName string
 	// OIDC: the tenant signs in through its own identity provider; Known:
 	// the tenant is known (and so, without OIDC, signs in with passwords).
 	OIDC, Known bool
@@ -89,7 +97,9 @@ func (s *Server) showLogin(w http.ResponseWriter, r *http.Request) error {
 	}
 	if page.Tenant != "" {
 		if t, err := s.tenants.Get(r.Context(), page.Tenant); err == nil {
-			page.OIDC, page.Known = t.UsesOIDC(), true
+			page.OIDC, page.Known, page.TenantName = t.UsesOIDC(), true, t.Name
+		} else {
+			page.Tenant = "" // unknown: signed in by email alone
 		}
 	}
 	s.render(w, r, http.StatusOK, "login", page)
@@ -114,6 +124,10 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 		s.render(w, r, http.StatusUnauthorized, "login", page)
 		return nil
 	}
+	if page.Tenant == "" {
+		return s.loginByEmail(w, r, page, addr)
+	}
+	page.TenantName = s.tenantName(r, page.Tenant)
 	// A suspended tenant says so before any password is checked, so its
 	// answer tells nothing of the password.
 	if t, err := s.public.Tenant(r.Context(), page.Tenant); err == nil && t.Suspended {
@@ -141,13 +155,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 		s.render(w, r, http.StatusForbidden, "login", page)
 		return nil
 	}
-	token, err := s.users.NewSession(r.Context(), u)
-	if err != nil {
-		return err
-	}
-	s.setSession(w, r, token)
-	http.Redirect(w, r, tenantNext(u.Tenant, page.Next), http.StatusSeeOther)
-	return nil
+	return s.startSession(w, r, u, page.Next, addr)
 }
 
 // logout ends the session and clears the cookie.

@@ -11,6 +11,28 @@ import (
 type surveyNavData struct {
 	Tenant, Slug string
 	current      string
+	// query is the filter of the answers ("from=…&q=…"), which the tabs
+	// of the answers and the exports carry.
+	query string
+}
+
+// Filtered is d with the answers' filter, as a query.
+func (d surveyNavData) Filtered(query string) surveyNavData {
+	d.query = query
+	return d
+}
+
+// IsFiltered reports whether the answers are filtered.
+func (d surveyNavData) IsFiltered() bool { return d.query != "" }
+
+// Href is the URL of the survey's page at path ("analyze", "export.csv"),
+// with the answers' filter.
+func (d surveyNavData) Href(path string) string {
+	u := "/" + d.Tenant + "/surveys/" + d.Slug + "/" + path
+	if d.query != "" {
+		u += "?" + d.query
+	}
+	return u
 }
 
 // surveyNav is the pages' surveyNav function.

@@ -1,0 +1,163 @@
+package survey
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// MaxFilterAnswer bounds the answer a filter looks for, in characters.
+const MaxFilterAnswer = 200
+
+// AnswerFilter picks some of a survey's answers: those given on the days
+// From to To (inclusive, days in UTC; either end may be open) and, when
+// Question is set, those whose answer to it is, or includes, Answer.
+//
+// An answer to a question "is or includes" Answer when one of the cells
+// its kind gives the CSV export is Answer, ignoring case and the spaces
+// around it, or, both being numbers, the same number: the choice of a
+// multiple choice or a dropdown, a checked box, a matrix row's column, a
+// rating, a number, a date, a whole short text. No kind is switched on.
+// The zero AnswerFilter picks every answer.
+type AnswerFilter struct {
+	// From and To are days as YYYY-MM-DD, or "".
+	From, To string
+	// Question is a question's ID, or ""; Answer what its answer is.
+	Question string
+	Answer   string
+
+	from, to time.Time // to is the start of the day after To
+	q        Question
+	number   float64
+	isNumber bool
+}
+
+// ParseAnswerFilter reads the filter of a query for survey sv: from and to
+// (YYYY-MM-DD), q (a question's ID) and a (its answer). Missing or empty
+// parameters filter nothing. Bad ones give an EINVALID *Error whose Fields
+// say what is wrong with each ("from", "to", "q", "a").
+func ParseAnswerFilter(sv *Survey, v url.Values) (AnswerFilter, error) {
+	get := func(k string) string { return strings.TrimSpace(CleanLine(v.Get(k))) }
+	f := AnswerFilter{From: get("from"), To: get("to"), Question: get("q"), Answer: get("a")}
+	errs := fieldErrors{}
+	day := func(s, field string) time.Time {
+		if s == "" {
+			return time.Time{}
+		}
+		t, err := time.Parse(time.DateOnly, s)
+		if err != nil || s < FirstDate || s > LastDate {
+			errs.add(field, "Give a day as YYYY-MM-DD, from %s to %s.", FirstDate, LastDate)
+			return time.Time{}
+		}
+		return t
+	}
+	f.from = day(f.From, "from")
+	if to := day(f.To, "to"); !to.IsZero() {
+		f.to = to.AddDate(0, 0, 1)
+		if !f.from.IsZero() && to.Before(f.from) {
+			errs.add("to", "The last day is before the first day.")
+		}
+	}
+	switch {
+	case f.Question == "" && f.Answer != "":
+		errs.add("q", "Choose the question whose answer to look for.")
+	case f.Question != "":
+		q, ok := sv.Question(f.Question)
+		if !ok {
+			errs.add("q", "This survey has no such question.")
+		}
+		f.q = q
+		switch {
+		case f.Answer == "":
+			errs.add("a", "Give the answer to look for.")
+		case utf8.RuneCountInString(f.Answer) > MaxFilterAnswer:
+			errs.add("a", "Give an answer of at most %d characters.", MaxFilterAnswer)
+		}
+		f.number, f.isNumber = filterNumber(f.Answer)
+	}
+	if err := errs.err("The filter"); err != nil {
+		return AnswerFilter{}, err
+	}
+	return f, nil
+}
+
+// filterNumber is s as a number, when it is one.
+func filterNumber(s string) (float64, bool) {
+	n, err := strconv.ParseFloat(s, 64)
+	return n, err == nil && !strings.ContainsAny(s, "xXpPnN_") // no hex, inf, NaN or digit separators
+}
+
+// Active reports whether f picks fewer than every answer.
+func (f AnswerFilter) Active() bool { return f.From != "" || f.To != "" || f.Question != "" }
+
+// Match reports whether f picks answer a.
+func (f AnswerFilter) Match(a *SurveyAnswer) bool {
+	if !f.from.IsZero() && a.CreatedOn.Before(f.from) {
+		return false
+	}
+	if !f.to.IsZero() && !a.CreatedOn.Before(f.to) {
+		return false
+	}
+	if f.Question == "" {
+		return true
+	}
+	qa, ok := a.Answer(f.Question)
+	if !ok || qa.Answer == "" {
+		return false
+	}
+	k, ok := KindOf(qa.Type)
+	if !ok {
+		return false
+	}
+	q := f.q
+	if q.Type != qa.Type {
+		// The question changed kind since: its settings say nothing of
+		// this answer.
+		q = Question{ID: qa.QuestionID, Text: qa.QuestionText, Type: qa.Type}
+	}
+	for _, c := range k.Cells(q, qa) {
+		c = strings.TrimSpace(c)
+		if strings.EqualFold(c, f.Answer) {
+			return true
+		}
+		if f.isNumber {
+			if n, ok := filterNumber(c); ok && n == f.number {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Values is f as a query (the parameters ParseAnswerFilter reads), its
+// empty parameters left out.
+func (f AnswerFilter) Values() url.Values {
+	v := url.Values{}
+	for _, p := range [][2]string{{"from", f.From}, {"to", f.To}, {"q", f.Question}, {"a", f.Answer}} {
+		if p[1] != "" {
+			v.Set(p[0], p[1])
+		}
+	}
+	return v
+}
+
+// Describe says what f picks, for people: "from 1 Dec 2026 to 3 Dec
+// 2026, answer to “Which device?” is “Mobile app”"; "" for none.
+func (f AnswerFilter) Describe() string {
+	var parts []string
+	long := func(t time.Time) string { return t.Format("2 Jan 2006") }
+	switch {
+	case f.From != "" && f.To != "":
+		parts = append(parts, "from "+long(f.from)+" to "+long(f.to.AddDate(0, 0, -1)))
+	case f.From != "":
+		parts = append(parts, "from "+long(f.from))
+	case f.To != "":
+		parts = append(parts, "until "+long(f.to.AddDate(0, 0, -1)))
+	}
+	if f.Question != "" {
+		parts = append(parts, "answer to “"+f.q.Text+"” is “"+f.Answer+"”")
+	}
+	return strings.Join(parts, ", ")
+}

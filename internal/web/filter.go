@@ -1,0 +1,114 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// filterView is the filter of the analysis, answers and table pages: the
+// filter read from the query, the problems beside its fields (a bad
+// filter: the page is a 422 and shows no answers), and what its form
+// offers.
+type filterView struct {
+	Filter survey.AnswerFilter
+	// Form is what the query said, shown again in the form.
+	Form   survey.AnswerFilter
+	Errors map[string]string
+	// Action is the page the form is sent to (GET).
+	Action    string
+	Questions []survey.Question
+	// Choices are the choices of the survey's questions, offered for the
+	// answer (a datalist: any answer may be typed).
+	Choices []string
+	// Query is the filter as a query, "" when there is none.
+	Query string
+}
+
+// Active reports whether the page is filtered.
+func (f filterView) Active() bool { return f.Filter.Active() }
+
+// Invalid reports whether the filter has problems.
+func (f filterView) Invalid() bool { return len(f.Errors) > 0 }
+
+// With is a link to the page itself, with the filter's query and the
+// given parameter added ("?page=3", "?a=Mobile+app&i=7&q=q2"): its links
+// keep the filter.
+func (f filterView) With(key string, value int) string {
+	q := f.Filter.Values()
+	q.Set(key, strconv.Itoa(value))
+	return "?" + q.Encode()
+}
+
+// readFilter reads the request's filter for sv, for the page at action.
+// A bad filter is no error here: the page shows its problems (422).
+func readFilter(r *http.Request, sv *survey.Survey, action string) filterView {
+	v := filterView{Action: action, Questions: sv.Questions}
+	for _, q := range sv.Questions {
+		for _, c := range q.PossibleAnswers {
+			if !slices.Contains(v.Choices, c) {
+				v.Choices = append(v.Choices, c)
+			}
+		}
+	}
+	q := r.URL.Query()
+	v.Form = survey.AnswerFilter{From: q.Get("from"), To: q.Get("to"), Question: q.Get("q"), Answer: q.Get("a")}
+	f, err := survey.ParseAnswerFilter(sv, q)
+	var se *survey.Error
+	if errors.As(err, &se) {
+		v.Errors = se.Fields
+		return v
+	}
+	v.Filter, v.Form, v.Query = f, f, f.Values().Encode()
+	return v
+}
+
+// filterStatus is the status of a page with filter v.
+func (f filterView) status() int {
+	if f.Invalid() {
+		return http.StatusUnprocessableEntity
+	}
+	return http.StatusOK
+}
+
+// scanFiltered calls fn with each answer f picks, in the order of the
+// survey's list: its number among those picked and its number among all
+// the answers left (both from 0; the second is the answer's ?i= on the
+// unfiltered browse page). It returns how many answers it read (those f
+// leaves out included). One segment of answers is read at a time; fn's
+// answer is only valid during the call.
+func (s *Server) scanFiltered(ctx context.Context, tenant, slug string, f survey.AnswerFilter, fn func(n, of int, a *survey.SurveyAnswer) error) (int, error) {
+	all, n := 0, 0
+	err := s.reader.Scan(ctx, tenant, slug, 0, func(_ int, a *survey.SurveyAnswer) error {
+		all++
+		if !f.Match(a) {
+			return nil
+		}
+		n++
+		return fn(n-1, all-1, a)
+	})
+	return all, err
+}
+
+// filterOf is the filter of an export or an API request: a bad one is an
+// EINVALID error, its problems by field and, for a page that has no form
+// to show them beside, in its message.
+func filterOf(r *http.Request, sv *survey.Survey) (survey.AnswerFilter, error) {
+	f, err := survey.ParseAnswerFilter(sv, r.URL.Query())
+	var se *survey.Error
+	if errors.As(err, &se) {
+		var parts []string
+		for _, k := range []string{"from", "to", "q", "a"} {
+			if m, ok := se.Fields[k]; ok {
+				parts = append(parts, k+": "+m)
+			}
+		}
+		return f, &survey.Error{Code: se.Code, Message: "The filter has problems: " + strings.Join(parts, " "), Fields: se.Fields}
+	}
+	return f, err
+}
