@@ -114,7 +114,7 @@ func TestSurveyLifecycle(t *testing.T) {
 			t.Fatalf("invalid update changed the questions: %+v", same.Questions)
 		}
 
-		// Published questions are frozen.
+		// Publish it.
 		pub, err := ss.SetState(ctx, tenant, s.Slug, survey.Published)
 		if err != nil || pub.State != survey.Published || pub.PublishedOn.IsZero() {
 			t.Fatalf("publish: %+v %v", pub, err)

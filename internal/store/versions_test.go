@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/store"
@@ -214,6 +215,35 @@ func TestQuestionIDsOfOldRows(t *testing.T) {
 			if id := e.String("ID"); id != s.Questions[i].ID || id == e.RowKey {
 				t.Errorf("row %s: ID %q, want %q", e.RowKey, id, s.Questions[i].ID)
 			}
+		}
+	})
+}
+
+// TestCachedSurveyHidesHidden: respondents' cached survey has no hidden
+// question, and is one value while cached (forms rendered once are kept
+// by it).
+func TestCachedSurveyHidesHidden(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
+		ctx := context.Background()
+		ss := store.NewSurveyStore(st)
+		s := sample(tenant, "Cached")
+		s.State = survey.Published
+		if err := ss.Create(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+		cur, _ := ss.Get(ctx, tenant, s.Slug)
+		cur.Questions[2].Hidden = true
+		if err := ss.Update(ctx, cur); err != nil {
+			t.Fatal(err)
+		}
+		c := store.NewCachedSurveys(ss, store.NewTenantStore(st), time.Minute)
+		a, err := c.Survey(ctx, tenant, s.Slug)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := c.Survey(ctx, tenant, s.Slug)
+		if a != b || len(a.Questions) != 3 || slices.ContainsFunc(a.Questions, func(q survey.Question) bool { return q.Hidden }) {
+			t.Fatalf("cached: %p %p %+v", a, b, a.Questions)
 		}
 	})
 }

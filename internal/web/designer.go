@@ -719,8 +719,8 @@ func (s *Server) previewUnsaved(w http.ResponseWriter, r *http.Request, page des
 	return nil
 }
 
-// editSurvey shows a survey in the designer; a published or closed one is
-// shown frozen.
+// editSurvey shows a survey in the designer, published and closed ones too
+// (with their answers' counts); one in the trash is shown, not edited.
 func (s *Server) editSurvey(w http.ResponseWriter, r *http.Request) error {
 	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
 	sv, err := s.surveys.Get(r.Context(), tenant, slug)
