@@ -67,17 +67,26 @@ func TestUserRemoveAndTokenCommands(t *testing.T) {
 			t.Errorf("token create --expires %s succeeded", bad)
 		}
 	}
+	if _, err := cmd("", "token", "create", "--tenant", "adatum", "--name", "ro", "--role", "viewer"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cmd("", "token", "create", "--tenant", "adatum", "--role", "owner"); err == nil {
+		t.Error("token create --role owner succeeded")
+	}
 	list, err := cmd("", "token", "list", "--tenant", "adatum")
 	row := func(list, name string) []string {
 		for _, line := range strings.Split(list, "\n") {
-			if f := strings.Fields(line); len(f) == 4 && f[1] == name {
+			if f := strings.Fields(line); len(f) == 6 && f[1] == name {
 				return f
 			}
 		}
 		return nil
 	}
 	rc, rr := row(list, "ci"), row(list, "reports")
-	if err != nil || rc == nil || rr == nil || !strings.HasSuffix(rc[3], "Z") || rr[3] != "never" || strings.Contains(list, ci) || strings.Contains(list, reports) || strings.Contains(list, "svy_") {
+	if ro := row(list, "ro"); ro == nil || ro[2] != "viewer" {
+		t.Errorf("the viewer token's row: %q", ro)
+	}
+	if err != nil || rc == nil || rr == nil || !strings.HasSuffix(rc[5], "Z") || rr[5] != "never" || rr[2] != "admin" || rr[4] != "never" || strings.Contains(list, ci) || strings.Contains(list, reports) || strings.Contains(list, "svy_") {
 		t.Fatalf("token list = %q, %v", list, err)
 	}
 	id := rr[0]

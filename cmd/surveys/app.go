@@ -153,6 +153,7 @@ func (m *Main) Run(ctx context.Context) error {
 			m.Mail.Queued = mw.Wake
 		}
 	}
+	users := store.NewUserStore(m.Storage)
 	deps := web.Deps{
 		Logger:      m.log,
 		Surveys:     surveys,
@@ -160,7 +161,8 @@ func (m *Main) Run(ctx context.Context) error {
 		Storage:     m.Storage,
 		Public:      store.NewCachedSurveys(surveys, tenants, 5*time.Second),
 		Notifier:    notifier,
-		Users:       store.NewUserStore(m.Storage),
+		Users:       users,
+		Members:     users,
 		Summaries:   store.NewSurveyAnswersSummaryStore(m.Storage),
 		Editor:      store.NewPlanGuard(surveys, tenants),
 		Reader:      answers,

@@ -87,6 +87,23 @@ func TestBrowserEveryScreen(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// A team: a viewer with a long address, a pending invitation and an
+	// API token, for the members and tokens pages; an invitation link.
+	if _, err := store.NewUserStore(m.Storage).AddMember(ctx, "adatum", "victoria.long-address-for-testing@research.adatum.example", "another long password", survey.Viewer); err != nil {
+		t.Fatal(err)
+	}
+	links := store.NewLinkStore(m.Storage)
+	if _, err := links.Create(ctx, store.Link{Purpose: store.LinkInvite, Tenant: "adatum", Email: "eve.editor@adatum.example", Role: "editor", By: "ana.de.souza-whitfield@adatum.example"}, store.InviteLinkTTL); err != nil {
+		t.Fatal(err)
+	}
+	invite, err := links.Create(ctx, store.Link{Purpose: store.LinkInvite, Tenant: "adatum", Email: "oliver.invited-person@adatum.example", Role: "viewer", By: "ana.de.souza-whitfield@adatum.example"}, store.InviteLinkTTL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.NewTokenStore(m.Storage).CreateWithRole(ctx, "adatum", "Quarterly reports export job", survey.Viewer, 90*24*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+
 	base := "http://" + m.Addr()
 	run := browserRun(t, newBrowser(t))
 	axeCheck := newAxeCheck(t)
@@ -117,6 +134,7 @@ func TestBrowserEveryScreen(t *testing.T) {
 	// Before signing in: sign-up, sign-in, a forgotten password.
 	check("onboarding", "/onboarding", `main form`, "")
 	check("login", "/login", `main form`, "Sign in")
+	check("invite", "/invite/"+invite, `main form`, "Join Adatum")
 	check("login-tenant", "/login?tenant=adatum", `main form`, "Adatum")
 	check("forgot", "/login/forgot", `main .panel`, "does not send e-mail") // this server has no SMTP
 	reset, err := store.NewLinkStore(m.Storage).Create(ctx, store.Link{Purpose: store.LinkReset, Tenant: "adatum", Email: "ana.de.souza-whitfield@adatum.example"}, store.ResetLinkTTL)
@@ -198,6 +216,9 @@ func TestBrowserEveryScreen(t *testing.T) {
 		{"identity", "/adatum/settings/identity", `main form`, "identity provider"},
 		{"database", "/adatum/settings/database", `main form`, "PostgreSQL"},
 		{"password", "/adatum/account/password", `main form`, "password"},
+		{"members", "/adatum/settings/members", `main form`, "victoria.long-address-for-testing@research.adatum.example"},
+		{"member-remove", "/adatum/settings/members/remove?email=victoria.long-address-for-testing@research.adatum.example", `main form`, "signed out everywhere"},
+		{"tokens", "/adatum/settings/tokens", `main form`, "Quarterly reports export job"},
 		{"not-found", sp + "-missing/analyze", `main`, "not found"},
 	} {
 		check(p.name, p.path, p.sel, p.want)

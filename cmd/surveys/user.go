@@ -87,7 +87,7 @@ func userCommand(ctx context.Context, args []string, getenv func(string) string,
 // list shows each token's ID, name, creation and expiry, never a secret;
 // revoke deletes a token by its ID.
 const tokenUsage = `Usage:
-  surveys token create --tenant T [--name N] [--expires 90d]   print a new API token
+  surveys token create --tenant T [--name N] [--role R] [--expires 90d]   print a new API token
   surveys token list --tenant T                                list the tenant's API tokens
   surveys token revoke --tenant T ID                           delete an API token
 
@@ -99,7 +99,7 @@ func tokenCommand(ctx context.Context, args []string, getenv func(string) string
 	if err != nil {
 		return err
 	}
-	var name, expires string
+	var name, expires, role string
 	var sf storageFlags
 	fs := sf.flagSet("token "+sub, onTenant|anyStorage, stderr)
 	synopsis := "--tenant T"
@@ -107,7 +107,8 @@ func tokenCommand(ctx context.Context, args []string, getenv func(string) string
 	case "create":
 		fs.StringVar(&name, "name", "", "what the token is for")
 		fs.StringVar(&expires, "expires", "", "the token's lifetime, in days (90d) or hours (12h); empty: it never expires")
-		synopsis += " [--name N] [--expires 90d]"
+		fs.StringVar(&role, "role", "admin", "what the token may do: admin, editor or viewer")
+		synopsis += " [--name N] [--role R] [--expires 90d]"
 	case "revoke":
 		synopsis += " ID"
 	}
@@ -140,13 +141,17 @@ func tokenCommand(ctx context.Context, args []string, getenv func(string) string
 			return fmt.Errorf("token list: %s", survey.ErrorMessage(err))
 		}
 		w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(w, "ID\tNAME\tCREATED\tEXPIRES")
+		fmt.Fprintln(w, "ID\tNAME\tROLE\tCREATED\tLAST USED\tEXPIRES")
 		for _, t := range list {
 			exp := "never"
 			if !t.Expires.IsZero() {
 				exp = t.Expires.UTC().Format(time.RFC3339)
 			}
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", t.ID, t.Name, t.CreatedOn.UTC().Format(time.RFC3339), exp)
+			used := "never"
+			if !t.LastUsed.IsZero() {
+				used = t.LastUsed.UTC().Format(time.RFC3339)
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", t.ID, t.Name, t.Role, t.CreatedOn.UTC().Format(time.RFC3339), used, exp)
 		}
 		return w.Flush()
 	case "revoke":
@@ -156,7 +161,11 @@ func tokenCommand(ctx context.Context, args []string, getenv func(string) string
 		fmt.Fprintf(stdout, "revoked token %s of tenant %s\n", fs.Arg(0), sf.tenant)
 		return nil
 	}
-	token, err := ts.CreateFor(ctx, sf.tenant, name, ttl)
+	r, err := survey.ParseRole(role)
+	if err != nil {
+		return usagef("token create: --role %q: use admin, editor or viewer", role)
+	}
+	token, err := ts.CreateWithRole(ctx, sf.tenant, name, r, ttl)
 	if err != nil {
 		return fmt.Errorf("token create: %s", err)
 	}

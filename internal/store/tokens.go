@@ -43,8 +43,18 @@ func (ts *TokenStore) Create(ctx context.Context, tenant, name string) (string, 
 }
 
 // CreateFor makes a token for tenant that expires after ttl (never when
-// ttl is 0), and returns it.
+// ttl is 0), and returns it. It may do everything (an admin's token).
 func (ts *TokenStore) CreateFor(ctx context.Context, tenant, name string, ttl time.Duration) (string, error) {
+	return ts.CreateWithRole(ctx, tenant, name, survey.Admin, ttl)
+}
+
+// CreateWithRole makes a token for tenant with a role, that expires after
+// ttl (never when ttl is 0), and returns it.
+func (ts *TokenStore) CreateWithRole(ctx context.Context, tenant, name string, role survey.Role, ttl time.Duration) (string, error) {
+	if !role.Valid() {
+		_, err := survey.ParseRole(string(role))
+		return "", err
+	}
 	if err := survey.ValidateTenantKey(tenant); err != nil {
 		return "", err
 	}
@@ -58,7 +68,7 @@ func (ts *TokenStore) CreateFor(ctx context.Context, tenant, name string, ttl ti
 	token := tokenPrefix + base64.RawURLEncoding.EncodeToString(b[:])
 	pk, rk := tokenKey(token)
 	now := ts.now().UTC()
-	props := map[string]any{"Tenant": tenant, "Name": name, "CreatedOn": now}
+	props := map[string]any{"Tenant": tenant, "Name": name, "CreatedOn": now, "Role": string(role)}
 	if ttl > 0 {
 		props["Expires"] = now.Add(ttl)
 	}
@@ -80,6 +90,10 @@ type TokenInfo struct {
 	Name      string
 	CreatedOn time.Time
 	Expires   time.Time // zero: never
+	// Role is what the token may do (none stored: admin); LastUsed when it
+	// was last used, to within TokenUseNoted (zero: never).
+	Role     survey.Role
+	LastUsed time.Time
 }
 
 // List returns the tenant's tokens, oldest first. It reads the whole
@@ -97,7 +111,8 @@ func (ts *TokenStore) List(ctx context.Context, tenant string) ([]TokenInfo, err
 		}
 		for _, e := range page.Entities {
 			if e.String("Tenant") == tenant && len(e.RowKey) >= TokenIDLength {
-				out = append(out, TokenInfo{ID: e.RowKey[:TokenIDLength], Name: e.String("Name"), CreatedOn: e.Time("CreatedOn"), Expires: e.Time("Expires")})
+				out = append(out, TokenInfo{ID: e.RowKey[:TokenIDLength], Name: e.String("Name"), CreatedOn: e.Time("CreatedOn"), Expires: e.Time("Expires"),
+					Role: survey.StoredRole(e.String("Role")), LastUsed: e.Time("LastUsed")})
 			}
 		}
 		if page.Continuation == "" {
@@ -143,19 +158,48 @@ func (ts *TokenStore) Revoke(ctx context.Context, tenant, id string) error {
 // Tenant returns the tenant of a token; EFORBIDDEN for an unknown, revoked
 // or expired one.
 func (ts *TokenStore) Tenant(ctx context.Context, token string) (string, error) {
+	a, err := ts.Check(ctx, token)
+	if err != nil {
+		return "", err
+	}
+	return a.Tenant, nil
+}
+
+// TokenUseNoted is how often a token's last use is written: at most once
+// in this time, not on every request, so that a busy token costs one
+// storage read a call, not a read and a write.
+const TokenUseNoted = 5 * time.Minute
+
+// TokenAuth is what a valid token lets its holder do.
+type TokenAuth struct {
+	Tenant string
+	Role   survey.Role
+	ID     string
+}
+
+// Check returns the tenant and role of a token, and notes its use (at most
+// every TokenUseNoted); EFORBIDDEN for an unknown, revoked or expired one.
+func (ts *TokenStore) Check(ctx context.Context, token string) (*TokenAuth, error) {
 	if !strings.HasPrefix(token, tokenPrefix) || len(token) != len(tokenPrefix)+43 {
-		return "", survey.Errorf(survey.EFORBIDDEN, "The API token is not valid.")
+		return nil, survey.Errorf(survey.EFORBIDDEN, "The API token is not valid.")
 	}
 	pk, rk := tokenKey(token)
 	e, err := ts.st.GetEntity(ctx, TokensTable, pk, rk)
 	if isNotFound(err) {
-		return "", survey.Errorf(survey.EFORBIDDEN, "The API token is not valid.")
+		return nil, survey.Errorf(survey.EFORBIDDEN, "The API token is not valid.")
 	}
 	if err != nil {
-		return "", mapErr(err, "API token")
+		return nil, mapErr(err, "API token")
 	}
-	if exp := e.Time("Expires"); !exp.IsZero() && !ts.now().Before(exp) {
-		return "", survey.Errorf(survey.EFORBIDDEN, "The API token has expired.")
+	now := ts.now()
+	if exp := e.Time("Expires"); !exp.IsZero() && !now.Before(exp) {
+		return nil, survey.Errorf(survey.EFORBIDDEN, "The API token has expired.")
 	}
-	return e.String("Tenant"), nil
+	if now.Sub(e.Time("LastUsed")) >= TokenUseNoted {
+		// Best effort, under the ETag: a revoked token is not brought back,
+		// and of parallel calls one writes.
+		e.Properties["LastUsed"] = now.UTC()
+		_, _ = ts.st.UpdateEntity(ctx, TokensTable, e, e.ETag)
+	}
+	return &TokenAuth{Tenant: e.String("Tenant"), Role: survey.StoredRole(e.String("Role")), ID: rk[:TokenIDLength]}, nil
 }

@@ -59,6 +59,12 @@ func NewUserStore(st storage.Storage) *UserStore {
 
 // Add creates an account; ECONFLICT when the email is taken in the tenant.
 func (us *UserStore) Add(ctx context.Context, tenant, email, password string) (*survey.User, error) {
+	return us.add(ctx, tenant, email, password, "")
+}
+
+// add creates an account with a role ("" for none: an admin, as accounts
+// made before roles).
+func (us *UserStore) add(ctx context.Context, tenant, email, password string, role survey.Role) (*survey.User, error) {
 	email = survey.NormalizeEmail(email)
 	if err := survey.ValidateTenantKey(tenant); err != nil {
 		return nil, err
@@ -70,13 +76,15 @@ func (us *UserStore) Add(ctx context.Context, tenant, email, password string) (*
 	if err != nil {
 		return nil, fmt.Errorf("store: hash password: %w", err)
 	}
-	u := &survey.User{Tenant: tenant, Email: email, CreatedOn: us.now().UTC()}
+	u := &survey.User{Tenant: tenant, Email: email, CreatedOn: us.now().UTC(), Role: role}
 	if err := us.indexEmail(ctx, tenant, email); err != nil {
 		return nil, err
 	}
-	_, err = us.st.InsertEntity(ctx, UsersTable, storage.Entity{PartitionKey: tenant, RowKey: email, Properties: map[string]any{
-		"PasswordHash": string(hash), "CreatedOn": u.CreatedOn, "FailCount": int64(0),
-	}})
+	props := map[string]any{"PasswordHash": string(hash), "CreatedOn": u.CreatedOn, "FailCount": int64(0)}
+	if role != "" {
+		props["Role"] = string(role)
+	}
+	_, err = us.st.InsertEntity(ctx, UsersTable, storage.Entity{PartitionKey: tenant, RowKey: email, Properties: props})
 	if errors.Is(err, storage.ErrExists) {
 		return nil, survey.Errorf(survey.ECONFLICT, "%s already has an account.", email)
 	}
@@ -129,7 +137,7 @@ func (us *UserStore) authenticate(ctx context.Context, tenant, email, password s
 	if err := us.resetFailures(ctx, tenant, email); err != nil {
 		return nil, err
 	}
-	return &survey.User{Tenant: tenant, Email: email, CreatedOn: e.Time("CreatedOn")}, nil
+	return &survey.User{Tenant: tenant, Email: email, CreatedOn: e.Time("CreatedOn"), Role: survey.StoredRole(e.String("Role"))}, nil
 }
 
 // countAttempt counts a sign-in attempt on an account, and returns the
@@ -212,6 +220,8 @@ type Session struct {
 	Tenant  string
 	Email   string
 	Expires time.Time
+	// Role is the account's role (members.go keeps it in step).
+	Role survey.Role
 }
 
 func sessionKey(token string) (pk, rk string) {
@@ -238,8 +248,12 @@ func (us *UserStore) NewSession(ctx context.Context, u *survey.User) (string, er
 	if err != nil {
 		return "", mapErr(err, "Session")
 	}
+	role, err := us.accountRole(ctx, u)
+	if err != nil {
+		return "", err
+	}
 	_, err = us.st.InsertEntity(ctx, SessionsTable, storage.Entity{PartitionKey: pk, RowKey: rk, Properties: map[string]any{
-		"Tenant": u.Tenant, "Email": u.Email, "Expires": expires, "LastSeen": now,
+		"Tenant": u.Tenant, "Email": u.Email, "Expires": expires, "LastSeen": now, "Role": string(role),
 	}})
 	if err != nil {
 		return "", mapErr(err, "Session")
@@ -291,7 +305,7 @@ func (us *UserStore) Session(ctx context.Context, token string) (*Session, error
 	if err != nil {
 		return nil, mapErr(err, "Session")
 	}
-	s := &Session{Tenant: e.String("Tenant"), Email: e.String("Email"), Expires: e.Time("Expires")}
+	s := &Session{Tenant: e.String("Tenant"), Email: e.String("Email"), Expires: e.Time("Expires"), Role: survey.StoredRole(e.String("Role"))}
 	now := us.now()
 	seen := e.Time("LastSeen")
 	if now.After(s.Expires) || seen.IsZero() || now.Sub(seen) >= SessionIdle {
@@ -387,12 +401,12 @@ func (us *UserStore) SignInExternal(ctx context.Context, tenant, email, issuer, 
 	for range 3 {
 		e, err := us.st.GetEntity(ctx, UsersTable, tenant, email)
 		if isNotFound(err) {
-			u := &survey.User{Tenant: tenant, Email: email, CreatedOn: now}
+			u := &survey.User{Tenant: tenant, Email: email, CreatedOn: now, Role: survey.ExternalRole}
 			if err := us.indexEmail(ctx, tenant, email); err != nil {
 				return nil, err
 			}
 			_, err = us.st.InsertEntity(ctx, UsersTable, storage.Entity{PartitionKey: tenant, RowKey: email, Properties: map[string]any{
-				"CreatedOn": now, "FailCount": int64(0), "Issuer": issuer, "Subject": subject, "ExternalSignIn": now,
+				"CreatedOn": now, "FailCount": int64(0), "Issuer": issuer, "Subject": subject, "ExternalSignIn": now, "Role": string(survey.ExternalRole),
 			}})
 			if errors.Is(err, storage.ErrExists) {
 				continue // created meanwhile: update it
@@ -408,7 +422,7 @@ func (us *UserStore) SignInExternal(ctx context.Context, tenant, email, issuer, 
 		} else if err != nil {
 			return nil, mapErr(err, "Account")
 		}
-		return &survey.User{Tenant: tenant, Email: email, CreatedOn: e.Time("CreatedOn")}, nil
+		return &survey.User{Tenant: tenant, Email: email, CreatedOn: e.Time("CreatedOn"), Role: survey.StoredRole(e.String("Role"))}, nil
 	}
 	return nil, survey.Errorf(survey.ECONFLICT, "The account was changed by someone else; try again.")
 }

@@ -15,6 +15,9 @@ type User struct {
 	Tenant    string
 	Email     string // lower case
 	CreatedOn time.Time
+	// Role is what the account may do in its tenant (StoredRole: none is
+	// admin).
+	Role Role
 }
 
 // NormalizeEmail lower-cases and trims an email address.

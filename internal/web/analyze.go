@@ -40,6 +40,8 @@ type analyzePage struct {
 	// Live is where the page's script asks for the summary again (an
 	// unfiltered page only); Self is the page's own URL, to refresh it.
 	Live, Self string
+	// Role is the signed-in member's: it hides what they may not do.
+	Role survey.Role
 }
 
 // questionView is what the analysis page knows of one question, and what
@@ -184,7 +186,7 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 	// Every version's questions: the hidden ones too, with their answers.
 	sv = sv.Everything(nil)
 	base := "/" + tenant + "/surveys/" + slug + "/analyze"
-	page := analyzePage{Tenant: tenant, Survey: sv, Filter: readFilter(r, sv, base), Self: base}
+	page := analyzePage{Tenant: tenant, Survey: sv, Filter: readFilter(r, sv, base), Self: base, Role: roleOf(r)}
 	if page.Transfer, err = s.transferViewFor(r, tenant, slug); err != nil {
 		return err
 	}
@@ -336,6 +338,8 @@ func (page *analyzePage) questions(sum *survey.SurveyAnswersSummary, latest []po
 
 // writtenPage is the page of what the answers to one question wrote.
 type writtenPage struct {
+	// Role is the signed-in member's: it hides what they may not do.
+	Role     survey.Role
 	Tenant   string
 	Survey   *survey.Survey
 	Question questionView
@@ -383,7 +387,7 @@ func (s *Server) written(w http.ResponseWriter, r *http.Request) error {
 	if p > pages {
 		return notFound(fmt.Sprintf("There is no page %d: these answers fill %s.", p, survey.Count(pages, "page")))
 	}
-	page := writtenPage{Tenant: tenant, Survey: sv, Question: newQuestionView(n, q, nil, 0), Page: p, Pages: pages, PageSize: writtenPageSize, Total: total}
+	page := writtenPage{Tenant: tenant, Survey: sv, Question: newQuestionView(n, q, nil, 0), Page: p, Pages: pages, PageSize: writtenPageSize, Total: total, Role: roleOf(r)}
 	if len(latest) > 0 {
 		page.From, page.To = (p-1)*writtenPageSize+1, (p-1)*writtenPageSize+len(latest)
 	}
@@ -399,6 +403,8 @@ func (s *Server) written(w http.ResponseWriter, r *http.Request) error {
 }
 
 type answerPage struct {
+	// Role is the signed-in member's: it hides what they may not do.
+	Role   survey.Role
 	Tenant string
 	Survey *survey.Survey
 	Answer *survey.SurveyAnswer
@@ -431,7 +437,7 @@ func (s *Server) browse(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	i, _ := strconv.Atoi(r.URL.Query().Get("i"))
-	page := answerPage{Tenant: tenant, Survey: sv, Index: max(i, 0), Deleted: r.URL.Query().Get("deleted") == "1",
+	page := answerPage{Tenant: tenant, Survey: sv, Index: max(i, 0), Deleted: r.URL.Query().Get("deleted") == "1", Role: roleOf(r),
 		Filter: readFilter(r, sv, "/"+tenant+"/surveys/"+slug+"/answers")}
 	if !page.Filter.Invalid() {
 		one, err := s.pickAnswers(r.Context(), &page, page.Index, 1)
@@ -458,7 +464,7 @@ func (s *Server) answerTable(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p, _ := strconv.Atoi(r.URL.Query().Get("page"))
-	page := answerPage{Tenant: tenant, Survey: sv, Page: max(p, 1), PageSize: answersPageSize,
+	page := answerPage{Tenant: tenant, Survey: sv, Page: max(p, 1), PageSize: answersPageSize, Role: roleOf(r),
 		Filter: readFilter(r, sv, "/"+tenant+"/surveys/"+slug+"/answers/table")}
 	if !page.Filter.Invalid() {
 		if page.Rows, err = s.pickAnswers(r.Context(), &page, (page.Page-1)*answersPageSize, answersPageSize); err != nil {

@@ -13,17 +13,31 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
-// Tokens checks API tokens.
+// Tokens checks API tokens, and makes, lists and revokes them (the
+// tokens page).
 type Tokens interface {
-	Tenant(ctx context.Context, token string) (string, error)
+	Check(ctx context.Context, token string) (*store.TokenAuth, error)
+	CreateWithRole(ctx context.Context, tenant, name string, role survey.Role, ttl time.Duration) (string, error)
+	List(ctx context.Context, tenant string) ([]store.TokenInfo, error)
+	Revoke(ctx context.Context, tenant, id string) error
 }
 
 type apiTenantKey struct{}
 
-func apiTenant(r *http.Request) string { t, _ := r.Context().Value(apiTenantKey{}).(string); return t }
+// apiAuth is the request's token's tenant and role, set by requireToken.
+func apiAuth(r *http.Request) *store.TokenAuth {
+	a, _ := r.Context().Value(apiTenantKey{}).(*store.TokenAuth)
+	if a == nil {
+		return &store.TokenAuth{}
+	}
+	return a
+}
+
+func apiTenant(r *http.Request) string { return apiAuth(r).Tenant }
 
 // apiHandlerFunc is a JSON handler: it returns the value to write (with
 // its status) or an error, written as JSON by apiHandle.
@@ -65,12 +79,12 @@ func (s *Server) apiHandle(h apiHandlerFunc) http.HandlerFunc {
 func (s *Server) requireToken(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		tenant := ""
+		var auth *store.TokenAuth
 		var err error
 		if !ok {
 			err = survey.Errorf(survey.EFORBIDDEN, "Send an API token: Authorization: Bearer <token>.")
 		} else {
-			tenant, err = s.tokens.Tenant(r.Context(), strings.TrimSpace(token))
+			auth, err = s.tokens.Check(r.Context(), strings.TrimSpace(token))
 		}
 		if survey.ErrorCode(err) == survey.EFORBIDDEN {
 			// No token, or an unknown, revoked or expired one: 401.
@@ -81,13 +95,13 @@ func (s *Server) requireToken(next http.Handler) http.Handler {
 			return
 		}
 		if err == nil {
-			err = s.tenantUsable(r.Context(), tenant)
+			err = s.tenantUsable(r.Context(), auth.Tenant)
 		}
 		if err != nil {
 			s.apiHandle(func(http.ResponseWriter, *http.Request) (int, any, error) { return 0, nil, err })(w, r)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), apiTenantKey{}, tenant)))
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), apiTenantKey{}, auth)))
 	})
 }
 

@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -12,24 +13,117 @@ import (
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
-// TestIsolationEveryRoute walks every route of the router: each subscriber
-// route of Adatum, asked by a signed-in Fabrikam user, is 403; each API
-// route, asked with Fabrikam's token for Adatum's survey, is 404; each API
-// route without a survey (the list, a new survey), asked with Fabrikam's
-// token, answers for Fabrikam alone. No body carries Adatum's data (its
-// name, its surveys' titles and slugs, its answers), and afterwards none of
-// Adatum's API answers carries Fabrikam's. A new route is covered the day
-// it is added.
+// routeActions says, for every route of the tenant's pages and of the API,
+// what it does (survey.Role.May decides who may). It is written out here,
+// apart from routes.go, so that the test checks the router against it: a
+// route missing from it fails the test the day it is added.
+var routeActions = map[string]survey.Action{
+	"GET /{tenant}/welcome":                                 ReadResults,
+	"GET /{tenant}/surveys":                                 ReadResults,
+	"GET /{tenant}/surveys/{slug}/analyze":                  ReadResults,
+	"GET /{tenant}/surveys/{slug}/analyze/live":             ReadResults,
+	"GET /{tenant}/surveys/{slug}/analyze/{question}":       ReadResults,
+	"GET /{tenant}/surveys/{slug}/share":                    ReadResults,
+	"GET /{tenant}/surveys/{slug}/preview":                  ReadResults,
+	"GET /{tenant}/surveys/{slug}/qr.png":                   ReadResults,
+	"GET /{tenant}/surveys/{slug}/answers":                  ReadResults,
+	"GET /{tenant}/surveys/{slug}/answers/table":            ReadResults,
+	"GET /{tenant}/surveys/{slug}/export.{format}":          ReadResults,
+	"GET /{tenant}/account/password":                        ReadResults,
+	"POST /{tenant}/account/password":                       ReadResults,
+	"GET /{tenant}/surveys/new":                             EditSurveys,
+	"POST /{tenant}/surveys/new":                            EditSurveys,
+	"GET /{tenant}/surveys/{slug}/edit":                     EditSurveys,
+	"POST /{tenant}/surveys/{slug}/edit":                    EditSurveys,
+	"GET /{tenant}/surveys/{slug}/delete-forever":           EditSurveys,
+	"POST /{tenant}/surveys/{slug}/{action}":                EditSurveys,
+	"POST /{tenant}/surveys/{slug}/answers/{answer}/delete": DeleteAnswers,
+	"POST /{tenant}/surveys/{slug}/transfer":                TransferAnswers,
+	"GET /{tenant}/settings":                                ManageTenant,
+	"POST /{tenant}/settings":                               ManageTenant,
+	"GET /{tenant}/settings/identity":                       ManageTenant,
+	"POST /{tenant}/settings/identity":                      ManageTenant,
+	"GET /{tenant}/settings/database":                       ManageTenant,
+	"POST /{tenant}/settings/database":                      ManageTenant,
+	"GET /{tenant}/settings/members":                        ManageMembers,
+	"POST /{tenant}/settings/members":                       ManageMembers,
+	"POST /{tenant}/settings/members/role":                  ManageMembers,
+	"GET /{tenant}/settings/members/remove":                 ManageMembers,
+	"POST /{tenant}/settings/members/remove":                ManageMembers,
+	"POST /{tenant}/settings/invitations/{id}/revoke":       ManageMembers,
+	"GET /{tenant}/settings/tokens":                         ManageTokens,
+	"POST /{tenant}/settings/tokens":                        ManageTokens,
+	"POST /{tenant}/settings/tokens/{id}/revoke":            ManageTokens,
+
+	"GET /api/v1/surveys":                 ReadResults,
+	"GET /api/v1/surveys/{slug}":          ReadResults,
+	"GET /api/v1/surveys/{slug}/summary":  ReadResults,
+	"GET /api/v1/surveys/{slug}/answers":  ReadResults,
+	"GET /api/v1/surveys/{slug}/export":   ReadResults,
+	"POST /api/v1/surveys":                EditSurveys,
+	"DELETE /api/v1/surveys/{slug}":       EditSurveys,
+	"POST /api/v1/surveys/{slug}/restore": EditSurveys,
+	"POST /api/v1/surveys/{slug}/publish": EditSurveys,
+	"POST /api/v1/surveys/{slug}/close":   EditSurveys,
+}
+
+// The actions, short.
+const (
+	ReadResults     = survey.ReadResults
+	EditSurveys     = survey.EditSurveys
+	DeleteAnswers   = survey.DeleteAnswers
+	TransferAnswers = survey.TransferAnswers
+	ManageTenant    = survey.ManageTenant
+	ManageMembers   = survey.ManageMembers
+	ManageTokens    = survey.ManageTokens
+)
+
+// TestIsolationEveryRoute walks every route of the router and asks each as
+// an admin, an editor and a viewer of Fabrikam and of Adatum, signed in
+// and with an API token of that role: a table of route × role × tenant.
+//
+// Across tenants: each subscriber route of Adatum, asked by a signed-in
+// Fabrikam member of any role, is 403; each API route, asked with a
+// Fabrikam token for Adatum's survey, is 404 (403 when the token's role may
+// not do it at all); each API route without a survey (the list, a new
+// survey) answers for Fabrikam alone. No body carries Adatum's data (its
+// name, its surveys' titles and slugs, its answers), and afterwards none
+// of Adatum's API answers carries Fabrikam's.
+//
+// Within a tenant: each route lets through exactly the roles routeActions
+// says (the others get 403), for sessions and for tokens alike. These
+// requests name a survey that does not exist, so that letting one through
+// changes nothing. A new route is covered the day it is added.
 func TestIsolationEveryRoute(t *testing.T) {
 	app := newTestApp(t)
 	ctx := context.Background()
-	if _, err := store.NewUserStore(app.st).Add(ctx, "fabrikam", "fred@fabrikam.example", "another long password"); err != nil {
-		t.Fatal(err)
+	users, tokens := store.NewUserStore(app.st), store.NewTokenStore(app.st)
+	type member struct {
+		cookie, token string
 	}
-	_, fred := app.signIn(t, "fabrikam", "fred@fabrikam.example", "another long password")
-	token, err := store.NewTokenStore(app.st).Create(ctx, "fabrikam", "test")
-	if err != nil {
-		t.Fatal(err)
+	// members[tenant][role]: a signed-in member and an API token.
+	members := map[string]map[survey.Role]member{}
+	for _, tenant := range []string{"adatum", "fabrikam"} {
+		members[tenant] = map[survey.Role]member{}
+		for _, role := range survey.Roles {
+			email := string(role) + "@" + tenant + ".example"
+			if _, err := users.AddMember(ctx, tenant, email, "another long password", role); err != nil {
+				t.Fatal(err)
+			}
+			u, err := users.Authenticate(ctx, tenant, email, "another long password")
+			if err != nil || u.Role != role {
+				t.Fatalf("%s: %+v, %v", email, u, err)
+			}
+			session, err := users.NewSession(ctx, u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			token, err := tokens.CreateWithRole(ctx, tenant, "test "+string(role), role, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			members[tenant][role] = member{cookie: "surveys_session=" + session, token: token}
+		}
 	}
 	// Adatum has an answer, so that there is data to leak.
 	if code, _, _ := app.do(t, "POST", app.path(), app.complete(app.token(t, app.path())), nil); code != 303 {
@@ -53,37 +147,79 @@ func TestIsolationEveryRoute(t *testing.T) {
 	}
 	adatumData := []string{"adatum", app.adatum.Title, app.adatum.Slug, draft.Title, draft.Slug, "Faster pages, please", "Which launch first?"}
 
-	fill := strings.NewReplacer("{tenant}", "adatum", "{slug}", app.adatum.Slug, "{action}", "delete", "{format}", "csv", "{question}", app.adatum.Questions[3].ID, "{answer}", "0639319281967095294-57ffb6")
+	fill := func(tenant, slug string) *strings.Replacer {
+		return strings.NewReplacer("{tenant}", tenant, "{slug}", slug, "{action}", "delete", "{format}", "csv", "{question}", app.adatum.Questions[3].ID,
+			"{answer}", "0639319281967095294-57ffb6", "{id}", "0123456789abcdef")
+	}
+	// Adatum's real survey, asked across tenants; a survey that does not
+	// exist, asked within one.
+	across, within := fill("adatum", app.adatum.Slug), fill("adatum", "no-such-survey")
+	// A form that would change something if a route let it through with
+	// a real survey, and that here fails after the role check.
+	form := url.Values{"email": {"nobody@adatum.example"}}
+
+	walked := map[string]bool{}
 	subscriber, api, apiOwn := 0, 0, 0
-	err = chi.Walk(app.web.Routes(), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
-		path := fill.Replace(strings.TrimSuffix(route, "/*"))
-		switch {
-		case strings.HasPrefix(route, "/{tenant}/"):
-			subscriber++
-			code, _, body := app.do(t, method, path, nil, map[string]string{"Cookie": "surveys_session=" + fred.Value})
-			// The path names adatum; the page must not echo it or more.
-			if leaked := leaks(body, adatumData...); code != http.StatusForbidden || len(leaked) > 0 {
-				t.Errorf("%s %s as Fabrikam = %d, with Adatum's %q", method, path, code, leaked)
-			}
-		case strings.HasPrefix(route, "/api/v1/") && strings.Contains(route, "{slug}"):
-			api++
-			code, _, body := app.api(t, method, path, token, "")
-			if leaked := leaks(body, adatumData...); code != http.StatusNotFound || len(leaked) > 0 {
-				t.Errorf("%s %s with Fabrikam's token = %d, with Adatum's %q: %s", method, path, code, leaked, body)
-			}
-		case strings.HasPrefix(route, "/api/v1/"):
-			// The routes of the token's own tenant: Fabrikam's answers only.
-			apiOwn++
-			body := ""
-			if method == http.MethodPost {
-				body = `{"title":"Fabrikam private plan","questions":[{"text":"Why now?","type":"SimpleText"}]}`
-			}
-			code, _, raw := app.api(t, method, path, token, body)
-			if leaked := leaks(raw, adatumData...); code/100 != 2 || len(leaked) > 0 {
-				t.Errorf("%s %s with Fabrikam's token = %d, with Adatum's %q: %s", method, path, code, leaked, raw)
-			}
-			if method == http.MethodGet && !strings.Contains(raw, "Fabrikam product feedback") {
-				t.Errorf("%s %s with Fabrikam's token lacks Fabrikam's own survey: %s", method, path, raw)
+	err := chi.Walk(app.web.Routes(), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		key := method + " " + strings.TrimSuffix(route, "/*")
+		isSubscriber, isAPI := strings.HasPrefix(route, "/{tenant}/"), strings.HasPrefix(route, "/api/v1/")
+		if !isSubscriber && !isAPI {
+			return nil
+		}
+		action, ok := routeActions[key]
+		if !ok {
+			t.Errorf("%s is not in routeActions: say what it does, and so who may", key)
+			return nil
+		}
+		walked[key] = true
+		for _, role := range survey.Roles {
+			fred, own := members["fabrikam"][role], members["adatum"][role]
+			allowed := role.May(action)
+			switch {
+			case isSubscriber:
+				subscriber++
+				// Across tenants: 403, whatever the role.
+				path := across.Replace(route)
+				code, _, body := app.do(t, method, path, form, map[string]string{"Cookie": fred.cookie})
+				if leaked := leaks(body, adatumData...); code != http.StatusForbidden || len(leaked) > 0 {
+					t.Errorf("%s %s as Fabrikam's %s = %d, with Adatum's %q", method, path, role, code, leaked)
+				}
+				// Within the tenant: the role decides.
+				path = within.Replace(route)
+				code, header, _ := app.do(t, method, path, form, map[string]string{"Cookie": own.cookie})
+				if (code != http.StatusForbidden) != allowed || strings.HasPrefix(header.Get("Location"), "/login") {
+					t.Errorf("%s %s as Adatum's %s = %d (to %q); want allowed %v", method, path, role, code, header.Get("Location"), allowed)
+				}
+			case strings.Contains(route, "{slug}"):
+				api++
+				path := across.Replace(route)
+				code, _, body := app.api(t, method, path, fred.token, "")
+				want := http.StatusNotFound
+				if !allowed {
+					want = http.StatusForbidden
+				}
+				if leaked := leaks(body, adatumData...); code != want || len(leaked) > 0 {
+					t.Errorf("%s %s with Fabrikam's %s token = %d (want %d), with Adatum's %q: %s", method, path, role, code, want, leaked, body)
+				}
+				path = within.Replace(route)
+				code, _, body = app.api(t, method, path, own.token, "")
+				if (code != http.StatusForbidden) != allowed || code == http.StatusUnauthorized {
+					t.Errorf("%s %s with Adatum's %s token = %d; want allowed %v: %s", method, path, role, code, allowed, body)
+				}
+			default:
+				// The routes of the token's own tenant: Fabrikam's answers only.
+				apiOwn++
+				body := ""
+				if method == http.MethodPost {
+					body = `{"title":"Fabrikam private plan","questions":[{"text":"Why now?","type":"SimpleText"}]}`
+				}
+				code, _, raw := app.api(t, method, route, fred.token, body)
+				if leaked := leaks(raw, adatumData...); (code/100 == 2) != allowed || !allowed && code != http.StatusForbidden || len(leaked) > 0 {
+					t.Errorf("%s %s with Fabrikam's %s token = %d (allowed %v), with Adatum's %q: %s", method, route, role, code, allowed, leaked, raw)
+				}
+				if method == http.MethodGet && !strings.Contains(raw, "Fabrikam product feedback") {
+					t.Errorf("%s %s with Fabrikam's %s token lacks Fabrikam's own survey: %s", method, route, role, raw)
+				}
 			}
 		}
 		return nil
@@ -91,23 +227,26 @@ func TestIsolationEveryRoute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if subscriber < 12 || api < 7 || apiOwn < 2 {
-		t.Fatalf("walked %d subscriber, %d API survey and %d API tenant routes: the walk missed routes", subscriber, api, apiOwn)
+	for key := range routeActions {
+		if !walked[key] {
+			t.Errorf("routeActions names %s, which the router does not have", key)
+		}
 	}
-	t.Logf("walked %d subscriber routes, %d API survey routes and %d API tenant routes", subscriber, api, apiOwn)
+	if subscriber < 30*3 || api < 7*3 || apiOwn < 2*3 {
+		t.Fatalf("walked %d subscriber, %d API survey and %d API tenant requests: the walk missed routes", subscriber, api, apiOwn)
+	}
+	t.Logf("asked %d subscriber routes, %d API survey routes and %d API tenant routes, each as 3 roles of 2 tenants", subscriber/3, api/3, apiOwn/3)
 
 	// The other way round: Adatum's list shows none of Fabrikam's surveys,
-	// the one it just made included.
-	adatumToken, err := store.NewTokenStore(app.st).Create(ctx, "adatum", "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	code, _, raw := app.api(t, "GET", "/api/v1/surveys", adatumToken, "")
+	// the one its editors' tokens just made included.
+	code, _, raw := app.api(t, "GET", "/api/v1/surveys", members["adatum"][survey.Viewer].token, "")
 	if leaked := leaks(raw, "fabrikam", "Fabrikam product feedback", "Fabrikam private plan", "Why now?"); code != http.StatusOK || len(leaked) > 0 || !strings.Contains(raw, draft.Slug) {
 		t.Errorf("GET /api/v1/surveys with Adatum's token = %d, with Fabrikam's %q: %s", code, leaked, raw)
 	}
-	if list, err := app.surveys.List(ctx, "fabrikam"); err != nil || len(list) != 2 {
-		t.Errorf("Fabrikam's surveys after its POST: %d, %v; want 2", len(list), err)
+	// Fabrikam's admin and editor tokens made one survey each; the
+	// viewer's was refused.
+	if list, err := app.surveys.List(ctx, "fabrikam"); err != nil || len(list) != 3 {
+		t.Errorf("Fabrikam's surveys after its POSTs: %d, %v; want 3", len(list), err)
 	}
 	// Adatum's survey is intact after all of Fabrikam's attempts.
 	if _, err := app.surveys.Get(ctx, "adatum", app.adatum.Slug); err != nil {

@@ -102,6 +102,9 @@ type Deps struct {
 	// Links makes and redeems single-use links (password resets,
 	// invitations).
 	Links Links
+	// Members keeps the tenant's accounts and roles (the members page,
+	// invitations); nil takes them from Users when it keeps them.
+	Members Members
 
 	// Clock tells the time to the form tokens (nil: time.Now); tests move it.
 	Clock func() time.Time
@@ -152,6 +155,8 @@ type Server struct {
 	mail          Mailer
 	mailTemplates *mail.Templates
 	links         Links
+	// members are the tenants' accounts and roles.
+	members Members
 	// trustedProxies are the proxies whose X-Forwarded-For names the client.
 	trustedProxies []netip.Prefix
 }
@@ -196,6 +201,10 @@ func New(d Deps) (*Server, error) {
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."}),
 		http:     newHTTPMetrics(), forms: newForms(), signInThrottle: newAddrThrottle(), trustedProxies: d.Limits.TrustedProxies,
 		mail: d.Mail, mailTemplates: mt, links: d.Links}
+	s.members = d.Members
+	if m, ok := d.Users.(Members); ok && s.members == nil {
+		s.members = m
+	}
 	s.limit = s.newLimiters(d.Limits)
 	s.signer = newFormSigner(d.FormKey, d.Clock)
 	return s, nil

@@ -15,6 +15,8 @@ type sharePage struct {
 	Tenant string
 	Survey *survey.Survey
 	Link   string
+	// Role is the signed-in member's: it hides what they may not do.
+	Role survey.Role
 }
 
 // maxHostLength bounds the Host a link is built on when no public URL is
@@ -90,7 +92,7 @@ func (s *Server) share(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.render(w, r, http.StatusOK, "share", sharePage{Tenant: tenant, Survey: sv, Link: link})
+	s.render(w, r, http.StatusOK, "share", sharePage{Tenant: tenant, Survey: sv, Link: link, Role: roleOf(r)})
 	return nil
 }
 

@@ -3,6 +3,8 @@ package web
 import (
 	"html/template"
 	"strings"
+
+	"github.com/surveys-dev/surveys/internal/survey"
 )
 
 // surveyNavData is what the survey-nav partial (a survey's tabs) shows:
@@ -11,6 +13,9 @@ import (
 type surveyNavData struct {
 	Tenant, Slug string
 	current      string
+	// Edit shows the Questions tab: the page's member may edit surveys
+	// (no role given: shown).
+	Edit bool
 	// query is the filter of the answers ("from=…&q=…"), which the tabs
 	// of the answers and the exports carry.
 	query string
@@ -35,9 +40,10 @@ func (d surveyNavData) Href(path string) string {
 	return u
 }
 
-// surveyNav is the pages' surveyNav function.
-func surveyNav(tenant, slug, current string) surveyNavData {
-	return surveyNavData{Tenant: tenant, Slug: slug, current: current}
+// surveyNav is the pages' surveyNav function; role, when given, is the
+// signed-in member's, which hides the tabs it may not use.
+func surveyNav(tenant, slug, current string, role ...survey.Role) surveyNavData {
+	return surveyNavData{Tenant: tenant, Slug: slug, current: current, Edit: len(role) == 0 || role[0].May(survey.EditSurveys)}
 }
 
 // Current is the attribute that marks tab as the current one: "page" on
