@@ -58,7 +58,7 @@ func TestSignInByEmailAndReset(t *testing.T) {
 	if code != 200 || len(picks) != 2 || picks[0][2] != "Adatum" || picks[1][2] != "Fabrikam" {
 		t.Fatalf("the pick page = %d, %q\n%s", code, picks, body)
 	}
-	if code, _, _ := ana.post("/login/reset/"+picks[0][1], url.Values{"new": {"a brand new passphrase"}, "confirm": {"a brand new passphrase"}}); code != 404 {
+	if code, _, _ := ana.post("/login/reset/"+picks[0][1], url.Values{"new": {"a brand new passphrase"}, "confirm": {"a brand new passphrase"}}); code != 410 {
 		t.Fatalf("a pick link used as a reset link = %d", code)
 	}
 	if code, h, _ := ana.post("/login/pick", url.Values{"token": {picks[1][1]}, "next": {"/fabrikam/settings"}}); code != 303 || h.Get("Location") != "/fabrikam/settings" {
@@ -115,7 +115,7 @@ func TestSignInByEmailAndReset(t *testing.T) {
 	if code, _ := eve.get("/adatum/surveys"); code != 200 {
 		t.Fatalf("signed in after the reset: %d", code)
 	}
-	if code, _, _ := newSubscriber(t, base).post(resetPath, url.Values{"new": {"yet another passphrase"}, "confirm": {"yet another passphrase"}}); code != 404 {
+	if code, _, _ := newSubscriber(t, base).post(resetPath, url.Values{"new": {"yet another passphrase"}, "confirm": {"yet another passphrase"}}); code != 410 {
 		t.Fatalf("a reset link used twice = %d", code)
 	}
 	// The new password is Adatum's only; Fabrikam's is unchanged, so the

@@ -211,11 +211,23 @@ type resetPage struct {
 	Errors                     map[string]string
 }
 
+// resetGone renders the page of a reset link that is unknown, used or
+// expired: 410, saying what to do.
+func (s *Server) resetGone(w http.ResponseWriter, r *http.Request, err error) error {
+	if survey.ErrorCode(err) != survey.ENOTFOUND {
+		return err
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	s.render(w, r, http.StatusGone, "error", errorPage{Title: "This link does not work",
+		Message: "This link to set a password has been used or has expired (it works once, within an hour). Ask for a new one: Forgot your password? on the sign-in page."})
+	return nil
+}
+
 func (s *Server) showReset(w http.ResponseWriter, r *http.Request) error {
 	token := chi.URLParam(r, "token")
 	l, err := s.peekLink(r, store.LinkReset, token)
 	if err != nil {
-		return err
+		return s.resetGone(w, r, err)
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Referrer-Policy", "no-referrer")
@@ -234,7 +246,7 @@ func (s *Server) reset(w http.ResponseWriter, r *http.Request) error {
 	}
 	l, err := s.peekLink(r, store.LinkReset, token)
 	if err != nil {
-		return err
+		return s.resetGone(w, r, err)
 	}
 	page := resetPage{Token: token, Email: l.Email, Organisation: s.tenantName(r, l.Tenant)}
 	password := r.PostForm.Get("new")
@@ -254,7 +266,7 @@ func (s *Server) reset(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	if l, err = s.useLink(r, store.LinkReset, token); err != nil {
-		return err
+		return s.resetGone(w, r, err)
 	}
 	if err := s.users.SetPassword(r.Context(), l.Tenant, l.Email, password); err != nil {
 		return err
