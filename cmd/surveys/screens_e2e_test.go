@@ -205,7 +205,7 @@ func TestBrowserEveryScreen(t *testing.T) {
 		{"dashboard", "/adatum/surveys", `table.table`, s.Title}, // with its trash
 		{"delete-forever", "/adatum/surveys/" + pilot.Slug + "/delete-forever", `main form`, "cannot be undone"},
 		{"new-survey", "/adatum/surveys/new", `#title`, "Question"},
-		{"designer", sp + "/edit", `main`, s.Questions[0].Text},
+		{"designer", sp + "/edit", `main`, "Edit survey"}, // published, with answers: still editable
 		{"preview", sp + "/preview", `main form`, s.Questions[0].Text},
 		{"share", sp + "/share", `img.qr`, "Public link"},
 		{"analysis", sp + "/analyze", `#transfer .transfer-status`, "Last copy requested"}, // with its transfer section
@@ -222,6 +222,34 @@ func TestBrowserEveryScreen(t *testing.T) {
 		{"not-found", sp + "-missing/analyze", `main`, "not found"},
 	} {
 		check(p.name, p.path, p.sel, p.want)
+	}
+
+	// Hiding an answered question of the published survey asks first: the
+	// confirmation names it and the answers; back to the designer, nothing
+	// saved.
+	for _, w := range []int{390, 1280} {
+		var main string
+		what := fmt.Sprintf("confirm-edit (%d px)", w)
+		run(what,
+			chromedp.EmulateViewport(int64(w), 900),
+			chromedp.Navigate(base+sp+"/edit"),
+			chromedp.WaitVisible(`#q0-hidden`, chromedp.ByQuery),
+			chromedp.Click(`#q0-hidden`, chromedp.ByQuery),
+			clickAndLoad(`.dz-bar button[value=save]`, chromedp.ByQuery),
+			chromedp.WaitVisible(`.confirm-hides`, chromedp.ByQuery),
+			chromedp.Text(`main`, &main, chromedp.ByQuery),
+			noSidewaysScroll(t, what),
+			headerInView(t, what),
+			shot(fmt.Sprintf("confirm-edit-%d", w)),
+			axeCheck(what),
+			clickAndLoad(`main button[value=back]`, chromedp.ByQuery),
+			chromedp.WaitVisible(`#q0-hidden`, chromedp.ByQuery))
+		if want := "“" + s.Questions[0].Text + "” (3 answers) will be hidden"; !strings.Contains(main, want) {
+			t.Errorf("the %s page lacks %q:\n%s", what, want, main)
+		}
+	}
+	if got, err := surveys.Get(ctx, "adatum", s.Slug); err != nil || got.Questions[0].Hidden {
+		t.Errorf("going back from the confirmation saved the edit: %v", err)
 	}
 
 	// The answers table scrolls inside its own box, which keyboard users

@@ -46,7 +46,8 @@ type storedAnswer struct {
 // once. It reports whether the answer is this message's to count: true
 // when it wrote the blob, or found it written by the same message (an
 // earlier delivery that died before its summary); false when another
-// message (the same form, submitted twice) filed it first. The container is
+// message (the same form, submitted twice) filed it first. When the blob was
+// there, a is set to what it holds. The container is
 // created on its first 404, not checked before every write.
 func (as *SurveyAnswerStore) File(ctx context.Context, a *survey.SurveyAnswer, msgID string) (bool, error) {
 	if !ValidAnswerID(a.ID) {
@@ -76,6 +77,12 @@ func (as *SurveyAnswerStore) File(ctx context.Context, a *survey.SurveyAnswer, m
 		var prev storedAnswer
 		if err := json.Unmarshal(b.Data, &prev); err != nil {
 			return false, fmt.Errorf("store: decode answer %s/%s: %w", container, a.ID, err)
+		}
+		if prev.Message == msgID && prev.ID == a.ID {
+			// Filed by an earlier delivery: the blob is the record (its
+			// question texts may be an earlier version's), and what is
+			// segmented and counted is what it holds.
+			*a = prev.SurveyAnswer
 		}
 		return prev.Message == msgID, nil
 	}

@@ -9,10 +9,12 @@ import (
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
-// CachedSurveys serves published survey definitions and tenants from
-// memory for a short time, so that a respondent's page view costs no
-// storage call most of the time. A published survey's questions are
-// frozen, so only its state (closed) can go stale, for at most TTL.
+// CachedSurveys serves published survey definitions, as respondents see
+// them (without hidden questions), and tenants from memory for a short
+// time, so that a respondent's page view costs no storage call most of the
+// time. An edit of a published survey, or its closing, shows after at most
+// TTL (question IDs do not change with an edit, so an answer to the version
+// before counts the same).
 //
 // Anyone can ask for any name, so a name that is not a valid tenant key or
 // slug is "not found" without a lookup (nothing stored, nothing cached),
@@ -56,7 +58,9 @@ func cacheEntrySize(key string, e cacheEntry) int64 {
 	return n
 }
 
-// Survey returns a survey with its questions. Callers must not modify it.
+// Survey returns a survey with the questions respondents see (Visible):
+// one value per cached entry, so that what is kept by survey (the forms
+// rendered once) is kept once. Callers must not modify it.
 // Not-found answers are cached too, so that probing for surveys costs
 // little.
 func (c *CachedSurveys) Survey(ctx context.Context, tenant, slug string) (*survey.Survey, error) {
@@ -68,6 +72,9 @@ func (c *CachedSurveys) Survey(ctx context.Context, tenant, slug string) (*surve
 		return e.survey, e.err
 	}
 	s, err := c.surveys.Get(ctx, tenant, slug)
+	if err == nil {
+		s = s.Visible()
+	}
 	if err == nil || survey.ErrorCode(err) == survey.ENOTFOUND {
 		c.cache.Add(key, cacheEntry{survey: s, err: err})
 	}

@@ -114,12 +114,21 @@ func TestSurveyLifecycle(t *testing.T) {
 			t.Fatalf("invalid update changed the questions: %+v", same.Questions)
 		}
 
-		// Published questions are frozen.
+		// Publish it.
 		pub, err := ss.SetState(ctx, tenant, s.Slug, survey.Published)
 		if err != nil || pub.State != survey.Published || pub.PublishedOn.IsZero() {
 			t.Fatalf("publish: %+v %v", pub, err)
 		}
-		wantCode(t, "Update of a published survey", ss.Update(ctx, updated), survey.ECONFLICT)
+		// A published survey can change too; its questions keep their IDs.
+		edit := *updated
+		edit.Questions = append([]survey.Question(nil), updated.Questions...)
+		edit.Questions[0].Text = "Pick one, please"
+		if err := ss.Update(ctx, &edit); err != nil {
+			t.Fatalf("Update of a published survey: %v", err)
+		}
+		if got, _ := ss.Get(ctx, tenant, s.Slug); got.State != survey.Published || got.Questions[0].ID != updated.Questions[0].ID || got.Questions[0].Text != "Pick one, please" {
+			t.Fatalf("after editing the published survey: %+v", got)
+		}
 		_, err = ss.SetState(ctx, tenant, again.Slug, survey.Closed)
 		wantCode(t, "closing a draft", err, survey.ECONFLICT)
 		if _, err := ss.SetState(ctx, tenant, s.Slug, survey.Closed); err != nil {

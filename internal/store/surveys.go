@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/storage"
@@ -41,6 +42,10 @@ func (ss *SurveyStore) Create(ctx context.Context, s *survey.Survey) error {
 	}
 	if s.State == "" {
 		s.State = survey.Draft
+	}
+	// A new survey's questions are new: numbered by its first version.
+	for i := range s.Questions {
+		s.Questions[i].ID = ""
 	}
 	s.Normalize()
 	if err := s.Validate(); err != nil {
@@ -115,9 +120,47 @@ func (ss *SurveyStore) Get(ctx context.Context, tenant, slug string) (*survey.Su
 		return nil, mapErr(err, "Survey")
 	}
 	s := surveyFromEntity(e)
-	version := e.String("Version")
+	if s.Questions, err = ss.questions(ctx, tenant, slug, e.String("Version")); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// QuestionsEver returns every question a survey's versions have had, each
+// ID once, as its newest version has it: for answers that name a question
+// an edit dropped after they were given. A deleted survey has none (a
+// survey made again under its name has new IDs).
+func (ss *SurveyStore) QuestionsEver(ctx context.Context, tenant, slug string) ([]survey.Question, error) {
+	if survey.ValidateTenantKey(tenant) != nil || !survey.ValidSlug(slug) {
+		return nil, survey.Errorf(survey.ENOTFOUND, "Survey not found.")
+	}
+	all, err := ss.questions(ctx, tenant, slug, "")
+	if err != nil {
+		return nil, err
+	}
+	// Row keys sort by version: a later row of an ID replaces an earlier.
+	var out []survey.Question
+	at := map[string]int{}
+	for _, q := range all {
+		if i, ok := at[q.ID]; ok {
+			out[i] = q
+			continue
+		}
+		at[q.ID] = len(out)
+		out = append(out, q)
+	}
+	return out, nil
+}
+
+// questions reads question set version of a survey, in order ("": every
+// version's).
+func (ss *SurveyStore) questions(ctx context.Context, tenant, slug, version string) ([]survey.Question, error) {
+	var out []survey.Question
 	pk := questionsPartition(tenant, slug)
-	q := storage.Query{RowKeyFrom: version + "_", RowKeyTo: version + "`"}
+	q := storage.Query{}
+	if version != "" {
+		q = storage.Query{RowKeyFrom: version + "_", RowKeyTo: version + "`"}
+	}
 	for {
 		page, err := ss.st.QueryPartition(ctx, QuestionsTable, pk, q)
 		if err != nil {
@@ -128,10 +171,10 @@ func (ss *SurveyStore) Get(ctx context.Context, tenant, slug string) (*survey.Su
 			if err != nil {
 				return nil, fmt.Errorf("store: question %s/%s: %w", pk, qe.RowKey, err)
 			}
-			s.Questions = append(s.Questions, qs)
+			out = append(out, qs)
 		}
 		if page.Continuation == "" {
-			return s, nil
+			return out, nil
 		}
 		q.Continuation = page.Continuation
 	}
@@ -160,36 +203,95 @@ func (ss *SurveyStore) List(ctx context.Context, tenant string) ([]*survey.Surve
 	}
 }
 
-// Update replaces the title, questions and Listed flag of a draft survey.
-// A published or closed survey's questions are frozen: its answers refer to
-// them.
+// Update saves an edit of a survey: its title, settings and questions.
+// A draft's questions are replaced. A published or closed survey's edit is
+// checked against its answers (survey.Revise): its questions keep their
+// IDs, and a question or choice that has answers is hidden rather than
+// deleted. Either way the questions are written as a new question-set
+// version first and the survey's row then names it (If-Match), so that a
+// crash leaves the old version or the new one, whole.
 func (ss *SurveyStore) Update(ctx context.Context, s *survey.Survey) error {
+	_, err := ss.revise(ctx, s, true)
+	return err
+}
+
+// Revision is what Update would save of an edit of a published or closed
+// survey, and the questions and choices it would hide (nil for a draft),
+// saving nothing: for the designer's confirmation.
+func (ss *SurveyStore) Revision(ctx context.Context, s *survey.Survey) (*survey.Revision, error) {
+	return ss.revise(ctx, s, false)
+}
+
+func (ss *SurveyStore) revise(ctx context.Context, s *survey.Survey, save bool) (*survey.Revision, error) {
 	e, err := ss.st.GetEntity(ctx, SurveysTable, s.Tenant, surveyRowKey(s.Tenant, s.Slug))
 	if err != nil {
-		return mapErr(err, "Survey")
+		return nil, mapErr(err, "Survey")
 	}
 	cur := surveyFromEntity(e)
-	if cur.State != survey.Draft {
-		return survey.Errorf(survey.ECONFLICT, "A %s survey's questions cannot change; copy it to make a new draft.", cur.State)
+	if cur.Trashed() {
+		return nil, survey.Errorf(survey.ECONFLICT, "This survey is in the trash: restore it first.")
 	}
-	s.State, s.CreatedOn = cur.State, cur.CreatedOn
+	s.State, s.CreatedOn, s.PublishedOn, s.TrashedOn = cur.State, cur.CreatedOn, cur.PublishedOn, cur.TrashedOn
 	s.Normalize()
-	if err := s.Validate(); err != nil {
-		return err
+	var rev *survey.Revision
+	if cur.State == survey.Draft {
+		// No answers refer to a draft's questions: each save numbers them
+		// afresh.
+		for i := range s.Questions {
+			s.Questions[i].ID, s.Questions[i].Hidden, s.Questions[i].HiddenChoices, s.Questions[i].HiddenRows = "", false, nil, nil
+		}
+	} else {
+		old, err := ss.questions(ctx, s.Tenant, s.Slug, e.String("Version"))
+		if err != nil {
+			return nil, err
+		}
+		cur.Questions = old
+		var counts *survey.SurveyAnswersSummary
+		sum, _, err := NewSurveyAnswersSummaryStore(ss.st).Get(ctx, s.Tenant, s.Slug)
+		switch {
+		case err == nil:
+			counts = &sum.SurveyAnswersSummary
+		case survey.ErrorCode(err) != survey.ENOTFOUND:
+			return nil, err
+		}
+		if rev, err = survey.Revise(cur, s, counts); err != nil {
+			return nil, err
+		}
+		*s = *rev.Survey
 	}
-	old := e.String("Version")
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if !save {
+		return rev, nil
+	}
 	version := versionKey(ss.now())
+	if version <= e.String("Version") {
+		// Clocks of two machines: a new version sorts after the old one.
+		version = nextVersion(e.String("Version"))
+	}
 	if err := ss.writeQuestions(ctx, s, version); err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := ss.st.UpdateEntity(ctx, SurveysTable, surveyEntity(s, version), e.ETag); err != nil {
 		_ = ss.deleteQuestions(ctx, s.Tenant, s.Slug, version)
-		return mapErr(err, "Survey")
+		return nil, mapErr(err, "Survey")
 	}
-	// The old set is invisible now; a crash here leaves rows that Delete
-	// removes with the partition.
-	_ = ss.deleteQuestions(ctx, s.Tenant, s.Slug, old)
-	return ss.ranks.Sync(ctx, s)
+	if cur.State == survey.Draft {
+		// The old set is invisible now; a crash here leaves rows that the
+		// next save, or Delete, removes.
+		_ = ss.deleteOtherVersions(ctx, s.Tenant, s.Slug, version)
+	}
+	// A published survey's earlier versions are kept (until Delete): an
+	// answer already on its way may name a question this edit dropped,
+	// and the worker reads it from there (QuestionsEver).
+	return rev, ss.ranks.Sync(ctx, s)
+}
+
+// nextVersion is the version after v (19 digits).
+func nextVersion(v string) string {
+	n, _ := strconv.ParseInt(v, 10, 64)
+	return fmt.Sprintf("%019d", n+1)
 }
 
 // SetChallenge switches the survey's proof-of-work challenge on or off, in
@@ -306,15 +408,23 @@ func (ss *SurveyStore) Delete(ctx context.Context, tenant, slug string) error {
 }
 
 // writeQuestions inserts s's questions as question set version, in one
-// transaction, and sets their IDs.
+// transaction (RowKey version_position). A question without an ID is given
+// its row key; one with an ID (a question of a published survey, kept
+// from an earlier version) keeps it, in the row's ID property.
 func (ss *SurveyStore) writeQuestions(ctx context.Context, s *survey.Survey, version string) error {
 	pk := questionsPartition(s.Tenant, s.Slug)
 	ops := make([]storage.TableOp, len(s.Questions))
 	for i := range s.Questions {
 		q := &s.Questions[i]
-		q.ID = fmt.Sprintf("%s_%03d", version, i)
+		rk := fmt.Sprintf("%s_%03d", version, i)
+		if q.ID == "" {
+			q.ID = rk
+		}
 		props := questionProperties(*q)
-		ops[i] = storage.TableOp{Kind: storage.OpInsert, Entity: storage.Entity{PartitionKey: pk, RowKey: q.ID, Properties: props}}
+		if q.ID != rk {
+			props["ID"] = q.ID
+		}
+		ops[i] = storage.TableOp{Kind: storage.OpInsert, Entity: storage.Entity{PartitionKey: pk, RowKey: rk, Properties: props}}
 	}
 	if err := ss.st.Transact(ctx, QuestionsTable, pk, ops); err != nil {
 		return mapErr(err, "Survey questions")
@@ -348,6 +458,38 @@ func (ss *SurveyStore) deleteQuestions(ctx context.Context, tenant, slug, versio
 			return mapErr(err, "Survey questions")
 		}
 	}
+}
+
+// deleteOtherVersions deletes every question row of the survey but those of
+// version: the versions an edit replaced, and any left by a save that died
+// before its survey row named it.
+func (ss *SurveyStore) deleteOtherVersions(ctx context.Context, tenant, slug, version string) error {
+	pk := questionsPartition(tenant, slug)
+	var stale []storage.TableOp
+	q := storage.Query{}
+	for {
+		page, err := ss.st.QueryPartition(ctx, QuestionsTable, pk, q)
+		if err != nil {
+			return mapErr(err, "Survey questions")
+		}
+		for _, e := range page.Entities {
+			if !strings.HasPrefix(e.RowKey, version+"_") {
+				stale = append(stale, storage.TableOp{Kind: storage.OpDelete, Entity: storage.Entity{PartitionKey: pk, RowKey: e.RowKey}, IfMatch: storage.ETagAny})
+			}
+		}
+		if page.Continuation == "" {
+			break
+		}
+		q.Continuation = page.Continuation
+	}
+	for len(stale) > 0 {
+		n := min(len(stale), storage.MaxTransactionOps)
+		if err := ss.st.Transact(ctx, QuestionsTable, pk, stale[:n]); err != nil {
+			return mapErr(err, "Survey questions")
+		}
+		stale = stale[n:]
+	}
+	return nil
 }
 
 // versionKey is a question-set version: a 19-digit tick count.
@@ -418,6 +560,11 @@ type questionSettings struct {
 	Scale     int      `json:"scale,omitempty"`
 	LowLabel  string   `json:"lowLabel,omitempty"`
 	HighLabel string   `json:"highLabel,omitempty"`
+	// Hidden, HiddenChoices and HiddenRows: what an edit of a published
+	// survey took away from respondents but kept for its answers.
+	Hidden        bool     `json:"hidden,omitempty"`
+	HiddenChoices []string `json:"hiddenChoices,omitempty"`
+	HiddenRows    []string `json:"hiddenRows,omitempty"`
 }
 
 // chunkRunes bounds a string property: Azure Tables holds at most 64 KiB
@@ -433,7 +580,8 @@ func questionProperties(q survey.Question) map[string]any {
 		putChunked(props, "PossibleAnswers", []rune(string(raw)))
 	}
 	set := questionSettings{Help: q.Help, Optional: q.Optional, Rows: q.Rows, Other: q.Other, Shuffle: q.Shuffle,
-		Min: q.Min, Max: q.Max, Integer: q.Integer, Format: q.Format, Scale: q.Scale, LowLabel: q.LowLabel, HighLabel: q.HighLabel}
+		Min: q.Min, Max: q.Max, Integer: q.Integer, Format: q.Format, Scale: q.Scale, LowLabel: q.LowLabel, HighLabel: q.HighLabel,
+		Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows}
 	if raw, _ := json.Marshal(set); string(raw) != "{}" {
 		putChunked(props, "Settings", []rune(string(raw)))
 	}
@@ -463,7 +611,12 @@ func getChunked(e storage.Entity, name string) string {
 }
 
 func questionFromEntity(e storage.Entity) (survey.Question, error) {
+	// A question's ID is its row key, unless an edit of its published
+	// survey kept an earlier one (the ID property).
 	q := survey.Question{ID: e.RowKey, Text: e.String("Text"), Type: survey.QuestionType(e.String("Type"))}
+	if id := e.String("ID"); id != "" {
+		q.ID = id
+	}
 	if raw := getChunked(e, "PossibleAnswers"); raw != "" {
 		if err := json.Unmarshal([]byte(raw), &q.PossibleAnswers); err != nil {
 			return q, err
@@ -476,6 +629,7 @@ func questionFromEntity(e storage.Entity) (survey.Question, error) {
 		}
 		q.Help, q.Optional, q.Rows, q.Other, q.Shuffle = set.Help, set.Optional, set.Rows, set.Other, set.Shuffle
 		q.Min, q.Max, q.Integer, q.Format, q.Scale, q.LowLabel, q.HighLabel = set.Min, set.Max, set.Integer, set.Format, set.Scale, set.LowLabel, set.HighLabel
+		q.Hidden, q.HiddenChoices, q.HiddenRows = set.Hidden, set.HiddenChoices, set.HiddenRows
 	}
 	return q, nil
 }

@@ -92,10 +92,10 @@ type Settings struct {
 // normalizeSettings clears the settings a kind does not have.
 func normalizeSettings(q *Question, s Settings) {
 	if !s.Choices {
-		q.PossibleAnswers = nil
+		q.PossibleAnswers, q.HiddenChoices = nil, nil
 	}
 	if !s.Rows {
-		q.Rows = nil
+		q.Rows, q.HiddenRows = nil, nil
 	}
 	if !s.Other {
 		q.Other = false

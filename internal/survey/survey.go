@@ -137,6 +137,15 @@ type Question struct {
 	Scale int
 	// LowLabel and HighLabel name the ends of a scale.
 	LowLabel, HighLabel string
+
+	// Hidden questions are not shown to respondents: a question of a
+	// published survey that has answers is hidden rather than deleted, so
+	// that its answers keep their meaning in the analysis and exports.
+	Hidden bool
+	// HiddenChoices and HiddenRows are the possible answers and rows taken
+	// off a published question that already had answers (revise.go):
+	// respondents no longer see them; the analysis and exports do.
+	HiddenChoices, HiddenRows []string
 }
 
 // Question returns the question with the given ID.
@@ -162,11 +171,13 @@ func (s *Survey) Normalize() {
 		q.Help = strings.TrimSpace(CleanLine(q.Help))
 		k, ok := KindOf(q.Type)
 		if !ok {
-			*q = Question{ID: q.ID, Text: q.Text, Type: q.Type, Help: q.Help, Optional: q.Optional}
+			*q = Question{ID: q.ID, Text: q.Text, Type: q.Type, Help: q.Help, Optional: q.Optional, Hidden: q.Hidden}
 			continue
 		}
 		normalizeSettings(q, k.Settings())
 		k.normalize(q)
+		q.HiddenChoices = hiddenLines(q.HiddenChoices, q.PossibleAnswers)
+		q.HiddenRows = hiddenLines(q.HiddenRows, q.Rows)
 	}
 }
 
@@ -184,8 +195,14 @@ func (s *Survey) Validate() error {
 	case !IsCleanLine(s.Title):
 		f.add("title", "The title may not contain control characters or direction overrides.")
 	}
+	visible := 0
+	for _, q := range s.Questions {
+		if !q.Hidden {
+			visible++
+		}
+	}
 	switch {
-	case len(s.Questions) == 0:
+	case visible == 0:
 		f.add("questions", "Add at least one question.")
 	case len(s.Questions) > MaxQuestions:
 		f.add("questions", "A survey has at most %d questions (it has %d).", MaxQuestions, len(s.Questions))
@@ -205,7 +222,7 @@ func (s *Survey) Validate() error {
 	}
 	lists := 0
 	for _, q := range s.Questions {
-		for _, l := range [][]string{q.PossibleAnswers, q.Rows} {
+		for _, l := range [][]string{q.PossibleAnswers, q.Rows, q.HiddenChoices, q.HiddenRows} {
 			for _, c := range l {
 				lists += utf8.RuneCountInString(c)
 			}

@@ -55,6 +55,9 @@ type questionView struct {
 	// Kind is the kind's name for people ("Star rating").
 	Kind     string
 	Optional bool
+	// Hidden: respondents no longer see the question (an edit of the
+	// published survey took it away); its answers are still here.
+	Hidden bool
 	// Count is the number of answers to the question; Skipped, of the
 	// survey's answers that left an optional question unanswered.
 	Count   int64
@@ -124,7 +127,7 @@ func bars(labels []string, counts []int64, answered int64) []bar {
 // newQuestionView is question q (number n) of the analysis page, with its
 // summary qs (nil when it has none yet) out of total answers.
 func newQuestionView(n int, q survey.Question, qs *survey.QuestionAnswersSummary, total int64) questionView {
-	v := questionView{N: n, ID: q.ID, Text: q.Text, Type: q.Type, Kind: string(q.Type), Optional: q.Optional, MaxWords: survey.MaxSummaryWords}
+	v := questionView{N: n, ID: q.ID, Text: q.Text, Type: q.Type, Kind: string(q.Type), Optional: q.Optional, Hidden: q.Hidden, MaxWords: survey.MaxSummaryWords}
 	k, ok := survey.KindOf(q.Type)
 	if ok {
 		v.Kind = k.Label()
@@ -180,6 +183,8 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	// Every version's questions: the hidden ones too, with their answers.
+	sv = sv.Everything(nil)
 	base := "/" + tenant + "/surveys/" + slug + "/analyze"
 	page := analyzePage{Tenant: tenant, Survey: sv, Filter: readFilter(r, sv, base), Self: base, Role: roleOf(r)}
 	if page.Transfer, err = s.transferViewFor(r, tenant, slug); err != nil {
@@ -308,6 +313,8 @@ func hasWritten(sv *survey.Survey) bool {
 // what the latest answers (newest first) wrote.
 func (page *analyzePage) questions(sum *survey.SurveyAnswersSummary, latest []positioned) {
 	page.Total = sum.TotalAnswers
+	// And any question the summary counts that no version has now.
+	page.Survey = page.Survey.Everything(sum)
 	sv, tenant, slug := page.Survey, page.Tenant, page.Survey.Slug
 	for i, q := range sv.Questions {
 		var qs *survey.QuestionAnswersSummary
@@ -355,6 +362,7 @@ func (s *Server) written(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	sv = sv.Everything(nil)
 	n := 0
 	for i, q := range sv.Questions {
 		if q.ID == id {

@@ -141,6 +141,12 @@ type apiQuestion struct {
 	Scale           int                 `json:"scale,omitempty"`
 	LowLabel        string              `json:"lowLabel,omitempty"`
 	HighLabel       string              `json:"highLabel,omitempty"`
+	// Hidden, HiddenChoices and HiddenRows are what an edit of the
+	// published survey took from respondents but kept for its answers
+	// (read only: a new survey has none).
+	Hidden        bool     `json:"hidden,omitempty"`
+	HiddenChoices []string `json:"hiddenChoices,omitempty"`
+	HiddenRows    []string `json:"hiddenRows,omitempty"`
 }
 
 // apiBound is a question's min or max: a JSON number or a string in, and
@@ -189,7 +195,7 @@ func (q apiQuestion) question() survey.Question {
 func apiQuestionOf(q survey.Question) apiQuestion {
 	return apiQuestion{ID: q.ID, Text: q.Text, Type: q.Type, Help: q.Help, Optional: q.Optional, PossibleAnswers: q.PossibleAnswers, Rows: q.Rows,
 		Other: q.Other, Shuffle: q.Shuffle, Min: apiBound(q.Min), Max: apiBound(q.Max), Integer: q.Integer, Format: q.Format, Scale: q.Scale,
-		LowLabel: q.LowLabel, HighLabel: q.HighLabel}
+		LowLabel: q.LowLabel, HighLabel: q.HighLabel, Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows}
 }
 
 func toAPI(sv *survey.Survey) apiSurvey {
@@ -284,6 +290,20 @@ func (s *Server) apiSetState(state survey.State) apiHandlerFunc {
 		}
 		return s.apiGet(w, r)
 	}
+}
+
+// apiDuplicate makes a new draft of the survey ("Copy of <title>", the
+// same questions and settings, no answers) and returns it (201).
+func (s *Server) apiDuplicate(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	src, err := s.surveys.Get(r.Context(), apiTenant(r), chi.URLParam(r, "slug"))
+	if err != nil {
+		return 0, nil, err
+	}
+	cp := src.Duplicate(time.Now())
+	if err := s.editor.Create(r.Context(), cp); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusCreated, toAPI(cp), nil
 }
 
 // apiDelete moves a survey to the trash, as the dashboard does (restore

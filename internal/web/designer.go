@@ -21,6 +21,7 @@ import (
 type SurveyEditor interface {
 	Create(ctx context.Context, s *survey.Survey) error
 	Update(ctx context.Context, s *survey.Survey) error
+	Revision(ctx context.Context, s *survey.Survey) (*survey.Revision, error)
 	SetState(ctx context.Context, tenant, slug string, state survey.State) (*survey.Survey, error)
 	SetChallenge(ctx context.Context, tenant, slug string, on bool) error
 	Trash(ctx context.Context, tenant, slug string) error
@@ -44,7 +45,12 @@ type designerPage struct {
 	// to the field it is shown beside.
 	Errors   map[string]string
 	Problems []designerProblem
-	Frozen   bool
+	// Frozen: a survey in the trash, shown, not edited.
+	Frozen bool
+	// Answers counts the survey's answers, Answered each question's, by
+	// ID (a published or closed survey's).
+	Answers  int64
+	Answered map[string]int64
 	// Action is the form's URL (this page's); the buttons that land on a
 	// question add its fragment (#q-N).
 	Action string
@@ -52,6 +58,8 @@ type designerPage struct {
 	Focus   string
 	Kinds   []survey.Kind
 	Message string
+	// Saved: the page comes after saving an edit of a published survey.
+	Saved bool
 }
 
 // designerProblem is one line of the error summary: a link to the field
@@ -214,6 +222,7 @@ func parseDesignerQuestion(f url.Values, i int) designerQuestion {
 	p := "q." + strconv.Itoa(i) + "."
 	on := func(name string) bool { return f.Get(p+name) != "" }
 	q := designerQuestion{orig: i, Q: survey.Question{
+		ID: f.Get(p + "id"), Hidden: on("hidden"),
 		Text: f.Get(p + "text"), Type: survey.QuestionType(f.Get(p + "type")), Help: f.Get(p + "help"), Optional: on("optional"),
 		Other: on("other"), Shuffle: on("shuffle"), Min: f.Get(p + "min"), Max: f.Get(p + "max"), Integer: on("integer"),
 		Format: f.Get(p + "format"), LowLabel: f.Get(p + "low"), HighLabel: f.Get(p + "high"),
@@ -253,7 +262,9 @@ func lines(s string) []string {
 // designerQuestionOf is a stored question as the designer shows it.
 func designerQuestionOf(q survey.Question, pos int) designerQuestion {
 	dq := designerQuestion{Pos: pos, Q: q, Choices: strings.Join(q.PossibleAnswers, "\n"), Rows: strings.Join(q.Rows, "\n")}
-	dq.Q.ID, dq.Q.PossibleAnswers, dq.Q.Rows = "", nil, nil
+	// The ID goes with the form: an edit of a published survey keeps
+	// each question's (answers refer to it).
+	dq.Q.PossibleAnswers, dq.Q.Rows, dq.Q.HiddenChoices, dq.Q.HiddenRows = nil, nil, nil, nil
 	if q.Scale != 0 {
 		dq.Scale = strconv.Itoa(q.Scale)
 	}
@@ -390,6 +401,10 @@ func parseCloseOn(v string, now time.Time) (time.Time, string) {
 func (p designerPage) definition(now time.Time) (*survey.Survey, map[string]string) {
 	own := map[string]string{}
 	closeOn, msg := parseCloseOn(p.CloseOn, now)
+	if msg != "" && p.Survey != nil && !p.Survey.CloseOn.IsZero() && p.CloseOn == p.Survey.CloseOn.Format(time.DateOnly) {
+		// The date it has (passed, when it closed by it): kept as it is.
+		closeOn, msg = p.Survey.CloseOn, ""
+	}
 	if msg != "" {
 		own["closeOn"] = msg
 	}
@@ -537,9 +552,16 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		page.Survey = cur
+		if err := s.countAnswers(r, &page); err != nil {
+			return err
+		}
 	}
 	action := r.PostForm.Get("action")
 	switch action {
+	case "back":
+		// From the confirmation of an edit: the designer again, as typed.
+		s.renderDesigner(w, r, http.StatusOK, page)
+		return nil
 	case "add":
 		if len(page.Questions) < survey.MaxQuestions {
 			page.Questions = append(page.Questions, newDesignerQuestion())
@@ -564,14 +586,32 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 		s.renderDesigner(w, r, http.StatusUnprocessableEntity, page)
 		return nil
 	}
-	if page.Survey == nil {
+	live := page.Survey != nil && page.Survey.State != survey.Draft
+	switch {
+	case page.Survey == nil:
 		if action == "publish" {
 			sv.State = survey.Published
 		}
 		err = s.editor.Create(r.Context(), sv)
-	} else {
+	case live && r.PostForm.Get("confirm") == "":
+		// An edit that hides what answers refer to is confirmed first.
 		sv.Slug = slug
-		if err = s.editor.Update(r.Context(), sv); err == nil && action == "publish" {
+		var rev *survey.Revision
+		if rev, err = s.editor.Revision(r.Context(), sv); err == nil && rev != nil && len(rev.Hides) > 0 {
+			s.render(w, r, http.StatusOK, "confirmedit", confirmEditPage{Tenant: tenant, Survey: page.Survey, Action: r.URL.Path,
+				Answers: rev.Answers, Hides: rev.Hides, Fields: formFields(r.PostForm)})
+			return nil
+		}
+		if err == nil {
+			// Nothing to confirm: saved from the form again (Revision
+			// worked on sv).
+			sv, _ = page.definition(time.Now())
+			sv.Slug = slug
+			err = s.editor.Update(r.Context(), sv)
+		}
+	default:
+		sv.Slug = slug
+		if err = s.editor.Update(r.Context(), sv); err == nil && action == "publish" && !live {
 			_, err = s.editor.SetState(r.Context(), tenant, slug, survey.Published)
 		}
 	}
@@ -589,11 +629,68 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if action == "publish" {
+	switch {
+	case action == "publish" && !live:
 		// Published: what comes next is sharing it.
 		http.Redirect(w, r, "/"+tenant+"/surveys/"+sv.Slug+"/share", http.StatusSeeOther)
-	} else {
+	case live:
+		http.Redirect(w, r, "/"+tenant+"/surveys/"+sv.Slug+"/edit?saved=1", http.StatusSeeOther)
+	default:
 		http.Redirect(w, r, "/"+tenant+"/surveys/"+sv.Slug+"/edit", http.StatusSeeOther)
+	}
+	return nil
+}
+
+// confirmEditPage asks before an edit of a published survey that hides
+// questions or choices its answers refer to.
+type confirmEditPage struct {
+	Tenant string
+	Survey *survey.Survey
+	Action string
+	// Answers is the survey's count; Hides what the edit hides.
+	Answers int64
+	Hides   []string
+	// Fields are the designer's form as posted, sent again on confirming.
+	Fields []formField
+}
+
+type formField struct{ Name, Value string }
+
+// formFields is a posted form as hidden fields, in name order, without its
+// action and confirmation.
+func formFields(f url.Values) []formField {
+	names := make([]string, 0, len(f))
+	for k := range f {
+		if k != "action" && k != "confirm" {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	var out []formField
+	for _, k := range names {
+		for _, v := range f[k] {
+			out = append(out, formField{k, v})
+		}
+	}
+	return out
+}
+
+// countAnswers gives the designer of a published or closed survey its
+// answers' counts, from the summary.
+func (s *Server) countAnswers(r *http.Request, p *designerPage) error {
+	if p.Survey == nil || p.Survey.State == survey.Draft {
+		return nil
+	}
+	stored, _, err := s.summaries.Get(r.Context(), p.Survey.Tenant, p.Survey.Slug)
+	switch {
+	case survey.ErrorCode(err) == survey.ENOTFOUND:
+		return nil
+	case err != nil:
+		return err
+	}
+	p.Answers, p.Answered = stored.TotalAnswers, map[string]int64{}
+	for _, qs := range stored.Questions {
+		p.Answered[qs.QuestionID] = qs.Answered
 	}
 	return nil
 }
@@ -614,6 +711,7 @@ func (s *Server) previewUnsaved(w http.ResponseWriter, r *http.Request, page des
 	}
 	sv.Slug = slug
 	sv.Normalize()
+	sv = sv.Visible()
 	for i := range sv.Questions {
 		sv.Questions[i].ID = "preview_" + strconv.Itoa(i+1)
 	}
@@ -621,8 +719,8 @@ func (s *Server) previewUnsaved(w http.ResponseWriter, r *http.Request, page des
 	return nil
 }
 
-// editSurvey shows a survey in the designer; a published or closed one is
-// shown frozen.
+// editSurvey shows a survey in the designer, published and closed ones too
+// (with their answers' counts); one in the trash is shown, not edited.
 func (s *Server) editSurvey(w http.ResponseWriter, r *http.Request) error {
 	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
 	sv, err := s.surveys.Get(r.Context(), tenant, slug)
@@ -630,7 +728,13 @@ func (s *Server) editSurvey(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p := designerPage{Tenant: tenant, Survey: sv, Title: sv.Title, Listed: sv.Listed, Challenge: sv.Challenge,
-		Description: sv.Description, ThankYou: sv.ThankYou, Frozen: sv.State != survey.Draft}
+		Description: sv.Description, ThankYou: sv.ThankYou, Frozen: sv.Trashed()}
+	if r.URL.Query().Get("saved") == "1" {
+		p.Saved = true
+	}
+	if err := s.countAnswers(r, &p); err != nil {
+		return err
+	}
 	for i, q := range sv.Questions {
 		p.Questions = append(p.Questions, designerQuestionOf(q, i+1))
 	}
@@ -667,19 +771,13 @@ func (s *Server) surveyAction(w http.ResponseWriter, r *http.Request) error {
 			http.Redirect(w, r, "/"+tenant+"/surveys/"+slug+"/edit", http.StatusSeeOther)
 			return nil
 		}
-	case "copy":
-		// A published survey's questions are frozen: editing starts from a
-		// copy, of every setting of every question.
+	case "duplicate", "copy":
+		// A new draft with the same questions and settings, no answers.
 		src, err := s.surveys.Get(r.Context(), tenant, slug)
 		if err != nil {
 			return err
 		}
-		cp := &survey.Survey{Tenant: tenant, Title: src.Title + " (copy)", Listed: src.Listed, Challenge: src.Challenge, State: survey.Draft,
-			Description: src.Description, ThankYou: src.ThankYou}
-		for _, q := range src.Questions {
-			q.ID = ""
-			cp.Questions = append(cp.Questions, q)
-		}
+		cp := src.Duplicate(time.Now())
 		if err := s.editor.Create(r.Context(), cp); err != nil {
 			return err
 		}
@@ -707,6 +805,6 @@ func (s *Server) preview(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.render(w, r, http.StatusOK, "survey", surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Preview: true})
+	s.render(w, r, http.StatusOK, "survey", surveyPage{Tenant: t, Survey: sv.Visible(), LogoURL: s.logoURL(t), Preview: true})
 	return nil
 }

@@ -84,20 +84,28 @@ func TestDesigner(t *testing.T) {
 	if code, _, body := app.get(t, "/survey/adatum/lunch-survey", nil); code != 200 || !strings.Contains(body, "Rate the food") || strings.Contains(body, "Pick a dessert") {
 		t.Fatalf("published page = %d", code)
 	}
-	// Published questions are frozen.
+	// A published survey stays editable: its questions keep their IDs.
+	pub, err := app.surveys.Get(ctx, "adatum", "lunch-survey")
+	if err != nil {
+		t.Fatal(err)
+	}
 	code, _, body = app.get(t, "/adatum/surveys/lunch-survey/edit", c)
-	if code != 200 || !strings.Contains(body, "questions are frozen") || strings.Contains(body, `name="q.0.text"`) {
-		t.Fatalf("frozen designer = %d", code)
+	if code != 200 || !strings.Contains(body, "Edit survey") || !strings.Contains(body, `name="q.0.text"`) || !strings.Contains(body, `name="q.0.id" value="`+pub.Questions[0].ID+`"`) {
+		t.Fatalf("published designer = %d", code)
 	}
-	if code, _, _ := post("/adatum/surveys/lunch-survey/edit", edit); code != http.StatusConflict {
-		t.Errorf("editing a published survey = %d, want 409", code)
+	fix := url.Values{"title": {"Lunch survey"}, "n": {"1"}, "q.0.id": {pub.Questions[0].ID}, "q.0.text": {"Rate the meal"}, "q.0.type": {"FiveStars"}, "action": {"save"}}
+	if code, h, _ := post("/adatum/surveys/lunch-survey/edit", fix); code != 303 || h.Get("Location") != "/adatum/surveys/lunch-survey/edit?saved=1" {
+		t.Fatalf("editing a published survey = %d %q", code, h.Get("Location"))
 	}
-	// Editing a published survey starts from a copy.
-	if code, h, _ := post("/adatum/surveys/lunch-survey/copy", url.Values{}); code != 303 || h.Get("Location") != "/adatum/surveys/lunch-survey-copy/edit" {
-		t.Fatalf("copy = %d %q", code, h.Get("Location"))
+	if s, err := app.surveys.Get(ctx, "adatum", "lunch-survey"); err != nil || s.State != survey.Published || len(s.Questions) != 1 || s.Questions[0].Text != "Rate the meal" || s.Questions[0].ID != pub.Questions[0].ID {
+		t.Fatalf("edited = %+v, %v", s, err)
 	}
-	if cp, err := app.surveys.Get(ctx, "adatum", "lunch-survey-copy"); err != nil || cp.State != survey.Draft || len(cp.Questions) != 1 || cp.Title != "Lunch survey (copy)" {
-		t.Fatalf("copy = %+v, %v", cp, err)
+	// Any survey can be duplicated: a new draft, its designer next.
+	if code, h, _ := post("/adatum/surveys/lunch-survey/duplicate", url.Values{}); code != 303 || h.Get("Location") != "/adatum/surveys/copy-of-lunch-survey/edit" {
+		t.Fatalf("duplicate = %d %q", code, h.Get("Location"))
+	}
+	if cp, err := app.surveys.Get(ctx, "adatum", "copy-of-lunch-survey"); err != nil || cp.State != survey.Draft || len(cp.Questions) != 1 || cp.Title != "Copy of Lunch survey" || cp.Questions[0].ID == pub.Questions[0].ID {
+		t.Fatalf("duplicate = %+v, %v", cp, err)
 	}
 	// Close, then delete.
 	if code, _, _ := post("/adatum/surveys/lunch-survey/close", url.Values{}); code != 303 {
@@ -154,7 +162,7 @@ func TestDesigner(t *testing.T) {
 		t.Errorf("a restored (closed) survey's public page = %d, want 410", code)
 	}
 	// A draft can be trashed too.
-	if code, _, _ := post("/adatum/surveys/lunch-survey-copy/delete", url.Values{}); code != 303 {
+	if code, _, _ := post("/adatum/surveys/copy-of-lunch-survey/delete", url.Values{}); code != 303 {
 		t.Errorf("trash a draft = %d", code)
 	}
 	// Deleting for good needs the trash first, then a page that says
@@ -308,10 +316,10 @@ func TestDesignerSettings(t *testing.T) {
 	}
 
 	// A copy keeps every setting.
-	if code, h, _ := app.do(t, "POST", "/adatum/surveys/team-lunch/copy", url.Values{}, cookie); code != 303 || h.Get("Location") != "/adatum/surveys/team-lunch-copy/edit" {
+	if code, h, _ := app.do(t, "POST", "/adatum/surveys/team-lunch/duplicate", url.Values{}, cookie); code != 303 || h.Get("Location") != "/adatum/surveys/copy-of-team-lunch/edit" {
 		t.Fatalf("copy = %d %q", code, h.Get("Location"))
 	}
-	cp, err := app.surveys.Get(ctx, "adatum", "team-lunch-copy")
+	cp, err := app.surveys.Get(ctx, "adatum", "copy-of-team-lunch")
 	if err != nil || cp.Description != saved.Description || cp.ThankYou != saved.ThankYou || !sameQuestions(cp.Questions, want) {
 		t.Fatalf("copy = %+v, %v", cp, err)
 	}

@@ -32,6 +32,15 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 	if format != "csv" && format != "json" {
 		return notFound("Export as csv or json.")
 	}
+	// The columns of every version: hidden questions and choices too, and
+	// any question the summary counts that the survey no longer has.
+	var counts *survey.SurveyAnswersSummary
+	if stored, _, err := s.summaries.Get(r.Context(), tenant, slug); err == nil {
+		counts = &stored.SurveyAnswersSummary
+	} else if survey.ErrorCode(err) != survey.ENOTFOUND {
+		return err
+	}
+	sv = sv.Everything(counts)
 	filter, err := filterOf(r, sv)
 	if err != nil {
 		return err

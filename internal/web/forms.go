@@ -15,9 +15,8 @@ const tokenMark = "form-token-0000000000000000000"
 
 // forms keeps each published survey's form rendered once, split around
 // its token, so that a page view costs two copies instead of a template
-// execution. A published survey's questions are frozen; the entry is
-// keyed by the cached survey and tenant values, so a new version of either
-// (the cache's TTL) renders again. It is bounded in entries and bytes, and
+// execution. The entry is keyed by the cached survey and tenant values, so
+// a new version of either (an edit, after the cache's TTL) renders again. It is bounded in entries and bytes, and
 // an entry lives formTTL at most.
 type forms struct {
 	cache *lrucache.Cache[*survey.Survey, *form]

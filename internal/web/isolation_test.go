@@ -55,16 +55,17 @@ var routeActions = map[string]survey.Action{
 	"POST /{tenant}/settings/tokens":                        ManageTokens,
 	"POST /{tenant}/settings/tokens/{id}/revoke":            ManageTokens,
 
-	"GET /api/v1/surveys":                 ReadResults,
-	"GET /api/v1/surveys/{slug}":          ReadResults,
-	"GET /api/v1/surveys/{slug}/summary":  ReadResults,
-	"GET /api/v1/surveys/{slug}/answers":  ReadResults,
-	"GET /api/v1/surveys/{slug}/export":   ReadResults,
-	"POST /api/v1/surveys":                EditSurveys,
-	"DELETE /api/v1/surveys/{slug}":       EditSurveys,
-	"POST /api/v1/surveys/{slug}/restore": EditSurveys,
-	"POST /api/v1/surveys/{slug}/publish": EditSurveys,
-	"POST /api/v1/surveys/{slug}/close":   EditSurveys,
+	"GET /api/v1/surveys":                   ReadResults,
+	"GET /api/v1/surveys/{slug}":            ReadResults,
+	"GET /api/v1/surveys/{slug}/summary":    ReadResults,
+	"GET /api/v1/surveys/{slug}/answers":    ReadResults,
+	"GET /api/v1/surveys/{slug}/export":     ReadResults,
+	"POST /api/v1/surveys":                  EditSurveys,
+	"DELETE /api/v1/surveys/{slug}":         EditSurveys,
+	"POST /api/v1/surveys/{slug}/restore":   EditSurveys,
+	"POST /api/v1/surveys/{slug}/publish":   EditSurveys,
+	"POST /api/v1/surveys/{slug}/close":     EditSurveys,
+	"POST /api/v1/surveys/{slug}/duplicate": EditSurveys,
 }
 
 // The actions, short.

@@ -71,7 +71,9 @@ func (s *Server) publicSurvey(r *http.Request) (*survey.Tenant, *survey.Survey, 
 	if t.Suspended || sv.State == survey.Draft || sv.Trashed() {
 		return nil, nil, notFound("Survey not found.")
 	}
-	return t, sv, nil
+	// Respondents never see, nor answer, a hidden question (the public
+	// cache keeps the visible survey: this is the same value).
+	return t, sv.Visible(), nil
 }
 
 // openSurvey is publicSurvey for a survey taking answers: a closed one gets

@@ -87,7 +87,7 @@ func (s *Server) Routes() *chi.Mux {
 			r.Post("/{tenant}/surveys/{slug}/edit", s.handle(s.saveSurvey))
 			r.Get("/{tenant}/surveys/{slug}/delete-forever", s.handle(s.confirmDelete))
 			// publish, close, delete (to the trash), restore,
-			// delete-forever, challenge-on/off, copy.
+			// delete-forever, challenge-on/off, duplicate (or copy).
 			r.Post("/{tenant}/surveys/{slug}/{action}", s.handle(s.surveyAction))
 		})
 		r.With(s.requireRole(survey.DeleteAnswers)).Post("/{tenant}/surveys/{slug}/answers/{answer}/delete", s.handle(s.deleteAnswer))
@@ -136,6 +136,7 @@ func (s *Server) Routes() *chi.Mux {
 			r.Post("/surveys/{slug}/restore", s.apiHandle(s.apiRestore))
 			r.Post("/surveys/{slug}/publish", s.apiHandle(s.apiSetState(survey.Published)))
 			r.Post("/surveys/{slug}/close", s.apiHandle(s.apiSetState(survey.Closed)))
+			r.Post("/surveys/{slug}/duplicate", s.apiHandle(s.apiDuplicate))
 		})
 		r.NotFound(s.apiHandle(func(http.ResponseWriter, *http.Request) (int, any, error) {
 			return 0, nil, notFound("No such API endpoint.")

@@ -350,6 +350,7 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 		var created []time.Time                    // of the fresh answers, for the delay metric
 		counted := map[string]bool{}
 		var byID map[string]store.Question
+		refreshed := false
 		questions := func() map[string]store.Question {
 			if byID == nil {
 				byID = make(map[string]store.Question, len(sum.Questions))
@@ -399,6 +400,21 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 					continue
 				}
 				a, err := w.resolve(ctx, resolved, m, p, questions)
+				if errors.Is(err, store.ErrUnknownQuestion) && !refreshed {
+					// A question added to the published survey since its
+					// summary was made, or dropped by an edit while the
+					// answer was on its way: the summary learns every
+					// question the survey has had (once a batch), and the
+					// answer is read again.
+					refreshed = true
+					ever, qerr := w.surveys.QuestionsEver(ctx, tenant, slug)
+					if qerr != nil {
+						return nil, fmt.Errorf("worker: questions of %s: %w", key, qerr)
+					}
+					sum.AddQuestions(&survey.Survey{Questions: ever})
+					byID = nil
+					a, err = w.resolve(ctx, resolved, m, p, questions)
+				}
 				if errors.Is(err, store.ErrUnknownQuestion) {
 					w.m.discarded.Inc()
 					w.log.Warn("worker: dropped an answer that does not fit its survey", "tenant", tenant, "survey", slug, "answer", p.ID, "err", err)

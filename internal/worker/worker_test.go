@@ -346,6 +346,14 @@ func (f *faulty) UpsertEntity(ctx context.Context, table string, e storage.Entit
 func (f *faulty) DeleteEntity(ctx context.Context, table, pk, rk, ifMatch string) error {
 	return f.step(func() error { return f.Storage.DeleteEntity(ctx, table, pk, rk, ifMatch) })
 }
+func (f *faulty) InsertEntity(ctx context.Context, table string, e storage.Entity) (etag string, err error) {
+	err = f.step(func() (x error) { etag, x = f.Storage.InsertEntity(ctx, table, e); return x })
+	return etag, err
+}
+func (f *faulty) UpdateEntity(ctx context.Context, table string, e storage.Entity, ifMatch string) (etag string, err error) {
+	err = f.step(func() (x error) { etag, x = f.Storage.UpdateEntity(ctx, table, e, ifMatch); return x })
+	return etag, err
+}
 
 // TestCrashBetweenEveryCall kills the worker before and after each of its
 // storage calls in turn, restarts it, and checks that the summary equals a
