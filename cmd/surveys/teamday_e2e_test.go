@@ -38,16 +38,10 @@ func TestBrowserTeamsDay(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := "http://" + m.Addr()
-	browser := newBrowserFor(t, 6*time.Minute)
-	if err := chromedp.Run(browser); err != nil { // starts Chromium
-		t.Fatal(err)
-	}
 	axeCheck := newAxeCheck(t)
-	// person is one browser profile (its own cookies) in the one Chromium.
+	// person is a Chromium of one's own (its own cookies) on a phone.
 	person := func() func(string, ...chromedp.Action) {
-		pctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
-		t.Cleanup(cancel)
-		run := browserRun(t, pctx)
+		run := browserRun(t, newBrowserFor(t, 6*time.Minute))
 		run("a phone's window", chromedp.EmulateViewport(390, 844))
 		return run
 	}
@@ -289,7 +283,7 @@ func teamdayFixTypo(t *testing.T, editor func(string, ...chromedp.Action), page 
 		chromedp.Navigate(base+"/adatum/surveys/"+sv.Slug+"/edit"),
 		chromedp.WaitVisible(`#q0-text`, chromedp.ByQuery),
 		page("designer-published"),
-		chromedp.SetValue(`#q0-text`, "", chromedp.ByQuery),
+		chromedp.Evaluate(`document.getElementById("q0-text").value = ""`, nil),
 		chromedp.SendKeys(`#q0-text`, "Anything else to tell us?", chromedp.ByQuery),
 		clickAndLoad(`button[name=action][value=save]`, chromedp.ByQuery),
 		chromedp.Evaluate(`document.querySelectorAll(".confirm-hides").length`, &confirm),
