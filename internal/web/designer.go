@@ -715,7 +715,7 @@ func (s *Server) previewUnsaved(w http.ResponseWriter, r *http.Request, page des
 	for i := range sv.Questions {
 		sv.Questions[i].ID = "preview_" + strconv.Itoa(i+1)
 	}
-	s.render(w, r, http.StatusOK, "survey", surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Preview: true})
+	s.render(w, r, http.StatusOK, "survey", previewPage(t, sv, s.logoURL(t)))
 	return nil
 }
 
@@ -805,6 +805,6 @@ func (s *Server) preview(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.render(w, r, http.StatusOK, "survey", surveyPage{Tenant: t, Survey: sv.Visible(), LogoURL: s.logoURL(t), Preview: true})
+	s.render(w, r, http.StatusOK, "survey", previewPage(t, sv.Visible(), s.logoURL(t)))
 	return nil
 }
