@@ -198,6 +198,8 @@ func (m *Main) Run(ctx context.Context) error {
 
 		// Password resets and invitations.
 		Links: store.NewLinkStore(m.Storage),
+		// Progress respondents of multi-page surveys save to finish later.
+		Resume: store.NewResumeStore(m.Storage),
 	}
 	if m.Mail != nil {
 		deps.Mail = m.Mail
