@@ -172,11 +172,12 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	page := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Values: values, Token: token}
 	last := st.Page == len(pages)-1
 	action := r.PostForm.Get("action")
-	if action == "" {
+	if (action == "" || action == actionSubmit) && !last {
+		// Sent from a page before the last: on to the next.
 		action = actionNext
-		if last {
-			action = actionSubmit
-		}
+	}
+	if action == "" {
+		action = actionSubmit
 	}
 	id, ok := s.signer.check(t.Key, sv.Slug, token)
 	if !ok {
