@@ -62,6 +62,19 @@ type surveyPage struct {
 	ResumeLink  string
 }
 
+// Sections are the sections the page shows: Shown, or, when it was not
+// set, every page of the survey (a preview).
+func (p surveyPage) Sections() []surveySection {
+	if p.Shown != nil {
+		return p.Shown
+	}
+	var out []surveySection
+	for _, pg := range p.Survey.Pages() {
+		out = append(out, surveySection{Section: pg.Section, Questions: pg.Questions, First: pg.First})
+	}
+	return out
+}
+
 // Paged reports whether the survey has several pages.
 func (p surveyPage) Paged() bool { return p.Pages > 1 }
 
@@ -79,11 +92,7 @@ func (p surveyPage) Percent() int {
 // previewPage is the survey as a preview shows it: every section on one
 // page.
 func previewPage(t *survey.Tenant, sv *survey.Survey, logo string) surveyPage {
-	p := surveyPage{Tenant: t, Survey: sv, LogoURL: logo, Preview: true, Page: 1, Pages: 1}
-	for _, pg := range sv.Pages() {
-		p.Shown = append(p.Shown, surveySection{Section: pg.Section, Questions: pg.Questions, First: pg.First})
-	}
-	return p
+	return surveyPage{Tenant: t, Survey: sv, LogoURL: logo, Preview: true, Page: 1, Pages: 1}
 }
 
 // publicSurvey finds a survey respondents may see: published or closed, of
