@@ -170,4 +170,30 @@ func TestBrowserPages(t *testing.T) {
 	if n, _ := store.NewSurveyAnswerStore(m.Storage).Count(ctx, "adatum", sv.Slug); n != 1 {
 		t.Errorf("%d answers stored", n)
 	}
+
+	// The designer of the sections, on a phone: the sections, a page
+	// break added.
+	if _, err := store.NewUserStore(m.Storage).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	var sections int
+	run("designer",
+		chromedp.Navigate(base+"/login"),
+		chromedp.SendKeys(`#email`, "ana@adatum.example"),
+		chromedp.SendKeys(`#password`, "correct horse battery"),
+		chromedp.Click(`button[type=submit]`),
+		chromedp.WaitVisible(`table.table`),
+		chromedp.Navigate(base+"/adatum/surveys/"+sv.Slug+"/edit"),
+		chromedp.WaitVisible(`#s2-title`),
+		noSidewaysScroll(t, "designer with sections"),
+		axeCheck("designer with sections (390 px)"),
+		screenshot(t, "designer-sections-phone"),
+		chromedp.Click(`button[value="addsection"]`),
+		chromedp.WaitVisible(`#s3-title`),
+		chromedp.Evaluate(`document.querySelectorAll('.dz-section').length`, &sections),
+		noSidewaysScroll(t, "designer, page break added"),
+		axeCheck("designer, page break added (390 px)"))
+	if sections != 4 {
+		t.Errorf("%d sections after a page break, want 4", sections)
+	}
 }
