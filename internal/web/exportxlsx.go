@@ -1,6 +1,7 @@
 package web
 
 import (
+	"archive/zip"
 	"fmt"
 	"io"
 	"net/http"
@@ -25,8 +26,9 @@ const xlsxType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sh
 //
 // It holds one row at a time: excelize's stream writer keeps the sheet in
 // memory up to 16 MiB and on a temporary file past that, and zips it into
-// the response at the end. Nothing is sent before the last answer is
-// read, so an error on the way is a proper error response.
+// the response at the end, compressing as it goes. Nothing is sent before
+// the last answer is read, so an error on the way is a proper error
+// response.
 func (s *Server) exportXLSX(w http.ResponseWriter, r *http.Request, sv *survey.Survey, filter survey.AnswerFilter) error {
 	rc := http.NewResponseController(w)
 	_ = rc.SetWriteDeadline(time.Now().Add(exportWindow))
@@ -123,8 +125,14 @@ func (s *Server) exportXLSX(w http.ResponseWriter, r *http.Request, sv *survey.S
 	}
 	w.Header().Set("Content-Type", xlsxType)
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s.xlsx"`, sv.Tenant, sv.Slug))
-	_, err = f.WriteTo(&deadlineWriter{w: w, rc: rc})
-	if err != nil {
+	// excelize zips the workbook into a buffer of the whole file before
+	// it writes it out; its zip writer, given the response instead,
+	// sends the workbook as it compresses it, so that no copy of the file
+	// is held. (The buffer stays empty: it would hold zip64 fix-ups
+	// only, for a part over 4 GiB.)
+	out := &deadlineWriter{w: w, rc: rc}
+	f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return zip.NewWriter(out) })
+	if _, err := f.WriteTo(io.Discard); err != nil {
 		// Headers are sent: all that is left is to stop and log.
 		s.log.Error("export failed part-way", "tenant", sv.Tenant, "slug", sv.Slug, "err", err)
 	}
