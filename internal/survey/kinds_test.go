@@ -2,6 +2,7 @@ package survey
 
 import (
 	"encoding/json"
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"regexp"
@@ -350,4 +351,37 @@ func TestTypedCell(t *testing.T) {
 			t.Errorf("TypedCell(%d, %q) = %#v, want %#v", c.t, c.cell, got, c.want)
 		}
 	}
+}
+
+// FuzzTypedCell: whatever the cell, TypedCell does not panic; a number it
+// gives is finite and the cell is a plain decimal; a date writes back as
+// the cell; anything else is the cell itself.
+func FuzzTypedCell(f *testing.F) {
+	for _, s := range []string{"", "4", "-12.5", "2026-03-09", "=1+1", "1e9", "0x10", "-", "-.5", "١٢"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cell string) {
+		for _, ct := range []CellType{CellText, CellNumber, CellDate} {
+			switch v := TypedCell(ct, cell).(type) {
+			case nil:
+				if cell != "" {
+					t.Fatalf("%q: nil", cell)
+				}
+			case float64:
+				if ct != CellNumber || math.IsInf(v, 0) || math.IsNaN(v) || strings.ContainsAny(cell, "eE+xX") {
+					t.Fatalf("%q as %d: number %v", cell, ct, v)
+				}
+			case time.Time:
+				if ct != CellDate || v.Format(time.DateOnly) != cell {
+					t.Fatalf("%q as %d: date %v", cell, ct, v)
+				}
+			case string:
+				if v != cell {
+					t.Fatalf("%q as %d: text %q", cell, ct, v)
+				}
+			default:
+				t.Fatalf("%q: %T", cell, v)
+			}
+		}
+	})
 }
