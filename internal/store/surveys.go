@@ -515,6 +515,9 @@ func surveyEntity(s *survey.Survey, version string) storage.Entity {
 		// Only when on: rows written before it read as off.
 		props["Challenge"] = true
 	}
+	if len(s.EmbedOrigins) > 0 {
+		props["EmbedOrigins"] = strings.Join(s.EmbedOrigins, " ")
+	}
 	if s.Description != "" {
 		props["Description"] = s.Description
 	}
@@ -529,18 +532,19 @@ func surveyEntity(s *survey.Survey, version string) storage.Entity {
 
 func surveyFromEntity(e storage.Entity) *survey.Survey {
 	return &survey.Survey{
-		Tenant:      e.PartitionKey,
-		Slug:        e.String("SlugName"),
-		Title:       e.String("Title"),
-		State:       survey.State(e.String("State")),
-		CreatedOn:   e.Time("CreatedOn"),
-		PublishedOn: e.Time("PublishedOn"),
-		Listed:      e.Bool("Listed"),
-		CloseOn:     e.Time("CloseOn"),
-		Challenge:   e.Bool("Challenge"),
-		TrashedOn:   e.Time("TrashedOn"),
-		Description: e.String("Description"),
-		ThankYou:    e.String("ThankYou"),
+		Tenant:       e.PartitionKey,
+		Slug:         e.String("SlugName"),
+		Title:        e.String("Title"),
+		State:        survey.State(e.String("State")),
+		CreatedOn:    e.Time("CreatedOn"),
+		PublishedOn:  e.Time("PublishedOn"),
+		Listed:       e.Bool("Listed"),
+		CloseOn:      e.Time("CloseOn"),
+		Challenge:    e.Bool("Challenge"),
+		EmbedOrigins: strings.Fields(e.String("EmbedOrigins")),
+		TrashedOn:    e.Time("TrashedOn"),
+		Description:  e.String("Description"),
+		ThankYou:     e.String("ThankYou"),
 	}
 }
 

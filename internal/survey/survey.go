@@ -67,6 +67,9 @@ type Survey struct {
 	// puzzle before an answer is accepted (a check against robots; it
 	// needs JavaScript).
 	Challenge bool
+	// EmbedOrigins are the sites allowed to show the survey in a frame
+	// (ParseEmbedOrigins); none: no site may.
+	EmbedOrigins []string
 	// Description is shown under the title (lines of text); ThankYou is
 	// the thank-you page's message. Both may be empty.
 	Description string

@@ -37,6 +37,8 @@ type designerPage struct {
 	// Challenge asks respondents' browsers for a proof of work.
 	Challenge   bool
 	CloseOn     string // YYYY-MM-DD, or ""
+	// EmbedOrigins are the sites that may frame the survey, one a line.
+	EmbedOrigins string
 	Description string
 	ThankYou    string
 	Questions   []designerQuestion
@@ -283,7 +285,7 @@ func designerForm(w http.ResponseWriter, r *http.Request) (page designerPage, er
 	}
 	f := r.PostForm
 	page = designerPage{Title: f.Get("title"), Listed: f.Get("listed") != "", Challenge: f.Get("challenge") != "",
-		CloseOn: strings.TrimSpace(f.Get("closeOn")), Description: f.Get("description"), ThankYou: f.Get("thankYou")}
+		CloseOn: strings.TrimSpace(f.Get("closeOn")), Description: f.Get("description"), ThankYou: f.Get("thankYou"), EmbedOrigins: f.Get("embedOrigins")}
 	page.Questions = parseQuestions(f)
 	return page, nil
 }
@@ -408,8 +410,13 @@ func (p designerPage) definition(now time.Time) (*survey.Survey, map[string]stri
 	if msg != "" {
 		own["closeOn"] = msg
 	}
+	origins, err := survey.ParseEmbedOrigins(p.EmbedOrigins)
+	var e *survey.Error
+	if errors.As(err, &e) {
+		own["embedOrigins"] = e.Fields["embedOrigins"]
+	}
 	sv := &survey.Survey{Tenant: p.Tenant, Title: p.Title, Listed: p.Listed, Challenge: p.Challenge, CloseOn: closeOn,
-		Description: p.Description, ThankYou: p.ThankYou, State: survey.Draft}
+		EmbedOrigins: origins, Description: p.Description, ThankYou: p.ThankYou, State: survey.Draft}
 	for i, dq := range p.Questions {
 		q, msg := dq.question()
 		if msg != "" {
@@ -728,7 +735,7 @@ func (s *Server) editSurvey(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p := designerPage{Tenant: tenant, Survey: sv, Title: sv.Title, Listed: sv.Listed, Challenge: sv.Challenge,
-		Description: sv.Description, ThankYou: sv.ThankYou, Frozen: sv.Trashed()}
+		Description: sv.Description, ThankYou: sv.ThankYou, Frozen: sv.Trashed(), EmbedOrigins: strings.Join(sv.EmbedOrigins, "\n")}
 	if r.URL.Query().Get("saved") == "1" {
 		p.Saved = true
 	}

@@ -83,6 +83,7 @@ func (s *Server) openSurvey(w http.ResponseWriter, r *http.Request) (*survey.Ten
 	if err != nil {
 		return nil, nil, err
 	}
+	allowFraming(w, sv)
 	now := time.Now()
 	if sv.State == survey.Closed || !sv.Open(now) || t.CheckActive(now) != nil {
 		// Closed, past its close date, or of a tenant whose trial ended.
@@ -274,6 +275,7 @@ func (s *Server) thankYou(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	allowFraming(w, sv)
 	s.render(w, r, http.StatusOK, "thankyou", surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t)})
 	return nil
 }
