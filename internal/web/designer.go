@@ -35,13 +35,13 @@ type designerPage struct {
 	Title  string
 	Listed bool
 	// Challenge asks respondents' browsers for a proof of work.
-	Challenge   bool
-	CloseOn     string // YYYY-MM-DD, or ""
+	Challenge bool
+	CloseOn   string // YYYY-MM-DD, or ""
 	// EmbedOrigins are the sites that may frame the survey, one a line.
 	EmbedOrigins string
-	Description string
-	ThankYou    string
-	Questions   []designerQuestion
+	Description  string
+	ThankYou     string
+	Questions    []designerQuestion
 	// Errors are the problems by survey.Validate's keys; Problems the
 	// same, in the page's order, for the summary at its top, each linked
 	// to the field it is shown beside.
