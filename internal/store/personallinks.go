@@ -34,9 +34,10 @@ type PersonalLink struct {
 	// Answer, that answer's ID.
 	UsedOn time.Time
 	Answer string
-	// Replaced are earlier answers of the link that a change replaced and
-	// that are not yet deleted from the summary (pending).
-	Replaced []string
+	// Replaced are the earlier answers of the link, that changes
+	// replaced (they may not come back); Pending, those of them not yet
+	// deleted from the summary.
+	Replaced, Pending []string
 	// Token is set on a link just made, and only then.
 	Token string
 }
@@ -144,6 +145,9 @@ func personalLinkFrom(e *storage.Entity) PersonalLink {
 	if r := e.String("Replaced"); r != "" {
 		l.Replaced = strings.Split(r, ",")
 	}
+	if p := e.String("Pending"); p != "" {
+		l.Pending = strings.Split(p, ",")
+	}
 	return l
 }
 
@@ -185,7 +189,8 @@ const maxReplaced = 100
 // mayChange, replaces it after). The caller acknowledges the answer only
 // after Use returns. The same answer again (its form sent twice) is not a
 // second use. When the link had another answer and mayChange, that answer
-// is added to the link's Replaced, and the link is returned as it is now.
+// is added to the link's Replaced and Pending (to delete), and the link is
+// returned as it is now.
 func (ps *PersonalLinkStore) Use(ctx context.Context, tenant, slug, token, answerID string, mayChange bool) (*PersonalLink, error) {
 	for attempt := 0; attempt < 10; attempt++ {
 		e, err := ps.get(ctx, tenant, slug, token)
@@ -207,7 +212,7 @@ func (ps *PersonalLinkStore) Use(ctx context.Context, tenant, slug, token, answe
 			return nil, survey.Errorf(survey.ECONFLICT, "This answer has been changed too many times.")
 		}
 		if l.Answer != "" {
-			l.Replaced = append(l.Replaced, l.Answer)
+			l.Replaced, l.Pending = append(l.Replaced, l.Answer), append(l.Pending, l.Answer)
 		}
 		l.Answer, l.UsedOn = answerID, ps.now().UTC()
 		_, err = ps.st.UpdateEntity(ctx, PersonalLinksTable, personalLinkEntity(e, &l), e.ETag)
@@ -240,7 +245,9 @@ func (ps *PersonalLinkStore) Release(ctx context.Context, tenant, slug, token, a
 		}
 		l.Answer, l.UsedOn = "", time.Time{}
 		if n := len(l.Replaced); n > 0 {
-			l.Answer, l.Replaced = l.Replaced[n-1], l.Replaced[:n-1]
+			prev := l.Replaced[n-1]
+			l.Answer, l.Replaced = prev, l.Replaced[:n-1]
+			l.Pending = slices.DeleteFunc(l.Pending, func(a string) bool { return a == prev })
 			l.UsedOn = e.Time("UsedOn")
 		}
 		_, err = ps.st.UpdateEntity(ctx, PersonalLinksTable, personalLinkEntity(e, &l), e.ETag)
@@ -252,8 +259,8 @@ func (ps *PersonalLinkStore) Release(ctx context.Context, tenant, slug, token, a
 	return survey.Errorf(survey.ECONFLICT, "The personal link is busy; try again.")
 }
 
-// Settled drops from the link (by its ID) the replaced answers done: those
-// deleted from the survey's summary.
+// Settled drops from the link's Pending (by its ID) the replaced answers
+// done: those deleted from the survey's summary.
 func (ps *PersonalLinkStore) Settled(ctx context.Context, tenant, slug, id string, done []string) error {
 	if len(id) != TokenIDLength || !isLowerHex(id) || len(done) == 0 {
 		return nil
@@ -269,7 +276,7 @@ func (ps *PersonalLinkStore) Settled(ctx context.Context, tenant, slug, id strin
 		}
 		e := page.Entities[0]
 		l := personalLinkFrom(&e)
-		l.Replaced = slices.DeleteFunc(l.Replaced, func(a string) bool { return slices.Contains(done, a) })
+		l.Pending = slices.DeleteFunc(l.Pending, func(a string) bool { return slices.Contains(done, a) })
 		_, err = ps.st.UpdateEntity(ctx, PersonalLinksTable, personalLinkEntity(e, &l), e.ETag)
 		if errors.Is(err, storage.ErrPrecondition) {
 			continue
@@ -292,6 +299,9 @@ func personalLinkEntity(e storage.Entity, l *PersonalLink) storage.Entity {
 	}
 	if len(l.Replaced) > 0 {
 		props["Replaced"] = strings.Join(l.Replaced, ",")
+	}
+	if len(l.Pending) > 0 {
+		props["Pending"] = strings.Join(l.Pending, ",")
 	}
 	return storage.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Properties: props}
 }

@@ -103,7 +103,7 @@ func TestPersonalLinkChange(t *testing.T) {
 			t.Fatal(err)
 		}
 		l, err := ps.Use(ctx, tenant, "poll", tok, "a2", true)
-		if err != nil || l.Answer != "a2" || !slices.Equal(l.Replaced, []string{"a1"}) {
+		if err != nil || l.Answer != "a2" || !slices.Equal(l.Replaced, []string{"a1"}) || !slices.Equal(l.Pending, []string{"a1"}) {
 			t.Fatalf("change: %+v, %v", l, err)
 		}
 		if _, err := ps.Use(ctx, tenant, "poll", tok, "a1", true); err != store.ErrAnswered {
@@ -112,7 +112,10 @@ func TestPersonalLinkChange(t *testing.T) {
 		if err := ps.Settled(ctx, tenant, "poll", l.ID, []string{"a1"}); err != nil {
 			t.Fatal(err)
 		}
-		if l, _ := ps.Get(ctx, tenant, "poll", tok); l.Answer != "a2" || len(l.Replaced) != 0 {
+		if _, err := ps.Use(ctx, tenant, "poll", tok, "a1", true); err != store.ErrAnswered {
+			t.Fatalf("the replaced answer again, once settled: %v", err)
+		}
+		if l, _ := ps.Get(ctx, tenant, "poll", tok); l.Answer != "a2" || len(l.Pending) != 0 || len(l.Replaced) != 1 {
 			t.Fatalf("settled: %+v", l)
 		}
 	})

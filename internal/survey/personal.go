@@ -115,3 +115,20 @@ func truncate(s string, n int) string {
 	}
 	return string(r[:n]) + "…"
 }
+
+// FormOf is what a respondent would send to give the answer a again, by
+// question ID: the form of a personal link's earlier answer, shown to
+// change it. Answers to questions sv no longer shows are left out.
+func FormOf(sv *Survey, a *SurveyAnswer) map[string]Form {
+	values := make(map[string]Form, len(sv.Questions))
+	for _, q := range sv.Questions {
+		values[q.ID] = Form{}
+		qa, ok := a.Answer(q.ID)
+		k, known := KindOf(q.Type)
+		if !ok || !known || qa.Answer == "" {
+			continue
+		}
+		values[q.ID] = k.form(q, qa.Answer)
+	}
+	return values
+}

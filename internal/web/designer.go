@@ -35,8 +35,12 @@ type designerPage struct {
 	Title  string
 	Listed bool
 	// Challenge asks respondents' browsers for a proof of work.
-	Challenge   bool
-	CloseOn     string // YYYY-MM-DD, or ""
+	Challenge bool
+	CloseOn   string // YYYY-MM-DD, or ""
+	// OnePer and MayChange: one answer per browser or personal link
+	// (personallinks.go), as typed.
+	OnePer      string
+	MayChange   bool
 	Description string
 	ThankYou    string
 	Questions   []designerQuestion
@@ -284,6 +288,7 @@ func designerForm(w http.ResponseWriter, r *http.Request) (page designerPage, er
 	f := r.PostForm
 	page = designerPage{Title: f.Get("title"), Listed: f.Get("listed") != "", Challenge: f.Get("challenge") != "",
 		CloseOn: strings.TrimSpace(f.Get("closeOn")), Description: f.Get("description"), ThankYou: f.Get("thankYou")}
+	page.OnePer, page.MayChange = f.Get("onePer"), f.Get("mayChange") != ""
 	page.Questions = parseQuestions(f)
 	return page, nil
 }
@@ -408,7 +413,11 @@ func (p designerPage) definition(now time.Time) (*survey.Survey, map[string]stri
 	if msg != "" {
 		own["closeOn"] = msg
 	}
-	sv := &survey.Survey{Tenant: p.Tenant, Title: p.Title, Listed: p.Listed, Challenge: p.Challenge, CloseOn: closeOn,
+	onePer, ok := survey.ParseOnePer(p.OnePer)
+	if !ok {
+		own["onePer"] = "Choose none, one per browser or personal links."
+	}
+	sv := &survey.Survey{Tenant: p.Tenant, Title: p.Title, Listed: p.Listed, Challenge: p.Challenge, CloseOn: closeOn, OnePer: onePer, MayChange: p.MayChange,
 		Description: p.Description, ThankYou: p.ThankYou, State: survey.Draft}
 	for i, dq := range p.Questions {
 		q, msg := dq.question()
@@ -455,7 +464,7 @@ func (p *designerPage) setErrors(errs map[string]string) {
 		return
 	}
 	used := map[string]bool{}
-	for _, f := range []string{"title", "description", "thankYou", "closeOn"} {
+	for _, f := range []string{"title", "description", "thankYou", "onePer", "closeOn"} {
 		if m := errs[f]; m != "" {
 			p.Problems, used[f] = append(p.Problems, designerProblem{Field: f, Message: m}), true
 		}
@@ -727,7 +736,7 @@ func (s *Server) editSurvey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p := designerPage{Tenant: tenant, Survey: sv, Title: sv.Title, Listed: sv.Listed, Challenge: sv.Challenge,
+	p := designerPage{Tenant: tenant, Survey: sv, Title: sv.Title, Listed: sv.Listed, Challenge: sv.Challenge, OnePer: string(sv.OnePer), MayChange: sv.MayChange,
 		Description: sv.Description, ThankYou: sv.ThankYou, Frozen: sv.Trashed()}
 	if r.URL.Query().Get("saved") == "1" {
 		p.Saved = true
