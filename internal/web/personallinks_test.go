@@ -198,7 +198,7 @@ func TestPersonalLinks(t *testing.T) {
 	if code, _, body := app.do(t, "GET", path+"?k="+valid, nil, nil); code != http.StatusOK || !strings.Contains(body, "You have already answered") || strings.Contains(body, `name="token"`) {
 		t.Fatalf("GET with the used link = %d\n%s", code, body)
 	}
-	form2 := url.Values{"token": {app.token(t, path + "?k=" + tokens[1])}, "k": {valid}, star: {"1"}}
+	form2 := url.Values{"token": {app.token(t, path+"?k="+tokens[1])}, "k": {valid}, star: {"1"}}
 	if code, _, _ := app.do(t, "POST", path, form2, nil); code != http.StatusConflict {
 		t.Fatalf("a new form with the used link = %d", code)
 	}
