@@ -14,6 +14,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/web"
 )
 
 // oncePoll is a published one-question survey of adatum with the setting.
@@ -347,5 +348,43 @@ func TestOnePerSetting(t *testing.T) {
 	code, _, raw = app.api(t, "POST", "/api/v1/surveys", tok, `{"title":"API bad","onePer":"sometimes","questions":[{"text":"Why?","type":"SimpleText"}]}`)
 	if code != http.StatusUnprocessableEntity || !strings.Contains(raw, "onePer") {
 		t.Fatalf("API bad setting = %d %s", code, raw)
+	}
+}
+
+// TestPersonalLinksByMail: with e-mail on, each address pasted gets its
+// own link, which answers the survey.
+func TestPersonalLinksByMail(t *testing.T) {
+	box := &outbox{}
+	app := newTestAppOn(t, backends.Local(t), func(d *web.Deps) { d.Mail = box })
+	sv := app.oncePoll(t, "Mailed poll", survey.OnePerLink, false)
+	editor := app.signedIn(t, "adatum", "ed@adatum.example")
+	code, _, body := app.do(t, "POST", "/adatum/surveys/"+sv.Slug+"/links", url.Values{"emails": {"ana@example.com\nbo@example.com\n"}}, editor)
+	if code != http.StatusOK || !strings.Contains(body, "2 links sent by e-mail") {
+		t.Fatalf("make links = %d\n%s", code, body)
+	}
+	sent := box.messages()
+	if len(sent) != 2 || sent[0].To != "ana@example.com" || sent[1].To != "bo@example.com" {
+		t.Fatalf("sent %+v", sent)
+	}
+	links := map[string]bool{}
+	for _, m := range sent {
+		k := regexp.MustCompile(`\?k=(plk_[A-Za-z0-9_-]{43})`).FindStringSubmatch(m.Text)
+		if k == nil || !strings.Contains(m.Subject, "Mailed poll") || !strings.Contains(m.HTML, k[1]) {
+			t.Fatalf("message %+v", m)
+		}
+		links[k[1]] = true
+	}
+	if len(links) != 2 {
+		t.Fatalf("the two messages share a link")
+	}
+	for k := range links {
+		path := "/survey/adatum/" + sv.Slug
+		form := url.Values{"token": {app.token(t, path+"?k="+k)}, "k": {k}, "q-" + sv.Questions[0].ID: {"5"}}
+		if code, _, body := app.do(t, "POST", path, form, nil); code != http.StatusSeeOther {
+			t.Fatalf("answer with a mailed link = %d\n%s", code, body)
+		}
+	}
+	if filed, counted, _ := app.countAnswers(t, sv); filed != 2 || counted != 2 {
+		t.Fatalf("filed %d, counted %d; want 2", filed, counted)
 	}
 }
