@@ -92,6 +92,12 @@ func (s *Server) answerOnce(w http.ResponseWriter, r *http.Request, t *survey.Te
 			return onceGate{}, false, err
 		}
 		if l.Used() && !sv.MayChange {
+			// The form that used it, sent again (a retry after a lost
+			// response, or after a crash before the answer was queued):
+			// the same answer, queued again, counted once.
+			if id, ok := s.signer.check(t.Key, sv.Slug, r.PostForm.Get("token")); r.Method == http.MethodPost && ok && id == l.Answer {
+				return onceGate{Token: token, Link: l}, false, nil
+			}
 			return refuse(answered, false)
 		}
 		return onceGate{Token: token, Link: l, Changing: l.Used()}, false, nil
@@ -157,7 +163,7 @@ func (s *Server) acknowledgedOnce(w http.ResponseWriter, r *http.Request, t *sur
 			HttpOnly: true, Secure: s.secureCookies(r), SameSite: http.SameSiteLaxMode, MaxAge: answeredCookieAge})
 	}
 	if l != nil && len(l.Pending) > 0 {
-		s.settleReplaced(r.Context(), t.Key, sv.Slug, []store.PersonalLink{*l})
+		s.settleReplaced(r.Context(), t.Key, sv.Slug, []store.PersonalLink{*l}, true)
 	}
 }
 
@@ -165,8 +171,11 @@ func (s *Server) acknowledgedOnce(w http.ResponseWriter, r *http.Request, t *sur
 // later answers replaced, and drops them from the links. An answer the
 // worker has not counted yet stays on its link for the next call (the
 // links' page, the link's next answer): deleting is exactly once
-// (store.DeleteAnswer), so trying again is safe.
-func (s *Server) settleReplaced(ctx context.Context, tenant, slug string, links []store.PersonalLink) {
+// (store.DeleteAnswer), so trying again is safe. Unless acknowledged (the
+// links' current answers were just queued), a link's earlier answers are
+// deleted only once its current answer is filed: a crash between marking
+// the link and queueing its answer must not lose both.
+func (s *Server) settleReplaced(ctx context.Context, tenant, slug string, links []store.PersonalLink, acknowledged bool) {
 	if s.remover == nil {
 		return
 	}
@@ -174,6 +183,14 @@ func (s *Server) settleReplaced(ctx context.Context, tenant, slug string, links 
 	for _, l := range links {
 		if len(l.Pending) == 0 {
 			continue
+		}
+		if !acknowledged {
+			if s.answerGet == nil {
+				continue
+			}
+			if _, err := s.answerGet.Get(ctx, tenant, slug, l.Answer); err != nil {
+				continue
+			}
 		}
 		if full == nil {
 			sv, err := s.surveys.Get(ctx, tenant, slug)
@@ -245,7 +262,7 @@ func (s *Server) linksPage(r *http.Request, tenant, slug string) (linksPage, err
 		return linksPage{}, err
 	}
 	// Replacements a crash or the worker's lag left: finish them.
-	s.settleReplaced(r.Context(), tenant, slug, links)
+	s.settleReplaced(r.Context(), tenant, slug, links, false)
 	p := linksPage{Tenant: tenant, Survey: sv, Role: roleOf(r), Links: links, MailOn: s.mailOn()}
 	for _, l := range links {
 		if l.Used() {
