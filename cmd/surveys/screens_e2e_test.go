@@ -220,6 +220,7 @@ func TestBrowserEveryScreen(t *testing.T) {
 		{"dashboard", "/adatum/surveys", `table.table`, s.Title}, // with its trash
 		{"delete-forever", "/adatum/surveys/" + pilot.Slug + "/delete-forever", `main form`, "cannot be undone"},
 		{"new-survey", "/adatum/surveys/new", `#title`, "Question"},
+		{"import", "/adatum/surveys/import", `main form`, "definition"},
 		{"designer", sp + "/edit", `main`, "Edit survey"}, // published, with answers: still editable
 		{"preview", sp + "/preview", `main form`, s.Questions[0].Text},
 		{"share", sp + "/share", `img.qr`, "Public link"},

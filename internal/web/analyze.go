@@ -216,6 +216,13 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 // one it shows: 204 No Content while the survey still has ?since= answers.
 func (s *Server) analyzeLive(w http.ResponseWriter, r *http.Request) error {
 	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
+	// Nothing new: the summary alone says so (one read; the survey is read
+	// only to render what changed).
+	since, sinceErr := strconv.ParseInt(r.URL.Query().Get("since"), 10, 64)
+	if stored, _, err := s.summaries.Get(r.Context(), tenant, slug); err == nil && sinceErr == nil && since == stored.TotalAnswers {
+		w.WriteHeader(http.StatusNoContent)
+		return nil
+	}
 	sv, err := s.surveys.Get(r.Context(), tenant, slug)
 	if err != nil {
 		return err
@@ -224,7 +231,7 @@ func (s *Server) analyzeLive(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if since, err := strconv.ParseInt(r.URL.Query().Get("since"), 10, 64); err == nil && since == sum.TotalAnswers {
+	if sinceErr == nil && since == sum.TotalAnswers {
 		w.WriteHeader(http.StatusNoContent)
 		return nil
 	}

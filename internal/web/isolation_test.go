@@ -29,10 +29,13 @@ var routeActions = map[string]survey.Action{
 	"GET /{tenant}/surveys/{slug}/answers":                  ReadResults,
 	"GET /{tenant}/surveys/{slug}/answers/table":            ReadResults,
 	"GET /{tenant}/surveys/{slug}/export.{format}":          ReadResults,
+	"GET /{tenant}/surveys/{slug}/definition.json":          ReadResults,
 	"GET /{tenant}/account/password":                        ReadResults,
 	"POST /{tenant}/account/password":                       ReadResults,
 	"GET /{tenant}/surveys/new":                             EditSurveys,
 	"POST /{tenant}/surveys/new":                            EditSurveys,
+	"GET /{tenant}/surveys/import":                          EditSurveys,
+	"POST /{tenant}/surveys/import":                         EditSurveys,
 	"GET /{tenant}/surveys/{slug}/edit":                     EditSurveys,
 	"POST /{tenant}/surveys/{slug}/edit":                    EditSurveys,
 	"GET /{tenant}/surveys/{slug}/delete-forever":           EditSurveys,
@@ -63,6 +66,8 @@ var routeActions = map[string]survey.Action{
 	"GET /api/v1/surveys/{slug}/summary":    ReadResults,
 	"GET /api/v1/surveys/{slug}/answers":    ReadResults,
 	"GET /api/v1/surveys/{slug}/export":     ReadResults,
+	"GET /api/v1/surveys/{slug}/definition": ReadResults,
+	"POST /api/v1/surveys/import":           EditSurveys,
 	"POST /api/v1/surveys":                  EditSurveys,
 	"DELETE /api/v1/surveys/{slug}":         EditSurveys,
 	"POST /api/v1/surveys/{slug}/restore":   EditSurveys,
@@ -214,7 +219,10 @@ func TestIsolationEveryRoute(t *testing.T) {
 				// The routes of the token's own tenant: Fabrikam's answers only.
 				apiOwn++
 				body := ""
-				if method == http.MethodPost {
+				switch {
+				case route == "/api/v1/surveys/import":
+					body = `{"format":"surveys.definition/1","title":"Fabrikam private plan","questions":[{"text":"Why now?","type":"SimpleText"}]}`
+				case method == http.MethodPost:
 					body = `{"title":"Fabrikam private plan","questions":[{"text":"Why now?","type":"SimpleText"}]}`
 				}
 				code, _, raw := app.api(t, method, route, fred.token, body)
@@ -247,10 +255,10 @@ func TestIsolationEveryRoute(t *testing.T) {
 	if leaked := leaks(raw, "fabrikam", "Fabrikam product feedback", "Fabrikam private plan", "Why now?"); code != http.StatusOK || len(leaked) > 0 || !strings.Contains(raw, draft.Slug) {
 		t.Errorf("GET /api/v1/surveys with Adatum's token = %d, with Fabrikam's %q: %s", code, leaked, raw)
 	}
-	// Fabrikam's admin and editor tokens made one survey each; the
-	// viewer's was refused.
-	if list, err := app.surveys.List(ctx, "fabrikam"); err != nil || len(list) != 3 {
-		t.Errorf("Fabrikam's surveys after its POSTs: %d, %v; want 3", len(list), err)
+	// Fabrikam's admin and editor tokens made one survey each by create
+	// and one each by import; the viewer's were refused.
+	if list, err := app.surveys.List(ctx, "fabrikam"); err != nil || len(list) != 5 {
+		t.Errorf("Fabrikam's surveys after its POSTs: %d, %v; want 5", len(list), err)
 	}
 	// Adatum's survey is intact after all of Fabrikam's attempts.
 	if _, err := app.surveys.Get(ctx, "adatum", app.adatum.Slug); err != nil {

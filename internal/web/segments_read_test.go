@@ -135,3 +135,28 @@ func TestPagesReadSegments(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveAnalysisCost counts the storage calls of the analysis page's
+// poll (every 5 s per open tab) when nothing changed: the session and the
+// summary, not the survey, never the answers.
+func TestLiveAnalysisCost(t *testing.T) {
+	st := counting.New(backends.Local(t))
+	app := newTestAppOn(t, st)
+	if _, err := store.NewUserStore(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	if code, _, _ := app.do(t, "POST", app.path(), app.complete(app.token(t, app.path())), nil); code != 303 {
+		t.Fatal("answer refused")
+	}
+	app.stored(t)
+	live := "/adatum/surveys/" + app.adatum.Slug + "/analyze/live?since=1"
+	app.get(t, live, ana) // warms the caches a page view warms
+	before := st.Total("")
+	code, _, _ := app.get(t, live, ana)
+	ops := st.Total("") - before
+	if code != 204 || ops > 2 {
+		t.Fatalf("a poll with nothing new = %d, %d storage calls; want 204 in at most 2", code, ops)
+	}
+	t.Logf("a poll with nothing new: %d storage calls (%d a minute per open tab)", ops, ops*12)
+}
