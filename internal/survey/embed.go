@@ -74,10 +74,3 @@ func embedOrigin(s string) (string, bool) {
 	}
 	return o, true
 }
-
-func truncate(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
-}

@@ -39,9 +39,13 @@ type designerPage struct {
 	CloseOn   string // YYYY-MM-DD, or ""
 	// EmbedOrigins are the sites that may frame the survey, one a line.
 	EmbedOrigins string
-	Description  string
-	ThankYou     string
-	Questions    []designerQuestion
+	// OnePer and MayChange: one answer per browser or personal link
+	// (personallinks.go), as typed.
+	OnePer      string
+	MayChange   bool
+	Description string
+	ThankYou    string
+	Questions   []designerQuestion
 	// Errors are the problems by survey.Validate's keys; Problems the
 	// same, in the page's order, for the summary at its top, each linked
 	// to the field it is shown beside.
@@ -286,6 +290,7 @@ func designerForm(w http.ResponseWriter, r *http.Request) (page designerPage, er
 	f := r.PostForm
 	page = designerPage{Title: f.Get("title"), Listed: f.Get("listed") != "", Challenge: f.Get("challenge") != "",
 		CloseOn: strings.TrimSpace(f.Get("closeOn")), Description: f.Get("description"), ThankYou: f.Get("thankYou"), EmbedOrigins: f.Get("embedOrigins")}
+	page.OnePer, page.MayChange = f.Get("onePer"), f.Get("mayChange") != ""
 	page.Questions = parseQuestions(f)
 	return page, nil
 }
@@ -415,7 +420,11 @@ func (p designerPage) definition(now time.Time) (*survey.Survey, map[string]stri
 	if errors.As(err, &e) {
 		own["embedOrigins"] = e.Fields["embedOrigins"]
 	}
-	sv := &survey.Survey{Tenant: p.Tenant, Title: p.Title, Listed: p.Listed, Challenge: p.Challenge, CloseOn: closeOn,
+	onePer, ok := survey.ParseOnePer(p.OnePer)
+	if !ok {
+		own["onePer"] = "Choose none, one per browser or personal links."
+	}
+	sv := &survey.Survey{Tenant: p.Tenant, Title: p.Title, Listed: p.Listed, Challenge: p.Challenge, CloseOn: closeOn, OnePer: onePer, MayChange: p.MayChange,
 		EmbedOrigins: origins, Description: p.Description, ThankYou: p.ThankYou, State: survey.Draft}
 	for i, dq := range p.Questions {
 		q, msg := dq.question()
@@ -462,7 +471,7 @@ func (p *designerPage) setErrors(errs map[string]string) {
 		return
 	}
 	used := map[string]bool{}
-	for _, f := range []string{"title", "description", "thankYou", "closeOn"} {
+	for _, f := range []string{"title", "description", "thankYou", "onePer", "closeOn"} {
 		if m := errs[f]; m != "" {
 			p.Problems, used[f] = append(p.Problems, designerProblem{Field: f, Message: m}), true
 		}
@@ -734,7 +743,7 @@ func (s *Server) editSurvey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p := designerPage{Tenant: tenant, Survey: sv, Title: sv.Title, Listed: sv.Listed, Challenge: sv.Challenge,
+	p := designerPage{Tenant: tenant, Survey: sv, Title: sv.Title, Listed: sv.Listed, Challenge: sv.Challenge, OnePer: string(sv.OnePer), MayChange: sv.MayChange,
 		Description: sv.Description, ThankYou: sv.ThankYou, Frozen: sv.Trashed(), EmbedOrigins: strings.Join(sv.EmbedOrigins, "\n")}
 	if r.URL.Query().Get("saved") == "1" {
 		p.Saved = true
