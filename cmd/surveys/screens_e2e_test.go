@@ -104,6 +104,21 @@ func TestBrowserEveryScreen(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// A survey by personal links: two made for long addresses, one used.
+	pulse := &survey.Survey{Tenant: "adatum", State: survey.Published, Title: "Staff pulse", OnePer: survey.OnePerLink,
+		Questions: []survey.Question{{Text: "How was your week?", Type: survey.SimpleText}}}
+	if err := surveys.Create(ctx, pulse); err != nil {
+		t.Fatal(err)
+	}
+	personal := store.NewPersonalLinkStore(m.Storage)
+	made, err := personal.Create(ctx, "adatum", pulse.Slug, 0, []string{"victoria.long-address-for-testing@research.adatum.example", "oliver.invited-person@adatum.example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := personal.Use(ctx, "adatum", pulse.Slug, made[0].Token, store.NewAnswerID(time.Now()), false); err != nil {
+		t.Fatal(err)
+	}
+
 	base := "http://" + m.Addr()
 	run := browserRun(t, newBrowser(t))
 	axeCheck := newAxeCheck(t)
@@ -220,6 +235,9 @@ func TestBrowserEveryScreen(t *testing.T) {
 		{"members", "/adatum/settings/members", `main form`, "victoria.long-address-for-testing@research.adatum.example"},
 		{"member-remove", "/adatum/settings/members/remove?email=victoria.long-address-for-testing@research.adatum.example", `main form`, "signed out everywhere"},
 		{"tokens", "/adatum/settings/tokens", `main form`, "Quarterly reports export job"},
+		{"personal-links", "/adatum/surveys/" + pulse.Slug + "/links", `table.table`, "2 links, 1 used"},
+		{"by-invitation", "/survey/adatum/" + pulse.Slug, `#once-title`, "This survey is by invitation"},
+		{"already-answered", "/survey/adatum/" + pulse.Slug + "?k=" + made[0].Token, `#once-title`, "You have already answered"},
 		{"not-found", sp + "-missing/analyze", `main`, "not found"},
 	} {
 		check(p.name, p.path, p.sel, p.want)

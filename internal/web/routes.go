@@ -89,6 +89,9 @@ func (s *Server) Routes() *chi.Mux {
 			r.Get("/{tenant}/surveys/{slug}/edit", s.handle(s.editSurvey))
 			r.Post("/{tenant}/surveys/{slug}/edit", s.handle(s.saveSurvey))
 			r.Get("/{tenant}/surveys/{slug}/delete-forever", s.handle(s.confirmDelete))
+			r.Get("/{tenant}/surveys/{slug}/links", s.handle(s.showLinks))
+			r.Post("/{tenant}/surveys/{slug}/links", s.handle(s.createLinks))
+			r.Get("/{tenant}/surveys/{slug}/links.csv", s.handle(s.exportLinks))
 			// publish, close, delete (to the trash), restore,
 			// delete-forever, challenge-on/off, duplicate (or copy).
 			r.Post("/{tenant}/surveys/{slug}/{action}", s.handle(s.surveyAction))
