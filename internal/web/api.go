@@ -391,7 +391,8 @@ func (s *Server) apiAnswers(w http.ResponseWriter, r *http.Request) (int, any, e
 }
 
 // apiExport streams every answer, one JSON object per line (or CSV with
-// ?format=csv), or those the filter picks (as apiAnswers').
+// ?format=csv, an XLSX workbook with ?format=xlsx), or those the filter
+// picks (as apiAnswers').
 func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
 	format := r.URL.Query().Get("format")
 	if format == "" {

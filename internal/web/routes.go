@@ -124,7 +124,9 @@ func (s *Server) Routes() *chi.Mux {
 		})
 	})
 
-	// The JSON API: the tenant is the bearer token's.
+	// The JSON API: the tenant is the bearer token's. Its description
+	// needs no token.
+	r.With(middleware.GetHead).Get("/api/v1/openapi.json", s.openAPI)
 	r.Route("/api/v1", func(r chi.Router) {
 		r.Use(s.requireToken)
 		r.Group(func(r chi.Router) {
