@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -121,6 +122,9 @@ type WebhookStore struct {
 	// Queued, when set, is called after events are queued: it wakes this
 	// instance's webhooks worker. It never blocks.
 	Queued func()
+	// PublicURL is the base of the surveys' public links in survey.*
+	// events ("https://surveys.example"); "" leaves the path alone.
+	PublicURL string
 }
 
 // NewWebhookStore returns a WebhookStore over st; without WithSecrets it
@@ -522,6 +526,27 @@ func (ws *WebhookStore) Emit(ctx context.Context, tenant, event, slug, subject s
 		ws.Queued()
 	}
 	return n, nil
+}
+
+// EmitSurvey queues survey.published or survey.closed (by sv's state; a
+// draft emits nothing) for the endpoints that want it. Each change is an
+// event of its own (its webhook-id names the moment it was emitted).
+func (ws *WebhookStore) EmitSurvey(ctx context.Context, sv *survey.Survey) (int, error) {
+	var event string
+	switch sv.State {
+	case survey.Published:
+		event = webhook.SurveyPublished
+	case survey.Closed:
+		event = webhook.SurveyClosed
+	default:
+		return 0, nil
+	}
+	now := ws.now()
+	subject := sv.Slug + "/" + event + "/" + strconv.FormatInt(now.UnixNano(), 10)
+	return ws.Emit(ctx, sv.Tenant, event, sv.Slug, subject, func() ([]byte, error) {
+		return webhook.Body(webhook.Event{Type: event, Timestamp: now, Data: webhook.Survey{Slug: sv.Slug, Title: sv.Title, State: string(sv.State),
+			PublicURL: strings.TrimRight(ws.PublicURL, "/") + "/survey/" + sv.Tenant + "/" + sv.Slug}})
+	})
 }
 
 // SendTest queues a webhook.test event for one endpoint, disabled or not.

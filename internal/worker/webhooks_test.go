@@ -39,7 +39,7 @@ type received struct {
 // a status, or a stall beyond the worker's timeout; it can die (its port
 // closed) and come back on the same port.
 type receiver struct {
-	t      *testing.T
+	t      testing.TB
 	addr   string
 	srv    *httptest.Server
 	status atomic.Int64 // 0: stall
@@ -48,7 +48,7 @@ type receiver struct {
 	got    []received
 }
 
-func newReceiver(t *testing.T) *receiver {
+func newReceiver(t testing.TB) *receiver {
 	r := &receiver{t: t, stall: time.Second}
 	r.status.Store(200)
 	r.start("127.0.0.1:0")
@@ -96,10 +96,11 @@ func (r *receiver) requests() []received {
 }
 
 type webhookFixture struct {
-	st    storage.Storage
-	hooks *store.WebhookStore
-	w     *worker.Webhooks
-	alert *alerts
+	st     storage.Storage
+	client *http.Client
+	hooks  *store.WebhookStore
+	w      *worker.Webhooks
+	alert  *alerts
 }
 
 type alerts struct {
@@ -135,10 +136,18 @@ func newWebhookFixture(t *testing.T, allow bool, cfg worker.WebhookConfig) *webh
 		oc.Allow = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
 	}
 	f := &webhookFixture{st: st, hooks: hooks, alert: &alerts{}}
-	f.w = worker.NewWebhooks(st, hooks, outbound.New(oc).HTTP(), cfg, quiet)
+	f.client = outbound.New(oc).HTTP()
+	f.w = worker.NewWebhooks(st, hooks, f.client, cfg, quiet)
 	f.w.Alert = f.alert
 	hooks.Queued = f.w.Wake
 	return f
+}
+
+func (f *webhookFixture) w2client() *http.Client { return f.client }
+
+// outboundClient is the guarded client with 127.0.0.1 allowed.
+func outboundClient() *http.Client {
+	return outbound.New(outbound.Config{Timeout: webhookConfig.Timeout, MaxRedirects: -1, Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}).HTTP()
 }
 
 func (f *webhookFixture) add(t *testing.T, tenant, url string, events ...string) *store.WebhookEndpoint {
