@@ -170,37 +170,10 @@ func (ws *WebhookStore) Add(ctx context.Context, tenant string, n NewWebhook, kn
 	if err := survey.ValidateTenantKey(tenant); err != nil {
 		return nil, err
 	}
-	fields := map[string]string{}
-	switch {
-	case strings.TrimSpace(n.URL) == "":
-		fields["url"] = "Give the URL that receives the events."
-	case len(n.URL) > MaxWebhookURL:
-		fields["url"] = fmt.Sprintf("Keep the URL to %d characters.", MaxWebhookURL)
-	}
-	var events []string
-	for _, e := range webhook.Events { // in their order, each once
-		if slices.Contains(n.Events, e) {
-			events = append(events, e)
-		}
-	}
-	switch {
-	case len(events) == 0:
-		fields["events"] = "Choose at least one event."
-	case len(events) != len(uniq(n.Events)):
-		fields["events"] = "Choose among the events listed."
-	}
-	surveys := uniq(n.Surveys)
-	if len(surveys) > MaxWebhookSurveys {
-		fields["surveys"] = fmt.Sprintf("Choose at most %d surveys, or none for all.", MaxWebhookSurveys)
-	}
-	for _, s := range surveys {
-		if knownSurvey != nil && !knownSurvey(s) {
-			fields["surveys"] = "Choose among your surveys."
-		}
-	}
-	if len(fields) > 0 {
+	if fields := n.Problems(knownSurvey); len(fields) > 0 {
 		return nil, &survey.Error{Code: survey.EINVALID, Message: "The endpoint is not valid.", Fields: fields}
 	}
+	events, surveys := n.events(), uniq(n.Surveys)
 	existing, err := ws.read(ctx, tenant)
 	if err != nil {
 		return nil, err
@@ -221,6 +194,47 @@ func (ws *WebhookStore) Add(ctx context.Context, tenant string, n NewWebhook, kn
 	}
 	ws.cache.Remove(tenant)
 	return e, nil
+}
+
+// Problems are the problems of each field ("url", "events", "surveys"),
+// none when it may be added; knownSurvey (nil: any) says which slugs are
+// the tenant's. (Whether the server may reach the URL is the outbound
+// client's to say.)
+func (n NewWebhook) Problems(knownSurvey func(string) bool) map[string]string {
+	fields := map[string]string{}
+	switch {
+	case strings.TrimSpace(n.URL) == "":
+		fields["url"] = "Give the URL that receives the events."
+	case len(n.URL) > MaxWebhookURL:
+		fields["url"] = fmt.Sprintf("Keep the URL to %d characters.", MaxWebhookURL)
+	}
+	switch events := n.events(); {
+	case len(events) == 0 && len(uniq(n.Events)) == 0:
+		fields["events"] = "Choose at least one event."
+	case len(events) != len(uniq(n.Events)):
+		fields["events"] = "Choose among the events listed."
+	}
+	surveys := uniq(n.Surveys)
+	if len(surveys) > MaxWebhookSurveys {
+		fields["surveys"] = fmt.Sprintf("Choose at most %d surveys, or none for all.", MaxWebhookSurveys)
+	}
+	for _, s := range surveys {
+		if knownSurvey != nil && !knownSurvey(s) {
+			fields["surveys"] = "Choose among your surveys."
+		}
+	}
+	return fields
+}
+
+// events are the known events of n, in their order, each once.
+func (n NewWebhook) events() []string {
+	var events []string
+	for _, e := range webhook.Events {
+		if slices.Contains(n.Events, e) {
+			events = append(events, e)
+		}
+	}
+	return events
 }
 
 func uniq(ss []string) []string {
