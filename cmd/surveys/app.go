@@ -213,7 +213,9 @@ func (m *Main) Run(ctx context.Context) error {
 		FormKey: box.DeriveKey("survey form tokens"),
 
 		// Password resets and invitations.
-		Links: store.NewLinkStore(m.Storage),
+		Links:         store.NewLinkStore(m.Storage),
+		PersonalLinks: store.NewPersonalLinkStore(m.Storage),
+		Answers:       answers,
 
 		Webhooks: hooks,
 	}

@@ -106,6 +106,21 @@ func TestBrowserEveryScreen(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// A survey by personal links: two made for long addresses, one used.
+	pulse := &survey.Survey{Tenant: "adatum", State: survey.Published, Title: "Staff pulse", OnePer: survey.OnePerLink,
+		Questions: []survey.Question{{Text: "How was your week?", Type: survey.SimpleText}}}
+	if err := surveys.Create(ctx, pulse); err != nil {
+		t.Fatal(err)
+	}
+	personal := store.NewPersonalLinkStore(m.Storage)
+	made, err := personal.Create(ctx, "adatum", pulse.Slug, 0, []string{"victoria.long-address-for-testing@research.adatum.example", "oliver.invited-person@adatum.example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := personal.Use(ctx, "adatum", pulse.Slug, made[0].Token, store.NewAnswerID(time.Now()), false); err != nil {
+		t.Fatal(err)
+	}
+
 	// Webhooks: a long endpoint URL with deliveries (one that failed), and
 	// a disabled endpoint, for the banner.
 	hook := webhookEndpoints(t, m)
@@ -211,6 +226,7 @@ func TestBrowserEveryScreen(t *testing.T) {
 		{"dashboard", "/adatum/surveys", `table.table`, s.Title}, // with its trash
 		{"delete-forever", "/adatum/surveys/" + pilot.Slug + "/delete-forever", `main form`, "cannot be undone"},
 		{"new-survey", "/adatum/surveys/new", `#title`, "Question"},
+		{"import", "/adatum/surveys/import", `main form`, "definition"},
 		{"designer", sp + "/edit", `main`, "Edit survey"}, // published, with answers: still editable
 		{"preview", sp + "/preview", `main form`, s.Questions[0].Text},
 		{"share", sp + "/share", `img.qr`, "Public link"},
@@ -225,6 +241,9 @@ func TestBrowserEveryScreen(t *testing.T) {
 		{"members", "/adatum/settings/members", `main form`, "victoria.long-address-for-testing@research.adatum.example"},
 		{"member-remove", "/adatum/settings/members/remove?email=victoria.long-address-for-testing@research.adatum.example", `main form`, "signed out everywhere"},
 		{"tokens", "/adatum/settings/tokens", `main form`, "Quarterly reports export job"},
+		{"personal-links", "/adatum/surveys/" + pulse.Slug + "/links", `table.table`, "2 links, 1 used"},
+		{"by-invitation", "/survey/adatum/" + pulse.Slug, `#once-title`, "This survey is by invitation"},
+		{"already-answered", "/survey/adatum/" + pulse.Slug + "?k=" + made[0].Token, `#once-title`, "You have already answered"},
 		{"webhooks", "/adatum/settings/webhooks", `main form`, "it answered 503 Service Unavailable"},
 		{"webhook-delete", "/adatum/settings/webhooks/" + hook + "/delete", `main form`, "Delete the endpoint"},
 		{"not-found", sp + "-missing/analyze", `main`, "not found"},

@@ -50,7 +50,7 @@ var reservedTenantKeys = map[string]bool{
 	"api": true, "admin": true, "survey": true, "surveys": true, "static": true,
 	"healthz": true, "readyz": true, "metrics": true, "onboarding": true, "login": true,
 	"logout": true, "signin": true, "signout": true, "account": true, "logos": true,
-	"www": true, "system": true, "tenants": true,
+	"www": true, "system": true, "tenants": true, "invite": true, "settings": true,
 }
 
 // TenantKey turns a tenant name into its key: lower-case letters and

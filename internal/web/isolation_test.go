@@ -29,13 +29,19 @@ var routeActions = map[string]survey.Action{
 	"GET /{tenant}/surveys/{slug}/answers":                  ReadResults,
 	"GET /{tenant}/surveys/{slug}/answers/table":            ReadResults,
 	"GET /{tenant}/surveys/{slug}/export.{format}":          ReadResults,
+	"GET /{tenant}/surveys/{slug}/definition.json":          ReadResults,
 	"GET /{tenant}/account/password":                        ReadResults,
 	"POST /{tenant}/account/password":                       ReadResults,
 	"GET /{tenant}/surveys/new":                             EditSurveys,
 	"POST /{tenant}/surveys/new":                            EditSurveys,
+	"GET /{tenant}/surveys/import":                          EditSurveys,
+	"POST /{tenant}/surveys/import":                         EditSurveys,
 	"GET /{tenant}/surveys/{slug}/edit":                     EditSurveys,
 	"POST /{tenant}/surveys/{slug}/edit":                    EditSurveys,
 	"GET /{tenant}/surveys/{slug}/delete-forever":           EditSurveys,
+	"GET /{tenant}/surveys/{slug}/links":                    EditSurveys,
+	"POST /{tenant}/surveys/{slug}/links":                   EditSurveys,
+	"GET /{tenant}/surveys/{slug}/links.csv":                EditSurveys,
 	"POST /{tenant}/surveys/{slug}/{action}":                EditSurveys,
 	"POST /{tenant}/surveys/{slug}/answers/{answer}/delete": DeleteAnswers,
 	"POST /{tenant}/surveys/{slug}/transfer":                TransferAnswers,
@@ -64,6 +70,8 @@ var routeActions = map[string]survey.Action{
 	"GET /api/v1/surveys/{slug}/summary":    ReadResults,
 	"GET /api/v1/surveys/{slug}/answers":    ReadResults,
 	"GET /api/v1/surveys/{slug}/export":     ReadResults,
+	"GET /api/v1/surveys/{slug}/definition": ReadResults,
+	"POST /api/v1/surveys/import":           EditSurveys,
 	"POST /api/v1/surveys":                  EditSurveys,
 	"DELETE /api/v1/surveys/{slug}":         EditSurveys,
 	"POST /api/v1/surveys/{slug}/restore":   EditSurveys,
@@ -71,6 +79,10 @@ var routeActions = map[string]survey.Action{
 	"POST /api/v1/surveys/{slug}/close":     EditSurveys,
 	"POST /api/v1/surveys/{slug}/duplicate": EditSurveys,
 }
+
+// publicAPI are the routes under /api/v1 that need no token: the same
+// answer for everyone, with no tenant's data.
+var publicAPI = map[string]bool{"GET /api/v1/openapi.json": true}
 
 // The actions, short.
 const (
@@ -171,6 +183,16 @@ func TestIsolationEveryRoute(t *testing.T) {
 		if !isSubscriber && !isAPI {
 			return nil
 		}
+		if publicAPI[key] {
+			walked[key] = true
+			for _, tok := range []string{"", members["fabrikam"][survey.Admin].token, members["adatum"][survey.Viewer].token} {
+				code, _, body := app.api(t, method, route, tok, "")
+				if leaked := leaks(body, adatumData...); code != http.StatusOK || len(leaked) > 0 || strings.Contains(body, "fabrikam") {
+					t.Errorf("%s (public) = %d, with a tenant's data %q", key, code, leaked)
+				}
+			}
+			return nil
+		}
 		action, ok := routeActions[key]
 		if !ok {
 			t.Errorf("%s is not in routeActions: say what it does, and so who may", key)
@@ -215,7 +237,10 @@ func TestIsolationEveryRoute(t *testing.T) {
 				// The routes of the token's own tenant: Fabrikam's answers only.
 				apiOwn++
 				body := ""
-				if method == http.MethodPost {
+				switch {
+				case route == "/api/v1/surveys/import":
+					body = `{"format":"surveys.definition/1","title":"Fabrikam private plan","questions":[{"text":"Why now?","type":"SimpleText"}]}`
+				case method == http.MethodPost:
 					body = `{"title":"Fabrikam private plan","questions":[{"text":"Why now?","type":"SimpleText"}]}`
 				}
 				code, _, raw := app.api(t, method, route, fred.token, body)
@@ -248,10 +273,10 @@ func TestIsolationEveryRoute(t *testing.T) {
 	if leaked := leaks(raw, "fabrikam", "Fabrikam product feedback", "Fabrikam private plan", "Why now?"); code != http.StatusOK || len(leaked) > 0 || !strings.Contains(raw, draft.Slug) {
 		t.Errorf("GET /api/v1/surveys with Adatum's token = %d, with Fabrikam's %q: %s", code, leaked, raw)
 	}
-	// Fabrikam's admin and editor tokens made one survey each; the
-	// viewer's was refused.
-	if list, err := app.surveys.List(ctx, "fabrikam"); err != nil || len(list) != 3 {
-		t.Errorf("Fabrikam's surveys after its POSTs: %d, %v; want 3", len(list), err)
+	// Fabrikam's admin and editor tokens made one survey each by create
+	// and one each by import; the viewer's were refused.
+	if list, err := app.surveys.List(ctx, "fabrikam"); err != nil || len(list) != 5 {
+		t.Errorf("Fabrikam's surveys after its POSTs: %d, %v; want 5", len(list), err)
 	}
 	// Adatum's survey is intact after all of Fabrikam's attempts.
 	if _, err := app.surveys.Get(ctx, "adatum", app.adatum.Slug); err != nil {

@@ -50,6 +50,11 @@ type surveyPage struct {
 	// PastCloseOn says on the closed page that the survey's last day to
 	// answer has passed.
 	PastCloseOn bool
+	// Personal is the personal link's token the form goes with;
+	// Changing, that its holder is changing their answer
+	// (personallinks.go).
+	Personal string
+	Changing bool
 }
 
 // publicSurvey finds a survey respondents may see: published or closed, of
@@ -83,6 +88,7 @@ func (s *Server) openSurvey(w http.ResponseWriter, r *http.Request) (*survey.Ten
 	if err != nil {
 		return nil, nil, err
 	}
+	allowFraming(w, sv)
 	now := time.Now()
 	if sv.State == survey.Closed || !sv.Open(now) || t.CheckActive(now) != nil {
 		// Closed, past its close date, or of a tenant whose trial ended.
@@ -107,10 +113,15 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil || sv == nil {
 		return err
 	}
-	if shuffled(sv) {
+	once, done, err := s.answerOnce(w, r, t, sv, r.URL.Query().Get("k"))
+	if err != nil || done {
+		return err
+	}
+	if shuffled(sv) || once.perRequest() {
 		// Each respondent sees the choices in an order of their own: this
 		// form is rendered for the request, never kept.
 		p := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: s.signer.issue(t.Key, sv.Slug)}
+		s.fillOnce(r.Context(), once, &p)
 		if sv.Challenge {
 			p.Challenge, p.ChallengeMax = s.signer.challenge(p.Token), powMaxNumber
 		}
@@ -192,8 +203,12 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 		}
 		return &survey.Error{Code: survey.EINVALID, Message: "The form could not be read; please reload the page and try again."}
 	}
+	once, done, err := s.answerOnce(w, r, t, sv, r.PostForm.Get("k"))
+	if err != nil || done {
+		return err
+	}
 	values := formValues(sv, r.PostForm)
-	page := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Values: values}
+	page := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Values: values, Personal: once.Token, Changing: once.Changing}
 	again := func(message string) error {
 		page.Token, page.Message = s.signer.issue(t.Key, sv.Slug), message
 		s.renderForm(w, r, page)
@@ -227,13 +242,20 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	// The token's ID is the answer's ID: the same form submitted twice is
 	// one answer, filed and counted once by the worker.
 	a.ID, a.CreatedOn = id, time.Now().UTC()
+	// A personal link is marked used before the answer is acknowledged.
+	link, done, err := s.useOnce(w, r, t, sv, once, id)
+	if err != nil || done {
+		return err
+	}
 	if err := s.notifier.Notify(r.Context(), a, t.Plan); err != nil {
 		if sv.Challenge {
 			s.signer.release(token) // not accepted: it may be sent again
 		}
+		s.releaseOnce(t, sv, once, id)
 		return err
 	}
 	s.accepted.Inc()
+	s.acknowledgedOnce(w, r, t, sv, link)
 	http.Redirect(w, r, "/survey/"+t.Key+"/"+sv.Slug+"/thankyou", http.StatusSeeOther)
 	return nil
 }
@@ -274,6 +296,7 @@ func (s *Server) thankYou(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	allowFraming(w, sv)
 	s.render(w, r, http.StatusOK, "thankyou", surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t)})
 	return nil
 }

@@ -76,6 +76,7 @@ func (s *Server) Routes() *chi.Mux {
 			r.Get("/{tenant}/surveys/{slug}/answers", s.handle(s.browse))
 			r.Get("/{tenant}/surveys/{slug}/answers/table", s.handle(s.answerTable))
 			r.Get("/{tenant}/surveys/{slug}/export.{format}", s.handle(s.export))
+			r.Get("/{tenant}/surveys/{slug}/definition.json", s.handle(s.definitionFile))
 			r.Get("/{tenant}/account/password", s.handle(s.showPassword))
 			r.Post("/{tenant}/account/password", s.handle(s.changePassword))
 		})
@@ -83,9 +84,14 @@ func (s *Server) Routes() *chi.Mux {
 			r.Use(s.requireRole(survey.EditSurveys))
 			r.Get("/{tenant}/surveys/new", s.handle(s.newSurvey))
 			r.Post("/{tenant}/surveys/new", s.handle(s.saveSurvey))
+			r.Get("/{tenant}/surveys/import", s.handle(s.showImport))
+			r.Post("/{tenant}/surveys/import", s.handle(s.importSurvey))
 			r.Get("/{tenant}/surveys/{slug}/edit", s.handle(s.editSurvey))
 			r.Post("/{tenant}/surveys/{slug}/edit", s.handle(s.saveSurvey))
 			r.Get("/{tenant}/surveys/{slug}/delete-forever", s.handle(s.confirmDelete))
+			r.Get("/{tenant}/surveys/{slug}/links", s.handle(s.showLinks))
+			r.Post("/{tenant}/surveys/{slug}/links", s.handle(s.createLinks))
+			r.Get("/{tenant}/surveys/{slug}/links.csv", s.handle(s.exportLinks))
 			// publish, close, delete (to the trash), restore,
 			// delete-forever, challenge-on/off, duplicate (or copy).
 			r.Post("/{tenant}/surveys/{slug}/{action}", s.handle(s.surveyAction))
@@ -123,7 +129,9 @@ func (s *Server) Routes() *chi.Mux {
 		})
 	})
 
-	// The JSON API: the tenant is the bearer token's.
+	// The JSON API: the tenant is the bearer token's. Its description
+	// needs no token.
+	r.With(middleware.GetHead).Get("/api/v1/openapi.json", s.openAPI)
 	r.Route("/api/v1", func(r chi.Router) {
 		r.Use(s.requireToken)
 		r.Group(func(r chi.Router) {
@@ -133,10 +141,12 @@ func (s *Server) Routes() *chi.Mux {
 			r.Get("/surveys/{slug}/summary", s.apiHandle(s.apiSummary))
 			r.Get("/surveys/{slug}/answers", s.apiHandle(s.apiAnswers))
 			r.Get("/surveys/{slug}/export", s.apiExport)
+			r.Get("/surveys/{slug}/definition", s.apiHandle(s.apiDefinition))
 		})
 		r.Group(func(r chi.Router) {
 			r.Use(s.requireTokenRole(survey.EditSurveys))
 			r.Post("/surveys", s.apiHandle(s.apiCreate))
+			r.Post("/surveys/import", s.apiHandle(s.apiImport))
 			r.Delete("/surveys/{slug}", s.apiHandle(s.apiDelete))
 			r.Post("/surveys/{slug}/restore", s.apiHandle(s.apiRestore))
 			r.Post("/surveys/{slug}/publish", s.apiHandle(s.apiSetState(survey.Published)))

@@ -110,6 +110,11 @@ type Deps struct {
 	// Members keeps the tenant's accounts and roles (the members page,
 	// invitations); nil takes them from Users when it keeps them.
 	Members Members
+	// PersonalLinks are the personal links of surveys that take one
+	// answer per link; Answers reads a link's earlier answer, to change
+	// it. Either may be nil (no personal links; no earlier answer shown).
+	PersonalLinks PersonalLinks
+	Answers       AnswerGetter
 
 	// Clock tells the time to the form tokens (nil: time.Now); tests move it.
 	Clock func() time.Time
@@ -166,6 +171,9 @@ type Server struct {
 	links         Links
 	// members are the tenants' accounts and roles.
 	members Members
+	// personal are the personal links; answerGet reads one answer.
+	personal  PersonalLinks
+	answerGet AnswerGetter
 	// trustedProxies are the proxies whose X-Forwarded-For names the client.
 	trustedProxies []netip.Prefix
 }
@@ -216,6 +224,7 @@ func New(d Deps) (*Server, error) {
 	}
 	s.editor = withEvents(s.editor, d.Webhooks, log)
 	s.members = d.Members
+	s.personal, s.answerGet = d.PersonalLinks, d.Answers
 	if m, ok := d.Users.(Members); ok && s.members == nil {
 		s.members = m
 	}
