@@ -226,61 +226,11 @@ func plainNegative(s string) bool {
 	return digits > 0
 }
 
-// jsonAnswer is an answer as a line of the JSON export: the stored answer's
-// fields, and per question its text for people (answer: what the CSV
-// shows, cells joined) and its kind's typed value (value).
-type jsonAnswer struct {
-	ID        string             `json:"id"`
-	Tenant    string             `json:"tenant"`
-	Slug      string             `json:"slug"`
-	Title     string             `json:"title"`
-	CreatedOn time.Time          `json:"createdOn"`
-	Answers   []jsonQuestionPart `json:"answers"`
-}
+// jsonAnswer is an answer as a line of the JSON export (and of the API,
+// and the data of a response.created webhook): survey.ExportedAnswer.
+type jsonAnswer = survey.ExportedAnswer
 
-type jsonQuestionPart struct {
-	QuestionID   string              `json:"questionId"`
-	QuestionText string              `json:"questionText"`
-	Type         survey.QuestionType `json:"type"`
-	Answer       string              `json:"answer"`
-	Value        any                 `json:"value"`
-}
-
-// exportAnswer is a as a line of the JSON export, its answers in the order
-// of the survey's questions (an answer to a question the survey no longer
-// has comes last).
+// exportAnswer is a as a line of the JSON export (survey.ExportAnswer).
 func exportAnswer(sv *survey.Survey, a *survey.SurveyAnswer) jsonAnswer {
-	out := jsonAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn, Answers: []jsonQuestionPart{}}
-	for _, qa := range a.Answers {
-		q, ok := sv.Question(qa.QuestionID)
-		if !ok || q.Type != qa.Type {
-			q = survey.Question{ID: qa.QuestionID, Text: qa.QuestionText, Type: qa.Type}
-		}
-		part := jsonQuestionPart{QuestionID: qa.QuestionID, QuestionText: qa.QuestionText, Type: qa.Type, Answer: qa.Answer, Value: qa.Answer}
-		if k, ok := survey.KindOf(qa.Type); ok {
-			part.Value = k.Value(q, qa)
-			part.Answer = answerText(k, q, qa)
-		}
-		out.Answers = append(out.Answers, part)
-	}
-	return out
-}
-
-// answerText is an answer for people: its CSV cells, those with a value
-// joined by "; " (the cell of a column named for a row or an item is
-// "column: cell"; one that is the column's name, a checked choice, is
-// itself).
-func answerText(k survey.Kind, q survey.Question, qa survey.QuestionAnswer) string {
-	cols, cells := k.Columns(q), k.Cells(q, qa)
-	var parts []string
-	for i, c := range cells {
-		switch {
-		case c == "":
-		case i >= len(cols) || cols[i] == "" || c == cols[i]:
-			parts = append(parts, c)
-		default:
-			parts = append(parts, cols[i]+": "+c)
-		}
-	}
-	return strings.Join(parts, "; ")
+	return survey.ExportAnswer(sv, a)
 }

@@ -106,6 +106,11 @@ func (s *Server) Routes() *chi.Mux {
 			r.Post("/{tenant}/settings/identity", s.handle(s.saveIdentity))
 			r.Get("/{tenant}/settings/database", s.handle(s.showDatabase))
 			r.Post("/{tenant}/settings/database", s.handle(s.saveDatabase))
+			r.Get("/{tenant}/settings/webhooks", s.handle(s.showWebhooks))
+			r.Post("/{tenant}/settings/webhooks", s.handle(s.addWebhook))
+			r.Get("/{tenant}/settings/webhooks/{id}/delete", s.handle(s.confirmDeleteWebhook))
+			// test, enable, delete
+			r.Post("/{tenant}/settings/webhooks/{id}/{action}", s.handle(s.webhookAction))
 		})
 		r.Group(func(r chi.Router) {
 			r.Use(s.requireRole(survey.ManageMembers))

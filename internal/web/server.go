@@ -90,6 +90,11 @@ type Deps struct {
 	Databases Databases
 	Transfers Transfers
 
+	// Webhooks keeps the tenants' webhook endpoints (the webhooks page)
+	// and queues survey.* events when a survey is published or closed;
+	// nil: no such page, no events. Its URLs are checked with Outbound.
+	Webhooks Webhooks
+
 	// Limits bound anonymous writes per client address (ratelimit.go); the
 	// zero value limits nothing.
 	Limits Limits
@@ -152,6 +157,10 @@ type Server struct {
 	databases Databases
 	transfers Transfers
 
+	// Webhooks, and the guarded client that checks their URLs.
+	webhooks    Webhooks
+	hooksClient *outbound.Client
+
 	limit  limiters
 	signer *formSigner
 	// signInThrottle counts sign-ins per client address.
@@ -209,6 +218,11 @@ func New(d Deps) (*Server, error) {
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."}),
 		http:     newHTTPMetrics(), forms: newForms(), signInThrottle: newAddrThrottle(), trustedProxies: d.Limits.TrustedProxies,
 		mail: d.Mail, mailTemplates: mt, links: d.Links}
+	s.webhooks, s.hooksClient = d.Webhooks, d.Outbound
+	if s.hooksClient == nil {
+		s.hooksClient = outbound.New(outbound.Config{})
+	}
+	s.editor = withEvents(s.editor, d.Webhooks, log)
 	s.members = d.Members
 	s.personal, s.answerGet = d.PersonalLinks, d.Answers
 	if m, ok := d.Users.(Members); ok && s.members == nil {
