@@ -118,7 +118,7 @@ func (m *Main) Run(ctx context.Context) error {
 	sqlStore := postgres.New(m.cfg.SQLAllow...)
 	reg := metrics.New(m.Storage)
 	reg.Register(metrics.NewQueueCollector(m.Storage, []string{store.AnswersQueue, store.PremiumAnswersQueue,
-		worker.PoisonQueue, store.TransfersQueue, store.TransfersPoisonQueue, store.ViewsQueue, store.MailQueue, store.MailPoisonQueue}, metrics.QueueRefresh))
+		worker.PoisonQueue, store.TransfersQueue, store.TransfersPoisonQueue, store.ViewsQueue, store.MailQueue, store.MailPoisonQueue, store.WebhooksQueue, store.WebhooksPoisonQueue}, metrics.QueueRefresh))
 	// The workers' metrics are registered only where they run, so that a
 	// web-only instance (--worker=false) has no surveys_worker_* series
 	// for an alert on a stuck worker to fire on.
@@ -134,6 +134,12 @@ func (m *Main) Run(ctx context.Context) error {
 	var tw *worker.Transfers
 	var sw *worker.Segments
 	var mw *worker.Mail
+	var hw *worker.Webhooks
+	// Webhooks: endpoints sealed with the secret key; events queued by the
+	// web (survey.*) and the answers worker (response.created).
+	hooks := store.NewWebhookStore(m.Storage).WithSecrets(box)
+	hooks.PublicURL = m.cfg.PublicURL
+	users := store.NewUserStore(m.Storage)
 	m.Mail = mail.NewOutbox(m.Storage, m.cfg.Mail)
 	if m.cfg.Mail == nil {
 		m.log.Info("e-mail is off: no --smtp-url (SURVEYS_SMTP_URL); pages that send e-mail say it is not set up")
@@ -152,8 +158,18 @@ func (m *Main) Run(ctx context.Context) error {
 			mw = worker.NewMail(m.Storage, mail.NewSender(*m.cfg.Mail), worker.DefaultMailConfig, m.log)
 			m.Mail.Queued = mw.Wake
 		}
+		// Deliveries go through the guarded client, which follows no
+		// redirect (a receiver that moved answers 3xx: a failure to see).
+		hookClient := outbound.New(outbound.Config{Allow: m.cfg.AllowPrivate, RootCAs: m.ProviderRoots, MaxRedirects: -1})
+		hw = worker.NewWebhooks(m.Storage, hooks, hookClient.HTTP(), worker.DefaultWebhookConfig, m.log)
+		mt, err := mail.LoadTemplates()
+		if err != nil {
+			return err
+		}
+		hw.Alert = worker.AdminMail{Users: users, Outbox: m.Mail, Templates: mt, PublicURL: m.cfg.PublicURL, Log: m.log}
+		hooks.Queued = hw.Wake
+		w.Webhooks = hooks
 	}
-	users := store.NewUserStore(m.Storage)
 	deps := web.Deps{
 		Logger:      m.log,
 		Surveys:     surveys,
@@ -197,7 +213,11 @@ func (m *Main) Run(ctx context.Context) error {
 		FormKey: box.DeriveKey("survey form tokens"),
 
 		// Password resets and invitations.
-		Links: store.NewLinkStore(m.Storage),
+		Links:         store.NewLinkStore(m.Storage),
+		PersonalLinks: store.NewPersonalLinkStore(m.Storage),
+		Answers:       answers,
+
+		Webhooks: hooks,
 		// Progress respondents of multi-page surveys save to finish later.
 		Resume: store.NewResumeStore(m.Storage),
 	}
@@ -215,16 +235,18 @@ func (m *Main) Run(ctx context.Context) error {
 	if m.cfg.Worker {
 		wctx, cancel := context.WithCancel(context.Background())
 		m.stopWorker = cancel
-		m.workerDone = make(chan error, 5)
+		m.workerDone = make(chan error, 6)
 		reg.Register(wm.Collectors()...)
 		reg.Register(vw.Collectors()...)
 		reg.Register(tw.Collectors()...)
 		reg.Register(sw.Collectors()...)
-		m.workers = 4
+		reg.Register(hw.Collectors()...)
+		m.workers = 5
 		go func() { m.workerDone <- w.Run(wctx) }()
 		go func() { m.workerDone <- vw.Run(wctx) }()
 		go func() { m.workerDone <- tw.Run(wctx) }()
 		go func() { m.workerDone <- sw.Run(wctx) }()
+		go func() { m.workerDone <- hw.Run(wctx) }()
 		if mw != nil {
 			reg.Register(mw.Collectors()...)
 			m.workers++

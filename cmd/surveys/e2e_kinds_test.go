@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/xuri/excelize/v2"
 
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -289,6 +292,57 @@ func TestBrowserEveryKind(t *testing.T) {
 	} {
 		if values[q] != want {
 			t.Errorf("JSON value of %q = %s, want %s", q, values[q], want)
+		}
+	}
+	// The XLSX export: the CSV's columns, in cells typed by each kind.
+	wb, err := excelize.OpenReader(strings.NewReader(fetch("/northwindtraders/surveys/northwind-visit/export.xlsx")))
+	if err != nil {
+		t.Fatalf("XLSX: excelize cannot open it: %v", err)
+	}
+	defer wb.Close()
+	sheet, err := wb.GetRows("Answers")
+	if err != nil || len(sheet) != 2 || strings.Join(sheet[0], "|") != strings.Join(rows[0], "|") {
+		t.Fatalf("XLSX: %v, %d rows, header %q, want the CSV's %q", err, len(sheet), sheet, rows[0])
+	}
+	kindOf := func(ref string) string {
+		typ, _ := wb.GetCellType("Answers", ref)
+		raw, _ := wb.GetCellValue("Answers", ref, excelize.Options{RawCellValue: true})
+		switch {
+		case raw == "":
+			return "empty"
+		case typ == excelize.CellTypeInlineString:
+			return "text"
+		case typ != excelize.CellTypeUnset && typ != excelize.CellTypeNumber:
+			return fmt.Sprint("type ", typ)
+		}
+		if id, _ := wb.GetCellStyle("Answers", ref); id != 0 {
+			if st, _ := wb.GetStyle(id); st != nil && st.CustomNumFmt != nil && strings.HasPrefix(*st.CustomNumFmt, "yyyy-mm-dd") {
+				return "date"
+			}
+		}
+		return "number"
+	}
+	for col, want := range map[string]string{
+		"created_on":                          "date",
+		"What did you enjoy most?":            "text",
+		"Favourite drink":                     "text",
+		"Which snacks did you try? [Fruit]":   "text",
+		"Which snacks did you try? [Crisps]":  "empty",
+		"Rate the venue":                      "number",
+		"How busy was it?":                    "number",
+		"Would you recommend us to a friend?": "number",
+		"How many people came with you?":      "number",
+		"When did you visit?":                 "date",
+		"Rate each part of the visit [Food]":  "text",
+		"Rank these by importance [Taste]":    "number",
+	} {
+		i := slices.Index(sheet[0], col)
+		ref, _ := excelize.CoordinatesToCellName(i+1, 2)
+		if got := kindOf(ref); i < 0 || got != want {
+			t.Errorf("XLSX column %q (%s) is %s, want %s", col, ref, got, want)
+		}
+		if value, _ := wb.GetCellValue("Answers", ref); col != "created_on" && value != cell[col] {
+			t.Errorf("XLSX column %q shows %q, the CSV %q", col, value, cell[col])
 		}
 	}
 }

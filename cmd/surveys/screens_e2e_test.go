@@ -9,8 +9,10 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/surveys-dev/surveys/internal/secret"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/webhook"
 )
 
 // screensSecretKey lets the server seal tenants' secrets, so that the
@@ -103,6 +105,25 @@ func TestBrowserEveryScreen(t *testing.T) {
 	if _, err := store.NewTokenStore(m.Storage).CreateWithRole(ctx, "adatum", "Quarterly reports export job", survey.Viewer, 90*24*time.Hour); err != nil {
 		t.Fatal(err)
 	}
+
+	// A survey by personal links: two made for long addresses, one used.
+	pulse := &survey.Survey{Tenant: "adatum", State: survey.Published, Title: "Staff pulse", OnePer: survey.OnePerLink,
+		Questions: []survey.Question{{Text: "How was your week?", Type: survey.SimpleText}}}
+	if err := surveys.Create(ctx, pulse); err != nil {
+		t.Fatal(err)
+	}
+	personal := store.NewPersonalLinkStore(m.Storage)
+	made, err := personal.Create(ctx, "adatum", pulse.Slug, 0, []string{"victoria.long-address-for-testing@research.adatum.example", "oliver.invited-person@adatum.example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := personal.Use(ctx, "adatum", pulse.Slug, made[0].Token, store.NewAnswerID(time.Now()), false); err != nil {
+		t.Fatal(err)
+	}
+
+	// Webhooks: a long endpoint URL with deliveries (one that failed), and
+	// a disabled endpoint, for the banner.
+	hook := webhookEndpoints(t, m)
 
 	base := "http://" + m.Addr()
 	run := browserRun(t, newBrowser(t))
@@ -220,6 +241,11 @@ func TestBrowserEveryScreen(t *testing.T) {
 		{"members", "/adatum/settings/members", `main form`, "victoria.long-address-for-testing@research.adatum.example"},
 		{"member-remove", "/adatum/settings/members/remove?email=victoria.long-address-for-testing@research.adatum.example", `main form`, "signed out everywhere"},
 		{"tokens", "/adatum/settings/tokens", `main form`, "Quarterly reports export job"},
+		{"personal-links", "/adatum/surveys/" + pulse.Slug + "/links", `table.table`, "2 links, 1 used"},
+		{"by-invitation", "/survey/adatum/" + pulse.Slug, `#once-title`, "This survey is by invitation"},
+		{"already-answered", "/survey/adatum/" + pulse.Slug + "?k=" + made[0].Token, `#once-title`, "You have already answered"},
+		{"webhooks", "/adatum/settings/webhooks", `main form`, "it answered 503 Service Unavailable"},
+		{"webhook-delete", "/adatum/settings/webhooks/" + hook + "/delete", `main form`, "Delete the endpoint"},
 		{"not-found", sp + "-missing/analyze", `main`, "not found"},
 	} {
 		check(p.name, p.path, p.sel, p.want)
@@ -287,4 +313,44 @@ func headerInView(t *testing.T, what string) chromedp.Action {
 		}
 		return nil
 	})
+}
+
+// webhookEndpoints gives Adatum two webhook endpoints, with the server's
+// secret key: one with a long URL and deliveries (the last failed), one
+// disabled. It returns the first's ID.
+func webhookEndpoints(t *testing.T, m *Main) string {
+	t.Helper()
+	ctx := context.Background()
+	key, err := secret.ParseKey(screensSecretKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	box, err := secret.New(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooks := store.NewWebhookStore(m.Storage).WithSecrets(box)
+	e, err := hooks.Add(ctx, "adatum", store.NewWebhook{URL: "https://integrations.adatum.example/hooks/surveys/customer-satisfaction/receiver?source=surveys-platform", Events: webhook.Events}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC()
+	for i, d := range []store.WebhookDelivery{
+		{Event: webhook.ResponseCreated, Status: 204, Duration: 85 * time.Millisecond},
+		{Event: webhook.SurveyPublished, Status: 200, Duration: 1200 * time.Millisecond},
+		{Event: webhook.ResponseCreated, Status: 503, Error: "it answered 503 Service Unavailable", Duration: 40 * time.Millisecond},
+	} {
+		d.At, d.ID, d.Attempt = now.Add(time.Duration(i)*time.Minute), "msg_x", 1
+		if _, err := hooks.Record(ctx, "adatum", e.ID, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	off, err := hooks.Add(ctx, "adatum", store.NewWebhook{URL: "https://old.adatum.example/hooks", Events: []string{webhook.SurveyClosed}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hooks.Disable(ctx, "adatum", off.ID, "failed 7 attempts; last: the connection or TLS failed"); err != nil {
+		t.Fatal(err)
+	}
+	return e.ID
 }

@@ -15,7 +15,7 @@ type TenantDeletion struct {
 
 // DeleteTenant removes a tenant and all its data: its surveys (with their
 // questions, answers, lists and summaries), accounts, sessions, API tokens
-// logos and sign-ins under way, then its record. It suspends the tenant first, so nothing new
+// logos, webhook endpoints and sign-ins under way, then its record. It suspends the tenant first, so nothing new
 // arrives while it runs, and removes the record last, so a run cut short is
 // finished by running it again.
 func DeleteTenant(ctx context.Context, st storage.Storage, tenants *TenantStore, key string) (TenantDeletion, error) {
@@ -69,6 +69,13 @@ func DeleteTenant(ctx context.Context, st storage.Storage, tenants *TenantStore,
 	}
 	// Single-use links (resets, invitations) die with the tenant.
 	if _, err = deleteRows(ctx, st, LinksTable, prefixes, ofTenant); err != nil {
+		return d, err
+	}
+	// Webhook endpoints, and the bodies of their events waiting.
+	if _, err = deleteRows(ctx, st, WebhooksTable, []string{key}, nil); err != nil {
+		return d, err
+	}
+	if _, err = deleteBlobs(ctx, st, WebhookPayloadsContainer, key+"-"); err != nil {
 		return d, err
 	}
 	if d.Logos, err = deleteBlobs(ctx, st, LogosContainer, key+"-"); err != nil {

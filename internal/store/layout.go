@@ -50,12 +50,12 @@ const (
 // Init creates the tables, shared containers and queues. It is called once
 // at start-up; per-survey containers are created on their first 404.
 func Init(ctx context.Context, st storage.Storage) error {
-	for _, t := range []string{SurveysTable, QuestionsTable, UsersTable, SessionsTable, UserSessionsTable, TokensTable, SignInsTable, RanksTable, PublicRanksTable, LinksTable, UserEmailsTable} {
+	for _, t := range []string{SurveysTable, QuestionsTable, UsersTable, SessionsTable, UserSessionsTable, TokensTable, SignInsTable, RanksTable, PublicRanksTable, LinksTable, UserEmailsTable, PersonalLinksTable, WebhooksTable} {
 		if err := st.CreateTable(ctx, t); err != nil {
 			return fmt.Errorf("store: create table %s: %w", t, err)
 		}
 	}
-	for _, c := range []string{TenantsContainer, SummariesContainer, AnswerListContainer, SegmentContainer, SystemContainer, TransferStatusContainer, SpillContainer, ResumeContainer} {
+	for _, c := range []string{TenantsContainer, SummariesContainer, AnswerListContainer, SegmentContainer, SystemContainer, TransferStatusContainer, SpillContainer, WebhookPayloadsContainer, ResumeContainer} {
 		if err := st.CreateContainer(ctx, c, false); err != nil {
 			return fmt.Errorf("store: create container %s: %w", c, err)
 		}
@@ -63,7 +63,7 @@ func Init(ctx context.Context, st storage.Storage) error {
 	if err := st.CreateContainer(ctx, LogosContainer, true); err != nil {
 		return fmt.Errorf("store: create container %s: %w", LogosContainer, err)
 	}
-	for _, q := range []string{AnswersQueue, PremiumAnswersQueue, TransfersQueue, TransfersPoisonQueue, ViewsQueue, MailQueue, MailPoisonQueue} {
+	for _, q := range []string{AnswersQueue, PremiumAnswersQueue, TransfersQueue, TransfersPoisonQueue, ViewsQueue, MailQueue, MailPoisonQueue, WebhooksQueue, WebhooksPoisonQueue} {
 		if err := st.CreateQueue(ctx, q); err != nil {
 			return fmt.Errorf("store: create queue %s: %w", q, err)
 		}

@@ -92,6 +92,9 @@ type rankState struct {
 	// ViewMsgs holds the view messages applied lately, with the time, so
 	// that a message delivered again is not counted twice.
 	ViewMsgs map[string]int64
+	// Funnel counts the respondents who left each page of a multi-page
+	// survey for the next (store.SurveyViews.Pages).
+	Funnel []int64
 
 	etag string // "" for a pointer not yet stored
 }
@@ -143,6 +146,10 @@ func (p *rankState) entity() storage.Entity {
 		raw, _ := json.Marshal(p.ViewMsgs)
 		props["ViewMsgs"] = string(raw)
 	}
+	if len(p.Funnel) > 0 {
+		raw, _ := json.Marshal(p.Funnel)
+		props["Funnel"] = string(raw)
+	}
 	return storage.Entity{PartitionKey: p.Tenant, RowKey: pointerPrefix + p.Slug, Properties: props}
 }
 
@@ -157,6 +164,9 @@ func rankStateFrom(e storage.Entity) *rankState {
 	}
 	if raw := e.String("ViewMsgs"); raw != "" {
 		_ = json.Unmarshal([]byte(raw), &p.ViewMsgs)
+	}
+	if raw := e.String("Funnel"); raw != "" {
+		_ = json.Unmarshal([]byte(raw), &p.Funnel)
 	}
 	return p
 }
@@ -501,24 +511,37 @@ const viewMsgTTL = 30 * time.Minute
 // maxViewMsgs bounds the IDs kept on a pointer (a property is ≤ 64 KiB).
 const maxViewMsgs = 800
 
-// AddViews adds a survey's views from several messages (by message ID) and
-// moves it in the most-viewed list. A message already applied to this
-// survey is skipped, so a redelivered message does not count twice.
-func (rs *RankingStore) AddViews(ctx context.Context, tenant, slug string, byMessage map[string]int64) error {
+// ViewCounts are the views and funnel counts of one views message for one
+// survey.
+type ViewCounts struct {
+	N     int64
+	Pages []int64
+}
+
+// AddViews adds a survey's views and funnel counts from several messages
+// (by message ID) and moves it in the most-viewed list. A message already
+// applied to this survey is skipped, so a redelivered message does not
+// count twice.
+func (rs *RankingStore) AddViews(ctx context.Context, tenant, slug string, byMessage map[string]ViewCounts) error {
 	return rs.update(ctx, tenant, slug, true, func(p *rankState) bool {
 		now := rs.now().Unix()
 		var delta int64
-		for id, n := range byMessage {
-			if _, seen := p.ViewMsgs[id]; seen || n <= 0 {
+		changed := false
+		for id, c := range byMessage {
+			if _, seen := p.ViewMsgs[id]; seen || c.N < 0 || (c.N == 0 && len(c.Pages) == 0) {
 				continue
 			}
 			if p.ViewMsgs == nil {
 				p.ViewMsgs = map[string]int64{}
 			}
 			p.ViewMsgs[id] = now
-			delta += n
+			delta += c.N
+			if len(c.Pages) > 0 && len(c.Pages) <= MaxFunnelPages {
+				p.Funnel = addPages(p.Funnel, c.Pages)
+			}
+			changed = true
 		}
-		if delta == 0 {
+		if !changed {
 			return p.etag == ""
 		}
 		p.Views += delta
@@ -538,6 +561,20 @@ func (rs *RankingStore) AddViews(ctx context.Context, tenant, slug string, byMes
 		}
 		return true
 	})
+}
+
+// Funnel is a survey's views and the respondents who left each of its pages
+// for the next (nil before any).
+func (rs *RankingStore) Funnel(ctx context.Context, tenant, slug string) (views int64, pages []int64, err error) {
+	e, err := rs.st.GetEntity(ctx, RanksTable, tenant, pointerPrefix+slug)
+	if isNotFound(err) {
+		return 0, nil, nil
+	}
+	if err != nil {
+		return 0, nil, mapErr(err, "Survey ranks")
+	}
+	p := rankStateFrom(e)
+	return p.Views, p.Funnel, nil
 }
 
 // Remove deletes a survey's ranks: its home rows first, then, in one

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -99,15 +100,25 @@ func TestTenantRanks(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if err := rs.AddViews(ctx, tenant, a.Slug, map[string]int64{"m1": 40, "m2": 2}); err != nil {
+		if err := rs.AddViews(ctx, tenant, a.Slug, map[string]store.ViewCounts{"m1": {N: 40}, "m2": {N: 2}}); err != nil {
 			t.Fatal(err)
 		}
 		// m2 again (a redelivery) and m3, new.
-		if err := rs.AddViews(ctx, tenant, a.Slug, map[string]int64{"m2": 2, "m3": 8}); err != nil {
+		if err := rs.AddViews(ctx, tenant, a.Slug, map[string]store.ViewCounts{"m2": {N: 2}, "m3": {N: 8}}); err != nil {
 			t.Fatal(err)
 		}
-		if err := rs.AddViews(ctx, tenant, b.Slug, map[string]int64{"m1": 20}); err != nil {
+		if err := rs.AddViews(ctx, tenant, b.Slug, map[string]store.ViewCounts{"m1": {N: 20}}); err != nil {
 			t.Fatal(err)
+		}
+		// The funnel: pages left, counted once per message like views.
+		if err := rs.AddViews(ctx, tenant, a.Slug, map[string]store.ViewCounts{"f1": {Pages: []int64{5, 3}}, "m3": {N: 8, Pages: []int64{9}}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := rs.AddViews(ctx, tenant, a.Slug, map[string]store.ViewCounts{"f1": {Pages: []int64{5, 3}}, "f2": {Pages: []int64{1}}}); err != nil {
+			t.Fatal(err)
+		}
+		if views, pages, err := rs.Funnel(ctx, tenant, a.Slug); err != nil || views != 50 || !slices.Equal(pages, []int64{6, 3}) {
+			t.Fatalf("funnel = %d views, pages %v, %v; want 50, [6 3]", views, pages, err)
 		}
 		got, err := rs.Tenant(ctx, tenant, 5)
 		if err != nil {
@@ -543,7 +554,7 @@ func TestKeptPointer(t *testing.T) {
 		if err := b.Sync(ctx, &renamed); err != nil {
 			t.Fatal(err)
 		}
-		if err := b.AddViews(ctx, tenant, s.Slug, map[string]int64{"m1": 4}); err != nil {
+		if err := b.AddViews(ctx, tenant, s.Slug, map[string]store.ViewCounts{"m1": {N: 4}}); err != nil {
 			t.Fatal(err)
 		}
 		move(a, 12)

@@ -401,6 +401,9 @@ func (ss *SurveyStore) Delete(ctx context.Context, tenant, slug string) error {
 	if err := NewSurveyTransferStore(ss.st).deleteStatus(ctx, tenant, slug); err != nil {
 		return err
 	}
+	if err := NewPersonalLinkStore(ss.st).deleteAll(ctx, tenant, slug); err != nil {
+		return err
+	}
 	if err := NewResumeStore(ss.st).DeleteAll(ctx, tenant, slug); err != nil {
 		return err
 	}
@@ -518,6 +521,15 @@ func surveyEntity(s *survey.Survey, version string) storage.Entity {
 		// Only when on: rows written before it read as off.
 		props["Challenge"] = true
 	}
+	if len(s.EmbedOrigins) > 0 {
+		props["EmbedOrigins"] = strings.Join(s.EmbedOrigins, " ")
+	}
+	if s.OnePer != survey.OnePerNone {
+		props["OnePer"] = string(s.OnePer)
+	}
+	if s.MayChange {
+		props["MayChange"] = true
+	}
 	if s.Description != "" {
 		props["Description"] = s.Description
 	}
@@ -539,18 +551,21 @@ func surveyEntity(s *survey.Survey, version string) storage.Entity {
 
 func surveyFromEntity(e storage.Entity) *survey.Survey {
 	s := &survey.Survey{
-		Tenant:      e.PartitionKey,
-		Slug:        e.String("SlugName"),
-		Title:       e.String("Title"),
-		State:       survey.State(e.String("State")),
-		CreatedOn:   e.Time("CreatedOn"),
-		PublishedOn: e.Time("PublishedOn"),
-		Listed:      e.Bool("Listed"),
-		CloseOn:     e.Time("CloseOn"),
-		Challenge:   e.Bool("Challenge"),
-		TrashedOn:   e.Time("TrashedOn"),
-		Description: e.String("Description"),
-		ThankYou:    e.String("ThankYou"),
+		Tenant:       e.PartitionKey,
+		Slug:         e.String("SlugName"),
+		Title:        e.String("Title"),
+		State:        survey.State(e.String("State")),
+		CreatedOn:    e.Time("CreatedOn"),
+		PublishedOn:  e.Time("PublishedOn"),
+		Listed:       e.Bool("Listed"),
+		CloseOn:      e.Time("CloseOn"),
+		Challenge:    e.Bool("Challenge"),
+		OnePer:       survey.OnePer(e.String("OnePer")),
+		MayChange:    e.Bool("MayChange"),
+		EmbedOrigins: strings.Fields(e.String("EmbedOrigins")),
+		TrashedOn:    e.Time("TrashedOn"),
+		Description:  e.String("Description"),
+		ThankYou:     e.String("ThankYou"),
 	}
 	if raw := getChunked(e, "Sections"); raw != "" {
 		var stored []storedSection

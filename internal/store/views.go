@@ -25,12 +25,18 @@ type ViewMessage struct {
 	Views []SurveyViews `json:"views"`
 }
 
-// SurveyViews is one survey's views in a ViewMessage.
+// SurveyViews is one survey's views in a ViewMessage, and its funnel:
+// Pages[i] counts the respondents who left page i+1 of a multi-page
+// survey for the next (Pages[0]: those who started).
 type SurveyViews struct {
-	Tenant string `json:"t"`
-	Slug   string `json:"s"`
-	N      int64  `json:"n"`
+	Tenant string  `json:"t"`
+	Slug   string  `json:"s"`
+	N      int64   `json:"n"`
+	Pages  []int64 `json:"p,omitempty"`
 }
+
+// MaxFunnelPages bounds the pages a survey's funnel counts.
+const MaxFunnelPages = 50
 
 // ViewCounter counts public survey page views in memory and flushes them to
 // ViewsQueue every interval, in one message for all the surveys viewed (or
@@ -45,6 +51,7 @@ type ViewCounter struct {
 
 	mu     sync.Mutex
 	counts map[[2]string]int64
+	pages  map[[2]string][]int64
 	unsent []ViewMessage
 
 	// Flushed, when set, is called after a flush wrote messages: it wakes
@@ -54,7 +61,7 @@ type ViewCounter struct {
 
 // NewViewCounter returns a counter that flushes every interval.
 func NewViewCounter(st storage.Storage, interval time.Duration) *ViewCounter {
-	return &ViewCounter{st: st, interval: interval, counts: map[[2]string]int64{}}
+	return &ViewCounter{st: st, interval: interval, counts: map[[2]string]int64{}, pages: map[[2]string][]int64{}}
 }
 
 // maxCountedSurveys bounds the memory of a counter between flushes.
@@ -69,6 +76,37 @@ func (c *ViewCounter) Add(tenant, slug string) {
 		return
 	}
 	c.counts[k]++
+}
+
+// AddPage counts a respondent leaving page (from 1) of a multi-page survey
+// for the next: the survey's funnel, flushed with its views.
+func (c *ViewCounter) AddPage(tenant, slug string, page int) {
+	if page < 1 || page > MaxFunnelPages {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := [2]string{tenant, slug}
+	p, ok := c.pages[k]
+	if !ok && len(c.pages) >= maxCountedSurveys {
+		return
+	}
+	for len(p) < page {
+		p = append(p, 0)
+	}
+	p[page-1]++
+	c.pages[k] = p
+}
+
+// addPages adds to into, growing it.
+func addPages(into, add []int64) []int64 {
+	for len(into) < len(add) {
+		into = append(into, 0)
+	}
+	for i, n := range add {
+		into[i] += n
+	}
+	return into
 }
 
 // maxUnsent bounds the messages kept to send again; past it, the counts
@@ -95,22 +133,27 @@ func (c *ViewCounter) Pending() int64 {
 // for the next flush.
 func (c *ViewCounter) Flush(ctx context.Context) error {
 	c.mu.Lock()
-	counts, msgs := c.counts, c.unsent
-	c.counts, c.unsent = map[[2]string]int64{}, nil
+	counts, pages, msgs := c.counts, c.pages, c.unsent
+	c.counts, c.pages, c.unsent = map[[2]string]int64{}, map[[2]string][]int64{}, nil
 	c.mu.Unlock()
-	if len(counts) == 0 && len(msgs) == 0 {
+	if len(counts) == 0 && len(pages) == 0 && len(msgs) == 0 {
 		return nil
+	}
+	for k := range pages {
+		if _, ok := counts[k]; !ok {
+			counts[k] = 0 // a funnel without views since the last flush
+		}
 	}
 	cur := ViewMessage{ID: newViewID()}
 	size := 0
 	for k, n := range counts {
 		// About the JSON size of one entry, with room to spare.
-		entry := len(k[0]) + len(k[1]) + 40
+		entry := len(k[0]) + len(k[1]) + 40 + 21*len(pages[k])
 		if size+entry > storage.MaxMessageSize-64 && len(cur.Views) > 0 {
 			msgs = append(msgs, cur)
 			cur, size = ViewMessage{ID: newViewID()}, 0
 		}
-		cur.Views = append(cur.Views, SurveyViews{Tenant: k[0], Slug: k[1], N: n})
+		cur.Views = append(cur.Views, SurveyViews{Tenant: k[0], Slug: k[1], N: n, Pages: pages[k]})
 		size += entry
 	}
 	if len(cur.Views) > 0 {
@@ -141,7 +184,11 @@ func (c *ViewCounter) putBack(msgs []ViewMessage) {
 		old := c.unsent[0]
 		c.unsent = c.unsent[1:]
 		for _, v := range old.Views {
-			c.counts[[2]string{v.Tenant, v.Slug}] += v.N
+			k := [2]string{v.Tenant, v.Slug}
+			c.counts[k] += v.N
+			if len(v.Pages) > 0 {
+				c.pages[k] = addPages(c.pages[k], v.Pages)
+			}
 		}
 	}
 }

@@ -210,6 +210,9 @@ func (checkboxes) Columns(q Question) []string {
 	return cols
 }
 
+// CellTypes: the chosen answers and the other text are texts.
+func (k checkboxes) CellTypes(q Question) []CellType { return cellTypes(len(k.Columns(q)), CellText) }
+
 // Cells: the answer itself under each chosen answer (a spreadsheet counts
 // a column's filled cells), "" under the others, and the other text under
 // "Other". A question without possible answers (its settings

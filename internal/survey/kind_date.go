@@ -150,6 +150,9 @@ func (dateKind) Chart(qs *QuestionAnswersSummary) Chart {
 
 func (dateKind) Columns(Question) []string { return []string{""} }
 
+// CellTypes: a date.
+func (dateKind) CellTypes(Question) []CellType { return []CellType{CellDate} }
+
 func (dateKind) Cells(_ Question, qa QuestionAnswer) []string { return []string{qa.Answer} }
 
 // Value is the date as its YYYY-MM-DD string.

@@ -94,6 +94,8 @@ func times(n int64) string {
 
 func (dropdown) Columns(Question) []string { return []string{""} }
 
+func (dropdown) CellTypes(Question) []CellType { return []CellType{CellText} }
+
 func (dropdown) Cells(_ Question, qa QuestionAnswer) []string { return []string{qa.Answer} }
 
 func (dropdown) Value(_ Question, qa QuestionAnswer) any { return textValue(qa.Answer) }

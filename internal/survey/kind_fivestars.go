@@ -58,6 +58,9 @@ func (fiveStars) Chart(qs *QuestionAnswersSummary) Chart {
 
 func (fiveStars) Columns(Question) []string { return []string{""} }
 
+// CellTypes: the rating, a number.
+func (fiveStars) CellTypes(Question) []CellType { return []CellType{CellNumber} }
+
 func (fiveStars) Cells(_ Question, qa QuestionAnswer) []string { return []string{qa.Answer} }
 
 // Value is the rating as a number.

@@ -137,6 +137,9 @@ func scaleChart(qs *QuestionAnswersSummary) (c Chart, count, sum int64) {
 
 func (linearScale) Columns(Question) []string { return []string{""} }
 
+// CellTypes: the point, a number.
+func (linearScale) CellTypes(Question) []CellType { return []CellType{CellNumber} }
+
 func (linearScale) Cells(_ Question, qa QuestionAnswer) []string { return []string{qa.Answer} }
 
 // Value is the point as a number.

@@ -205,6 +205,18 @@ func (matrix) Columns(q Question) []string {
 	return q.Rows
 }
 
+// CellTypes: each row's column, a number on a rating scale (no columns
+// named), else text; one text cell for a question without rows.
+func (matrix) CellTypes(q Question) []CellType {
+	if len(q.Rows) == 0 {
+		return []CellType{CellText}
+	}
+	if len(q.PossibleAnswers) == 0 {
+		return cellTypes(len(q.Rows), CellNumber)
+	}
+	return cellTypes(len(q.Rows), CellText)
+}
+
 // Cells: each row's column, "" when the row has none. A question without
 // rows (its settings unknown) has one cell: "row: column" for each
 // answered row, with "; " between them.

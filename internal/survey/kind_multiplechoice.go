@@ -89,6 +89,8 @@ func choiceChart(qs *QuestionAnswersSummary) Chart {
 
 func (multipleChoice) Columns(Question) []string { return []string{""} }
 
+func (multipleChoice) CellTypes(Question) []CellType { return []CellType{CellText} }
+
 // Cells: the choice, or "Other: " and the text.
 func (multipleChoice) Cells(_ Question, qa QuestionAnswer) []string {
 	return []string{choiceText(qa.Answer)}

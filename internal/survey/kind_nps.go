@@ -124,6 +124,9 @@ func (netPromoterScore) Chart(qs *QuestionAnswersSummary) Chart {
 
 func (netPromoterScore) Columns(Question) []string { return []string{""} }
 
+// CellTypes: the point, a number.
+func (netPromoterScore) CellTypes(Question) []CellType { return []CellType{CellNumber} }
+
 func (netPromoterScore) Cells(_ Question, qa QuestionAnswer) []string { return []string{qa.Answer} }
 
 // Value is the point as a number.

@@ -282,6 +282,9 @@ func sortedKeys(m map[string]int64) []string {
 
 func (numberKind) Columns(Question) []string { return []string{""} }
 
+// CellTypes: a number.
+func (numberKind) CellTypes(Question) []CellType { return []CellType{CellNumber} }
+
 func (numberKind) Cells(_ Question, qa QuestionAnswer) []string { return []string{qa.Answer} }
 
 // Value is the number as a JSON number, exactly as stored.

@@ -142,6 +142,15 @@ func (ranking) Columns(q Question) []string {
 	return q.PossibleAnswers
 }
 
+// CellTypes: each item's position, a number; one text cell for a
+// question without items.
+func (ranking) CellTypes(q Question) []CellType {
+	if len(q.PossibleAnswers) == 0 {
+		return []CellType{CellText}
+	}
+	return cellTypes(len(q.PossibleAnswers), CellNumber)
+}
+
 // Cells: each item's position (1 first). A question without items (its
 // settings unknown) has one cell: the items in order, with "; " between
 // them.

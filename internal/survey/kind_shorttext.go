@@ -129,6 +129,8 @@ func (shortText) Chart(qs *QuestionAnswersSummary) Chart {
 
 func (shortText) Columns(Question) []string { return []string{""} }
 
+func (shortText) CellTypes(Question) []CellType { return []CellType{CellText} }
+
 func (shortText) Cells(_ Question, qa QuestionAnswer) []string { return []string{qa.Answer} }
 
 func (shortText) Value(_ Question, qa QuestionAnswer) any { return textValue(qa.Answer) }

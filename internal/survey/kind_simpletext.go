@@ -41,6 +41,8 @@ func (simpleText) Chart(qs *QuestionAnswersSummary) Chart {
 
 func (simpleText) Columns(Question) []string { return []string{""} }
 
+func (simpleText) CellTypes(Question) []CellType { return []CellType{CellText} }
+
 func (simpleText) Cells(_ Question, qa QuestionAnswer) []string { return []string{qa.Answer} }
 
 func (simpleText) Value(_ Question, qa QuestionAnswer) any { return textValue(qa.Answer) }

@@ -1,9 +1,11 @@
 package survey
 
 import (
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -36,6 +38,10 @@ type Kind interface {
 	// QuestionAnswer when the respondent has none), before any escaping
 	// for spreadsheets: as many as Columns.
 	Cells(q Question, qa QuestionAnswer) []string
+	// CellTypes says what each of those columns holds (CellText,
+	// CellNumber, CellDate), for exports with typed cells (XLSX): as many
+	// as Columns.
+	CellTypes(q Question) []CellType
 	// Value is the answer as a typed JSON value (a number, a list, an
 	// object of rows); nil when there is none.
 	Value(q Question, qa QuestionAnswer) any
@@ -163,6 +169,63 @@ type Chart struct {
 // Figure is one named result of a chart.
 type Figure struct {
 	Label, Value string
+}
+
+// CellType is what an export column holds, for a spreadsheet's typed cells.
+type CellType uint8
+
+const (
+	CellText   CellType = iota // text, whatever it looks like
+	CellNumber                 // a decimal number
+	CellDate                   // a day, YYYY-MM-DD
+)
+
+// cellTypes is n columns of type t.
+func cellTypes(n int, t CellType) []CellType {
+	out := make([]CellType, n)
+	for i := range out {
+		out[i] = t
+	}
+	return out
+}
+
+// TypedCell is an export cell as a spreadsheet's cell value: nil for an
+// empty cell, a float64 for a cell of a number column that is a finite
+// decimal number, a time.Time (midnight UTC) for a cell of a date column
+// that is a day (YYYY-MM-DD), and the text as it is otherwise, however it
+// looks (a text beginning with "=" stays a text).
+func TypedCell(t CellType, cell string) any {
+	if cell == "" {
+		return nil
+	}
+	switch t {
+	case CellNumber:
+		if f, err := strconv.ParseFloat(cell, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) && isDecimal(cell) {
+			return f
+		}
+	case CellDate:
+		if d, err := time.Parse(time.DateOnly, cell); err == nil && d.Format(time.DateOnly) == cell {
+			return d
+		}
+	}
+	return cell
+}
+
+// isDecimal reports whether s is a plain decimal number: an optional
+// "-", digits, and at most one "." between digits (no exponent, no "+",
+// no "Inf", no hexadecimal).
+func isDecimal(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	whole, frac, point := strings.Cut(s, ".")
+	digits := func(d string) bool {
+		for _, r := range d {
+			if r < '0' || r > '9' {
+				return false
+			}
+		}
+		return d != ""
+	}
+	return digits(whole) && (!point || digits(frac))
 }
 
 // SQLRow is a row of the PostgreSQL copy's answers table.

@@ -2,6 +2,7 @@ package survey
 
 import (
 	"encoding/json"
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"regexp"
@@ -135,13 +136,24 @@ func TestKindConformance(t *testing.T) {
 			if cells := k.Cells(q, QuestionAnswer{}); len(cells) != len(cols) {
 				t.Fatalf("a missing answer exports %d cells for %d columns", len(cells), len(cols))
 			}
+			types := k.CellTypes(q)
+			if len(types) != len(cols) {
+				t.Fatalf("%d cell types for %d columns", len(types), len(cols))
+			}
 			if v := k.Value(q, QuestionAnswer{}); v != nil {
 				t.Errorf("a missing answer's value is %v, want nil", v)
 			}
 			for _, a := range answers {
 				qa := a.Answers[0]
-				if cells := k.Cells(q, qa); len(cells) != len(cols) {
+				cells := k.Cells(q, qa)
+				if len(cells) != len(cols) {
 					t.Fatalf("answer %q exports %d cells for %d columns", qa.Answer, len(cells), len(cols))
+				}
+				// A typed column's cells are of its type (or empty).
+				for i, c := range cells {
+					if _, text := TypedCell(types[i], c).(string); text && types[i] != CellText {
+						t.Fatalf("answer %q: cell %d %q is not of its column's type %d", qa.Answer, i, c, types[i])
+					}
 				}
 				if v := k.Value(q, qa); v == nil {
 					t.Fatalf("answer %q has no JSON value", qa.Answer)
@@ -302,6 +314,74 @@ func FuzzDefinition(f *testing.F) {
 				k.SQLRows(s.Questions[0], a.Answers[0])
 			}
 			checkChart(t, k.Chart(&sum.Questions[0]))
+		}
+	})
+}
+
+// TestTypedCell: numbers and days become typed values; everything else,
+// formula-like texts included, stays the text it is.
+func TestTypedCell(t *testing.T) {
+	day := time.Date(2026, 3, 9, 0, 0, 0, 0, time.UTC)
+	cases := []struct {
+		t    CellType
+		cell string
+		want any
+	}{
+		{CellNumber, "", nil},
+		{CellNumber, "4", 4.0},
+		{CellNumber, "-12.5", -12.5},
+		{CellNumber, "0.25", 0.25},
+		{CellNumber, "1e3", "1e3"},
+		{CellNumber, "+4", "+4"},
+		{CellNumber, "Inf", "Inf"},
+		{CellNumber, "NaN", "NaN"},
+		{CellNumber, "4.", "4."},
+		{CellNumber, ".5", ".5"},
+		{CellNumber, "=1+1", "=1+1"},
+		{CellNumber, "1" + strings.Repeat("0", 400), "1" + strings.Repeat("0", 400)},
+		{CellDate, "2026-03-09", day},
+		{CellDate, "2026-3-9", "2026-3-9"},
+		{CellDate, "2026-02-30", "2026-02-30"},
+		{CellText, "42", "42"},
+		{CellText, "=HYPERLINK(\"http://x\")", "=HYPERLINK(\"http://x\")"},
+		{CellText, "@SUM(A1)", "@SUM(A1)"},
+	}
+	for _, c := range cases {
+		if got := TypedCell(c.t, c.cell); got != c.want {
+			t.Errorf("TypedCell(%d, %q) = %#v, want %#v", c.t, c.cell, got, c.want)
+		}
+	}
+}
+
+// FuzzTypedCell: whatever the cell, TypedCell does not panic; a number it
+// gives is finite and the cell is a plain decimal; a date writes back as
+// the cell; anything else is the cell itself.
+func FuzzTypedCell(f *testing.F) {
+	for _, s := range []string{"", "4", "-12.5", "2026-03-09", "=1+1", "1e9", "0x10", "-", "-.5", "١٢"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cell string) {
+		for _, ct := range []CellType{CellText, CellNumber, CellDate} {
+			switch v := TypedCell(ct, cell).(type) {
+			case nil:
+				if cell != "" {
+					t.Fatalf("%q: nil", cell)
+				}
+			case float64:
+				if ct != CellNumber || math.IsInf(v, 0) || math.IsNaN(v) || strings.ContainsAny(cell, "eE+xX") {
+					t.Fatalf("%q as %d: number %v", cell, ct, v)
+				}
+			case time.Time:
+				if ct != CellDate || v.Format(time.DateOnly) != cell {
+					t.Fatalf("%q as %d: date %v", cell, ct, v)
+				}
+			case string:
+				if v != cell {
+					t.Fatalf("%q as %d: text %q", cell, ct, v)
+				}
+			default:
+				t.Fatalf("%q: %T", cell, v)
+			}
 		}
 	})
 }

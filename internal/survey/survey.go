@@ -67,6 +67,14 @@ type Survey struct {
 	// puzzle before an answer is accepted (a check against robots; it
 	// needs JavaScript).
 	Challenge bool
+	// EmbedOrigins are the sites allowed to show the survey in a frame
+	// (ParseEmbedOrigins); none: no site may.
+	EmbedOrigins []string
+	// OnePer keeps to one answer per browser or per personal link
+	// (personal.go); MayChange lets the holder of a used personal link
+	// change their answer until the survey closes.
+	OnePer    OnePer
+	MayChange bool
 	// Description is shown under the title (lines of text); ThankYou is
 	// the thank-you page's message. Both may be empty.
 	Description string
@@ -170,6 +178,9 @@ func (s *Survey) Normalize() {
 	s.Title = strings.TrimSpace(CleanLine(s.Title))
 	s.Description = strings.TrimSpace(CleanText(strings.ReplaceAll(s.Description, "\r\n", "\n")))
 	s.ThankYou = strings.TrimSpace(CleanText(strings.ReplaceAll(s.ThankYou, "\r\n", "\n")))
+	if s.OnePer != OnePerLink {
+		s.MayChange = false // only a personal link says who is changing
+	}
 	for i := range s.Questions {
 		q := &s.Questions[i]
 		q.Text = strings.TrimSpace(CleanLine(q.Text))
@@ -222,6 +233,9 @@ func (s *Survey) Validate() error {
 		case !IsCleanText(d.text):
 			f.add(d.key, "The %s may not contain control characters or direction overrides.", d.what)
 		}
+	}
+	if _, ok := ParseOnePer(string(s.OnePer)); !ok || s.OnePer == "none" {
+		f.add("onePer", "Choose none, one per browser or personal links.")
 	}
 	switch s.State {
 	case Draft, Published, Closed:

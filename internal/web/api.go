@@ -112,9 +112,13 @@ type apiSurvey struct {
 	ThankYou    string       `json:"thankYou,omitempty"`
 	State       survey.State `json:"state"`
 	Listed      bool         `json:"listed"`
-	CreatedOn   time.Time    `json:"createdOn"`
-	PublishedOn *time.Time   `json:"publishedOn,omitempty"`
-	PublicURL   string       `json:"publicUrl"`
+	// OnePer is "none", "browser" or "link"; MayChange, that a personal
+	// link's answer may be changed until the survey closes.
+	OnePer      string     `json:"onePer"`
+	MayChange   bool       `json:"mayChange,omitempty"`
+	CreatedOn   time.Time  `json:"createdOn"`
+	PublishedOn *time.Time `json:"publishedOn,omitempty"`
+	PublicURL   string     `json:"publicUrl"`
 	// TrashedOn and PurgeOn: a survey in the trash, and when it goes for good.
 	TrashedOn *time.Time `json:"trashedOn,omitempty"`
 	PurgeOn   *time.Time `json:"purgeOn,omitempty"`
@@ -229,7 +233,7 @@ func apiQuestionOf(q survey.Question) apiQuestion {
 
 func toAPI(sv *survey.Survey) apiSurvey {
 	a := apiSurvey{Slug: sv.Slug, Title: sv.Title, Description: sv.Description, ThankYou: sv.ThankYou, State: sv.State, Listed: sv.Listed,
-		CreatedOn: sv.CreatedOn, PublicURL: "/survey/" + sv.Tenant + "/" + sv.Slug}
+		OnePer: sv.OnePer.Name(), MayChange: sv.MayChange, CreatedOn: sv.CreatedOn, PublicURL: "/survey/" + sv.Tenant + "/" + sv.Slug}
 	if sv.Trashed() {
 		trashed, purge := sv.TrashedOn, sv.PurgeOn()
 		a.TrashedOn, a.PurgeOn = &trashed, &purge
@@ -270,6 +274,8 @@ func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) (int, any, er
 		Listed      bool          `json:"listed"`
 		Publish     bool          `json:"publish"`
 		Sections    []apiSection  `json:"sections"`
+		OnePer      string        `json:"onePer"`
+		MayChange   bool          `json:"mayChange"`
 		Questions   []apiQuestion `json:"questions"`
 	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20))
@@ -278,7 +284,10 @@ func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) (int, any, er
 		return 0, nil, survey.Errorf(survey.EINVALID, "The body is not a survey definition: %v.", err)
 	}
 	sv := &survey.Survey{Tenant: apiTenant(r), Title: in.Title, Description: in.Description, ThankYou: in.ThankYou, Listed: in.Listed, State: survey.Draft,
-		Sections: surveySections(in.Sections)}
+		OnePer: survey.OnePer(in.OnePer), MayChange: in.MayChange, Sections: surveySections(in.Sections)}
+	if o, ok := survey.ParseOnePer(in.OnePer); ok {
+		sv.OnePer = o
+	}
 	if in.Publish {
 		sv.State = survey.Published
 	}
@@ -414,7 +423,8 @@ func (s *Server) apiAnswers(w http.ResponseWriter, r *http.Request) (int, any, e
 }
 
 // apiExport streams every answer, one JSON object per line (or CSV with
-// ?format=csv), or those the filter picks (as apiAnswers').
+// ?format=csv, an XLSX workbook with ?format=xlsx), or those the filter
+// picks (as apiAnswers').
 func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
 	format := r.URL.Query().Get("format")
 	if format == "" {

@@ -12,6 +12,10 @@ import (
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
+// api makes one request of the JSON API and returns its status, its body
+// decoded as an object and its body as it is. Every response is checked
+// against openapi.json (validateAPI): a test of the API fails when the API
+// answers something the document does not describe.
 func (a *testApp) api(t *testing.T, method, path, token, body string) (int, map[string]any, string) {
 	t.Helper()
 	var rd io.Reader
@@ -29,6 +33,7 @@ func (a *testApp) api(t *testing.T, method, path, token, body string) (int, map[
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
+	validateAPI(t, req, resp.StatusCode, resp.Header, raw)
 	var v map[string]any
 	_ = json.Unmarshal(raw, &v)
 	return resp.StatusCode, v, string(raw)

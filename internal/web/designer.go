@@ -35,8 +35,14 @@ type designerPage struct {
 	Title  string
 	Listed bool
 	// Challenge asks respondents' browsers for a proof of work.
-	Challenge   bool
-	CloseOn     string // YYYY-MM-DD, or ""
+	Challenge bool
+	CloseOn   string // YYYY-MM-DD, or ""
+	// EmbedOrigins are the sites that may frame the survey, one a line.
+	EmbedOrigins string
+	// OnePer and MayChange: one answer per browser or personal link
+	// (personallinks.go), as typed.
+	OnePer      string
+	MayChange   bool
 	Description string
 	ThankYou    string
 	Questions   []designerQuestion
@@ -296,7 +302,8 @@ func designerForm(w http.ResponseWriter, r *http.Request) (page designerPage, er
 	}
 	f := r.PostForm
 	page = designerPage{Title: f.Get("title"), Listed: f.Get("listed") != "", Challenge: f.Get("challenge") != "",
-		CloseOn: strings.TrimSpace(f.Get("closeOn")), Description: f.Get("description"), ThankYou: f.Get("thankYou")}
+		CloseOn: strings.TrimSpace(f.Get("closeOn")), Description: f.Get("description"), ThankYou: f.Get("thankYou"), EmbedOrigins: f.Get("embedOrigins")}
+	page.OnePer, page.MayChange = f.Get("onePer"), f.Get("mayChange") != ""
 	page.Questions = parseQuestions(f)
 	page.Sections = parseSections(f)
 	groupQuestions(page.Questions, len(page.Sections))
@@ -431,9 +438,18 @@ func (p designerPage) definition(now time.Time) (*survey.Survey, map[string]stri
 	if msg != "" {
 		own["closeOn"] = msg
 	}
+	origins, err := survey.ParseEmbedOrigins(p.EmbedOrigins)
+	var e *survey.Error
+	if errors.As(err, &e) {
+		own["embedOrigins"] = e.Fields["embedOrigins"]
+	}
+	onePer, ok := survey.ParseOnePer(p.OnePer)
+	if !ok {
+		own["onePer"] = "Choose none, one per browser or personal links."
+	}
 	sections, sectionOf := p.surveySections()
-	sv := &survey.Survey{Tenant: p.Tenant, Title: p.Title, Listed: p.Listed, Challenge: p.Challenge, CloseOn: closeOn,
-		Description: p.Description, ThankYou: p.ThankYou, State: survey.Draft, Sections: sections}
+	sv := &survey.Survey{Tenant: p.Tenant, Title: p.Title, Listed: p.Listed, Challenge: p.Challenge, CloseOn: closeOn, OnePer: onePer, MayChange: p.MayChange,
+		EmbedOrigins: origins, Description: p.Description, ThankYou: p.ThankYou, State: survey.Draft, Sections: sections}
 	for i, dq := range p.Questions {
 		q, msg := dq.question()
 		q.Section = sectionOf(dq)
@@ -484,7 +500,7 @@ func (p *designerPage) setErrors(errs map[string]string) {
 		return
 	}
 	used := map[string]bool{}
-	for _, f := range []string{"title", "description", "thankYou", "closeOn"} {
+	for _, f := range []string{"title", "description", "thankYou", "onePer", "closeOn"} {
 		if m := errs[f]; m != "" {
 			p.Problems, used[f] = append(p.Problems, designerProblem{Field: f, Message: m}), true
 		}
@@ -770,8 +786,8 @@ func (s *Server) editSurvey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p := designerPage{Tenant: tenant, Survey: sv, Title: sv.Title, Listed: sv.Listed, Challenge: sv.Challenge,
-		Description: sv.Description, ThankYou: sv.ThankYou, Frozen: sv.Trashed()}
+	p := designerPage{Tenant: tenant, Survey: sv, Title: sv.Title, Listed: sv.Listed, Challenge: sv.Challenge, OnePer: string(sv.OnePer), MayChange: sv.MayChange,
+		Description: sv.Description, ThankYou: sv.ThankYou, Frozen: sv.Trashed(), EmbedOrigins: strings.Join(sv.EmbedOrigins, "\n")}
 	if r.URL.Query().Get("saved") == "1" {
 		p.Saved = true
 	}

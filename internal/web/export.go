@@ -15,8 +15,9 @@ import (
 )
 
 // export streams every answer as CSV (one row per answer, the columns each
-// question's kind gives, RFC 4180, UTF-8 with a BOM for spreadsheets) or
-// JSON (one object per line, each answer with its kind's typed value),
+// question's kind gives, RFC 4180, UTF-8 with a BOM for spreadsheets),
+// JSON (one object per line, each answer with its kind's typed value) or
+// XLSX (the CSV's columns in typed cells: exportxlsx.go),
 // in the order of the survey's answer list, reading one segment of answers
 // at a time; with a filter (?from=&to=&q=&a=, survey.AnswerFilter), the
 // answers it picks only.
@@ -29,8 +30,8 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 	if err != nil {
 		return err
 	}
-	if format != "csv" && format != "json" {
-		return notFound("Export as csv or json.")
+	if format != "csv" && format != "json" && format != "xlsx" {
+		return notFound("Export as csv, json or xlsx.")
 	}
 	// The columns of every version: hidden questions and choices too, and
 	// any question the summary counts that the survey no longer has.
@@ -44,6 +45,9 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 	filter, err := filterOf(r, sv)
 	if err != nil {
 		return err
+	}
+	if format == "xlsx" {
+		return s.exportXLSX(w, r, sv, filter)
 	}
 	flusher, _ := w.(http.Flusher)
 	// The server's write timeout bounds a page, not an export of a large
@@ -107,6 +111,16 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 // exportColumns are the CSV columns of q, from its kind: the question's
 // text, or "text [column]" for each of several.
 func exportColumns(q survey.Question) []string {
+	out := columnNames(q)
+	for i, c := range out {
+		out[i] = csvCell(c)
+	}
+	return out
+}
+
+// columnNames are the export columns of q, from its kind, as they are
+// (not escaped for CSV).
+func columnNames(q survey.Question) []string {
 	cols := []string{""}
 	if k, ok := survey.KindOf(q.Type); ok {
 		cols = k.Columns(q)
@@ -117,7 +131,6 @@ func exportColumns(q survey.Question) []string {
 		if c != "" {
 			out[i] += " [" + c + "]"
 		}
-		out[i] = csvCell(out[i])
 	}
 	return out
 }
@@ -155,14 +168,29 @@ func (r *csvRows) row(a *survey.SurveyAnswer) []string {
 
 // exportCells are the CSV cells of the answer to q, from its kind.
 func exportCells(q survey.Question, qa survey.QuestionAnswer) []string {
-	cells := []string{qa.Answer}
-	if k, ok := survey.KindOf(q.Type); ok {
-		cells = k.Cells(q, qa)
-	}
+	cells := rawCells(q, qa)
 	for i, c := range cells {
 		cells[i] = csvCell(c)
 	}
 	return cells
+}
+
+// rawCells are the export cells of the answer to q, from its kind, as they
+// are (not escaped for CSV).
+func rawCells(q survey.Question, qa survey.QuestionAnswer) []string {
+	if k, ok := survey.KindOf(q.Type); ok {
+		return k.Cells(q, qa)
+	}
+	return []string{qa.Answer}
+}
+
+// cellTypes are the types of q's export columns, from its kind (text for
+// a kind unknown).
+func cellTypes(q survey.Question) []survey.CellType {
+	if k, ok := survey.KindOf(q.Type); ok {
+		return k.CellTypes(q)
+	}
+	return []survey.CellType{survey.CellText}
 }
 
 // csvCell is a text as a cell of a CSV export: one that begins with '=',
@@ -198,61 +226,11 @@ func plainNegative(s string) bool {
 	return digits > 0
 }
 
-// jsonAnswer is an answer as a line of the JSON export: the stored answer's
-// fields, and per question its text for people (answer: what the CSV
-// shows, cells joined) and its kind's typed value (value).
-type jsonAnswer struct {
-	ID        string             `json:"id"`
-	Tenant    string             `json:"tenant"`
-	Slug      string             `json:"slug"`
-	Title     string             `json:"title"`
-	CreatedOn time.Time          `json:"createdOn"`
-	Answers   []jsonQuestionPart `json:"answers"`
-}
+// jsonAnswer is an answer as a line of the JSON export (and of the API,
+// and the data of a response.created webhook): survey.ExportedAnswer.
+type jsonAnswer = survey.ExportedAnswer
 
-type jsonQuestionPart struct {
-	QuestionID   string              `json:"questionId"`
-	QuestionText string              `json:"questionText"`
-	Type         survey.QuestionType `json:"type"`
-	Answer       string              `json:"answer"`
-	Value        any                 `json:"value"`
-}
-
-// exportAnswer is a as a line of the JSON export, its answers in the order
-// of the survey's questions (an answer to a question the survey no longer
-// has comes last).
+// exportAnswer is a as a line of the JSON export (survey.ExportAnswer).
 func exportAnswer(sv *survey.Survey, a *survey.SurveyAnswer) jsonAnswer {
-	out := jsonAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn, Answers: []jsonQuestionPart{}}
-	for _, qa := range a.Answers {
-		q, ok := sv.Question(qa.QuestionID)
-		if !ok || q.Type != qa.Type {
-			q = survey.Question{ID: qa.QuestionID, Text: qa.QuestionText, Type: qa.Type}
-		}
-		part := jsonQuestionPart{QuestionID: qa.QuestionID, QuestionText: qa.QuestionText, Type: qa.Type, Answer: qa.Answer, Value: qa.Answer}
-		if k, ok := survey.KindOf(qa.Type); ok {
-			part.Value = k.Value(q, qa)
-			part.Answer = answerText(k, q, qa)
-		}
-		out.Answers = append(out.Answers, part)
-	}
-	return out
-}
-
-// answerText is an answer for people: its CSV cells, those with a value
-// joined by "; " (the cell of a column named for a row or an item is
-// "column: cell"; one that is the column's name, a checked choice, is
-// itself).
-func answerText(k survey.Kind, q survey.Question, qa survey.QuestionAnswer) string {
-	cols, cells := k.Columns(q), k.Cells(q, qa)
-	var parts []string
-	for i, c := range cells {
-		switch {
-		case c == "":
-		case i >= len(cols) || cols[i] == "" || c == cols[i]:
-			parts = append(parts, c)
-		default:
-			parts = append(parts, cols[i]+": "+c)
-		}
-	}
-	return strings.Join(parts, "; ")
+	return survey.ExportAnswer(sv, a)
 }

@@ -149,6 +149,12 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 		}
 		return &survey.Error{Code: survey.EINVALID, Message: "The form could not be read; please reload the page and try again."}
 	}
+	// One answer per browser or personal link (personallinks.go):
+	// refused on any page once answered.
+	once, done, err := s.answerOnce(w, r, t, sv, r.PostForm.Get("k"))
+	if err != nil || done {
+		return err
+	}
 	token := r.PostForm.Get("token")
 	var st pageState
 	if sealed := r.PostForm.Get("state"); sealed != "" {
@@ -169,7 +175,7 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 		values[id] = f
 	}
 	st.Values = values
-	page := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Values: values, Token: token}
+	page := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Values: values, Token: token, Personal: once.Token, Changing: once.Changing}
 	last := st.Page == len(pages)-1
 	action := r.PostForm.Get("action")
 	if (action == "" || action == actionSubmit) && !last {
@@ -241,13 +247,20 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	// The token's ID is the answer's ID: the same form submitted twice,
 	// from any page, is one answer, filed and counted once by the worker.
 	a.ID, a.CreatedOn = id, time.Now().UTC()
+	// A personal link is marked used before the answer is acknowledged.
+	link, done, err := s.useOnce(w, r, t, sv, once, id)
+	if err != nil || done {
+		return err
+	}
 	if err := s.notifier.Notify(r.Context(), a, t.Plan); err != nil {
 		if sv.Challenge {
 			s.signer.release(token) // not accepted: it may be sent again
 		}
+		s.releaseOnce(t, sv, once, id)
 		return err
 	}
 	s.accepted.Inc()
+	s.acknowledgedOnce(w, r, t, sv, link)
 	if st.Resume != "" && s.resume != nil {
 		// Sent: the saved progress is no longer needed. A failure here
 		// leaves a blob that the survey's deletion removes.
@@ -269,6 +282,7 @@ func (s *Server) saveProgress(w http.ResponseWriter, r *http.Request, page surve
 	if st.Resume == "" {
 		st.Resume = store.NewResumeKey()
 	}
+	st.Personal = page.Personal
 	sealed, err := s.pageStates.seal(page.Tenant.Key, page.Survey.Slug, page.Token, st)
 	if err != nil {
 		return err
@@ -308,7 +322,7 @@ func (s *Server) resumeSurvey(w http.ResponseWriter, r *http.Request) error {
 	}
 	pages := sv.Pages()
 	st.Page = min(st.Page, len(pages)-1)
-	page := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Values: st.Values, Token: token}
+	page := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Values: st.Values, Token: token, Personal: st.Personal}
 	if _, ok := s.signer.check(t.Key, sv.Slug, token); !ok {
 		// Saved more than a day ago: a new form, the answers kept.
 		page.Token = s.signer.issue(t.Key, sv.Slug)

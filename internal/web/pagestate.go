@@ -30,6 +30,9 @@ type pageState struct {
 	// Resume is the key of the progress the respondent saved to finish
 	// later (resume.go), deleted when they submit.
 	Resume string `json:"r,omitempty"`
+	// Personal is the personal link the form goes with, kept in saved
+	// progress (the form carries it as "k").
+	Personal string `json:"k,omitempty"`
 }
 
 // Bounds of a state: sealed, its characters; open, the questions it may
@@ -38,6 +41,8 @@ const (
 	maxSealedState = 3 << 20
 	maxStatePages  = survey.MaxQuestions
 	maxStateValues = 1000
+	// maxStatePersonal bounds a personal link's token.
+	maxStatePersonal = 100
 )
 
 var errPageState = errors.New("web: the page state does not open")
@@ -89,7 +94,7 @@ func decodePageState(raw []byte) (pageState, error) {
 	if err := json.Unmarshal(raw, &st); err != nil {
 		return pageState{}, errPageState
 	}
-	if st.Page < 0 || st.Page >= maxStatePages || len(st.Values) > survey.MaxQuestions || (st.Resume != "" && !store.ValidResumeKey(st.Resume)) {
+	if st.Page < 0 || st.Page >= maxStatePages || len(st.Values) > survey.MaxQuestions || (st.Resume != "" && !store.ValidResumeKey(st.Resume)) || len(st.Personal) > maxStatePersonal {
 		return pageState{}, errPageState
 	}
 	n := 0

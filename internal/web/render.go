@@ -52,7 +52,7 @@ func newViews() (*views, error) {
 	}
 	funcs := template.FuncMap{"asset": v.assetURL, "inc": inc, "stars": starValues, "answerTo": answerTo, "dec": func(i int) int { return i - 1 },
 		"homeList": homeListOf,
-		"plural":   pluralCount, "noun": pluralNoun, "surveyNav": surveyNav,
+		"plural":   pluralCount, "noun": pluralNoun, "surveyNav": surveyNav, "eventLabel": eventLabel, "shortDuration": shortDuration,
 		"kindInput": v.kindInput, "kindChart": v.kindChart}
 	if v.kinds, err = template.New("kinds").Funcs(funcs).ParseFS(templates.FS, "kinds/*.html"); err != nil {
 		return nil, fmt.Errorf("web: parse templates/kinds: %w", err)

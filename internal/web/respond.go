@@ -49,6 +49,11 @@ type surveyPage struct {
 	// PastCloseOn says on the closed page that the survey's last day to
 	// answer has passed.
 	PastCloseOn bool
+	// Personal is the personal link's token the form goes with;
+	// Changing, that its holder is changing their answer
+	// (personallinks.go).
+	Personal string
+	Changing bool
 
 	// Shown are the sections the page shows: one for a respondent (its
 	// page), every one for a preview. Page and Pages say where the page
@@ -126,6 +131,7 @@ func (s *Server) openSurvey(w http.ResponseWriter, r *http.Request) (*survey.Ten
 	if err != nil {
 		return nil, nil, err
 	}
+	allowFraming(w, sv)
 	now := time.Now()
 	if sv.State == survey.Closed || !sv.Open(now) || t.CheckActive(now) != nil {
 		// Closed, past its close date, or of a tenant whose trial ended.
@@ -150,13 +156,18 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil || sv == nil {
 		return err
 	}
+	once, done, err := s.answerOnce(w, r, t, sv, r.URL.Query().Get("k"))
+	if err != nil || done {
+		return err
+	}
 	pages := sv.Pages()
-	if !pageCacheable(pages) {
+	if !pageCacheable(pages) || once.perRequest() {
 		// Each respondent sees the choices or questions of the first page
-		// in an order of their own: it is rendered for the request, never
-		// kept.
+		// in an order of their own, or their own personal link's form: it
+		// is rendered for the request, never kept.
 		p := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: s.signer.issue(t.Key, sv.Slug)}
-		if err := s.renderPage(w, r, http.StatusOK, p, pages, pageState{}); err != nil {
+		s.fillOnce(r.Context(), once, &p)
+		if err := s.renderPage(w, r, http.StatusOK, p, pages, pageState{Values: p.Values}); err != nil {
 			return err
 		}
 		s.countView(t, sv)
@@ -244,6 +255,7 @@ func (s *Server) thankYou(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	allowFraming(w, sv)
 	s.render(w, r, http.StatusOK, "thankyou", surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t)})
 	return nil
 }

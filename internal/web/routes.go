@@ -91,6 +91,9 @@ func (s *Server) Routes() *chi.Mux {
 			r.Get("/{tenant}/surveys/{slug}/edit", s.handle(s.editSurvey))
 			r.Post("/{tenant}/surveys/{slug}/edit", s.handle(s.saveSurvey))
 			r.Get("/{tenant}/surveys/{slug}/delete-forever", s.handle(s.confirmDelete))
+			r.Get("/{tenant}/surveys/{slug}/links", s.handle(s.showLinks))
+			r.Post("/{tenant}/surveys/{slug}/links", s.handle(s.createLinks))
+			r.Get("/{tenant}/surveys/{slug}/links.csv", s.handle(s.exportLinks))
 			// publish, close, delete (to the trash), restore,
 			// delete-forever, challenge-on/off, duplicate (or copy).
 			r.Post("/{tenant}/surveys/{slug}/{action}", s.handle(s.surveyAction))
@@ -105,6 +108,11 @@ func (s *Server) Routes() *chi.Mux {
 			r.Post("/{tenant}/settings/identity", s.handle(s.saveIdentity))
 			r.Get("/{tenant}/settings/database", s.handle(s.showDatabase))
 			r.Post("/{tenant}/settings/database", s.handle(s.saveDatabase))
+			r.Get("/{tenant}/settings/webhooks", s.handle(s.showWebhooks))
+			r.Post("/{tenant}/settings/webhooks", s.handle(s.addWebhook))
+			r.Get("/{tenant}/settings/webhooks/{id}/delete", s.handle(s.confirmDeleteWebhook))
+			// test, enable, delete
+			r.Post("/{tenant}/settings/webhooks/{id}/{action}", s.handle(s.webhookAction))
 		})
 		r.Group(func(r chi.Router) {
 			r.Use(s.requireRole(survey.ManageMembers))
@@ -123,7 +131,9 @@ func (s *Server) Routes() *chi.Mux {
 		})
 	})
 
-	// The JSON API: the tenant is the bearer token's.
+	// The JSON API: the tenant is the bearer token's. Its description
+	// needs no token.
+	r.With(middleware.GetHead).Get("/api/v1/openapi.json", s.openAPI)
 	r.Route("/api/v1", func(r chi.Router) {
 		r.Use(s.requireToken)
 		r.Group(func(r chi.Router) {

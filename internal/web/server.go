@@ -90,6 +90,11 @@ type Deps struct {
 	Databases Databases
 	Transfers Transfers
 
+	// Webhooks keeps the tenants' webhook endpoints (the webhooks page)
+	// and queues survey.* events when a survey is published or closed;
+	// nil: no such page, no events. Its URLs are checked with Outbound.
+	Webhooks Webhooks
+
 	// Limits bound anonymous writes per client address (ratelimit.go); the
 	// zero value limits nothing.
 	Limits Limits
@@ -105,6 +110,11 @@ type Deps struct {
 	// Members keeps the tenant's accounts and roles (the members page,
 	// invitations); nil takes them from Users when it keeps them.
 	Members Members
+	// PersonalLinks are the personal links of surveys that take one
+	// answer per link; Answers reads a link's earlier answer, to change
+	// it. Either may be nil (no personal links; no earlier answer shown).
+	PersonalLinks PersonalLinks
+	Answers       AnswerGetter
 	// Resume keeps the progress respondents of multi-page surveys save to
 	// finish later; nil offers no saving.
 	Resume ResumeStore
@@ -150,6 +160,10 @@ type Server struct {
 	databases Databases
 	transfers Transfers
 
+	// Webhooks, and the guarded client that checks their URLs.
+	webhooks    Webhooks
+	hooksClient *outbound.Client
+
 	limit  limiters
 	signer *formSigner
 	// pageStates seal the answers of a multi-page survey's other pages
@@ -164,6 +178,9 @@ type Server struct {
 	links         Links
 	// members are the tenants' accounts and roles.
 	members Members
+	// personal are the personal links; answerGet reads one answer.
+	personal  PersonalLinks
+	answerGet AnswerGetter
 	// trustedProxies are the proxies whose X-Forwarded-For names the client.
 	trustedProxies []netip.Prefix
 }
@@ -208,7 +225,13 @@ func New(d Deps) (*Server, error) {
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."}),
 		http:     newHTTPMetrics(), forms: newForms(), signInThrottle: newAddrThrottle(), trustedProxies: d.Limits.TrustedProxies,
 		mail: d.Mail, mailTemplates: mt, links: d.Links}
+	s.webhooks, s.hooksClient = d.Webhooks, d.Outbound
+	if s.hooksClient == nil {
+		s.hooksClient = outbound.New(outbound.Config{})
+	}
+	s.editor = withEvents(s.editor, d.Webhooks, log)
 	s.members = d.Members
+	s.personal, s.answerGet = d.PersonalLinks, d.Answers
 	if m, ok := d.Users.(Members); ok && s.members == nil {
 		s.members = m
 	}

@@ -37,6 +37,9 @@ type settingsPage struct {
 	Errors    map[string]string
 	Message   string
 	Saved     bool
+	// DisabledWebhooks counts the webhook endpoints disabled after
+	// failing, for the banner.
+	DisabledWebhooks int
 }
 
 func (s *Server) settingsPageFor(t *survey.Tenant) settingsPage {
@@ -52,6 +55,7 @@ func (s *Server) showSettings(w http.ResponseWriter, r *http.Request) error {
 	}
 	page := s.settingsPageFor(t)
 	page.Saved = r.URL.Query().Get("saved") == "1"
+	page.DisabledWebhooks = s.disabledWebhooks(r.Context(), t.Key)
 	s.render(w, r, http.StatusOK, "settings", page)
 	return nil
 }

@@ -15,6 +15,9 @@ type sharePage struct {
 	Tenant string
 	Survey *survey.Survey
 	Link   string
+	// Embed is the snippet that shows the survey in a page of a site it
+	// allows (Survey.EmbedOrigins).
+	Embed string
 	// Role is the signed-in member's: it hides what they may not do.
 	Role survey.Role
 }
@@ -92,7 +95,11 @@ func (s *Server) share(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.render(w, r, http.StatusOK, "share", sharePage{Tenant: tenant, Survey: sv, Link: link, Role: roleOf(r)})
+	base, err := s.baseURL(r)
+	if err != nil {
+		return err
+	}
+	s.render(w, r, http.StatusOK, "share", sharePage{Tenant: tenant, Survey: sv, Link: link, Embed: embedSnippet(base, sv), Role: roleOf(r)})
 	return nil
 }
 

@@ -21,19 +21,21 @@ import (
 // operation of the answer path (enqueues, spills, dequeues, answer blobs,
 // summary, list, ranks, deletes) per answer. "demo" is the seeded
 // four-question survey; "long" is 13 text questions of 4,000 characters
-// each, an answer larger than one queue message.
+// each, an answer larger than one queue message. "demo-webhooks-on" is
+// "demo" with webhooks on and no endpoint for the tenant: the same figure.
 func BenchmarkAnswerCost(b *testing.B) {
 	for _, c := range []struct {
 		name     string
 		texts    int
 		length   int
 		together int
-	}{{"demo", 1, 40, 32}, {"long", 13, survey.MaxTextAnswerLength, 8}} {
-		b.Run(c.name, func(b *testing.B) { benchAnswers(b, c.texts, c.length, c.together) })
+		hooks    bool
+	}{{"demo", 1, 40, 32, false}, {"demo-webhooks-on", 1, 40, 32, true}, {"long", 13, survey.MaxTextAnswerLength, 8, false}} {
+		b.Run(c.name, func(b *testing.B) { benchAnswers(b, c.texts, c.length, c.together, c.hooks) })
 	}
 }
 
-func benchAnswers(b *testing.B, texts, length, together int) {
+func benchAnswers(b *testing.B, texts, length, together int, hooks bool) {
 	ctx := context.Background()
 	st := counting.New(backends.Local(b))
 	if err := store.Init(ctx, st); err != nil {
@@ -59,6 +61,9 @@ func benchAnswers(b *testing.B, texts, length, together int) {
 	}
 	n := store.NewNotifier(store.NewSurveyAnswerStore(st), 4)
 	w := worker.New(st, worker.DefaultConfig, quiet, nil)
+	if hooks {
+		w.Webhooks = webhookStore(st)
+	}
 	drainAll := func() {
 		for {
 			got, err := w.RunOnce(ctx)

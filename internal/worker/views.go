@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -80,7 +81,7 @@ func (v *Views) RunOnce(ctx context.Context) (int, error) {
 		return 0, nil
 	}
 	type target struct{ tenant, slug string }
-	bySurvey := map[target]map[string]int64{} // survey → message ID → views
+	bySurvey := map[target]map[string]store.ViewCounts{} // survey → message ID → views and funnel
 	var order []target
 	surveysOf := map[string][]target{}
 	keep := make([]bool, len(msgs)) // messages to delete when done
@@ -94,12 +95,13 @@ func (v *Views) RunOnce(ctx context.Context) (int, error) {
 		}
 		keep[i] = true
 		for _, sv := range vm.Views {
-			if survey.ValidateTenantKey(sv.Tenant) != nil || !survey.ValidSlug(sv.Slug) || sv.N <= 0 {
+			if survey.ValidateTenantKey(sv.Tenant) != nil || !survey.ValidSlug(sv.Slug) || sv.N < 0 || (sv.N == 0 && len(sv.Pages) == 0) ||
+				len(sv.Pages) > store.MaxFunnelPages || slices.ContainsFunc(sv.Pages, func(n int64) bool { return n < 0 }) {
 				continue
 			}
 			t := target{sv.Tenant, sv.Slug}
 			if bySurvey[t] == nil {
-				bySurvey[t] = map[string]int64{}
+				bySurvey[t] = map[string]store.ViewCounts{}
 				order = append(order, t)
 			}
 			// The counts' own ID when they carry one (the same counts sent
@@ -109,7 +111,7 @@ func (v *Views) RunOnce(ctx context.Context) (int, error) {
 			if id == "" {
 				id = m.ID
 			}
-			bySurvey[t][id] = sv.N
+			bySurvey[t][id] = store.ViewCounts{N: sv.N, Pages: sv.Pages}
 			surveysOf[m.ID] = append(surveysOf[m.ID], t)
 		}
 	}
@@ -121,8 +123,8 @@ func (v *Views) RunOnce(ctx context.Context) (int, error) {
 			errs = append(errs, fmt.Errorf("views worker: %s/%s: %w", t.tenant, t.slug, err))
 			continue
 		}
-		for _, n := range bySurvey[t] {
-			v.applied.Add(float64(n))
+		for _, c := range bySurvey[t] {
+			v.applied.Add(float64(c.N))
 		}
 	}
 	for i, m := range msgs {

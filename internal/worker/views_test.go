@@ -3,6 +3,7 @@ package worker_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -72,6 +73,14 @@ func TestViews(t *testing.T) {
 			}
 			vc.Add(other.survey.Tenant, other.survey.Slug)
 			vc.Add(f.survey.Tenant, "no-such-survey")
+			// The funnel: 3 left page 1, 1 left page 2; in the other
+			// survey, one left page 1 (flushed without a view).
+			for _, p := range []int{1, 1, 2, 1, 0, store.MaxFunnelPages + 1} {
+				vc.AddPage(f.survey.Tenant, f.survey.Slug, p)
+			}
+			if flush == 2 {
+				vc.AddPage(other.survey.Tenant, other.survey.Slug, 1)
+			}
 			if err := vc.Flush(ctx); err != nil {
 				t.Fatal(err)
 			}
@@ -92,6 +101,14 @@ func TestViews(t *testing.T) {
 			}
 			if len(tr.MostViewed) != 1 || tr.MostViewed[0].Slug != c.f.survey.Slug || tr.MostViewed[0].Views != c.want {
 				t.Errorf("most viewed of %s = %+v", c.f.survey.Tenant, tr.MostViewed)
+			}
+		}
+		for _, c := range []struct {
+			f    *fixture
+			want []int64
+		}{{f, []int64{9, 3}}, {other, []int64{1}}} {
+			if _, pages, err := store.NewRankingStore(st).Funnel(ctx, c.f.survey.Tenant, c.f.survey.Slug); err != nil || !slices.Equal(pages, c.want) {
+				t.Errorf("%s's funnel = %v, %v; want %v (each message once)", c.f.survey.Slug, pages, err, c.want)
 			}
 		}
 	})

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/webhook"
 )
 
 // PoisonQueue receives the answers-queue messages that keep failing, with
@@ -60,6 +62,10 @@ type Worker struct {
 	// Behind, when set, is told of a survey whose segments end before its
 	// answer list (answered before segments existed): see Segments.
 	Behind func(tenant, slug string)
+	// Webhooks, when set, gets a response.created event for each answer
+	// merged, and survey.closed for a survey closed at its limit (see
+	// emitAnswers).
+	Webhooks *store.WebhookStore
 
 	mu sync.Mutex
 	// cache holds the summaries this worker wrote last, with their ETags,
@@ -319,6 +325,7 @@ func (w *Worker) premiumShare() int {
 func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*message) (*store.StoredSummary, error) {
 	filed := map[string]bool{}                    // message/answer ID → the message's to count
 	resolved := map[string]*survey.SurveyAnswer{} // message/answer ID → the whole answer
+	emitted := map[string]bool{}                  // answer IDs whose webhooks are queued
 	for attempt := 0; ; attempt++ {
 		if attempt == 20 {
 			return nil, fmt.Errorf("worker: summary of %s: too many conflicting writers", key)
@@ -453,6 +460,12 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 			w.remember(key, sum, etag)
 			return sum, nil
 		}
+		// Webhooks before the commit point: a crash from here to the
+		// summary write merges the batch again and queues its events
+		// again, with the same webhook-ids (at least once).
+		if err := w.emitAnswers(ctx, tenant, slug, fresh, known, emitted); err != nil {
+			return nil, err
+		}
 		// The previous batch is listed (above): this write names its own.
 		sum.Pending, sum.ListFrom, sum.Positions = fresh, base, base+int64(len(fresh))
 		newTag, err := w.sums.Put(ctx, sum, etag)
@@ -481,6 +494,47 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 		w.closeAtLimit(ctx, tenant, slug, msgs, sum.TotalAnswers)
 		return sum, nil
 	}
+}
+
+// emitAnswers queues a response.created event, for each endpoint of the
+// tenant that wants it, of each answer of ids not emitted yet, with the
+// survey's typed values (the JSON export's shape); the webhook-id is of
+// the endpoint and the answer's ID, so an answer merged again after a
+// crash is queued again with the same id. A tenant without such an
+// endpoint costs nothing per answer: its endpoints are cached (one query
+// per tenant per 30 s, store.WebhookStore.Endpoints), and the survey's
+// definition is read only when one wants the answers.
+func (w *Worker) emitAnswers(ctx context.Context, tenant, slug string, ids []string, known map[string]*survey.SurveyAnswer, emitted map[string]bool) error {
+	if w.Webhooks == nil || len(ids) == 0 {
+		return nil
+	}
+	eps, err := w.Webhooks.Endpoints(ctx, tenant)
+	if err != nil {
+		return fmt.Errorf("worker: webhooks of %s: %w", tenant, err)
+	}
+	if !slices.ContainsFunc(eps, func(e *store.WebhookEndpoint) bool { return e.Wants(webhook.ResponseCreated, slug) }) {
+		return nil
+	}
+	sv, err := w.surveys.Get(ctx, tenant, slug)
+	if survey.ErrorCode(err) == survey.ENOTFOUND {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("worker: survey %s/%s for its webhooks: %w", tenant, slug, err)
+	}
+	for _, id := range ids {
+		a := known[id]
+		if a == nil || emitted[id] {
+			continue
+		}
+		if _, err := w.Webhooks.Emit(ctx, tenant, webhook.ResponseCreated, slug, a.ID, func() ([]byte, error) {
+			return webhook.Body(webhook.Event{Type: webhook.ResponseCreated, Timestamp: a.CreatedOn, Data: survey.ExportAnswer(sv, a)})
+		}); err != nil {
+			return fmt.Errorf("worker: webhooks of answer %s: %w", id, err)
+		}
+		emitted[id] = true
+	}
+	return nil
 }
 
 // resolve returns the whole answer p of m stands for, once per apply: its
@@ -527,6 +581,11 @@ func (w *Worker) closeAtLimit(ctx context.Context, tenant, slug string, msgs []*
 	switch survey.ErrorCode(err) {
 	case "":
 		w.log.Info("worker: closed a survey at its plan's answer limit", "tenant", tenant, "survey", slug, "plan", plan, "answers", total, "state", s.State)
+		if w.Webhooks != nil {
+			if _, err := w.Webhooks.EmitSurvey(ctx, s); err != nil {
+				w.log.Warn("worker: queue the webhooks of a survey closed at its limit", "tenant", tenant, "survey", slug, "err", err)
+			}
+		}
 	case survey.ECONFLICT, survey.ENOTFOUND:
 		// A draft again, or deleted: nothing to close.
 	default:

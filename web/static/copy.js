@@ -5,7 +5,7 @@ document.querySelectorAll("[data-copy]").forEach(function (button) {
   button.addEventListener("click", function () {
     var input = document.querySelector(button.getAttribute("data-copy"));
     navigator.clipboard.writeText(input.value).then(function () {
-      document.getElementById("copied").textContent = "Link copied.";
+      document.getElementById("copied").textContent = button.getAttribute("data-copied") || "Link copied.";
     });
   });
 });

@@ -1,0 +1,209 @@
+package store_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/surveys-dev/surveys/internal/secret"
+	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/storage/counting"
+	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/webhook"
+)
+
+func newWebhookStore(t *testing.T, st storage.Storage) *store.WebhookStore {
+	t.Helper()
+	box, err := secret.New(make([]byte, secret.KeySize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store.NewWebhookStore(st).WithSecrets(box)
+}
+
+// TestWebhookEndpoints: endpoints are added (with a sealed secret shown
+// once), listed per tenant only, checked, recorded, disabled, enabled and
+// deleted, on both backends.
+func TestWebhookEndpoints(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
+		ctx := context.Background()
+		ws := newWebhookStore(t, st)
+		known := func(s string) bool { return s == "csat" }
+
+		// Bad input: each field's message, nothing saved.
+		for _, tc := range []struct {
+			n     store.NewWebhook
+			field string
+		}{
+			{store.NewWebhook{URL: "", Events: []string{webhook.ResponseCreated}}, "url"},
+			{store.NewWebhook{URL: "https://x.example/" + strings.Repeat("a", 2000), Events: []string{webhook.ResponseCreated}}, "url"},
+			{store.NewWebhook{URL: "https://x.example/"}, "events"},
+			{store.NewWebhook{URL: "https://x.example/", Events: []string{"response.deleted"}}, "events"},
+			{store.NewWebhook{URL: "https://x.example/", Events: []string{webhook.ResponseCreated}, Surveys: []string{"other"}}, "surveys"},
+		} {
+			_, err := ws.Add(ctx, tenant, tc.n, known)
+			var se *survey.Error
+			if survey.ErrorCode(err) != survey.EINVALID || !asError(err, &se) || se.Fields[tc.field] == "" {
+				t.Errorf("Add(%+v) = %v, want a message for %s", tc.n, err, tc.field)
+			}
+		}
+		if eps, _ := ws.List(ctx, tenant); len(eps) != 0 {
+			t.Fatalf("saved after bad input: %v", eps)
+		}
+
+		e, err := ws.Add(ctx, tenant, store.NewWebhook{URL: "https://hooks.example/in", Events: []string{webhook.SurveyClosed, webhook.ResponseCreated, webhook.ResponseCreated}, Surveys: []string{"csat"}}, known)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(e.Secret, "whsec_") || strings.Join(e.Events, ",") != "response.created,survey.closed" {
+			t.Fatalf("added %+v", e)
+		}
+		// The secret is sealed at rest.
+		ent, err := st.GetEntity(ctx, store.WebhooksTable, tenant, e.ID)
+		if err != nil || strings.Contains(ent.String("Secret"), strings.TrimPrefix(e.Secret, "whsec_")) || ent.String("Secret") == "" {
+			t.Fatalf("stored secret %q, %v", ent.String("Secret"), err)
+		}
+		got, err := ws.Get(ctx, tenant, e.ID)
+		if err != nil || got.Secret != e.Secret || got.URL != e.URL {
+			t.Fatalf("Get = %+v, %v", got, err)
+		}
+		if !got.Wants(webhook.ResponseCreated, "csat") || got.Wants(webhook.ResponseCreated, "other") || got.Wants(webhook.SurveyPublished, "csat") {
+			t.Fatal("Wants")
+		}
+		// Another tenant sees nothing of it, and cannot reach it by ID.
+		other := newTenant()
+		if eps, _ := ws.List(ctx, other); len(eps) != 0 {
+			t.Fatalf("other tenant lists %v", eps)
+		}
+		_, err = ws.Get(ctx, other, e.ID)
+		wantCode(t, "other tenant's Get", err, survey.ENOTFOUND)
+		wantCode(t, "other tenant's Delete", ws.Delete(ctx, other, e.ID), survey.ENOTFOUND)
+		wantCode(t, "other tenant's test", ws.SendTest(ctx, other, e.ID), survey.ENOTFOUND)
+		_, err = ws.Disable(ctx, other, e.ID, "x")
+		wantCode(t, "other tenant's Disable", err, survey.ENOTFOUND)
+		// The same secret opens in another store with the key, not without.
+		if _, err := store.NewWebhookStore(st).Get(ctx, tenant, e.ID); err == nil {
+			t.Fatal("opened without the key")
+		}
+
+		// Deliveries: the last 20, newest first; failures counted.
+		start := time.Now().UTC().Truncate(time.Second)
+		for i := range 25 {
+			d := store.WebhookDelivery{At: start.Add(time.Duration(i) * time.Second), Event: webhook.ResponseCreated, ID: "msg_x", Attempt: 1, Status: 200, Duration: time.Millisecond}
+			if i >= 22 {
+				d.Status, d.Error = 500, "it answered 500"
+			}
+			if _, err := ws.Record(ctx, tenant, e.ID, d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, _ = ws.Get(ctx, tenant, e.ID)
+		if len(got.Deliveries) != store.KeptWebhookDelivered || got.Failures != 3 || !got.FailingSince.Equal(start.Add(22*time.Second)) || got.Deliveries[0].Status != 500 || !got.Deliveries[3].OK() {
+			t.Fatalf("after 25 deliveries: %d kept, %d failures since %v, first %+v", len(got.Deliveries), got.Failures, got.FailingSince, got.Deliveries[0])
+		}
+		// A write from another instance is not lost: this one reads again.
+		ws2 := newWebhookStore(t, st)
+		if changed, err := ws2.Disable(ctx, tenant, e.ID, "failing for a day"); err != nil || !changed {
+			t.Fatalf("Disable = %v, %v", changed, err)
+		}
+		if changed, _ := ws2.Disable(ctx, tenant, e.ID, "again"); changed {
+			t.Fatal("disabled twice")
+		}
+		if _, err := ws.Record(ctx, tenant, e.ID, store.WebhookDelivery{At: time.Now(), Status: 500, Error: "x"}); err != nil {
+			t.Fatal(err)
+		}
+		got, _ = ws.Get(ctx, tenant, e.ID)
+		if !got.Disabled || got.DisabledReason != "failing for a day" || got.Failures != 4 || got.Wants(webhook.ResponseCreated, "csat") {
+			t.Fatalf("disabled: %+v", got)
+		}
+		if err := ws.Enable(ctx, tenant, e.ID); err != nil {
+			t.Fatal(err)
+		}
+		got, _ = ws.Get(ctx, tenant, e.ID)
+		if got.Disabled || got.Failures != 0 || len(got.Deliveries) != store.KeptWebhookDelivered {
+			t.Fatalf("enabled: %+v", got)
+		}
+		if err := ws.Delete(ctx, tenant, e.ID); err != nil {
+			t.Fatal(err)
+		}
+		if eps, _ := ws.List(ctx, tenant); len(eps) != 0 {
+			t.Fatalf("after delete: %v", eps)
+		}
+		wantCode(t, "delete again", ws.Delete(ctx, tenant, e.ID), survey.ENOTFOUND)
+		_, err = ws.Record(ctx, tenant, e.ID, store.WebhookDelivery{})
+		wantCode(t, "record for a deleted endpoint", err, survey.ENOTFOUND)
+	})
+}
+
+func asError(err error, target **survey.Error) bool {
+	se, ok := err.(*survey.Error)
+	*target = se
+	return ok
+}
+
+// TestWebhookEmit: an event goes to each endpoint that wants it, with a
+// stable webhook-id; a large body waits in a blob; a tenant without
+// endpoints costs one query per TTL, not one per event; DeleteTenant
+// removes the endpoints and spilled bodies.
+func TestWebhookEmit(t *testing.T) {
+	ctx := context.Background()
+	st := counting.New(backends.Local(t))
+	if err := store.Init(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	ws := newWebhookStore(t, st)
+	tenant, quiet := newTenant(), newTenant()
+	if err := store.NewTenantStore(st).Create(ctx, &survey.Tenant{Key: tenant, Name: "T", Plan: survey.Standard}); err != nil {
+		t.Fatal(err)
+	}
+	all, _ := ws.Add(ctx, tenant, store.NewWebhook{URL: "https://a.example/", Events: webhook.Events}, nil)
+	_, _ = ws.Add(ctx, tenant, store.NewWebhook{URL: "https://b.example/", Events: []string{webhook.SurveyClosed}}, nil)
+	body := func() ([]byte, error) { return []byte(`{"type":"response.created"}`), nil }
+
+	// A tenant without endpoints: one query, then none for 1,000 events.
+	calls := st.Total("")
+	for range 1000 {
+		if n, err := ws.Emit(ctx, quiet, webhook.ResponseCreated, "csat", "a1", body); n != 0 || err != nil {
+			t.Fatal(n, err)
+		}
+	}
+	if n := st.Total("") - calls; n != 1 {
+		t.Fatalf("1,000 answers of a tenant without endpoints cost %d storage calls, want 1", n)
+	}
+
+	n, err := ws.Emit(ctx, tenant, webhook.ResponseCreated, "csat", "answer-1", body)
+	if n != 1 || err != nil {
+		t.Fatalf("Emit = %d, %v", n, err)
+	}
+	big := func() ([]byte, error) { return []byte(`{"x":"` + strings.Repeat("a", 60<<10) + `"}`), nil }
+	if n, err := ws.Emit(ctx, tenant, webhook.SurveyClosed, "csat", "csat/closed", big); n != 2 || err != nil {
+		t.Fatalf("Emit big = %d, %v", n, err)
+	}
+	msgs, err := st.Dequeue(ctx, store.WebhooksQueue, 32, time.Minute)
+	if err != nil || len(msgs) != 3 {
+		t.Fatalf("queued %d, %v", len(msgs), err)
+	}
+	var first store.WebhookMessage
+	_ = json.Unmarshal(msgs[0].Data, &first)
+	if first.ID != webhook.MessageID(all.ID, webhook.ResponseCreated, "answer-1") || first.Endpoint != all.ID || string(first.Body) != `{"type":"response.created"}` {
+		t.Fatalf("message %+v", first)
+	}
+	var spilled store.WebhookMessage
+	_ = json.Unmarshal(msgs[1].Data, &spilled)
+	if b, err := ws.Body(ctx, spilled); spilled.Spill == "" || err != nil || len(b) < 60<<10 {
+		t.Fatalf("spilled %+v: %d bytes, %v", spilled, len(b), err)
+	}
+	if _, err := store.DeleteTenant(ctx, st, store.NewTenantStore(st), tenant); err != nil {
+		t.Fatal(err)
+	}
+	if eps, _ := ws.List(ctx, tenant); len(eps) != 0 {
+		t.Fatalf("endpoints after DeleteTenant: %v", eps)
+	}
+	if _, err := ws.Body(ctx, spilled); survey.ErrorCode(err) != survey.ENOTFOUND {
+		t.Fatalf("spilled body after DeleteTenant: %v", err)
+	}
+}

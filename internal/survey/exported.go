@@ -1,0 +1,67 @@
+package survey
+
+import (
+	"strings"
+	"time"
+)
+
+// ExportedAnswer is an answer as a line of the JSON export (web), an
+// answer of the API and the data of a response.created webhook: the stored answer's
+// fields, and per question its text for people (answer: what the CSV
+// shows, cells joined) and its kind's typed value (value).
+type ExportedAnswer struct {
+	ID        string         `json:"id"`
+	Tenant    string         `json:"tenant"`
+	Slug      string         `json:"slug"`
+	Title     string         `json:"title"`
+	CreatedOn time.Time      `json:"createdOn"`
+	Answers   []ExportedPart `json:"answers"`
+}
+
+// ExportedPart is one question's answer of an ExportedAnswer.
+type ExportedPart struct {
+	QuestionID   string       `json:"questionId"`
+	QuestionText string       `json:"questionText"`
+	Type         QuestionType `json:"type"`
+	Answer       string       `json:"answer"`
+	Value        any          `json:"value"`
+}
+
+// ExportAnswer is a as a line of the JSON export, its answers in the order
+// of the survey's questions (an answer to a question the survey no longer
+// has comes last).
+func ExportAnswer(sv *Survey, a *SurveyAnswer) ExportedAnswer {
+	out := ExportedAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn, Answers: []ExportedPart{}}
+	for _, qa := range a.Answers {
+		q, ok := sv.Question(qa.QuestionID)
+		if !ok || q.Type != qa.Type {
+			q = Question{ID: qa.QuestionID, Text: qa.QuestionText, Type: qa.Type}
+		}
+		part := ExportedPart{QuestionID: qa.QuestionID, QuestionText: qa.QuestionText, Type: qa.Type, Answer: qa.Answer, Value: qa.Answer}
+		if k, ok := KindOf(qa.Type); ok {
+			part.Value = k.Value(q, qa)
+			part.Answer = AnswerText(k, q, qa)
+		}
+		out.Answers = append(out.Answers, part)
+	}
+	return out
+}
+
+// AnswerText is an answer for people: its CSV cells, those with a value
+// joined by "; " (the cell of a column named for a row or an item is
+// "column: cell"; one that is the column's name, a checked choice, is
+// itself).
+func AnswerText(k Kind, q Question, qa QuestionAnswer) string {
+	cols, cells := k.Columns(q), k.Cells(q, qa)
+	var parts []string
+	for i, c := range cells {
+		switch {
+		case c == "":
+		case i >= len(cols) || cols[i] == "" || c == cols[i]:
+			parts = append(parts, c)
+		default:
+			parts = append(parts, cols[i]+": "+c)
+		}
+	}
+	return strings.Join(parts, "; ")
+}

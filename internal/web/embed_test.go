@@ -1,0 +1,73 @@
+package web_test
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/surveys-dev/surveys/internal/store"
+)
+
+// TestEmbedding: a survey names the sites that may frame it in the
+// designer (a bad one is a 422 beside the field, nothing saved); its
+// respondent pages then carry those origins as frame-ancestors and no
+// X-Frame-Options; every other page, and a survey that names none, keeps
+// frame-ancestors 'none'. The share page gives the snippet.
+func TestEmbedding(t *testing.T) {
+	app := newTestApp(t)
+	ctx := context.Background()
+	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	cookie := map[string]string{"Cookie": "surveys_session=" + c.Value}
+	path := app.path()
+	framing := func(p string, h map[string]string) (csp, xfo string) {
+		t.Helper()
+		code, hdr, _ := app.do(t, "GET", p, nil, h)
+		if code != 200 {
+			t.Fatalf("GET %s = %d", p, code)
+		}
+		return hdr.Get("Content-Security-Policy"), hdr.Get("X-Frame-Options")
+	}
+	if csp, xfo := framing(path, nil); !strings.Contains(csp, "frame-ancestors 'none'") || xfo != "DENY" {
+		t.Fatalf("a survey that names no site: %q, %q", csp, xfo)
+	}
+
+	form := func(origins string) url.Values {
+		v := url.Values{"title": {app.adatum.Title}, "n": {"1"}, "q.0.text": {"Anything else?"}, "q.0.type": {"SimpleText"}, "q.0.pos": {"1"},
+			"embedOrigins": {origins}, "action": {"save"}}
+		return v
+	}
+	before, _ := app.surveys.Get(ctx, "adatum", app.adatum.Slug)
+	code, _, body := app.do(t, "POST", "/adatum/surveys/new", form("https://www.adatum.example/page"), cookie)
+	if code != 422 || !strings.Contains(body, `id="embedOrigins-err"`) || !strings.Contains(body, "no path") {
+		t.Fatalf("a bad site = %d", code)
+	}
+	if after, _ := app.surveys.List(ctx, "adatum"); len(after) != 1 {
+		t.Fatalf("a refused form saved a survey: %d surveys", len(after))
+	}
+
+	sv := before
+	sv.EmbedOrigins = []string{"https://www.adatum.example", "http://localhost:8080"}
+	if err := app.surveys.Update(ctx, sv); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path, path + "/thankyou"} {
+		csp, xfo := framing(p, nil)
+		if !strings.Contains(csp, "frame-ancestors https://www.adatum.example http://localhost:8080;") || xfo != "" {
+			t.Errorf("%s of a survey that names two sites: %q, X-Frame-Options %q", p, csp, xfo)
+		}
+	}
+	if csp, xfo := framing("/adatum/surveys/"+sv.Slug+"/analyze", cookie); !strings.Contains(csp, "frame-ancestors 'none'") || xfo != "DENY" {
+		t.Errorf("the analysis page: %q, %q", csp, xfo)
+	}
+	_, _, share := app.do(t, "GET", "/adatum/surveys/"+sv.Slug+"/share", nil, cookie)
+	if !strings.Contains(share, "&lt;iframe src=&#34;http://") || !strings.Contains(share, "/static/embed.js") || !strings.Contains(share, "<code>https://www.adatum.example</code>") {
+		t.Errorf("the share page's snippet:\n%s", share)
+	}
+	if _, _, page := app.do(t, "GET", path, nil, nil); !strings.Contains(page, "/static/embedded.js") {
+		t.Error("the survey page lacks the script that reports its height to the page around it")
+	}
+}
