@@ -218,6 +218,8 @@ func (m *Main) Run(ctx context.Context) error {
 		Answers:       answers,
 
 		Webhooks: hooks,
+		// Progress respondents of multi-page surveys save to finish later.
+		Resume: store.NewResumeStore(m.Storage),
 	}
 	if m.Mail != nil {
 		deps.Mail = m.Mail

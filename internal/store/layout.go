@@ -36,8 +36,11 @@ const (
 	AnswerListContainer = "surveyanswerlists"
 	// SpillContainer holds answers too large for a queue message, from
 	// their enqueue until the worker deletes their message.
-	SpillContainer      = "surveyanswerspills"
-	SystemContainer     = "system"
+	SpillContainer  = "surveyanswerspills"
+	SystemContainer = "system"
+	// ResumeContainer holds the saved progress of respondents of
+	// multi-page surveys (resume.go).
+	ResumeContainer     = "surveyresume"
 	AnswersQueue        = "surveyanswers"
 	PremiumAnswersQueue = "surveyanswers-premium"
 	TransfersQueue      = "surveytransfers"
@@ -52,7 +55,7 @@ func Init(ctx context.Context, st storage.Storage) error {
 			return fmt.Errorf("store: create table %s: %w", t, err)
 		}
 	}
-	for _, c := range []string{TenantsContainer, SummariesContainer, AnswerListContainer, SegmentContainer, SystemContainer, TransferStatusContainer, SpillContainer, WebhookPayloadsContainer} {
+	for _, c := range []string{TenantsContainer, SummariesContainer, AnswerListContainer, SegmentContainer, SystemContainer, TransferStatusContainer, SpillContainer, WebhookPayloadsContainer, ResumeContainer} {
 		if err := st.CreateContainer(ctx, c, false); err != nil {
 			return fmt.Errorf("store: create container %s: %w", c, err)
 		}

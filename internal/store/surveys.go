@@ -404,6 +404,9 @@ func (ss *SurveyStore) Delete(ctx context.Context, tenant, slug string) error {
 	if err := NewPersonalLinkStore(ss.st).deleteAll(ctx, tenant, slug); err != nil {
 		return err
 	}
+	if err := NewResumeStore(ss.st).DeleteAll(ctx, tenant, slug); err != nil {
+		return err
+	}
 	if err := ss.st.DeleteEntity(ctx, SurveysTable, tenant, surveyRowKey(tenant, slug), e.ETag); err != nil {
 		return mapErr(err, "Survey")
 	}
@@ -536,11 +539,18 @@ func surveyEntity(s *survey.Survey, version string) storage.Entity {
 	if s.Trashed() {
 		props["TrashedOn"] = s.TrashedOn
 	}
+	if len(s.Sections) > 0 {
+		// One JSON property, split as long ones are (rows written before
+		// sections have none: one page). It changes with the row that
+		// names the question set, so sections and questions agree.
+		raw, _ := json.Marshal(sectionsOf(s.Sections))
+		putChunked(props, "Sections", []rune(string(raw)))
+	}
 	return storage.Entity{PartitionKey: s.Tenant, RowKey: surveyRowKey(s.Tenant, s.Slug), Properties: props}
 }
 
 func surveyFromEntity(e storage.Entity) *survey.Survey {
-	return &survey.Survey{
+	s := &survey.Survey{
 		Tenant:       e.PartitionKey,
 		Slug:         e.String("SlugName"),
 		Title:        e.String("Title"),
@@ -557,6 +567,32 @@ func surveyFromEntity(e storage.Entity) *survey.Survey {
 		Description:  e.String("Description"),
 		ThankYou:     e.String("ThankYou"),
 	}
+	if raw := getChunked(e, "Sections"); raw != "" {
+		var stored []storedSection
+		// A row this code wrote; one that does not read is one page.
+		if json.Unmarshal([]byte(raw), &stored) == nil {
+			for _, sc := range stored {
+				s.Sections = append(s.Sections, survey.Section{ID: sc.ID, Title: sc.Title, Description: sc.Description, Shuffle: sc.Shuffle})
+			}
+		}
+	}
+	return s
+}
+
+// storedSection is a section as the Surveys row keeps it (JSON).
+type storedSection struct {
+	ID          string `json:"id"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	Shuffle     bool   `json:"shuffle,omitempty"`
+}
+
+func sectionsOf(sections []survey.Section) []storedSection {
+	out := make([]storedSection, len(sections))
+	for i, sc := range sections {
+		out[i] = storedSection{ID: sc.ID, Title: sc.Title, Description: sc.Description, Shuffle: sc.Shuffle}
+	}
+	return out
 }
 
 // questionSettings are the settings of a question past its text, type and
@@ -580,6 +616,8 @@ type questionSettings struct {
 	Hidden        bool     `json:"hidden,omitempty"`
 	HiddenChoices []string `json:"hiddenChoices,omitempty"`
 	HiddenRows    []string `json:"hiddenRows,omitempty"`
+	// Section is the ID of the question's section (section.go).
+	Section string `json:"section,omitempty"`
 }
 
 // chunkRunes bounds a string property: Azure Tables holds at most 64 KiB
@@ -596,7 +634,7 @@ func questionProperties(q survey.Question) map[string]any {
 	}
 	set := questionSettings{Help: q.Help, Optional: q.Optional, Rows: q.Rows, Other: q.Other, Shuffle: q.Shuffle,
 		Min: q.Min, Max: q.Max, Integer: q.Integer, Format: q.Format, Scale: q.Scale, LowLabel: q.LowLabel, HighLabel: q.HighLabel,
-		Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows}
+		Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows, Section: q.Section}
 	if raw, _ := json.Marshal(set); string(raw) != "{}" {
 		putChunked(props, "Settings", []rune(string(raw)))
 	}
@@ -645,6 +683,7 @@ func questionFromEntity(e storage.Entity) (survey.Question, error) {
 		q.Help, q.Optional, q.Rows, q.Other, q.Shuffle = set.Help, set.Optional, set.Rows, set.Other, set.Shuffle
 		q.Min, q.Max, q.Integer, q.Format, q.Scale, q.LowLabel, q.HighLabel = set.Min, set.Max, set.Integer, set.Format, set.Scale, set.LowLabel, set.HighLabel
 		q.Hidden, q.HiddenChoices, q.HiddenRows = set.Hidden, set.HiddenChoices, set.HiddenRows
+		q.Section = set.Section
 	}
 	return q, nil
 }

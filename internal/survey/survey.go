@@ -79,7 +79,9 @@ type Survey struct {
 	// the thank-you page's message. Both may be empty.
 	Description string
 	ThankYou    string
-	Questions   []Question
+	// Sections are the survey's pages (section.go); none is one page.
+	Sections  []Section
+	Questions []Question
 	// TrashedOn, when set, is when the survey was moved to the trash: it
 	// takes no answers and shows nowhere but the trash, and is deleted for
 	// good TrashDays later unless restored.
@@ -118,6 +120,9 @@ type Question struct {
 	ID   string
 	Text string
 	Type QuestionType
+	// Section is the ID of the section the question is in ("" for the
+	// first).
+	Section string
 	// Help is an optional line shown under the question.
 	Help string
 	// Optional questions may be left unanswered; questions are required
@@ -182,7 +187,7 @@ func (s *Survey) Normalize() {
 		q.Help = strings.TrimSpace(CleanLine(q.Help))
 		k, ok := KindOf(q.Type)
 		if !ok {
-			*q = Question{ID: q.ID, Text: q.Text, Type: q.Type, Help: q.Help, Optional: q.Optional, Hidden: q.Hidden}
+			*q = Question{ID: q.ID, Text: q.Text, Type: q.Type, Section: q.Section, Help: q.Help, Optional: q.Optional, Hidden: q.Hidden}
 			continue
 		}
 		normalizeSettings(q, k.Settings())
@@ -190,12 +195,15 @@ func (s *Survey) Normalize() {
 		q.HiddenChoices = hiddenLines(q.HiddenChoices, q.PossibleAnswers)
 		q.HiddenRows = hiddenLines(q.HiddenRows, q.Rows)
 	}
+	s.normalizeSections()
 }
 
 // Validate checks a survey definition. The error's Fields are keyed
 // "title", "description", "thankYou", "questions", and "questions.N.text",
 // ".type", ".help" and the kind's settings (".choices", ".rows", ".min",
-// ".max", ".scale", ".format", ".labels") for question N (from 0).
+// ".max", ".scale", ".format", ".labels", ".section") for question N (from
+// 0), and "sections", "sections.N" and "sections.N.id", ".title",
+// ".description" for section N (section.go).
 func (s *Survey) Validate() error {
 	f := fieldErrors{}
 	switch n := utf8.RuneCountInString(s.Title); {
@@ -268,5 +276,6 @@ func (s *Survey) Validate() error {
 		}
 		k.validate(q, key, f)
 	}
+	s.validateSections(f)
 	return f.err("The survey")
 }

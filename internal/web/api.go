@@ -120,9 +120,37 @@ type apiSurvey struct {
 	PublishedOn *time.Time `json:"publishedOn,omitempty"`
 	PublicURL   string     `json:"publicUrl"`
 	// TrashedOn and PurgeOn: a survey in the trash, and when it goes for good.
-	TrashedOn *time.Time    `json:"trashedOn,omitempty"`
-	PurgeOn   *time.Time    `json:"purgeOn,omitempty"`
+	TrashedOn *time.Time `json:"trashedOn,omitempty"`
+	PurgeOn   *time.Time `json:"purgeOn,omitempty"`
+	// Sections are the survey's pages; none is one page.
+	Sections  []apiSection  `json:"sections,omitempty"`
 	Questions []apiQuestion `json:"questions,omitempty"`
+}
+
+// apiSection is a section: a page for respondents. Its ID is optional on
+// the way in (a new one is s1, s2 …, the first free); a question names
+// its section by ID ("section"; none is the first section).
+type apiSection struct {
+	ID          string `json:"id,omitempty"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	Shuffle     bool   `json:"shuffle,omitempty"`
+}
+
+func apiSections(in []survey.Section) []apiSection {
+	var out []apiSection
+	for _, sc := range in {
+		out = append(out, apiSection{ID: sc.ID, Title: sc.Title, Description: sc.Description, Shuffle: sc.Shuffle})
+	}
+	return out
+}
+
+func surveySections(in []apiSection) []survey.Section {
+	var out []survey.Section
+	for _, sc := range in {
+		out = append(out, survey.Section{ID: sc.ID, Title: sc.Title, Description: sc.Description, Shuffle: sc.Shuffle})
+	}
+	return out
 }
 
 // apiQuestion is a question with every setting a kind may have; a setting
@@ -132,6 +160,7 @@ type apiQuestion struct {
 	ID              string              `json:"id,omitempty"`
 	Text            string              `json:"text"`
 	Type            survey.QuestionType `json:"type"`
+	Section         string              `json:"section,omitempty"`
 	Help            string              `json:"help,omitempty"`
 	Optional        bool                `json:"optional,omitempty"`
 	PossibleAnswers []string            `json:"possibleAnswers,omitempty"`
@@ -191,13 +220,13 @@ func (b apiBound) MarshalJSON() ([]byte, error) {
 }
 
 func (q apiQuestion) question() survey.Question {
-	return survey.Question{Text: q.Text, Type: q.Type, Help: q.Help, Optional: q.Optional, PossibleAnswers: q.PossibleAnswers, Rows: q.Rows,
+	return survey.Question{Text: q.Text, Type: q.Type, Section: q.Section, Help: q.Help, Optional: q.Optional, PossibleAnswers: q.PossibleAnswers, Rows: q.Rows,
 		Other: q.Other, Shuffle: q.Shuffle, Min: string(q.Min), Max: string(q.Max), Integer: q.Integer, Format: q.Format, Scale: q.Scale,
 		LowLabel: q.LowLabel, HighLabel: q.HighLabel}
 }
 
 func apiQuestionOf(q survey.Question) apiQuestion {
-	return apiQuestion{ID: q.ID, Text: q.Text, Type: q.Type, Help: q.Help, Optional: q.Optional, PossibleAnswers: q.PossibleAnswers, Rows: q.Rows,
+	return apiQuestion{ID: q.ID, Text: q.Text, Type: q.Type, Section: q.Section, Help: q.Help, Optional: q.Optional, PossibleAnswers: q.PossibleAnswers, Rows: q.Rows,
 		Other: q.Other, Shuffle: q.Shuffle, Min: apiBound(q.Min), Max: apiBound(q.Max), Integer: q.Integer, Format: q.Format, Scale: q.Scale,
 		LowLabel: q.LowLabel, HighLabel: q.HighLabel, Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows}
 }
@@ -213,6 +242,7 @@ func toAPI(sv *survey.Survey) apiSurvey {
 		p := sv.PublishedOn
 		a.PublishedOn = &p
 	}
+	a.Sections = apiSections(sv.Sections)
 	for _, q := range sv.Questions {
 		a.Questions = append(a.Questions, apiQuestionOf(q))
 	}
@@ -232,7 +262,8 @@ func (s *Server) apiList(w http.ResponseWriter, r *http.Request) (int, any, erro
 }
 
 // apiCreate creates a survey from a JSON definition: {"title",
-// "description", "thankYou", "listed", "publish", "questions": [apiQuestion]}.
+// "description", "thankYou", "listed", "publish", "sections": [apiSection],
+// "questions": [apiQuestion]}.
 // A bad definition is a 422 with the problems by field
 // ("questions.0.choices"); an unknown type's problem lists the known ones.
 func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) (int, any, error) {
@@ -242,6 +273,7 @@ func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) (int, any, er
 		ThankYou    string        `json:"thankYou"`
 		Listed      bool          `json:"listed"`
 		Publish     bool          `json:"publish"`
+		Sections    []apiSection  `json:"sections"`
 		OnePer      string        `json:"onePer"`
 		MayChange   bool          `json:"mayChange"`
 		Questions   []apiQuestion `json:"questions"`
@@ -252,7 +284,7 @@ func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) (int, any, er
 		return 0, nil, survey.Errorf(survey.EINVALID, "The body is not a survey definition: %v.", err)
 	}
 	sv := &survey.Survey{Tenant: apiTenant(r), Title: in.Title, Description: in.Description, ThankYou: in.ThankYou, Listed: in.Listed, State: survey.Draft,
-		OnePer: survey.OnePer(in.OnePer), MayChange: in.MayChange}
+		OnePer: survey.OnePer(in.OnePer), MayChange: in.MayChange, Sections: surveySections(in.Sections)}
 	if o, ok := survey.ParseOnePer(in.OnePer); ok {
 		sv.OnePer = o
 	}

@@ -32,13 +32,16 @@ type definition struct {
 	Title       string        `json:"title"`
 	Description string        `json:"description,omitempty"`
 	ThankYou    string        `json:"thankYou,omitempty"`
+	Sections    []apiSection  `json:"sections,omitempty"`
 	Questions   []apiQuestion `json:"questions"`
 }
 
 // definitionOf is what respondents see of sv, as a definition.
 func definitionOf(sv *survey.Survey) definition {
 	d := definition{Format: definitionFormat, Title: sv.Title, Description: sv.Description, ThankYou: sv.ThankYou, Questions: []apiQuestion{}}
-	for _, q := range sv.Duplicate(time.Now()).Questions {
+	cp := sv.Duplicate(time.Now())
+	d.Sections = apiSections(cp.Sections)
+	for _, q := range cp.Questions {
 		d.Questions = append(d.Questions, apiQuestionOf(q))
 	}
 	return d
@@ -63,7 +66,7 @@ func parseDefinition(tenant string, data []byte) (*survey.Survey, error) {
 	if d.Format != definitionFormat {
 		return nil, bad(fmt.Sprintf("This is not a survey definition: its format is %q, not %q.", d.Format, definitionFormat))
 	}
-	sv := &survey.Survey{Tenant: tenant, Title: d.Title, Description: d.Description, ThankYou: d.ThankYou, State: survey.Draft}
+	sv := &survey.Survey{Tenant: tenant, Title: d.Title, Description: d.Description, ThankYou: d.ThankYou, State: survey.Draft, Sections: surveySections(d.Sections)}
 	for _, q := range d.Questions {
 		q.ID = "" // the new draft's questions get IDs of their own
 		sv.Questions = append(sv.Questions, q.question())

@@ -46,6 +46,9 @@ type designerPage struct {
 	Description string
 	ThankYou    string
 	Questions   []designerQuestion
+	// Sections are the survey's sections (designer_sections.go); none is
+	// one page.
+	Sections []designerSection
 	// Errors are the problems by survey.Validate's keys; Problems the
 	// same, in the page's order, for the summary at its top, each linked
 	// to the field it is shown beside.
@@ -93,15 +96,22 @@ type designerQuestion struct {
 	// "format", "labels").
 	Errors map[string]string
 
+	// Sec is the index of the question's section (0 without sections);
+	// Sections the survey's count of sections.
+	Sec, Sections int
+
 	orig  int // the row's index in the posted form
 	moved int // -1 moved up, +1 moved down by its position field
 }
+
+// Idx is the question's index in the form.
+func (q designerQuestion) Idx() int { return q.Pos - 1 }
 
 // designerFields are the fields of a question that may show a problem, in
 // the page's order; the keys survey.Validate gives them after
 // "questions.N.". A problem of a field the kind does not show is shown
 // beside the kind's select.
-var designerFields = []string{"text", "type", "help", "choices", "rows", "min", "max", "scale", "format", "labels"}
+var designerFields = []string{"text", "type", "section", "help", "choices", "rows", "min", "max", "scale", "format", "labels"}
 
 // shown reports whether the question shows field.
 func (q designerQuestion) shown(field string) bool {
@@ -119,6 +129,8 @@ func (q designerQuestion) shown(field string) bool {
 		return s.Format
 	case "labels":
 		return s.ScaleLabels
+	case "section":
+		return q.Sections > 1
 	}
 	return true
 }
@@ -234,6 +246,7 @@ func parseDesignerQuestion(f url.Values, i int) designerQuestion {
 		Format: f.Get(p + "format"), LowLabel: f.Get(p + "low"), HighLabel: f.Get(p + "high"),
 	}, Choices: f.Get(p + "choices"), Rows: f.Get(p + "rows"), Scale: strings.TrimSpace(f.Get(p + "scale"))}
 	q.Pos = i + 1
+	q.Sec, _ = strconv.Atoi(f.Get(p + "section"))
 	if pos, err := strconv.Atoi(strings.TrimSpace(f.Get(p + "pos"))); err == nil {
 		q.Pos = pos
 	}
@@ -292,6 +305,8 @@ func designerForm(w http.ResponseWriter, r *http.Request) (page designerPage, er
 		CloseOn: strings.TrimSpace(f.Get("closeOn")), Description: f.Get("description"), ThankYou: f.Get("thankYou"), EmbedOrigins: f.Get("embedOrigins")}
 	page.OnePer, page.MayChange = f.Get("onePer"), f.Get("mayChange") != ""
 	page.Questions = parseQuestions(f)
+	page.Sections = parseSections(f)
+	groupQuestions(page.Questions, len(page.Sections))
 	return page, nil
 }
 
@@ -358,6 +373,10 @@ func questionAction(qs *[]designerQuestion, action string) (land int, focus stri
 		focus = "type"
 	case "up":
 		to := max(at-1, 0)
+		if to != at && list[to].Sec != list[at].Sec {
+			// At the top of its section: to the end of the one before.
+			list[at].Sec, to = list[to].Sec, at
+		}
 		list[at], list[to] = list[to], list[at]
 		at, focus = to, "up"
 		if to == 0 {
@@ -365,6 +384,10 @@ func questionAction(qs *[]designerQuestion, action string) (land int, focus stri
 		}
 	case "down":
 		to := min(at+1, len(list)-1)
+		if to != at && list[to].Sec != list[at].Sec {
+			// At the bottom of its section: to the start of the next.
+			list[at].Sec, to = list[to].Sec, at
+		}
 		list[at], list[to] = list[to], list[at]
 		at, focus = to, "down"
 		if to == len(list)-1 {
@@ -424,10 +447,12 @@ func (p designerPage) definition(now time.Time) (*survey.Survey, map[string]stri
 	if !ok {
 		own["onePer"] = "Choose none, one per browser or personal links."
 	}
+	sections, sectionOf := p.surveySections()
 	sv := &survey.Survey{Tenant: p.Tenant, Title: p.Title, Listed: p.Listed, Challenge: p.Challenge, CloseOn: closeOn, OnePer: onePer, MayChange: p.MayChange,
-		EmbedOrigins: origins, Description: p.Description, ThankYou: p.ThankYou, State: survey.Draft}
+		EmbedOrigins: origins, Description: p.Description, ThankYou: p.ThankYou, State: survey.Draft, Sections: sections}
 	for i, dq := range p.Questions {
 		q, msg := dq.question()
+		q.Section = sectionOf(dq)
 		if msg != "" {
 			own["questions."+strconv.Itoa(i)+".scale"] = msg
 		}
@@ -442,6 +467,7 @@ func (p designerPage) definition(now time.Time) (*survey.Survey, map[string]stri
 func definitionProblems(sv *survey.Survey, own map[string]string) map[string]string {
 	cp := *sv
 	cp.Questions = append([]survey.Question(nil), sv.Questions...)
+	cp.Sections = append([]survey.Section(nil), sv.Sections...)
 	cp.Normalize()
 	errs := map[string]string{}
 	var e *survey.Error
@@ -465,7 +491,10 @@ func definitionProblems(sv *survey.Survey, own map[string]string) map[string]str
 func (p *designerPage) setErrors(errs map[string]string) {
 	p.Errors, p.Problems = errs, nil
 	for i := range p.Questions {
-		p.Questions[i].Errors = nil
+		p.Questions[i].Errors, p.Questions[i].Sections = nil, len(p.Sections)
+	}
+	for i := range p.Sections {
+		p.Sections[i].Errors = nil
 	}
 	if len(errs) == 0 {
 		return
@@ -476,6 +505,7 @@ func (p *designerPage) setErrors(errs map[string]string) {
 			p.Problems, used[f] = append(p.Problems, designerProblem{Field: f, Message: m}), true
 		}
 	}
+	p.Problems = append(p.Problems, p.setSectionErrors(errs, used)...)
 	for i := range p.Questions {
 		q := &p.Questions[i]
 		key := "questions." + strconv.Itoa(i) + "."
@@ -532,8 +562,10 @@ func (s *Server) renderDesigner(w http.ResponseWriter, r *http.Request, status i
 	if len(p.Questions) == 0 {
 		p.Questions = []designerQuestion{newDesignerQuestion()}
 	}
+	p.renumberSections()
+	groupQuestions(p.Questions, len(p.Sections))
 	for i := range p.Questions {
-		p.Questions[i].Pos = i + 1
+		p.Questions[i].Sections = len(p.Sections)
 	}
 	if p.Errors != nil && p.Problems == nil {
 		p.setErrors(p.Errors)
@@ -580,7 +612,9 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	case "add":
 		if len(page.Questions) < survey.MaxQuestions {
-			page.Questions = append(page.Questions, newDesignerQuestion())
+			q := newDesignerQuestion()
+			q.Sec = max(len(page.Sections)-1, 0) // to the last section
+			page.Questions = append(page.Questions, q)
 			page.Focus = questionFieldID(len(page.Questions)-1, "text")
 		}
 		s.renderDesigner(w, r, http.StatusOK, page)
@@ -589,6 +623,15 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 		return s.previewUnsaved(w, r, page, slug)
 	case "save", "publish":
 	default:
+		if focus, refused, ok := page.sectionAction(action); ok {
+			page.Focus = focus
+			status := http.StatusOK
+			if refused != "" {
+				page.Message, status = refused, http.StatusUnprocessableEntity
+			}
+			s.renderDesigner(w, r, status, page)
+			return nil
+		}
 		if _, focus, ok := questionAction(&page.Questions, action); ok {
 			page.Focus = focus
 			s.renderDesigner(w, r, http.StatusOK, page)
@@ -731,7 +774,7 @@ func (s *Server) previewUnsaved(w http.ResponseWriter, r *http.Request, page des
 	for i := range sv.Questions {
 		sv.Questions[i].ID = "preview_" + strconv.Itoa(i+1)
 	}
-	s.render(w, r, http.StatusOK, "survey", surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Preview: true})
+	s.render(w, r, http.StatusOK, "survey", previewPage(t, sv, s.logoURL(t)))
 	return nil
 }
 
@@ -751,8 +794,12 @@ func (s *Server) editSurvey(w http.ResponseWriter, r *http.Request) error {
 	if err := s.countAnswers(r, &p); err != nil {
 		return err
 	}
+	var sectionOf func(q survey.Question) int
+	p.Sections, sectionOf = designerSectionsOf(sv)
 	for i, q := range sv.Questions {
-		p.Questions = append(p.Questions, designerQuestionOf(q, i+1))
+		dq := designerQuestionOf(q, i+1)
+		dq.Sec = sectionOf(q)
+		p.Questions = append(p.Questions, dq)
 	}
 	if !sv.CloseOn.IsZero() {
 		p.CloseOn = sv.CloseOn.Format(time.DateOnly)
@@ -821,6 +868,6 @@ func (s *Server) preview(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.render(w, r, http.StatusOK, "survey", surveyPage{Tenant: t, Survey: sv.Visible(), LogoURL: s.logoURL(t), Preview: true})
+	s.render(w, r, http.StatusOK, "survey", previewPage(t, sv.Visible(), s.logoURL(t)))
 	return nil
 }

@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/url"
 	"strings"
@@ -55,6 +54,50 @@ type surveyPage struct {
 	// (personallinks.go).
 	Personal string
 	Changing bool
+
+	// Shown are the sections the page shows: one for a respondent (its
+	// page), every one for a preview. Page and Pages say where the page
+	// is ("Page 2 of 4"); State is the sealed state of the other pages
+	// (pagestate.go); CanSave offers "Save and finish later", and
+	// ResumeLink is the link back once saved.
+	Shown       []surveySection
+	Page, Pages int
+	State       string
+	CanSave     bool
+	ResumeLink  string
+}
+
+// Sections are the sections the page shows: Shown, or, when it was not
+// set, every page of the survey (a preview).
+func (p surveyPage) Sections() []surveySection {
+	if p.Shown != nil {
+		return p.Shown
+	}
+	var out []surveySection
+	for _, pg := range p.Survey.Pages() {
+		out = append(out, surveySection{Section: pg.Section, Questions: pg.Questions, First: pg.First})
+	}
+	return out
+}
+
+// Paged reports whether the survey has several pages.
+func (p surveyPage) Paged() bool { return p.Pages > 1 }
+
+// Last reports whether the page is the survey's last.
+func (p surveyPage) Last() bool { return p.Page >= p.Pages }
+
+// Percent is how far the page is through the survey.
+func (p surveyPage) Percent() int {
+	if p.Pages == 0 {
+		return 100
+	}
+	return p.Page * 100 / p.Pages
+}
+
+// previewPage is the survey as a preview shows it: every section on one
+// page.
+func previewPage(t *survey.Tenant, sv *survey.Survey, logo string) surveyPage {
+	return surveyPage{Tenant: t, Survey: sv, LogoURL: logo, Preview: true, Page: 1, Pages: 1}
 }
 
 // publicSurvey finds a survey respondents may see: published or closed, of
@@ -117,21 +160,24 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil || done {
 		return err
 	}
-	if shuffled(sv) || once.perRequest() {
-		// Each respondent sees the choices in an order of their own: this
-		// form is rendered for the request, never kept.
+	pages := sv.Pages()
+	if !pageCacheable(pages) || once.perRequest() {
+		// Each respondent sees the choices or questions of the first page
+		// in an order of their own, or their own personal link's form: it
+		// is rendered for the request, never kept.
 		p := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: s.signer.issue(t.Key, sv.Slug)}
 		s.fillOnce(r.Context(), once, &p)
-		if sv.Challenge {
-			p.Challenge, p.ChallengeMax = s.signer.challenge(p.Token), powMaxNumber
+		if err := s.renderPage(w, r, http.StatusOK, p, pages, pageState{Values: p.Values}); err != nil {
+			return err
 		}
-		w.Header().Set("Cache-Control", "no-store")
-		s.render(w, r, http.StatusOK, "survey", p)
 		s.countView(t, sv)
 		return nil
 	}
+	// The first page, the same for everyone but its token (and, on a
+	// single page, no state: the answers of no other page).
 	form, err := s.forms.get(t, sv, func() ([]byte, error) {
-		p := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: tokenMark}
+		p := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: tokenMark, CanSave: s.resume != nil && len(pages) > 1}
+		pageView(&p, pages, 0, tokenMark)
 		if sv.Challenge {
 			p.Challenge, p.ChallengeMax = challengeMark, powMaxNumber
 		}
@@ -182,84 +228,6 @@ const (
 	powSentTwice = "This form was already sent and its answers received; there is no need to send them again."
 )
 
-// submitSurvey checks an answer and makes it durable on the answers queue.
-// The form's token must be one this server made for this survey within a
-// day (formtoken.go), and a survey with a challenge needs its solution,
-// once; otherwise the form comes back (422) with the answers kept and a
-// fresh token. An invalid form comes back (422) with the answers kept and
-// each problem beside its question; an acknowledged answer redirects (303)
-// to the thank-you page. Submitting the same form twice gives one answer:
-// its token holds the answer's ID.
-func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
-	t, sv, err := s.openSurvey(w, r)
-	if err != nil || sv == nil {
-		return err
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, maxAnswerBody)
-	if err := r.ParseForm(); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return &survey.Error{Code: survey.EINVALID, Message: "Your answers are too long to send."}
-		}
-		return &survey.Error{Code: survey.EINVALID, Message: "The form could not be read; please reload the page and try again."}
-	}
-	once, done, err := s.answerOnce(w, r, t, sv, r.PostForm.Get("k"))
-	if err != nil || done {
-		return err
-	}
-	values := formValues(sv, r.PostForm)
-	page := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Values: values, Personal: once.Token, Changing: once.Changing}
-	again := func(message string) error {
-		page.Token, page.Message = s.signer.issue(t.Key, sv.Slug), message
-		s.renderForm(w, r, page)
-		return nil
-	}
-	token := r.PostForm.Get("token")
-	id, ok := s.signer.check(t.Key, sv.Slug, token)
-	if !ok {
-		return again(formExpired)
-	}
-	a, err := survey.NewAnswer(sv, values)
-	if err != nil {
-		var e *survey.Error
-		if !errors.As(err, &e) || e.Code != survey.EINVALID {
-			return err
-		}
-		page.Token, page.Errors = token, e.Fields
-		s.renderForm(w, r, page)
-		return nil
-	}
-	if sv.Challenge {
-		switch pow := r.PostForm.Get("pow"); {
-		case pow == "":
-			return again(powNeedsJS)
-		case !s.signer.solved(token, pow):
-			return again(powFailed)
-		case !s.signer.claim(token):
-			return again(powSentTwice)
-		}
-	}
-	// The token's ID is the answer's ID: the same form submitted twice is
-	// one answer, filed and counted once by the worker.
-	a.ID, a.CreatedOn = id, time.Now().UTC()
-	// A personal link is marked used before the answer is acknowledged.
-	link, done, err := s.useOnce(w, r, t, sv, once, id)
-	if err != nil || done {
-		return err
-	}
-	if err := s.notifier.Notify(r.Context(), a, t.Plan); err != nil {
-		if sv.Challenge {
-			s.signer.release(token) // not accepted: it may be sent again
-		}
-		s.releaseOnce(t, sv, once, id)
-		return err
-	}
-	s.accepted.Inc()
-	s.acknowledgedOnce(w, r, t, sv, link)
-	http.Redirect(w, r, "/survey/"+t.Key+"/"+sv.Slug+"/thankyou", http.StatusSeeOther)
-	return nil
-}
-
 // formValues sorts a posted form's fields by question: q-<ID> is the
 // question's own field and q-<ID>-<suffix> its others (survey.Form).
 // Fields of no question are ignored.
@@ -279,15 +247,6 @@ func formValues(sv *survey.Survey, posted url.Values) map[string]survey.Form {
 		}
 	}
 	return values
-}
-
-// renderForm renders a survey form that came back (422), with the
-// challenge of its token when the survey has one.
-func (s *Server) renderForm(w http.ResponseWriter, r *http.Request, p surveyPage) {
-	if p.Survey.Challenge {
-		p.Challenge, p.ChallengeMax = s.signer.challenge(p.Token), powMaxNumber
-	}
-	s.render(w, r, http.StatusUnprocessableEntity, "survey", p)
 }
 
 // thankYou is the page after a stored answer.

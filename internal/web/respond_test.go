@@ -88,6 +88,7 @@ func newTestAppOn(t testing.TB, st storage.Storage, opts ...func(*web.Deps)) *te
 		PersonalLinks:  store.NewPersonalLinkStore(st),
 		Answers:        answers,
 		Webhooks:       store.NewWebhookStore(st).WithSecrets(testBox),
+		Resume:         store.NewResumeStore(st),
 		// No rate limits, but the test client is a proxy on loopback.
 		Limits: web.Limits{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}},
 	}

@@ -41,6 +41,8 @@ func (s *Server) Routes() *chi.Mux {
 		r.Get("/logos/{name}", s.handle(s.logo))
 	})
 	r.With(s.limit.answers).Post("/survey/{tenant}/{slug}", s.handle(s.submitSurvey))
+	// A link back to a saved page costs a storage read: limited as answers.
+	r.With(s.limit.answers).Get("/survey/{tenant}/{slug}/resume/{key}", s.handle(s.resumeSurvey))
 
 	// Subscribers: sign in, then their tenant's pages.
 	r.Get("/onboarding", s.handle(s.showOnboarding))

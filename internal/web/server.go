@@ -115,6 +115,9 @@ type Deps struct {
 	// it. Either may be nil (no personal links; no earlier answer shown).
 	PersonalLinks PersonalLinks
 	Answers       AnswerGetter
+	// Resume keeps the progress respondents of multi-page surveys save to
+	// finish later; nil offers no saving.
+	Resume ResumeStore
 
 	// Clock tells the time to the form tokens (nil: time.Now); tests move it.
 	Clock func() time.Time
@@ -163,6 +166,10 @@ type Server struct {
 
 	limit  limiters
 	signer *formSigner
+	// pageStates seal the answers of a multi-page survey's other pages
+	// (pagestate.go); resume keeps saved progress (nil: none).
+	pageStates *pageSealer
+	resume     ResumeStore
 	// signInThrottle counts sign-ins per client address.
 	signInThrottle *addrThrottle
 	// mail is nil when e-mail is off; links are the single-use links.
@@ -230,5 +237,6 @@ func New(d Deps) (*Server, error) {
 	}
 	s.limit = s.newLimiters(d.Limits)
 	s.signer = newFormSigner(d.FormKey, d.Clock)
+	s.pageStates, s.resume = newPageSealer(s.signer.key), d.Resume
 	return s, nil
 }

@@ -1,0 +1,331 @@
+package web
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"hash/fnv"
+	"math/rand/v2"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// The respondent's path through a survey of several sections: one section
+// per page, "Page 2 of 4", Back and Next, each page checked as it is left
+// (422 beside the question), the answers of the other pages sealed in the
+// form (pagestate.go), and only the last page's submit stored, once, under
+// the form token's ID. A survey of one section is one page, as it always
+// was. "Save and finish later" stores the sealed state as one blob and
+// gives a link back (resumeSurvey).
+
+// ResumeStore keeps the progress respondents saved to finish later
+// (store.ResumeStore).
+type ResumeStore interface {
+	Save(ctx context.Context, tenant, slug, key string, data []byte) error
+	Get(ctx context.Context, tenant, slug, key string) ([]byte, error)
+	Delete(ctx context.Context, tenant, slug, key string) error
+}
+
+// surveySection is a section as a page shows it: its questions in the
+// order shown, numbered from First+1.
+type surveySection struct {
+	Section   survey.Section
+	Questions []survey.Question
+	First     int
+}
+
+// Num is the number of the section's question i (from 0) in the survey.
+func (s surveySection) Num(i int) int { return s.First + i + 1 }
+
+// DescriptionParagraphs is the section's description in paragraphs.
+func (s surveySection) DescriptionParagraphs() []string { return paragraphs(s.Section.Description) }
+
+// The buttons of a page (the form's "action").
+const (
+	actionNext   = "next"
+	actionBack   = "back"
+	actionSave   = "save"
+	actionSubmit = "submit"
+)
+
+// Why a page of answers is refused whole.
+const stateRefused = "The answers of the earlier pages could not be read (the form was changed, or belongs to another survey). Please open the survey again."
+
+// pageView fills p to show page i (from 0) of the survey's pages to the
+// respondent of token: its section, its questions (in a respondent's own
+// order when the section shuffles), and where it is in the survey.
+func pageView(p *surveyPage, pages []survey.Page, i int, token string) {
+	pg := pages[i]
+	qs := pg.Questions
+	if pg.Section.Shuffle && token != "" && token != tokenMark {
+		qs = shuffleFor(qs, token, pg.Section.ID)
+	}
+	p.Shown = []surveySection{{Section: pg.Section, Questions: qs, First: pg.First}}
+	p.Page, p.Pages = i+1, len(pages)
+}
+
+// shuffleFor is the questions in the order one respondent (their form
+// token) sees them: the same on every page view of that form, another for
+// another respondent.
+func shuffleFor(qs []survey.Question, token, section string) []survey.Question {
+	h := fnv.New64a()
+	h.Write([]byte(token))
+	h.Write([]byte{0})
+	h.Write([]byte(section))
+	var seed [32]byte
+	binary.LittleEndian.PutUint64(seed[:], h.Sum64())
+	out := slices.Clone(qs)
+	r := rand.New(rand.NewChaCha8(seed))
+	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
+}
+
+// pageCacheable reports whether the first page of the survey is the same
+// for every respondent but for its token, so that it is rendered once
+// (forms.go): no section or choice shuffle on it.
+func pageCacheable(pages []survey.Page) bool {
+	return !pages[0].Section.Shuffle && !shuffled(&survey.Survey{Questions: pages[0].Questions})
+}
+
+// renderPage renders page i of the survey with the state of the other
+// pages sealed in the form.
+func (s *Server) renderPage(w http.ResponseWriter, r *http.Request, status int, p surveyPage, pages []survey.Page, st pageState) error {
+	pageView(&p, pages, st.Page, p.Token)
+	if len(pages) > 1 || st.Resume != "" {
+		other := map[string]survey.Form{}
+		for id, f := range st.Values {
+			if !slices.ContainsFunc(pages[st.Page].Questions, func(q survey.Question) bool { return q.ID == id }) && len(f) > 0 {
+				other[id] = f
+			}
+		}
+		st.Values = other
+		sealed, err := s.pageStates.seal(p.Tenant.Key, p.Survey.Slug, p.Token, st)
+		if err != nil {
+			return err
+		}
+		p.State = sealed
+	}
+	p.CanSave = s.resume != nil && len(pages) > 1
+	if p.Survey.Challenge {
+		p.Challenge, p.ChallengeMax = s.signer.challenge(p.Token), powMaxNumber
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	s.render(w, r, status, "survey", p)
+	return nil
+}
+
+// submitSurvey takes a page of answers: Back shows the page before (its
+// answers kept, nothing checked), Next checks the page and shows the next,
+// Save stores the progress for later, and the last page's submit checks
+// the page and the whole answer and makes it durable on the answers queue,
+// once per form token (its ID). The form's token must be one this server
+// made for this survey within a day (formtoken.go), else the page comes
+// back (422) with its answers and a fresh token; a survey with a challenge
+// needs its solution, once. A state that does not open is refused (422),
+// nothing stored.
+func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
+	t, sv, err := s.openSurvey(w, r)
+	if err != nil || sv == nil {
+		return err
+	}
+	pages := sv.Pages()
+	limit := int64(maxAnswerBody)
+	if len(pages) > 1 {
+		// The other pages' answers come along, sealed.
+		limit += maxSealedState
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
+	if err := r.ParseForm(); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return &survey.Error{Code: survey.EINVALID, Message: "Your answers are too long to send."}
+		}
+		return &survey.Error{Code: survey.EINVALID, Message: "The form could not be read; please reload the page and try again."}
+	}
+	// One answer per browser or personal link (personallinks.go):
+	// refused on any page once answered.
+	once, done, err := s.answerOnce(w, r, t, sv, r.PostForm.Get("k"))
+	if err != nil || done {
+		return err
+	}
+	token := r.PostForm.Get("token")
+	var st pageState
+	if sealed := r.PostForm.Get("state"); sealed != "" {
+		if st, err = s.pageStates.open(t.Key, sv.Slug, token, sealed); err != nil {
+			return &survey.Error{Code: survey.EINVALID, Message: stateRefused}
+		}
+	}
+	// The survey may have lost a page since the state was sealed.
+	st.Page = min(st.Page, len(pages)-1)
+	here := pages[st.Page]
+	values := make(map[string]survey.Form, len(sv.Questions))
+	for id, f := range st.Values {
+		if _, ok := sv.Question(id); ok {
+			values[id] = f
+		}
+	}
+	for id, f := range formValues(&survey.Survey{Questions: here.Questions}, r.PostForm) {
+		values[id] = f
+	}
+	st.Values = values
+	page := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Values: values, Token: token, Personal: once.Token, Changing: once.Changing}
+	last := st.Page == len(pages)-1
+	action := r.PostForm.Get("action")
+	if (action == "" || action == actionSubmit) && !last {
+		// Sent from a page before the last: on to the next.
+		action = actionNext
+	}
+	if action == "" {
+		action = actionSubmit
+	}
+	id, ok := s.signer.check(t.Key, sv.Slug, token)
+	if !ok {
+		page.Token, page.Message = s.signer.issue(t.Key, sv.Slug), formExpired
+		return s.renderPage(w, r, http.StatusUnprocessableEntity, page, pages, st)
+	}
+	switch action {
+	case actionBack:
+		st.Page = max(st.Page-1, 0)
+		return s.renderPage(w, r, http.StatusOK, page, pages, st)
+	case actionSave:
+		return s.saveProgress(w, r, page, pages, st)
+	case actionNext, actionSubmit:
+	default:
+		return survey.Errorf(survey.EINVALID, "Unknown action %q.", action)
+	}
+	// The page is checked as it is left.
+	if _, err := survey.NewAnswer(&survey.Survey{Questions: here.Questions}, values); err != nil {
+		var e *survey.Error
+		if !errors.As(err, &e) || e.Code != survey.EINVALID {
+			return err
+		}
+		page.Errors = e.Fields
+		return s.renderPage(w, r, http.StatusUnprocessableEntity, page, pages, st)
+	}
+	if action == actionNext && !last {
+		st.Page++
+		return s.renderPage(w, r, http.StatusOK, page, pages, st)
+	}
+	a, err := survey.NewAnswer(sv, values)
+	if err != nil {
+		var e *survey.Error
+		if !errors.As(err, &e) || e.Code != survey.EINVALID {
+			return err
+		}
+		// An earlier page has a problem (the survey changed on the way):
+		// back to the first such page.
+		for i, pg := range pages {
+			if slices.ContainsFunc(pg.Questions, func(q survey.Question) bool { return e.Fields[q.ID] != "" }) {
+				st.Page = i
+				break
+			}
+		}
+		page.Errors = e.Fields
+		return s.renderPage(w, r, http.StatusUnprocessableEntity, page, pages, st)
+	}
+	if sv.Challenge {
+		again := func(message string) error {
+			page.Token, page.Message = s.signer.issue(t.Key, sv.Slug), message
+			return s.renderPage(w, r, http.StatusUnprocessableEntity, page, pages, st)
+		}
+		switch pow := r.PostForm.Get("pow"); {
+		case pow == "":
+			return again(powNeedsJS)
+		case !s.signer.solved(token, pow):
+			return again(powFailed)
+		case !s.signer.claim(token):
+			return again(powSentTwice)
+		}
+	}
+	// The token's ID is the answer's ID: the same form submitted twice,
+	// from any page, is one answer, filed and counted once by the worker.
+	a.ID, a.CreatedOn = id, time.Now().UTC()
+	// A personal link is marked used before the answer is acknowledged.
+	link, done, err := s.useOnce(w, r, t, sv, once, id)
+	if err != nil || done {
+		return err
+	}
+	if err := s.notifier.Notify(r.Context(), a, t.Plan); err != nil {
+		if sv.Challenge {
+			s.signer.release(token) // not accepted: it may be sent again
+		}
+		s.releaseOnce(t, sv, once, id)
+		return err
+	}
+	s.accepted.Inc()
+	s.acknowledgedOnce(w, r, t, sv, link)
+	if st.Resume != "" && s.resume != nil {
+		// Sent: the saved progress is no longer needed. A failure here
+		// leaves a blob that the survey's deletion removes.
+		if err := s.resume.Delete(r.Context(), t.Key, sv.Slug, st.Resume); err != nil {
+			s.log.Warn("delete saved progress", "tenant", t.Key, "survey", sv.Slug, "err", err)
+		}
+	}
+	http.Redirect(w, r, "/survey/"+t.Key+"/"+sv.Slug+"/thankyou", http.StatusSeeOther)
+	return nil
+}
+
+// saveProgress stores the respondent's progress (their token and the
+// sealed state of every page) as one blob under a random key, the same
+// key on a later save, and shows the page again with the link back.
+func (s *Server) saveProgress(w http.ResponseWriter, r *http.Request, page surveyPage, pages []survey.Page, st pageState) error {
+	if s.resume == nil || len(pages) < 2 {
+		return survey.Errorf(survey.EINVALID, "This survey cannot be saved to finish later.")
+	}
+	if st.Resume == "" {
+		st.Resume = store.NewResumeKey()
+	}
+	st.Personal = page.Personal
+	sealed, err := s.pageStates.seal(page.Tenant.Key, page.Survey.Slug, page.Token, st)
+	if err != nil {
+		return err
+	}
+	if err := s.resume.Save(r.Context(), page.Tenant.Key, page.Survey.Slug, st.Resume, []byte(page.Token+"\n"+sealed)); err != nil {
+		return err
+	}
+	page.ResumeLink = "/survey/" + page.Tenant.Key + "/" + page.Survey.Slug + "/resume/" + st.Resume
+	return s.renderPage(w, r, http.StatusOK, page, pages, st)
+}
+
+// resumeSurvey brings a respondent back to the page they saved, with their
+// answers and their form's token. A survey that closed since gets the
+// closed page, and the saved progress is deleted.
+func (s *Server) resumeSurvey(w http.ResponseWriter, r *http.Request) error {
+	tenant, slug, key := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug"), chi.URLParam(r, "key")
+	if s.resume == nil || !store.ValidResumeKey(key) {
+		return notFound("This link to finish the survey is not valid.")
+	}
+	t, sv, err := s.openSurvey(w, r)
+	if err != nil {
+		return err
+	}
+	if sv == nil {
+		// Closed: what was saved will never be sent.
+		_ = s.resume.Delete(r.Context(), tenant, slug, key)
+		return nil
+	}
+	data, err := s.resume.Get(r.Context(), tenant, slug, key)
+	if err != nil {
+		return err
+	}
+	token, sealed, _ := strings.Cut(string(data), "\n")
+	st, err := s.pageStates.open(t.Key, sv.Slug, token, sealed)
+	if err != nil || st.Resume != key {
+		return &survey.Error{Code: survey.EINVALID, Message: stateRefused}
+	}
+	pages := sv.Pages()
+	st.Page = min(st.Page, len(pages)-1)
+	page := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Values: st.Values, Token: token, Personal: st.Personal}
+	if _, ok := s.signer.check(t.Key, sv.Slug, token); !ok {
+		// Saved more than a day ago: a new form, the answers kept.
+		page.Token = s.signer.issue(t.Key, sv.Slug)
+	}
+	return s.renderPage(w, r, http.StatusOK, page, pages, st)
+}

@@ -1,0 +1,67 @@
+package web
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// benchPaged is benchSurvey on three pages: its first two questions, then
+// one, then one.
+func benchPaged() *survey.Survey {
+	s := benchSurvey()
+	s.Sections = []survey.Section{{ID: "a", Title: "About you"}, {ID: "b", Title: "Products", Description: "What you use"}, {ID: "c", Title: "Last words"}}
+	for i, sec := range []string{"a", "a", "b", "c"} {
+		s.Questions[i].Section = sec
+	}
+	return s
+}
+
+// BenchmarkPageRender compares the respondent's page of a one-page survey
+// with the pages of the same survey on three: the first page through the
+// router (both from the cache of rendered forms), and the next page
+// (a POST: the token checked, the page's answers checked, the state of the
+// other pages opened and sealed again, the page rendered) against the
+// one-page form's template render.
+func BenchmarkPageRender(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		sv   *survey.Survey
+	}{{"one-page", benchSurvey()}, {"three-pages", benchPaged()}} {
+		s, pub := newBenchServer(b, tc.sv)
+		h := s.Handler()
+		b.Run(tc.name+"/first", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				benchGet(b, h)
+			}
+		})
+		b.Run(tc.name+"/render", func(b *testing.B) { benchRender(b, s, pub) })
+		if tc.name == "one-page" {
+			continue
+		}
+		q := pub.survey.Questions
+		m := regexp.MustCompile(`name="token" value="([^"]+)"`).FindStringSubmatch(benchGet(b, h).Body.String())
+		if m == nil {
+			b.Fatal("no token")
+		}
+		body := url.Values{"token": {m[1]}, "action": {"next"}, "q-" + q[0].ID: {"4"}, "q-" + q[1].ID: {"Mobile app"}}.Encode()
+		b.Run(tc.name+"/next", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				req := httptest.NewRequest(http.MethodPost, benchPath, strings.NewReader(body))
+				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK {
+					b.Fatalf("POST = %d\n%s", rec.Code, rec.Body)
+				}
+			}
+		})
+	}
+}

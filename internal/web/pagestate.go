@@ -1,0 +1,110 @@
+package web
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+
+	"github.com/surveys-dev/surveys/internal/secret"
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// A respondent of a multi-page survey carries what they answered on the
+// pages they are not on in a hidden field, "state", sealed with AES-GCM
+// (secret.Box) under a key derived from the form key, and bound by its
+// associated data to the tenant, the survey and the form's token. So a
+// page costs no storage write, the respondent cannot read or alter it,
+// and a state of another survey, tenant or form does not open: the answer
+// is refused (4xx) and nothing is stored. The token stays the same from
+// page to page (it is the answer's ID), so the state of an earlier page
+// sent again is the same answer still.
+
+// pageState is what travels between pages.
+type pageState struct {
+	// Page is the page the respondent is on (from 0).
+	Page int `json:"p"`
+	// Values are the answers of the other pages, by question ID.
+	Values map[string]survey.Form `json:"v,omitempty"`
+	// Resume is the key of the progress the respondent saved to finish
+	// later (resume.go), deleted when they submit.
+	Resume string `json:"r,omitempty"`
+	// Personal is the personal link the form goes with, kept in saved
+	// progress (the form carries it as "k").
+	Personal string `json:"k,omitempty"`
+}
+
+// Bounds of a state: sealed, its characters; open, the questions it may
+// name and the values of each.
+const (
+	maxSealedState = 3 << 20
+	maxStatePages  = survey.MaxQuestions
+	maxStateValues = 1000
+	// maxStatePersonal bounds a personal link's token.
+	maxStatePersonal = 100
+)
+
+var errPageState = errors.New("web: the page state does not open")
+
+// pageSealer seals and opens page states.
+type pageSealer struct{ box *secret.Box }
+
+// newPageSealer derives the page-state key from the form key (the same on
+// every instance that shares it; a process-random one otherwise, as form
+// tokens are).
+func newPageSealer(formKey []byte) *pageSealer {
+	m := hmac.New(sha256.New, formKey)
+	m.Write([]byte("surveys/page state"))
+	box, err := secret.New(m.Sum(nil))
+	if err != nil {
+		panic(err) // a SHA-256 is always secret.KeySize bytes
+	}
+	return &pageSealer{box: box}
+}
+
+func pageStateAD(tenant, slug, token string) string {
+	return "page-state\x00" + tenant + "\x00" + slug + "\x00" + token
+}
+
+func (p *pageSealer) seal(tenant, slug, token string, st pageState) (string, error) {
+	raw, err := json.Marshal(st)
+	if err != nil {
+		return "", err
+	}
+	return p.box.Seal(string(raw), pageStateAD(tenant, slug, token))
+}
+
+// open returns the state sealed for tenant/slug and token; errPageState
+// for anything else (altered, of another survey or form, too large).
+func (p *pageSealer) open(tenant, slug, token, sealed string) (pageState, error) {
+	if len(sealed) > maxSealedState {
+		return pageState{}, errPageState
+	}
+	raw, err := p.box.Open(sealed, pageStateAD(tenant, slug, token))
+	if err != nil {
+		return pageState{}, errPageState
+	}
+	return decodePageState([]byte(raw))
+}
+
+// decodePageState reads an opened state, within its bounds.
+func decodePageState(raw []byte) (pageState, error) {
+	var st pageState
+	if err := json.Unmarshal(raw, &st); err != nil {
+		return pageState{}, errPageState
+	}
+	if st.Page < 0 || st.Page >= maxStatePages || len(st.Values) > survey.MaxQuestions || (st.Resume != "" && !store.ValidResumeKey(st.Resume)) || len(st.Personal) > maxStatePersonal {
+		return pageState{}, errPageState
+	}
+	n := 0
+	for _, f := range st.Values {
+		for _, vs := range f {
+			n += len(vs)
+		}
+	}
+	if n > maxStateValues {
+		return pageState{}, errPageState
+	}
+	return st, nil
+}
