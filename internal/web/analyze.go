@@ -42,6 +42,9 @@ type analyzePage struct {
 	Live, Self string
 	// Role is the signed-in member's: it hides what they may not do.
 	Role survey.Role
+	// Funnel is where respondents stop, for a survey of several pages
+	// (unfiltered page only).
+	Funnel *funnelView
 }
 
 // questionView is what the analysis page knows of one question, and what
@@ -202,6 +205,9 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 		var sum *survey.SurveyAnswersSummary
 		if sum, err = s.storedSummary(r.Context(), sv); err == nil {
 			err = s.summarize(r.Context(), &page, sum)
+		}
+		if err == nil {
+			page.Funnel, err = s.funnelOf(r.Context(), sv, page.Total)
 		}
 	}
 	if err != nil {

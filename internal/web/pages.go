@@ -211,6 +211,13 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	}
 	if action == actionNext && !last {
 		st.Page++
+		if st.Page > st.Left {
+			// The first time this respondent leaves this page: the funnel.
+			st.Left = st.Page
+			if s.viewCounter != nil {
+				s.viewCounter.AddPage(t.Key, sv.Slug, st.Page)
+			}
+		}
 		return s.renderPage(w, r, http.StatusOK, page, pages, st)
 	}
 	a, err := survey.NewAnswer(sv, values)

@@ -25,6 +25,10 @@ import (
 type pageState struct {
 	// Page is the page the respondent is on (from 0).
 	Page int `json:"p"`
+	// Left is how many pages the respondent has left forward (Next), so
+	// that the funnel counts each page once per respondent, whatever Back
+	// and Next they press.
+	Left int `json:"l,omitempty"`
 	// Values are the answers of the other pages, by question ID.
 	Values map[string]survey.Form `json:"v,omitempty"`
 	// Resume is the key of the progress the respondent saved to finish
