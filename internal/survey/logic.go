@@ -495,3 +495,23 @@ func (s *Survey) RenameQuestions(ids []string) {
 		}
 	}
 }
+
+// clone is a copy of c that shares nothing with it.
+func (c *Condition) clone() *Condition {
+	if c == nil {
+		return nil
+	}
+	out := &Condition{Match: c.Match, Rules: slices.Clone(c.Rules)}
+	for i := range out.Rules {
+		out.Rules[i].Values = slices.Clone(out.Rules[i].Values)
+	}
+	return out
+}
+
+func cloneJumps(js []Jump) []Jump {
+	out := slices.Clone(js)
+	for i := range out {
+		out[i].If = *out[i].If.clone()
+	}
+	return out
+}
