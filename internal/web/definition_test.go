@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"mime/multipart"
 	"net/url"
-	"regexp"
 	"strings"
 	"testing"
 
