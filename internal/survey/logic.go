@@ -422,7 +422,11 @@ func (s *Survey) Shown(answers map[string]QuestionAnswer) map[string]bool {
 	kept := map[string]QuestionAnswer{}
 	cur := s.sectionID(0)
 	for range len(s.Sections) + 1 {
-		for _, q := range s.VisibleQuestions(cur, kept) {
+		k := max(slices.IndexFunc(s.Sections, func(sc Section) bool { return sc.ID == cur }), 0)
+		for _, q := range s.Questions {
+			if q.Hidden || s.sectionIndex(q) != k || !q.ShowIf.Holds(s, kept) {
+				continue
+			}
 			shown[q.ID] = true
 			if qa, ok := answers[q.ID]; ok {
 				kept[q.ID] = qa
