@@ -239,9 +239,9 @@ func (ss *SurveyStore) revise(ctx context.Context, s *survey.Survey, save bool) 
 	var rev *survey.Revision
 	if cur.State == survey.Draft {
 		// No answers refer to a draft's questions: each save numbers them
-		// afresh.
+		// afresh (below; until then their IDs name them in their rules).
 		for i := range s.Questions {
-			s.Questions[i].ID, s.Questions[i].Hidden, s.Questions[i].HiddenChoices, s.Questions[i].HiddenRows = "", false, nil, nil
+			s.Questions[i].Hidden, s.Questions[i].HiddenChoices, s.Questions[i].HiddenRows = false, nil, nil
 		}
 	} else {
 		old, err := ss.questions(ctx, s.Tenant, s.Slug, e.String("Version"))
@@ -272,6 +272,13 @@ func (ss *SurveyStore) revise(ctx context.Context, s *survey.Survey, save bool) 
 	if version <= e.String("Version") {
 		// Clocks of two machines: a new version sorts after the old one.
 		version = nextVersion(e.String("Version"))
+	}
+	if cur.State == survey.Draft {
+		ids := make([]string, len(s.Questions))
+		for i := range ids {
+			ids[i] = fmt.Sprintf("%s_%03d", version, i)
+		}
+		s.RenameQuestions(ids)
 	}
 	if err := ss.writeQuestions(ctx, s, version); err != nil {
 		return nil, err

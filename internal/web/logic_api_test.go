@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -100,5 +101,55 @@ func TestAPILogic(t *testing.T) {
 	}
 	if after, _ := app.surveys.List(ctx, "adatum"); len(after) != len(before) {
 		t.Errorf("bad logic made %d surveys", len(after)-len(before))
+	}
+}
+
+// TestDesignerKeepsLogic: the designer does not edit logic yet; saving a
+// survey in it keeps the conditions and jumps the API gave it, and an
+// edit that removes the question a rule looks at is a 422 naming the
+// rule, nothing saved.
+func TestDesignerKeepsLogic(t *testing.T) {
+	app := newTestApp(t)
+	ctx := context.Background()
+	tok, err := store.NewTokenStore(app.st).Create(ctx, "adatum", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, raw := app.api(t, "POST", "/api/v1/surveys", tok, `{"title":"Logic",`+logicQuestions+`}`); code != http.StatusCreated {
+		t.Fatalf("create = %d %s", code, raw)
+	}
+	sv, _ := app.surveys.Get(ctx, "adatum", "logic")
+	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	cookie := map[string]string{"Cookie": "surveys_session=" + c.Value}
+	form := url.Values{"title": {"Logic, edited"}, "n": {"4"}, "ns": {"2"}, "s.0.id": {"about"}, "s.1.id": {"food"},
+		"q.0.id": {sv.Questions[0].ID}, "q.0.text": {"Role"}, "q.0.type": {"MultipleChoice"}, "q.0.choices": {"Manager\nEngineer"}, "q.0.section": {"0"},
+		"q.1.id": {sv.Questions[1].ID}, "q.1.text": {"Age"}, "q.1.type": {"Number"}, "q.1.optional": {"1"}, "q.1.section": {"0"},
+		"q.2.id": {sv.Questions[2].ID}, "q.2.text": {"Team size"}, "q.2.type": {"Number"}, "q.2.section": {"0"},
+		"q.3.id": {sv.Questions[3].ID}, "q.3.text": {"Lunch"}, "q.3.type": {"SimpleText"}, "q.3.section": {"1"}, "action": {"save"}}
+	if code, _, body := app.do(t, "POST", "/adatum/surveys/logic/edit", form, cookie); code != http.StatusSeeOther {
+		t.Fatalf("save = %d\n%s", code, body)
+	}
+	got, _ := app.surveys.Get(ctx, "adatum", "logic")
+	if got.Title != "Logic, edited" || got.Questions[2].ShowIf == nil || got.Questions[2].ShowIf.Rules[0].Question != got.Questions[0].ID || got.Questions[0].ID == sv.Questions[0].ID ||
+		len(got.Sections[0].Jumps) != 1 || got.Sections[1].ShowIf == nil {
+		t.Fatalf("after the save: %+v %+v", got.Sections, got.Questions)
+	}
+	// (A draft's questions are numbered afresh by each save; their rules
+	// follow.) Without the role question, the team size's rule has
+	// nothing to look at.
+	sv = got
+	form = url.Values{"title": {"Logic, edited"}, "n": {"3"}, "ns": {"2"}, "s.0.id": {"about"}, "s.1.id": {"food"},
+		"q.0.id": {sv.Questions[1].ID}, "q.0.text": {"Age"}, "q.0.type": {"Number"}, "q.0.optional": {"1"}, "q.0.section": {"0"},
+		"q.1.id": {sv.Questions[2].ID}, "q.1.text": {"Team size"}, "q.1.type": {"Number"}, "q.1.section": {"0"},
+		"q.2.id": {sv.Questions[3].ID}, "q.2.text": {"Lunch"}, "q.2.type": {"SimpleText"}, "q.2.section": {"1"}, "action": {"save"}}
+	code, _, body := app.do(t, "POST", "/adatum/surveys/logic/edit", form, cookie)
+	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "no longer has that question") {
+		t.Fatalf("removing a question a rule looks at = %d\n%s", code, body)
+	}
+	if again, _ := app.surveys.Get(ctx, "adatum", "logic"); len(again.Questions) != 4 {
+		t.Errorf("the refused edit saved %d questions", len(again.Questions))
 	}
 }
