@@ -37,7 +37,8 @@ type Jump struct {
 	To string    `json:"to"`
 }
 
-// JumpEnd is the To of a jump to the end of the survey.
+// JumpEnd is the To of a jump to the end of the survey (even when a
+// section has the ID "end": no jump can name that section).
 const JumpEnd = "end"
 
 // Matches of a condition.
@@ -349,7 +350,8 @@ func (s *Survey) sectionID(k int) string {
 
 // VisibleQuestions are the questions of the section with ID section ("" is
 // the first) whose ShowIf holds for answers, in order; Hidden questions
-// (kept for old answers) are left out.
+// (kept for old answers) are left out. answers are those the respondent's
+// path keeps (DropHidden).
 func (s *Survey) VisibleQuestions(section string, answers map[string]QuestionAnswer) []Question {
 	k := max(slices.IndexFunc(s.Sections, func(sc Section) bool { return sc.ID == section }), 0)
 	var out []Question

@@ -11,7 +11,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
-// logicDefinition is a survey with logic as the API takes it: "team"
+// logicQuestions are a survey with logic as the API takes it: "team"
 // only for managers, "food" only when an age is given, and after "about"
 // anyone under 18 goes to the end. Its rules name the ids the request
 // gives its questions.
@@ -36,7 +36,7 @@ func TestAPILogic(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, v, raw := app.api(t, "POST", "/api/v1/surveys", tok, `{"title":"Logic",`+logicQuestions+`}`)
-	if code != http.StatusCreated {
+	if code != http.StatusCreated || v["slug"] != "logic" {
 		t.Fatalf("create = %d %s", code, raw)
 	}
 	check := func(what string, sv *survey.Survey) {
@@ -53,12 +53,11 @@ func TestAPILogic(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("stored", sv)
-	_, v, raw = app.api(t, "GET", "/api/v1/surveys/logic", tok, "")
+	_, _, raw = app.api(t, "GET", "/api/v1/surveys/logic", tok, "")
 	if !strings.Contains(raw, `"showIf":{"match":"all","rules":[{"question":"`+sv.Questions[0].ID+`","op":"equals","values":["Manager"]}]}`) ||
 		!strings.Contains(raw, `"jumps":[{"if":{"match":"all","rules":[{"question":"`+sv.Questions[1].ID+`","op":"less_than","values":["18"]}]},"to":"end"}]`) {
 		t.Errorf("get: %s", raw)
 	}
-	_ = v
 
 	// The definition names its questions q1, q2 … and its rules follow.
 	code, _, def := app.api(t, "GET", "/api/v1/surveys/logic/definition", tok, "")
