@@ -158,6 +158,8 @@ func (s *Survey) validateCondition(c *Condition, key string, before int, f field
 			f.add(rk+".question", "This survey no longer has that question: choose another.")
 		case at >= before:
 			f.add(rk+".question", "A rule can only look at a question asked before.")
+		case slices.ContainsFunc(s.Questions[at+1:], func(q Question) bool { return q.ID == r.Question }):
+			f.add(rk+".question", "Two questions have the ID %q: give each its own.", r.Question)
 		}
 		n, known := opValues[r.Op]
 		if !known {

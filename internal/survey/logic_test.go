@@ -71,6 +71,7 @@ func TestLogicRefused(t *testing.T) {
 		{"a later question", func(s *survey.Survey) { s.Questions[0].ShowIf = rule("q2", "answered") }, "questions.0.showIf.rules.0.question"},
 		{"itself", func(s *survey.Survey) { s.Questions[1].ShowIf = rule("q2", "answered") }, "questions.1.showIf.rules.0.question"},
 		{"a question that does not exist", func(s *survey.Survey) { s.Questions[4].ShowIf = rule("q9", "answered") }, "questions.4.showIf.rules.0.question"},
+		{"a question ID two questions have", func(s *survey.Survey) { s.Questions[2].ID = "q1" }, "questions.3.showIf.rules.0.question"},
 		{"no question", func(s *survey.Survey) { s.Questions[4].ShowIf = rule("", "answered") }, "questions.4.showIf.rules.0.question"},
 		{"a hidden question", func(s *survey.Survey) {
 			s.Questions[0].Hidden = true
