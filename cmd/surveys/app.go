@@ -166,7 +166,9 @@ func (m *Main) Run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		hw.Alert = worker.AdminMail{Users: users, Outbox: m.Mail, Templates: mt, PublicURL: m.cfg.PublicURL, Log: m.log}
+		admins := worker.AdminMail{Users: users, Outbox: m.Mail, Templates: mt, PublicURL: m.cfg.PublicURL, Log: m.log}
+		hw.Alert = admins
+		tw.Alert = admins
 		hooks.Queued = hw.Wake
 		w.Webhooks = hooks
 	}

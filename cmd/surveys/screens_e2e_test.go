@@ -88,6 +88,14 @@ func TestBrowserEveryScreen(t *testing.T) {
 	if err := surveys.Trash(ctx, "adatum", pilot.Slug); err != nil {
 		t.Fatal(err)
 	}
+	// The demo survey shows two of its charts publicly.
+	s.PublicResults = true
+	for i := range s.Questions[:2] {
+		s.Questions[i].InResults = true
+	}
+	if err := surveys.Update(ctx, s); err != nil {
+		t.Fatal(err)
+	}
 
 	// A team: a viewer with a long address, a pending invitation and an
 	// API token, for the members and tokens pages; an invitation link.
@@ -247,6 +255,7 @@ func TestBrowserEveryScreen(t *testing.T) {
 		{"webhooks", "/adatum/settings/webhooks", `main form`, "it answered 503 Service Unavailable"},
 		{"webhook-delete", "/adatum/settings/webhooks/" + hook + "/delete", `main form`, "Delete the endpoint"},
 		{"not-found", sp + "-missing/analyze", `main`, "not found"},
+		{"results", "/survey/adatum/" + s.Slug + "/results", `.results-page`, "the results"},
 	} {
 		check(p.name, p.path, p.sel, p.want)
 	}

@@ -531,6 +531,9 @@ func surveyEntity(s *survey.Survey, version string) storage.Entity {
 		// Only when on: rows written before it read as off.
 		props["Challenge"] = true
 	}
+	if s.PublicResults {
+		props["PublicResults"] = true
+	}
 	if len(s.EmbedOrigins) > 0 {
 		props["EmbedOrigins"] = strings.Join(s.EmbedOrigins, " ")
 	}
@@ -561,21 +564,22 @@ func surveyEntity(s *survey.Survey, version string) storage.Entity {
 
 func surveyFromEntity(e storage.Entity) *survey.Survey {
 	s := &survey.Survey{
-		Tenant:       e.PartitionKey,
-		Slug:         e.String("SlugName"),
-		Title:        e.String("Title"),
-		State:        survey.State(e.String("State")),
-		CreatedOn:    e.Time("CreatedOn"),
-		PublishedOn:  e.Time("PublishedOn"),
-		Listed:       e.Bool("Listed"),
-		CloseOn:      e.Time("CloseOn"),
-		Challenge:    e.Bool("Challenge"),
-		OnePer:       survey.OnePer(e.String("OnePer")),
-		MayChange:    e.Bool("MayChange"),
-		EmbedOrigins: strings.Fields(e.String("EmbedOrigins")),
-		TrashedOn:    e.Time("TrashedOn"),
-		Description:  e.String("Description"),
-		ThankYou:     e.String("ThankYou"),
+		Tenant:        e.PartitionKey,
+		Slug:          e.String("SlugName"),
+		Title:         e.String("Title"),
+		State:         survey.State(e.String("State")),
+		CreatedOn:     e.Time("CreatedOn"),
+		PublishedOn:   e.Time("PublishedOn"),
+		Listed:        e.Bool("Listed"),
+		CloseOn:       e.Time("CloseOn"),
+		Challenge:     e.Bool("Challenge"),
+		OnePer:        survey.OnePer(e.String("OnePer")),
+		MayChange:     e.Bool("MayChange"),
+		EmbedOrigins:  strings.Fields(e.String("EmbedOrigins")),
+		PublicResults: e.Bool("PublicResults"),
+		TrashedOn:     e.Time("TrashedOn"),
+		Description:   e.String("Description"),
+		ThankYou:      e.String("ThankYou"),
 	}
 	if raw := getChunked(e, "Sections"); raw != "" {
 		var stored []storedSection
@@ -631,6 +635,8 @@ type questionSettings struct {
 	HiddenRows    []string `json:"hiddenRows,omitempty"`
 	// Section is the ID of the question's section (section.go).
 	Section string `json:"section,omitempty"`
+	// InResults: the question is on the public results page.
+	InResults bool `json:"inResults,omitempty"`
 	// ShowIf is the question's condition (logic).
 	ShowIf *survey.Condition `json:"showIf,omitempty"`
 }
@@ -649,7 +655,7 @@ func questionProperties(q survey.Question) map[string]any {
 	}
 	set := questionSettings{Help: q.Help, Optional: q.Optional, Rows: q.Rows, Other: q.Other, Shuffle: q.Shuffle,
 		Min: q.Min, Max: q.Max, Integer: q.Integer, Format: q.Format, Scale: q.Scale, LowLabel: q.LowLabel, HighLabel: q.HighLabel,
-		Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows, Section: q.Section, ShowIf: q.ShowIf}
+		Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows, Section: q.Section, InResults: q.InResults, ShowIf: q.ShowIf}
 	if raw, _ := json.Marshal(set); string(raw) != "{}" {
 		putChunked(props, "Settings", []rune(string(raw)))
 	}
@@ -698,7 +704,7 @@ func questionFromEntity(e storage.Entity) (survey.Question, error) {
 		q.Help, q.Optional, q.Rows, q.Other, q.Shuffle = set.Help, set.Optional, set.Rows, set.Other, set.Shuffle
 		q.Min, q.Max, q.Integer, q.Format, q.Scale, q.LowLabel, q.HighLabel = set.Min, set.Max, set.Integer, set.Format, set.Scale, set.LowLabel, set.HighLabel
 		q.Hidden, q.HiddenChoices, q.HiddenRows = set.Hidden, set.HiddenChoices, set.HiddenRows
-		q.Section, q.ShowIf = set.Section, set.ShowIf
+		q.Section, q.InResults, q.ShowIf = set.Section, set.InResults, set.ShowIf
 	}
 	return q, nil
 }

@@ -67,6 +67,10 @@ type Survey struct {
 	// puzzle before an answer is accepted (a check against robots; it
 	// needs JavaScript).
 	Challenge bool
+	// PublicResults shows the charts of the questions InResults on a
+	// public page (/survey/{tenant}/{slug}/results), linked from the
+	// thank-you page; nothing else of the survey or its answers.
+	PublicResults bool
 	// EmbedOrigins are the sites allowed to show the survey in a frame
 	// (ParseEmbedOrigins); none: no site may.
 	EmbedOrigins []string
@@ -162,6 +166,9 @@ type Question struct {
 	// off a published question that already had answers (revise.go):
 	// respondents no longer see them; the analysis and exports do.
 	HiddenChoices, HiddenRows []string
+	// InResults puts the question's chart on the survey's public results
+	// page (Survey.PublicResults).
+	InResults bool
 }
 
 // Question returns the question with the given ID.

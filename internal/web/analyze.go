@@ -322,6 +322,17 @@ func hasWritten(sv *survey.Survey) bool {
 	return slices.ContainsFunc(sv.Questions, survey.HasWritten)
 }
 
+// questionSummary is the summary of question id in sum; nil when it has
+// none yet.
+func questionSummary(sum *survey.SurveyAnswersSummary, id string) *survey.QuestionAnswersSummary {
+	for j := range sum.Questions {
+		if sum.Questions[j].QuestionID == id {
+			return &sum.Questions[j]
+		}
+	}
+	return nil
+}
+
 // questions sets the page's total and questions from summary sum, with
 // what the latest answers (newest first) wrote.
 func (page *analyzePage) questions(sum *survey.SurveyAnswersSummary, latest []positioned) {
@@ -330,13 +341,7 @@ func (page *analyzePage) questions(sum *survey.SurveyAnswersSummary, latest []po
 	page.Survey = page.Survey.Everything(sum)
 	sv, tenant, slug := page.Survey, page.Tenant, page.Survey.Slug
 	for i, q := range sv.Questions {
-		var qs *survey.QuestionAnswersSummary
-		for j := range sum.Questions {
-			if sum.Questions[j].QuestionID == q.ID {
-				qs = &sum.Questions[j]
-			}
-		}
-		v := newQuestionView(i+1, q, qs, sum.TotalAnswers)
+		v := newQuestionView(i+1, q, questionSummary(sum, q.ID), sum.TotalAnswers)
 		if survey.HasWritten(q) {
 			v.WrittenURL = "/" + tenant + "/surveys/" + slug + "/analyze/" + q.ID
 			for _, a := range latest {

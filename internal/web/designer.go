@@ -39,6 +39,9 @@ type designerPage struct {
 	CloseOn   string // YYYY-MM-DD, or ""
 	// EmbedOrigins are the sites that may frame the survey, one a line.
 	EmbedOrigins string
+	// PublicResults shows the charts of the questions marked InResults on
+	// a public page.
+	PublicResults bool
 	// OnePer and MayChange: one answer per browser or personal link
 	// (personallinks.go), as typed.
 	OnePer      string
@@ -240,7 +243,7 @@ func parseDesignerQuestion(f url.Values, i int) designerQuestion {
 	p := "q." + strconv.Itoa(i) + "."
 	on := func(name string) bool { return f.Get(p+name) != "" }
 	q := designerQuestion{orig: i, Q: survey.Question{
-		ID: f.Get(p + "id"), Hidden: on("hidden"),
+		ID: f.Get(p + "id"), Hidden: on("hidden"), InResults: on("inResults"),
 		Text: f.Get(p + "text"), Type: survey.QuestionType(f.Get(p + "type")), Help: f.Get(p + "help"), Optional: on("optional"),
 		Other: on("other"), Shuffle: on("shuffle"), Min: f.Get(p + "min"), Max: f.Get(p + "max"), Integer: on("integer"),
 		Format: f.Get(p + "format"), LowLabel: f.Get(p + "low"), HighLabel: f.Get(p + "high"),
@@ -302,7 +305,7 @@ func designerForm(w http.ResponseWriter, r *http.Request) (page designerPage, er
 	}
 	f := r.PostForm
 	page = designerPage{Title: f.Get("title"), Listed: f.Get("listed") != "", Challenge: f.Get("challenge") != "",
-		CloseOn: strings.TrimSpace(f.Get("closeOn")), Description: f.Get("description"), ThankYou: f.Get("thankYou"), EmbedOrigins: f.Get("embedOrigins")}
+		CloseOn: strings.TrimSpace(f.Get("closeOn")), Description: f.Get("description"), ThankYou: f.Get("thankYou"), EmbedOrigins: f.Get("embedOrigins"), PublicResults: f.Get("publicResults") != ""}
 	page.OnePer, page.MayChange = f.Get("onePer"), f.Get("mayChange") != ""
 	page.Questions = parseQuestions(f)
 	page.Sections = parseSections(f)
@@ -449,7 +452,7 @@ func (p designerPage) definition(now time.Time) (*survey.Survey, map[string]stri
 	}
 	sections, sectionOf := p.surveySections()
 	sv := &survey.Survey{Tenant: p.Tenant, Title: p.Title, Listed: p.Listed, Challenge: p.Challenge, CloseOn: closeOn, OnePer: onePer, MayChange: p.MayChange,
-		EmbedOrigins: origins, Description: p.Description, ThankYou: p.ThankYou, State: survey.Draft, Sections: sections}
+		EmbedOrigins: origins, PublicResults: p.PublicResults, Description: p.Description, ThankYou: p.ThankYou, State: survey.Draft, Sections: sections}
 	for i, dq := range p.Questions {
 		q, msg := dq.question()
 		q.Section = sectionOf(dq)
@@ -811,7 +814,7 @@ func (s *Server) editSurvey(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p := designerPage{Tenant: tenant, Survey: sv, Title: sv.Title, Listed: sv.Listed, Challenge: sv.Challenge, OnePer: string(sv.OnePer), MayChange: sv.MayChange,
-		Description: sv.Description, ThankYou: sv.ThankYou, Frozen: sv.Trashed(), EmbedOrigins: strings.Join(sv.EmbedOrigins, "\n")}
+		Description: sv.Description, ThankYou: sv.ThankYou, Frozen: sv.Trashed(), EmbedOrigins: strings.Join(sv.EmbedOrigins, "\n"), PublicResults: sv.PublicResults}
 	if r.URL.Query().Get("saved") == "1" {
 		p.Saved = true
 	}

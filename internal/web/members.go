@@ -139,12 +139,8 @@ func (s *Server) invite(w http.ResponseWriter, r *http.Request) error {
 	}
 	link := base + "/invite/" + token
 	page.Invited = page.Email
-	if s.mail != nil {
-		msg, err := s.mailTemplates.Render("invite", page.Email, inviteMail{Tenant: page.Tenant.Name, By: page.User.Email, Role: role.Label(), Link: link, Days: int(store.InviteLinkTTL.Hours() / 24)})
-		if err != nil {
-			return err
-		}
-		if err := s.mail.Enqueue(r.Context(), msg); err != nil {
+	if s.mailOn() {
+		if err := s.sendMail(r.Context(), "invite", page.Email, inviteMail{Tenant: page.Tenant.Name, By: page.User.Email, Role: role.Label(), Link: link, Days: int(store.InviteLinkTTL.Hours() / 24)}); err != nil {
 			return err
 		}
 	} else {
@@ -287,7 +283,7 @@ type invitePage struct {
 // invitation reads the invitation of the URL's token without using it.
 func (s *Server) invitation(r *http.Request) (invitePage, error) {
 	token := chi.URLParam(r, "token")
-	l, err := s.links.Peek(r.Context(), store.LinkInvite, token)
+	l, err := s.peekLink(r, store.LinkInvite, token)
 	if err != nil {
 		return invitePage{}, err
 	}
@@ -351,7 +347,7 @@ func (s *Server) acceptInvite(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	// Used first: whatever happens next, the link works once.
-	l, err := s.links.Use(r.Context(), store.LinkInvite, page.Token)
+	l, err := s.useLink(r, store.LinkInvite, page.Token)
 	if err != nil {
 		return s.inviteGone(w, r, err)
 	}

@@ -38,6 +38,7 @@ func (s *Server) Routes() *chi.Mux {
 		r.Get("/", s.handle(s.home))
 		r.Get("/survey/{tenant}/{slug}", s.handle(s.showSurvey))
 		r.Get("/survey/{tenant}/{slug}/thankyou", s.handle(s.thankYou))
+		r.Get("/survey/{tenant}/{slug}/results", s.handle(s.publicResults))
 		r.Get("/logos/{name}", s.handle(s.logo))
 	})
 	r.With(s.limit.answers).Post("/survey/{tenant}/{slug}", s.handle(s.submitSurvey))

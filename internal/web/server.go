@@ -12,6 +12,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/surveys-dev/surveys/internal/lrucache"
 	"github.com/surveys-dev/surveys/internal/mail"
 	"github.com/surveys-dev/surveys/internal/outbound"
 	"github.com/surveys-dev/surveys/internal/secret"
@@ -173,6 +174,8 @@ type Server struct {
 	// signInThrottle counts sign-ins per client address.
 	signInThrottle *addrThrottle
 	// mail is nil when e-mail is off; links are the single-use links.
+	// results are the rendered public results pages (results.go).
+	results       *lrucache.Cache[string, []byte]
 	mail          Mailer
 	mailTemplates *mail.Templates
 	links         Links
@@ -224,7 +227,7 @@ func New(d Deps) (*Server, error) {
 		databases: d.Databases, transfers: d.Transfers,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."}),
 		http:     newHTTPMetrics(), forms: newForms(), signInThrottle: newAddrThrottle(), trustedProxies: d.Limits.TrustedProxies,
-		mail: d.Mail, mailTemplates: mt, links: d.Links}
+		mail: d.Mail, mailTemplates: mt, links: d.Links, results: newResultsCache()}
 	s.webhooks, s.hooksClient = d.Webhooks, d.Outbound
 	if s.hooksClient == nil {
 		s.hooksClient = outbound.New(outbound.Config{})

@@ -77,6 +77,14 @@ type Transfers struct {
 
 	mu   sync.Mutex
 	busy map[string]bool // tenants with a copy under way
+
+	// Alert, when set, is told of each copy that failed for good.
+	Alert TransferAlert
+}
+
+// TransferAlert is told once when a copy gives up (AdminMail).
+type TransferAlert interface {
+	TransferGaveUp(ctx context.Context, tenant, slug, title, reason string)
 }
 
 // NewTransfers returns a transfer worker. tenants must open the tenants'
@@ -289,6 +297,9 @@ func (t *Transfers) transfer(ctx context.Context, m storage.Message, tenant *sur
 			s.State, s.Error, s.FinishedOn = store.TransferGaveUp, msg, t.now().UTC()
 		})
 		m.PopReceipt = receipt
+		if t.Alert != nil {
+			t.Alert.TransferGaveUp(bctx, sv.Tenant, sv.Slug, sv.Title, msg)
+		}
 		return t.poison(bctx, m, fmt.Sprintf("failed %d attempts; last error: %s", attempt, msg))
 	}
 	wait := t.cfg.backoff(attempt)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/surveys-dev/surveys/internal/mail"
 	"github.com/surveys-dev/surveys/internal/postgres"
 	"github.com/surveys-dev/surveys/internal/postgres/pgtest"
 	"github.com/surveys-dev/surveys/internal/secret"
@@ -189,7 +190,9 @@ func TestTransferRetriesThenPoisons(t *testing.T) {
 		}
 
 		// A permission revoked and never granted again: three attempts,
-		// then the poison queue.
+		// then the poison queue, and the admins told once.
+		gaveUp := &transferAlerts{}
+		tf.xfer.Alert = gaveUp
 		pgtest.Exec(t, tf.database, "REVOKE DELETE ON surveys FROM "+pgtest.Role)
 		tf.request(t)
 		for i := 1; i <= 3; i++ {
@@ -207,6 +210,9 @@ func TestTransferRetriesThenPoisons(t *testing.T) {
 		}
 		if n := queueLen(t, st, store.TransfersQueue); n != 0 {
 			t.Fatalf("%d requests left after giving up", n)
+		}
+		if got := gaveUp.list(); len(got) != 1 || !strings.Contains(got[0], tf.survey.Slug) || !strings.Contains(got[0], "permission denied") {
+			t.Fatalf("the admins were told %q; want once, of the survey and why", got)
 		}
 		msgs, err := st.Dequeue(ctx, store.TransfersPoisonQueue, 32, time.Minute)
 		if err != nil {
@@ -511,5 +517,61 @@ func TestTransferUnreachableTenantHoldsBackNoOther(t *testing.T) {
 	// Both of the stuck tenant's requests are still queued, for later.
 	if n := queueLen(t, st, store.TransfersQueue); n != 2 {
 		t.Errorf("%d requests queued after shutdown, want 2", n)
+	}
+}
+
+// transferAlerts records the copies that gave up.
+type transferAlerts struct {
+	mu  sync.Mutex
+	got []string
+}
+
+func (a *transferAlerts) TransferGaveUp(_ context.Context, tenant, slug, title, reason string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.got = append(a.got, tenant+"/"+slug+" "+title+": "+reason)
+}
+
+func (a *transferAlerts) list() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]string(nil), a.got...)
+}
+
+// TestAdminMailTransferGaveUp: each admin of the tenant (not its editors,
+// nor another tenant's admins) gets a message on the mail queue saying
+// which survey's copy failed, why, and where to ask again.
+func TestAdminMailTransferGaveUp(t *testing.T) {
+	st := backends.Local(t)
+	ctx := context.Background()
+	if err := store.Init(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	users := store.NewUserStore(st)
+	for _, a := range []struct{ tenant, email string }{{"adatum", "ana@adatum.example"}, {"fabrikam", "fred@fabrikam.example"}} {
+		if _, err := users.Add(ctx, a.tenant, a.email, "correct horse battery"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tpl, err := mail.LoadTemplates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	admins := worker.AdminMail{Users: users, Outbox: mail.NewOutbox(st, &mail.Config{}), Templates: tpl, PublicURL: "https://surveys.example/", Log: quiet}
+	admins.TransferGaveUp(ctx, "adatum", "team-lunch", "Team lunch", `The database refused the password of user "surveys".`)
+	msgs, err := st.PeekMessages(ctx, store.MailQueue, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 1 {
+		t.Fatalf("%d messages queued, want 1 (Adatum's one admin)", len(msgs))
+	}
+	var m mail.Message
+	if err := json.Unmarshal(msgs[0].Data, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.To != "ana@adatum.example" || !strings.Contains(m.Subject, "Team lunch") || !strings.Contains(m.Text, "refused the password") ||
+		!strings.Contains(m.Text, "https://surveys.example/adatum/surveys/team-lunch/analyze#transfer") {
+		t.Fatalf("the message: %+v", m)
 	}
 }

@@ -372,6 +372,21 @@ type AdminMail struct {
 
 // Disabled queues one message per admin of the endpoint's tenant.
 func (a AdminMail) Disabled(ctx context.Context, e *store.WebhookEndpoint) {
+	data := struct{ Tenant, URL, Reason, Link string }{e.Tenant, e.URL, e.DisabledReason, strings.TrimRight(a.PublicURL, "/") + "/" + e.Tenant + "/settings/webhooks"}
+	a.tell(ctx, e.Tenant, "webhookdisabled", data)
+}
+
+// TransferGaveUp queues one message per admin of the tenant: the copy of a
+// survey's answers to its database failed for good.
+func (a AdminMail) TransferGaveUp(ctx context.Context, tenant, slug, title, reason string) {
+	data := struct{ Tenant, Survey, Reason, Link string }{tenant, title, reason, strings.TrimRight(a.PublicURL, "/") + "/" + tenant + "/surveys/" + slug + "/analyze#transfer"}
+	a.tell(ctx, tenant, "transferfailed", data)
+}
+
+// tell renders the mail template name for each admin of tenant and queues
+// it; nothing when mail is off. A failure is logged: the alert is a
+// courtesy, the page shows the state too.
+func (a AdminMail) tell(ctx context.Context, tenant, name string, data any) {
 	if a.Outbox == nil || a.Templates == nil || a.Users == nil {
 		return
 	}
@@ -379,22 +394,21 @@ func (a AdminMail) Disabled(ctx context.Context, e *store.WebhookEndpoint) {
 	if log == nil {
 		log = slog.Default()
 	}
-	members, err := a.Users.Members(ctx, e.Tenant)
+	members, err := a.Users.Members(ctx, tenant)
 	if err != nil {
-		log.Warn("webhooks: tell the admins of a disabled endpoint", "tenant", e.Tenant, "err", err)
+		log.Warn("admin mail: list the admins", "tenant", tenant, "mail", name, "err", err)
 		return
 	}
-	data := struct{ Tenant, URL, Reason, Link string }{e.Tenant, e.URL, e.DisabledReason, strings.TrimRight(a.PublicURL, "/") + "/" + e.Tenant + "/settings/webhooks"}
 	for _, m := range members {
 		if m.Role != survey.Admin {
 			continue
 		}
-		msg, err := a.Templates.Render("webhookdisabled", m.Email, data)
+		msg, err := a.Templates.Render(name, m.Email, data)
 		if err == nil {
 			err = a.Outbox.Enqueue(ctx, msg)
 		}
 		if err != nil {
-			log.Warn("webhooks: tell an admin of a disabled endpoint", "tenant", e.Tenant, "err", err)
+			log.Warn("admin mail: tell an admin", "tenant", tenant, "mail", name, "err", err)
 		}
 	}
 }
