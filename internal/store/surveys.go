@@ -43,10 +43,8 @@ func (ss *SurveyStore) Create(ctx context.Context, s *survey.Survey) error {
 	if s.State == "" {
 		s.State = survey.Draft
 	}
-	// A new survey's questions are new: numbered by its first version.
-	for i := range s.Questions {
-		s.Questions[i].ID = ""
-	}
+	// A new survey's questions are new: numbered by its first version
+	// (below). The IDs it comes with name its questions in its rules only.
 	s.Normalize()
 	if err := s.Validate(); err != nil {
 		return err
@@ -70,6 +68,11 @@ func (ss *SurveyStore) Create(ctx context.Context, s *survey.Survey) error {
 		}
 		s.Slug = slug
 		version := versionKey(ss.now())
+		ids := make([]string, len(s.Questions))
+		for i := range ids {
+			ids[i] = fmt.Sprintf("%s_%03d", version, i)
+		}
+		s.RenameQuestions(ids)
 		if err := ss.writeQuestions(ctx, s, version); err != nil {
 			return err
 		}
@@ -236,9 +239,9 @@ func (ss *SurveyStore) revise(ctx context.Context, s *survey.Survey, save bool) 
 	var rev *survey.Revision
 	if cur.State == survey.Draft {
 		// No answers refer to a draft's questions: each save numbers them
-		// afresh.
+		// afresh (below; until then their IDs name them in their rules).
 		for i := range s.Questions {
-			s.Questions[i].ID, s.Questions[i].Hidden, s.Questions[i].HiddenChoices, s.Questions[i].HiddenRows = "", false, nil, nil
+			s.Questions[i].Hidden, s.Questions[i].HiddenChoices, s.Questions[i].HiddenRows = false, nil, nil
 		}
 	} else {
 		old, err := ss.questions(ctx, s.Tenant, s.Slug, e.String("Version"))
@@ -269,6 +272,13 @@ func (ss *SurveyStore) revise(ctx context.Context, s *survey.Survey, save bool) 
 	if version <= e.String("Version") {
 		// Clocks of two machines: a new version sorts after the old one.
 		version = nextVersion(e.String("Version"))
+	}
+	if cur.State == survey.Draft {
+		ids := make([]string, len(s.Questions))
+		for i := range ids {
+			ids[i] = fmt.Sprintf("%s_%03d", version, i)
+		}
+		s.RenameQuestions(ids)
 	}
 	if err := ss.writeQuestions(ctx, s, version); err != nil {
 		return nil, err
@@ -576,7 +586,7 @@ func surveyFromEntity(e storage.Entity) *survey.Survey {
 		// A row this code wrote; one that does not read is one page.
 		if json.Unmarshal([]byte(raw), &stored) == nil {
 			for _, sc := range stored {
-				s.Sections = append(s.Sections, survey.Section{ID: sc.ID, Title: sc.Title, Description: sc.Description, Shuffle: sc.Shuffle})
+				s.Sections = append(s.Sections, survey.Section{ID: sc.ID, Title: sc.Title, Description: sc.Description, Shuffle: sc.Shuffle, ShowIf: sc.ShowIf, Jumps: sc.Jumps})
 			}
 		}
 	}
@@ -589,12 +599,15 @@ type storedSection struct {
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
 	Shuffle     bool   `json:"shuffle,omitempty"`
+	// ShowIf and Jumps: the section's logic (survey.Condition's JSON).
+	ShowIf *survey.Condition `json:"showIf,omitempty"`
+	Jumps  []survey.Jump     `json:"jumps,omitempty"`
 }
 
 func sectionsOf(sections []survey.Section) []storedSection {
 	out := make([]storedSection, len(sections))
 	for i, sc := range sections {
-		out[i] = storedSection{ID: sc.ID, Title: sc.Title, Description: sc.Description, Shuffle: sc.Shuffle}
+		out[i] = storedSection{ID: sc.ID, Title: sc.Title, Description: sc.Description, Shuffle: sc.Shuffle, ShowIf: sc.ShowIf, Jumps: sc.Jumps}
 	}
 	return out
 }
@@ -624,6 +637,8 @@ type questionSettings struct {
 	Section string `json:"section,omitempty"`
 	// InResults: the question is on the public results page.
 	InResults bool `json:"inResults,omitempty"`
+	// ShowIf is the question's condition (logic).
+	ShowIf *survey.Condition `json:"showIf,omitempty"`
 }
 
 // chunkRunes bounds a string property: Azure Tables holds at most 64 KiB
@@ -640,7 +655,7 @@ func questionProperties(q survey.Question) map[string]any {
 	}
 	set := questionSettings{Help: q.Help, Optional: q.Optional, Rows: q.Rows, Other: q.Other, Shuffle: q.Shuffle,
 		Min: q.Min, Max: q.Max, Integer: q.Integer, Format: q.Format, Scale: q.Scale, LowLabel: q.LowLabel, HighLabel: q.HighLabel,
-		Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows, Section: q.Section, InResults: q.InResults}
+		Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows, Section: q.Section, InResults: q.InResults, ShowIf: q.ShowIf}
 	if raw, _ := json.Marshal(set); string(raw) != "{}" {
 		putChunked(props, "Settings", []rune(string(raw)))
 	}
@@ -689,7 +704,7 @@ func questionFromEntity(e storage.Entity) (survey.Question, error) {
 		q.Help, q.Optional, q.Rows, q.Other, q.Shuffle = set.Help, set.Optional, set.Rows, set.Other, set.Shuffle
 		q.Min, q.Max, q.Integer, q.Format, q.Scale, q.LowLabel, q.HighLabel = set.Min, set.Max, set.Integer, set.Format, set.Scale, set.LowLabel, set.HighLabel
 		q.Hidden, q.HiddenChoices, q.HiddenRows = set.Hidden, set.HiddenChoices, set.HiddenRows
-		q.Section, q.InResults = set.Section, set.InResults
+		q.Section, q.InResults, q.ShowIf = set.Section, set.InResults, set.ShowIf
 	}
 	return q, nil
 }

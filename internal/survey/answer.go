@@ -46,12 +46,29 @@ func (a *SurveyAnswer) Answer(questionID string) (QuestionAnswer, bool) {
 func NewAnswer(s *Survey, forms map[string]Form) (SurveyAnswer, error) {
 	a := SurveyAnswer{Tenant: s.Tenant, Slug: s.Slug, Title: s.Title}
 	f := fieldErrors{}
-	for _, q := range s.Questions {
+	type checked struct{ v, problem string }
+	got := make([]checked, len(s.Questions))
+	given := map[string]QuestionAnswer{}
+	for i, q := range s.Questions {
 		k, ok := KindOf(q.Type)
 		if !ok {
 			continue
 		}
 		v, problem := k.answer(q, cleanForm(forms[q.ID]))
+		got[i] = checked{v, problem}
+		if problem == "" && v != "" {
+			given[q.ID] = QuestionAnswer{QuestionID: q.ID, QuestionText: q.Text, Type: q.Type, Answer: v}
+		}
+	}
+	// The logic's hidden questions are not required, and their answers
+	// are dropped.
+	shown := s.Shown(given)
+	for i, q := range s.Questions {
+		k, ok := KindOf(q.Type)
+		if !ok || (!shown[q.ID] && !q.Hidden) {
+			continue
+		}
+		v, problem := got[i].v, got[i].problem
 		switch {
 		case problem != "":
 			f.add(q.ID, "%s", problem)

@@ -30,8 +30,6 @@ type AnswerFilter struct {
 
 	from, to time.Time // to is the start of the day after To
 	q        Question
-	number   float64
-	isNumber bool
 }
 
 // ParseAnswerFilter reads the filter of a query for survey sv: from and to
@@ -75,7 +73,6 @@ func ParseAnswerFilter(sv *Survey, v url.Values) (AnswerFilter, error) {
 		case utf8.RuneCountInString(f.Answer) > MaxFilterAnswer:
 			errs.add("a", "Give an answer of at most %d characters.", MaxFilterAnswer)
 		}
-		f.number, f.isNumber = filterNumber(f.Answer)
 	}
 	if err := errs.err("The filter"); err != nil {
 		return AnswerFilter{}, err
@@ -104,31 +101,11 @@ func (f AnswerFilter) Match(a *SurveyAnswer) bool {
 		return true
 	}
 	qa, ok := a.Answer(f.Question)
-	if !ok || qa.Answer == "" {
-		return false
-	}
-	k, ok := KindOf(qa.Type)
 	if !ok {
 		return false
 	}
-	q := f.q
-	if q.Type != qa.Type {
-		// The question changed kind since: its settings say nothing of
-		// this answer.
-		q = Question{ID: qa.QuestionID, Text: qa.QuestionText, Type: qa.Type}
-	}
-	for _, c := range k.Cells(q, qa) {
-		c = strings.TrimSpace(c)
-		if strings.EqualFold(c, f.Answer) {
-			return true
-		}
-		if f.isNumber {
-			if n, ok := filterNumber(c); ok && n == f.number {
-				return true
-			}
-		}
-	}
-	return false
+	cells, ok := answerCells(f.q, qa)
+	return ok && cellsInclude(cells, f.Answer)
 }
 
 // Values is f as a query (the parameters ParseAnswerFilter reads), its

@@ -290,7 +290,8 @@ func (sum *SurveyAnswersSummary) AddQuestions(s *Survey) {
 
 // Duplicate is a new draft of tenant made from s: titled "Copy of <title>"
 // (cut to MaxTitleLength), with its settings and the questions respondents
-// see, without IDs (the store numbers them) or anything hidden; a close
+// see, their IDs q1, q2 … (named by its rules; the store numbers them
+// anew) and nothing hidden; a close
 // date already past is left out. Its answers are not copied.
 func (s *Survey) Duplicate(now time.Time) *Survey {
 	title := []rune("Copy of " + s.Title)
@@ -302,10 +303,19 @@ func (s *Survey) Duplicate(now time.Time) *Survey {
 	if !s.CloseOn.IsZero() && now.Before(s.ClosesAt()) {
 		cp.CloseOn = s.CloseOn
 	}
-	for _, q := range s.Visible().Questions {
-		q.ID, q.HiddenChoices, q.HiddenRows = "", nil, nil
-		q.PossibleAnswers, q.Rows = slices.Clone(q.PossibleAnswers), slices.Clone(q.Rows)
-		cp.Questions = append(cp.Questions, q)
+	for i := range cp.Sections {
+		cp.Sections[i].ShowIf, cp.Sections[i].Jumps = cp.Sections[i].ShowIf.clone(), cloneJumps(cp.Sections[i].Jumps)
 	}
+	var ids []string
+	for _, q := range s.Visible().Questions {
+		q.HiddenChoices, q.HiddenRows = nil, nil
+		q.PossibleAnswers, q.Rows = slices.Clone(q.PossibleAnswers), slices.Clone(q.Rows)
+		q.ShowIf = q.ShowIf.clone()
+		cp.Questions = append(cp.Questions, q)
+		ids = append(ids, "q"+strconv.Itoa(len(ids)+1))
+	}
+	// The copy's questions are new (Create numbers them); until then
+	// they are q1, q2 …, which its rules name.
+	cp.RenameQuestions(ids)
 	return cp
 }

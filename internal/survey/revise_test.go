@@ -152,7 +152,7 @@ func TestDuplicate(t *testing.T) {
 	if cp.Title != "Copy of Lunch" || cp.State != survey.Draft || !cp.Listed || cp.Description != s.Description || cp.ThankYou != s.ThankYou || !cp.CloseOn.IsZero() {
 		t.Errorf("copy = %+v", cp)
 	}
-	if len(cp.Questions) != 3 || cp.Questions[0].ID != "" || cp.Questions[1].HiddenChoices != nil {
+	if len(cp.Questions) != 3 || cp.Questions[0].ID != "q1" || cp.Questions[1].HiddenChoices != nil { // IDs for its rules, until Create numbers them
 		t.Errorf("copy's questions = %+v", cp.Questions)
 	}
 	cp.Questions[1].PossibleAnswers[0] = "changed"

@@ -22,6 +22,11 @@ type Section struct {
 	// Shuffle shows the section's questions in a new order to each
 	// respondent.
 	Shuffle bool
+	// ShowIf, when set, shows the section only when it holds for the
+	// answers to the questions of earlier sections; Jumps say where to go
+	// after it (logic.go).
+	ShowIf *Condition
+	Jumps  []Jump
 }
 
 // Limits of sections.
@@ -123,7 +128,7 @@ func (s *Survey) normalizeSections() {
 			s.Sections[i].ID = NewSectionID(s.Sections)
 		}
 	}
-	if len(s.Sections) == 1 && s.Sections[0].Title == "" && s.Sections[0].Description == "" && !s.Sections[0].Shuffle {
+	if len(s.Sections) == 1 && s.Sections[0].Title == "" && s.Sections[0].Description == "" && !s.Sections[0].Shuffle && !s.Sections[0].hasLogic() {
 		s.Sections = nil
 	}
 	if len(s.Sections) == 0 {

@@ -127,6 +127,9 @@ type Question struct {
 	// Section is the ID of the section the question is in ("" for the
 	// first).
 	Section string
+	// ShowIf, when set, shows the question only when it holds for the
+	// answers to earlier questions (logic.go).
+	ShowIf *Condition
 	// Help is an optional line shown under the question.
 	Help string
 	// Optional questions may be left unanswered; questions are required
@@ -194,7 +197,7 @@ func (s *Survey) Normalize() {
 		q.Help = strings.TrimSpace(CleanLine(q.Help))
 		k, ok := KindOf(q.Type)
 		if !ok {
-			*q = Question{ID: q.ID, Text: q.Text, Type: q.Type, Section: q.Section, Help: q.Help, Optional: q.Optional, Hidden: q.Hidden}
+			*q = Question{ID: q.ID, Text: q.Text, Type: q.Type, Section: q.Section, ShowIf: q.ShowIf, Help: q.Help, Optional: q.Optional, Hidden: q.Hidden}
 			continue
 		}
 		normalizeSettings(q, k.Settings())
@@ -202,6 +205,7 @@ func (s *Survey) Normalize() {
 		q.HiddenChoices = hiddenLines(q.HiddenChoices, q.PossibleAnswers)
 		q.HiddenRows = hiddenLines(q.HiddenRows, q.Rows)
 	}
+	s.normalizeLogic()
 	s.normalizeSections()
 }
 
@@ -210,7 +214,8 @@ func (s *Survey) Normalize() {
 // ".type", ".help" and the kind's settings (".choices", ".rows", ".min",
 // ".max", ".scale", ".format", ".labels", ".section") for question N (from
 // 0), and "sections", "sections.N" and "sections.N.id", ".title",
-// ".description" for section N (section.go).
+// ".description" for section N (section.go), and the keys of the logic
+// (logic.go: "questions.N.showIf.rules.M.question", "sections.N.jumps.M.to").
 func (s *Survey) Validate() error {
 	f := fieldErrors{}
 	switch n := utf8.RuneCountInString(s.Title); {
@@ -284,5 +289,6 @@ func (s *Survey) Validate() error {
 		k.validate(q, key, f)
 	}
 	s.validateSections(f)
+	s.validateLogic(f)
 	return f.err("The survey")
 }

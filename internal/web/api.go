@@ -135,12 +135,16 @@ type apiSection struct {
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
 	Shuffle     bool   `json:"shuffle,omitempty"`
+	// ShowIf shows the section only when it holds; Jumps say where to go
+	// after it: the first whose condition holds wins (survey/logic.go).
+	ShowIf *survey.Condition `json:"showIf,omitempty"`
+	Jumps  []survey.Jump     `json:"jumps,omitempty"`
 }
 
 func apiSections(in []survey.Section) []apiSection {
 	var out []apiSection
 	for _, sc := range in {
-		out = append(out, apiSection{ID: sc.ID, Title: sc.Title, Description: sc.Description, Shuffle: sc.Shuffle})
+		out = append(out, apiSection{ID: sc.ID, Title: sc.Title, Description: sc.Description, Shuffle: sc.Shuffle, ShowIf: sc.ShowIf, Jumps: sc.Jumps})
 	}
 	return out
 }
@@ -148,14 +152,16 @@ func apiSections(in []survey.Section) []apiSection {
 func surveySections(in []apiSection) []survey.Section {
 	var out []survey.Section
 	for _, sc := range in {
-		out = append(out, survey.Section{ID: sc.ID, Title: sc.Title, Description: sc.Description, Shuffle: sc.Shuffle})
+		out = append(out, survey.Section{ID: sc.ID, Title: sc.Title, Description: sc.Description, Shuffle: sc.Shuffle, ShowIf: sc.ShowIf, Jumps: sc.Jumps})
 	}
 	return out
 }
 
 // apiQuestion is a question with every setting a kind may have; a setting
 // at its zero value is left out, and a setting the question's kind does
-// not have is dropped (survey.Normalize).
+// not have is dropped (survey.Normalize). On the way in, ID is optional:
+// it names the question in the new survey's rules only (the survey's
+// questions are given IDs of their own when it is made).
 type apiQuestion struct {
 	ID              string              `json:"id,omitempty"`
 	Text            string              `json:"text"`
@@ -174,6 +180,9 @@ type apiQuestion struct {
 	Scale           int                 `json:"scale,omitempty"`
 	LowLabel        string              `json:"lowLabel,omitempty"`
 	HighLabel       string              `json:"highLabel,omitempty"`
+	// ShowIf shows the question only when it holds for the answers to
+	// earlier questions.
+	ShowIf *survey.Condition `json:"showIf,omitempty"`
 	// Hidden, HiddenChoices and HiddenRows are what an edit of the
 	// published survey took from respondents but kept for its answers
 	// (read only: a new survey has none).
@@ -220,13 +229,13 @@ func (b apiBound) MarshalJSON() ([]byte, error) {
 }
 
 func (q apiQuestion) question() survey.Question {
-	return survey.Question{Text: q.Text, Type: q.Type, Section: q.Section, Help: q.Help, Optional: q.Optional, PossibleAnswers: q.PossibleAnswers, Rows: q.Rows,
+	return survey.Question{ID: q.ID, ShowIf: q.ShowIf, Text: q.Text, Type: q.Type, Section: q.Section, Help: q.Help, Optional: q.Optional, PossibleAnswers: q.PossibleAnswers, Rows: q.Rows,
 		Other: q.Other, Shuffle: q.Shuffle, Min: string(q.Min), Max: string(q.Max), Integer: q.Integer, Format: q.Format, Scale: q.Scale,
 		LowLabel: q.LowLabel, HighLabel: q.HighLabel}
 }
 
 func apiQuestionOf(q survey.Question) apiQuestion {
-	return apiQuestion{ID: q.ID, Text: q.Text, Type: q.Type, Section: q.Section, Help: q.Help, Optional: q.Optional, PossibleAnswers: q.PossibleAnswers, Rows: q.Rows,
+	return apiQuestion{ID: q.ID, ShowIf: q.ShowIf, Text: q.Text, Type: q.Type, Section: q.Section, Help: q.Help, Optional: q.Optional, PossibleAnswers: q.PossibleAnswers, Rows: q.Rows,
 		Other: q.Other, Shuffle: q.Shuffle, Min: apiBound(q.Min), Max: apiBound(q.Max), Integer: q.Integer, Format: q.Format, Scale: q.Scale,
 		LowLabel: q.LowLabel, HighLabel: q.HighLabel, Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows}
 }

@@ -18,8 +18,9 @@ import (
 
 // A survey's definition travels between tenants and instances as JSON: its
 // texts and questions (each with its kind's settings, as the API takes
-// them), never its answers, state, slug or IDs. Importing one makes a new
-// draft.
+// them) and its logic, never its answers, state or slug. Its questions'
+// IDs are q1, q2 … (which its rules name); importing one makes a new
+// draft, whose questions get IDs of their own.
 
 // definitionFormat names the format, so that it can change.
 const definitionFormat = "surveys.definition/1"
@@ -68,7 +69,6 @@ func parseDefinition(tenant string, data []byte) (*survey.Survey, error) {
 	}
 	sv := &survey.Survey{Tenant: tenant, Title: d.Title, Description: d.Description, ThankYou: d.ThankYou, State: survey.Draft, Sections: surveySections(d.Sections)}
 	for _, q := range d.Questions {
-		q.ID = "" // the new draft's questions get IDs of their own
 		sv.Questions = append(sv.Questions, q.question())
 	}
 	if errs := definitionProblems(sv, nil); errs != nil {

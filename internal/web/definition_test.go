@@ -43,7 +43,13 @@ func TestDefinitionOutAndIn(t *testing.T) {
 	if err := json.Unmarshal([]byte(def), &d); err != nil || d["format"] != "surveys.definition/1" || d["title"] != app.adatum.Title {
 		t.Fatalf("definition = %v, %v:\n%s", d, err, def)
 	}
-	if strings.Contains(def, `"id"`) || strings.Contains(def, "Faster pages, please") || strings.Contains(def, "adatum") {
+	// Its questions' IDs are q1, q2 … (for its rules), not the survey's.
+	for _, q := range app.adatum.Questions {
+		if strings.Contains(def, `"`+q.ID+`"`) {
+			t.Fatalf("the definition carries the question ID %s:\n%s", q.ID, def)
+		}
+	}
+	if !strings.Contains(def, `"id": "q1"`) || strings.Contains(def, "Faster pages, please") || strings.Contains(def, "adatum") {
 		t.Fatalf("the definition carries IDs, answers or the tenant:\n%s", def)
 	}
 	if code, _, _ := app.get(t, "/adatum/surveys/"+app.adatum.Slug+"/definition.json", fred); code != 403 {

@@ -461,7 +461,31 @@ func (p designerPage) definition(now time.Time) (*survey.Survey, map[string]stri
 		}
 		sv.Questions = append(sv.Questions, q)
 	}
+	keepLogic(sv, p.Survey)
 	return sv, own
+}
+
+// keepLogic gives the questions and sections of sv the conditions and
+// jumps those of the same IDs have in cur, the survey as stored (nil for
+// a new one): the designer does not edit logic yet, and a save keeps it
+// (Validate refuses an edit that breaks it, beside the rule).
+func keepLogic(sv, cur *survey.Survey) {
+	if cur == nil {
+		return
+	}
+	for i, q := range sv.Questions {
+		if q.ID == "" {
+			continue
+		}
+		if old, ok := cur.Question(q.ID); ok {
+			sv.Questions[i].ShowIf = old.ShowIf
+		}
+	}
+	for i, sc := range sv.Sections {
+		if j := slices.IndexFunc(cur.Sections, func(o survey.Section) bool { return o.ID == sc.ID }); j >= 0 {
+			sv.Sections[i].ShowIf, sv.Sections[i].Jumps = cur.Sections[j].ShowIf, cur.Sections[j].Jumps
+		}
+	}
 }
 
 // definitionProblems is the designer's own problems (own) and those
