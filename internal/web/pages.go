@@ -200,14 +200,18 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	default:
 		return survey.Errorf(survey.EINVALID, "Unknown action %q.", action)
 	}
-	// The page is checked as it is left.
-	if _, err := survey.NewAnswer(&survey.Survey{Questions: here.Questions}, values); err != nil {
+	// The page is checked as it is left: the whole answer so far, so that
+	// a question's condition on an earlier page's answer holds as it will
+	// at the end; only this page's problems count now.
+	if _, err := survey.NewAnswer(sv, values); err != nil {
 		var e *survey.Error
 		if !errors.As(err, &e) || e.Code != survey.EINVALID {
 			return err
 		}
-		page.Errors = e.Fields
-		return s.renderPage(w, r, http.StatusUnprocessableEntity, page, pages, st)
+		if errs := problemsOf(e.Fields, here.Questions); len(errs) > 0 {
+			page.Errors = errs
+			return s.renderPage(w, r, http.StatusUnprocessableEntity, page, pages, st)
+		}
 	}
 	if action == actionNext && !last {
 		st.Page++
@@ -335,4 +339,15 @@ func (s *Server) resumeSurvey(w http.ResponseWriter, r *http.Request) error {
 		page.Token = s.signer.issue(t.Key, sv.Slug)
 	}
 	return s.renderPage(w, r, http.StatusOK, page, pages, st)
+}
+
+// problemsOf keeps the problems of the questions qs (keyed by question ID).
+func problemsOf(fields map[string]string, qs []survey.Question) map[string]string {
+	out := map[string]string{}
+	for _, q := range qs {
+		if msg, ok := fields[q.ID]; ok {
+			out[q.ID] = msg
+		}
+	}
+	return out
 }

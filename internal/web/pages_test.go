@@ -407,3 +407,42 @@ func (a *testApp) blobs(t testing.TB, container string) int {
 	}
 	return len(page.Items)
 }
+
+// TestPageCheckFollowsLogic: a page is checked with the answers of the
+// pages before it, so a question shown only after "Yes" on page 1 is
+// required on page 2 after Yes and not after No.
+func TestPageCheckFollowsLogic(t *testing.T) {
+	app := newTestApp(t)
+	sv := app.publish(t, &survey.Survey{Title: "Logic pages",
+		Sections: []survey.Section{{ID: "one"}, {ID: "two", Title: "More"}},
+		Questions: []survey.Question{
+			{ID: "a", Text: "Did you eat?", Type: survey.MultipleChoice, PossibleAnswers: []string{"Yes", "No"}, Section: "one"},
+			{ID: "b", Text: "What did you eat?", Type: survey.SimpleText, Section: "two",
+				ShowIf: &survey.Condition{Match: "all", Rules: []survey.Rule{{Question: "a", Op: "equals", Values: []string{"Yes"}}}}},
+		}})
+	time.Sleep(5 * time.Millisecond) // past the test cache's TTL
+	path := "/survey/adatum/" + sv.Slug
+	q := sv.Questions
+	for _, c := range []struct {
+		ate  string
+		want int // the last page sent empty
+	}{{"Yes", 422}, {"No", 303}} {
+		_, _, body := app.do(t, "GET", path, nil, nil)
+		token, _ := formOf(t, body)
+		code, body := app.post(t, path, token, "", "next", "q-"+q[0].ID, c.ate)
+		if code != 200 {
+			t.Fatalf("%s: page 1 = %d", c.ate, code)
+		}
+		_, st := formOf(t, body)
+		code, body = app.post(t, path, token, st, "submit")
+		if code != c.want {
+			t.Fatalf("%s: page 2 sent empty = %d, want %d", c.ate, code, c.want)
+		}
+		if c.want == 422 {
+			mustContain(t, c.ate, body, `id="err-`+q[1].ID+`"`)
+		}
+	}
+	if n := app.storedOf(t, sv.Slug); n != 1 {
+		t.Fatalf("%d answers stored, want 1 (the No)", n)
+	}
+}
