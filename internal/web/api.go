@@ -114,11 +114,13 @@ type apiSurvey struct {
 	Listed      bool         `json:"listed"`
 	// OnePer is "none", "browser" or "link"; MayChange, that a personal
 	// link's answer may be changed until the survey closes.
-	OnePer      string     `json:"onePer"`
-	MayChange   bool       `json:"mayChange,omitempty"`
-	CreatedOn   time.Time  `json:"createdOn"`
-	PublishedOn *time.Time `json:"publishedOn,omitempty"`
-	PublicURL   string     `json:"publicUrl"`
+	OnePer string `json:"onePer"`
+	// PublicResults: the charts of the questions InResults are public.
+	PublicResults bool       `json:"publicResults,omitempty"`
+	MayChange     bool       `json:"mayChange,omitempty"`
+	CreatedOn     time.Time  `json:"createdOn"`
+	PublishedOn   *time.Time `json:"publishedOn,omitempty"`
+	PublicURL     string     `json:"publicUrl"`
 	// TrashedOn and PurgeOn: a survey in the trash, and when it goes for good.
 	TrashedOn *time.Time `json:"trashedOn,omitempty"`
 	PurgeOn   *time.Time `json:"purgeOn,omitempty"`
@@ -189,6 +191,8 @@ type apiQuestion struct {
 	Hidden        bool     `json:"hidden,omitempty"`
 	HiddenChoices []string `json:"hiddenChoices,omitempty"`
 	HiddenRows    []string `json:"hiddenRows,omitempty"`
+	// InResults puts the question's chart on the public results page.
+	InResults bool `json:"inResults,omitempty"`
 }
 
 // apiBound is a question's min or max: a JSON number or a string in, and
@@ -231,18 +235,18 @@ func (b apiBound) MarshalJSON() ([]byte, error) {
 func (q apiQuestion) question() survey.Question {
 	return survey.Question{ID: q.ID, ShowIf: q.ShowIf, Text: q.Text, Type: q.Type, Section: q.Section, Help: q.Help, Optional: q.Optional, PossibleAnswers: q.PossibleAnswers, Rows: q.Rows,
 		Other: q.Other, Shuffle: q.Shuffle, Min: string(q.Min), Max: string(q.Max), Integer: q.Integer, Format: q.Format, Scale: q.Scale,
-		LowLabel: q.LowLabel, HighLabel: q.HighLabel}
+		LowLabel: q.LowLabel, HighLabel: q.HighLabel, InResults: q.InResults}
 }
 
 func apiQuestionOf(q survey.Question) apiQuestion {
 	return apiQuestion{ID: q.ID, ShowIf: q.ShowIf, Text: q.Text, Type: q.Type, Section: q.Section, Help: q.Help, Optional: q.Optional, PossibleAnswers: q.PossibleAnswers, Rows: q.Rows,
 		Other: q.Other, Shuffle: q.Shuffle, Min: apiBound(q.Min), Max: apiBound(q.Max), Integer: q.Integer, Format: q.Format, Scale: q.Scale,
-		LowLabel: q.LowLabel, HighLabel: q.HighLabel, Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows}
+		LowLabel: q.LowLabel, HighLabel: q.HighLabel, Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows, InResults: q.InResults}
 }
 
 func toAPI(sv *survey.Survey) apiSurvey {
 	a := apiSurvey{Slug: sv.Slug, Title: sv.Title, Description: sv.Description, ThankYou: sv.ThankYou, State: sv.State, Listed: sv.Listed,
-		OnePer: sv.OnePer.Name(), MayChange: sv.MayChange, CreatedOn: sv.CreatedOn, PublicURL: "/survey/" + sv.Tenant + "/" + sv.Slug}
+		OnePer: sv.OnePer.Name(), MayChange: sv.MayChange, PublicResults: sv.PublicResults, CreatedOn: sv.CreatedOn, PublicURL: "/survey/" + sv.Tenant + "/" + sv.Slug}
 	if sv.Trashed() {
 		trashed, purge := sv.TrashedOn, sv.PurgeOn()
 		a.TrashedOn, a.PurgeOn = &trashed, &purge
@@ -277,15 +281,18 @@ func (s *Server) apiList(w http.ResponseWriter, r *http.Request) (int, any, erro
 // ("questions.0.choices"); an unknown type's problem lists the known ones.
 func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	var in struct {
-		Title       string        `json:"title"`
-		Description string        `json:"description"`
-		ThankYou    string        `json:"thankYou"`
-		Listed      bool          `json:"listed"`
-		Publish     bool          `json:"publish"`
-		Sections    []apiSection  `json:"sections"`
-		OnePer      string        `json:"onePer"`
-		MayChange   bool          `json:"mayChange"`
-		Questions   []apiQuestion `json:"questions"`
+		Title       string       `json:"title"`
+		Description string       `json:"description"`
+		ThankYou    string       `json:"thankYou"`
+		Listed      bool         `json:"listed"`
+		Publish     bool         `json:"publish"`
+		Sections    []apiSection `json:"sections"`
+		OnePer      string       `json:"onePer"`
+		MayChange   bool         `json:"mayChange"`
+		// PublicResults shows the charts of the questions marked
+		// inResults at /survey/{tenant}/{slug}/results.
+		PublicResults bool          `json:"publicResults"`
+		Questions     []apiQuestion `json:"questions"`
 	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20))
 	dec.DisallowUnknownFields()
@@ -293,7 +300,7 @@ func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) (int, any, er
 		return 0, nil, survey.Errorf(survey.EINVALID, "The body is not a survey definition: %v.", err)
 	}
 	sv := &survey.Survey{Tenant: apiTenant(r), Title: in.Title, Description: in.Description, ThankYou: in.ThankYou, Listed: in.Listed, State: survey.Draft,
-		OnePer: survey.OnePer(in.OnePer), MayChange: in.MayChange, Sections: surveySections(in.Sections)}
+		OnePer: survey.OnePer(in.OnePer), MayChange: in.MayChange, PublicResults: in.PublicResults, Sections: surveySections(in.Sections)}
 	if o, ok := survey.ParseOnePer(in.OnePer); ok {
 		sv.OnePer = o
 	}

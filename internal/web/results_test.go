@@ -65,4 +65,20 @@ func TestPublicResults(t *testing.T) {
 	if err != nil || !got.PublicResults || !got.Questions[0].InResults || got.Questions[1].InResults {
 		t.Fatalf("saved %+v, %v", got, err)
 	}
+
+	// And through the API, both ways.
+	token, err := store.NewTokenStore(app.st).Create(ctx, "adatum", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, v, raw := app.api(t, "POST", "/api/v1/surveys", token, `{"title":"API poll","publicResults":true,"questions":[
+		{"text":"Pick one","type":"MultipleChoice","possibleAnswers":["A","B"],"inResults":true},{"text":"Why?","type":"SimpleText"}]}`)
+	if code != 201 || v["publicResults"] != true {
+		t.Fatalf("create = %d %s", code, raw)
+	}
+	code, v, raw = app.api(t, "GET", "/api/v1/surveys/"+v["slug"].(string), token, "")
+	qs, _ := v["questions"].([]any)
+	if code != 200 || v["publicResults"] != true || len(qs) != 2 || qs[0].(map[string]any)["inResults"] != true || qs[1].(map[string]any)["inResults"] != nil {
+		t.Fatalf("get = %d %s", code, raw)
+	}
 }
