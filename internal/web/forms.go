@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/lrucache"
@@ -64,4 +65,14 @@ func (f *forms) get(t *survey.Tenant, s *survey.Survey, render func() ([]byte, e
 	}
 	f.cache.Add(s, e)
 	return e, nil
+}
+
+// parseSmallForm reads a small urlencoded form (at most 64 KiB); one that
+// cannot be read is an EINVALID error.
+func parseSmallForm(w http.ResponseWriter, r *http.Request) error {
+	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	if err := r.ParseForm(); err != nil {
+		return survey.Errorf(survey.EINVALID, "The form could not be read.")
+	}
+	return nil
 }

@@ -46,9 +46,8 @@ func (s *Server) showIdentity(w http.ResponseWriter, r *http.Request) error {
 // the issuer and client id are unchanged. A
 // problem is shown beside its field (422) and nothing is saved.
 func (s *Server) saveIdentity(w http.ResponseWriter, r *http.Request) error {
-	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
-	if err := r.ParseForm(); err != nil {
-		return survey.Errorf(survey.EINVALID, "The form could not be read.")
+	if err := parseSmallForm(w, r); err != nil {
+		return err
 	}
 	t, err := s.tenants.Get(r.Context(), sessionFrom(r.Context()).Tenant)
 	if err != nil {

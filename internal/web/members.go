@@ -84,15 +84,6 @@ func (s *Server) showMembers(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// parseForm reads a small urlencoded form.
-func parseSmallForm(w http.ResponseWriter, r *http.Request) error {
-	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
-	if err := r.ParseForm(); err != nil {
-		return survey.Errorf(survey.EINVALID, "The form could not be read.")
-	}
-	return nil
-}
-
 // invite makes an invitation: a single-use link for InviteLinkTTL, sent by
 // e-mail, or shown on the page when e-mail is off. An invalid form (422)
 // saves nothing.

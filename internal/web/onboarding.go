@@ -43,9 +43,8 @@ func (s *Server) showOnboarding(w http.ResponseWriter, r *http.Request) error {
 // sign up; a paid plan is an operator's change). The tenant is live at
 // once, and the new administrator is signed in.
 func (s *Server) onboard(w http.ResponseWriter, r *http.Request) error {
-	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
-	if err := r.ParseForm(); err != nil {
-		return survey.Errorf(survey.EINVALID, "The form could not be read.")
+	if err := parseSmallForm(w, r); err != nil {
+		return err
 	}
 	f := r.PostForm
 	page := onboardingPage{Name: strings.TrimSpace(survey.CleanLine(f.Get("name"))), Email: survey.NormalizeEmail(f.Get("email")), Plan: survey.Trial,

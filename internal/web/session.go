@@ -110,9 +110,8 @@ func (s *Server) showLogin(w http.ResponseWriter, r *http.Request) error {
 // Secure over TLS or when the public URL is https), then 303 to the
 // dashboard or the page asked for.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
-	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
-	if err := r.ParseForm(); err != nil {
-		return survey.Errorf(survey.EINVALID, "The form could not be read.")
+	if err := parseSmallForm(w, r); err != nil {
+		return err
 	}
 	page := loginPage{Tenant: strings.TrimSpace(r.PostForm.Get("tenant")), Email: r.PostForm.Get("email"), Next: r.PostForm.Get("next")}
 	// Throttled per client address here, per account in Authenticate; a
@@ -183,9 +182,8 @@ func (s *Server) showPassword(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) error {
 	sess := sessionFrom(r.Context())
-	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
-	if err := r.ParseForm(); err != nil {
-		return survey.Errorf(survey.EINVALID, "The form could not be read.")
+	if err := parseSmallForm(w, r); err != nil {
+		return err
 	}
 	page := passwordPage{User: sess}
 	next := r.PostForm.Get("new")

@@ -90,9 +90,8 @@ func (s *Server) loginByEmail(w http.ResponseWriter, r *http.Request, page login
 // pickTenant signs in to the organisation picked, with the single-use
 // link the pick page carried.
 func (s *Server) pickTenant(w http.ResponseWriter, r *http.Request) error {
-	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
-	if err := r.ParseForm(); err != nil {
-		return survey.Errorf(survey.EINVALID, "The form could not be read.")
+	if err := parseSmallForm(w, r); err != nil {
+		return err
 	}
 	l, err := s.useLink(r, store.LinkPick, r.PostForm.Get("token"))
 	if err != nil {
@@ -161,9 +160,8 @@ type resetLink struct{ Organisation, URL string }
 // account. The page says the same whether there is any, so that it does
 // not tell who has an account.
 func (s *Server) forgot(w http.ResponseWriter, r *http.Request) error {
-	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
-	if err := r.ParseForm(); err != nil {
-		return survey.Errorf(survey.EINVALID, "The form could not be read.")
+	if err := parseSmallForm(w, r); err != nil {
+		return err
 	}
 	page := forgotPage{Email: survey.NormalizeEmail(r.PostForm.Get("email")), MailOff: !s.mailOn()}
 	if page.MailOff {
@@ -240,9 +238,8 @@ func (s *Server) showReset(w http.ResponseWriter, r *http.Request) error {
 // and this browser is signed in.
 func (s *Server) reset(w http.ResponseWriter, r *http.Request) error {
 	token := chi.URLParam(r, "token")
-	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
-	if err := r.ParseForm(); err != nil {
-		return survey.Errorf(survey.EINVALID, "The form could not be read.")
+	if err := parseSmallForm(w, r); err != nil {
+		return err
 	}
 	l, err := s.peekLink(r, store.LinkReset, token)
 	if err != nil {
