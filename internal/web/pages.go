@@ -104,7 +104,11 @@ func pageCacheable(pages []survey.Page) bool {
 // with the state of the other pages sealed in the form: the answers of
 // every question the page does not show.
 func (s *Server) renderPage(w http.ResponseWriter, r *http.Request, status int, p surveyPage, pages []survey.Page, st pageState) error {
-	rt := routeOf(p.Survey, pages, st.Values)
+	return s.renderPageOn(w, r, status, p, pages, st, routeOf(p.Survey, pages, st.Values))
+}
+
+// renderPageOn is renderPage on rt, the path of st.Values.
+func (s *Server) renderPageOn(w http.ResponseWriter, r *http.Request, status int, p surveyPage, pages []survey.Page, st pageState, rt route) error {
 	st.Page = rt.onPath(st.Page)
 	pageView(&p, pages, rt, st.Page, p.Token)
 	if len(pages) > 1 || st.Resume != "" {
@@ -179,11 +183,12 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 			values[id] = f
 		}
 	}
-	// The page sent the questions the path showed on it: the answers of
-	// the earlier pages decide which (path.go).
-	here, _ := routeOf(sv, pages, values).shows(sv, pages[st.Page].Questions)
-	for id, f := range formValues(&survey.Survey{Questions: here}, r.PostForm) {
-		values[id] = f
+	// The page sent the questions the path showed on it; the state keeps
+	// the answers of those it did not show (renderPage), and of no other.
+	for id, f := range formValues(&survey.Survey{Questions: pages[st.Page].Questions}, r.PostForm) {
+		if _, kept := values[id]; len(f) > 0 || !kept {
+			values[id] = f
+		}
 	}
 	st.Values = values
 	page := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Values: values, Token: token, Personal: once.Token, Changing: once.Changing}
@@ -201,19 +206,19 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	id, ok := s.signer.check(t.Key, sv.Slug, token)
 	if !ok {
 		page.Token, page.Message = s.signer.issue(t.Key, sv.Slug), formExpired
-		return s.renderPage(w, r, http.StatusUnprocessableEntity, page, pages, st)
+		return s.renderPageOn(w, r, http.StatusUnprocessableEntity, page, pages, st, rt)
 	}
 	if rt.at(st.Page) < 0 {
 		// Not on the path (the survey changed since the page was shown):
 		// the page of the path before it, nothing checked.
-		return s.renderPage(w, r, http.StatusOK, page, pages, st)
+		return s.renderPageOn(w, r, http.StatusOK, page, pages, st, rt)
 	}
 	switch action {
 	case actionBack:
 		st.Page = rt.before(st.Page)
-		return s.renderPage(w, r, http.StatusOK, page, pages, st)
+		return s.renderPageOn(w, r, http.StatusOK, page, pages, st, rt)
 	case actionSave:
-		return s.saveProgress(w, r, page, pages, st)
+		return s.saveProgress(w, r, page, pages, st, rt)
 	case actionNext, actionSubmit:
 	default:
 		return survey.Errorf(survey.EINVALID, "Unknown action %q.", action)
@@ -226,9 +231,9 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 		if !errors.As(err, &e) || e.Code != survey.EINVALID {
 			return err
 		}
-		if errs := problemsOf(e.Fields, here); len(errs) > 0 {
+		if errs := problemsOf(e.Fields, pages[st.Page].Questions); len(errs) > 0 {
 			page.Errors = errs
-			return s.renderPage(w, r, http.StatusUnprocessableEntity, page, pages, st)
+			return s.renderPageOn(w, r, http.StatusUnprocessableEntity, page, pages, st, rt)
 		}
 	}
 	if next, ok := rt.after(st.Page); action == actionNext && ok {
@@ -238,7 +243,7 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 			// funnel (AddPage counts page n+1 reached as page n left).
 			s.viewCounter.AddPage(t.Key, sv.Slug, next)
 		}
-		return s.renderPage(w, r, http.StatusOK, page, pages, st)
+		return s.renderPageOn(w, r, http.StatusOK, page, pages, st, rt)
 	}
 	a, err := survey.NewAnswer(sv, values)
 	if err != nil {
@@ -255,12 +260,12 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 		page.Errors = e.Fields
-		return s.renderPage(w, r, http.StatusUnprocessableEntity, page, pages, st)
+		return s.renderPageOn(w, r, http.StatusUnprocessableEntity, page, pages, st, rt)
 	}
 	if sv.Challenge {
 		again := func(message string) error {
 			page.Token, page.Message = s.signer.issue(t.Key, sv.Slug), message
-			return s.renderPage(w, r, http.StatusUnprocessableEntity, page, pages, st)
+			return s.renderPageOn(w, r, http.StatusUnprocessableEntity, page, pages, st, rt)
 		}
 		switch pow := r.PostForm.Get("pow"); {
 		case pow == "":
@@ -302,8 +307,8 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 // saveProgress stores the respondent's progress (their token and the
 // sealed state of every page) as one blob under a random key, the same
 // key on a later save, and shows the page again with the link back.
-func (s *Server) saveProgress(w http.ResponseWriter, r *http.Request, page surveyPage, pages []survey.Page, st pageState) error {
-	if s.resume == nil || len(pages) < 2 || len(routeOf(page.Survey, pages, st.Values).path) < 2 {
+func (s *Server) saveProgress(w http.ResponseWriter, r *http.Request, page surveyPage, pages []survey.Page, st pageState, rt route) error {
+	if s.resume == nil || len(pages) < 2 || len(rt.path) < 2 {
 		return survey.Errorf(survey.EINVALID, "This survey cannot be saved to finish later.")
 	}
 	if st.Resume == "" {
@@ -318,7 +323,7 @@ func (s *Server) saveProgress(w http.ResponseWriter, r *http.Request, page surve
 		return err
 	}
 	page.ResumeLink = "/survey/" + page.Tenant.Key + "/" + page.Survey.Slug + "/resume/" + st.Resume
-	return s.renderPage(w, r, http.StatusOK, page, pages, st)
+	return s.renderPageOn(w, r, http.StatusOK, page, pages, st, rt)
 }
 
 // resumeSurvey brings a respondent back to the page they saved, with their
