@@ -303,7 +303,9 @@ func TestLogicResume(t *testing.T) {
 	mustContain(t, "resumed", body, "Page 2 of 2", "Last words", `value="3" checked`)
 	mustLack(t, "resumed", body, "Would you buy")
 	tok, st := formOf(t, body)
-	code, body = app.post(t, path, tok, st, "back", "q-"+ids["rate"], "3")
+	if code, body = app.post(t, path, tok, st, "back", "q-"+ids["rate"], "3"); code != 200 {
+		t.Fatalf("back = %d", code)
+	}
 	mustContain(t, "resumed, back", body, "Page 1 of 2", `value="No" checked`)
 	_, st = formOf(t, body)
 	_, body = app.post(t, path, tok, st, "next", "q-"+ids["own"], "No")
