@@ -39,7 +39,7 @@ type designerCondition struct {
 	Name, ID string
 	Jump     int
 	// Lead starts the sentence of its select of all or any ("Show this
-	// question when").
+	// question if").
 	Lead string
 	// Focus is the id of the page's control to focus.
 	Focus string
@@ -278,7 +278,7 @@ func (p *designerPage) prepareLogic() {
 	}
 	for i := range qs {
 		c := &qs[i].If
-		c.Name, c.ID, c.Jump, c.Lead = "q."+strconv.Itoa(i)+".if", "q"+strconv.Itoa(i)+"-if", 0, "Show this question when"
+		c.Name, c.ID, c.Jump, c.Lead = "q."+strconv.Itoa(i)+".if", "q"+strconv.Itoa(i)+"-if", 0, "Show this question if"
 		p.prepareCondition(c, allowed(i), "")
 	}
 	// first[k] is the index of section k's first question.
@@ -291,12 +291,12 @@ func (p *designerPage) prepareLogic() {
 	}
 	for k := range p.Sections {
 		s := &p.Sections[k]
-		s.If.Name, s.If.ID, s.If.Jump, s.If.Lead = "s."+strconv.Itoa(k)+".if", "s"+strconv.Itoa(k)+"-if", 0, "Show this section when"
+		s.If.Name, s.If.ID, s.If.Jump, s.If.Lead = "s."+strconv.Itoa(k)+".if", "s"+strconv.Itoa(k)+"-if", 0, "Show this section if"
 		p.prepareCondition(&s.If, allowed(first[k]), "")
 		for m := range s.Jumps {
 			j := &s.Jumps[m]
 			j.Num = m + 1
-			j.If.Name, j.If.ID, j.If.Jump, j.If.Lead = "s."+strconv.Itoa(k)+".j."+strconv.Itoa(m)+".if", "s"+strconv.Itoa(k)+"-j"+strconv.Itoa(m)+"-if", m+1, "Take this jump when"
+			j.If.Name, j.If.ID, j.If.Jump, j.If.Lead = "s."+strconv.Itoa(k)+".j."+strconv.Itoa(m)+".if", "s"+strconv.Itoa(k)+"-j"+strconv.Itoa(m)+"-if", m+1, "Take this jump if"
 			p.prepareCondition(&j.If, allowed(first[k+1]), "Jump "+strconv.Itoa(m+1)+", ")
 			j.Targets = nil
 			found := j.To == ""
