@@ -129,6 +129,23 @@ func TestBrowserEveryScreen(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// A draft with logic: the designer's conditions and jumps, shown open.
+	commute := &survey.Survey{Tenant: "adatum", Title: "Getting to work",
+		Sections: []survey.Section{
+			{ID: "you", Title: "About you", Jumps: []survey.Jump{{If: survey.Condition{Rules: []survey.Rule{{Question: "car", Op: survey.OpEquals, Values: []string{"No"}}}}, To: "car"}}},
+			{ID: "commute", Title: "Your commute"},
+			{ID: "car", Title: "Your car and the fuel it uses", ShowIf: &survey.Condition{Rules: []survey.Rule{{Question: "car", Op: survey.OpAnswered}}}}},
+		Questions: []survey.Question{
+			{ID: "car", Text: "Do you own a car?", Type: survey.MultipleChoice, PossibleAnswers: []string{"Yes", "No", "I share one with my household"}, Section: "you"},
+			{ID: "age", Text: "How old are you?", Type: survey.Number, Optional: true, Section: "you"},
+			{ID: "how", Text: "How do you get to work on most days of the week?", Type: survey.SimpleText, Section: "commute",
+				ShowIf: &survey.Condition{Match: survey.MatchAny, Rules: []survey.Rule{{Question: "car", Op: survey.OpOneOf, Values: []string{"No", "I share one with my household"}}, {Question: "age", Op: survey.OpLessThan, Values: []string{"18"}}}}},
+			{ID: "fuel", Text: "Which fuel does it use?", Type: survey.SimpleText, Section: "car",
+				ShowIf: &survey.Condition{Rules: []survey.Rule{{Question: "car", Op: survey.OpEquals, Values: []string{"Yes"}}}}}}}
+	if err := surveys.Create(ctx, commute); err != nil {
+		t.Fatal(err)
+	}
+
 	// Webhooks: a long endpoint URL with deliveries (one that failed), and
 	// a disabled endpoint, for the banner.
 	hook := webhookEndpoints(t, m)
@@ -236,6 +253,7 @@ func TestBrowserEveryScreen(t *testing.T) {
 		{"new-survey", "/adatum/surveys/new", `#title`, "Question"},
 		{"import", "/adatum/surveys/import", `main form`, "definition"},
 		{"designer", sp + "/edit", `main`, "Edit survey"}, // published, with answers: still editable
+		{"designer-rules", "/adatum/surveys/" + commute.Slug + "/edit", `.dl-rule`, "Show this question only if"},
 		{"preview", sp + "/preview", `main form`, s.Questions[0].Text},
 		{"share", sp + "/share", `img.qr`, "Public link"},
 		{"analysis", sp + "/analyze", `#transfer .transfer-status`, "Last copy requested"}, // with its transfer section
