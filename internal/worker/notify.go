@@ -108,17 +108,25 @@ func (n *Notify) Answers(ctx context.Context, tenant, slug string, base int64, i
 	if len(each) == 0 {
 		return
 	}
-	sv, err := n.surveys.Get(ctx, tenant, slug)
-	if err != nil {
-		n.log.Warn("notify: read the survey", "tenant", tenant, "survey", slug, "err", err)
-		return
-	}
+	// The survey (its questions' settings, for the values) is read once a
+	// batch, and only when an e-mail is due: a burst beyond the cap costs
+	// one write of each subscription a batch.
+	var sv *survey.Survey
 	now := n.Now().UTC()
 	for _, sub := range each {
 		mails, flush, since, err := n.take(ctx, sub, int64(len(ids)), now)
 		if err != nil {
 			n.log.Warn("notify: count the e-mails of a subscriber", "tenant", tenant, "survey", slug, "err", err)
 			continue
+		}
+		if mails+flush == 0 {
+			continue
+		}
+		if sv == nil {
+			if sv, err = n.surveys.Get(ctx, tenant, slug); err != nil {
+				n.log.Warn("notify: read the survey", "tenant", tenant, "survey", slug, "err", err)
+				return
+			}
 		}
 		if flush > 0 {
 			n.more(ctx, sub, sv.Title, flush, since)
