@@ -148,7 +148,7 @@ func (m *Main) Run(ctx context.Context) error {
 	// from the secret key (without one, of this process: links then stop
 	// working at a restart).
 	notifications := store.NewNotificationStore(m.Storage)
-	unsubscribeKey := box.DeriveKey("unsubscribe links")
+	unsubscribeKey := box.DeriveKey(unsubscribePurpose)
 	if unsubscribeKey == nil {
 		unsubscribeKey = make([]byte, 32)
 		if _, err := rand.Read(unsubscribeKey); err != nil {
@@ -311,6 +311,10 @@ func (m *Main) Run(ctx context.Context) error {
 // serialises every enqueue behind the slowest (at 500 answers/s on the
 // embedded store the answers then waited seconds).
 const notifierParallel = 2
+
+// unsubscribePurpose derives the key of the notification e-mails'
+// unsubscribe links from the secret key.
+const unsubscribePurpose = "unsubscribe links"
 
 // maxHeaderBytes bounds a request's header lines (Go's default is 1 MB):
 // cookies, a long URL and the usual headers fit.
