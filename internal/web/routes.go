@@ -163,6 +163,16 @@ func (s *Server) Routes() *chi.Mux {
 			r.Post("/surveys/{slug}/close", s.apiHandle(s.apiSetState(survey.Closed)))
 			r.Post("/surveys/{slug}/duplicate", s.apiHandle(s.apiDuplicate))
 		})
+		r.Group(func(r chi.Router) {
+			r.Use(s.requireTokenRole(survey.ManageTenant))
+			r.Get("/webhooks", s.apiHandle(s.apiListWebhooks))
+			r.Post("/webhooks", s.apiHandle(s.apiAddWebhook))
+			r.Get("/webhooks/{id}", s.apiHandle(s.apiGetWebhook))
+			r.Delete("/webhooks/{id}", s.apiHandle(s.apiDeleteWebhook))
+			r.Post("/webhooks/{id}/rotate", s.apiHandle(s.apiWebhookAction("rotate")))
+			r.Post("/webhooks/{id}/test", s.apiHandle(s.apiWebhookAction("test")))
+			r.Post("/webhooks/{id}/enable", s.apiHandle(s.apiWebhookAction("enable")))
+		})
 		r.NotFound(s.apiHandle(func(http.ResponseWriter, *http.Request) (int, any, error) {
 			return 0, nil, notFound("No such API endpoint.")
 		}))

@@ -276,7 +276,7 @@ func (w *Webhooks) post(ctx context.Context, e *store.WebhookEndpoint, msg store
 	if err == nil {
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("User-Agent", "Surveys-Webhooks/1")
-		err = webhook.Headers(req.Header, e.Secret, msg.ID, start, body)
+		err = webhook.Headers(req.Header, msg.ID, start, body, e.Secrets(start)...)
 	}
 	var resp *http.Response
 	if err == nil {
