@@ -150,6 +150,13 @@ func TestBrowserEveryScreen(t *testing.T) {
 	// a disabled endpoint, for the banner.
 	hook := webhookEndpoints(t, m)
 
+	// An unsubscribe link of a notification e-mail (no sign-in).
+	box, err := m.cfg.Secrets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	unsubscribe := survey.Unsubscribe{Tenant: "adatum", Slug: s.Slug, Email: "victoria.long-address-for-testing@research.adatum.example", What: survey.NotifyDigest}.Token(box.DeriveKey(unsubscribePurpose))
+
 	base := "http://" + m.Addr()
 	run := browserRun(t, newBrowser(t))
 	axeCheck := newAxeCheck(t)
@@ -274,6 +281,8 @@ func TestBrowserEveryScreen(t *testing.T) {
 		{"webhook-delete", "/adatum/settings/webhooks/" + hook + "/delete", `main form`, "Delete the endpoint"},
 		{"not-found", sp + "-missing/analyze", `main`, "not found"},
 		{"results", "/survey/adatum/" + s.Slug + "/results", `.results-page`, "the results"},
+		{"notifications", sp + "/notifications", `main form`, "E-mail me each new answer"},
+		{"unsubscribe", "/unsubscribe/" + unsubscribe, `main form`, "Stop these e-mails?"},
 	} {
 		check(p.name, p.path, p.sel, p.want)
 	}
