@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/x509"
 	"errors"
 	"fmt"
@@ -141,6 +142,20 @@ func (m *Main) Run(ctx context.Context) error {
 	hooks.PublicURL = m.cfg.PublicURL
 	users := store.NewUserStore(m.Storage)
 	m.Mail = mail.NewOutbox(m.Storage, m.cfg.Mail)
+	// The members' e-mail choices: shared by the pages and the workers,
+	// so that a change here drops the workers' cached copy at once. The
+	// unsubscribe links of their e-mails are signed with a key derived
+	// from the secret key (without one, of this process: links then stop
+	// working at a restart).
+	notifications := store.NewNotificationStore(m.Storage)
+	unsubscribeKey := box.DeriveKey(unsubscribePurpose)
+	if unsubscribeKey == nil {
+		unsubscribeKey = make([]byte, 32)
+		if _, err := rand.Read(unsubscribeKey); err != nil {
+			return err
+		}
+	}
+	var nw *worker.Notify
 	if m.cfg.Mail == nil {
 		m.log.Info("e-mail is off: no --smtp-url (SURVEYS_SMTP_URL); pages that send e-mail say it is not set up")
 	} else {
@@ -166,7 +181,14 @@ func (m *Main) Run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		admins := worker.AdminMail{Users: users, Outbox: m.Mail, Templates: mt, PublicURL: m.cfg.PublicURL, Log: m.log}
+		admins := worker.AdminMail{Users: users, Outbox: m.Mail, Templates: mt, Notifications: notifications, UnsubscribeKey: unsubscribeKey, PublicURL: m.cfg.PublicURL, Log: m.log}
+		if m.Mail != nil {
+			if m.cfg.PublicURL == "" {
+				m.log.Warn("e-mail on without --public-url (SURVEYS_PUBLIC_URL): the links in notification and alert e-mails are relative, and so do not work")
+			}
+			nw = worker.NewNotify(m.Storage, notifications, m.Mail, mt, unsubscribeKey, m.cfg.PublicURL, worker.DefaultNotifyConfig, m.log)
+			w.Notify = nw
+		}
 		hw.Alert = admins
 		tw.Alert = admins
 		hooks.Queued = hw.Wake
@@ -220,6 +242,9 @@ func (m *Main) Run(ctx context.Context) error {
 		Answers:       answers,
 
 		Webhooks: hooks,
+		// E-mail notifications of answers, and their unsubscribe links.
+		Notifications:  notifications,
+		UnsubscribeKey: unsubscribeKey,
 		// Progress respondents of multi-page surveys save to finish later.
 		Resume: store.NewResumeStore(m.Storage),
 	}
@@ -237,7 +262,7 @@ func (m *Main) Run(ctx context.Context) error {
 	if m.cfg.Worker {
 		wctx, cancel := context.WithCancel(context.Background())
 		m.stopWorker = cancel
-		m.workerDone = make(chan error, 6)
+		m.workerDone = make(chan error, 7)
 		reg.Register(wm.Collectors()...)
 		reg.Register(vw.Collectors()...)
 		reg.Register(tw.Collectors()...)
@@ -253,6 +278,11 @@ func (m *Main) Run(ctx context.Context) error {
 			reg.Register(mw.Collectors()...)
 			m.workers++
 			go func() { m.workerDone <- mw.Run(wctx) }()
+		}
+		if nw != nil {
+			reg.Register(nw.Collectors()...)
+			m.workers++
+			go func() { m.workerDone <- nw.Run(wctx) }()
 		}
 	}
 	m.ln, err = net.Listen("tcp", m.cfg.Addr)
@@ -281,6 +311,10 @@ func (m *Main) Run(ctx context.Context) error {
 // serialises every enqueue behind the slowest (at 500 answers/s on the
 // embedded store the answers then waited seconds).
 const notifierParallel = 2
+
+// unsubscribePurpose derives the key of the notification e-mails'
+// unsubscribe links from the secret key.
+const unsubscribePurpose = "unsubscribe links"
 
 // maxHeaderBytes bounds a request's header lines (Go's default is 1 MB):
 // cookies, a long URL and the usual headers fit.

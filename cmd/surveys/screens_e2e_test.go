@@ -129,9 +129,33 @@ func TestBrowserEveryScreen(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// A draft with logic: the designer's conditions and jumps, shown open.
+	commute := &survey.Survey{Tenant: "adatum", Title: "Getting to work",
+		Sections: []survey.Section{
+			{ID: "you", Title: "About you", Jumps: []survey.Jump{{If: survey.Condition{Rules: []survey.Rule{{Question: "car", Op: survey.OpEquals, Values: []string{"No"}}}}, To: "car"}}},
+			{ID: "commute", Title: "Your commute"},
+			{ID: "car", Title: "Your car and the fuel it uses", ShowIf: &survey.Condition{Rules: []survey.Rule{{Question: "car", Op: survey.OpAnswered}}}}},
+		Questions: []survey.Question{
+			{ID: "car", Text: "Do you own a car?", Type: survey.MultipleChoice, PossibleAnswers: []string{"Yes", "No", "I share one with my household"}, Section: "you"},
+			{ID: "age", Text: "How old are you?", Type: survey.Number, Optional: true, Section: "you"},
+			{ID: "how", Text: "How do you get to work on most days of the week?", Type: survey.SimpleText, Section: "commute",
+				ShowIf: &survey.Condition{Match: survey.MatchAny, Rules: []survey.Rule{{Question: "car", Op: survey.OpOneOf, Values: []string{"No", "I share one with my household"}}, {Question: "age", Op: survey.OpLessThan, Values: []string{"18"}}}}},
+			{ID: "fuel", Text: "Which fuel does it use?", Type: survey.SimpleText, Section: "car",
+				ShowIf: &survey.Condition{Rules: []survey.Rule{{Question: "car", Op: survey.OpEquals, Values: []string{"Yes"}}}}}}}
+	if err := surveys.Create(ctx, commute); err != nil {
+		t.Fatal(err)
+	}
+
 	// Webhooks: a long endpoint URL with deliveries (one that failed), and
 	// a disabled endpoint, for the banner.
 	hook := webhookEndpoints(t, m)
+
+	// An unsubscribe link of a notification e-mail (no sign-in).
+	box, err := m.cfg.Secrets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	unsubscribe := survey.Unsubscribe{Tenant: "adatum", Slug: s.Slug, Email: "victoria.long-address-for-testing@research.adatum.example", What: survey.NotifyDigest}.Token(box.DeriveKey(unsubscribePurpose))
 
 	base := "http://" + m.Addr()
 	run := browserRun(t, newBrowser(t))
@@ -236,6 +260,7 @@ func TestBrowserEveryScreen(t *testing.T) {
 		{"new-survey", "/adatum/surveys/new", `#title`, "Question"},
 		{"import", "/adatum/surveys/import", `main form`, "definition"},
 		{"designer", sp + "/edit", `main`, "Edit survey"}, // published, with answers: still editable
+		{"designer-rules", "/adatum/surveys/" + commute.Slug + "/edit", `.dl-rule`, "Show this question only if"},
 		{"preview", sp + "/preview", `main form`, s.Questions[0].Text},
 		{"share", sp + "/share", `img.qr`, "Public link"},
 		{"analysis", sp + "/analyze", `#transfer .transfer-status`, "Last copy requested"}, // with its transfer section
@@ -256,6 +281,8 @@ func TestBrowserEveryScreen(t *testing.T) {
 		{"webhook-delete", "/adatum/settings/webhooks/" + hook + "/delete", `main form`, "Delete the endpoint"},
 		{"not-found", sp + "-missing/analyze", `main`, "not found"},
 		{"results", "/survey/adatum/" + s.Slug + "/results", `.results-page`, "the results"},
+		{"notifications", sp + "/notifications", `main form`, "E-mail me each new answer"},
+		{"unsubscribe", "/unsubscribe/" + unsubscribe, `main form`, "Stop these e-mails?"},
 	} {
 		check(p.name, p.path, p.sel, p.want)
 	}

@@ -75,6 +75,10 @@ func DeleteTenant(ctx context.Context, st storage.Storage, tenants *TenantStore,
 	if _, err = deleteRows(ctx, st, WebhooksTable, []string{key}, nil); err != nil {
 		return d, err
 	}
+	// The members' e-mail choices.
+	if _, err = deleteRows(ctx, st, NotificationsTable, []string{key}, nil); err != nil {
+		return d, err
+	}
 	if _, err = deleteBlobs(ctx, st, WebhookPayloadsContainer, key+"-"); err != nil {
 		return d, err
 	}

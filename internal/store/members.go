@@ -135,6 +135,10 @@ func (us *UserStore) RemoveMember(ctx context.Context, tenant, email string) err
 	if err := us.unindexEmail(ctx, tenant, email); err != nil {
 		return err
 	}
+	// No more e-mail of the tenant's answers.
+	if err := forgetMember(ctx, us.st, tenant, email); err != nil {
+		return err
+	}
 	return us.EndSessions(ctx, tenant, email, "")
 }
 

@@ -273,13 +273,17 @@ func (ss *SurveyStore) revise(ctx context.Context, s *survey.Survey, save bool) 
 		// Clocks of two machines: a new version sorts after the old one.
 		version = nextVersion(e.String("Version"))
 	}
-	if cur.State == survey.Draft {
-		ids := make([]string, len(s.Questions))
-		for i := range ids {
-			ids[i] = fmt.Sprintf("%s_%03d", version, i)
+	ids := make([]string, len(s.Questions))
+	for i, q := range s.Questions {
+		ids[i] = fmt.Sprintf("%s_%03d", version, i)
+		if _, kept := cur.Question(q.ID); kept && cur.State != survey.Draft {
+			// A published survey's question keeps its ID: answers name it.
+			ids[i] = q.ID
 		}
-		s.RenameQuestions(ids)
 	}
+	// A draft's questions, and a new question of a published survey
+	// (whose ID, until now, its rules name), are numbered afresh.
+	s.RenameQuestions(ids)
 	if err := ss.writeQuestions(ctx, s, version); err != nil {
 		return nil, err
 	}

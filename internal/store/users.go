@@ -380,6 +380,10 @@ func (us *UserStore) Remove(ctx context.Context, tenant, email string) error {
 	if err := us.unindexEmail(ctx, tenant, email); err != nil {
 		return err
 	}
+	// No more e-mail of the tenant's answers.
+	if err := forgetMember(ctx, us.st, tenant, email); err != nil {
+		return err
+	}
 	return us.EndSessions(ctx, tenant, email, "")
 }
 

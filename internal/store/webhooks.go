@@ -55,9 +55,13 @@ type WebhookEndpoint struct {
 	Events []string
 	// Surveys, when set, are the only surveys whose events it receives.
 	Surveys []string
-	// Secret signs its requests; sealed at rest.
-	Secret    string
-	CreatedOn time.Time
+	// Secret signs its requests; sealed at rest. After a rotation the
+	// secret before it, PreviousSecret, signs them too until
+	// PreviousUntil, so that receivers can change theirs meanwhile.
+	Secret         string
+	PreviousSecret string
+	PreviousUntil  time.Time
+	CreatedOn      time.Time
 	// Disabled stops deliveries, with the reason, after persistent
 	// failure; an admin enables it again.
 	Disabled       bool
@@ -82,6 +86,15 @@ type WebhookDelivery struct {
 	Status   int           `json:"status,omitempty"` // the HTTP status, when one came
 	Error    string        `json:"error,omitempty"`  // why it failed, in plain words
 	Duration time.Duration `json:"duration"`
+}
+
+// Secrets are the secrets that sign a request sent at now: the endpoint's
+// and, within a day of a rotation, the one before it.
+func (e *WebhookEndpoint) Secrets(now time.Time) []string {
+	if e.PreviousSecret != "" && now.Before(e.PreviousUntil) {
+		return []string{e.Secret, e.PreviousSecret}
+	}
+	return []string{e.Secret}
 }
 
 // OK reports whether the receiver took it (a 2xx status).
@@ -355,6 +368,28 @@ func (ws *WebhookStore) Enable(ctx context.Context, tenant, id string) error {
 	return err
 }
 
+// RotationOverlap is how long the secret before a rotation keeps signing
+// an endpoint's requests beside the new one.
+const RotationOverlap = 24 * time.Hour
+
+// Rotate gives an endpoint a new secret and returns the endpoint with it
+// (to show once). The secret it replaces keeps signing, beside the new
+// one, for RotationOverlap; one rotated within that time is dropped.
+func (ws *WebhookStore) Rotate(ctx context.Context, tenant, id string) (*WebhookEndpoint, error) {
+	var out *WebhookEndpoint
+	_, err := ws.change(ctx, tenant, id, func(e *WebhookEndpoint) bool {
+		e.PreviousSecret, e.PreviousUntil = e.Secret, ws.now().UTC().Add(RotationOverlap)
+		e.Secret = webhook.NewSecret()
+		c := *e
+		out = &c
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // Disable stops deliveries to an endpoint, with the reason; it reports
 // whether this call disabled it (false: it was already).
 func (ws *WebhookStore) Disable(ctx context.Context, tenant, id, reason string) (bool, error) {
@@ -479,6 +514,13 @@ func (ws *WebhookStore) entity(e *WebhookEndpoint) (storage.Entity, error) {
 	if !e.FailingSince.IsZero() {
 		p["FailingSince"] = e.FailingSince
 	}
+	if e.PreviousSecret != "" {
+		prev, err := ws.secrets.Seal(e.PreviousSecret, secretContext(e.Tenant, e.ID))
+		if err != nil {
+			return storage.Entity{}, err
+		}
+		p["PreviousSecret"], p["PreviousUntil"] = prev, e.PreviousUntil
+	}
 	return storage.Entity{PartitionKey: e.Tenant, RowKey: e.ID, Properties: p}, nil
 }
 
@@ -502,6 +544,12 @@ func (ws *WebhookStore) endpoint(ent storage.Entity) (*WebhookEndpoint, error) {
 		return nil, fmt.Errorf("store: endpoint %s/%s's secret: %w", e.Tenant, e.ID, err)
 	}
 	e.Secret = v
+	if sealed := ent.String("PreviousSecret"); sealed != "" {
+		if e.PreviousSecret, err = ws.secrets.Open(sealed, secretContext(e.Tenant, e.ID)); err != nil {
+			return nil, fmt.Errorf("store: endpoint %s/%s's previous secret: %w", e.Tenant, e.ID, err)
+		}
+		e.PreviousUntil = ent.Time("PreviousUntil").UTC()
+	}
 	return e, nil
 }
 

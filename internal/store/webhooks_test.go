@@ -127,6 +127,26 @@ func TestWebhookEndpoints(t *testing.T) {
 		if got.Disabled || got.Failures != 0 || len(got.Deliveries) != store.KeptWebhookDelivered {
 			t.Fatalf("enabled: %+v", got)
 		}
+		// A rotation: a new secret; the old one signs beside it for a
+		// day, sealed at rest too; another tenant cannot rotate it.
+		rotated, err := ws.Rotate(ctx, tenant, e.ID)
+		if err != nil || rotated.Secret == e.Secret || !strings.HasPrefix(rotated.Secret, "whsec_") || rotated.PreviousSecret != e.Secret {
+			t.Fatalf("Rotate = %+v, %v", rotated, err)
+		}
+		_, err = ws.Rotate(ctx, other, e.ID)
+		wantCode(t, "other tenant's Rotate", err, survey.ENOTFOUND)
+		got, _ = newWebhookStore(t, st).Get(ctx, tenant, e.ID)
+		now := time.Now()
+		if secrets := got.Secrets(now); len(secrets) != 2 || secrets[0] != rotated.Secret || secrets[1] != e.Secret {
+			t.Fatalf("secrets after a rotation: %q", secrets)
+		}
+		if secrets := got.Secrets(now.Add(store.RotationOverlap + time.Minute)); len(secrets) != 1 || secrets[0] != rotated.Secret {
+			t.Fatalf("secrets a day after a rotation: %q", secrets)
+		}
+		ent, _ = st.GetEntity(ctx, store.WebhooksTable, tenant, e.ID)
+		if strings.Contains(ent.String("PreviousSecret"), strings.TrimPrefix(e.Secret, "whsec_")) || ent.String("PreviousSecret") == "" {
+			t.Fatalf("stored previous secret %q", ent.String("PreviousSecret"))
+		}
 		if err := ws.Delete(ctx, tenant, e.ID); err != nil {
 			t.Fatal(err)
 		}

@@ -33,7 +33,9 @@ type Revision struct {
 // (whose answers sum summarises), and returns it as it will be saved. A
 // question of next keeps cur's question of the same ID (the designer
 // carries each question's ID); one with an ID cur lacks, or one seen
-// twice, is a new question. A question or choice of cur that next leaves
+// twice, is a new question: the first keeps its ID, which its rules name
+// until the store gives it its own (a new question's later twin, and
+// one without an ID, have none). A question or choice of cur that next leaves
 // out is hidden if it has answers, and dropped if not. A question that
 // has answers may not change its kind: the error's field is
 // "questions.N.type".
@@ -64,7 +66,11 @@ func Revise(cur, next *Survey, sum *SurveyAnswersSummary) (*Revision, error) {
 	for i, q := range next.Questions {
 		was, ok := old[q.ID]
 		if !ok || kept[q.ID] {
-			q.ID, q.HiddenChoices, q.HiddenRows = "", nil, nil
+			if ok || kept[q.ID] {
+				q.ID = ""
+			}
+			kept[q.ID] = q.ID != ""
+			q.HiddenChoices, q.HiddenRows = nil, nil
 			out.Questions = append(out.Questions, q)
 			continue
 		}

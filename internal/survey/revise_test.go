@@ -74,7 +74,7 @@ func TestRevise(t *testing.T) {
 			for _, q := range got.Questions {
 				ids = append(ids, q.ID)
 			}
-			if strings.Join(ids, ",") != "v1_000,v1_002,,,v1_001" || !got.Questions[4].Hidden || got.Questions[2].Hidden {
+			if strings.Join(ids, ",") != "v1_000,v1_002,,forged,v1_001" || !got.Questions[4].Hidden || got.Questions[2].Hidden {
 				t.Errorf("%+v", got.Questions)
 			}
 		}},

@@ -103,6 +103,9 @@ type designerQuestion struct {
 	// Sections the survey's count of sections.
 	Sec, Sections int
 
+	// If is "Show this question only if…" (designer_logic.go).
+	If designerCondition
+
 	orig  int // the row's index in the posted form
 	moved int // -1 moved up, +1 moved down by its position field
 }
@@ -250,6 +253,7 @@ func parseDesignerQuestion(f url.Values, i int) designerQuestion {
 	}, Choices: f.Get(p + "choices"), Rows: f.Get(p + "rows"), Scale: strings.TrimSpace(f.Get(p + "scale"))}
 	q.Pos = i + 1
 	q.Sec, _ = strconv.Atoi(f.Get(p + "section"))
+	q.If = parseCondition(f, p+"if")
 	if pos, err := strconv.Atoi(strings.TrimSpace(f.Get(p + "pos"))); err == nil {
 		q.Pos = pos
 	}
@@ -262,6 +266,7 @@ func parseDesignerQuestion(f url.Values, i int) designerQuestion {
 func (q designerQuestion) question() (survey.Question, string) {
 	out := q.Q
 	out.PossibleAnswers, out.Rows = lines(q.Choices), lines(q.Rows)
+	out.ShowIf = q.If.condition()
 	if q.Scale == "" {
 		return out, ""
 	}
@@ -283,7 +288,8 @@ func lines(s string) []string {
 
 // designerQuestionOf is a stored question as the designer shows it.
 func designerQuestionOf(q survey.Question, pos int) designerQuestion {
-	dq := designerQuestion{Pos: pos, Q: q, Choices: strings.Join(q.PossibleAnswers, "\n"), Rows: strings.Join(q.Rows, "\n")}
+	dq := designerQuestion{Pos: pos, Q: q, Choices: strings.Join(q.PossibleAnswers, "\n"), Rows: strings.Join(q.Rows, "\n"), If: designerConditionOf(q.ShowIf)}
+	dq.Q.ShowIf = nil
 	// The ID goes with the form: an edit of a published survey keeps
 	// each question's (answers refer to it).
 	dq.Q.PossibleAnswers, dq.Q.Rows, dq.Q.HiddenChoices, dq.Q.HiddenRows = nil, nil, nil, nil
@@ -310,6 +316,7 @@ func designerForm(w http.ResponseWriter, r *http.Request) (page designerPage, er
 	page.Questions = parseQuestions(f)
 	page.Sections = parseSections(f)
 	groupQuestions(page.Questions, len(page.Sections))
+	newQuestionIDs(page.Questions)
 	return page, nil
 }
 
@@ -461,31 +468,7 @@ func (p designerPage) definition(now time.Time) (*survey.Survey, map[string]stri
 		}
 		sv.Questions = append(sv.Questions, q)
 	}
-	keepLogic(sv, p.Survey)
 	return sv, own
-}
-
-// keepLogic gives the questions and sections of sv the conditions and
-// jumps those of the same IDs have in cur, the survey as stored (nil for
-// a new one): the designer does not edit logic yet, and a save keeps it
-// (Validate refuses an edit that breaks it, beside the rule).
-func keepLogic(sv, cur *survey.Survey) {
-	if cur == nil {
-		return
-	}
-	for i, q := range sv.Questions {
-		if q.ID == "" {
-			continue
-		}
-		if old, ok := cur.Question(q.ID); ok {
-			sv.Questions[i].ShowIf = old.ShowIf
-		}
-	}
-	for i, sc := range sv.Sections {
-		if j := slices.IndexFunc(cur.Sections, func(o survey.Section) bool { return o.ID == sc.ID }); j >= 0 {
-			sv.Sections[i].ShowIf, sv.Sections[i].Jumps = cur.Sections[j].ShowIf, cur.Sections[j].Jumps
-		}
-	}
 }
 
 // definitionProblems is the designer's own problems (own) and those
@@ -533,12 +516,13 @@ func (p *designerPage) setErrors(errs map[string]string) {
 		}
 	}
 	p.Problems = append(p.Problems, p.setSectionErrors(errs, used)...)
+	p.Problems = append(p.Problems, p.setLogicErrors(errs, used)...)
 	for i := range p.Questions {
 		q := &p.Questions[i]
 		key := "questions." + strconv.Itoa(i) + "."
 		var fields []string
 		for k := range errs {
-			if f, ok := strings.CutPrefix(k, key); ok {
+			if f, ok := strings.CutPrefix(k, key); ok && !used[k] {
 				fields = append(fields, f)
 			}
 		}
@@ -591,12 +575,14 @@ func (s *Server) renderDesigner(w http.ResponseWriter, r *http.Request, status i
 	}
 	p.renumberSections()
 	groupQuestions(p.Questions, len(p.Sections))
+	newQuestionIDs(p.Questions)
 	for i := range p.Questions {
 		p.Questions[i].Sections = len(p.Sections)
 	}
 	if p.Errors != nil && p.Problems == nil {
 		p.setErrors(p.Errors)
 	}
+	p.prepareLogic()
 	if len(p.Problems) > 0 || p.Message != "" {
 		// A refused form: focus on its summary of problems.
 		p.Focus = "designer-errors"
@@ -650,6 +636,11 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 		return s.previewUnsaved(w, r, page, slug)
 	case "save", "publish":
 	default:
+		if focus, ok := page.logicAction(action); ok {
+			page.Focus = focus
+			s.renderDesigner(w, r, http.StatusOK, page)
+			return nil
+		}
 		if focus, refused, ok := page.sectionAction(action); ok {
 			page.Focus = focus
 			status := http.StatusOK
@@ -798,9 +789,11 @@ func (s *Server) previewUnsaved(w http.ResponseWriter, r *http.Request, page des
 	sv.Slug = slug
 	sv.Normalize()
 	sv = sv.Visible()
-	for i := range sv.Questions {
-		sv.Questions[i].ID = "preview_" + strconv.Itoa(i+1)
+	ids := make([]string, len(sv.Questions))
+	for i := range ids {
+		ids[i] = "preview_" + strconv.Itoa(i+1)
 	}
+	sv.RenameQuestions(ids)
 	s.render(w, r, http.StatusOK, "survey", previewPage(t, sv, s.logoURL(t)))
 	return nil
 }

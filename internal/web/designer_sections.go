@@ -26,8 +26,12 @@ type designerSection struct {
 	// ID is the section's stable ID (kept across edits: rules name it).
 	ID, Title, Description string
 	Shuffle                bool
+	// If is "Show this section only if…", Jumps "After this section, go
+	// to…" (designer_logic.go).
+	If    designerCondition
+	Jumps []designerJump
 	// Errors are the problems beside its fields ("title", "description",
-	// "" for the section as a whole).
+	// "jumps", "" for the section as a whole).
 	Errors map[string]string
 }
 
@@ -69,7 +73,7 @@ func parseSections(f url.Values) []designerSection {
 	for i := 0; i < n; i++ {
 		p := "s." + strconv.Itoa(i) + "."
 		out = append(out, designerSection{Pos: i + 1, ID: strings.TrimSpace(f.Get(p + "id")), Title: f.Get(p + "title"),
-			Description: f.Get(p + "description"), Shuffle: f.Get(p+"shuffle") != ""})
+			Description: f.Get(p + "description"), Shuffle: f.Get(p+"shuffle") != "", If: parseCondition(f, p+"if"), Jumps: parseJumps(f, i)})
 	}
 	return out
 }
@@ -173,7 +177,7 @@ func (p designerPage) surveySections() ([]survey.Section, func(q designerQuestio
 	}
 	out := make([]survey.Section, len(p.Sections))
 	for i, s := range p.Sections {
-		out[i] = survey.Section{ID: s.ID, Title: s.Title, Description: s.Description, Shuffle: s.Shuffle}
+		out[i] = survey.Section{ID: s.ID, Title: s.Title, Description: s.Description, Shuffle: s.Shuffle, ShowIf: s.If.condition(), Jumps: jumps(s.Jumps)}
 	}
 	return out, func(q designerQuestion) string { return out[min(max(q.Sec, 0), len(out)-1)].ID }
 }
@@ -183,7 +187,7 @@ func (p designerPage) surveySections() ([]survey.Section, func(q designerQuestio
 func designerSectionsOf(sv *survey.Survey) ([]designerSection, func(q survey.Question) int) {
 	var out []designerSection
 	for i, s := range sv.Sections {
-		out = append(out, designerSection{Pos: i + 1, ID: s.ID, Title: s.Title, Description: s.Description, Shuffle: s.Shuffle})
+		out = append(out, designerSection{Pos: i + 1, ID: s.ID, Title: s.Title, Description: s.Description, Shuffle: s.Shuffle, If: designerConditionOf(s.ShowIf), Jumps: designerJumpsOf(s.Jumps)})
 	}
 	return out, func(q survey.Question) int {
 		return max(slices.IndexFunc(sv.Sections, func(s survey.Section) bool { return s.ID == q.Section }), 0)

@@ -32,6 +32,9 @@ var routeActions = map[string]survey.Action{
 	"GET /{tenant}/surveys/{slug}/definition.json":          ReadResults,
 	"GET /{tenant}/account/password":                        ReadResults,
 	"POST /{tenant}/account/password":                       ReadResults,
+	"POST /{tenant}/account/alerts":                         ReadResults,
+	"GET /{tenant}/surveys/{slug}/notifications":            ReadResults,
+	"POST /{tenant}/surveys/{slug}/notifications":           ReadResults,
 	"GET /{tenant}/surveys/new":                             EditSurveys,
 	"POST /{tenant}/surveys/new":                            EditSurveys,
 	"GET /{tenant}/surveys/import":                          EditSurveys,
@@ -78,6 +81,13 @@ var routeActions = map[string]survey.Action{
 	"POST /api/v1/surveys/{slug}/publish":   EditSurveys,
 	"POST /api/v1/surveys/{slug}/close":     EditSurveys,
 	"POST /api/v1/surveys/{slug}/duplicate": EditSurveys,
+	"GET /api/v1/webhooks":                  ManageTenant,
+	"POST /api/v1/webhooks":                 ManageTenant,
+	"GET /api/v1/webhooks/{id}":             ManageTenant,
+	"DELETE /api/v1/webhooks/{id}":          ManageTenant,
+	"POST /api/v1/webhooks/{id}/rotate":     ManageTenant,
+	"POST /api/v1/webhooks/{id}/test":       ManageTenant,
+	"POST /api/v1/webhooks/{id}/enable":     ManageTenant,
 }
 
 // publicAPI are the routes under /api/v1 that need no token: the same
@@ -162,7 +172,16 @@ func TestIsolationEveryRoute(t *testing.T) {
 		}
 		return found
 	}
-	adatumData := []string{"adatum", app.adatum.Title, app.adatum.Slug, draft.Title, draft.Slug, "Faster pages, please", "Which launch first?"}
+	// Each tenant has a webhook endpoint.
+	hooks := store.NewWebhookStore(app.st).WithSecrets(testBox)
+	adatumHook, err := hooks.Add(ctx, "adatum", store.NewWebhook{URL: "https://hooks.adatum.example/in", Events: []string{"response.created"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hooks.Add(ctx, "fabrikam", store.NewWebhook{URL: "https://hooks.fabrikam.example/in", Events: []string{"response.created"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	adatumData := []string{"adatum", app.adatum.Title, app.adatum.Slug, draft.Title, draft.Slug, "Faster pages, please", "Which launch first?", adatumHook.ID}
 
 	fill := func(tenant, slug string) *strings.Replacer {
 		return strings.NewReplacer("{tenant}", tenant, "{slug}", slug, "{action}", "delete", "{format}", "csv", "{question}", app.adatum.Questions[3].ID,
@@ -177,7 +196,7 @@ func TestIsolationEveryRoute(t *testing.T) {
 
 	walked := map[string]bool{}
 	subscriber, api, apiOwn := 0, 0, 0
-	err := chi.Walk(app.web.Routes(), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+	err = chi.Walk(app.web.Routes(), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
 		key := method + " " + strings.TrimSuffix(route, "/*")
 		isSubscriber, isAPI := strings.HasPrefix(route, "/{tenant}/"), strings.HasPrefix(route, "/api/v1/")
 		if !isSubscriber && !isAPI {
@@ -217,6 +236,25 @@ func TestIsolationEveryRoute(t *testing.T) {
 				if (code != http.StatusForbidden) != allowed || strings.HasPrefix(header.Get("Location"), "/login") {
 					t.Errorf("%s %s as Adatum's %s = %d (to %q); want allowed %v", method, path, role, code, header.Get("Location"), allowed)
 				}
+			case strings.HasPrefix(route, "/api/v1/webhooks/{id}"):
+				// Adatum's endpoint with Fabrikam's token: not found (or
+				// forbidden to the role); within Adatum, one that does not
+				// exist.
+				api++
+				path := strings.NewReplacer("{id}", adatumHook.ID).Replace(route)
+				code, _, body := app.api(t, method, path, fred.token, "")
+				want := http.StatusNotFound
+				if !allowed {
+					want = http.StatusForbidden
+				}
+				if leaked := leaks(body, adatumData...); code != want || len(leaked) > 0 {
+					t.Errorf("%s %s with Fabrikam's %s token = %d (want %d), with Adatum's %q: %s", method, path, role, code, want, leaked, body)
+				}
+				path = strings.NewReplacer("{id}", "ep00000000deadbeef").Replace(route)
+				code, _, body = app.api(t, method, path, own.token, "")
+				if (code != http.StatusForbidden) != allowed || code == http.StatusUnauthorized {
+					t.Errorf("%s %s with Adatum's %s token = %d; want allowed %v: %s", method, path, role, code, allowed, body)
+				}
 			case strings.Contains(route, "{slug}"):
 				api++
 				path := across.Replace(route)
@@ -238,6 +276,8 @@ func TestIsolationEveryRoute(t *testing.T) {
 				apiOwn++
 				body := ""
 				switch {
+				case route == "/api/v1/webhooks" && method == http.MethodPost:
+					body = `{"url":"https://hooks.fabrikam.example/new","events":["response.created"]}`
 				case route == "/api/v1/surveys/import":
 					body = `{"format":"surveys.definition/1","title":"Fabrikam private plan","questions":[{"text":"Why now?","type":"SimpleText"}]}`
 				case method == http.MethodPost:
@@ -247,7 +287,11 @@ func TestIsolationEveryRoute(t *testing.T) {
 				if leaked := leaks(raw, adatumData...); (code/100 == 2) != allowed || !allowed && code != http.StatusForbidden || len(leaked) > 0 {
 					t.Errorf("%s %s with Fabrikam's %s token = %d (allowed %v), with Adatum's %q: %s", method, route, role, code, allowed, leaked, raw)
 				}
-				if method == http.MethodGet && !strings.Contains(raw, "Fabrikam product feedback") {
+				own := "Fabrikam product feedback"
+				if strings.HasPrefix(route, "/api/v1/webhooks") {
+					own = "hooks.fabrikam.example/in"
+				}
+				if method == http.MethodGet && allowed && !strings.Contains(raw, own) {
 					t.Errorf("%s %s with Fabrikam's %s token lacks Fabrikam's own survey: %s", method, route, role, raw)
 				}
 			}

@@ -3,7 +3,6 @@ package web_test
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"strings"
 	"testing"
 
@@ -103,10 +102,10 @@ func TestAPILogic(t *testing.T) {
 	}
 }
 
-// TestDesignerKeepsLogic: the designer does not edit logic yet; saving a
-// survey in it keeps the conditions and jumps the API gave it, and an
-// edit that removes the question a rule looks at is a 422 naming the
-// rule, nothing saved.
+// TestDesignerKeepsLogic: a survey the API gave conditions and jumps,
+// shown in the designer and saved as shown, keeps them; an edit that
+// removes the question a rule looks at is a 422 beside the rule,
+// nothing saved.
 func TestDesignerKeepsLogic(t *testing.T) {
 	app := newTestApp(t)
 	ctx := context.Background()
@@ -123,13 +122,12 @@ func TestDesignerKeepsLogic(t *testing.T) {
 	}
 	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
 	cookie := map[string]string{"Cookie": "surveys_session=" + c.Value}
-	form := url.Values{"title": {"Logic, edited"}, "n": {"4"}, "ns": {"2"}, "s.0.id": {"about"}, "s.1.id": {"food"},
-		"q.0.id": {sv.Questions[0].ID}, "q.0.text": {"Role"}, "q.0.type": {"MultipleChoice"}, "q.0.choices": {"Manager\nEngineer"}, "q.0.section": {"0"},
-		"q.1.id": {sv.Questions[1].ID}, "q.1.text": {"Age"}, "q.1.type": {"Number"}, "q.1.optional": {"1"}, "q.1.section": {"0"},
-		"q.2.id": {sv.Questions[2].ID}, "q.2.text": {"Team size"}, "q.2.type": {"Number"}, "q.2.section": {"0"},
-		"q.3.id": {sv.Questions[3].ID}, "q.3.text": {"Lunch"}, "q.3.type": {"SimpleText"}, "q.3.section": {"1"}, "action": {"save"}}
+	_, _, body := app.do(t, "GET", "/adatum/surveys/logic/edit", nil, cookie)
+	form := designerFormOf(t, body)
+	form.Set("title", "Logic, edited")
+	form.Set("action", "save")
 	if code, _, body := app.do(t, "POST", "/adatum/surveys/logic/edit", form, cookie); code != http.StatusSeeOther {
-		t.Fatalf("save = %d\n%s", code, body)
+		t.Fatalf("save = %d\n%s", code, problems(body))
 	}
 	got, _ := app.surveys.Get(ctx, "adatum", "logic")
 	if got.Title != "Logic, edited" || got.Questions[2].ShowIf == nil || got.Questions[2].ShowIf.Rules[0].Question != got.Questions[0].ID || got.Questions[0].ID == sv.Questions[0].ID ||
@@ -139,14 +137,13 @@ func TestDesignerKeepsLogic(t *testing.T) {
 	// (A draft's questions are numbered afresh by each save; their rules
 	// follow.) Without the role question, the team size's rule has
 	// nothing to look at.
-	sv = got
-	form = url.Values{"title": {"Logic, edited"}, "n": {"3"}, "ns": {"2"}, "s.0.id": {"about"}, "s.1.id": {"food"},
-		"q.0.id": {sv.Questions[1].ID}, "q.0.text": {"Age"}, "q.0.type": {"Number"}, "q.0.optional": {"1"}, "q.0.section": {"0"},
-		"q.1.id": {sv.Questions[2].ID}, "q.1.text": {"Team size"}, "q.1.type": {"Number"}, "q.1.section": {"0"},
-		"q.2.id": {sv.Questions[3].ID}, "q.2.text": {"Lunch"}, "q.2.type": {"SimpleText"}, "q.2.section": {"1"}, "action": {"save"}}
+	_, _, body = app.do(t, "GET", "/adatum/surveys/logic/edit", nil, cookie)
+	form = designerFormOf(t, body)
+	form.Set("q.0.remove", "1")
+	form.Set("action", "save")
 	code, _, body := app.do(t, "POST", "/adatum/surveys/logic/edit", form, cookie)
-	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "no longer has that question") {
-		t.Fatalf("removing a question a rule looks at = %d\n%s", code, body)
+	if code != http.StatusUnprocessableEntity || !strings.Contains(body, `<p class="field-error" id="q1-if-0-question-err">This survey no longer has that question`) {
+		t.Fatalf("removing a question a rule looks at = %d\n%s", code, problems(body))
 	}
 	if again, _ := app.surveys.Get(ctx, "adatum", "logic"); len(again.Questions) != 4 {
 		t.Errorf("the refused edit saved %d questions", len(again.Questions))

@@ -180,7 +180,11 @@ func TestOpenAPIDocument(t *testing.T) {
 			if !slices.Equal(roles, want) {
 				t.Errorf("%s: x-roles %v, want %v (who may %s)", key, roles, want, action)
 			}
-			if sentence := "Token roles: " + strings.Join(want[:len(want)-1], ", ") + " or " + want[len(want)-1]; !strings.Contains(op.Description, sentence) {
+			sentence := "Token roles: " + want[0]
+			if len(want) > 1 {
+				sentence = "Token roles: " + strings.Join(want[:len(want)-1], ", ") + " or " + want[len(want)-1]
+			}
+			if !strings.Contains(op.Description, sentence) {
 				t.Errorf("%s: the description does not name the roles %v", key, want)
 			}
 			for _, status := range []int{401, 403, 500} {

@@ -89,6 +89,8 @@ func newTestAppOn(t testing.TB, st storage.Storage, opts ...func(*web.Deps)) *te
 		Answers:        answers,
 		Webhooks:       store.NewWebhookStore(st).WithSecrets(testBox),
 		Resume:         store.NewResumeStore(st),
+		Notifications:  store.NewNotificationStore(st),
+		UnsubscribeKey: testUnsubscribeKey,
 		// No rate limits, but the test client is a proxy on loopback.
 		Limits: web.Limits{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}},
 	}

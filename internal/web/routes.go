@@ -44,6 +44,9 @@ func (s *Server) Routes() *chi.Mux {
 	r.With(s.limit.answers).Post("/survey/{tenant}/{slug}", s.handle(s.submitSurvey))
 	// A link back to a saved page costs a storage read: limited as answers.
 	r.With(s.limit.answers).Get("/survey/{tenant}/{slug}/resume/{key}", s.handle(s.resumeSurvey))
+	// An unsubscribe link of a notification e-mail: signed, no sign-in.
+	r.With(middleware.GetHead).Get("/unsubscribe/{token}", s.handle(s.showUnsubscribe))
+	r.With(s.limit.signIns).Post("/unsubscribe/{token}", s.handle(s.unsubscribe))
 
 	// Subscribers: sign in, then their tenant's pages.
 	r.Get("/onboarding", s.handle(s.showOnboarding))
@@ -82,6 +85,10 @@ func (s *Server) Routes() *chi.Mux {
 			r.Get("/{tenant}/surveys/{slug}/definition.json", s.handle(s.definitionFile))
 			r.Get("/{tenant}/account/password", s.handle(s.showPassword))
 			r.Post("/{tenant}/account/password", s.handle(s.changePassword))
+			r.Post("/{tenant}/account/alerts", s.handle(s.saveAlerts))
+			// Anyone who may read the results may ask to be told of them.
+			r.Get("/{tenant}/surveys/{slug}/notifications", s.handle(s.showNotifications))
+			r.Post("/{tenant}/surveys/{slug}/notifications", s.handle(s.saveNotifications))
 		})
 		r.Group(func(r chi.Router) {
 			r.Use(s.requireRole(survey.EditSurveys))
@@ -155,6 +162,16 @@ func (s *Server) Routes() *chi.Mux {
 			r.Post("/surveys/{slug}/publish", s.apiHandle(s.apiSetState(survey.Published)))
 			r.Post("/surveys/{slug}/close", s.apiHandle(s.apiSetState(survey.Closed)))
 			r.Post("/surveys/{slug}/duplicate", s.apiHandle(s.apiDuplicate))
+		})
+		r.Group(func(r chi.Router) {
+			r.Use(s.requireTokenRole(survey.ManageTenant))
+			r.Get("/webhooks", s.apiHandle(s.apiListWebhooks))
+			r.Post("/webhooks", s.apiHandle(s.apiAddWebhook))
+			r.Get("/webhooks/{id}", s.apiHandle(s.apiGetWebhook))
+			r.Delete("/webhooks/{id}", s.apiHandle(s.apiDeleteWebhook))
+			r.Post("/webhooks/{id}/rotate", s.apiHandle(s.apiWebhookAction("rotate")))
+			r.Post("/webhooks/{id}/test", s.apiHandle(s.apiWebhookAction("test")))
+			r.Post("/webhooks/{id}/enable", s.apiHandle(s.apiWebhookAction("enable")))
 		})
 		r.NotFound(s.apiHandle(func(http.ResponseWriter, *http.Request) (int, any, error) {
 			return 0, nil, notFound("No such API endpoint.")

@@ -120,6 +120,13 @@ type Deps struct {
 	// finish later; nil offers no saving.
 	Resume ResumeStore
 
+	// Notifications keeps the members' e-mail choices (the survey's
+	// notifications page, the account's failure alerts, unsubscribe
+	// links); nil: no such pages. UnsubscribeKey checks the unsubscribe
+	// links' signatures (the same key as the workers that make them).
+	Notifications  Notifications
+	UnsubscribeKey []byte
+
 	// Clock tells the time to the form tokens (nil: time.Now); tests move it.
 	Clock func() time.Time
 }
@@ -184,6 +191,10 @@ type Server struct {
 	// personal are the personal links; answerGet reads one answer.
 	personal  PersonalLinks
 	answerGet AnswerGetter
+	// notifications are the members' e-mail choices; unsubscribeKey
+	// checks unsubscribe links.
+	notifications  Notifications
+	unsubscribeKey []byte
 	// trustedProxies are the proxies whose X-Forwarded-For names the client.
 	trustedProxies []netip.Prefix
 }
@@ -234,6 +245,7 @@ func New(d Deps) (*Server, error) {
 	}
 	s.editor = withEvents(s.editor, d.Webhooks, log)
 	s.members = d.Members
+	s.notifications, s.unsubscribeKey = d.Notifications, d.UnsubscribeKey
 	s.personal, s.answerGet = d.PersonalLinks, d.Answers
 	if m, ok := d.Users.(Members); ok && s.members == nil {
 		s.members = m

@@ -173,11 +173,34 @@ type passwordPage struct {
 	User    *store.Session
 	Errors  map[string]string
 	Changed bool
+	// Admin shows the failure alerts' choice (admins get them): Alerts
+	// on, AlertsSaved after a change.
+	Admin, Alerts, AlertsSaved bool
 }
 
 func (s *Server) showPassword(w http.ResponseWriter, r *http.Request) error {
-	s.render(w, r, http.StatusOK, "password", passwordPage{User: sessionFrom(r.Context())})
+	page, err := s.accountPage(r)
+	if err != nil {
+		return err
+	}
+	page.AlertsSaved = r.URL.Query().Get("alerts") == "saved"
+	s.render(w, r, http.StatusOK, "password", page)
 	return nil
+}
+
+// accountPage is the account page of the signed-in member, with the
+// failure alerts' choice for an admin.
+func (s *Server) accountPage(r *http.Request) (passwordPage, error) {
+	sess := sessionFrom(r.Context())
+	page := passwordPage{User: sess}
+	if s.notifications != nil && sess.Role == survey.Admin {
+		on, err := s.notifications.Alerts(r.Context(), sess.Tenant, sess.Email)
+		if err != nil {
+			return page, err
+		}
+		page.Admin, page.Alerts = true, on
+	}
+	return page, nil
 }
 
 func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) error {
@@ -185,14 +208,17 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) error {
 	if err := parseSmallForm(w, r); err != nil {
 		return err
 	}
-	page := passwordPage{User: sess}
+	page, err := s.accountPage(r)
+	if err != nil {
+		return err
+	}
 	next := r.PostForm.Get("new")
 	if next != r.PostForm.Get("confirm") {
 		page.Errors = map[string]string{"confirm": "The two new passwords differ."}
 		s.render(w, r, http.StatusUnprocessableEntity, "password", page)
 		return nil
 	}
-	err := s.users.ChangePassword(r.Context(), sess.Tenant, sess.Email, r.PostForm.Get("current"), next)
+	err = s.users.ChangePassword(r.Context(), sess.Tenant, sess.Email, r.PostForm.Get("current"), next)
 	var e *survey.Error
 	if errors.As(err, &e) && e.Code == survey.EINVALID {
 		page.Errors = e.Fields

@@ -23,6 +23,7 @@ type Webhooks interface {
 	Add(ctx context.Context, tenant string, n store.NewWebhook, knownSurvey func(string) bool) (*store.WebhookEndpoint, error)
 	Delete(ctx context.Context, tenant, id string) error
 	Enable(ctx context.Context, tenant, id string) error
+	Rotate(ctx context.Context, tenant, id string) (*store.WebhookEndpoint, error)
 	SendTest(ctx context.Context, tenant, id string) error
 	EmitSurvey(ctx context.Context, sv *survey.Survey) (int, error)
 }
@@ -51,11 +52,16 @@ type webhooksPage struct {
 	Errors        map[string]string
 	Message       string
 	Notice        string
-	// Created is the endpoint just added, its secret shown this once.
-	Created *store.WebhookEndpoint
+	// Created is the endpoint just added, Rotated the one just given a
+	// new secret: its secret shown this once.
+	Created, Rotated *store.WebhookEndpoint
 	// Disabled counts the endpoints that were disabled, for the banner.
 	Disabled int
 }
+
+// Rotating reports whether e's requests carry its old secret's
+// signature beside the new one's.
+func (webhooksPage) Rotating(e *store.WebhookEndpoint) bool { return len(e.Secrets(time.Now())) > 1 }
 
 func (s *Server) webhooksPage(r *http.Request) (webhooksPage, error) {
 	ctx := r.Context()
@@ -194,8 +200,9 @@ func (s *Server) webhookURLProblem(raw string) string {
 	return ""
 }
 
-// webhookAction sends a test event to an endpoint, enables it again, or
-// deletes it; an endpoint of another tenant is not found.
+// webhookAction sends a test event to an endpoint, enables it again,
+// gives it a new secret (shown once) or deletes it; an endpoint of another
+// tenant is not found.
 func (s *Server) webhookAction(w http.ResponseWriter, r *http.Request) error {
 	if s.webhooks == nil {
 		return notFound("Page not found.")
@@ -204,6 +211,8 @@ func (s *Server) webhookAction(w http.ResponseWriter, r *http.Request) error {
 	var err error
 	done := ""
 	switch chi.URLParam(r, "action") {
+	case "rotate":
+		return s.rotateWebhook(w, r, tenant, id)
 	case "test":
 		err, done = s.webhooks.SendTest(r.Context(), tenant, id), "tested"
 	case "enable":
@@ -217,6 +226,23 @@ func (s *Server) webhookAction(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	http.Redirect(w, r, "/"+tenant+"/settings/webhooks?done="+done, http.StatusSeeOther)
+	return nil
+}
+
+// rotateWebhook gives an endpoint a new secret and shows it once; the old
+// one signs beside it for store.RotationOverlap.
+func (s *Server) rotateWebhook(w http.ResponseWriter, r *http.Request, tenant, id string) error {
+	e, err := s.webhooks.Rotate(r.Context(), tenant, id)
+	if err != nil {
+		return err
+	}
+	page, err := s.webhooksPage(r)
+	if err != nil {
+		return err
+	}
+	page.Rotated = e
+	w.Header().Set("Cache-Control", "no-store")
+	s.render(w, r, http.StatusOK, "webhooks", page)
 	return nil
 }
 

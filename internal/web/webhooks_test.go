@@ -105,12 +105,12 @@ func TestWebhooksPage(t *testing.T) {
 	if _, _, body := app.do(t, "GET", "/fabrikam/settings/webhooks", nil, fred); strings.Contains(body, "hooks.example.com") {
 		t.Fatal("Fabrikam sees Adatum's endpoint")
 	}
-	for _, p := range []string{"/fabrikam/settings/webhooks/" + id + "/test", "/fabrikam/settings/webhooks/" + id + "/delete", "/fabrikam/settings/webhooks/" + id + "/enable"} {
+	for _, p := range []string{"/fabrikam/settings/webhooks/" + id + "/test", "/fabrikam/settings/webhooks/" + id + "/delete", "/fabrikam/settings/webhooks/" + id + "/enable", "/fabrikam/settings/webhooks/" + id + "/rotate"} {
 		if code, _, _ := app.do(t, "POST", p, url.Values{}, fred); code != 404 {
 			t.Errorf("POST %s by Fabrikam = %d, want 404", p, code)
 		}
 	}
-	for _, p := range []string{path + "/" + id + "/test", path + "/" + id + "/delete"} {
+	for _, p := range []string{path + "/" + id + "/test", path + "/" + id + "/delete", path + "/" + id + "/rotate"} {
 		if code, _, _ := app.do(t, "POST", p, url.Values{}, fred); code != 403 {
 			t.Errorf("POST %s by Fabrikam = %d, want 403", p, code)
 		}
@@ -120,6 +120,23 @@ func TestWebhooksPage(t *testing.T) {
 	}
 	if msgs := webhookMessages(t, app); len(msgs) != 0 {
 		t.Fatalf("Fabrikam triggered %d events", len(msgs))
+	}
+
+	// A new secret, shown once; the old one still signs for a day.
+	code, _, body = app.do(t, "POST", path+"/"+id+"/rotate", url.Values{}, ana)
+	var rotated string
+	if m := secretShown.FindStringSubmatch(body); m != nil {
+		rotated = html.UnescapeString(m[1])
+	}
+	if code != 200 || rotated == "" || rotated == secret || !strings.Contains(body, "two signatures") {
+		t.Fatalf("rotate = %d:\n%s", code, body)
+	}
+	eps, _ = store.NewWebhookStore(app.st).WithSecrets(testBox).List(context.Background(), "adatum")
+	if eps[0].Secret != rotated || eps[0].PreviousSecret != secret {
+		t.Fatalf("after the rotation: secret %q (shown %q), previous %q (was %q)", eps[0].Secret, rotated, eps[0].PreviousSecret, secret)
+	}
+	if _, _, body := app.do(t, "GET", path, nil, ana); secretShown.MatchString(body) || !strings.Contains(body, "the old one too") {
+		t.Fatalf("after the rotation the page shows the secret, or not the overlap:\n%s", body)
 	}
 
 	// A test event, through the queue.

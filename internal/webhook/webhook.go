@@ -112,15 +112,25 @@ func mac(key []byte, id string, ts int64, body []byte) []byte {
 	return h.Sum(nil)
 }
 
-// Headers sets the three headers of a signed request on h.
-func Headers(h http.Header, secret, id string, ts time.Time, body []byte) error {
-	sig, err := Sign(secret, id, ts, body)
-	if err != nil {
-		return err
+// Headers sets the three headers of a signed request on h: one signature
+// per secret (during a rotation, the new secret's and the old one's, so
+// that a receiver that has either verifies it), space-separated as the
+// specification says.
+func Headers(h http.Header, id string, ts time.Time, body []byte, secrets ...string) error {
+	if len(secrets) == 0 {
+		return errors.New("webhook: no secret to sign with")
+	}
+	sigs := make([]string, 0, len(secrets))
+	for _, secret := range secrets {
+		sig, err := Sign(secret, id, ts, body)
+		if err != nil {
+			return err
+		}
+		sigs = append(sigs, sig)
 	}
 	h.Set(HeaderID, id)
 	h.Set(HeaderTimestamp, strconv.FormatInt(ts.Unix(), 10))
-	h.Set(HeaderSignature, sig)
+	h.Set(HeaderSignature, strings.Join(sigs, " "))
 	return nil
 }
 

@@ -91,7 +91,7 @@ func TestHeadersRoundTrip(t *testing.T) {
 	body := []byte(`{"type":"webhook.test"}`)
 	now := time.Now()
 	h := http.Header{}
-	if err := webhook.Headers(h, secret, "msg_1", now, body); err != nil {
+	if err := webhook.Headers(h, "msg_1", now, body, secret); err != nil {
 		t.Fatal(err)
 	}
 	if err := webhook.Verify(secret, h, body, now); err != nil {

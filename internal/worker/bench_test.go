@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/surveys-dev/surveys/internal/mail"
 	"github.com/surveys-dev/surveys/internal/storage/counting"
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
@@ -23,19 +24,25 @@ import (
 // four-question survey; "long" is 13 text questions of 4,000 characters
 // each, an answer larger than one queue message. "demo-webhooks-on" is
 // "demo" with webhooks on and no endpoint for the tenant: the same figure.
+// "demo-notify-on" is "demo" with e-mail notifications on and no
+// subscriber: the same figure again; "demo-notify-1" has one member who
+// asked for an e-mail per answer (capped at 20 an hour: the rest are
+// counted on the subscription, one write a batch).
 func BenchmarkAnswerCost(b *testing.B) {
 	for _, c := range []struct {
-		name     string
-		texts    int
-		length   int
-		together int
-		hooks    bool
-	}{{"demo", 1, 40, 32, false}, {"demo-webhooks-on", 1, 40, 32, true}, {"long", 13, survey.MaxTextAnswerLength, 8, false}} {
-		b.Run(c.name, func(b *testing.B) { benchAnswers(b, c.texts, c.length, c.together, c.hooks) })
+		name        string
+		texts       int
+		length      int
+		together    int
+		hooks       bool
+		subscribers int // -1: notifications off
+	}{{"demo", 1, 40, 32, false, -1}, {"demo-webhooks-on", 1, 40, 32, true, -1}, {"demo-notify-on", 1, 40, 32, false, 0}, {"demo-notify-1", 1, 40, 32, false, 1},
+		{"long", 13, survey.MaxTextAnswerLength, 8, false, -1}} {
+		b.Run(c.name, func(b *testing.B) { benchAnswers(b, c.texts, c.length, c.together, c.hooks, c.subscribers) })
 	}
 }
 
-func benchAnswers(b *testing.B, texts, length, together int, hooks bool) {
+func benchAnswers(b *testing.B, texts, length, together int, hooks bool, subscribers int) {
 	ctx := context.Background()
 	st := counting.New(backends.Local(b))
 	if err := store.Init(ctx, st); err != nil {
@@ -63,6 +70,19 @@ func benchAnswers(b *testing.B, texts, length, together int, hooks bool) {
 	w := worker.New(st, worker.DefaultConfig, quiet, nil)
 	if hooks {
 		w.Webhooks = webhookStore(st)
+	}
+	if subscribers >= 0 {
+		subs := store.NewNotificationStore(st)
+		tpl, err := mail.LoadTemplates()
+		if err != nil {
+			b.Fatal(err)
+		}
+		w.Notify = worker.NewNotify(st, subs, mail.NewOutbox(st, &mail.Config{}), tpl, notifyKey, "https://surveys.example", worker.DefaultNotifyConfig, quiet)
+		for i := range subscribers {
+			if err := subs.Subscribe(ctx, s.Tenant, s.Slug, fmt.Sprintf("m%d@example.com", i), survey.NotifyChoices{EachAnswer: true}, 0, time.Now()); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 	drainAll := func() {
 		for {

@@ -575,3 +575,67 @@ func TestAdminMailTransferGaveUp(t *testing.T) {
 		t.Fatalf("the message: %+v", m)
 	}
 }
+
+// TestAdminMailWebhookDisabled: each admin of the endpoint's tenant gets a
+// message (text and HTML) saying which endpoint was disabled and why, with
+// a signed link that turns the alerts off; an admin who turned them off,
+// an editor and another tenant's admins get nothing.
+func TestAdminMailWebhookDisabled(t *testing.T) {
+	st := backends.Local(t)
+	ctx := context.Background()
+	if err := store.Init(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	users, subs := store.NewUserStore(st), store.NewNotificationStore(st)
+	for _, a := range []struct {
+		tenant, email string
+		role          survey.Role
+	}{{"adatum", "ana@adatum.example", survey.Admin}, {"adatum", "al@adatum.example", survey.Admin}, {"adatum", "ed@adatum.example", survey.Editor}, {"fabrikam", "fred@fabrikam.example", survey.Admin}} {
+		if _, err := users.AddMember(ctx, a.tenant, a.email, "correct horse battery", a.role); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := subs.SetAlerts(ctx, "adatum", "al@adatum.example", false); err != nil {
+		t.Fatal(err)
+	}
+	tpl, err := mail.LoadTemplates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := []byte("0123456789abcdef0123456789abcdef")
+	admins := worker.AdminMail{Users: users, Outbox: mail.NewOutbox(st, &mail.Config{}), Templates: tpl, Notifications: subs, UnsubscribeKey: key, PublicURL: "https://surveys.example/", Log: quiet}
+	admins.Disabled(ctx, &store.WebhookEndpoint{Tenant: "adatum", URL: "https://hooks.example/<in>", DisabledReason: "every delivery failed for a day"})
+	msgs, err := st.PeekMessages(ctx, store.MailQueue, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 1 {
+		t.Fatalf("%d messages queued, want 1 (Adatum's one admin who did not turn the alerts off)", len(msgs))
+	}
+	var m mail.Message
+	if err := json.Unmarshal(msgs[0].Data, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.To != "ana@adatum.example" || !strings.Contains(m.Subject, "disabled") || !strings.Contains(m.Text, "every delivery failed for a day") ||
+		!strings.Contains(m.Text, "https://surveys.example/adatum/settings/webhooks") || !strings.Contains(m.HTML, "https://hooks.example/&lt;in&gt;") {
+		t.Fatalf("the message: %+v", m)
+	}
+	i := strings.Index(m.Text, "https://surveys.example/unsubscribe/")
+	if i < 0 {
+		t.Fatalf("no unsubscribe link:\n%s", m.Text)
+	}
+	tok := strings.Fields(m.Text[i+len("https://surveys.example/unsubscribe/"):])[0]
+	u, err := survey.ParseUnsubscribe(key, tok)
+	if err != nil || u != (survey.Unsubscribe{Tenant: "adatum", Email: "ana@adatum.example", What: survey.NotifyAlerts}) {
+		t.Fatalf("the link: %+v, %v", u, err)
+	}
+	// The link turns them off: the next alert goes to no one.
+	if err := subs.Unsubscribe(ctx, u, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	drainQueue(t, st, store.MailQueue)
+	admins.TransferGaveUp(ctx, "adatum", "team-lunch", "Team lunch", "refused")
+	if n, _ := st.ApproximateCount(ctx, store.MailQueue); n != 0 {
+		t.Fatalf("%d alerts queued after both admins turned them off", n)
+	}
+}

@@ -276,7 +276,7 @@ func (w *Webhooks) post(ctx context.Context, e *store.WebhookEndpoint, msg store
 	if err == nil {
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("User-Agent", "Surveys-Webhooks/1")
-		err = webhook.Headers(req.Header, e.Secret, msg.ID, start, body)
+		err = webhook.Headers(req.Header, msg.ID, start, body, e.Secrets(start)...)
 	}
 	var resp *http.Response
 	if err == nil {
@@ -360,33 +360,46 @@ func (w *Webhooks) poison(ctx context.Context, m storage.Message, msg store.Webh
 }
 
 // AdminMail tells a tenant's admins by e-mail that an endpoint was
-// disabled (through the mail outbox; nothing when mail is off).
+// disabled or a copy to the database gave up (through the mail outbox;
+// nothing when mail is off). An admin who turned these alerts off
+// (store.NotificationStore.SetAlerts, or the link in each alert) is not
+// told.
 type AdminMail struct {
 	Users     *store.UserStore
 	Outbox    *mail.Outbox
 	Templates *mail.Templates
+	// Notifications, when set, names the admins who turned the alerts
+	// off; UnsubscribeKey, when set, signs the link in each alert that
+	// turns them off.
+	Notifications  *store.NotificationStore
+	UnsubscribeKey []byte
 	// PublicURL is the base of the link to the settings page.
 	PublicURL string
 	Log       *slog.Logger
 }
 
+// alertData is what an alert's templates show.
+type alertData struct {
+	Tenant, Survey, URL, Reason, Link string
+	// Unsubscribe is the recipient's link that turns the alerts off.
+	Unsubscribe string
+}
+
 // Disabled queues one message per admin of the endpoint's tenant.
 func (a AdminMail) Disabled(ctx context.Context, e *store.WebhookEndpoint) {
-	data := struct{ Tenant, URL, Reason, Link string }{e.Tenant, e.URL, e.DisabledReason, strings.TrimRight(a.PublicURL, "/") + "/" + e.Tenant + "/settings/webhooks"}
-	a.tell(ctx, e.Tenant, "webhookdisabled", data)
+	a.tell(ctx, e.Tenant, "webhookdisabled", alertData{Tenant: e.Tenant, URL: e.URL, Reason: e.DisabledReason, Link: strings.TrimRight(a.PublicURL, "/") + "/" + e.Tenant + "/settings/webhooks"})
 }
 
 // TransferGaveUp queues one message per admin of the tenant: the copy of a
 // survey's answers to its database failed for good.
 func (a AdminMail) TransferGaveUp(ctx context.Context, tenant, slug, title, reason string) {
-	data := struct{ Tenant, Survey, Reason, Link string }{tenant, title, reason, strings.TrimRight(a.PublicURL, "/") + "/" + tenant + "/surveys/" + slug + "/analyze#transfer"}
-	a.tell(ctx, tenant, "transferfailed", data)
+	a.tell(ctx, tenant, "transferfailed", alertData{Tenant: tenant, Survey: title, Reason: reason, Link: strings.TrimRight(a.PublicURL, "/") + "/" + tenant + "/surveys/" + slug + "/analyze#transfer"})
 }
 
 // tell renders the mail template name for each admin of tenant and queues
 // it; nothing when mail is off. A failure is logged: the alert is a
 // courtesy, the page shows the state too.
-func (a AdminMail) tell(ctx context.Context, tenant, name string, data any) {
+func (a AdminMail) tell(ctx context.Context, tenant, name string, data alertData) {
 	if a.Outbox == nil || a.Templates == nil || a.Users == nil {
 		return
 	}
@@ -399,11 +412,23 @@ func (a AdminMail) tell(ctx context.Context, tenant, name string, data any) {
 		log.Warn("admin mail: list the admins", "tenant", tenant, "mail", name, "err", err)
 		return
 	}
+	off := map[string]bool{}
+	if a.Notifications != nil {
+		if off, err = a.Notifications.AlertsOff(ctx, tenant); err != nil {
+			// Better an alert too many than none.
+			log.Warn("admin mail: read who turned the alerts off", "tenant", tenant, "err", err)
+			off = map[string]bool{}
+		}
+	}
 	for _, m := range members {
-		if m.Role != survey.Admin {
+		if m.Role != survey.Admin || off[m.Email] {
 			continue
 		}
-		msg, err := a.Templates.Render(name, m.Email, data)
+		d := data
+		if len(a.UnsubscribeKey) > 0 {
+			d.Unsubscribe = unsubscribeLink(a.PublicURL, a.UnsubscribeKey, survey.Unsubscribe{Tenant: tenant, Email: m.Email, What: survey.NotifyAlerts})
+		}
+		msg, err := a.Templates.Render(name, m.Email, d)
 		if err == nil {
 			err = a.Outbox.Enqueue(ctx, msg)
 		}
@@ -411,4 +436,10 @@ func (a AdminMail) tell(ctx context.Context, tenant, name string, data any) {
 			log.Warn("admin mail: tell an admin", "tenant", tenant, "mail", name, "err", err)
 		}
 	}
+}
+
+// unsubscribeLink is the signed link that stops u, which works without
+// signing in.
+func unsubscribeLink(publicURL string, key []byte, u survey.Unsubscribe) string {
+	return strings.TrimRight(publicURL, "/") + "/unsubscribe/" + u.Token(key)
 }

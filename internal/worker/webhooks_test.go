@@ -400,3 +400,33 @@ func TestWebhooksSlowReceiverHoldsNoOneBack(t *testing.T) {
 		t.Fatalf("the slow receiver got %d requests at once, want 3", n)
 	}
 }
+
+// TestWebhooksRotation: after a rotation each request carries two
+// signatures, the new secret's and the old one's, so that a receiver
+// verifies it with either while it changes its secret.
+func TestWebhooksRotation(t *testing.T) {
+	f := newWebhookFixture(t, true, webhookConfig)
+	r := newReceiver(t)
+	old := f.add(t, "adatum", r.url(), webhook.SurveyClosed)
+	rotated, err := f.hooks.Rotate(context.Background(), "adatum", old.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.emit(t, "adatum", webhook.SurveyClosed, "csat/closed")
+	f.attempt(t)
+	got := r.requests()
+	if len(got) != 1 {
+		t.Fatalf("the receiver got %d requests", len(got))
+	}
+	if sigs := strings.Fields(got[0].header.Get("webhook-signature")); len(sigs) != 2 {
+		t.Fatalf("webhook-signature %q: want two", sigs)
+	}
+	for name, secret := range map[string]string{"new": rotated.Secret, "old": old.Secret} {
+		if err := webhook.Verify(secret, got[0].header, got[0].body, time.Now()); err != nil {
+			t.Errorf("with the %s secret: %v", name, err)
+		}
+	}
+	if err := webhook.Verify(webhook.NewSecret(), got[0].header, got[0].body, time.Now()); err == nil {
+		t.Error("another secret verifies it")
+	}
+}

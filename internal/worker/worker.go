@@ -66,6 +66,9 @@ type Worker struct {
 	// merged, and survey.closed for a survey closed at its limit (see
 	// emitAnswers).
 	Webhooks *store.WebhookStore
+	// Notify, when set, e-mails the members who asked for each new answer
+	// (after the summary write: see Notify.Answers).
+	Notify *Notify
 
 	mu sync.Mutex
 	// cache holds the summaries this worker wrote last, with their ETags,
@@ -485,6 +488,8 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 			w.m.delay.Observe(now.Sub(c).Seconds())
 		}
 		w.remember(key, sum, newTag)
+		// Counted: e-mails of the new answers, at most once each.
+		w.Notify.Answers(ctx, tenant, slug, base, fresh, known)
 		if err := w.list(ctx, key, tenant, slug, base, fresh); err != nil {
 			return nil, err
 		}

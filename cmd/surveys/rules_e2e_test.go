@@ -1,0 +1,221 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// TestBrowserRuleEditor: on a phone (390 px), a subscriber builds in the
+// designer, by clicks and keys, a three-section survey: section 1 asks
+// "Do you own a car?" (Yes/No) and jumps to section 3 when the answer is
+// No; section 2 asks about the commute; section 3 asks about fuel, only
+// of car owners. Saved, the rules are in the store and shown again after
+// a reload; a rule the survey refuses (more than on a choice, a rule on a
+// question removed in the same save) comes back with its message beside
+// it, nothing saved. Every page fits the window and passes axe-core;
+// screenshots go to artifacts/screenshots/rules-NN-*.png.
+func TestBrowserRuleEditor(t *testing.T) {
+	m := newTestMain(t, t.TempDir())
+	t.Cleanup(func() { m.Close() })
+	ctx := context.Background()
+	if _, err := store.NewUserStore(m.Storage).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + m.Addr()
+	run := browserRun(t, newBrowserFor(t, 4*time.Minute))
+	axeCheck := newAxeCheck(t)
+	shots := 0
+	// page checks the designer as it is: it fits the window, axe-core
+	// finds nothing serious; a screenshot is kept.
+	page := func(name string) chromedp.Action {
+		shots++
+		return chromedp.Tasks{
+			chromedp.WaitReady(`main`, chromedp.ByQuery),
+			noSidewaysScroll(t, name),
+			screenshot(t, fmt.Sprintf("rules-%02d-%s", shots, name)),
+			axeCheck(name),
+		}
+	}
+	// detail keeps a screenshot of the element sel, as people see it.
+	detail := func(name, sel string) chromedp.Action {
+		shots++
+		path := filepath.Join(artifacts(t), fmt.Sprintf("rules-%02d-%s.png", shots, name))
+		return chromedp.ActionFunc(func(ctx context.Context) error {
+			var png []byte
+			if err := chromedp.Screenshot(sel, &png, chromedp.ByQuery).Do(ctx); err != nil {
+				return err
+			}
+			return os.WriteFile(path, png, 0o644)
+		})
+	}
+	// choose picks value in a select as a person does; when the select's
+	// change loads the page again (a rule's question: designer.js asks
+	// for its choices), load waits for it.
+	choose := func(sel, value string, load bool) chromedp.Action {
+		js := fmt.Sprintf(`(() => { const s = document.querySelector(%q); s.focus(); s.value = %q; s.dispatchEvent(new Event("change", {bubbles: true})); })()`, sel, value)
+		if !load {
+			return chromedp.Evaluate(js, nil)
+		}
+		return chromedp.Tasks{
+			chromedp.Evaluate(`document.documentElement.dataset.leaving = "1"`, nil),
+			chromedp.Evaluate(js, nil),
+			chromedp.WaitNotPresent(`html[data-leaving]`, chromedp.ByQuery),
+			chromedp.WaitReady(`body`, chromedp.ByQuery),
+		}
+	}
+
+	run("sign in",
+		chromedp.EmulateViewport(390, 844),
+		chromedp.Navigate(base+"/login"),
+		chromedp.WaitVisible(`#email`, chromedp.ByQuery),
+		chromedp.SendKeys(`#email`, "ana@adatum.example", chromedp.ByQuery),
+		chromedp.SendKeys(`#password`, "correct horse battery", chromedp.ByQuery),
+		clickAndLoad(`main form button[type=submit]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`table.table, .empty`, chromedp.ByQuery))
+
+	// Section 1: the car question; two page breaks make sections 2 and 3,
+	// each with a new question.
+	run("the car question",
+		chromedp.Navigate(base+"/adatum/surveys/new"),
+		chromedp.WaitVisible(`#title`, chromedp.ByQuery),
+		chromedp.SendKeys(`#title`, "Getting to work", chromedp.ByQuery),
+		chromedp.SendKeys(`#q0-text`, "Do you own a car?", chromedp.ByQuery),
+		chooseKind("0", "MultipleChoice"),
+		chromedp.WaitVisible(`#q0-choices`, chromedp.ByQuery),
+		chromedp.SendKeys(`#q0-choices`, "Yes\nNo", chromedp.ByQuery),
+		clickAndLoad(`button[value=addsection]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#s1-title`, chromedp.ByQuery),
+		chromedp.SendKeys(`#s0-title`, "About you", chromedp.ByQuery),
+		chromedp.SendKeys(`#s1-title`, "Your commute", chromedp.ByQuery),
+		chromedp.SendKeys(`#q1-text`, "How do you get to work?", chromedp.ByQuery),
+		clickAndLoad(`button[value=addsection]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#s2-title`, chromedp.ByQuery),
+		chromedp.SendKeys(`#s2-title`, "Your car", chromedp.ByQuery),
+		chromedp.SendKeys(`#q2-text`, "Which fuel does it use?", chromedp.ByQuery),
+		page("three-sections"))
+
+	// Question 3, shown only if car = Yes: open its block, add a
+	// condition (on the question just before), choose the car question
+	// (its choices come), tick Yes.
+	var car string
+	run("show only if",
+		chromedp.Click(`#q-3 details.dl > summary`, chromedp.ByQuery),
+		clickAndLoad(`#q2-if-add`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#q2-if-0-question`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector("#q0-text").closest("fieldset").querySelector("input[name='q.0.id']").value`, &car),
+	)
+	if !strings.HasPrefix(car, "new-") {
+		t.Fatalf("the new car question's ID is %q", car)
+	}
+	run("car = Yes",
+		choose(`#q2-if-0-question`, car, true),
+		chromedp.WaitVisible(`input[name="q.2.if.0.values"][value="Yes"]`, chromedp.ByQuery),
+		chromedp.Click(`input[name="q.2.if.0.values"][value="Yes"]`, chromedp.ByQuery),
+		page("condition"),
+		detail("condition-detail", "#q-3"))
+
+	// After section 1: if car = No, go to section 3.
+	run("jump",
+		chromedp.Click(`#s0-panel details.dl > summary`, chromedp.ByQuery),
+		clickAndLoad(`#s0-addjump`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#s0-j0-to`, chromedp.ByQuery),
+		chromedp.Click(`input[name="s.0.j.0.if.0.values"][value="No"]`, chromedp.ByQuery),
+		choose(`#s0-j0-to`, "s3", false),
+		chromedp.ScrollIntoView(`#s0-j0-to`, chromedp.ByQuery),
+		page("jump"),
+		detail("jump-detail", "#s0-panel"))
+
+	// Saved, then the page again: the rules are shown as made.
+	run("save",
+		clickAndLoad(`.dz-bar button[value=save]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#s0-j0-to`, chromedp.ByQuery))
+	list, err := store.NewSurveyStore(m.Storage).List(ctx, "adatum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(list, func(s *survey.Survey) bool { return s.Title == "Getting to work" })
+	if i < 0 {
+		t.Fatalf("not saved: %v", list)
+	}
+	sv, err := store.NewSurveyStore(m.Storage).Get(ctx, "adatum", list[i].Slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	carID := sv.Questions[0].ID
+	if len(sv.Sections) != 3 || len(sv.Questions) != 3 || sv.Questions[2].ShowIf == nil ||
+		fmt.Sprint(sv.Questions[2].ShowIf.Rules) != fmt.Sprint([]survey.Rule{{Question: carID, Op: "equals", Values: []string{"Yes"}}}) ||
+		len(sv.Sections[0].Jumps) != 1 || sv.Sections[0].Jumps[0].To != sv.Sections[2].ID ||
+		fmt.Sprint(sv.Sections[0].Jumps[0].If.Rules) != fmt.Sprint([]survey.Rule{{Question: carID, Op: "equals", Values: []string{"No"}}}) {
+		t.Fatalf("saved: %+v\n%+v", sv.Sections, sv.Questions)
+	}
+	var shown struct {
+		Yes, No, Open bool
+		To, Question  string
+	}
+	read := chromedp.Evaluate(`({
+		yes: !!document.querySelector('input[name="q.2.if.0.values"][value="Yes"]:checked'),
+		no: !!document.querySelector('input[name="s.0.j.0.if.0.values"][value="No"]:checked'),
+		open: document.querySelector('#q-3 details.dl').open && document.querySelector('#s0-panel details.dl').open,
+		to: document.querySelector('#s0-j0-to').value,
+		question: document.querySelector('#q2-if-0-question').value})`, &shown)
+	run("reload",
+		chromedp.Reload(),
+		chromedp.WaitVisible(`#s0-j0-to`, chromedp.ByQuery),
+		read,
+		page("saved"))
+	if !shown.Yes || !shown.No || !shown.Open || shown.To != sv.Sections[2].ID || shown.Question != carID {
+		t.Errorf("after a reload the designer shows %+v", shown)
+	}
+	run("wide", chromedp.EmulateViewport(1280, 900), chromedp.Reload(), chromedp.WaitVisible(`#s0-j0-to`, chromedp.ByQuery), page("saved-wide"), detail("saved-wide-detail", "#q-3"),
+		chromedp.EmulateViewport(390, 844))
+
+	// Refused: "is more than" on a choice question, beside the rule's
+	// comparison; the focus on the summary, which links to it.
+	var msg, focused string
+	run("more than Yes",
+		chromedp.Reload(),
+		chromedp.WaitVisible(`#q2-if-0-op`, chromedp.ByQuery),
+		choose(`#q2-if-0-op`, "greater_than", false),
+		clickAndLoad(`.dz-bar button[value=save]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#q2-if-0-op-err`, chromedp.ByQuery),
+		chromedp.Text(`#q2-if-0-op-err`, &msg, chromedp.ByQuery),
+		chromedp.Evaluate(`document.activeElement.id`, &focused),
+		page("refused-op"),
+		detail("refused-op-detail", "#q-3"),
+		chromedp.Click(`#designer-errors a[href="#q2-if-0-op"]`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.activeElement.id`, &focused))
+	if !strings.Contains(msg, "Greater than and less than compare numbers") {
+		t.Errorf("beside the comparison: %q", msg)
+	}
+	if focused != "q2-if-0-op" {
+		t.Errorf("the summary's link focuses %q", focused)
+	}
+	// Refused: the car question removed while rules look at it.
+	run("car removed",
+		choose(`#q2-if-0-op`, "equals", false),
+		clickAndLoad(`button[aria-label="Remove question 1"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#q1-if-0-question`, chromedp.ByQuery),
+		clickAndLoad(`.dz-bar button[value=save]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#q1-if-0-question-err`, chromedp.ByQuery),
+		chromedp.Text(`#q1-if-0-question-err`, &msg, chromedp.ByQuery),
+		page("refused-removed"),
+		detail("refused-removed-detail", "#q-2"))
+	if !strings.Contains(msg, "This survey no longer has that question") {
+		t.Errorf("beside the rule's question: %q", msg)
+	}
+	again, err := store.NewSurveyStore(m.Storage).Get(ctx, "adatum", sv.Slug)
+	if err != nil || len(again.Questions) != 3 || again.Questions[2].ShowIf == nil || again.Questions[2].ShowIf.Rules[0].Op != "equals" {
+		t.Errorf("a refused save changed the survey: %v %+v", err, again)
+	}
+}

@@ -1,0 +1,186 @@
+package web
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// apiWebhook is an endpoint as the API shows it. Secret is there only in
+// the answer that made it (a new endpoint, a rotation): it is shown once.
+type apiWebhook struct {
+	ID                  string               `json:"id"`
+	URL                 string               `json:"url"`
+	Events              []string             `json:"events"`
+	Surveys             []string             `json:"surveys"`
+	CreatedOn           time.Time            `json:"createdOn"`
+	Disabled            bool                 `json:"disabled"`
+	DisabledReason      string               `json:"disabledReason,omitempty"`
+	Failures            int                  `json:"failures"`
+	PreviousSecretUntil *time.Time           `json:"previousSecretUntil,omitempty"`
+	Secret              string               `json:"secret,omitempty"`
+	Deliveries          []apiWebhookDelivery `json:"deliveries"`
+}
+
+type apiWebhookDelivery struct {
+	At         time.Time `json:"at"`
+	Event      string    `json:"event"`
+	ID         string    `json:"id"`
+	Attempt    int       `json:"attempt"`
+	Status     int       `json:"status,omitempty"`
+	Error      string    `json:"error,omitempty"`
+	DurationMS int64     `json:"durationMs"`
+}
+
+func toAPIWebhook(e *store.WebhookEndpoint, withSecret bool) apiWebhook {
+	out := apiWebhook{ID: e.ID, URL: e.URL, Events: e.Events, Surveys: e.Surveys, CreatedOn: e.CreatedOn, Disabled: e.Disabled,
+		DisabledReason: e.DisabledReason, Failures: e.Failures, Deliveries: []apiWebhookDelivery{}}
+	if out.Surveys == nil {
+		out.Surveys = []string{}
+	}
+	if len(e.Secrets(time.Now())) > 1 {
+		until := e.PreviousUntil
+		out.PreviousSecretUntil = &until
+	}
+	if withSecret {
+		out.Secret = e.Secret
+	}
+	for _, d := range e.Deliveries {
+		out.Deliveries = append(out.Deliveries, apiWebhookDelivery{At: d.At, Event: d.Event, ID: d.ID, Attempt: d.Attempt,
+			Status: d.Status, Error: d.Error, DurationMS: d.Duration.Milliseconds()})
+	}
+	return out
+}
+
+// apiWebhooksOn is the check of every webhook endpoint of the API: a
+// server without webhooks has none.
+func (s *Server) apiWebhooksOn() error {
+	if s.webhooks == nil {
+		return notFound("This server sends no webhooks.")
+	}
+	return nil
+}
+
+// apiListWebhooks lists the token's tenant's endpoints, oldest first.
+func (s *Server) apiListWebhooks(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	if err := s.apiWebhooksOn(); err != nil {
+		return 0, nil, err
+	}
+	eps, err := s.webhooks.List(r.Context(), apiTenant(r))
+	if err != nil {
+		return 0, nil, err
+	}
+	out := make([]apiWebhook, 0, len(eps))
+	for _, e := range eps {
+		out = append(out, toAPIWebhook(e, false))
+	}
+	return http.StatusOK, map[string]any{"webhooks": out}, nil
+}
+
+// apiAddWebhook adds an endpoint, {"url", "events", "surveys"}, and
+// answers 201 with its secret, shown this once. Bad input is a 422 naming
+// each field, and adds nothing.
+func (s *Server) apiAddWebhook(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	if err := s.apiWebhooksOn(); err != nil {
+		return 0, nil, err
+	}
+	var in struct {
+		URL     string   `json:"url"`
+		Events  []string `json:"events"`
+		Surveys []string `json:"surveys"`
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		return 0, nil, survey.Errorf(survey.EINVALID, "The body is not an endpoint: %v.", err)
+	}
+	tenant := apiTenant(r)
+	list, err := s.surveys.List(r.Context(), tenant)
+	if err != nil {
+		return 0, nil, err
+	}
+	known := map[string]bool{}
+	for _, sv := range list {
+		if sv.TrashedOn.IsZero() {
+			known[sv.Slug] = true
+		}
+	}
+	isKnown := func(slug string) bool { return known[slug] }
+	n := store.NewWebhook{URL: strings.TrimSpace(in.URL), Events: in.Events, Surveys: in.Surveys}
+	fields := n.Problems(isKnown)
+	if problem := s.webhookURLProblem(n.URL); problem != "" {
+		fields["url"] = problem
+	}
+	if len(fields) > 0 {
+		return 0, nil, &survey.Error{Code: survey.EINVALID, Message: "The endpoint was not added; see each field.", Fields: fields}
+	}
+	e, err := s.webhooks.Add(r.Context(), tenant, n, isKnown)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusCreated, toAPIWebhook(e, true), nil
+}
+
+// apiGetWebhook is one endpoint with its last deliveries.
+func (s *Server) apiGetWebhook(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	if err := s.apiWebhooksOn(); err != nil {
+		return 0, nil, err
+	}
+	e, err := s.webhooks.Get(r.Context(), apiTenant(r), chi.URLParam(r, "id"))
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, toAPIWebhook(e, false), nil
+}
+
+// apiDeleteWebhook deletes an endpoint: it receives no more events.
+func (s *Server) apiDeleteWebhook(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	if err := s.apiWebhooksOn(); err != nil {
+		return 0, nil, err
+	}
+	if err := s.webhooks.Delete(r.Context(), apiTenant(r), chi.URLParam(r, "id")); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusNoContent, nil, nil
+}
+
+// apiWebhookAction rotates an endpoint's secret (200, the endpoint with
+// its new secret, shown once), sends it a test event (202) or enables it
+// again (200).
+func (s *Server) apiWebhookAction(action string) func(http.ResponseWriter, *http.Request) (int, any, error) {
+	return func(w http.ResponseWriter, r *http.Request) (int, any, error) {
+		if err := s.apiWebhooksOn(); err != nil {
+			return 0, nil, err
+		}
+		return s.apiDoWebhookAction(w, r, action)
+	}
+}
+
+func (s *Server) apiDoWebhookAction(w http.ResponseWriter, r *http.Request, action string) (int, any, error) {
+	ctx, tenant, id := r.Context(), apiTenant(r), chi.URLParam(r, "id")
+	switch action {
+	case "rotate":
+		e, err := s.webhooks.Rotate(ctx, tenant, id)
+		if err != nil {
+			return 0, nil, err
+		}
+		return http.StatusOK, toAPIWebhook(e, true), nil
+	case "test":
+		if err := s.webhooks.SendTest(ctx, tenant, id); err != nil {
+			return 0, nil, err
+		}
+		return http.StatusAccepted, map[string]string{"status": "queued"}, nil
+	case "enable":
+		if err := s.webhooks.Enable(ctx, tenant, id); err != nil {
+			return 0, nil, err
+		}
+		return s.apiGetWebhook(w, r)
+	}
+	return 0, nil, notFound("No such API endpoint.")
+}
