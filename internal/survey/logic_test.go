@@ -340,3 +340,51 @@ func FuzzLogic(f *testing.F) {
 		}
 	})
 }
+
+// TestPagePath: the pages a respondent goes through follow the answers
+// given so far (a section skipped, a jump, a page whose every question is
+// hidden left out); a question whose condition looks at its own page is
+// shown live, one on an earlier page as its condition holds.
+func TestPagePath(t *testing.T) {
+	s := withLogic()
+	s.Normalize()
+	s.Questions = append(s.Questions, survey.Question{ID: "q7", Text: "Why?", Type: survey.SimpleText, Section: "last",
+		ShowIf: &survey.Condition{Match: "any", Rules: []survey.Rule{{Question: "q6", Op: "answered"}, {Question: "q1", Op: "equals", Values: []string{"Manager"}}}}})
+	s.Questions[5].ShowIf = &survey.Condition{Match: "all", Rules: []survey.Rule{{Question: "q1", Op: "not_equals", Values: []string{"Engineer"}}}}
+	pages := s.Pages()
+	for _, c := range []struct {
+		name  string
+		forms map[string]survey.Form
+		path  []int
+		// q6 and q7 on the last page: shown, live.
+		q6, q7 [2]bool
+	}{
+		{"nothing yet: food skipped (no age)", nil, []int{0, 2}, [2]bool{true, false}, [2]bool{true, true}},
+		{"an age: food", map[string]survey.Form{"q2": {"": {"40"}}}, []int{0, 1, 2}, [2]bool{true, false}, [2]bool{true, true}},
+		{"under 18: the end", map[string]survey.Form{"q2": {"": {"12"}}}, []int{0}, [2]bool{true, false}, [2]bool{true, true}},
+		{"an engineer: the last page shows q7 live only", map[string]survey.Form{"q1": {"": {"Engineer"}}}, []int{0, 2}, [2]bool{false, false}, [2]bool{true, true}},
+		{"a manager: q7 shown, decided", map[string]survey.Form{"q1": {"": {"Manager"}}}, []int{0, 2}, [2]bool{true, false}, [2]bool{true, false}},
+		{"an answer the kind refuses is no answer", map[string]survey.Form{"q2": {"": {"forty"}}}, []int{0, 2}, [2]bool{true, false}, [2]bool{true, true}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			kept := s.DropHidden(s.Given(c.forms))
+			if got := s.PagePath(pages, kept); !reflect.DeepEqual(got, c.path) {
+				t.Errorf("path %v, want %v", got, c.path)
+			}
+			for i, want := range [][2]bool{c.q6, c.q7} {
+				show, live := s.PageShows(s.Questions[5+i], kept)
+				if [2]bool{show, live} != want {
+					t.Errorf("q%d shown %v live %v, want %v", 6+i, show, live, want)
+				}
+			}
+		})
+	}
+	if !s.HasLogic() || (&survey.Survey{Questions: []survey.Question{{ID: "a"}}}).HasLogic() {
+		t.Error("HasLogic")
+	}
+	// A page whose every question is hidden is left out of the path.
+	s.Questions[4].ShowIf = &survey.Condition{Match: "all", Rules: []survey.Rule{{Question: "q1", Op: "equals", Values: []string{"Manager"}}}}
+	if got := s.PagePath(s.Pages(), s.DropHidden(s.Given(map[string]survey.Form{"q1": {"": {"Engineer"}}, "q2": {"": {"40"}}}))); !reflect.DeepEqual(got, []int{0, 2}) {
+		t.Errorf("path past an empty page %v", got)
+	}
+}

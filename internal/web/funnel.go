@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/surveys-dev/surveys/internal/survey"
 )
@@ -18,9 +19,13 @@ type funnelView struct {
 }
 
 type funnelPage struct {
-	N                int
-	Title            string
-	Reached, Stopped int64
+	N       int
+	Title   string
+	Reached int64
+	// Stopped is how many went no further, a number; "—" for a survey
+	// whose sections jump or are skipped (path.go), where a page's
+	// respondents may go on past the next page.
+	Stopped string
 	// Percent is Reached as a share of the views.
 	Percent string
 }
@@ -47,12 +52,16 @@ func (s *Server) funnelOf(ctx context.Context, sv *survey.Survey, completed int6
 		return 0
 	}
 	f := &funnelView{Views: views, Completed: completed}
+	branches := slices.ContainsFunc(sv.Sections, func(sc survey.Section) bool { return sc.ShowIf != nil || len(sc.Jumps) > 0 })
 	for k := 1; k <= len(pages); k++ {
 		title := pages[k-1].Section.Title
 		if title == "" {
 			title = fmt.Sprintf("Page %d", k)
 		}
-		p := funnelPage{N: k, Title: title, Reached: reached(k), Stopped: max(reached(k)-reached(k+1), 0), Percent: "—"}
+		p := funnelPage{N: k, Title: title, Reached: reached(k), Stopped: fmt.Sprint(max(reached(k)-reached(k+1), 0)), Percent: "—"}
+		if branches {
+			p.Stopped = "—"
+		}
 		if views > 0 {
 			p.Percent = fmt.Sprintf("%.0f%%", 100*float64(p.Reached)/float64(views))
 		}

@@ -34,11 +34,13 @@ type ResumeStore interface {
 }
 
 // surveySection is a section as a page shows it: its questions in the
-// order shown, numbered from First+1.
+// order shown, numbered from First+1; Live are those it shows or hides as
+// the respondent answers (path.go), by question ID.
 type surveySection struct {
 	Section   survey.Section
 	Questions []survey.Question
 	First     int
+	Live      map[string]*liveQuestion
 }
 
 // Num is the number of the section's question i (from 0) in the survey.
@@ -59,16 +61,19 @@ const (
 const stateRefused = "The answers of the earlier pages could not be read (the form was changed, or belongs to another survey). Please open the survey again."
 
 // pageView fills p to show page i (from 0) of the survey's pages to the
-// respondent of token: its section, its questions (in a respondent's own
-// order when the section shuffles), and where it is in the survey.
-func pageView(p *surveyPage, pages []survey.Page, i int, token string) {
+// respondent of token on path rt: its section, the questions the path
+// shows (in a respondent's own order when the section shuffles), and
+// where it is on the path.
+func pageView(p *surveyPage, pages []survey.Page, rt route, i int, token string) {
 	pg := pages[i]
 	qs := pg.Questions
 	if pg.Section.Shuffle && token != "" && token != tokenMark {
 		qs = shuffleFor(qs, token, pg.Section.ID)
 	}
-	p.Shown = []surveySection{{Section: pg.Section, Questions: qs, First: pg.First}}
-	p.Page, p.Pages = i+1, len(pages)
+	qs, live := rt.shows(p.Survey, qs)
+	p.Shown = []surveySection{{Section: pg.Section, Questions: qs, First: pg.First, Live: live}}
+	p.Live = live != nil
+	p.Page, p.Pages = max(rt.at(i), 0)+1, len(rt.path)
 }
 
 // shuffleFor is the questions in the order one respondent (their form
@@ -94,14 +99,22 @@ func pageCacheable(pages []survey.Page) bool {
 	return !pages[0].Section.Shuffle && !shuffled(&survey.Survey{Questions: pages[0].Questions})
 }
 
-// renderPage renders page i of the survey with the state of the other
-// pages sealed in the form.
+// renderPage renders page st.Page of the survey (or, when the path of
+// st.Values no longer goes through it, the page of the path before it)
+// with the state of the other pages sealed in the form: the answers of
+// every question the page does not show.
 func (s *Server) renderPage(w http.ResponseWriter, r *http.Request, status int, p surveyPage, pages []survey.Page, st pageState) error {
-	pageView(&p, pages, st.Page, p.Token)
+	return s.renderPageOn(w, r, status, p, pages, st, routeOf(p.Survey, pages, st.Values))
+}
+
+// renderPageOn is renderPage on rt, the path of st.Values.
+func (s *Server) renderPageOn(w http.ResponseWriter, r *http.Request, status int, p surveyPage, pages []survey.Page, st pageState, rt route) error {
+	st.Page = rt.onPath(st.Page)
+	pageView(&p, pages, rt, st.Page, p.Token)
 	if len(pages) > 1 || st.Resume != "" {
 		other := map[string]survey.Form{}
 		for id, f := range st.Values {
-			if !slices.ContainsFunc(pages[st.Page].Questions, func(q survey.Question) bool { return q.ID == id }) && len(f) > 0 {
+			if !slices.ContainsFunc(p.Shown[0].Questions, func(q survey.Question) bool { return q.ID == id }) && len(f) > 0 {
 				other[id] = f
 			}
 		}
@@ -112,7 +125,7 @@ func (s *Server) renderPage(w http.ResponseWriter, r *http.Request, status int, 
 		}
 		p.State = sealed
 	}
-	p.CanSave = s.resume != nil && len(pages) > 1
+	p.CanSave = s.resume != nil && p.Paged()
 	if p.Survey.Challenge {
 		p.Challenge, p.ChallengeMax = s.signer.challenge(p.Token), powMaxNumber
 	}
@@ -164,19 +177,24 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	}
 	// The survey may have lost a page since the state was sealed.
 	st.Page = min(st.Page, len(pages)-1)
-	here := pages[st.Page]
 	values := make(map[string]survey.Form, len(sv.Questions))
 	for id, f := range st.Values {
 		if _, ok := sv.Question(id); ok {
 			values[id] = f
 		}
 	}
-	for id, f := range formValues(&survey.Survey{Questions: here.Questions}, r.PostForm) {
-		values[id] = f
+	// The page sent the questions the path showed on it; the state keeps
+	// the answers of those it did not show (renderPage), and of no other.
+	for id, f := range formValues(&survey.Survey{Questions: pages[st.Page].Questions}, r.PostForm) {
+		if _, kept := values[id]; len(f) > 0 || !kept {
+			values[id] = f
+		}
 	}
 	st.Values = values
 	page := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Values: values, Token: token, Personal: once.Token, Changing: once.Changing}
-	last := st.Page == len(pages)-1
+	// Where the respondent goes from here follows every answer so far.
+	rt := routeOf(sv, pages, values)
+	last := rt.last(st.Page)
 	action := r.PostForm.Get("action")
 	if (action == "" || action == actionSubmit) && !last {
 		// Sent from a page before the last: on to the next.
@@ -188,14 +206,19 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	id, ok := s.signer.check(t.Key, sv.Slug, token)
 	if !ok {
 		page.Token, page.Message = s.signer.issue(t.Key, sv.Slug), formExpired
-		return s.renderPage(w, r, http.StatusUnprocessableEntity, page, pages, st)
+		return s.renderPageOn(w, r, http.StatusUnprocessableEntity, page, pages, st, rt)
+	}
+	if rt.at(st.Page) < 0 {
+		// Not on the path (the survey changed since the page was shown):
+		// the page of the path before it, nothing checked.
+		return s.renderPageOn(w, r, http.StatusOK, page, pages, st, rt)
 	}
 	switch action {
 	case actionBack:
-		st.Page = max(st.Page-1, 0)
-		return s.renderPage(w, r, http.StatusOK, page, pages, st)
+		st.Page = rt.before(st.Page)
+		return s.renderPageOn(w, r, http.StatusOK, page, pages, st, rt)
 	case actionSave:
-		return s.saveProgress(w, r, page, pages, st)
+		return s.saveProgress(w, r, page, pages, st, rt)
 	case actionNext, actionSubmit:
 	default:
 		return survey.Errorf(survey.EINVALID, "Unknown action %q.", action)
@@ -208,21 +231,19 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 		if !errors.As(err, &e) || e.Code != survey.EINVALID {
 			return err
 		}
-		if errs := problemsOf(e.Fields, here.Questions); len(errs) > 0 {
+		if errs := problemsOf(e.Fields, pages[st.Page].Questions); len(errs) > 0 {
 			page.Errors = errs
-			return s.renderPage(w, r, http.StatusUnprocessableEntity, page, pages, st)
+			return s.renderPageOn(w, r, http.StatusUnprocessableEntity, page, pages, st, rt)
 		}
 	}
-	if action == actionNext && !last {
-		st.Page++
-		if st.Page > st.Left {
-			// The first time this respondent leaves this page: the funnel.
-			st.Left = st.Page
-			if s.viewCounter != nil {
-				s.viewCounter.AddPage(t.Key, sv.Slug, st.Page)
-			}
+	if next, ok := rt.after(st.Page); action == actionNext && ok {
+		st.Page = next
+		if st.reach(next) && s.viewCounter != nil {
+			// The first time this respondent reaches this page: the
+			// funnel (AddPage counts page n+1 reached as page n left).
+			s.viewCounter.AddPage(t.Key, sv.Slug, next)
 		}
-		return s.renderPage(w, r, http.StatusOK, page, pages, st)
+		return s.renderPageOn(w, r, http.StatusOK, page, pages, st, rt)
 	}
 	a, err := survey.NewAnswer(sv, values)
 	if err != nil {
@@ -231,20 +252,20 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		// An earlier page has a problem (the survey changed on the way):
-		// back to the first such page.
-		for i, pg := range pages {
-			if slices.ContainsFunc(pg.Questions, func(q survey.Question) bool { return e.Fields[q.ID] != "" }) {
+		// back to the first such page of the path.
+		for _, i := range rt.path {
+			if slices.ContainsFunc(pages[i].Questions, func(q survey.Question) bool { return e.Fields[q.ID] != "" }) {
 				st.Page = i
 				break
 			}
 		}
 		page.Errors = e.Fields
-		return s.renderPage(w, r, http.StatusUnprocessableEntity, page, pages, st)
+		return s.renderPageOn(w, r, http.StatusUnprocessableEntity, page, pages, st, rt)
 	}
 	if sv.Challenge {
 		again := func(message string) error {
 			page.Token, page.Message = s.signer.issue(t.Key, sv.Slug), message
-			return s.renderPage(w, r, http.StatusUnprocessableEntity, page, pages, st)
+			return s.renderPageOn(w, r, http.StatusUnprocessableEntity, page, pages, st, rt)
 		}
 		switch pow := r.PostForm.Get("pow"); {
 		case pow == "":
@@ -286,8 +307,8 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 // saveProgress stores the respondent's progress (their token and the
 // sealed state of every page) as one blob under a random key, the same
 // key on a later save, and shows the page again with the link back.
-func (s *Server) saveProgress(w http.ResponseWriter, r *http.Request, page surveyPage, pages []survey.Page, st pageState) error {
-	if s.resume == nil || len(pages) < 2 {
+func (s *Server) saveProgress(w http.ResponseWriter, r *http.Request, page surveyPage, pages []survey.Page, st pageState, rt route) error {
+	if s.resume == nil || len(pages) < 2 || len(rt.path) < 2 {
 		return survey.Errorf(survey.EINVALID, "This survey cannot be saved to finish later.")
 	}
 	if st.Resume == "" {
@@ -302,7 +323,7 @@ func (s *Server) saveProgress(w http.ResponseWriter, r *http.Request, page surve
 		return err
 	}
 	page.ResumeLink = "/survey/" + page.Tenant.Key + "/" + page.Survey.Slug + "/resume/" + st.Resume
-	return s.renderPage(w, r, http.StatusOK, page, pages, st)
+	return s.renderPageOn(w, r, http.StatusOK, page, pages, st, rt)
 }
 
 // resumeSurvey brings a respondent back to the page they saved, with their

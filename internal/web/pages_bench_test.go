@@ -65,3 +65,56 @@ func BenchmarkPageRender(b *testing.B) {
 		})
 	}
 }
+
+// benchRules is benchPaged with logic on questions and sections: the
+// product question shows after more than 2 stars (the same page), the
+// products page only for two of them, the last question unless one star
+// (an earlier page), and "API" jumps over the products page.
+func benchRules() *survey.Survey {
+	s := benchPaged()
+	q := s.Questions
+	cond := func(id, op string, vs ...string) *survey.Condition {
+		return &survey.Condition{Match: survey.MatchAll, Rules: []survey.Rule{{Question: id, Op: op, Values: vs}}}
+	}
+	q[1].ShowIf = cond(q[0].ID, survey.OpGreaterThan, "2")
+	q[3].ShowIf = cond(q[0].ID, survey.OpNotEquals, "1")
+	s.Sections[1].ShowIf = cond(q[1].ID, survey.OpOneOf, "Mobile app", "Web portal")
+	s.Sections[0].Jumps = []survey.Jump{{If: *cond(q[1].ID, survey.OpEquals, "API"), To: "c"}}
+	return s
+}
+
+// BenchmarkPageRenderRules is BenchmarkPageRender's three pages with
+// rules (benchRules): the first page (from the cache of rendered forms)
+// and the next page, whose path and questions follow the answers, to set
+// against three-pages/first and three-pages/next.
+func BenchmarkPageRenderRules(b *testing.B) {
+	s, pub := newBenchServer(b, benchRules())
+	h := s.Handler()
+	if body := benchGet(b, h).Body.String(); !strings.Contains(body, "logic.js") || !strings.Contains(body, "Page 1 of 2") {
+		b.Fatalf("the first page has no live question:\n%s", body)
+	}
+	b.Run("three-pages-rules/first", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			benchGet(b, h)
+		}
+	})
+	q := pub.survey.Questions
+	m := regexp.MustCompile(`name="token" value="([^"]+)"`).FindStringSubmatch(benchGet(b, h).Body.String())
+	if m == nil {
+		b.Fatal("no token")
+	}
+	body := url.Values{"token": {m[1]}, "action": {"next"}, "q-" + q[0].ID: {"4"}, "q-" + q[1].ID: {"Mobile app"}}.Encode()
+	b.Run("three-pages-rules/next", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			req := httptest.NewRequest(http.MethodPost, benchPath, strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "Page 2 of 3") {
+				b.Fatalf("POST = %d\n%s", rec.Code, rec.Body)
+			}
+		}
+	})
+}

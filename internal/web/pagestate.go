@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
+	"slices"
 
 	"github.com/surveys-dev/surveys/internal/secret"
 	"github.com/surveys-dev/surveys/internal/store"
@@ -25,10 +26,13 @@ import (
 type pageState struct {
 	// Page is the page the respondent is on (from 0).
 	Page int `json:"p"`
-	// Left is how many pages the respondent has left forward (Next), so
-	// that the funnel counts each page once per respondent, whatever Back
-	// and Next they press.
+	// Left is how many pages the respondent had left forward (Next) in a
+	// state sealed before Reached: pages 1 to Left were counted.
 	Left int `json:"l,omitempty"`
+	// Reached are the pages (from 0, past the first) the respondent has
+	// reached by Next, so that the funnel counts each page once per
+	// respondent, whatever Back, Next and jumps (path.go) they take.
+	Reached []int `json:"s,omitempty"`
 	// Values are the answers of the other pages, by question ID.
 	Values map[string]survey.Form `json:"v,omitempty"`
 	// Resume is the key of the progress the respondent saved to finish
@@ -98,7 +102,7 @@ func decodePageState(raw []byte) (pageState, error) {
 	if err := json.Unmarshal(raw, &st); err != nil {
 		return pageState{}, errPageState
 	}
-	if st.Page < 0 || st.Page >= maxStatePages || len(st.Values) > survey.MaxQuestions || (st.Resume != "" && !store.ValidResumeKey(st.Resume)) || len(st.Personal) > maxStatePersonal {
+	if st.Page < 0 || st.Page >= maxStatePages || st.Left < 0 || len(st.Reached) > maxStatePages || len(st.Values) > survey.MaxQuestions || (st.Resume != "" && !store.ValidResumeKey(st.Resume)) || len(st.Personal) > maxStatePersonal {
 		return pageState{}, errPageState
 	}
 	n := 0
@@ -111,4 +115,14 @@ func decodePageState(raw []byte) (pageState, error) {
 		return pageState{}, errPageState
 	}
 	return st, nil
+}
+
+// reach records that the respondent reached page i (from 0) by Next, and
+// reports whether it is the first time.
+func (st *pageState) reach(i int) bool {
+	if i <= st.Left || slices.Contains(st.Reached, i) {
+		return false
+	}
+	st.Reached = append(st.Reached, i)
+	return true
 }

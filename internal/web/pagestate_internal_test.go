@@ -58,6 +58,7 @@ func FuzzDecodePageState(f *testing.F) {
 	f.Add([]byte(`{"p":1e9}`))
 	f.Add([]byte(`{"r":"../../etc"}`))
 	f.Add([]byte(`{"v":{"a":{"":["1","2"]},"b":null}}`))
+	f.Add([]byte(`{"p":2,"l":-1,"s":[2,1,2]}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		st, err := decodePageState(raw)
 		if err != nil {
@@ -73,7 +74,7 @@ func FuzzDecodePageState(f *testing.F) {
 
 func checkState(t *testing.T, st pageState) {
 	t.Helper()
-	if st.Page < 0 || st.Page >= maxStatePages || len(st.Values) > survey.MaxQuestions {
+	if st.Page < 0 || st.Page >= maxStatePages || len(st.Values) > survey.MaxQuestions || st.Left < 0 || len(st.Reached) > maxStatePages {
 		t.Fatalf("out of bounds: %+v", st)
 	}
 	if st.Resume != "" && len(st.Resume) != 32 {

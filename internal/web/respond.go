@@ -65,6 +65,9 @@ type surveyPage struct {
 	State       string
 	CanSave     bool
 	ResumeLink  string
+	// Live: the page shows or hides questions as the respondent answers
+	// (its script, logic.js).
+	Live bool
 }
 
 // Sections are the sections the page shows: Shown, or, when it was not
@@ -176,8 +179,9 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 	// The first page, the same for everyone but its token (and, on a
 	// single page, no state: the answers of no other page).
 	form, err := s.forms.get(t, sv, func() ([]byte, error) {
-		p := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: tokenMark, CanSave: s.resume != nil && len(pages) > 1}
-		pageView(&p, pages, 0, tokenMark)
+		p := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: tokenMark}
+		pageView(&p, pages, routeOf(sv, pages, nil), 0, tokenMark)
+		p.CanSave = s.resume != nil && p.Paged()
 		if sv.Challenge {
 			p.Challenge, p.ChallengeMax = challengeMark, powMaxNumber
 		}
