@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
+	"strconv"
 	"time"
 )
 
@@ -69,7 +70,7 @@ func longDate(s string) Msg {
 	if err != nil {
 		return M("%s", s)
 	}
-	return M("%[1]d %[2]s %[3]d", t.Day(), M(t.Month().String()), t.Year())
+	return M("%[1]d %[2]s %[3]s", t.Day(), M(t.Month().String()), strconv.Itoa(t.Year()))
 }
 
 func (dateKind) required() Msg { return M("Please give a date.") }
