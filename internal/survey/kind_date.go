@@ -70,6 +70,11 @@ func longDate(s string) Msg {
 	if err != nil {
 		return M("%s", s)
 	}
+	return Day(t)
+}
+
+// Day is the day of t, for people: "3 December 2026".
+func Day(t time.Time) Msg {
 	return M("%[1]d %[2]s %[3]s", t.Day(), M(t.Month().String()), strconv.Itoa(t.Year()))
 }
 
