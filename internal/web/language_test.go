@@ -1,0 +1,154 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// frenchPoll publishes a survey written in English with a French
+// translation of its texts (not all of them: the help stays English).
+func (a *testApp) frenchPoll(t *testing.T, title string) *survey.Survey {
+	t.Helper()
+	sv := a.publish(t, &survey.Survey{Title: title, Description: "A short poll.", Questions: []survey.Question{
+		{Text: "Do you like it?", Type: survey.MultipleChoice, PossibleAnswers: []string{"Yes", "No"}, Help: "Be honest."},
+		{Text: "Why?", Type: survey.SimpleText},
+	}})
+	like, why := sv.Questions[0].ID, sv.Questions[1].ID
+	fr := survey.Translation{Title: "Sondage du déjeuner", Description: "Un court sondage.", Questions: map[string]survey.QuestionText{
+		like: {Text: "Aimez-vous cela ?", Choices: map[string]string{"Yes": "Oui", "No": "Non"}},
+		why:  {Text: "Pourquoi ?"},
+	}}
+	if err := a.surveys.SetTranslations(context.Background(), "adatum", sv.Slug, "", map[string]survey.Translation{"fr": fr}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(5 * time.Millisecond) // past the test cache's TTL
+	got, err := a.surveys.Get(context.Background(), "adatum", sv.Slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// TestRespondentLanguage: the language of a respondent page is the one
+// chosen with ?lang= (remembered by a cookie on /survey), else the best of
+// Accept-Language, else the survey's own, else English; <html> says it,
+// and its direction.
+func TestRespondentLanguage(t *testing.T) {
+	app := newTestApp(t)
+	sv := app.frenchPoll(t, "Lunch poll")
+	path := "/survey/adatum/" + sv.Slug
+	tests := []struct {
+		name, query, cookie, accept string
+		want                        []string
+		setCookie                   string
+	}{
+		{"nothing: English", "", "", "", []string{`<html lang="en" dir="ltr">`, "Submit answers", "Lunch poll"}, ""},
+		{"Accept-Language", "", "", "fr-CH, fr;q=0.9, en;q=0.5", []string{`<html lang="fr" dir="ltr">`, "Envoyer les réponses", "Sondage du déjeuner"}, ""},
+		{"Accept-Language of none we speak", "", "", "ja", []string{`<html lang="en"`, "Submit answers"}, ""},
+		{"German, no translation: German words, English texts", "", "", "de", []string{`<html lang="de"`, "Antworten senden", "Lunch poll", "Do you like it?"}, ""},
+		{"?lang over Accept-Language, remembered", "?lang=es", "", "fr", []string{`<html lang="es"`, "Enviar respuestas"}, "lang=es"},
+		{"the cookie over Accept-Language", "", "nl", "fr", []string{`<html lang="nl"`, "Antwoorden versturen"}, ""},
+		{"Arabic: right to left", "?lang=ar", "", "", []string{`<html lang="ar" dir="rtl">`, "إرسال الإجابات"}, "lang=ar"},
+		{"an unknown ?lang is ignored", "?lang=xx", "", "fr", []string{`<html lang="fr"`}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := map[string]string{}
+			if tc.accept != "" {
+				h["Accept-Language"] = tc.accept
+			}
+			if tc.cookie != "" {
+				h["Cookie"] = "lang=" + tc.cookie
+			}
+			code, head, body := app.do(t, "GET", path+tc.query, nil, h)
+			if code != 200 {
+				t.Fatalf("GET = %d", code)
+			}
+			mustContain(t, tc.name, body, tc.want...)
+			set := head.Get("Set-Cookie")
+			if tc.setCookie == "" && set != "" {
+				t.Errorf("Set-Cookie %q", set)
+			}
+			if tc.setCookie != "" && (!strings.HasPrefix(set, tc.setCookie+";") || !strings.Contains(set, "Path=/survey;") || !strings.Contains(set, "HttpOnly")) {
+				t.Errorf("Set-Cookie %q, want %s on /survey", set, tc.setCookie)
+			}
+			if !strings.Contains(head.Get("Vary"), "Accept-Language") {
+				t.Errorf("Vary %q", head.Get("Vary"))
+			}
+		})
+	}
+
+	// The survey's own language when the browser says nothing.
+	if err := app.surveys.SetTranslations(context.Background(), "adatum", sv.Slug, "de", sv.Translations); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(5 * time.Millisecond)
+	_, _, body := app.do(t, "GET", path, nil, nil)
+	mustContain(t, "the survey's language", body, `<html lang="de"`, "Antworten senden")
+	// Subscriber pages stay English.
+	_, _, home := app.do(t, "GET", "/", nil, map[string]string{"Accept-Language": "fr"})
+	mustContain(t, "home", home, `<html lang="en"`)
+}
+
+// TestFrenchRespondent: a French respondent reads the survey's French
+// texts and the pages' French words, gets the problems of their answers
+// in French (422), and their choice ("Oui") is stored as the original
+// ("Yes"), so the summary is the same whatever the language.
+func TestFrenchRespondent(t *testing.T) {
+	app := newTestApp(t)
+	sv := app.frenchPoll(t, "Lunch poll")
+	path := "/survey/adatum/" + sv.Slug
+	like, why := sv.Questions[0].ID, sv.Questions[1].ID
+	fr := map[string]string{"Accept-Language": "fr"}
+	code, _, page := app.do(t, "GET", path, nil, fr)
+	if code != 200 {
+		t.Fatalf("GET = %d", code)
+	}
+	mustContain(t, "French page", page, `<html lang="fr" dir="ltr">`, "Sondage du déjeuner", "Un court sondage.", "Aimez-vous cela ?", "Pourquoi ?",
+		`value="Yes"`, `<span>Oui</span>`, `<span>Non</span>`, "Be honest.", "2 questions, toutes obligatoires.", "Obligatoire", "Envoyer les réponses",
+		`aria-label="Langue"`, `href="/survey/adatum/`+sv.Slug+`?lang=ar"`, `aria-current="true">Français`)
+	mustLack(t, "French page", page, "Submit answers", "Do you like it?", `value="Oui"`)
+
+	// A missing answer: French problems beside the question.
+	token, _ := formOf(t, page)
+	code, body := app.postWith(t, path, fr, "token", token, "q-"+like, "Yes")
+	if code != 422 {
+		t.Fatalf("without the second answer = %d", code)
+	}
+	mustContain(t, "422", body, "Veuillez vérifier 1 réponse", "Question 2 : Veuillez répondre à cette question.", "Erreur :")
+	// A choice that is not offered, in French words, is refused.
+	code, body = app.postWith(t, path, fr, "token", token, "q-"+like, "Oui", "q-"+why, "Parce que")
+	if code != 422 {
+		t.Fatalf("a translated value = %d", code)
+	}
+	mustContain(t, "not offered", body, "Veuillez choisir l’une des réponses proposées.")
+	code, _ = app.postWith(t, path, fr, "token", token, "q-"+like, "Yes", "q-"+why, "Parce que")
+	if code != 303 {
+		t.Fatalf("the answer = %d", code)
+	}
+	got := app.storedAnswers(t, sv.Slug)
+	if len(got) != 1 {
+		t.Fatalf("%d answers stored", len(got))
+	}
+	if a, _ := got[0].Answer(like); a.Answer != "Yes" {
+		t.Errorf("stored %q, want the original choice Yes", a.Answer)
+	}
+	_, _, thanks := app.do(t, "GET", path+"/thankyou", nil, fr)
+	mustContain(t, "thank-you", thanks, "Merci !", "Sondage du déjeuner")
+}
+
+// postWith posts a form with headers.
+func (a *testApp) postWith(t *testing.T, path string, header map[string]string, fields ...string) (int, string) {
+	t.Helper()
+	v := map[string][]string{}
+	for i := 0; i+1 < len(fields); i += 2 {
+		v[fields[i]] = append(v[fields[i]], fields[i+1])
+	}
+	code, _, body := a.do(t, http.MethodPost, path, v, header)
+	return code, body
+}
