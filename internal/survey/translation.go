@@ -105,8 +105,9 @@ func (qt QuestionText) Row(r string) string {
 // translation into the survey's own language, and a translation left
 // empty.
 func (s *Survey) normalizeTranslations() {
-	if !ValidLanguage(s.Language) || s.Language == "en" {
-		s.Language = ""
+	s.Language = strings.TrimSpace(s.Language)
+	if s.Language == "en" {
+		s.Language = "" // the default; another unknown one is refused
 	}
 	line := func(v string) string { return strings.TrimSpace(CleanLine(v)) }
 	text := func(v string) string { return strings.TrimSpace(CleanText(strings.ReplaceAll(v, "\r\n", "\n"))) }

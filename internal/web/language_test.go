@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
@@ -151,4 +152,68 @@ func (a *testApp) postWith(t *testing.T, path string, header map[string]string, 
 	}
 	code, _, body := a.do(t, http.MethodPost, path, v, header)
 	return code, body
+}
+
+// TestTranslationsTravel: a survey's translations come with it through
+// the API and its definition (on the definition's question IDs), import
+// into another tenant on the new draft's questions, and a definition made
+// before translations still imports; a translation into an unknown
+// language is a 422 beside it, and nothing is made.
+func TestTranslationsTravel(t *testing.T) {
+	app := newTestApp(t)
+	ctx := context.Background()
+	sv := app.frenchPoll(t, "Lunch poll")
+	adatum, err := store.NewTokenStore(app.st).Create(ctx, "adatum", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fabrikam, err := store.NewTokenStore(app.st).Create(ctx, "fabrikam", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, v, raw := app.api(t, "GET", "/api/v1/surveys/"+sv.Slug, adatum, "")
+	if code != 200 || !strings.Contains(raw, `"fr":{"title":"Sondage du déjeuner"`) || !strings.Contains(raw, `"`+sv.Questions[0].ID+`":{"text":"Aimez-vous cela ?","choices":{"No":"Non","Yes":"Oui"}}`) {
+		t.Fatalf("GET = %d %v\n%s", code, v, raw)
+	}
+	code, _, def := app.api(t, "GET", "/api/v1/surveys/"+sv.Slug+"/definition", adatum, "")
+	if code != 200 || !strings.Contains(def, `"q1":{"text":"Aimez-vous cela ?"`) || strings.Contains(def, sv.Questions[0].ID) {
+		t.Fatalf("definition = %d\n%s", code, def)
+	}
+	code, v, raw = app.api(t, "POST", "/api/v1/surveys/import", fabrikam, def)
+	if code != 201 {
+		t.Fatalf("import = %d %s", code, raw)
+	}
+	got, err := app.surveys.Get(ctx, "fabrikam", v["slug"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr, ok := got.Translated("fr"); !ok || tr.Title != "Sondage du déjeuner" || tr.Questions[got.Questions[0].ID].Choice("Yes") != "Oui" || tr.Questions[got.Questions[1].ID].Text != "Pourquoi ?" {
+		t.Fatalf("imported translations %+v on %s, %s", got.Translations, got.Questions[0].ID, got.Questions[1].ID)
+	}
+	// A definition of before translations.
+	old := `{"format":"surveys.definition/1","title":"Old","questions":[{"text":"Rate us","type":"FiveStars"}]}`
+	if code, _, raw := app.api(t, "POST", "/api/v1/surveys/import", fabrikam, old); code != 201 {
+		t.Fatalf("an old definition = %d %s", code, raw)
+	}
+	// Created through the API, with a translation; then bad ones.
+	code, v, raw = app.api(t, "POST", "/api/v1/surveys", adatum, `{"title":"Bonjour","language":"fr","questions":[{"id":"a","text":"Ça va ?","type":"SimpleText"}],
+		"translations":{"en":{"title":"Hello","questions":{"a":{"text":"How are you?"}}}}}`)
+	if code != 201 || !strings.Contains(raw, `"language":"fr"`) || !strings.Contains(raw, `"text":"How are you?"`) {
+		t.Fatalf("create = %d %s", code, raw)
+	}
+	before, _ := app.surveys.List(ctx, "adatum")
+	for _, bad := range []struct{ body, field string }{
+		{`{"title":"X","questions":[{"text":"Q","type":"SimpleText"}],"translations":{"xx":{"title":"Y"}}}`, "translations.xx"},
+		{`{"title":"X","language":"klingon","questions":[{"text":"Q","type":"SimpleText"}]}`, "language"},
+		{`{"title":"X","questions":[{"text":"Q","type":"SimpleText"}],"translations":{"fr":{"title":"` + strings.Repeat("x", survey.MaxTitleLength+1) + `"}}}`, "translations.fr.title"},
+	} {
+		code, v, raw := app.api(t, "POST", "/api/v1/surveys", adatum, bad.body)
+		fields, _ := v["fields"].(map[string]any)
+		if code != 422 || fields[bad.field] == nil {
+			t.Errorf("%s: %d %s", bad.field, code, raw)
+		}
+	}
+	if after, _ := app.surveys.List(ctx, "adatum"); len(after) != len(before) {
+		t.Errorf("a refused survey was made")
+	}
 }
