@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -216,4 +217,68 @@ func TestTranslationsTravel(t *testing.T) {
 	if after, _ := app.surveys.List(ctx, "adatum"); len(after) != len(before) {
 		t.Errorf("a refused survey was made")
 	}
+}
+
+// TestTranslationsEditor: the designer's translations page lists each
+// text of the survey with a field for its translation; saving one shows
+// it to respondents of that language, the designer's edits keep it, and
+// bad input (too long, an unknown language, the survey's own language,
+// two choices reading the same) is a 422 beside the field with nothing
+// saved.
+func TestTranslationsEditor(t *testing.T) {
+	app := newTestApp(t)
+	ctx := context.Background()
+	sv := app.publish(t, &survey.Survey{Title: "Lunch poll", Questions: []survey.Question{
+		{Text: "Do you like it?", Type: survey.MultipleChoice, PossibleAnswers: []string{"Yes", "No"}},
+		{Text: "How much?", Type: survey.LinearScale, Scale: 5, LowLabel: "Not at all", HighLabel: "A lot"},
+	}})
+	like, much := sv.Questions[0].ID, sv.Questions[1].ID
+	ana := app.signedIn(t, "adatum", "ana@adatum.example")
+	page := "/adatum/surveys/" + sv.Slug + "/translations"
+	code, _, body := app.do(t, "GET", page+"?lang=fr", nil, ana)
+	if code != 200 {
+		t.Fatalf("GET = %d", code)
+	}
+	mustContain(t, "editor", body, "Do you like it?", `name="questions.`+like+`.choices.1"`, `name="questions.`+much+`.lowLabel"`, "Not at all", `aria-current="page">Français`, "In Français")
+	if code, _, _ := app.do(t, "GET", page+"?lang=xx", nil, ana); code != 404 {
+		t.Errorf("an unknown language = %d", code)
+	}
+	form := func(lang string, kv ...string) url.Values {
+		v := url.Values{"lang": {lang}, "language": {"en"}}
+		for i := 0; i+1 < len(kv); i += 2 {
+			v.Set(kv[i], kv[i+1])
+		}
+		return v
+	}
+	bad := []struct {
+		name  string
+		form  url.Values
+		field string
+	}{
+		{"too long", form("fr", "title", strings.Repeat("x", survey.MaxTitleLength+1)), `id="tr-title-error"`},
+		{"an unknown language", form("xx", "title", "X"), `id="lang-error"`},
+		{"the survey's own language", form("en", "title", "X"), `id="lang-error"`},
+		{"an unknown language of the texts", url.Values{"lang": {"fr"}, "language": {"klingon"}}, `id="language-error"`},
+		{"two choices the same", form("fr", "questions."+like+".choices.0", "Oui", "questions."+like+".choices.1", "Oui"), `id="tr-questions-` + like + `-choices-1-error"`},
+	}
+	for _, tc := range bad {
+		code, _, body := app.do(t, "POST", page, tc.form, ana)
+		// The field's problem beside it, and the field marked (the
+		// language edited is the page's own: its problem heads the form).
+		if code != 422 || !strings.Contains(body, tc.field) || (tc.field != `id="lang-error"` && !strings.Contains(body, `aria-invalid="true"`)) {
+			t.Errorf("%s: %d, no %s", tc.name, code, tc.field)
+		}
+	}
+	if got, _ := app.surveys.Get(ctx, "adatum", sv.Slug); got.Translations != nil {
+		t.Fatalf("a refused translation was saved: %+v", got.Translations)
+	}
+	good := form("fr", "title", "Sondage", "questions."+like+".text", "Aimez-vous cela ?", "questions."+like+".choices.0", "Oui",
+		"questions."+much+".highLabel", "Beaucoup")
+	code, h, _ := app.do(t, "POST", page, good, ana)
+	if code != 303 || h.Get("Location") != page+"?lang=fr&saved=1" {
+		t.Fatalf("save = %d %q", code, h.Get("Location"))
+	}
+	time.Sleep(5 * time.Millisecond)
+	_, _, resp := app.do(t, "GET", "/survey/adatum/"+sv.Slug+"?lang=fr", nil, nil)
+	mustContain(t, "respondent", resp, "Sondage", "Aimez-vous cela ?", "<span>Oui</span>", "<span>No</span>", "Not at all", "Beaucoup")
 }

@@ -286,7 +286,9 @@ func (p surveyPage) Optionals() int { return len(p.Survey.Questions) - p.Require
 func (p surveyPage) DescriptionParagraphs() []string {
 	return paragraphs(or(p.Tr.Description, p.Survey.Description))
 }
-func (p surveyPage) ThankYouParagraphs() []string { return paragraphs(or(p.Tr.ThankYou, p.Survey.ThankYou)) }
+func (p surveyPage) ThankYouParagraphs() []string {
+	return paragraphs(or(p.Tr.ThankYou, p.Survey.ThankYou))
+}
 
 // Lead says how many questions the survey has, on how many pages, and
 // which are required, in the respondent's language.
