@@ -193,3 +193,17 @@ func TestT(t *testing.T) {
 		t.Error("directions or the zero Lang")
 	}
 }
+
+// FuzzNegotiate: whatever a browser sends, a supported language comes out.
+func FuzzNegotiate(f *testing.F) {
+	for _, s := range []string{"", "fr", "fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5", "ar-EG", ";;;q=x", "x-klingon", "en;q=0", strings.Repeat("a,", 500)} {
+		f.Add("", "", s)
+	}
+	f.Add("fr", "de", "es")
+	f.Fuzz(func(t *testing.T, query, cookie, accept string) {
+		l := Negotiate(query, cookie, accept, "")
+		if !Supported(l.Tag()) {
+			t.Fatalf("Negotiate(%q, %q, %q) = %q", query, cookie, accept, l.Tag())
+		}
+	})
+}
