@@ -91,6 +91,8 @@ var Keys = []string{
 	"%[1]d %[2]s %[3]s",
 	"January", "February", "March", "April", "May", "June",
 	"July", "August", "September", "October", "November", "December",
+	"%[1]s %[2]s",
+	"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
 	// The problems of answers (internal/survey: survey.M).
 	"%s",
 	"%q and %q are both at position %d: give each item a position of its own.",

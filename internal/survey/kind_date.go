@@ -73,6 +73,9 @@ func longDate(s string) Msg {
 	return Day(t)
 }
 
+// Weekday is the day of t with its weekday: "Saturday 5 December 2026".
+func Weekday(t time.Time) Msg { return M("%[1]s %[2]s", M(t.Weekday().String()), Day(t)) }
+
 // Day is the day of t, for people: "3 December 2026".
 func Day(t time.Time) Msg {
 	return M("%[1]d %[2]s %[3]s", t.Day(), M(t.Month().String()), strconv.Itoa(t.Year()))

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"html/template"
 	"net/http"
 	"net/url"
 	"strings"
@@ -315,8 +316,25 @@ func (p surveyPage) Lead() string {
 // SurveyTitle is the survey's title in the respondent's language.
 func (p surveyPage) SurveyTitle() string { return p.Title(p.Survey) }
 
-// CloseDate is the survey's last day, in the respondent's language.
-func (p surveyPage) CloseDate() string { return p.L.Msg(survey.Day(p.Survey.CloseOn)) }
+// OpenUntil and ClosedOn say, in the respondent's language, until when
+// the survey is open and that it closed, its last day marked up as a
+// <time>.
+func (p surveyPage) OpenUntil() template.HTML {
+	return p.withDay("Open until %s: the last day to answer, until midnight UTC.", survey.Weekday(p.Survey.CloseOn), p.Survey.CloseOn)
+}
+func (p surveyPage) ClosedOn() template.HTML {
+	return p.withDay("%s by %s no longer takes answers: the last day to answer was %s. Thank you for your interest.", survey.Day(p.Survey.CloseOn), p.Survey.CloseOn,
+		p.SurveyTitle(), p.Tenant.Name)
+}
+
+// withDay is key in the respondent's language, its last argument the
+// day (said as day says it) in a <time> element; args go before it.
+func (p surveyPage) withDay(key string, day survey.Msg, t time.Time, args ...any) template.HTML {
+	const mark = "\x00day\x00"
+	text := template.HTMLEscapeString(p.T(key, append(args, mark)...))
+	el := `<time datetime="` + t.Format(time.DateOnly) + `">` + template.HTMLEscapeString(p.L.Msg(day)) + `</time>`
+	return template.HTML(strings.Replace(text, template.HTMLEscapeString(mark), el, 1))
+}
 
 // ErrorCount is the title of the list of problems.
 func (p surveyPage) ErrorCount() string {
