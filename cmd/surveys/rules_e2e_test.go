@@ -295,6 +295,7 @@ func TestBrowserRuleEditor(t *testing.T) {
 		chromedp.WaitVisible(`#f-`+more, chromedp.ByQuery),
 		at("designed survey, last page (No)", "Page 2 of 2"),
 		chromedp.Evaluate(`document.querySelectorAll('#q-`+fuel+`, #q-`+commute+`').length`, &fuelShown),
+		chromedp.Text(`#q-`+more+` .qnum`, &value, chromedp.ByQuery),
 		chromedp.Focus(`#f-`+more, chromedp.ByQuery),
 		chromedp.KeyEvent("No car, no fuel"),
 		chromedp.Focus(`button[value="submit"]`, chromedp.ByQuery),
@@ -302,6 +303,9 @@ func TestBrowserRuleEditor(t *testing.T) {
 		chromedp.WaitVisible(`.thanks`, chromedp.ByQuery))
 	if fuelShown != 0 {
 		t.Errorf("after No the last page asks about the fuel or the commute (%d)", fuelShown)
+	}
+	if value != "2." {
+		t.Errorf("after No the last page's question is numbered %q, want 2. (numbers follow the path)", value)
 	}
 	// The summary: two answers; the Yes branch's questions once.
 	want := map[string]int64{carQ: 2, commute: 1, fuel: 1, more: 2}
