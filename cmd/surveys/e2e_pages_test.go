@@ -24,11 +24,11 @@ func TestBrowserPages(t *testing.T) {
 	t.Cleanup(func() { m.Close() })
 	sv := &survey.Survey{Tenant: "adatum", State: survey.Published, Title: "Lunch, page by page",
 		Description: "Three short pages.",
-		Sections:    []survey.Section{{ID: "you", Title: "About you"}, {ID: "food", Title: "The food", Description: "What you ate today."}, {ID: "end", Title: "Last words"}},
+		Sections:    []survey.Section{{ID: "you", Title: "About you"}, {ID: "food", Title: "The food", Description: "What you ate today."}, {ID: "last", Title: "Last words"}},
 		Questions: []survey.Question{
 			{Text: "Your first name", Type: survey.ShortText, Section: "you"},
 			{Text: "Which dish did you take?", Type: survey.MultipleChoice, PossibleAnswers: []string{"Soup", "Salad", "Pasta"}, Section: "food"},
-			{Text: "Rate the lunch", Type: survey.FiveStars, Section: "end"},
+			{Text: "Rate the lunch", Type: survey.FiveStars, Section: "last"},
 		}}
 	ctx := context.Background()
 	if err := store.NewSurveyStore(m.Storage).Create(ctx, sv); err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -23,7 +24,10 @@ import (
 // of car owners. Saved, the rules are in the store and shown again after
 // a reload; a rule the survey refuses (more than on a choice, a rule on a
 // question removed in the same save) comes back with its message beside
-// it, nothing saved. Every page fits the window and passes axe-core;
+// it, nothing saved. Published, the survey is answered by keyboard along
+// both branches (Yes: pages 1, 2, 3 with Back; No: page 1 then "Page 2 of
+// 2" without the fuel) and the summary counts two answers, the Yes
+// branch's questions once. Every page fits the window and passes axe-core;
 // screenshots go to artifacts/screenshots/rules-NN-*.png.
 func TestBrowserRuleEditor(t *testing.T) {
 	m := newTestMain(t, t.TempDir())
@@ -217,5 +221,107 @@ func TestBrowserRuleEditor(t *testing.T) {
 	again, err := store.NewSurveyStore(m.Storage).Get(ctx, "adatum", sv.Slug)
 	if err != nil || len(again.Questions) != 3 || again.Questions[2].ShowIf == nil || again.Questions[2].ShowIf.Rules[0].Op != "equals" {
 		t.Errorf("a refused save changed the survey: %v %+v", err, again)
+	}
+
+	// The survey as designed, answered: section 3 gains a question for
+	// everyone, the survey is published, and respondents walk it along
+	// both branches and back.
+	run("publish",
+		chromedp.Navigate(base+"/adatum/surveys/"+sv.Slug+"/edit"),
+		chromedp.WaitVisible(`button[value="addto.2"]`, chromedp.ByQuery),
+		clickAndLoad(`button[value="addto.2"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#q3-text`, chromedp.ByQuery),
+		chromedp.SendKeys(`#q3-text`, "Anything else to tell us?", chromedp.ByQuery),
+		clickAndLoad(`.dz-bar button[value=publish]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`main`, chromedp.ByQuery))
+	if sv, err = store.NewSurveyStore(m.Storage).Get(ctx, "adatum", sv.Slug); err != nil || sv.State != survey.Published || len(sv.Questions) != 4 {
+		t.Fatalf("published: %v %+v", err, sv)
+	}
+	q := func(i int) string { return sv.Questions[i].ID }
+	carQ, commute, fuel, more := q(0), q(1), q(2), q(3)
+	var progress, value string
+	var fuelShown int
+	at := func(what, want string) chromedp.Action {
+		return chromedp.ActionFunc(func(ctx context.Context) error {
+			if err := chromedp.Text(`#page-progress`, &progress, chromedp.ByQuery).Do(ctx); err != nil {
+				return err
+			}
+			if progress != want {
+				t.Errorf("%s: %q, want %q", what, progress, want)
+			}
+			return chromedp.Tasks{noSidewaysScroll(t, what), axeCheck(what)}.Do(ctx)
+		})
+	}
+	next := chromedp.Tasks{chromedp.Focus(`button[value="next"]`, chromedp.ByQuery), chromedp.KeyEvent("\r")}
+	respondent := base + "/survey/adatum/" + sv.Slug
+	run("Yes: pages 1, 2, 3, back to 2, 3",
+		chromedp.Navigate(respondent),
+		chromedp.WaitVisible(`#q-`+carQ, chromedp.ByQuery),
+		at("designed survey, page 1", "Page 1 of 3"),
+		chromedp.Focus(`input[name="q-`+carQ+`"][value="Yes"]`, chromedp.ByQuery),
+		chromedp.KeyEvent(" "),
+		next,
+		chromedp.WaitVisible(`#f-`+commute, chromedp.ByQuery),
+		at("designed survey, page 2 (Yes)", "Page 2 of 3"),
+		chromedp.Focus(`#f-`+commute, chromedp.ByQuery),
+		chromedp.KeyEvent("By bike"),
+		next,
+		chromedp.WaitVisible(`#f-`+fuel, chromedp.ByQuery),
+		at("designed survey, page 3 (Yes)", "Page 3 of 3"),
+		chromedp.Focus(`#f-`+fuel, chromedp.ByQuery),
+		chromedp.KeyEvent("Diesel"),
+		screenshot(t, fmt.Sprintf("rules-%02d-answered-yes", shots+1)),
+		chromedp.Focus(`button[value="back"]`, chromedp.ByQuery),
+		chromedp.KeyEvent("\r"),
+		chromedp.WaitVisible(`#f-`+commute, chromedp.ByQuery),
+		chromedp.Value(`#f-`+commute, &value, chromedp.ByQuery),
+		at("designed survey, back to page 2", "Page 2 of 3"),
+		next,
+		chromedp.WaitVisible(`#f-`+fuel, chromedp.ByQuery),
+		chromedp.Focus(`#f-`+more, chromedp.ByQuery),
+		chromedp.KeyEvent("Thanks"),
+		chromedp.Focus(`button[value="submit"]`, chromedp.ByQuery),
+		chromedp.KeyEvent("\r"),
+		chromedp.WaitVisible(`.thanks`, chromedp.ByQuery))
+	if value != "By bike" {
+		t.Errorf("after Back the commute reads %q", value)
+	}
+	run("No: page 1, then the last, Page 2 of 2, without the fuel",
+		chromedp.Navigate(respondent),
+		chromedp.WaitVisible(`#q-`+carQ, chromedp.ByQuery),
+		chromedp.Focus(`input[name="q-`+carQ+`"][value="Yes"]`, chromedp.ByQuery),
+		chromedp.KeyEvent(kb.ArrowDown),
+		next,
+		chromedp.WaitVisible(`#f-`+more, chromedp.ByQuery),
+		at("designed survey, last page (No)", "Page 2 of 2"),
+		chromedp.Evaluate(`document.querySelectorAll('#q-`+fuel+`, #q-`+commute+`').length`, &fuelShown),
+		chromedp.Text(`#q-`+more+` .qnum`, &value, chromedp.ByQuery),
+		chromedp.Focus(`#f-`+more, chromedp.ByQuery),
+		chromedp.KeyEvent("No car, no fuel"),
+		chromedp.Focus(`button[value="submit"]`, chromedp.ByQuery),
+		chromedp.KeyEvent("\r"),
+		chromedp.WaitVisible(`.thanks`, chromedp.ByQuery))
+	if fuelShown != 0 {
+		t.Errorf("after No the last page asks about the fuel or the commute (%d)", fuelShown)
+	}
+	if value != "2." {
+		t.Errorf("after No the last page's question is numbered %q, want 2. (numbers follow the path)", value)
+	}
+	// The summary: two answers; the Yes branch's questions once.
+	want := map[string]int64{carQ: 2, commute: 1, fuel: 1, more: 2}
+	sums := store.NewSurveyAnswersSummaryStore(m.Storage)
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		sum, _, err := sums.Get(ctx, "adatum", sv.Slug)
+		if err == nil && sum.TotalAnswers == 2 {
+			for _, sq := range sum.Questions {
+				if sq.Answered != want[sq.QuestionID] {
+					t.Errorf("%q answered %d times, want %d", sq.QuestionText, sq.Answered, want[sq.QuestionID])
+				}
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not two answers in the summary: %+v %v", sum, err)
+		}
 	}
 }

@@ -171,6 +171,8 @@ func (s *Survey) validateSections(f fieldErrors) {
 		key := "sections." + strconv.Itoa(i)
 		if !ValidSectionID(sc.ID) {
 			f.add(key+".id", "A section's ID is 1 to %d lower-case letters, digits and hyphens.", MaxSectionIDLength)
+		} else if sc.ID == JumpEnd {
+			f.add(key+".id", "%q means the end of the survey in a jump: give the section another ID.", JumpEnd)
 		} else if ids[sc.ID] {
 			f.add(key+".id", "Two sections have the ID %q.", sc.ID)
 		}

@@ -11,11 +11,11 @@ import (
 
 func sectioned() *survey.Survey {
 	return &survey.Survey{Tenant: "adatum", Title: "Lunch", State: survey.Draft,
-		Sections: []survey.Section{{ID: "about", Title: "About you"}, {Title: "Food", Description: "What you ate", Shuffle: true}, {ID: "end", Title: "Last"}},
+		Sections: []survey.Section{{ID: "about", Title: "About you"}, {Title: "Food", Description: "What you ate", Shuffle: true}, {ID: "last", Title: "Last"}},
 		Questions: []survey.Question{
 			{Text: "Name", Type: survey.SimpleText, Section: "about"},
 			{Text: "Rate", Type: survey.FiveStars, Section: "s1"},
-			{Text: "Last words", Type: survey.SimpleText, Section: "end"},
+			{Text: "Last words", Type: survey.SimpleText, Section: "last"},
 			{Text: "Age", Type: survey.SimpleText},
 		}}
 }
@@ -35,7 +35,7 @@ func TestSectionsNormalize(t *testing.T) {
 		got = append(got, q.Text+"@"+q.Section)
 	}
 	// Questions are ordered by section; "" is the first.
-	if want := "Name@about,Age@about,Rate@s1,Last words@end"; strings.Join(got, ",") != want {
+	if want := "Name@about,Age@about,Rate@s1,Last words@last"; strings.Join(got, ",") != want {
 		t.Errorf("questions %s, want %s", strings.Join(got, ","), want)
 	}
 	pages := s.Pages()
@@ -78,6 +78,14 @@ func TestSectionsValidate(t *testing.T) {
 		{"empty section", func(s *survey.Survey) { s.Questions = s.Questions[:3]; s.Questions[2].Section = "about" }, "sections.2"},
 		{"only hidden questions", func(s *survey.Survey) { s.Questions[2].Hidden = true }, "sections.2"},
 		{"unknown section", func(s *survey.Survey) { s.Questions[1].Section = "nowhere" }, "questions.3.section"},
+		{"the end's ID", func(s *survey.Survey) {
+			for i := range s.Questions {
+				if s.Questions[i].Section == s.Sections[1].ID {
+					s.Questions[i].Section = survey.JumpEnd
+				}
+			}
+			s.Sections[1].ID = survey.JumpEnd
+		}, "sections.1.id"},
 		{"long title", func(s *survey.Survey) { s.Sections[0].Title = strings.Repeat("x", survey.MaxTitleLength+1) }, "sections.0.title"},
 		{"long description", func(s *survey.Survey) { s.Sections[0].Description = strings.Repeat("x", survey.MaxDescriptionLength+1) }, "sections.0.description"},
 		{"too many", func(s *survey.Survey) {
@@ -128,7 +136,7 @@ func TestSectionsSurviveReviseAndDuplicate(t *testing.T) {
 	if err := got.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Sections) != 2 || got.Sections[1].ID != "end" || got.Questions[2].Section != "end" {
+	if len(got.Sections) != 2 || got.Sections[1].ID != "last" || got.Questions[2].Section != "last" {
 		t.Errorf("sections %+v questions %+v", got.Sections, got.Questions)
 	}
 	if h := got.Questions[3]; !h.Hidden || h.Text != "Rate" {
@@ -142,7 +150,7 @@ func TestSectionsSurviveReviseAndDuplicate(t *testing.T) {
 	if err := cp.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if len(cp.Sections) != 2 || cp.Sections[0].ID != "about" || cp.Questions[2].Section != "end" || len(cp.Questions) != 3 {
+	if len(cp.Sections) != 2 || cp.Sections[0].ID != "about" || cp.Questions[2].Section != "last" || len(cp.Questions) != 3 {
 		t.Errorf("duplicate %+v %+v", cp.Sections, cp.Questions)
 	}
 	cp.Sections[0].Title = "changed"

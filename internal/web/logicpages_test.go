@@ -218,11 +218,11 @@ func TestLogicSkippedSection(t *testing.T) {
 		return &survey.Condition{Match: "any", Rules: []survey.Rule{{Question: "pet", Op: "one_of", Values: []string{"Cat", "Dog"}}}}
 	}
 	sv := app.publish(t, &survey.Survey{Title: "Pets",
-		Sections: []survey.Section{{ID: "one", Title: "You"}, {ID: "pets", Title: "Your pet", ShowIf: yes()}, {ID: "end", Title: "The end"}},
+		Sections: []survey.Section{{ID: "one", Title: "You"}, {ID: "pets", Title: "Your pet", ShowIf: yes()}, {ID: "last", Title: "The end"}},
 		Questions: []survey.Question{
 			{ID: "pet", Text: "Which pet?", Type: survey.MultipleChoice, PossibleAnswers: []string{"Cat", "Dog", "None"}, Section: "one"},
 			{ID: "name", Text: "Its name?", Type: survey.ShortText, Section: "pets"},
-			{ID: "more", Text: "Anything else?", Type: survey.ShortText, Section: "end", Optional: true},
+			{ID: "more", Text: "Anything else?", Type: survey.ShortText, Section: "last", Optional: true},
 		}})
 	one := app.publish(t, &survey.Survey{Title: "One section",
 		Sections: []survey.Section{{ID: "only", Title: "Only"}},

@@ -71,7 +71,20 @@ func pageView(p *surveyPage, pages []survey.Page, rt route, i int, token string)
 		qs = shuffleFor(qs, token, pg.Section.ID)
 	}
 	qs, live := rt.shows(p.Survey, qs)
-	p.Shown = []surveySection{{Section: pg.Section, Questions: qs, First: pg.First, Live: live}}
+	// Questions are numbered along the path: after a jump or a skipped
+	// question the next one shown is the next number.
+	first := pg.First
+	if rt.kept != nil {
+		first = 0
+		for _, k := range rt.path {
+			if k == i {
+				break
+			}
+			shown, _ := rt.shows(p.Survey, pages[k].Questions)
+			first += len(shown)
+		}
+	}
+	p.Shown = []surveySection{{Section: pg.Section, Questions: qs, First: first, Live: live}}
 	p.Live = live != nil
 	p.Page, p.Pages = max(rt.at(i), 0)+1, len(rt.path)
 }

@@ -22,12 +22,12 @@ import (
 func (a *testApp) threePages(t testing.TB, title string) *survey.Survey {
 	t.Helper()
 	sv := a.publish(t, &survey.Survey{Title: title,
-		Sections: []survey.Section{{ID: "you", Title: "About you"}, {ID: "food", Title: "The food", Description: "What you ate"}, {ID: "end", Title: "Last words"}},
+		Sections: []survey.Section{{ID: "you", Title: "About you"}, {ID: "food", Title: "The food", Description: "What you ate"}, {ID: "last", Title: "Last words"}},
 		Questions: []survey.Question{
 			{Text: "Your name", Type: survey.SimpleText, Section: "you"},
 			{Text: "Rate the room", Type: survey.FiveStars, Section: "you", Optional: true},
 			{Text: "Pick a dish", Type: survey.MultipleChoice, PossibleAnswers: []string{"Soup", "Salad"}, Section: "food"},
-			{Text: "Rate us", Type: survey.FiveStars, Section: "end"},
+			{Text: "Rate us", Type: survey.FiveStars, Section: "last"},
 		}})
 	time.Sleep(5 * time.Millisecond) // past the test cache's TTL
 	return sv

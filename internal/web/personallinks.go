@@ -164,8 +164,44 @@ func (s *Server) acknowledgedOnce(w http.ResponseWriter, r *http.Request, t *sur
 			HttpOnly: true, Secure: s.secureCookies(r), SameSite: http.SameSiteLaxMode, MaxAge: answeredCookieAge})
 	}
 	if l != nil && len(l.Pending) > 0 {
-		s.settleReplaced(r.Context(), t.Key, sv.Slug, []store.PersonalLink{*l}, true)
+		for _, left := range s.settleReplaced(r.Context(), t.Key, sv.Slug, []store.PersonalLink{*l}, true) {
+			s.settleLater(t.Key, sv.Slug, left)
+		}
 	}
+}
+
+// settleDelays are the waits before each new try at deleting the answers
+// a changed answer replaced that the worker had not counted yet: the
+// worker counts an answer within seconds, or minutes when storage is slow.
+var settleDelays = []time.Duration{2 * time.Second, 10 * time.Second, time.Minute, 5 * time.Minute, 15 * time.Minute}
+
+// maxSettling bounds the links that wait for settleLater at once.
+const maxSettling = 1000
+
+// settleLater tries again, in the background, to settle a link whose
+// replaced answers the worker had not counted yet, after each of
+// settleDelays until none is left. Trying again is safe (the delete is
+// exactly once). A link beyond maxSettling, or one left when the
+// instance stops, is settled when an editor next opens the links page.
+func (s *Server) settleLater(tenant, slug string, l store.PersonalLink) {
+	if s.settling.Add(1) > maxSettling {
+		s.settling.Add(-1)
+		s.log.Warn("replaced answers left for the links page", "tenant", tenant, "survey", slug)
+		return
+	}
+	go func() {
+		defer s.settling.Add(-1)
+		for _, d := range settleDelays {
+			time.Sleep(d)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			left := s.settleReplaced(ctx, tenant, slug, []store.PersonalLink{l}, true)
+			cancel()
+			if len(left) == 0 {
+				return
+			}
+			l = left[0]
+		}
+	}()
 }
 
 // settleReplaced deletes from the summary the answers that the links'
@@ -175,10 +211,11 @@ func (s *Server) acknowledgedOnce(w http.ResponseWriter, r *http.Request, t *sur
 // (store.DeleteAnswer), so trying again is safe. Unless acknowledged (the
 // links' current answers were just queued), a link's earlier answers are
 // deleted only once its current answer is filed: a crash between marking
-// the link and queueing its answer must not lose both.
-func (s *Server) settleReplaced(ctx context.Context, tenant, slug string, links []store.PersonalLink, acknowledged bool) {
+// the link and queueing its answer must not lose both. It returns the
+// links, as settled, whose replaced answers are still counted.
+func (s *Server) settleReplaced(ctx context.Context, tenant, slug string, links []store.PersonalLink, acknowledged bool) (left []store.PersonalLink) {
 	if s.remover == nil {
-		return
+		return nil
 	}
 	var full *survey.Survey
 	for _, l := range links {
@@ -197,11 +234,11 @@ func (s *Server) settleReplaced(ctx context.Context, tenant, slug string, links 
 			sv, err := s.surveys.Get(ctx, tenant, slug)
 			if err != nil {
 				s.log.Warn("replaced answers not settled", "tenant", tenant, "survey", slug, "err", err)
-				return
+				return append(left, l)
 			}
 			full = sv
 		}
-		var done []string
+		var done, pending []string
 		for _, id := range l.Pending {
 			err := s.remover.DeleteAnswer(ctx, full, id)
 			switch {
@@ -209,12 +246,20 @@ func (s *Server) settleReplaced(ctx context.Context, tenant, slug string, links 
 				done = append(done, id)
 			case survey.ErrorCode(err) != survey.ENOTFOUND:
 				s.log.Warn("replaced answer not deleted", "tenant", tenant, "survey", slug, "answer", id, "err", err)
+				pending = append(pending, id)
+			default:
+				pending = append(pending, id)
 			}
 		}
 		if err := s.personal.Settled(ctx, tenant, slug, l.ID, done); err != nil {
 			s.log.Warn("replaced answers not settled", "tenant", tenant, "survey", slug, "err", err)
 		}
+		if len(pending) > 0 {
+			l.Pending = pending
+			left = append(left, l)
+		}
 	}
+	return left
 }
 
 // linksPage is a survey's personal links, for its editors.

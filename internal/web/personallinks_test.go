@@ -433,3 +433,44 @@ func TestPersonalLinkCrashBeforeQueue(t *testing.T) {
 		}
 	}
 }
+
+// TestPersonalLinkChangeBeforeCounted: the holder of a link changes their
+// answer before the worker has counted the first one, so the change
+// cannot delete it yet; once the worker has counted both, the server
+// deletes the replaced one in the background (no one opens the links
+// page), and the summary holds the new answer alone.
+func TestPersonalLinkChangeBeforeCounted(t *testing.T) {
+	app := newTestApp(t)
+	sv := app.oncePoll(t, "Changed at once", survey.OnePerLink, true)
+	editor := app.signedIn(t, "adatum", "ed@adatum.example")
+	k := app.makeLinks(t, sv, editor, 1)[0]
+	path := "/survey/adatum/" + sv.Slug
+	star := "q-" + sv.Questions[0].ID
+	first := url.Values{"token": {app.token(t, path+"?k="+k)}, "k": {k}, star: {"2"}}
+	if code, _, body := app.do(t, "POST", path, first, nil); code != http.StatusSeeOther {
+		t.Fatalf("answer = %d\n%s", code, body)
+	}
+	// Not counted yet: the change comes first.
+	change := url.Values{"token": {app.token(t, path+"?k="+k)}, "k": {k}, star: {"5"}}
+	if code, _, body := app.do(t, "POST", path, change, nil); code != http.StatusSeeOther {
+		t.Fatalf("change = %d\n%s", code, body)
+	}
+	if _, counted, _ := app.countAnswers(t, sv); counted != 2 {
+		t.Fatalf("the worker counted %d answers, want both for now", counted)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		_, counted, stars := app.countAnswers(t, sv)
+		if counted == 1 && stars == [5]int64{0, 0, 0, 0, 1} {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the replaced answer is still counted: %d answers, stars %v", counted, stars)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	l, _ := store.NewPersonalLinkStore(app.st).Get(context.Background(), "adatum", sv.Slug, k)
+	if len(l.Pending) != 0 || len(l.Replaced) != 1 {
+		t.Fatalf("replaced %v, left to settle %v", l.Replaced, l.Pending)
+	}
+}

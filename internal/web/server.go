@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -133,16 +134,18 @@ type Deps struct {
 
 // Server holds the handlers' dependencies and the parsed templates.
 type Server struct {
-	log         *slog.Logger
-	surveys     SurveyStore
-	tenants     TenantStore
-	storage     Pinger
-	public      PublicSurveys
-	notifier    AnswerNotifier
-	users       Users
-	editor      SurveyEditor
-	reader      AnswerReader
-	remover     AnswerRemover
+	log      *slog.Logger
+	surveys  SurveyStore
+	tenants  TenantStore
+	storage  Pinger
+	public   PublicSurveys
+	notifier AnswerNotifier
+	users    Users
+	editor   SurveyEditor
+	reader   AnswerReader
+	remover  AnswerRemover
+	// settling counts the links settleLater waits on.
+	settling    atomic.Int64
 	tokens      Tokens
 	tenantAdmin TenantAdmin
 	accounts    AccountAdder
