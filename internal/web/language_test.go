@@ -197,7 +197,7 @@ func TestTranslationsTravel(t *testing.T) {
 		t.Fatalf("an old definition = %d %s", code, raw)
 	}
 	// Created through the API, with a translation; then bad ones.
-	code, v, raw = app.api(t, "POST", "/api/v1/surveys", adatum, `{"title":"Bonjour","language":"fr","questions":[{"id":"a","text":"Ça va ?","type":"SimpleText"}],
+	code, _, raw = app.api(t, "POST", "/api/v1/surveys", adatum, `{"title":"Bonjour","language":"fr","questions":[{"id":"a","text":"Ça va ?","type":"SimpleText"}],
 		"translations":{"en":{"title":"Hello","questions":{"a":{"text":"How are you?"}}}}}`)
 	if code != 201 || !strings.Contains(raw, `"language":"fr"`) || !strings.Contains(raw, `"text":"How are you?"`) {
 		t.Fatalf("create = %d %s", code, raw)
