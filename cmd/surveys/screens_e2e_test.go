@@ -96,6 +96,14 @@ func TestBrowserEveryScreen(t *testing.T) {
 	if err := surveys.Update(ctx, s); err != nil {
 		t.Fatal(err)
 	}
+	// The demo survey in French and Arabic, for the respondent pages in
+	// those languages and the translations editor.
+	if s, err = surveys.Get(ctx, "adatum", s.Slug); err != nil {
+		t.Fatal(err)
+	}
+	if err := surveys.SetTranslations(ctx, "adatum", s.Slug, "", demoTranslations(s)); err != nil {
+		t.Fatal(err)
+	}
 
 	// A team: a viewer with a long address, a pending invitation and an
 	// API token, for the members and tokens pages; an invitation link.
@@ -283,9 +291,33 @@ func TestBrowserEveryScreen(t *testing.T) {
 		{"results", "/survey/adatum/" + s.Slug + "/results", `.results-page`, "the results"},
 		{"notifications", sp + "/notifications", `main form`, "E-mail me each new answer"},
 		{"unsubscribe", "/unsubscribe/" + unsubscribe, `main form`, "Stop these e-mails?"},
+		{"translations", sp + "/translations?lang=fr", `main form`, "In Français"},
 	} {
 		check(p.name, p.path, p.sel, p.want)
 	}
+
+	// The respondent's page in French and in Arabic (right to left), as a
+	// respondent who picked the language from the menu sees it.
+	for _, l := range []struct{ lang, dir, want string }{{"fr", "ltr", "Envoyer les réponses"}, {"ar", "rtl", "إرسال الإجابات"}} {
+		check("respondent-"+l.lang, "/survey/adatum/"+s.Slug+"?lang="+l.lang, `main form`, l.want)
+		for _, w := range []int{390, 1280} {
+			var dir, lang string
+			what := fmt.Sprintf("i18n %s (%d px)", l.lang, w)
+			run(what,
+				chromedp.EmulateViewport(int64(w), 900),
+				chromedp.Navigate(base+"/survey/adatum/"+s.Slug+"?lang="+l.lang),
+				chromedp.WaitVisible(`main form`, chromedp.ByQuery),
+				chromedp.Evaluate(`document.documentElement.dir`, &dir),
+				chromedp.Evaluate(`document.documentElement.lang`, &lang),
+				noSidewaysScroll(t, what),
+				screenshot(t, fmt.Sprintf("i18n-%s-%d", l.lang, w)))
+			if dir != l.dir || lang != l.lang {
+				t.Errorf("%s: <html lang=%q dir=%q>", what, lang, dir)
+			}
+		}
+	}
+	// Back to English (the menu's choice is remembered on /survey).
+	run("english again", chromedp.Navigate(base+"/survey/adatum/"+s.Slug+"?lang=en"), chromedp.WaitVisible(`main form`, chromedp.ByQuery))
 
 	// Hiding an answered question of the published survey asks first: the
 	// confirmation names it and the answers; back to the designer, nothing
@@ -389,4 +421,23 @@ func webhookEndpoints(t *testing.T, m *Main) string {
 		t.Fatal(err)
 	}
 	return e.ID
+}
+
+// demoTranslations translates the demo survey's title, description and
+// first questions into French and Arabic.
+func demoTranslations(s *survey.Survey) map[string]survey.Translation {
+	fr := survey.Translation{Title: "Satisfaction des clients", Description: "Dites-nous comment nous nous en sortons : cela prend deux minutes.", Questions: map[string]survey.QuestionText{}}
+	ar := survey.Translation{Title: "رضا العملاء", Description: "أخبرنا كيف نؤدي عملنا: يستغرق ذلك دقيقتين.", Questions: map[string]survey.QuestionText{}}
+	for i, q := range s.Questions {
+		if i >= 4 {
+			break
+		}
+		frq := survey.QuestionText{Text: "Question " + fmt.Sprint(i+1) + " en français : " + q.Text, Choices: map[string]string{}}
+		arq := survey.QuestionText{Text: "السؤال " + fmt.Sprint(i+1) + ": " + q.Text, Choices: map[string]string{}}
+		for j, c := range q.PossibleAnswers {
+			frq.Choices[c], arq.Choices[c] = "Choix "+fmt.Sprint(j+1)+" ("+c+")", "الخيار "+fmt.Sprint(j+1)
+		}
+		fr.Questions[q.ID], ar.Questions[q.ID] = frq, arq
+	}
+	return map[string]survey.Translation{"fr": fr, "ar": ar}
 }

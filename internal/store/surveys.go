@@ -235,6 +235,11 @@ func (ss *SurveyStore) revise(ctx context.Context, s *survey.Survey, save bool) 
 		return nil, survey.Errorf(survey.ECONFLICT, "This survey is in the trash: restore it first.")
 	}
 	s.State, s.CreatedOn, s.PublishedOn, s.TrashedOn = cur.State, cur.CreatedOn, cur.PublishedOn, cur.TrashedOn
+	if s.Translations == nil && s.Language == "" {
+		// An edit that does not say (the designer's): the translations
+		// stay, following their questions (RenameQuestions, below).
+		s.Language, s.Translations = cur.Language, cur.Translations
+	}
 	s.Normalize()
 	var rev *survey.Revision
 	if cur.State == survey.Draft {
@@ -320,6 +325,35 @@ func (ss *SurveyStore) SetChallenge(ctx context.Context, tenant, slug string, on
 		return nil
 	}
 	s.Challenge = on
+	_, err = ss.st.UpdateEntity(ctx, SurveysTable, surveyEntity(s, e.String("Version")), e.ETag)
+	return mapErr(err, "Survey")
+}
+
+// SetTranslations sets the language of the survey's own texts and its
+// translations (survey.Translation), in any state: they change what
+// respondents read, not the questions or their answers. They are
+// normalized and checked as Update does (EINVALID with the problems by
+// field).
+func (ss *SurveyStore) SetTranslations(ctx context.Context, tenant, slug, language string, translations map[string]survey.Translation) error {
+	e, err := ss.st.GetEntity(ctx, SurveysTable, tenant, surveyRowKey(tenant, slug))
+	if err != nil {
+		return mapErr(err, "Survey")
+	}
+	s := surveyFromEntity(e)
+	if s.Trashed() {
+		return survey.Errorf(survey.ECONFLICT, "This survey is in the trash: restore it first.")
+	}
+	if s.Questions, err = ss.questions(ctx, tenant, slug, e.String("Version")); err != nil {
+		return err
+	}
+	if language != "" && !survey.ValidLanguage(language) {
+		return &survey.Error{Code: survey.EINVALID, Message: "Unknown language.", Fields: map[string]string{"language": "Choose one of the languages " + strings.Join(survey.Languages(), ", ") + "."}}
+	}
+	s.Language, s.Translations = language, translations
+	s.Normalize()
+	if err := s.Validate(); err != nil {
+		return err
+	}
 	_, err = ss.st.UpdateEntity(ctx, SurveysTable, surveyEntity(s, e.String("Version")), e.ETag)
 	return mapErr(err, "Survey")
 }
@@ -563,6 +597,15 @@ func surveyEntity(s *survey.Survey, version string) storage.Entity {
 		raw, _ := json.Marshal(sectionsOf(s.Sections))
 		putChunked(props, "Sections", []rune(string(raw)))
 	}
+	if s.Language != "" {
+		props["Language"] = s.Language
+	}
+	if len(s.Translations) > 0 {
+		// One JSON property, split as long ones are (survey.Translation's
+		// JSON; rows written before translations have none).
+		raw, _ := json.Marshal(s.Translations)
+		putChunked(props, "Translations", []rune(string(raw)))
+	}
 	return storage.Entity{PartitionKey: s.Tenant, RowKey: surveyRowKey(s.Tenant, s.Slug), Properties: props}
 }
 
@@ -584,6 +627,11 @@ func surveyFromEntity(e storage.Entity) *survey.Survey {
 		TrashedOn:     e.Time("TrashedOn"),
 		Description:   e.String("Description"),
 		ThankYou:      e.String("ThankYou"),
+		Language:      e.String("Language"),
+	}
+	if raw := getChunked(e, "Translations"); raw != "" {
+		// A row this code wrote; one that does not read has none.
+		_ = json.Unmarshal([]byte(raw), &s.Translations)
 	}
 	if raw := getChunked(e, "Sections"); raw != "" {
 		var stored []storedSection

@@ -45,8 +45,11 @@ func (a *SurveyAnswer) Answer(questionID string) (QuestionAnswer, bool) {
 // for the caller.
 func NewAnswer(s *Survey, forms map[string]Form) (SurveyAnswer, error) {
 	a := SurveyAnswer{Tenant: s.Tenant, Slug: s.Slug, Title: s.Title}
-	f := fieldErrors{}
-	type checked struct{ v, problem string }
+	f, msgs := fieldErrors{}, map[string]Msg{}
+	type checked struct {
+		v       string
+		problem Msg
+	}
 	got := make([]checked, len(s.Questions))
 	given := map[string]QuestionAnswer{}
 	for i, q := range s.Questions {
@@ -56,7 +59,7 @@ func NewAnswer(s *Survey, forms map[string]Form) (SurveyAnswer, error) {
 		}
 		v, problem := k.answer(q, cleanForm(forms[q.ID]))
 		got[i] = checked{v, problem}
-		if problem == "" && v != "" {
+		if problem.IsZero() && v != "" {
 			given[q.ID] = QuestionAnswer{QuestionID: q.ID, QuestionText: q.Text, Type: q.Type, Answer: v}
 		}
 	}
@@ -70,15 +73,18 @@ func NewAnswer(s *Survey, forms map[string]Form) (SurveyAnswer, error) {
 		}
 		v, problem := got[i].v, got[i].problem
 		switch {
-		case problem != "":
+		case !problem.IsZero():
 			f.add(q.ID, "%s", problem)
+			msgs[q.ID] = problem
 		case v == "" && !q.Optional:
 			f.add(q.ID, "%s", requiredMessage(k))
+			msgs[q.ID] = requiredMessage(k)
 		case v != "":
 			a.Answers = append(a.Answers, QuestionAnswer{QuestionID: q.ID, QuestionText: q.Text, Type: q.Type, Answer: v})
 		}
 	}
 	if err := f.err("Your answers"); err != nil {
+		err.(*Error).Msgs = msgs
 		return SurveyAnswer{}, err
 	}
 	return a, nil
@@ -105,11 +111,11 @@ func cleanForm(f Form) Form {
 
 // requiredMessage is what a respondent reads beside a required question
 // they did not answer: the kind's own words, when it has them.
-func requiredMessage(k Kind) string {
-	if r, ok := k.(interface{ required() string }); ok {
+func requiredMessage(k Kind) Msg {
+	if r, ok := k.(interface{ required() Msg }); ok {
 		return r.required()
 	}
-	return "Please answer this question."
+	return M("Please answer this question.")
 }
 
 // Forms is the forms of one value per question, by question ID: what a

@@ -25,6 +25,9 @@ type Error struct {
 	Code    string
 	Message string
 	Fields  map[string]string
+	// Msgs are the problems of Fields that the web layer may put in a
+	// respondent's language (NewAnswer's), by the same keys.
+	Msgs map[string]Msg
 }
 
 func (e *Error) Error() string {

@@ -63,7 +63,7 @@ func (checkboxes) validate(q Question, key string, f fieldErrors) {
 	}
 }
 
-func (checkboxes) required() string { return "Please choose at least one answer." }
+func (checkboxes) required() Msg { return M("Please choose at least one answer.") }
 
 // selectionBounds are the least and most selections q allows (0 and no
 // bound when it sets none).
@@ -76,11 +76,11 @@ func selectionBounds(q Question) (min, max int) {
 	return min, max
 }
 
-func (checkboxes) answer(q Question, f Form) (string, string) {
+func (checkboxes) answer(q Question, f Form) (string, Msg) {
 	sent := make(map[string]bool, len(f[""]))
 	for _, v := range f[""] {
 		if !contains(q.PossibleAnswers, v) {
-			return "", "Please choose only among the answers offered."
+			return "", M("Please choose only among the answers offered.")
 		}
 		sent[v] = true
 	}
@@ -92,29 +92,29 @@ func (checkboxes) answer(q Question, f Form) (string, string) {
 	}
 	if other := f.Get("other"); other != "" && q.Other {
 		o, problem := otherText(other)
-		if problem != "" {
+		if !problem.IsZero() {
 			return "", problem
 		}
 		chosen = append(chosen, o)
 	}
 	if len(chosen) == 0 {
-		return "", ""
+		return "", Msg{}
 	}
 	switch min, max := selectionBounds(q); {
 	case len(chosen) < min:
-		return "", fmt.Sprintf("Please choose at least %s (you chose %d).", answersCount(min), len(chosen))
+		return "", M("Please choose at least %s (you chose %d).", answersCount(min), len(chosen))
 	case max >= 0 && len(chosen) > max:
-		return "", fmt.Sprintf("Please choose at most %s (you chose %d).", answersCount(max), len(chosen))
+		return "", M("Please choose at most %s (you chose %d).", answersCount(max), len(chosen))
 	}
-	return encodeJSON(chosen), ""
+	return encodeJSON(chosen), Msg{}
 }
 
 // answersCount is "one answer", "three answers".
-func answersCount(n int) string {
+func answersCount(n int) Msg {
 	if n == 1 {
-		return "one answer"
+		return M("one answer")
 	}
-	return count(n) + " answers"
+	return M("%s answers", Quantity(n))
 }
 
 // encodeJSON is the canonical JSON of a stored answer's structure (a list,

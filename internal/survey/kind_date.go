@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
+	"strconv"
 	"time"
 )
 
@@ -64,37 +65,45 @@ func dateBounds(q Question) (first, last string) {
 }
 
 // longDate is a YYYY-MM-DD day for people: "3 December 2026".
-func longDate(s string) string {
+func longDate(s string) Msg {
 	t, err := time.Parse(time.DateOnly, s)
 	if err != nil {
-		return s
+		return M("%s", s)
 	}
-	return t.Format("2 January 2006")
+	return Day(t)
 }
 
-func (dateKind) required() string { return "Please give a date." }
+// Weekday is the day of t with its weekday: "Saturday 5 December 2026".
+func Weekday(t time.Time) Msg { return M("%[1]s %[2]s", M(t.Weekday().String()), Day(t)) }
 
-func (dateKind) answer(q Question, f Form) (string, string) {
+// Day is the day of t, for people: "3 December 2026".
+func Day(t time.Time) Msg {
+	return M("%[1]d %[2]s %[3]s", t.Day(), M(t.Month().String()), strconv.Itoa(t.Year()))
+}
+
+func (dateKind) required() Msg { return M("Please give a date.") }
+
+func (dateKind) answer(q Question, f Form) (string, Msg) {
 	v := f.Get("")
 	if v == "" {
-		return "", ""
+		return "", Msg{}
 	}
 	if _, err := time.Parse(time.DateOnly, v); err != nil || len(v) != len(time.DateOnly) {
-		return "", "Please give a date as year-month-day, like 2026-12-03."
+		return "", M("Please give a date as year-month-day, like 2026-12-03.")
 	}
 	first, last := dateBounds(q)
 	if v < first || v > last {
 		switch {
 		case q.Min != "" && q.Max != "":
-			return "", fmt.Sprintf("Please give a date from %s to %s.", longDate(first), longDate(last))
+			return "", M("Please give a date from %s to %s.", longDate(first), longDate(last))
 		case q.Min != "" && v < first:
-			return "", fmt.Sprintf("Please give a date on or after %s.", longDate(first))
+			return "", M("Please give a date on or after %s.", longDate(first))
 		case q.Max != "" && v > last:
-			return "", fmt.Sprintf("Please give a date on or before %s.", longDate(last))
+			return "", M("Please give a date on or before %s.", longDate(last))
 		}
-		return "", fmt.Sprintf("Please give a date from the year %s to %s.", FirstDate[:4], LastDate[:4])
+		return "", M("Please give a date from the year %s to %s.", FirstDate[:4], LastDate[:4])
 	}
-	return v, ""
+	return v, Msg{}
 }
 
 func (dateKind) form(_ Question, stored string) Form { return Value(stored) }
@@ -120,7 +129,7 @@ func (dateKind) Chart(qs *QuestionAnswersSummary) Chart {
 	if ds == nil || ds.Earliest == "" {
 		return Chart{}
 	}
-	c := Chart{Figures: []Figure{{"Earliest", longDate(ds.Earliest)}, {"Latest", longDate(ds.Latest)}}}
+	c := Chart{Figures: []Figure{{"Earliest", longDate(ds.Earliest).String()}, {"Latest", longDate(ds.Latest).String()}}}
 	var months []string
 	for m, n := range ds.Months {
 		if n > 0 {

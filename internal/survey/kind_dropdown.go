@@ -36,11 +36,11 @@ func (dropdown) validate(q Question, key string, f fieldErrors) {
 	validateLines(q.PossibleAnswers, 2, MaxDropdownChoices, "possible answer", key+".choices", f)
 }
 
-func (dropdown) required() string { return "Please choose an answer." }
+func (dropdown) required() Msg { return M("Please choose an answer.") }
 
 // answer: the choice sent (a dropdown has no Other, which Normalize clears,
 // so oneChoice ignores an other text).
-func (dropdown) answer(q Question, f Form) (string, string) { return oneChoice(q, f) }
+func (dropdown) answer(q Question, f Form) (string, Msg) { return oneChoice(q, f) }
 
 func (dropdown) form(_ Question, stored string) Form { return Value(stored) }
 

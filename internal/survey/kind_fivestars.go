@@ -16,18 +16,18 @@ func (fiveStars) Settings() Settings { return Settings{} }
 
 func (fiveStars) normalize(*Question)                    {}
 func (fiveStars) validate(Question, string, fieldErrors) {}
-func (fiveStars) required() string                       { return "Please give a rating from 1 to 5 stars." }
+func (fiveStars) required() Msg                          { return M("Please give a rating from 1 to 5 stars.") }
 
-func (fiveStars) answer(_ Question, f Form) (string, string) {
+func (fiveStars) answer(_ Question, f Form) (string, Msg) {
 	v := f.Get("")
 	if v == "" {
-		return "", ""
+		return "", Msg{}
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 || n > 5 {
-		return "", "A rating is from 1 to 5 stars."
+		return "", M("A rating is from 1 to 5 stars.")
 	}
-	return strconv.Itoa(n), ""
+	return strconv.Itoa(n), Msg{}
 }
 
 func (fiveStars) form(_ Question, stored string) Form { return Value(stored) }

@@ -1,7 +1,6 @@
 package survey
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"sort"
 	"strconv"
@@ -63,23 +62,23 @@ func scaleTop(q Question) int {
 	return DefaultScale
 }
 
-func (linearScale) required() string { return "Please choose a number on the scale." }
+func (linearScale) required() Msg { return M("Please choose a number on the scale.") }
 
-func (linearScale) answer(q Question, f Form) (string, string) {
+func (linearScale) answer(q Question, f Form) (string, Msg) {
 	return scalePoint(f.Get(""), 1, scaleTop(q))
 }
 
 // scalePoint checks a point of a scale from low to high: the stored
 // answer, or a problem.
-func scalePoint(v string, low, high int) (string, string) {
+func scalePoint(v string, low, high int) (string, Msg) {
 	if v == "" {
-		return "", ""
+		return "", Msg{}
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < low || n > high {
-		return "", fmt.Sprintf("Please choose a whole number from %d to %d.", low, high)
+		return "", M("Please choose a whole number from %d to %d.", low, high)
 	}
-	return strconv.Itoa(n), ""
+	return strconv.Itoa(n), Msg{}
 }
 
 func (linearScale) form(_ Question, stored string) Form { return Value(stored) }

@@ -2,7 +2,6 @@ package survey
 
 import (
 	"encoding/json"
-	"fmt"
 	"math/rand/v2"
 	"sort"
 	"strconv"
@@ -61,7 +60,7 @@ func (matrix) validate(q Question, key string, f fieldErrors) {
 	}
 }
 
-func (matrix) required() string { return "Please answer every row." }
+func (matrix) required() Msg { return M("Please answer every row.") }
 
 // matrixColumns are the columns of q: its possible answers, or "1" to
 // its scale.
@@ -76,7 +75,7 @@ func matrixColumns(q Question) []string {
 	return cols
 }
 
-func (matrix) answer(q Question, f Form) (string, string) {
+func (matrix) answer(q Question, f Form) (string, Msg) {
 	cols := matrixColumns(q)
 	answered := map[string]string{}
 	var missing []string
@@ -93,32 +92,32 @@ func (matrix) answer(q Question, f Form) (string, string) {
 			}
 		}
 		if !contains(cols, v) {
-			return "", fmt.Sprintf("Please choose one of the answers offered for %q.", row)
+			return "", M("Please choose one of the answers offered for %q.", row)
 		}
 		answered[row] = v
 	}
 	switch {
 	case len(answered) == 0:
-		return "", ""
+		return "", Msg{}
 	case len(missing) > 0 && !q.Optional:
-		return "", fmt.Sprintf("Please answer every row: %s.", notAnswered(missing))
+		return "", M("Please answer every row: %s.", notAnswered(missing))
 	}
-	return encodeJSON(answered), ""
+	return encodeJSON(answered), Msg{}
 }
 
 // notAnswered names rows not answered, for people: the first three.
-func notAnswered(rows []string) string {
+func notAnswered(rows []string) Msg {
 	quoted := make([]string, 0, 3)
 	for _, r := range rows[:min(len(rows), 3)] {
 		quoted = append(quoted, strconv.Quote(r))
 	}
 	switch {
 	case len(rows) == 1:
-		return quoted[0] + " has no answer"
+		return M("%s has no answer", quoted[0])
 	case len(rows) > 3:
-		return strings.Join(quoted, ", ") + fmt.Sprintf(" and %d more have none", len(rows)-3)
+		return M("%s and %d more have none", strings.Join(quoted, ", "), len(rows)-3)
 	}
-	return strings.Join(quoted[:len(quoted)-1], ", ") + " and " + quoted[len(quoted)-1] + " have none"
+	return M("%s and %s have none", strings.Join(quoted[:len(quoted)-1], ", "), quoted[len(quoted)-1])
 }
 
 // decodeRows reads a stored matrix answer; nil when it is none.

@@ -24,24 +24,24 @@ func (multipleChoice) validate(q Question, key string, f fieldErrors) {
 	validateLines(q.PossibleAnswers, 2, MaxChoices, "possible answer", key+".choices", f)
 }
 
-func (multipleChoice) required() string { return "Please choose one answer." }
+func (multipleChoice) required() Msg { return M("Please choose one answer.") }
 
-func (multipleChoice) answer(q Question, f Form) (string, string) {
+func (multipleChoice) answer(q Question, f Form) (string, Msg) {
 	return oneChoice(q, f)
 }
 
 // oneChoice is the answer of a question of one choice, or of "Other"
 // when the question has it: the choice sent, or else the other text.
-func oneChoice(q Question, f Form) (string, string) {
+func oneChoice(q Question, f Form) (string, Msg) {
 	switch v, other := f.Get(""), f.Get("other"); {
 	case v != "" && !contains(q.PossibleAnswers, v):
-		return "", "Please choose one of the answers offered."
+		return "", M("Please choose one of the answers offered.")
 	case v != "":
-		return v, ""
+		return v, Msg{}
 	case other != "" && q.Other:
 		return otherText(other)
 	}
-	return "", ""
+	return "", Msg{}
 }
 
 func (multipleChoice) form(_ Question, stored string) Form { return choiceForm(stored) }

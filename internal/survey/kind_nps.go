@@ -38,9 +38,9 @@ func (netPromoterScore) validate(q Question, key string, f fieldErrors) {
 	validateScaleLabels(q, key, f)
 }
 
-func (netPromoterScore) required() string { return "Please choose a number from 0 to 10." }
+func (netPromoterScore) required() Msg { return M("Please choose a number from 0 to 10.") }
 
-func (netPromoterScore) answer(_ Question, f Form) (string, string) {
+func (netPromoterScore) answer(_ Question, f Form) (string, Msg) {
 	return scalePoint(f.Get(""), 0, 10)
 }
 

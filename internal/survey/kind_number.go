@@ -36,7 +36,7 @@ func (numberKind) Settings() Settings { return Settings{Bounds: "number", Intege
 
 func (numberKind) normalize(q *Question) {
 	for _, b := range []*string{&q.Min, &q.Max} {
-		if v, problem := canonicalNumber(*b); problem == "" {
+		if v, problem := canonicalNumber(*b); problem.IsZero() {
 			*b = v
 		}
 	}
@@ -50,7 +50,7 @@ func (numberKind) validate(q Question, key string, f fieldErrors) {
 		}
 		v, problem := canonicalNumber(b.v)
 		switch {
-		case problem != "":
+		case !problem.IsZero():
 			f.add(key+b.field, "%s", problem)
 			ok = false
 		case q.Integer && strings.Contains(v, "."):
@@ -63,12 +63,12 @@ func (numberKind) validate(q Question, key string, f fieldErrors) {
 	}
 }
 
-func (numberKind) required() string { return "Please give a number." }
+func (numberKind) required() Msg { return M("Please give a number.") }
 
 // canonicalNumber reads a decimal number as a respondent writes it (a
 // sign, digits, a point or a comma and digits, white space around) and
 // returns it in its canonical form, or a problem for people.
-func canonicalNumber(s string) (string, string) {
+func canonicalNumber(s string) (string, Msg) {
 	s = strings.TrimSpace(s)
 	neg := false
 	for _, sign := range []string{"-", "\u2212", "+"} {
@@ -83,16 +83,16 @@ func canonicalNumber(s string) (string, string) {
 	}
 	if whole+frac == "" || strings.Trim(whole, "0123456789") != "" || strings.Trim(frac, "0123456789") != "" {
 		if strings.ContainsAny(s, "eE") && strings.Trim(s, "0123456789.,eE+-") == "" {
-			return "", "Please write the number in digits, without an exponent."
+			return "", M("Please write the number in digits, without an exponent.")
 		}
-		return "", "Please give a number in digits, like 42 or 3.5."
+		return "", M("Please give a number in digits, like 42 or 3.5.")
 	}
 	whole, frac = strings.TrimLeft(whole, "0"), strings.TrimRight(frac, "0")
 	if len(frac) > MaxNumberDecimals {
-		return "", fmt.Sprintf("Please give at most %d digits after the decimal point.", MaxNumberDecimals)
+		return "", M("Please give at most %d digits after the decimal point.", MaxNumberDecimals)
 	}
 	if len(whole)+len(frac) > MaxNumberDigits {
-		return "", fmt.Sprintf("Please give a number of at most %d digits.", MaxNumberDigits)
+		return "", M("Please give a number of at most %d digits.", MaxNumberDigits)
 	}
 	if whole == "" {
 		whole = "0"
@@ -104,37 +104,37 @@ func canonicalNumber(s string) (string, string) {
 	if neg && v != "0" {
 		v = "-" + v
 	}
-	return v, ""
+	return v, Msg{}
 }
 
 // numberWanted says what a question takes, for people: "a whole number
 // between 1 and 10".
-func numberWanted(q Question) string {
-	what := "a number"
+func numberWanted(q Question) Msg {
+	what := M("a number")
 	if q.Integer {
-		what = "a whole number"
+		what = M("a whole number")
 	}
 	switch {
 	case q.Min != "" && q.Max != "":
-		return fmt.Sprintf("%s between %s and %s", what, q.Min, q.Max)
+		return M("%s between %s and %s", what, q.Min, q.Max)
 	case q.Min != "":
-		return fmt.Sprintf("%s of at least %s", what, q.Min)
+		return M("%s of at least %s", what, q.Min)
 	case q.Max != "":
-		return fmt.Sprintf("%s of at most %s", what, q.Max)
+		return M("%s of at most %s", what, q.Max)
 	}
 	return what
 }
 
-func (numberKind) answer(q Question, f Form) (string, string) {
+func (numberKind) answer(q Question, f Form) (string, Msg) {
 	v := f.Get("")
 	if v == "" {
-		return "", ""
+		return "", Msg{}
 	}
 	n, problem := canonicalNumber(v)
-	if problem != "" {
+	if !problem.IsZero() {
 		if q.Integer || q.Min != "" || q.Max != "" {
-			if strings.HasPrefix(problem, "Please give a number in digits") {
-				return "", "Please give " + numberWanted(q) + ", in digits."
+			if strings.HasPrefix(problem.Format, "Please give a number in digits") {
+				return "", M("Please give %s, in digits.", numberWanted(q))
 			}
 		}
 		return "", problem
@@ -142,9 +142,9 @@ func (numberKind) answer(q Question, f Form) (string, string) {
 	r := rat(n)
 	if (q.Integer && strings.Contains(n, ".")) ||
 		(q.Min != "" && r.Cmp(rat(q.Min)) < 0) || (q.Max != "" && r.Cmp(rat(q.Max)) > 0) {
-		return "", "Please give " + numberWanted(q) + "."
+		return "", M("Please give %s.", numberWanted(q))
 	}
-	return n, ""
+	return n, Msg{}
 }
 
 func (numberKind) form(_ Question, stored string) Form { return Value(stored) }
@@ -289,7 +289,7 @@ func (numberKind) Cells(_ Question, qa QuestionAnswer) []string { return []strin
 
 // Value is the number as a JSON number, exactly as stored.
 func (numberKind) Value(_ Question, qa QuestionAnswer) any {
-	if _, problem := canonicalNumber(qa.Answer); qa.Answer == "" || problem != "" {
+	if _, problem := canonicalNumber(qa.Answer); qa.Answer == "" || !problem.IsZero() {
 		return nil
 	}
 	return json.Number(qa.Answer)

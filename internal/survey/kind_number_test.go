@@ -44,7 +44,8 @@ func TestCanonicalNumber(t *testing.T) {
 		{"١٢", "", "in digits"},
 	}
 	for _, tc := range tests {
-		got, problem := canonicalNumber(tc.in)
+		got, msg := canonicalNumber(tc.in)
+		problem := msg.String()
 		if got != tc.want || !strings.Contains(problem, tc.problem) || (tc.problem == "") != (problem == "") {
 			t.Errorf("canonicalNumber(%q) = %q, %q; want %q, %q", tc.in, got, problem, tc.want, tc.problem)
 		}

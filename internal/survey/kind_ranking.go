@@ -1,7 +1,6 @@
 package survey
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"sort"
 	"strconv"
@@ -32,11 +31,11 @@ func (ranking) validate(q Question, key string, f fieldErrors) {
 	validateLines(q.PossibleAnswers, 2, MaxChoices, "item", key+".choices", f)
 }
 
-func (ranking) required() string {
-	return "Please put the items in order: give each one a position."
+func (ranking) required() Msg {
+	return M("Please put the items in order: give each one a position.")
 }
 
-func (ranking) answer(q Question, f Form) (string, string) {
+func (ranking) answer(q Question, f Form) (string, Msg) {
 	n := len(q.PossibleAnswers)
 	ranked := make([]string, n)
 	var missing []string
@@ -49,21 +48,21 @@ func (ranking) answer(q Question, f Form) (string, string) {
 		}
 		p, err := strconv.Atoi(v)
 		if err != nil || p < 1 || p > n {
-			return "", fmt.Sprintf("Give each item a position from 1 to %d (%q has %q).", n, item, v)
+			return "", M("Give each item a position from 1 to %d (%q has %q).", n, item, v)
 		}
 		if ranked[p-1] != "" {
-			return "", fmt.Sprintf("%q and %q are both at position %d: give each item a position of its own.", ranked[p-1], item, p)
+			return "", M("%q and %q are both at position %d: give each item a position of its own.", ranked[p-1], item, p)
 		}
 		ranked[p-1] = item
 		given++
 	}
 	switch {
 	case given == 0:
-		return "", ""
+		return "", Msg{}
 	case len(missing) > 0:
-		return "", fmt.Sprintf("Please give every item a position from 1 to %d: %s.", n, notAnswered(missing))
+		return "", M("Please give every item a position from 1 to %d: %s.", n, notAnswered(missing))
 	}
-	return encodeJSON(ranked), ""
+	return encodeJSON(ranked), Msg{}
 }
 
 func (ranking) form(q Question, stored string) Form {

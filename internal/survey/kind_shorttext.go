@@ -59,7 +59,7 @@ func (shortText) validate(q Question, key string, f fieldErrors) {
 	}
 }
 
-func (shortText) required() string { return "Please write an answer." }
+func (shortText) required() Msg { return M("Please write an answer.") }
 
 // lengths are the bounds of an answer's length, in characters.
 func (shortText) lengths(q Question) (min, max int) {
@@ -71,31 +71,31 @@ func (shortText) lengths(q Question) (min, max int) {
 	return min, max
 }
 
-func (k shortText) answer(q Question, f Form) (string, string) {
+func (k shortText) answer(q Question, f Form) (string, Msg) {
 	v := f.Get("")
 	if v == "" {
-		return "", ""
+		return "", Msg{}
 	}
 	// One line: a line break (pasted) is a space, white space runs are one.
 	v = strings.Join(strings.Fields(CleanLine(v)), " ")
 	min, max := k.lengths(q)
 	switch n := utf8.RuneCountInString(v); {
 	case n > max:
-		return "", fmt.Sprintf("Please keep your answer to %d characters (it has %d).", max, n)
+		return "", M("Please keep your answer to %d characters (it has %d).", max, n)
 	case n < min:
-		return "", fmt.Sprintf("Please write at least %d characters (your answer has %d).", min, n)
+		return "", M("Please write at least %d characters (your answer has %d).", min, n)
 	}
 	switch q.Format {
 	case "email":
 		if !isEmail(v) {
-			return "", "Please give an e-mail address, like name@example.com."
+			return "", M("Please give an e-mail address, like name@example.com.")
 		}
 	case "url":
 		if !isWebAddress(v) {
-			return "", "Please give a web address starting with https:// or http://, like https://example.com."
+			return "", M("Please give a web address starting with https:// or http://, like https://example.com.")
 		}
 	}
-	return v, ""
+	return v, Msg{}
 }
 
 // isEmail reports whether v is a bare e-mail address (no name, no angle

@@ -19,12 +19,12 @@ func (simpleText) Settings() Settings { return Settings{Text: true} }
 func (simpleText) normalize(*Question)                    {}
 func (simpleText) validate(Question, string, fieldErrors) {}
 
-func (simpleText) answer(_ Question, f Form) (string, string) {
+func (simpleText) answer(_ Question, f Form) (string, Msg) {
 	v := f.Get("")
 	if n := utf8.RuneCountInString(v); n > MaxTextAnswerLength {
-		return "", fmt.Sprintf("Please keep your answer to %d characters (it has %d).", MaxTextAnswerLength, n)
+		return "", M("Please keep your answer to %d characters (it has %d).", MaxTextAnswerLength, n)
 	}
-	return v, ""
+	return v, Msg{}
 }
 
 func (simpleText) form(_ Question, stored string) Form { return Value(stored) }

@@ -59,7 +59,7 @@ type Kind interface {
 	// characters and trimmed) and returns the answer to store, or a
 	// message for the respondent. Nothing sent is ("", ""): Survey's
 	// NewAnswer decides whether the question needed an answer.
-	answer(q Question, f Form) (stored, problem string)
+	answer(q Question, f Form) (stored string, problem Msg)
 	// form is what a respondent sends to give the stored answer: answer
 	// of form(q, stored) is stored again.
 	form(q Question, stored string) Form
@@ -317,15 +317,15 @@ func validateLines(lines []string, min, max int, what, field string, f fieldErro
 
 // otherText checks the text of an "Other" choice, returning the stored
 // form (OtherMark + text) or a problem.
-func otherText(v string) (string, string) {
+func otherText(v string) (string, Msg) {
 	v = strings.TrimSpace(CleanLine(v))
 	switch n := utf8.RuneCountInString(v); {
 	case v == "":
-		return "", "Please say what your other answer is."
+		return "", M("Please say what your other answer is.")
 	case n > MaxChoiceLength:
-		return "", "Please keep your other answer to " + strconv.Itoa(MaxChoiceLength) + " characters."
+		return "", M("Please keep your other answer to %d characters.", MaxChoiceLength)
 	}
-	return OtherMark + v, ""
+	return OtherMark + v, Msg{}
 }
 
 // canonicalCount writes a count of digits without leading zeros; anything

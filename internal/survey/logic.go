@@ -502,6 +502,22 @@ func (s *Survey) RenameQuestions(ids []string) {
 			rename(&s.Sections[i].Jumps[j].If)
 		}
 	}
+	// Translations follow their questions; those of a question no longer
+	// named are dropped.
+	if s.Translations != nil {
+		out := make(map[string]Translation, len(s.Translations))
+		for lang, t := range s.Translations {
+			qs := map[string]QuestionText{}
+			for old, qt := range t.Questions {
+				if id := renamed[old]; id != "" {
+					qs[id] = qt
+				}
+			}
+			t.Questions = qs
+			out[lang] = t
+		}
+		s.Translations = out
+	}
 }
 
 // clone is a copy of c that shares nothing with it.

@@ -28,7 +28,7 @@ func (s *Survey) Given(forms map[string]Form) map[string]QuestionAnswer {
 		if !ok {
 			continue
 		}
-		if v, problem := k.answer(q, cleanForm(f)); problem == "" && v != "" {
+		if v, problem := k.answer(q, cleanForm(f)); problem.IsZero() && v != "" {
 			given[q.ID] = QuestionAnswer{QuestionID: q.ID, QuestionText: q.Text, Type: q.Type, Answer: v}
 		}
 	}

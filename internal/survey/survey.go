@@ -86,6 +86,11 @@ type Survey struct {
 	// Sections are the survey's pages (section.go); none is one page.
 	Sections  []Section
 	Questions []Question
+	// Language is the language of the survey's own texts ("" for
+	// English); Translations are its texts in other languages, by
+	// language (translation.go).
+	Language     string
+	Translations map[string]Translation
 	// TrashedOn, when set, is when the survey was moved to the trash: it
 	// takes no answers and shows nowhere but the trash, and is deleted for
 	// good TrashDays later unless restored.
@@ -207,6 +212,7 @@ func (s *Survey) Normalize() {
 	}
 	s.normalizeLogic()
 	s.normalizeSections()
+	s.normalizeTranslations()
 }
 
 // Validate checks a survey definition. The error's Fields are keyed
@@ -290,5 +296,6 @@ func (s *Survey) Validate() error {
 	}
 	s.validateSections(f)
 	s.validateLogic(f)
+	s.validateTranslations(f)
 	return f.err("The survey")
 }

@@ -127,6 +127,10 @@ type apiSurvey struct {
 	// Sections are the survey's pages; none is one page.
 	Sections  []apiSection  `json:"sections,omitempty"`
 	Questions []apiQuestion `json:"questions,omitempty"`
+	// Language is that of the survey's own texts; Translations its texts
+	// in other languages, by language (survey.Translation).
+	Language     string                        `json:"language,omitempty"`
+	Translations map[string]survey.Translation `json:"translations,omitempty"`
 }
 
 // apiSection is a section: a page for respondents. Its ID is optional on
@@ -259,6 +263,7 @@ func toAPI(sv *survey.Survey) apiSurvey {
 	for _, q := range sv.Questions {
 		a.Questions = append(a.Questions, apiQuestionOf(q))
 	}
+	a.Language, a.Translations = sv.Language, sv.Translations
 	return a
 }
 
@@ -293,6 +298,10 @@ func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) (int, any, er
 		// inResults at /survey/{tenant}/{slug}/results.
 		PublicResults bool          `json:"publicResults"`
 		Questions     []apiQuestion `json:"questions"`
+		// Language and Translations: the survey's texts' language and
+		// their translations, questions named by their id here.
+		Language     string                        `json:"language"`
+		Translations map[string]survey.Translation `json:"translations"`
 	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20))
 	dec.DisallowUnknownFields()
@@ -300,7 +309,8 @@ func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) (int, any, er
 		return 0, nil, survey.Errorf(survey.EINVALID, "The body is not a survey definition: %v.", err)
 	}
 	sv := &survey.Survey{Tenant: apiTenant(r), Title: in.Title, Description: in.Description, ThankYou: in.ThankYou, Listed: in.Listed, State: survey.Draft,
-		OnePer: survey.OnePer(in.OnePer), MayChange: in.MayChange, PublicResults: in.PublicResults, Sections: surveySections(in.Sections)}
+		OnePer: survey.OnePer(in.OnePer), MayChange: in.MayChange, PublicResults: in.PublicResults, Sections: surveySections(in.Sections),
+		Language: in.Language, Translations: in.Translations}
 	if o, ok := survey.ParseOnePer(in.OnePer); ok {
 		sv.OnePer = o
 	}

@@ -35,6 +35,11 @@ type definition struct {
 	ThankYou    string        `json:"thankYou,omitempty"`
 	Sections    []apiSection  `json:"sections,omitempty"`
 	Questions   []apiQuestion `json:"questions"`
+	// Language and Translations (absent from definitions made before
+	// them, which import as English without translations): the texts'
+	// language and their translations, questions named q1, q2 ….
+	Language     string                        `json:"language,omitempty"`
+	Translations map[string]survey.Translation `json:"translations,omitempty"`
 }
 
 // definitionOf is what respondents see of sv, as a definition.
@@ -45,6 +50,7 @@ func definitionOf(sv *survey.Survey) definition {
 	for _, q := range cp.Questions {
 		d.Questions = append(d.Questions, apiQuestionOf(q))
 	}
+	d.Language, d.Translations = cp.Language, cp.Translations
 	return d
 }
 
@@ -67,7 +73,8 @@ func parseDefinition(tenant string, data []byte) (*survey.Survey, error) {
 	if d.Format != definitionFormat {
 		return nil, bad(fmt.Sprintf("This is not a survey definition: its format is %q, not %q.", d.Format, definitionFormat))
 	}
-	sv := &survey.Survey{Tenant: tenant, Title: d.Title, Description: d.Description, ThankYou: d.ThankYou, State: survey.Draft, Sections: surveySections(d.Sections)}
+	sv := &survey.Survey{Tenant: tenant, Title: d.Title, Description: d.Description, ThankYou: d.ThankYou, State: survey.Draft, Sections: surveySections(d.Sections),
+		Language: d.Language, Translations: d.Translations}
 	for _, q := range d.Questions {
 		sv.Questions = append(sv.Questions, q.question())
 	}

@@ -24,6 +24,7 @@ type SurveyEditor interface {
 	Revision(ctx context.Context, s *survey.Survey) (*survey.Revision, error)
 	SetState(ctx context.Context, tenant, slug string, state survey.State) (*survey.Survey, error)
 	SetChallenge(ctx context.Context, tenant, slug string, on bool) error
+	SetTranslations(ctx context.Context, tenant, slug, language string, translations map[string]survey.Translation) error
 	Trash(ctx context.Context, tenant, slug string) error
 	Restore(ctx context.Context, tenant, slug string) error
 	Delete(ctx context.Context, tenant, slug string) error

@@ -45,6 +45,11 @@ func (e forgettingEditor) SetChallenge(ctx context.Context, tenant, slug string,
 	return e.SurveyEditor.SetChallenge(ctx, tenant, slug, on)
 }
 
+func (e forgettingEditor) SetTranslations(ctx context.Context, tenant, slug, language string, translations map[string]survey.Translation) error {
+	defer e.cache.Forget(tenant, slug)
+	return e.SurveyEditor.SetTranslations(ctx, tenant, slug, language, translations)
+}
+
 func (e forgettingEditor) Trash(ctx context.Context, tenant, slug string) error {
 	defer e.cache.Forget(tenant, slug)
 	return e.SurveyEditor.Trash(ctx, tenant, slug)

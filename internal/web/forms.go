@@ -20,7 +20,7 @@ const tokenMark = "form-token-0000000000000000000"
 // a new version of either (an edit, after the cache's TTL) renders again. It is bounded in entries and bytes, and
 // an entry lives formTTL at most.
 type forms struct {
-	cache *lrucache.Cache[*survey.Survey, *form]
+	cache *lrucache.Cache[formKey, *form]
 }
 
 // A form with a proof-of-work challenge is split around the challenge
@@ -38,14 +38,21 @@ const (
 	formTTL      = time.Minute
 )
 
+// formKey is a survey's form in one language.
+type formKey struct {
+	survey *survey.Survey
+	lang   string
+}
+
 func newForms() forms {
-	return forms{cache: lrucache.New(maxForms, maxFormBytes, formTTL, func(_ *survey.Survey, f *form) int64 {
+	return forms{cache: lrucache.New(maxForms, maxFormBytes, formTTL, func(_ formKey, f *form) int64 {
 		return int64(len(f.head) + len(f.mid) + len(f.tail) + 256)
 	})}
 }
 
-func (f *forms) get(t *survey.Tenant, s *survey.Survey, render func() ([]byte, error)) (*form, error) {
-	if e, ok := f.cache.Get(s); ok && e.tenant == t {
+func (f *forms) get(t *survey.Tenant, s *survey.Survey, lang string, render func() ([]byte, error)) (*form, error) {
+	key := formKey{s, lang}
+	if e, ok := f.cache.Get(key); ok && e.tenant == t {
 		return e, nil
 	}
 	page, err := render()
@@ -63,7 +70,7 @@ func (f *forms) get(t *survey.Tenant, s *survey.Survey, render func() ([]byte, e
 		}
 		e.challenge = true
 	}
-	f.cache.Add(s, e)
+	f.cache.Add(key, e)
 	return e, nil
 }
 

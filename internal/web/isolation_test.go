@@ -30,6 +30,8 @@ var routeActions = map[string]survey.Action{
 	"GET /{tenant}/surveys/{slug}/answers/table":            ReadResults,
 	"GET /{tenant}/surveys/{slug}/export.{format}":          ReadResults,
 	"GET /{tenant}/surveys/{slug}/definition.json":          ReadResults,
+	"GET /{tenant}/surveys/{slug}/translations":             EditSurveys,
+	"POST /{tenant}/surveys/{slug}/translations":            EditSurveys,
 	"GET /{tenant}/account/password":                        ReadResults,
 	"POST /{tenant}/account/password":                       ReadResults,
 	"POST /{tenant}/account/alerts":                         ReadResults,

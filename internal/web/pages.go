@@ -204,7 +204,7 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	st.Values = values
-	page := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Values: values, Token: token, Personal: once.Token, Changing: once.Changing}
+	page := surveyPage{respondent: s.respondentOf(w, r, sv), Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Values: values, Token: token, Personal: once.Token, Changing: once.Changing}
 	// Where the respondent goes from here follows every answer so far.
 	rt := routeOf(sv, pages, values)
 	last := rt.last(st.Page)
@@ -218,7 +218,7 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	}
 	id, ok := s.signer.check(t.Key, sv.Slug, token)
 	if !ok {
-		page.Token, page.Message = s.signer.issue(t.Key, sv.Slug), formExpired
+		page.Token, page.Message = s.signer.issue(t.Key, sv.Slug), page.T(formExpired)
 		return s.renderPageOn(w, r, http.StatusUnprocessableEntity, page, pages, st, rt)
 	}
 	if rt.at(st.Page) < 0 {
@@ -244,7 +244,7 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 		if !errors.As(err, &e) || e.Code != survey.EINVALID {
 			return err
 		}
-		if errs := problemsOf(e.Fields, pages[st.Page].Questions); len(errs) > 0 {
+		if errs := problemsOf(page.problems(e), pages[st.Page].Questions); len(errs) > 0 {
 			page.Errors = errs
 			return s.renderPageOn(w, r, http.StatusUnprocessableEntity, page, pages, st, rt)
 		}
@@ -272,12 +272,12 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 				break
 			}
 		}
-		page.Errors = e.Fields
+		page.Errors = page.problems(e)
 		return s.renderPageOn(w, r, http.StatusUnprocessableEntity, page, pages, st, rt)
 	}
 	if sv.Challenge {
 		again := func(message string) error {
-			page.Token, page.Message = s.signer.issue(t.Key, sv.Slug), message
+			page.Token, page.Message = s.signer.issue(t.Key, sv.Slug), page.T(message)
 			return s.renderPageOn(w, r, http.StatusUnprocessableEntity, page, pages, st, rt)
 		}
 		switch pow := r.PostForm.Get("pow"); {
@@ -367,7 +367,7 @@ func (s *Server) resumeSurvey(w http.ResponseWriter, r *http.Request) error {
 	}
 	pages := sv.Pages()
 	st.Page = min(st.Page, len(pages)-1)
-	page := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Values: st.Values, Token: token, Personal: st.Personal}
+	page := surveyPage{respondent: s.respondentOf(w, r, sv), Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Values: st.Values, Token: token, Personal: st.Personal}
 	if _, ok := s.signer.check(t.Key, sv.Slug, token); !ok {
 		// Saved more than a day ago: a new form, the answers kept.
 		page.Token = s.signer.issue(t.Key, sv.Slug)

@@ -54,6 +54,7 @@ type onceGate struct {
 // onceRefusal is the page of a survey that refuses its form: to a browser
 // that answered, a used link, or a request without a valid link.
 type onceRefusal struct {
+	respondent
 	Tenant     *survey.Tenant
 	Survey     *survey.Survey
 	LogoURL    string
@@ -66,7 +67,7 @@ type onceRefusal struct {
 func (s *Server) answerOnce(w http.ResponseWriter, r *http.Request, t *survey.Tenant, sv *survey.Survey, token string) (onceGate, bool, error) {
 	refuse := func(status int, invitation bool) (onceGate, bool, error) {
 		w.Header().Set("Cache-Control", "no-store")
-		s.render(w, r, status, "once", onceRefusal{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Invitation: invitation})
+		s.render(w, r, status, "once", onceRefusal{respondent: s.respondentOf(w, r, sv), Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Invitation: invitation})
 		return onceGate{}, true, nil
 	}
 	answered := http.StatusOK
@@ -131,10 +132,10 @@ func (s *Server) useOnce(w http.ResponseWriter, r *http.Request, t *survey.Tenan
 	l, err := s.personal.Use(r.Context(), t.Key, sv.Slug, g.Token, id, sv.MayChange)
 	switch {
 	case errors.Is(err, store.ErrAnswered):
-		s.render(w, r, http.StatusConflict, "once", onceRefusal{Tenant: t, Survey: sv, LogoURL: s.logoURL(t)})
+		s.render(w, r, http.StatusConflict, "once", onceRefusal{respondent: s.respondentOf(w, r, sv), Tenant: t, Survey: sv, LogoURL: s.logoURL(t)})
 		return nil, true, nil
 	case errors.Is(err, store.ErrNotInvited):
-		s.render(w, r, http.StatusForbidden, "once", onceRefusal{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Invitation: true})
+		s.render(w, r, http.StatusForbidden, "once", onceRefusal{respondent: s.respondentOf(w, r, sv), Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Invitation: true})
 		return nil, true, nil
 	case err != nil:
 		return nil, false, err

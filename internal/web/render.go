@@ -12,6 +12,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/surveys-dev/surveys/internal/i18n"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 	"github.com/surveys-dev/surveys/templates"
@@ -53,7 +54,7 @@ func newViews() (*views, error) {
 	funcs := template.FuncMap{"asset": v.assetURL, "inc": inc, "stars": starValues, "answerTo": answerTo, "dec": func(i int) int { return i - 1 },
 		"homeList": homeListOf,
 		"plural":   pluralCount, "noun": pluralNoun, "surveyNav": surveyNav, "eventLabel": eventLabel, "shortDuration": shortDuration,
-		"kindInput": v.kindInput, "kindChart": v.kindChart}
+		"kindInput": v.kindInput, "kindChart": v.kindChart, "languages": i18n.Languages}
 	if v.kinds, err = template.New("kinds").Funcs(funcs).ParseFS(templates.FS, "kinds/*.html"); err != nil {
 		return nil, fmt.Errorf("web: parse templates/kinds: %w", err)
 	}
@@ -72,7 +73,7 @@ func newViews() (*views, error) {
 		}
 		v.pages[name] = t
 	}
-	for _, required := range []string{"home", "error", "survey", "thankyou", "closed", "login", "dashboard", "password", "designer", "analyze", "written", "answer", "answers", "share", "onboarding", "settings", "identity", "database", "pick", "forgot", "reset", "welcome", "members", "member_remove", "invite", "tokens", "confirmedit", "import", "results", "notifications", "unsubscribe"} {
+	for _, required := range []string{"home", "error", "survey", "thankyou", "closed", "login", "dashboard", "password", "designer", "analyze", "written", "answer", "answers", "share", "onboarding", "settings", "identity", "database", "pick", "forgot", "reset", "welcome", "members", "member_remove", "invite", "tokens", "confirmedit", "import", "results", "notifications", "unsubscribe", "translations"} {
 		if v.pages[required] == nil {
 			return nil, fmt.Errorf("web: template pages/%s.html is missing", required)
 		}
@@ -96,12 +97,18 @@ func checkKindPartials(t *template.Template, kinds []survey.Kind) error {
 // kindInput is the input of question q for its kind: the partial
 // kinds/<key>.input.html, given the question, what the respondent sent
 // (form) and the problem shown beside the question ("" for none).
-func (v *views) kindInput(q survey.Question, form survey.Form, problem string) (template.HTML, error) {
+//
+// words, when given, are the respondent's language and the question's
+// translation (respondent.Input); without, the input is in English.
+func (v *views) kindInput(q survey.Question, form survey.Form, problem string, words ...inputWords) (template.HTML, error) {
 	k, ok := survey.KindOf(q.Type)
 	if !ok {
 		return "", fmt.Errorf("web: question %s has no kind %q", q.ID, q.Type)
 	}
 	d := kindInputData{Question: q, ID: q.ID, Form: form, Value: form.Get(""), Choices: q.PossibleAnswers, Invalid: problem != ""}
+	if len(words) > 0 {
+		d.words = words[0]
+	}
 	if q.Shuffle {
 		d.Choices = append([]string(nil), q.PossibleAnswers...)
 		rand.Shuffle(len(d.Choices), func(i, j int) { d.Choices[i], d.Choices[j] = d.Choices[j], d.Choices[i] })
@@ -133,7 +140,26 @@ type kindInputData struct {
 	// the question's help and problem, for their aria-describedby.
 	Invalid     bool
 	DescribedBy string
+	// words are the respondent's language and the question's translation.
+	words inputWords
 }
+
+// T is the words of key in the respondent's language.
+func (d kindInputData) T(key string, args ...any) string { return d.words.L.T(key, args...) }
+
+// Text is the question's text as the respondent reads it.
+func (d kindInputData) Text() string { return or(d.words.QT.Text, d.Question.Text) }
+
+// Label is how choice c (a choice, column or item, by its original text,
+// which the input sends) reads in the respondent's language; RowLabel the
+// same of a row.
+func (d kindInputData) Label(c string) string    { return d.words.QT.Choice(c) }
+func (d kindInputData) RowLabel(r string) string { return d.words.QT.Row(r) }
+
+// LowLabel and HighLabel are the scale's ends as the respondent reads
+// them.
+func (d kindInputData) LowLabel() string  { return or(d.words.QT.LowLabel, d.Question.LowLabel) }
+func (d kindInputData) HighLabel() string { return or(d.words.QT.HighLabel, d.Question.HighLabel) }
 
 // kindChart is the chart of a question on the analysis page: the partial
 // kinds/<key>.chart.html, given the question's view.
@@ -182,6 +208,15 @@ func (v *views) assets() http.Handler {
 type layout struct {
 	Page    any
 	Account *store.Session
+}
+
+// Lang is the page's language: a respondent page's (respondent), else
+// English.
+func (l layout) Lang() i18n.Lang {
+	if p, ok := l.Page.(interface{ Language() i18n.Lang }); ok {
+		return p.Language()
+	}
+	return i18n.Lang{}
 }
 
 // renderBytes executes page with data, for no one signed in.

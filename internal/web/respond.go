@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"html/template"
 	"net/http"
 	"net/url"
 	"strings"
@@ -30,6 +31,8 @@ type AnswerNotifier interface {
 const maxAnswerBody = survey.MaxQuestions*(survey.MaxTextAnswerLength*12+64) + 4096
 
 type surveyPage struct {
+	// respondent: the reader's language and the survey's translation.
+	respondent
 	Tenant  *survey.Tenant
 	Survey  *survey.Survey
 	LogoURL string
@@ -139,7 +142,7 @@ func (s *Server) openSurvey(w http.ResponseWriter, r *http.Request) (*survey.Ten
 	if sv.State == survey.Closed || !sv.Open(now) || t.CheckActive(now) != nil {
 		// Closed, past its close date, or of a tenant whose trial ended.
 		past := sv.State == survey.Published && !sv.CloseOn.IsZero() && !now.Before(sv.ClosesAt())
-		s.render(w, r, http.StatusGone, "closed", surveyPage{Tenant: t, Survey: sv, PastCloseOn: past})
+		s.render(w, r, http.StatusGone, "closed", surveyPage{respondent: s.respondentOf(w, r, sv), Tenant: t, Survey: sv, PastCloseOn: past})
 		return nil, nil, nil
 	}
 	return t, sv, nil
@@ -168,7 +171,7 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 		// Each respondent sees the choices or questions of the first page
 		// in an order of their own, or their own personal link's form: it
 		// is rendered for the request, never kept.
-		p := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: s.signer.issue(t.Key, sv.Slug)}
+		p := surveyPage{respondent: s.respondentOf(w, r, sv), Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: s.signer.issue(t.Key, sv.Slug)}
 		s.fillOnce(r.Context(), once, &p)
 		if err := s.renderPage(w, r, http.StatusOK, p, pages, pageState{Values: p.Values}); err != nil {
 			return err
@@ -178,8 +181,9 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 	}
 	// The first page, the same for everyone but its token (and, on a
 	// single page, no state: the answers of no other page).
-	form, err := s.forms.get(t, sv, func() ([]byte, error) {
-		p := surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: tokenMark}
+	who := s.respondentOf(w, r, sv)
+	form, err := s.forms.get(t, sv, who.L.Tag(), func() ([]byte, error) {
+		p := surveyPage{respondent: who, Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: tokenMark}
 		pageView(&p, pages, routeOf(sv, pages, nil), 0, tokenMark)
 		p.CanSave = s.resume != nil && p.Paged()
 		if sv.Challenge {
@@ -260,7 +264,7 @@ func (s *Server) thankYou(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	allowFraming(w, sv)
-	s.render(w, r, http.StatusOK, "thankyou", surveyPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t)})
+	s.render(w, r, http.StatusOK, "thankyou", surveyPage{respondent: s.respondentOf(w, r, sv), Tenant: t, Survey: sv, LogoURL: s.logoURL(t)})
 	return nil
 }
 
@@ -280,8 +284,65 @@ func (p surveyPage) Optionals() int { return len(p.Survey.Questions) - p.Require
 // DescriptionParagraphs and ThankYouParagraphs are the survey's
 // description and thank-you message in paragraphs, for the page to show
 // as text (their line breaks kept by CSS).
-func (p surveyPage) DescriptionParagraphs() []string { return paragraphs(p.Survey.Description) }
-func (p surveyPage) ThankYouParagraphs() []string    { return paragraphs(p.Survey.ThankYou) }
+func (p surveyPage) DescriptionParagraphs() []string {
+	return paragraphs(or(p.Tr.Description, p.Survey.Description))
+}
+func (p surveyPage) ThankYouParagraphs() []string {
+	return paragraphs(or(p.Tr.ThankYou, p.Survey.ThankYou))
+}
+
+// Lead says how many questions the survey has, on how many pages, and
+// which are required, in the respondent's language.
+func (p surveyPage) Lead() string {
+	n, req := len(p.Survey.Questions), p.Required()
+	what := p.T("%d questions", n)
+	if n == 1 {
+		what = p.T("1 question")
+	}
+	if p.Paged() {
+		what = p.T("%s on %d pages", what, p.Pages)
+	}
+	switch {
+	case req == n && n > 1:
+		return p.T("%s, all required.", what)
+	case req == n:
+		return p.T("%s, required.", what)
+	case req == 0:
+		return p.T("%s, all optional.", what)
+	}
+	return p.T("%s: %d required, %d optional.", what, req, p.Optionals())
+}
+
+// SurveyTitle is the survey's title in the respondent's language.
+func (p surveyPage) SurveyTitle() string { return p.Title(p.Survey) }
+
+// OpenUntil and ClosedOn say, in the respondent's language, until when
+// the survey is open and that it closed, its last day marked up as a
+// <time>.
+func (p surveyPage) OpenUntil() template.HTML {
+	return p.withDay("Open until %s: the last day to answer, until midnight UTC.", survey.Weekday(p.Survey.CloseOn), p.Survey.CloseOn)
+}
+func (p surveyPage) ClosedOn() template.HTML {
+	return p.withDay("%s by %s no longer takes answers: the last day to answer was %s. Thank you for your interest.", survey.Day(p.Survey.CloseOn), p.Survey.CloseOn,
+		p.SurveyTitle(), p.Tenant.Name)
+}
+
+// withDay is key in the respondent's language, its last argument the
+// day (said as day says it) in a <time> element; args go before it.
+func (p surveyPage) withDay(key string, day survey.Msg, t time.Time, args ...any) template.HTML {
+	const mark = "\x00day\x00"
+	text := template.HTMLEscapeString(p.T(key, append(args, mark)...))
+	el := `<time datetime="` + t.Format(time.DateOnly) + `">` + template.HTMLEscapeString(p.L.Msg(day)) + `</time>`
+	return template.HTML(strings.Replace(text, template.HTMLEscapeString(mark), el, 1))
+}
+
+// ErrorCount is the title of the list of problems.
+func (p surveyPage) ErrorCount() string {
+	if len(p.Errors) == 1 {
+		return p.T("Please check 1 answer")
+	}
+	return p.T("Please check %d answers", len(p.Errors))
+}
 
 // paragraphs splits a text at its blank lines into paragraphs, each
 // with its lines, without the blanks around them.

@@ -16,6 +16,7 @@ import (
 
 // resultsPage is the public results page.
 type resultsPage struct {
+	respondent
 	Tenant    *survey.Tenant
 	Survey    *survey.Survey
 	LogoURL   string
@@ -45,21 +46,24 @@ func (s *Server) publicResults(w http.ResponseWriter, r *http.Request) error {
 		return notFound("This survey's results are not public.")
 	}
 	allowFraming(w, sv)
-	key := t.Key + "/" + sv.Slug
+	who := s.respondentOf(w, r, sv)
+	key := t.Key + "/" + sv.Slug + "/" + who.L.Tag()
 	page, ok := s.results.Get(key)
 	if !ok {
 		sum, err := s.storedSummary(r.Context(), sv)
 		if err != nil {
 			return err
 		}
-		p := resultsPage{Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Total: sum.TotalAnswers}
+		p := resultsPage{respondent: who, Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Total: sum.TotalAnswers}
 		n := 0
 		for _, q := range sv.Questions {
 			if !q.InResults || q.Hidden {
 				continue
 			}
 			n++
-			p.Questions = append(p.Questions, newQuestionView(n, q, questionSummary(sum, q.ID), sum.TotalAnswers))
+			v := newQuestionView(n, q, questionSummary(sum, q.ID), sum.TotalAnswers)
+			v.Text = who.QText(q)
+			p.Questions = append(p.Questions, v)
 		}
 		if page, err = s.renderBytes("results", p); err != nil {
 			return err
@@ -68,6 +72,7 @@ func (s *Server) publicResults(w http.ResponseWriter, r *http.Request) error {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "public, max-age=30")
+	// Vary (Accept-Language, Cookie): set by respondentOf.
 	_, err = w.Write(page)
 	return err
 }

@@ -102,6 +102,8 @@ func (s *Server) Routes() *chi.Mux {
 			r.Get("/{tenant}/surveys/{slug}/links", s.handle(s.showLinks))
 			r.Post("/{tenant}/surveys/{slug}/links", s.handle(s.createLinks))
 			r.Get("/{tenant}/surveys/{slug}/links.csv", s.handle(s.exportLinks))
+			r.Get("/{tenant}/surveys/{slug}/translations", s.handle(s.showTranslations))
+			r.Post("/{tenant}/surveys/{slug}/translations", s.handle(s.saveTranslations))
 			// publish, close, delete (to the trash), restore,
 			// delete-forever, challenge-on/off, duplicate (or copy).
 			r.Post("/{tenant}/surveys/{slug}/{action}", s.handle(s.surveyAction))

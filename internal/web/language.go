@@ -1,0 +1,131 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+
+	"github.com/surveys-dev/surveys/internal/i18n"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// The respondent pages speak the respondent's language (internal/i18n):
+// the one chosen from the language menu (?lang=, remembered by a cookie
+// limited to /survey), else the best of Accept-Language, else the
+// survey's own, else English; the survey's texts are shown in its
+// translation into that language where it has one (survey.Translation),
+// in the original elsewhere. Subscriber pages stay English.
+
+// langCookie remembers the language a respondent chose.
+const langCookie = "lang"
+
+// respondent is what a respondent page knows of its reader: their
+// language, the survey's translation into it, and where the page is (for
+// the language menu's links).
+type respondent struct {
+	L  i18n.Lang
+	Tr survey.Translation
+	// here is the page's path and query, but ?lang.
+	here url.URL
+}
+
+// respondentOf picks the language of the request for survey sv (which may
+// be nil), remembering a language chosen with ?lang= in the cookie.
+func (s *Server) respondentOf(w http.ResponseWriter, r *http.Request, sv *survey.Survey) respondent {
+	query := r.URL.Query().Get("lang")
+	var cookie string
+	if c, err := r.Cookie(langCookie); err == nil {
+		cookie = c.Value
+	}
+	fallback := ""
+	if sv != nil {
+		fallback = sv.Lang()
+	}
+	l := i18n.Negotiate(query, cookie, r.Header.Get("Accept-Language"), fallback)
+	if i18n.Supported(query) && query != cookie {
+		http.SetCookie(w, &http.Cookie{Name: langCookie, Value: query, Path: "/survey", MaxAge: 365 * 24 * 60 * 60,
+			HttpOnly: true, Secure: s.secureCookies(r), SameSite: http.SameSiteLaxMode})
+	}
+	w.Header().Add("Vary", "Accept-Language, Cookie")
+	p := respondent{L: l, here: url.URL{Path: r.URL.Path}}
+	q := r.URL.Query()
+	q.Del("lang")
+	p.here.RawQuery = q.Encode()
+	if sv != nil {
+		p.Tr, _ = sv.Translated(l.Tag())
+	}
+	return p
+}
+
+// Language is the page's language, for base.html.
+func (p respondent) Language() i18n.Lang { return p.L }
+
+// T is the words of key in the respondent's language.
+func (p respondent) T(key string, args ...any) string { return p.L.T(key, args...) }
+
+// menuItem is a language of the language menu.
+type menuItem struct {
+	i18n.Option
+	Href string
+}
+
+// Menu is the language menu: this page in each language.
+func (p respondent) Menu() []menuItem {
+	var out []menuItem
+	for _, o := range p.L.Menu() {
+		u := p.here
+		q := u.Query()
+		q.Set("lang", o.Tag)
+		u.RawQuery = q.Encode()
+		out = append(out, menuItem{Option: o, Href: u.String()})
+	}
+	return out
+}
+
+// Title is the survey's title in the respondent's language.
+func (p respondent) Title(sv *survey.Survey) string { return or(p.Tr.Title, sv.Title) }
+
+// QText and QHelp are question q's text and help.
+func (p respondent) QText(q survey.Question) string { return or(p.Tr.Questions[q.ID].Text, q.Text) }
+func (p respondent) QHelp(q survey.Question) string { return or(p.Tr.Questions[q.ID].Help, q.Help) }
+
+// SectionTitle and SectionParagraphs are section sc's title and
+// description (in paragraphs).
+func (p respondent) SectionTitle(sc survey.Section) string {
+	return or(p.Tr.Sections[sc.ID].Title, sc.Title)
+}
+func (p respondent) SectionParagraphs(sc survey.Section) []string {
+	return paragraphs(or(p.Tr.Sections[sc.ID].Description, sc.Description))
+}
+
+// Input is what question q's input needs to speak the language.
+func (p respondent) Input(q survey.Question) inputWords {
+	return inputWords{L: p.L, QT: p.Tr.Questions[q.ID]}
+}
+
+// inputWords are the language of a question's input and the question's
+// translation: its choices are shown translated and sent as the original
+// (kindInputData.Label).
+type inputWords struct {
+	L  i18n.Lang
+	QT survey.QuestionText
+}
+
+// problems are the problems of a refused answer (survey.NewAnswer's
+// *Error) in the respondent's language, by question ID.
+func (p respondent) problems(e *survey.Error) map[string]string {
+	out := make(map[string]string, len(e.Fields))
+	for k, v := range e.Fields {
+		if m, ok := e.Msgs[k]; ok {
+			v = p.L.Msg(m)
+		}
+		out[k] = v
+	}
+	return out
+}
+
+func or(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
