@@ -89,6 +89,11 @@ func (p surveyPage) Sections() []surveySection {
 // Paged reports whether the survey has several pages.
 func (p surveyPage) Paged() bool { return p.Pages > 1 }
 
+// LangInForm reports whether the page's language menu is in its form:
+// when the form carries the answers of other pages (its sealed state),
+// which a link to the page in another language would lose.
+func (p surveyPage) LangInForm() bool { return p.State != "" && !p.Preview }
+
 // Last reports whether the page is the survey's last.
 func (p surveyPage) Last() bool { return p.Page >= p.Pages }
 
