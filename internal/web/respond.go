@@ -187,14 +187,20 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 	// The first page, the same for everyone but its token (and, on a
 	// single page, no state: the answers of no other page).
 	who := s.respondentOf(w, r, sv)
-	form, err := s.forms.get(t, sv, who.L.Tag(), func() ([]byte, error) {
+	inFrame := framed(r)
+	w.Header().Add("Vary", "Sec-Fetch-Dest")
+	variant := who.L.Tag()
+	if inFrame {
+		variant += "/framed"
+	}
+	form, err := s.forms.get(t, sv, variant, func() ([]byte, error) {
 		p := surveyPage{respondent: who, Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: tokenMark}
 		pageView(&p, pages, routeOf(sv, pages, nil), 0, tokenMark)
 		p.CanSave = s.resume != nil && p.Paged()
 		if sv.Challenge {
 			p.Challenge, p.ChallengeMax = challengeMark, powMaxNumber
 		}
-		return s.renderBytes("survey", p)
+		return s.renderBytes("survey", p, inFrame)
 	})
 	if err != nil {
 		return err
