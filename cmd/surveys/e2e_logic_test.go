@@ -202,7 +202,15 @@ func TestBrowserLogic(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if n, _ := store.NewSurveyAnswerStore(m.Storage).Count(ctx, "adatum", sv.Slug); n != 2 {
-		t.Errorf("%d answers stored, want 2", n)
+	// The worker writes the summary before the answers' list: wait for
+	// the list too.
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		n, _ := store.NewSurveyAnswerStore(m.Storage).Count(ctx, "adatum", sv.Slug)
+		if n == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d answers stored, want 2", n)
+		}
 	}
 }

@@ -167,8 +167,16 @@ func TestBrowserPages(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if n, _ := store.NewSurveyAnswerStore(m.Storage).Count(ctx, "adatum", sv.Slug); n != 1 {
-		t.Errorf("%d answers stored", n)
+	// The worker writes the summary before the answers' list: wait for
+	// the list too.
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		n, _ := store.NewSurveyAnswerStore(m.Storage).Count(ctx, "adatum", sv.Slug)
+		if n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d answers stored, want 1", n)
+		}
 	}
 
 	// The designer of the sections, on a phone: the sections, a page
