@@ -181,8 +181,8 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 	}
 	// The first page, the same for everyone but its token (and, on a
 	// single page, no state: the answers of no other page).
-	who := s.respondentOf(w, r, sv)
-	form, err := s.forms.get(t, sv, who.L.Tag(), func() ([]byte, error) {
+	who := s.respondentOf(w, r, sv).shared()
+	form, err := s.forms.get(t, sv, who.cacheKey(), func() ([]byte, error) {
 		p := surveyPage{respondent: who, Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: tokenMark}
 		pageView(&p, pages, routeOf(sv, pages, nil), 0, tokenMark)
 		p.CanSave = s.resume != nil && p.Paged()

@@ -1,0 +1,83 @@
+package web_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/web"
+)
+
+// TestChosenLanguageWithoutCookie: a language chosen with ?lang= holds
+// on the pages that follow for a browser that keeps no cookie (or sends
+// none to a survey framed in another site): the form's action and the
+// thank-you page keep it, its problems (422) and its thanks are in it;
+// a language not chosen so adds nothing to the form.
+func TestChosenLanguageWithoutCookie(t *testing.T) {
+	app := newTestApp(t) // its client keeps no cookie
+	sv := app.frenchPoll(t, "Lunch poll")
+	path := "/survey/adatum/" + sv.Slug
+	like, why := sv.Questions[0].ID, sv.Questions[1].ID
+	for _, tc := range []struct {
+		name, query string
+		header      map[string]string
+		action      string
+	}{
+		{"chosen French", "?lang=fr", nil, path + "?lang=fr"},
+		{"chosen Arabic", "?lang=ar", map[string]string{"Accept-Language": "fr"}, path + "?lang=ar"},
+		{"French of the browser", "", map[string]string{"Accept-Language": "fr"}, path},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// Twice: the second form comes from the rendered forms' cache.
+			for i := 0; i < 2; i++ {
+				_, _, page := app.do(t, "GET", path+tc.query, nil, tc.header)
+				mustContain(t, "form", page, `action="`+tc.action+`"`)
+			}
+			_, _, page := app.do(t, "GET", path+tc.query, nil, tc.header)
+			token, _ := formOf(t, page)
+			code, _, body := app.do(t, "POST", tc.action, url.Values{"token": {token}, "q-" + like: {"Yes"}}, tc.header)
+			if code != http.StatusUnprocessableEntity {
+				t.Fatalf("half an answer = %d", code)
+			}
+			want := map[string]string{"?lang=fr": "Veuillez répondre à cette question.", "?lang=ar": "يُرجى", "": "Veuillez répondre à cette question."}[tc.query]
+			mustContain(t, "422", body, want, `action="`+tc.action+`"`)
+			code, h, _ := app.do(t, "POST", tc.action, url.Values{"token": {token}, "q-" + like: {"Yes"}, "q-" + why: {"Because"}}, tc.header)
+			if code != http.StatusSeeOther || h.Get("Location") != path+"/thankyou"+tc.query {
+				t.Fatalf("the answer = %d, to %q", code, h.Get("Location"))
+			}
+			_, _, thanks := app.do(t, "GET", h.Get("Location"), nil, tc.header)
+			if tc.query != "?lang=ar" && !strings.Contains(strings.ToLower(thanks), "merci") {
+				t.Errorf("thank-you page without merci")
+			}
+		})
+	}
+}
+
+// TestSharedPagesKeepNoQuery: the first page of a survey and its results
+// page are rendered once for all who read them in a language; the
+// language menu's links of those pages keep none of the query of the
+// request that rendered them.
+func TestSharedPagesKeepNoQuery(t *testing.T) {
+	st := backends.Local(t)
+	// A public cache that keeps the survey: the same cached value, so the
+	// same rendered form, for the next request.
+	app := newTestAppOn(t, st, func(d *web.Deps) {
+		d.Public = store.NewCachedSurveys(store.NewSurveyStore(st), store.NewTenantStore(st).WithSecrets(testBox), time.Minute)
+	})
+	sv := app.publish(t, &survey.Survey{Title: "Shown", PublicResults: true, Questions: []survey.Question{
+		{Text: "Do you like it?", Type: survey.MultipleChoice, PossibleAnswers: []string{"Yes", "No"}, InResults: true}}})
+	path := "/survey/adatum/" + sv.Slug
+	for _, p := range []string{path, path + "/results"} {
+		_, _, first := app.do(t, "GET", p+"?utm_source=mail&lang=fr", nil, nil)
+		mustLack(t, "first page", first, "utm_source")
+		_, _, second := app.do(t, "GET", p+"?lang=fr", nil, nil)
+		mustLack(t, "second page", second, "utm_source")
+		_, _, third := app.do(t, "GET", p+"?lang=fr&utm_source=web", nil, nil)
+		mustLack(t, "third page", third, "utm_source")
+	}
+}
