@@ -145,4 +145,16 @@ var Keys = []string{
 	"a number",
 	"a whole number",
 	"one answer",
+	// The condition of a question shown or hidden as the respondent answers (path.go).
+	"Answer only if %s.",
+	"%s and %s",
+	"%s or %s",
+	"your answer to %s is %s",
+	"your answer to %s is not %s",
+	"your answer to %s is one of %s",
+	"your answer to %s is more than %s",
+	"your answer to %s is less than %s",
+	"you answered %s",
+	"you did not answer %s",
+	"your answer to %s fits",
 }

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
@@ -80,4 +81,30 @@ func TestSharedPagesKeepNoQuery(t *testing.T) {
 		_, _, third := app.do(t, "GET", p+"?lang=fr&utm_source=web", nil, nil)
 		mustLack(t, "third page", third, "utm_source")
 	}
+}
+
+// TestLiveHintTranslated: the words that say when a question is shown
+// (for a page without its script) are in the respondent's language, with
+// the survey's texts and choices in its translation; the rule the script
+// reads keeps the original values.
+func TestLiveHintTranslated(t *testing.T) {
+	app := newTestApp(t)
+	sv := app.publish(t, &survey.Survey{Title: "Cars", Questions: []survey.Question{
+		{ID: "car", Text: "Do you own a car?", Type: survey.MultipleChoice, PossibleAnswers: []string{"Yes", "No"}},
+		{ID: "kind", Text: "What kind of car?", Type: survey.ShortText, Optional: true,
+			ShowIf: &survey.Condition{Match: survey.MatchAny, Rules: []survey.Rule{{Question: "car", Op: survey.OpEquals, Values: []string{"Yes"}}, {Question: "car", Op: survey.OpNotAnswered}}}},
+	}})
+	fr := survey.Translation{Questions: map[string]survey.QuestionText{sv.Questions[0].ID: {Text: "Avez-vous une voiture ?", Choices: map[string]string{"Yes": "Oui", "No": "Non"}}}}
+	if err := app.surveys.SetTranslations(context.Background(), "adatum", sv.Slug, "", map[string]survey.Translation{"fr": fr}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(5 * time.Millisecond) // past the test cache's TTL
+	path := "/survey/adatum/" + sv.Slug
+	_, _, en := app.do(t, "GET", path, nil, nil)
+	mustContain(t, "English", en, "Answer only if your answer to “Do you own a car?” is “Yes” or you did not answer “Do you own a car?”.")
+	_, _, page := app.do(t, "GET", path+"?lang=fr", nil, nil)
+	mustContain(t, "French", page, "Répondez seulement si votre réponse à “Avez-vous une voiture ?” est “Oui” ou vous n’avez pas répondu à “Avez-vous une voiture ?”.",
+		`&#34;v&#34;:[&#34;Yes&#34;]`)
+	_, _, de := app.do(t, "GET", path+"?lang=de", nil, nil)
+	mustContain(t, "German", de, "Nur beantworten, wenn Ihre Antwort auf “Do you own a car?” “Yes” ist oder Sie “Do you own a car?” nicht beantwortet haben.")
 }
