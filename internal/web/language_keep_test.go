@@ -108,3 +108,37 @@ func TestLiveHintTranslated(t *testing.T) {
 	_, _, de := app.do(t, "GET", path+"?lang=de", nil, nil)
 	mustContain(t, "German", de, "Nur beantworten, wenn Ihre Antwort auf “Do you own a car?” “Yes” ist oder Sie “Do you own a car?” nicht beantwortet haben.")
 }
+
+// TestRespondentErrorPages: the error pages of the respondent routes
+// speak the respondent's language; the subscriber pages' stay English.
+func TestRespondentErrorPages(t *testing.T) {
+	app := newTestApp(t)
+	for _, tc := range []struct {
+		name, method, path string
+		header             map[string]string
+		form               url.Values
+		code               int
+		want               []string
+	}{
+		{"no such survey, French", "GET", "/survey/adatum/no-such-survey?lang=fr", nil, nil, 404,
+			[]string{`<html lang="fr" dir="ltr">`, "<h1>Introuvable</h1>", "Questionnaire introuvable.", "Retour à l’accueil"}},
+		{"no such survey, Arabic browser", "GET", "/survey/adatum/no-such-survey", map[string]string{"Accept-Language": "ar"}, nil, 404,
+			[]string{`<html lang="ar" dir="rtl">`, "الاستبيان غير موجود."}},
+		{"bad resume link, German cookie", "GET", app.path() + "/resume/not-a-key", map[string]string{"Cookie": "lang=de"}, nil, 404,
+			[]string{`<html lang="de" dir="ltr">`, "Dieser Link zum Beenden der Umfrage ist nicht gültig."}},
+		{"earlier pages unreadable, Spanish", "POST", app.path() + "?lang=es", nil, url.Values{"token": {"x"}, "state": {"garbage"}}, 422,
+			[]string{`<html lang="es" dir="ltr">`, "No se pudieron leer las respuestas de las páginas anteriores"}},
+		{"no such survey, English", "GET", "/survey/adatum/no-such-survey", nil, nil, 404,
+			[]string{`<html lang="en" dir="ltr">`, "Survey not found.", "Back to the home page"}},
+		{"subscriber page stays English", "GET", "/login?lang=fr", map[string]string{"Accept-Language": "fr"}, nil, 0,
+			[]string{`<html lang="en" dir="ltr">`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, body := app.do(t, tc.method, tc.path, tc.form, tc.header)
+			if tc.code != 0 && code != tc.code {
+				t.Fatalf("%s %s = %d, want %d", tc.method, tc.path, code, tc.code)
+			}
+			mustContain(t, tc.name, body, tc.want...)
+		})
+	}
+}
