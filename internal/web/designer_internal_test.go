@@ -21,7 +21,7 @@ func renderDesignerPage(t *testing.T, p designerPage) string {
 	}
 	s := &Server{views: v}
 	p.Kinds = survey.Kinds()
-	b, err := s.renderBytes("designer", p)
+	b, err := s.renderBytes("designer", p, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -69,5 +70,38 @@ func TestEmbedding(t *testing.T) {
 	}
 	if _, _, page := app.do(t, "GET", path, nil, nil); !strings.Contains(page, "/static/embedded.js") {
 		t.Error("the survey page lacks the script that reports its height to the page around it")
+	}
+}
+
+// TestFramedPages: a survey's pages asked for a frame (an embedded
+// survey: Sec-Fetch-Dest: iframe) come without the site's header and
+// footer, the first page from its own cached form; asked as a page, with
+// them. Both say they vary by it.
+func TestFramedPages(t *testing.T) {
+	app := newTestApp(t)
+	path := app.path()
+	for _, c := range []struct {
+		dest   string
+		framed bool
+	}{{"iframe", true}, {"document", false}, {"iframe", true}, {"", false}} {
+		code, h, body := app.do(t, "GET", path, nil, map[string]string{"Sec-Fetch-Dest": c.dest})
+		if code != 200 || !strings.Contains(strings.Join(h.Values("Vary"), ", "), "Sec-Fetch-Dest") {
+			t.Fatalf("GET with Sec-Fetch-Dest %q = %d, Vary %q", c.dest, code, h.Get("Vary"))
+		}
+		if got := !strings.Contains(body, `class="site-header"`) && strings.Contains(body, `<body class="framed">`); got != c.framed {
+			t.Errorf("Sec-Fetch-Dest %q: framed %v, want %v", c.dest, got, c.framed)
+		}
+		if !strings.Contains(body, `name="token"`) {
+			t.Errorf("Sec-Fetch-Dest %q: no form", c.dest)
+		}
+	}
+	// The thank-you page of a framed answer: framed too.
+	code, h, _ := app.do(t, "POST", path, app.complete(app.token(t, path)), map[string]string{"Sec-Fetch-Dest": "iframe"})
+	if code != http.StatusSeeOther {
+		t.Fatalf("answer = %d", code)
+	}
+	_, _, body := app.do(t, "GET", h.Get("Location"), nil, map[string]string{"Sec-Fetch-Dest": "iframe"})
+	if strings.Contains(body, `class="site-header"`) || !strings.Contains(body, `class="framed"`) {
+		t.Errorf("the framed thank-you page has the site's header:\n%s", body)
 	}
 }

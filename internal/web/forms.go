@@ -38,10 +38,11 @@ const (
 	formTTL      = time.Minute
 )
 
-// formKey is a survey's form in one language.
+// formKey is a survey's form in one variant: its language, and whether
+// it is shown in a frame ("fr", "fr/framed").
 type formKey struct {
-	survey *survey.Survey
-	lang   string
+	survey  *survey.Survey
+	variant string
 }
 
 func newForms() forms {
@@ -50,8 +51,8 @@ func newForms() forms {
 	})}
 }
 
-func (f *forms) get(t *survey.Tenant, s *survey.Survey, lang string, render func() ([]byte, error)) (*form, error) {
-	key := formKey{s, lang}
+func (f *forms) get(t *survey.Tenant, s *survey.Survey, variant string, render func() ([]byte, error)) (*form, error) {
+	key := formKey{s, variant}
 	if e, ok := f.cache.Get(key); ok && e.tenant == t {
 		return e, nil
 	}

@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/surveys-dev/surveys/internal/i18n"
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -63,6 +64,9 @@ func (p respondent) cacheKey() string {
 // be nil), remembering a language chosen with ?lang= in the cookie.
 func (s *Server) respondentOf(w http.ResponseWriter, r *http.Request, sv *survey.Survey) respondent {
 	query := r.URL.Query().Get("lang")
+	if chosen, ok := strings.CutPrefix(r.PostForm.Get("action"), langAction); ok && r.Method == http.MethodPost {
+		query = chosen // the language menu inside a page's form
+	}
 	var cookie string
 	if c, err := r.Cookie(langCookie); err == nil {
 		cookie = c.Value
@@ -86,6 +90,14 @@ func (s *Server) respondentOf(w http.ResponseWriter, r *http.Request, sv *survey
 	}
 	return p
 }
+
+// langAction starts the action of a language button of a page's form:
+// "lang.fr".
+const langAction = "lang."
+
+// LangInForm reports whether the language menu is in the page's form
+// (surveyPage): not on this page.
+func (respondent) LangInForm() bool { return false }
 
 // Language is the page's language, for base.html.
 func (p respondent) Language() i18n.Lang { return p.L }

@@ -226,6 +226,12 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 		// the page of the path before it, nothing checked.
 		return s.renderPageOn(w, r, http.StatusOK, page, pages, st, rt)
 	}
+	switch {
+	case strings.HasPrefix(action, langAction):
+		// The language menu of the page: the same page, its answers
+		// kept, in the language chosen (respondentOf), nothing checked.
+		return s.renderPageOn(w, r, http.StatusOK, page, pages, st, rt)
+	}
 	switch action {
 	case actionBack:
 		st.Page = rt.before(st.Page)

@@ -453,3 +453,54 @@ func TestPageCheckFollowsLogic(t *testing.T) {
 		t.Fatalf("%d answers stored, want 1 (the No)", n)
 	}
 }
+
+// TestLanguageSwitchKeepsPage: on page 2 of three, the language menu is
+// in the form; choosing French shows page 2 again, in French, with its
+// answer and the earlier page's kept, and remembers the choice; the
+// answer sent at the end has every page's values.
+func TestLanguageSwitchKeepsPage(t *testing.T) {
+	app := newTestApp(t)
+	sv := app.threePages(t, "Switch")
+	path := "/survey/adatum/" + sv.Slug
+	q := sv.Questions
+	_, _, body := app.do(t, "GET", path, nil, nil)
+	mustContain(t, "page 1", body, `href="`+path+`?lang=fr"`)
+	tok, st := formOf(t, body)
+	code, body := app.post(t, path, tok, st, "next", "q-"+q[0].ID, "Ana")
+	if code != 200 {
+		t.Fatalf("next = %d", code)
+	}
+	mustContain(t, "page 2", body, `value="lang.fr"`, "Page 2 of 3")
+	mustLack(t, "page 2", body, `href="`+path+`?lang=fr"`)
+	tok, st = formOf(t, body)
+	v := url.Values{"token": {tok}, "state": {st}, "action": {"lang.fr"}, "q-" + q[2].ID: {"Salad"}}
+	code, h, body := app.do(t, "POST", path, v, nil)
+	if code != 200 || !strings.Contains(body, `<html lang="fr"`) || !strings.Contains(h.Get("Set-Cookie"), "lang=fr") {
+		t.Fatalf("French = %d, cookie %q\n%s", code, h.Get("Set-Cookie"), body)
+	}
+	mustContain(t, "page 2 in French", body, "Page 2 sur 3", `value="Salad" checked`)
+	tok, st = formOf(t, body)
+	if code, body = app.post(t, path, tok, st, "next", "q-"+q[2].ID, "Salad"); code != 200 {
+		t.Fatalf("next = %d", code)
+	}
+	tok, st = formOf(t, body)
+	if code, _ := app.post(t, path, tok, st, "submit", "q-"+q[3].ID, "4"); code != 303 {
+		t.Fatalf("submit = %d", code)
+	}
+	if n := app.storedOf(t, sv.Slug); n != 1 {
+		t.Fatalf("%d answers stored", n)
+	}
+	var got []string
+	_ = app.answers.ListAll(context.Background(), "adatum", sv.Slug, func(id string) error {
+		a, err := app.answers.Get(context.Background(), "adatum", sv.Slug, id)
+		if err == nil {
+			for _, qa := range a.Answers {
+				got = append(got, qa.Answer)
+			}
+		}
+		return nil
+	})
+	if strings.Join(got, ",") != "Ana,Salad,4" {
+		t.Fatalf("stored %q", got)
+	}
+}

@@ -208,7 +208,16 @@ func (v *views) assets() http.Handler {
 type layout struct {
 	Page    any
 	Account *store.Session
+	// Framed is a page shown in a frame of another site (an embedded
+	// survey): without the site's header and footer.
+	Framed bool
 }
+
+// framed reports whether the browser asks for r to show it in a frame
+// (Sec-Fetch-Dest, sent by current browsers on every navigation, a form's
+// too): an embedded survey's pages are shown without the site's header
+// and footer. Responses that differ by it say so in Vary.
+func framed(r *http.Request) bool { return r.Header.Get("Sec-Fetch-Dest") == "iframe" }
 
 // Lang is the page's language: a respondent page's (respondent), else
 // English.
@@ -219,14 +228,15 @@ func (l layout) Lang() i18n.Lang {
 	return i18n.Lang{}
 }
 
-// renderBytes executes page with data, for no one signed in.
-func (s *Server) renderBytes(page string, data any) ([]byte, error) {
+// renderBytes executes page with data, for no one signed in, framed or
+// not.
+func (s *Server) renderBytes(page string, data any, framed bool) ([]byte, error) {
 	t, ok := s.views.pages[page]
 	if !ok {
 		return nil, fmt.Errorf("web: no page %q", page)
 	}
 	var buf bytes.Buffer
-	if err := t.ExecuteTemplate(&buf, "base", layout{Page: data}); err != nil {
+	if err := t.ExecuteTemplate(&buf, "base", layout{Page: data, Framed: framed}); err != nil {
 		return nil, fmt.Errorf("web: render %s: %w", page, err)
 	}
 	return buf.Bytes(), nil
@@ -242,7 +252,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page
 		return
 	}
 	var buf bytes.Buffer
-	if err := t.ExecuteTemplate(&buf, "base", layout{Page: data, Account: sessionFrom(r.Context())}); err != nil {
+	if err := t.ExecuteTemplate(&buf, "base", layout{Page: data, Account: sessionFrom(r.Context()), Framed: framed(r)}); err != nil {
 		s.log.Error("render failed", "page", page, "path", r.URL.Path, "err", err)
 		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
 		return

@@ -89,6 +89,11 @@ func (p surveyPage) Sections() []surveySection {
 // Paged reports whether the survey has several pages.
 func (p surveyPage) Paged() bool { return p.Pages > 1 }
 
+// LangInForm reports whether the page's language menu is in its form:
+// when the form carries the answers of other pages (its sealed state),
+// which a link to the page in another language would lose.
+func (p surveyPage) LangInForm() bool { return p.State != "" && !p.Preview }
+
 // Last reports whether the page is the survey's last.
 func (p surveyPage) Last() bool { return p.Page >= p.Pages }
 
@@ -182,14 +187,20 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 	// The first page, the same for everyone but its token (and, on a
 	// single page, no state: the answers of no other page).
 	who := s.respondentOf(w, r, sv).shared()
-	form, err := s.forms.get(t, sv, who.cacheKey(), func() ([]byte, error) {
+	inFrame := framed(r)
+	w.Header().Add("Vary", "Sec-Fetch-Dest")
+	variant := who.cacheKey()
+	if inFrame {
+		variant += "/framed"
+	}
+	form, err := s.forms.get(t, sv, variant, func() ([]byte, error) {
 		p := surveyPage{respondent: who, Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: tokenMark}
 		pageView(&p, pages, routeOf(sv, pages, nil), 0, tokenMark)
 		p.CanSave = s.resume != nil && p.Paged()
 		if sv.Challenge {
 			p.Challenge, p.ChallengeMax = challengeMark, powMaxNumber
 		}
-		return s.renderBytes("survey", p)
+		return s.renderBytes("survey", p, inFrame)
 	})
 	if err != nil {
 		return err

@@ -65,7 +65,7 @@ func (s *Server) publicResults(w http.ResponseWriter, r *http.Request) error {
 			v.Text = who.QText(q)
 			p.Questions = append(p.Questions, v)
 		}
-		if page, err = s.renderBytes("results", p); err != nil {
+		if page, err = s.renderBytes("results", p, false); err != nil {
 			return err
 		}
 		s.results.Add(key, page)
