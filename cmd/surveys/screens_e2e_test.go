@@ -316,6 +316,33 @@ func TestBrowserEveryScreen(t *testing.T) {
 			}
 		}
 	}
+	// A French respondent who sends nothing: the problems in French, and
+	// the form keeps the language it was chosen in (no cookie needed).
+	for _, w := range []int{390, 1280} {
+		var main, lang, action string
+		what := fmt.Sprintf("lang fr 422 (%d px)", w)
+		run(what,
+			chromedp.EmulateViewport(int64(w), 900),
+			chromedp.Navigate(base+"/survey/adatum/"+s.Slug+"?lang=fr"),
+			chromedp.WaitVisible(`main form`, chromedp.ByQuery),
+			screenshot(t, fmt.Sprintf("lang-fr-%d", w)),
+			clickAndLoad(`form button[type=submit]`, chromedp.ByQuery),
+			chromedp.WaitVisible(`#form-errors`, chromedp.ByQuery),
+			chromedp.Text(`main`, &main, chromedp.ByQuery),
+			chromedp.Evaluate(`document.documentElement.lang`, &lang),
+			chromedp.AttributeValue(`main form`, "action", &action, nil, chromedp.ByQuery),
+			noSidewaysScroll(t, what),
+			axeCheck(what),
+			screenshot(t, fmt.Sprintf("lang-fr-422-%d", w)))
+		if lang != "fr" || !strings.Contains(main, "Veuillez vérifier") || !strings.HasSuffix(action, "?lang=fr") {
+			t.Errorf("%s: lang %q, action %q, main:\n%s", what, lang, action, main)
+		}
+	}
+	check("lang-ar-not-found", "/survey/adatum/no-such-survey?lang=ar", `main`, "الاستبيان غير موجود.")
+	for _, w := range []int{390, 1280} {
+		run("lang ar", chromedp.EmulateViewport(int64(w), 900), chromedp.Navigate(base+"/survey/adatum/"+s.Slug+"?lang=ar"),
+			chromedp.WaitVisible(`main form`, chromedp.ByQuery), screenshot(t, fmt.Sprintf("lang-ar-%d", w)))
+	}
 	// Back to English (the menu's choice is remembered on /survey).
 	run("english again", chromedp.Navigate(base+"/survey/adatum/"+s.Slug+"?lang=en"), chromedp.WaitVisible(`main form`, chromedp.ByQuery))
 

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -166,3 +167,24 @@ func Negotiate(query, cookie, acceptLanguage, fallback string) Lang {
 
 // String is for debugging.
 func (l Lang) String() string { return fmt.Sprintf("i18n.Lang(%s)", l.Tag()) }
+
+// fixed are the keys without arguments.
+var fixed = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range Keys {
+		if !strings.Contains(k, "%") {
+			m[k] = true
+		}
+	}
+	return m
+}()
+
+// Text is msg in the language when it is one of the Keys without
+// arguments (a fixed text, such as an error page's), and msg as it is
+// otherwise: a text the catalogs do not have stays English.
+func (l Lang) Text(msg string) string {
+	if !fixed[msg] {
+		return msg
+	}
+	return l.T(msg)
+}

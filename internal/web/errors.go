@@ -2,6 +2,9 @@ package web
 
 import (
 	"net/http"
+	"strings"
+
+	"github.com/surveys-dev/surveys/internal/i18n"
 
 	"github.com/surveys-dev/surveys/internal/survey"
 )
@@ -39,6 +42,25 @@ func errorStatus(err error) int {
 type errorPage struct {
 	Title   string
 	Message string
+	// L is the page's language: a respondent's on the respondent routes
+	// (/survey/…), else English.
+	L i18n.Lang
+}
+
+// Language and T are the page's language and its words (base.html).
+func (p errorPage) Language() i18n.Lang              { return p.L }
+func (p errorPage) T(key string, args ...any) string { return p.L.T(key, args...) }
+
+// inRespondentLanguage puts the page's title and message in the
+// respondent's language on the respondent routes, where the catalogs
+// have them (a message they lack stays English).
+func (s *Server) inRespondentLanguage(w http.ResponseWriter, r *http.Request, p errorPage) errorPage {
+	if !strings.HasPrefix(r.URL.Path, "/survey/") {
+		return p
+	}
+	p.L = s.respondentOf(w, r, nil).L
+	p.Title, p.Message = p.L.Text(p.Title), p.L.Text(p.Message)
+	return p
 }
 
 // serveError writes the error page for err. Internal errors are logged and
@@ -52,7 +74,7 @@ func (s *Server) serveError(w http.ResponseWriter, r *http.Request, err error) {
 	if status == http.StatusInternalServerError {
 		page.Message = "Something went wrong on our side. Please try again in a moment."
 	}
-	s.render(w, r, status, "error", page)
+	s.render(w, r, status, "error", s.inRespondentLanguage(w, r, page))
 }
 
 func notFound(msg string) error { return survey.Errorf(survey.ENOTFOUND, "%s", msg) }

@@ -27,6 +27,37 @@ type respondent struct {
 	Tr survey.Translation
 	// here is the page's path and query, but ?lang.
 	here url.URL
+	// chosen: the language came with the request (?lang=), and the
+	// form and the thank-you page keep it (LangQuery), for a browser that
+	// keeps no cookie, or sends none to a survey framed in another site.
+	chosen bool
+}
+
+// LangQuery is the query that keeps a language chosen with ?lang on the
+// pages that follow (the form's action, the thank-you page); "" when the
+// language was not chosen so.
+func (p respondent) LangQuery() string {
+	if !p.chosen {
+		return ""
+	}
+	return "?lang=" + url.QueryEscape(p.L.Tag())
+}
+
+// shared is the respondent of a page rendered once for all (forms.go,
+// results.go): the menu's links keep none of the first request's query.
+func (p respondent) shared() respondent {
+	p.here.RawQuery = ""
+	return p
+}
+
+// cacheKey names the page's language among the pages rendered once for
+// all: its tag, and whether the form keeps it (LangQuery); a few per
+// survey.
+func (p respondent) cacheKey() string {
+	if p.chosen {
+		return p.L.Tag() + "?"
+	}
+	return p.L.Tag()
 }
 
 // respondentOf picks the language of the request for survey sv (which may
@@ -50,7 +81,7 @@ func (s *Server) respondentOf(w http.ResponseWriter, r *http.Request, sv *survey
 			HttpOnly: true, Secure: s.secureCookies(r), SameSite: http.SameSiteLaxMode})
 	}
 	w.Header().Add("Vary", "Accept-Language, Cookie")
-	p := respondent{L: l, here: url.URL{Path: r.URL.Path}}
+	p := respondent{L: l, here: url.URL{Path: r.URL.Path}, chosen: i18n.Supported(query) && l.Tag() == query}
 	q := r.URL.Query()
 	q.Del("lang")
 	p.here.RawQuery = q.Encode()

@@ -319,7 +319,7 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 			s.log.Warn("delete saved progress", "tenant", t.Key, "survey", sv.Slug, "err", err)
 		}
 	}
-	http.Redirect(w, r, "/survey/"+t.Key+"/"+sv.Slug+"/thankyou", http.StatusSeeOther)
+	http.Redirect(w, r, "/survey/"+t.Key+"/"+sv.Slug+"/thankyou"+page.LangQuery(), http.StatusSeeOther)
 	return nil
 }
 

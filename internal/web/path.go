@@ -103,11 +103,14 @@ func (rt route) shows(sv *survey.Survey, qs []survey.Question) ([]survey.Questio
 }
 
 // liveQuestion is what a page says of a question it shows or hides as
-// the respondent answers: the condition in words (for a page without its
-// script), and as the script reads it.
+// the respondent answers: the condition as the script reads it (Rule),
+// and its rules and match, which the page says in words in the
+// respondent's language (respondent.LiveHint), for a page without its
+// script.
 type liveQuestion struct {
-	Hint string
-	Rule string
+	Rule  string
+	rules []survey.Rule
+	any   bool
 }
 
 // liveRule is a rule as logic.js reads it.
@@ -122,52 +125,71 @@ type liveRule struct {
 func liveOf(sv *survey.Survey, q survey.Question) *liveQuestion {
 	c := q.ShowIf
 	var rules []liveRule
-	var words []string
+	lq := &liveQuestion{any: c.Match == survey.MatchAny}
 	for _, r := range c.Rules {
 		if !sv.OnPage(q, r) {
 			continue
 		}
 		rules = append(rules, liveRule{Question: r.Question, Op: r.Op, Values: r.Values})
-		words = append(words, ruleWords(sv, r))
-	}
-	join := " and "
-	if c.Match == survey.MatchAny {
-		join = " or "
+		lq.rules = append(lq.rules, r)
 	}
 	raw, _ := json.Marshal(struct {
 		Match string     `json:"match"`
 		Rules []liveRule `json:"rules"`
 	}{c.Match, rules})
-	return &liveQuestion{Hint: "Answer only if " + strings.Join(words, join) + ".", Rule: string(raw)}
+	lq.Rule = string(raw)
+	return lq
 }
 
-// ruleWords is a rule in words: “Do you own a car?” is “Yes”.
-func ruleWords(sv *survey.Survey, r survey.Rule) string {
+// LiveHint is the condition of a question the page shows or hides, in
+// words in the respondent's language, the survey's texts and choices in
+// its translation: Answer only if your answer to “Do you own a car?” is
+// “Yes”.
+func (p respondent) LiveHint(sv *survey.Survey, lq *liveQuestion) string {
+	words := ""
+	for i, r := range lq.rules {
+		w := p.ruleWords(sv, r)
+		switch {
+		case i == 0:
+			words = w
+		case lq.any:
+			words = p.T("%s or %s", words, w)
+		default:
+			words = p.T("%s and %s", words, w)
+		}
+	}
+	return p.T("Answer only if %s.", words)
+}
+
+// ruleWords is a rule in words: your answer to “Do you own a car?” is
+// “Yes”.
+func (p respondent) ruleWords(sv *survey.Survey, r survey.Rule) string {
 	text := r.Question
 	if o, ok := sv.Question(r.Question); ok {
-		text = o.Text
+		text = p.QText(o)
 	}
+	text = "“" + text + "”"
+	qt := p.Tr.Questions[r.Question]
 	quoted := make([]string, len(r.Values))
 	for i, v := range r.Values {
-		quoted[i] = "“" + v + "”"
+		quoted[i] = "“" + qt.Choice(v) + "”"
 	}
 	vs := strings.Join(quoted, ", ")
-	subject := "your answer to “" + text + "”"
 	switch r.Op {
 	case survey.OpEquals:
-		return subject + " is " + vs
+		return p.T("your answer to %s is %s", text, vs)
 	case survey.OpNotEquals:
-		return subject + " is not " + vs
+		return p.T("your answer to %s is not %s", text, vs)
 	case survey.OpOneOf:
-		return subject + " is one of " + vs
+		return p.T("your answer to %s is one of %s", text, vs)
 	case survey.OpGreaterThan:
-		return subject + " is more than " + strings.Join(r.Values, ", ")
+		return p.T("your answer to %s is more than %s", text, strings.Join(r.Values, ", "))
 	case survey.OpLessThan:
-		return subject + " is less than " + strings.Join(r.Values, ", ")
+		return p.T("your answer to %s is less than %s", text, strings.Join(r.Values, ", "))
 	case survey.OpAnswered:
-		return "you answered “" + text + "”"
+		return p.T("you answered %s", text)
 	case survey.OpNotAnswered:
-		return "you did not answer “" + text + "”"
+		return p.T("you did not answer %s", text)
 	}
-	return subject + " fits"
+	return p.T("your answer to %s fits", text)
 }

@@ -49,8 +49,8 @@ func (s *Server) newLimiters(l Limits) limiters {
 		return httprate.LimitBy(n, window, key,
 			httprate.WithResponseHeaders(httprate.ResponseHeaders{RetryAfter: "Retry-After"}),
 			httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) {
-				s.render(w, r, http.StatusTooManyRequests, "error", errorPage{Title: "Too many requests",
-					Message: "Too many requests have come from your address. Please wait " + wait + " and try again."})
+				s.render(w, r, http.StatusTooManyRequests, "error", s.inRespondentLanguage(w, r, errorPage{Title: "Too many requests",
+					Message: "Too many requests have come from your address. Please wait " + wait + " and try again."}))
 			}))
 	}
 	return limiters{

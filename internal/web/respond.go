@@ -186,10 +186,10 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 	}
 	// The first page, the same for everyone but its token (and, on a
 	// single page, no state: the answers of no other page).
-	who := s.respondentOf(w, r, sv)
+	who := s.respondentOf(w, r, sv).shared()
 	inFrame := framed(r)
 	w.Header().Add("Vary", "Sec-Fetch-Dest")
-	variant := who.L.Tag()
+	variant := who.cacheKey()
 	if inFrame {
 		variant += "/framed"
 	}

@@ -46,8 +46,8 @@ func (s *Server) publicResults(w http.ResponseWriter, r *http.Request) error {
 		return notFound("This survey's results are not public.")
 	}
 	allowFraming(w, sv)
-	who := s.respondentOf(w, r, sv)
-	key := t.Key + "/" + sv.Slug + "/" + who.L.Tag()
+	who := s.respondentOf(w, r, sv).shared()
+	key := t.Key + "/" + sv.Slug + "/" + who.cacheKey()
 	page, ok := s.results.Get(key)
 	if !ok {
 		sum, err := s.storedSummary(r.Context(), sv)
