@@ -57,6 +57,21 @@ func (s *subscriber) get(path string) (int, string) {
 	return code, body
 }
 
+// loopbackConfig is surveys serve's configuration for a test whose outside
+// services (a webhook receiver, PostgreSQL, an identity provider) are on
+// loopback, which the operator allows, with a secret key for their secrets.
+func loopbackConfig(t *testing.T) Config {
+	t.Helper()
+	cfg, err := parseServe([]string{"--addr", "127.0.0.1:0", "--data", t.TempDir()}, func(k string) string {
+		return map[string]string{"SURVEYS_SECRET_KEY": "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+			"SURVEYS_ALLOW_PRIVATE": "127.0.0.0/8"}[k]
+	}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
 func newSubscriber(t *testing.T, base string) *subscriber {
 	jar, _ := cookiejar.New(nil)
 	return withJar(t, base, jar)
@@ -80,13 +95,7 @@ var questionRE = regexp.MustCompile(`name="q-([^"]+)"`)
 // copy, the worker of surveys serve makes it, the analysis page says done,
 // and the answers are in the tenant's database.
 func TestNewTenantToOwnDatabase(t *testing.T) {
-	cfg, err := parseServe([]string{"--addr", "127.0.0.1:0", "--data", t.TempDir()}, func(k string) string {
-		return map[string]string{"SURVEYS_SECRET_KEY": "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
-			"SURVEYS_ALLOW_PRIVATE": "127.0.0.0/8"}[k] // the test PostgreSQL and provider are on loopback
-	}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := loopbackConfig(t)
 	m := NewMain(cfg, io.Discard)
 	m.ProviderRoots = oidctest.RootCAs() // trusts the test provider's certificate
 	if err := m.Run(context.Background()); err != nil {

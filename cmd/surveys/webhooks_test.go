@@ -41,13 +41,7 @@ func TestWebhookEndToEnd(t *testing.T) {
 	}))
 	defer receiver.Close()
 
-	cfg, err := parseServe([]string{"--addr", "127.0.0.1:0", "--data", t.TempDir()}, func(k string) string {
-		return map[string]string{"SURVEYS_SECRET_KEY": "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
-			"SURVEYS_ALLOW_PRIVATE": "127.0.0.0/8"}[k] // the receiver is on loopback
-	}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := loopbackConfig(t)
 	m := NewMain(cfg, io.Discard)
 	if err := m.Run(context.Background()); err != nil {
 		t.Fatal(err)
