@@ -119,7 +119,7 @@ func (m *Main) Run(ctx context.Context) error {
 	sqlStore := postgres.New(m.cfg.SQLAllow...)
 	reg := metrics.New(m.Storage)
 	reg.Register(metrics.NewQueueCollector(m.Storage, []string{store.AnswersQueue, store.PremiumAnswersQueue,
-		worker.PoisonQueue, store.TransfersQueue, store.TransfersPoisonQueue, store.ViewsQueue, store.MailQueue, store.MailPoisonQueue, store.WebhooksQueue, store.WebhooksPoisonQueue}, metrics.QueueRefresh))
+		worker.PoisonQueue, store.TransfersQueue, store.TransfersPoisonQueue, store.ViewsQueue, store.MailQueue, store.MailPoisonQueue, store.WebhooksQueue, store.WebhooksPoisonQueue}))
 	// The workers' metrics are registered only where they run, so that a
 	// web-only instance (--worker=false) has no surveys_worker_* series
 	// for an alert on a stuck worker to fire on.

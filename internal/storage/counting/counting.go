@@ -36,6 +36,7 @@ type counter struct{ calls, errors atomic.Int64 }
 type Store struct {
 	next     storage.Storage
 	counters map[Op]*counter
+	seen     queueSeen
 }
 
 var _ storage.Storage = (*Store)(nil)
@@ -210,12 +211,18 @@ func (s *Store) DeleteQueue(ctx context.Context, queue string) error {
 func (s *Store) Enqueue(ctx context.Context, queue string, data []byte, o storage.EnqueueOptions) (string, error) {
 	id, err := s.next.Enqueue(ctx, queue, data, o)
 	s.count("queue", "enqueue", err)
+	if err == nil {
+		s.seen.enqueued(queue)
+	}
 	return id, err
 }
 
 func (s *Store) Dequeue(ctx context.Context, queue string, max int, visibility time.Duration) ([]storage.Message, error) {
 	m, err := s.next.Dequeue(ctx, queue, max, visibility)
 	s.count("queue", "dequeue", err)
+	if err == nil {
+		s.seen.dequeued(queue, len(m))
+	}
 	return m, err
 }
 
