@@ -22,10 +22,6 @@ import (
 // ErrAddressNotAllowed is the cause of a refused dial.
 var ErrAddressNotAllowed = outbound.ErrAddressNotAllowed
 
-// ParseAllow reads the operator's list of allowed ranges: CIDR prefixes or
-// single addresses, separated by commas (e.g. "10.0.0.0/8, 127.0.0.1").
-func ParseAllow(s string) ([]netip.Prefix, error) { return outbound.ParseAllow(s) }
-
 // allowed reports whether the store may dial a.
 func (s *SurveySQLStore) allowed(a netip.Addr) bool {
 	return outbound.Guard{Allow: s.Allow}.Allowed(a)

@@ -49,34 +49,3 @@ func TestAllowed(t *testing.T) {
 		}
 	}
 }
-
-func TestParseAllow(t *testing.T) {
-	cases := []struct {
-		in   string
-		want []string
-		bad  bool
-	}{
-		{"", nil, false},
-		{"10.0.0.0/8", []string{"10.0.0.0/8"}, false},
-		{" 10.1.2.3/8 , 127.0.0.1,::1", []string{"10.0.0.0/8", "127.0.0.1/32", "::1/128"}, false},
-		{"10.0.0.0/33", nil, true},
-		{"localhost", nil, true},
-		{"10.0.0.0/8,,", []string{"10.0.0.0/8"}, false},
-	}
-	for _, c := range cases {
-		got, err := ParseAllow(c.in)
-		if (err != nil) != c.bad {
-			t.Errorf("ParseAllow(%q) error = %v, want error %v", c.in, err, c.bad)
-			continue
-		}
-		if len(got) != len(c.want) {
-			t.Errorf("ParseAllow(%q) = %v, want %v", c.in, got, c.want)
-			continue
-		}
-		for i := range got {
-			if got[i].String() != c.want[i] {
-				t.Errorf("ParseAllow(%q) = %v, want %v", c.in, got, c.want)
-			}
-		}
-	}
-}

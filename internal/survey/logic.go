@@ -458,15 +458,6 @@ func (s *Survey) DropHidden(answers map[string]QuestionAnswer) map[string]Questi
 	return out
 }
 
-// AnswerMap is answers by question ID.
-func AnswerMap(answers []QuestionAnswer) map[string]QuestionAnswer {
-	out := make(map[string]QuestionAnswer, len(answers))
-	for _, qa := range answers {
-		out[qa.QuestionID] = qa
-	}
-	return out
-}
-
 // RenameQuestions gives question i the ID ids[i] and makes the rules that
 // named its old ID name the new one: for a new survey, whose questions
 // are given their IDs when it is stored (a definition's rules name the

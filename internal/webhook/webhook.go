@@ -34,16 +34,6 @@ const (
 // lists them.
 var Events = []string{ResponseCreated, SurveyPublished, SurveyClosed}
 
-// KnownEvent reports whether name is one of Events.
-func KnownEvent(name string) bool {
-	for _, e := range Events {
-		if e == name {
-			return true
-		}
-	}
-	return false
-}
-
 // The request headers of the specification.
 const (
 	HeaderID        = "webhook-id"
