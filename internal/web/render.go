@@ -10,6 +10,8 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"path"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/surveys-dev/surveys/internal/i18n"
@@ -51,7 +53,7 @@ func newViews() (*views, error) {
 	if err != nil {
 		return nil, fmt.Errorf("web: hash assets: %w", err)
 	}
-	funcs := template.FuncMap{"asset": v.assetURL, "inc": inc, "stars": starValues, "answerTo": answerTo, "dec": func(i int) int { return i - 1 },
+	funcs := template.FuncMap{"asset": v.assetURL, "inc": inc, "answerTo": answerTo, "dec": func(i int) int { return i - 1 },
 		"homeList": homeListOf,
 		"plural":   pluralCount, "noun": pluralNoun, "surveyNav": surveyNav, "eventLabel": eventLabel, "shortDuration": shortDuration,
 		"kindInput": v.kindInput, "kindChart": v.kindChart, "languages": i18n.Languages}
@@ -94,24 +96,27 @@ func checkKindPartials(t *template.Template, kinds []survey.Kind) error {
 	return nil
 }
 
-// kindInput is the input of question q for its kind: the partial
-// kinds/<key>.input.html, given the question, what the respondent sent
-// (form) and the problem shown beside the question ("" for none).
-//
-// words, when given, are the respondent's language and the question's
-// translation (respondent.Input); without, the input is in English.
-func (v *views) kindInput(q survey.Question, form survey.Form, problem string, words ...inputWords) (template.HTML, error) {
+// kindInput is the input of a question of the respondent's page for its
+// kind: the partial kinds/<key>.input.html, given the question, what the
+// respondent sent and the problem shown beside it, in the respondent's
+// language and with the question's translation.
+func (v *views) kindInput(it questionItem) (template.HTML, error) {
+	q, form, problem := *it.Q, it.Value, it.Err
 	k, ok := survey.KindOf(q.Type)
 	if !ok {
 		return "", fmt.Errorf("web: question %s has no kind %q", q.ID, q.Type)
 	}
-	d := kindInputData{Question: q, ID: q.ID, Form: form, Value: form.Get(""), Choices: q.PossibleAnswers, Invalid: problem != ""}
-	if len(words) > 0 {
-		d.words = words[0]
-	}
+	d := kindInputData{Question: q, ID: q.ID, Form: form, Value: form.Get(""), Choices: q.PossibleAnswers, Invalid: problem != "", words: it.words}
 	if q.Shuffle {
 		d.Choices = append([]string(nil), q.PossibleAnswers...)
 		rand.Shuffle(len(d.Choices), func(i, j int) { d.Choices[i], d.Choices[j] = d.Choices[j], d.Choices[i] })
+	}
+	if len(d.Choices) > 0 {
+		sent := form[""]
+		d.Options = make([]option, len(d.Choices))
+		for i, c := range d.Choices {
+			d.Options[i] = option{Value: c, Label: d.words.QT.Choice(c), Chosen: slices.Contains(sent, c)}
+		}
 	}
 	var ids []string
 	if q.Help != "" {
@@ -134,14 +139,119 @@ type kindInputData struct {
 	Form  survey.Form
 	Value string
 	// Choices are the question's choices in the order to show them:
-	// shuffled for each respondent when the question asks.
+	// shuffled for each respondent when the question asks; Options the
+	// same as the partial shows them (label, chosen).
 	Choices []string
+	Options []option
 	// Invalid marks the inputs aria-invalid; DescribedBy is the IDs of
 	// the question's help and problem, for their aria-describedby.
 	Invalid     bool
 	DescribedBy string
 	// words are the respondent's language and the question's translation.
 	words inputWords
+}
+
+// option is one choice of an input as its partial shows it: what it
+// sends, how it reads, whether the respondent chose it. Worked out in Go
+// once per question, so that a partial's loop over its choices reads
+// fields rather than calling functions (each call from a template costs
+// a reflected call and its allocations).
+type option struct {
+	Value, Label string
+	Chosen       bool
+	// N is a scale point's number; First and Last mark a scale's ends.
+	N           int
+	First, Last bool
+}
+
+// Points are the points from to to of a scale, each sending its number.
+func (d kindInputData) Points(from, to int) []option {
+	out := make([]option, 0, max(0, to-from+1))
+	for n := from; n <= to; n++ {
+		v := strconv.Itoa(n)
+		out = append(out, option{Value: v, Label: v, Chosen: d.Value == v, N: n, First: n == from, Last: n == to})
+	}
+	return out
+}
+
+// Counted are the points from to to, each labelled with the words of one
+// (for 1) or many (with the number), in the respondent's language: "1
+// star", "%d stars".
+func (d kindInputData) Counted(from, to int, one, many string) []option {
+	out := d.Points(from, to)
+	for i := range out {
+		if out[i].N == 1 {
+			out[i].Label = d.words.L.T(one)
+		} else {
+			out[i].Label = d.words.L.T(many, out[i].N)
+		}
+	}
+	return out
+}
+
+// grid is a matrix as its partial shows it: the columns (its choices, or
+// the points 1 to its scale), and each row with a cell per column.
+type grid struct {
+	Cols []option
+	Rows []gridRow
+}
+
+type gridRow struct {
+	Index int // the row's field is q-<ID>-<Index>
+	Label string
+	Cells []option
+}
+
+// Grid is the question's matrix, with the respondent's choice in each row.
+func (d kindInputData) Grid() grid {
+	var g grid
+	if len(d.Question.PossibleAnswers) > 0 {
+		for _, c := range d.Question.PossibleAnswers {
+			g.Cols = append(g.Cols, option{Value: c, Label: d.words.QT.Choice(c)})
+		}
+	} else {
+		g.Cols = d.Points(1, d.Question.Scale)
+	}
+	g.Rows = make([]gridRow, len(d.Question.Rows))
+	for r, row := range d.Question.Rows {
+		got := d.Form.Get(strconv.Itoa(r))
+		cells := make([]option, len(g.Cols))
+		for i, c := range g.Cols {
+			cells[i] = option{Value: c.Value, Label: c.Label, Chosen: got == c.Value}
+		}
+		g.Rows[r] = gridRow{Index: r, Label: d.words.QT.Row(row), Cells: cells}
+	}
+	return g
+}
+
+// rankItem is an item of a ranking as its partial shows it: its field is
+// q-<ID>-<Index> (its place among the question's choices), its options
+// the positions 1 to the number of items.
+type rankItem struct {
+	Index     int
+	Label     string
+	Positions []option
+}
+
+// Ranks are the items in the order to show them, each with the position
+// the respondent gave it.
+func (d kindInputData) Ranks() []rankItem {
+	items := d.Question.PossibleAnswers
+	out := make([]rankItem, 0, len(d.Choices))
+	for _, c := range d.Choices {
+		i := slices.Index(items, c)
+		if i < 0 {
+			continue
+		}
+		got := d.Form.Get(strconv.Itoa(i))
+		pos := make([]option, len(items))
+		for p := range items {
+			v := strconv.Itoa(p + 1)
+			pos[p] = option{Value: v, Label: v, Chosen: got == v, N: p + 1}
+		}
+		out = append(out, rankItem{Index: i, Label: d.words.QT.Choice(c), Positions: pos})
+	}
+	return out
 }
 
 // T is the words of key in the respondent's language.

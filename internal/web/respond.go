@@ -86,6 +86,43 @@ func (p surveyPage) Sections() []surveySection {
 	return out
 }
 
+// questionItem is a question as the respondent's page shows it, worked
+// out in Go once per render: each function or method a template calls
+// costs a reflected call and its allocations, so the page's loop over its
+// questions reads fields.
+type questionItem struct {
+	Q          *survey.Question
+	Num        int    // its number along the respondent's path
+	Text, Help string // in the respondent's language
+	Tag        string // "Required" or "Optional", in the same
+	Err        string // the problem shown beside it
+	Value      survey.Form
+	// Live is the condition on answers of its own page that shows it
+	// (logic.js), Hint the same in words; nil and "" for none.
+	Live  *liveQuestion
+	Hint  string
+	words inputWords
+}
+
+// Items are section sec's questions as the page shows them.
+func (p surveyPage) Items(sec surveySection) []questionItem {
+	out := make([]questionItem, len(sec.Questions))
+	optional, required := p.T("Optional"), p.T("Required")
+	for i := range sec.Questions {
+		q := &sec.Questions[i]
+		it := questionItem{Q: q, Num: sec.Num(i), Text: p.QText(*q), Help: p.QHelp(*q), Tag: required,
+			Err: p.Errors[q.ID], Value: p.Values[q.ID], Live: sec.Live[q.ID], words: p.Input(*q)}
+		if q.Optional {
+			it.Tag = optional
+		}
+		if it.Live != nil {
+			it.Hint = p.LiveHint(p.Survey, it.Live)
+		}
+		out[i] = it
+	}
+	return out
+}
+
 // Paged reports whether the survey has several pages.
 func (p surveyPage) Paged() bool { return p.Pages > 1 }
 
@@ -374,9 +411,5 @@ func paragraphs(text string) []string {
 	}
 	return ps
 }
-
-// starValues lists the five-star choices in the order of the page, lowest
-// first: Tab reaches 1 and the arrow keys move up and down the scale.
-func starValues() []int { return []int{1, 2, 3, 4, 5} }
 
 func inc(i int) int { return i + 1 }
