@@ -105,10 +105,12 @@ func (p respondent) Language() i18n.Lang { return p.L }
 // T is the words of key in the respondent's language.
 func (p respondent) T(key string, args ...any) string { return p.L.T(key, args...) }
 
-// menuItem is a language of the language menu.
+// menuItem is a language of the language menu. Its fields are its own,
+// not an embedded i18n.Option's: a template finds a promoted field only
+// by a search that allocates, at every use.
 type menuItem struct {
-	i18n.Option
-	Href string
+	Tag, Name, Href string
+	Current         bool
 }
 
 // Menu is the language menu: this page in each language.
@@ -119,7 +121,7 @@ func (p respondent) Menu() []menuItem {
 		q := u.Query()
 		q.Set("lang", o.Tag)
 		u.RawQuery = q.Encode()
-		out = append(out, menuItem{Option: o, Href: u.String()})
+		out = append(out, menuItem{Tag: o.Tag, Name: o.Name, Current: o.Current, Href: u.String()})
 	}
 	return out
 }

@@ -106,7 +106,7 @@ func (v *views) kindInput(it questionItem) (template.HTML, error) {
 	if !ok {
 		return "", fmt.Errorf("web: question %s has no kind %q", q.ID, q.Type)
 	}
-	d := kindInputData{Question: q, ID: q.ID, Form: form, Value: form.Get(""), Choices: q.PossibleAnswers, Invalid: problem != "", words: it.words}
+	d := kindInputData{Question: q, ID: q.ID, Form: form, Value: form.Get(""), Choices: q.PossibleAnswers, Invalid: problem != "", Required: !q.Optional, words: it.words}
 	if q.Shuffle {
 		d.Choices = append([]string(nil), q.PossibleAnswers...)
 		rand.Shuffle(len(d.Choices), func(i, j int) { d.Choices[i], d.Choices[j] = d.Choices[j], d.Choices[i] })
@@ -147,6 +147,8 @@ type kindInputData struct {
 	// the question's help and problem, for their aria-describedby.
 	Invalid     bool
 	DescribedBy string
+	// Required: the question must be answered.
+	Required bool
 	// words are the respondent's language and the question's translation.
 	words inputWords
 }
