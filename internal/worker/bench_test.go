@@ -136,3 +136,68 @@ func benchAnswers(b *testing.B, texts, length, together int, hooks bool, subscri
 		b.Fatalf("summary counts %d answers, %d posted", sum.TotalAnswers, answers+together)
 	}
 }
+
+// BenchmarkMergeCapacity is how many answers a second one worker merges
+// when each answer came in its own queue message (as at a steady rate,
+// when the web side's enqueues keep up and no answers share a message):
+// 320 such messages queued, then drained by RunOnce, over the embedded
+// store. The load run's open-loop step measures the same end to end.
+func BenchmarkMergeCapacity(b *testing.B) {
+	ctx := context.Background()
+	st := counting.New(backends.Local(b))
+	if err := store.Init(ctx, st); err != nil {
+		b.Fatal(err)
+	}
+	if err := worker.Init(ctx, st); err != nil {
+		b.Fatal(err)
+	}
+	s := &survey.Survey{Tenant: "bench", Title: "Bench", State: survey.Published, Questions: []survey.Question{
+		{Text: "Rate", Type: survey.FiveStars},
+		{Text: "Pick", Type: survey.MultipleChoice, PossibleAnswers: []string{"Red", "Green", "Blue"}},
+		{Text: "Say", Type: survey.SimpleText},
+	}}
+	if err := store.NewSurveyStore(st).Create(ctx, s); err != nil {
+		b.Fatal(err)
+	}
+	values := map[string]string{s.Questions[0].ID: "4", s.Questions[1].ID: "Green", s.Questions[2].ID: "good fast service"}
+	n := store.NewNotifier(store.NewSurveyAnswerStore(st), 1)
+	w := worker.New(st, worker.DefaultConfig, quiet, nil)
+	const messages = 320
+	queue := func() {
+		for range messages {
+			a, err := survey.NewAnswer(s, survey.Forms(values))
+			if err != nil {
+				b.Fatal(err)
+			}
+			a.ID, a.CreatedOn = store.NewAnswerID(time.Now()), time.Now().UTC()
+			if err := n.Notify(ctx, a, survey.Standard); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	drain := func() {
+		for {
+			got, err := w.RunOnce(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if got == 0 {
+				return
+			}
+		}
+	}
+	queue()
+	drain() // the summary, list and ranks exist, as on a running server
+	var merging time.Duration
+	answers := 0
+	for b.Loop() {
+		b.StopTimer()
+		queue()
+		b.StartTimer()
+		start := time.Now()
+		drain()
+		merging += time.Since(start)
+		answers += messages
+	}
+	b.ReportMetric(float64(answers)/merging.Seconds(), "answers/s")
+}

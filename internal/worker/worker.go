@@ -371,13 +371,8 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 			return byID
 		}
 		for _, m := range msgs {
-			if applied[m.ID] {
-				// Merged already; delivered again.
-				w.m.duplicates.Add(float64(len(m.answers)))
+			if applied[m.ID] || m.failed {
 				continue
-			}
-			if m.failed {
-				continue // one of its answers could not be read (below)
 			}
 			if err := w.resolveAll(ctx, resolved, m, tenant, slug, questions); err != nil {
 				// Every answer of a message is read before any is merged,
@@ -388,7 +383,19 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 				m.failed = true
 				w.setFailure(m.ID, err.Error())
 				w.log.Warn("worker: a message's answer could not be read", "tenant", tenant, "survey", slug, "message", m.ID, "err", err)
+			}
+		}
+		if err := w.fileAll(ctx, key, tenant, slug, msgs, applied, gone, resolved, filed); err != nil {
+			return nil, err
+		}
+		for _, m := range msgs {
+			if applied[m.ID] {
+				// Merged already; delivered again.
+				w.m.duplicates.Add(float64(len(m.answers)))
 				continue
+			}
+			if m.failed {
+				continue // one of its answers could not be read (above)
 			}
 			for _, p := range m.answers {
 				if p.Tenant != tenant || p.Slug != slug {
@@ -499,6 +506,65 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 		w.closeAtLimit(ctx, tenant, slug, msgs, sum.TotalAnswers)
 		return sum, nil
 	}
+}
+
+// fileParallel is how many answer blobs a batch files at once: on Azure
+// each is a round trip, on the embedded store they share commits.
+const fileParallel = 16
+
+// fileAll files, several at a time, the answers of msgs that the merge
+// (apply) will file one by one: those read already (resolved), not of a
+// message merged (applied) or left out, not deleted (gone), not filed
+// yet. What each put found is kept in filed (message/answer ID → whether
+// the blob is this message's), which the merge then reads instead of
+// filing. The blob decides which message an answer is counted with, so
+// the same answer in two messages of the batch, filed at once, is still
+// counted once.
+func (w *Worker) fileAll(ctx context.Context, key, tenant, slug string, msgs []*message, applied, gone map[string]bool, resolved map[string]*survey.SurveyAnswer, filed map[string]bool) error {
+	type job struct {
+		key string
+		msg string
+		a   *survey.SurveyAnswer
+	}
+	var jobs []job
+	for _, m := range msgs {
+		if applied[m.ID] || m.failed {
+			continue
+		}
+		for _, p := range m.answers {
+			k := m.ID + "/" + p.ID
+			if a := resolved[k]; a != nil && p.Tenant == tenant && p.Slug == slug && !gone[p.ID] {
+				if _, done := filed[k]; !done {
+					jobs = append(jobs, job{k, m.ID, a})
+				}
+			}
+		}
+	}
+	if len(jobs) == 0 {
+		return nil
+	}
+	var (
+		mu   sync.Mutex
+		errs []error
+		wg   sync.WaitGroup
+	)
+	slots := make(chan struct{}, fileParallel)
+	for _, j := range jobs {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			own, err := w.answers.File(ctx, j.a, j.msg)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, fmt.Errorf("worker: file answer %s/%s: %w", key, j.a.ID, err))
+				return
+			}
+			filed[j.key] = own
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // emitAnswers queues a response.created event, for each endpoint of the
