@@ -3,6 +3,7 @@ package i18n
 var ar = map[string]string{
 	"Skip to content": "انتقل إلى المحتوى",
 	"Surveys — open-source, self-hostable surveys.": "Surveys — استبيانات مفتوحة المصدر يمكن استضافتها ذاتيًا.",
+	"Powered by":                    "مدعوم من",
 	"Language":                      "اللغة",
 	"Error:":                        "خطأ:",
 	"%s logo":                       "شعار %s",
@@ -63,6 +64,7 @@ var ar = map[string]string{
 	"Your answers to %s have been saved. %s thanks you for your time.": "حُفظت إجاباتك عن «%s». تشكرك %s على وقتك.",
 	"See the results so far": "اطّلع على النتائج حتى الآن",
 	"See other surveys":      "استبيانات أخرى",
+	"Submit another answer":  "إرسال إجابة أخرى",
 	"Closed — %s":            "مغلق — %s",
 	"This survey is closed":  "هذا الاستبيان مغلق",
 	"%s by %s no longer takes answers. Thank you for your interest.":                                "لم يعد «%s» من %s يقبل إجابات. شكرًا لاهتمامك.",

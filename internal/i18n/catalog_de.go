@@ -3,6 +3,7 @@ package i18n
 var de = map[string]string{
 	"Skip to content": "Zum Inhalt springen",
 	"Surveys — open-source, self-hostable surveys.": "Surveys — quelloffene Umfragen zum Selbsthosten.",
+	"Powered by":                    "Bereitgestellt mit",
 	"Language":                      "Sprache",
 	"Error:":                        "Fehler:",
 	"%s logo":                       "Logo von %s",
@@ -63,6 +64,7 @@ var de = map[string]string{
 	"Your answers to %s have been saved. %s thanks you for your time.": "Ihre Antworten auf „%s“ wurden gespeichert. %s dankt Ihnen für Ihre Zeit.",
 	"See the results so far": "Bisherige Ergebnisse ansehen",
 	"See other surveys":      "Andere Umfragen ansehen",
+	"Submit another answer":  "Eine weitere Antwort senden",
 	"Closed — %s":            "Beendet — %s",
 	"This survey is closed":  "Diese Umfrage ist beendet",
 	"%s by %s no longer takes answers. Thank you for your interest.":                                "„%s“ von %s nimmt keine Antworten mehr an. Danke für Ihr Interesse.",

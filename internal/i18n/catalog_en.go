@@ -6,6 +6,7 @@ var Keys = []string{
 	// The page around.
 	"Skip to content",
 	"Surveys — open-source, self-hostable surveys.",
+	"Powered by",
 	"Language",
 	"Error:",
 	"%s logo",
@@ -69,6 +70,7 @@ var Keys = []string{
 	"Your answers to %s have been saved. %s thanks you for your time.",
 	"See the results so far",
 	"See other surveys",
+	"Submit another answer",
 	"Closed — %s",
 	"This survey is closed",
 	"%s by %s no longer takes answers. Thank you for your interest.",

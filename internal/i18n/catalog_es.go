@@ -3,6 +3,7 @@ package i18n
 var es = map[string]string{
 	"Skip to content": "Ir al contenido",
 	"Surveys — open-source, self-hostable surveys.": "Surveys — encuestas de código abierto, para alojar uno mismo.",
+	"Powered by":                    "Con la tecnología de",
 	"Language":                      "Idioma",
 	"Error:":                        "Error:",
 	"%s logo":                       "Logotipo de %s",
@@ -63,6 +64,7 @@ var es = map[string]string{
 	"Your answers to %s have been saved. %s thanks you for your time.": "Sus respuestas a «%s» se han guardado. %s le agradece su tiempo.",
 	"See the results so far": "Ver los resultados hasta ahora",
 	"See other surveys":      "Ver otras encuestas",
+	"Submit another answer":  "Enviar otra respuesta",
 	"Closed — %s":            "Cerrada — %s",
 	"This survey is closed":  "Esta encuesta está cerrada",
 	"%s by %s no longer takes answers. Thank you for your interest.":                                "«%s» de %s ya no acepta respuestas. Gracias por su interés.",

@@ -3,6 +3,7 @@ package i18n
 var fr = map[string]string{
 	"Skip to content": "Aller au contenu",
 	"Surveys — open-source, self-hostable surveys.": "Surveys — des questionnaires libres, à héberger soi-même.",
+	"Powered by":                    "Propulsé par",
 	"Language":                      "Langue",
 	"Error:":                        "Erreur :",
 	"%s logo":                       "Logo de %s",
@@ -63,6 +64,7 @@ var fr = map[string]string{
 	"Your answers to %s have been saved. %s thanks you for your time.": "Vos réponses à « %s » ont été enregistrées. %s vous remercie de votre temps.",
 	"See the results so far": "Voir les résultats à ce jour",
 	"See other surveys":      "Voir d’autres questionnaires",
+	"Submit another answer":  "Envoyer une autre réponse",
 	"Closed — %s":            "Clos — %s",
 	"This survey is closed":  "Ce questionnaire est clos",
 	"%s by %s no longer takes answers. Thank you for your interest.":                                "« %s » de %s n’accepte plus de réponses. Merci de votre intérêt.",

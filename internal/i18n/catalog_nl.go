@@ -3,6 +3,7 @@ package i18n
 var nl = map[string]string{
 	"Skip to content": "Naar de inhoud",
 	"Surveys — open-source, self-hostable surveys.": "Surveys — opensource-enquêtes om zelf te hosten.",
+	"Powered by":                    "Mogelijk gemaakt door",
 	"Language":                      "Taal",
 	"Error:":                        "Fout:",
 	"%s logo":                       "Logo van %s",
@@ -63,6 +64,7 @@ var nl = map[string]string{
 	"Your answers to %s have been saved. %s thanks you for your time.": "Uw antwoorden op ‘%s’ zijn bewaard. %s bedankt u voor uw tijd.",
 	"See the results so far": "Bekijk de resultaten tot nu toe",
 	"See other surveys":      "Bekijk andere enquêtes",
+	"Submit another answer":  "Nog een antwoord versturen",
 	"Closed — %s":            "Gesloten — %s",
 	"This survey is closed":  "Deze enquête is gesloten",
 	"%s by %s no longer takes answers. Thank you for your interest.":                                "‘%s’ van %s neemt geen antwoorden meer aan. Bedankt voor uw belangstelling.",

@@ -45,7 +45,12 @@ type errorPage struct {
 	// L is the page's language: a respondent's on the respondent routes
 	// (/survey/…), else English.
 	L i18n.Lang
+	// respondent: the page answers a respondent route, and carries no
+	// sign-in header (layout.Respondent).
+	respondent bool
 }
+
+func (p errorPage) respondentPage() bool { return p.respondent }
 
 // Language and T are the page's language and its words (base.html).
 func (p errorPage) Language() i18n.Lang              { return p.L }
@@ -58,7 +63,7 @@ func (s *Server) inRespondentLanguage(w http.ResponseWriter, r *http.Request, p 
 	if !strings.HasPrefix(r.URL.Path, "/survey/") {
 		return p
 	}
-	p.L = s.respondentOf(w, r, nil).L
+	p.L, p.respondent = s.respondentOf(w, r, nil).L, true
 	p.Title, p.Message = p.L.Text(p.Title), p.L.Text(p.Message)
 	return p
 }

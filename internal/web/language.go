@@ -102,6 +102,9 @@ func (respondent) LangInForm() bool { return false }
 // Language is the page's language, for base.html.
 func (p respondent) Language() i18n.Lang { return p.L }
 
+// respondentPage marks the pages of respondents (layout.Respondent).
+func (respondent) respondentPage() bool { return true }
+
 // T is the words of key in the respondent's language.
 func (p respondent) T(key string, args ...any) string { return p.L.T(key, args...) }
 

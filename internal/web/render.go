@@ -340,6 +340,25 @@ func (l layout) Lang() i18n.Lang {
 	return i18n.Lang{}
 }
 
+// Respondent reports whether the page is a respondent's (a survey, its
+// thank-you page, its results, an error on the /survey/ routes): it
+// carries the subscriber's brand (their logo and name, on the page
+// itself), not the site's sign-in header, and a small "Powered by" line
+// at its foot.
+func (l layout) Respondent() bool {
+	p, ok := l.Page.(interface{ respondentPage() bool })
+	return ok && p.respondentPage()
+}
+
+// Description is the page's meta description (the survey's description,
+// for search engines and link previews), "" for none.
+func (l layout) Description() string {
+	if p, ok := l.Page.(interface{ MetaDescription() string }); ok {
+		return p.MetaDescription()
+	}
+	return ""
+}
+
 // renderBytes executes page with data, for no one signed in, framed or
 // not.
 func (s *Server) renderBytes(page string, data any, framed bool) ([]byte, error) {

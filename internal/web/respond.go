@@ -123,6 +123,27 @@ func (p surveyPage) Items(sec surveySection) []questionItem {
 	return out
 }
 
+// MetaDescription is the survey's description in the respondent's
+// language, cut to about 160 characters at a word, or else its title and
+// its organisation's name.
+func (p surveyPage) MetaDescription() string {
+	d := strings.Join(strings.Fields(strings.Join(p.DescriptionParagraphs(), " ")), " ")
+	if d == "" {
+		if p.Tenant == nil {
+			return p.SurveyTitle()
+		}
+		return p.SurveyTitle() + " — " + p.Tenant.Name
+	}
+	if r := []rune(d); len(r) > 160 {
+		cut := string(r[:160])
+		if i := strings.LastIndexByte(cut, ' '); i > 80 {
+			cut = cut[:i]
+		}
+		d = cut + "…"
+	}
+	return d
+}
+
 // Paged reports whether the survey has several pages.
 func (p surveyPage) Paged() bool { return p.Pages > 1 }
 

@@ -28,6 +28,93 @@ func (a *testApp) publish(t testing.TB, s *survey.Survey) *survey.Survey {
 	return s
 }
 
+// TestRespondentPagesCarryTheirBrand: a respondent's pages (the survey,
+// an error on its routes) show the subscriber's organisation, not the
+// site's sign-in header, even to a signed-in subscriber, end with a small
+// "Powered by" line, name an icon, and describe the survey for search
+// engines and link previews; the subscribers' pages keep the header.
+func TestRespondentPagesCarryTheirBrand(t *testing.T) {
+	app := newTestApp(t)
+	if _, err := store.NewUserStore(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	signedIn := map[string]string{"Cookie": "surveys_session=" + c.Value}
+	long := strings.Repeat("Tell us how the new opening hours work for you. ", 6)
+	sv := app.publish(t, &survey.Survey{Title: "Opening hours", Description: "Short\nintro <b>",
+		Questions: []survey.Question{{Text: "Good?", Type: survey.FiveStars}}})
+	lv := app.publish(t, &survey.Survey{Title: "Long one", Description: long,
+		Questions: []survey.Question{{Text: "Good?", Type: survey.FiveStars}}})
+	bare := app.publish(t, &survey.Survey{Title: "No words", Questions: []survey.Question{{Text: "Good?", Type: survey.FiveStars}}})
+	const header, powered = `<nav aria-label="Account"`, `Powered by <a href="/" lang="en">Surveys</a>`
+	icon := regexp.MustCompile(`<link rel="icon" href="/static/favicon.svg\?v=[0-9a-f]+" type="image/svg\+xml">`)
+	for _, tc := range []struct {
+		name, path string
+		head       map[string]string
+		code       int
+		want, not  []string
+	}{
+		{"survey", "/survey/adatum/" + sv.Slug, signedIn, 200,
+			[]string{powered, `<meta name="description" content="Short intro &lt;b&gt;">`, `<p class="card-tenant">`},
+			[]string{header, "Subscriber sign-in", "Start free", "ana@adatum.example"}},
+		{"long description", "/survey/adatum/" + lv.Slug, nil, 200,
+			[]string{`<meta name="description" content="Tell us how the new opening hours work for you. Tell us`, `…">`},
+			[]string{header}},
+		{"no description", "/survey/adatum/" + bare.Slug, nil, 200,
+			[]string{`<meta name="description" content="No words — `}, []string{header}},
+		{"no such survey", "/survey/adatum/no-such-survey", nil, 404, []string{powered}, []string{header, "Start free"}},
+		{"sign-in page", "/login", nil, 200, []string{header, "Subscriber sign-in"}, []string{powered, `name="description"`}},
+		{"dashboard", "/adatum/surveys", signedIn, 200, []string{header, "ana@adatum.example"}, []string{powered}},
+	} {
+		code, _, body := app.do(t, "GET", tc.path, nil, tc.head)
+		if code != tc.code {
+			t.Errorf("%s: GET %s = %d, want %d", tc.name, tc.path, code, tc.code)
+			continue
+		}
+		if !icon.MatchString(body) {
+			t.Errorf("%s: no icon link", tc.name)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s: page lacks %q", tc.name, w)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(body, n) {
+				t.Errorf("%s: page has %q", tc.name, n)
+			}
+		}
+	}
+	// The thank-you page names the organisation and offers another answer
+	// where the survey takes several, not other organisations' surveys.
+	once := app.publish(t, &survey.Survey{Title: "Once", OnePer: survey.OnePerBrowser, Questions: []survey.Question{{Text: "Good?", Type: survey.FiveStars}}})
+	for _, tc := range []struct {
+		slug      string
+		want, not []string
+	}{
+		{sv.Slug, []string{`<p class="card-tenant">`, `<a href="/survey/adatum/` + sv.Slug + `">Submit another answer</a>`}, []string{"See other surveys"}},
+		{once.Slug, []string{`<p class="card-tenant">`}, []string{"Submit another answer", "See other surveys"}},
+	} {
+		_, _, body := app.do(t, "GET", "/survey/adatum/"+tc.slug+"/thankyou", nil, nil)
+		for _, w := range tc.want {
+			if !strings.Contains(body, w) {
+				t.Errorf("thank-you page of %s lacks %q", tc.slug, w)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(body, n) {
+				t.Errorf("thank-you page of %s has %q", tc.slug, n)
+			}
+		}
+	}
+	if m := regexp.MustCompile(`<meta name="description" content="([^"]*)">`).FindStringSubmatch(func() string {
+		_, _, b := app.do(t, "GET", "/survey/adatum/"+lv.Slug, nil, nil)
+		return b
+	}()); m == nil || len([]rune(m[1])) > 161 {
+		t.Errorf("long description: meta %v, want at most 160 characters and an ellipsis", m)
+	}
+}
+
 // TestRespondentPage: the page around every question shows the survey's
 // description, marks each question required or optional in its legend,
 // ties the help and the problem to the inputs, and moves the focus to the
