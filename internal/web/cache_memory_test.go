@@ -1,15 +1,19 @@
 package web_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/surveys-dev/surveys/internal/storage/counting"
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/web"
 )
 
 // heapAfterGC is the live heap.
@@ -22,17 +26,23 @@ func heapAfterGC() uint64 {
 }
 
 // TestCacheMemoryBounded: names no survey can have (100 KB slugs and
-// tenant keys) are 404 without a storage call, and thousands of them, and
-// of valid-looking missing slugs, leave the live heap under 32 MiB more than
-// before.
+// tenant keys) are 404 without a storage call, and thousands of them leave
+// the live heap under 32 MiB more than before; valid-looking missing slugs,
+// past the cache's bound, leave it where it was.
 func TestCacheMemoryBounded(t *testing.T) {
 	const (
-		longNames    = 2000
-		missingSlugs = 3000
-		heapBound    = 32 << 20
+		longNames = 2000
+		heapBound = 32 << 20
+		// missingSlugs is more than the survey cache's 10,000 entries.
+		missingSlugs = 12_000
+		missingBound = 3 << 20
 	)
 	st := counting.New(backends.Local(t))
-	app := newTestAppOn(t, st)
+	// The survey cache as in production (5 s), not the tests' 1 ms: long
+	// enough that nothing it holds expires during the test.
+	app := newTestAppOn(t, st, func(d *web.Deps) {
+		d.Public = store.NewCachedSurveys(store.NewSurveyStore(st), store.NewTenantStore(st), time.Hour)
+	})
 	h := app.web.Handler()
 	serve := func(method, path string) *httptest.ResponseRecorder {
 		rec := httptest.NewRecorder()
@@ -64,15 +74,32 @@ func TestCacheMemoryBounded(t *testing.T) {
 	if n := st.Total(""); n != calls {
 		t.Fatalf("invalid names made %d storage calls, want none", n-calls)
 	}
-	for i := range missingSlugs {
-		if rec := serve("GET", "/survey/adatum/missing-survey-"+strconv.Itoa(i)); rec.Code != http.StatusNotFound {
-			t.Fatalf("missing slug %d = %d, want 404", i, rec.Code)
-		}
-	}
 	after := heapAfterGC()
 	if after > before && after-before > heapBound {
 		t.Fatalf("the live heap grew by %d MiB, want under %d MiB", (after-before)>>20, heapBound>>20)
 	}
-	t.Logf("heap %d MiB → %d MiB", before>>20, after>>20)
+	t.Logf("invalid names: heap %d MiB → %d MiB", before>>20, after>>20)
+
+	// Valid-looking slugs of missing surveys are looked up once, then
+	// remembered as missing for a while: a cache bounded in entries. Past
+	// its bound, more of them evict older ones, so the live heap stays
+	// where it was; an unbounded cache would keep every one (about 400
+	// bytes each: more than 8 MiB for the second round).
+	missing := func(from, to int) {
+		for i := from; i < to; i++ {
+			slug := fmt.Sprintf("missing-survey-%033d", i) // 48 characters, the longest slug
+			if rec := serve("GET", "/survey/adatum/"+slug); rec.Code != http.StatusNotFound {
+				t.Fatalf("missing slug %d = %d, want 404", i, rec.Code)
+			}
+		}
+	}
+	missing(0, missingSlugs) // the cache is full
+	full := heapAfterGC()
+	missing(missingSlugs, 3*missingSlugs)
+	more := heapAfterGC()
+	if more > full && more-full > missingBound {
+		t.Fatalf("%d more missing slugs grew the live heap by %d KiB, want under %d KiB: the cache is not bounded", 2*missingSlugs, (more-full)>>10, missingBound>>10)
+	}
+	t.Logf("missing slugs: heap %d MiB full, %d MiB after %d more", full>>20, more>>20, 2*missingSlugs)
 	runtime.KeepAlive(app)
 }
