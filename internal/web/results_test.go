@@ -98,7 +98,7 @@ func TestPublicResultsShowNoWrittenWords(t *testing.T) {
 	q := sv.Questions
 	sv.PublicResults = true
 	sv.Questions[1].InResults, sv.Questions[1].Other = true, true // the multiple choice, with Other
-	sv.Questions[3].InResults = true                             // the written answer
+	sv.Questions[3].InResults = true                              // the written answer
 	if err := app.surveys.Update(ctx, sv); err != nil {
 		t.Fatal(err)
 	}
