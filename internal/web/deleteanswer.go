@@ -99,7 +99,9 @@ func (s *Server) deleteAnswer(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.remover.DeleteAnswer(r.Context(), sv, chi.URLParam(r, "answer")); err != nil {
+	err = s.remover.DeleteAnswer(r.Context(), sv, chi.URLParam(r, "answer"))
+	s.forgetResults(tenant, slug) // whatever came of it: the summary may have changed
+	if err != nil {
 		return err
 	}
 	// To the table of answers as they were filtered (a bad filter is

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/surveys-dev/surveys/internal/i18n"
 	"github.com/surveys-dev/surveys/internal/lrucache"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
@@ -38,6 +39,17 @@ const (
 
 func newResultsCache() *lrucache.Cache[string, []byte] {
 	return lrucache.New(maxResultsPages, maxResultsBytes, resultsTTL, func(k string, v []byte) int64 { return int64(len(k) + len(v) + 256) })
+}
+
+// forgetResults drops the rendered results pages of survey slug of
+// tenant, in every language (respondent.cacheKey): after a deletion they
+// would show one answer too many for up to resultsTTL.
+func (s *Server) forgetResults(tenant, slug string) {
+	for _, l := range i18n.Languages() {
+		for _, variant := range []string{l.Tag, l.Tag + "?"} {
+			s.results.Remove(tenant + "/" + slug + "/" + variant)
+		}
+	}
 }
 
 func (s *Server) publicResults(w http.ResponseWriter, r *http.Request) error {
