@@ -218,7 +218,7 @@ func TestBrowserTeamsDay(t *testing.T) {
 		chromedp.WaitVisible(`.answer-delete-confirm`, chromedp.ByQuery),
 		page("answer-delete-confirm"),
 		clickAndLoad(`.answer-delete-confirm button[type=submit]`, chromedp.ByQuery),
-		chromedp.WaitVisible(`table.answers-table`, chromedp.ByQuery),
+		chromedp.WaitVisible(`.notice`, chromedp.ByQuery),
 		text(`.notice`, &deleted),
 		page("answer-deleted"))
 	if !strings.Contains(deleted, "deleted") {
