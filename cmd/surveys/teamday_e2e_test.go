@@ -215,6 +215,10 @@ func TestBrowserTeamsDay(t *testing.T) {
 		chromedp.WaitVisible(`dl.answer`, chromedp.ByQuery),
 		page("answers-spam"),
 		clickAndLoad(`.answer-delete button[type=submit]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`.answer-delete-confirm`, chromedp.ByQuery),
+		page("answer-delete-confirm"),
+		clickAndLoad(`.answer-delete-confirm button[type=submit]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`.notice`, chromedp.ByQuery),
 		text(`.notice`, &deleted),
 		page("answer-deleted"))
 	if !strings.Contains(deleted, "deleted") {

@@ -36,6 +36,13 @@ func tombstone(id string) []byte {
 // its blob is deleted; a crash before these leaves them for the next call,
 // which finds the answer deleted and finishes them. An answer the summary
 // does not count gives ENOTFOUND.
+//
+// Right after the summary, the ranked lists (the dashboard's counts and
+// most answered, the home page's) take the summary's count (rank), so
+// every page shows one number; a crash before that leaves it to the next
+// call, or to the worker's next merge into the summary, which rank the
+// same way. A count older than the ranks' changes nothing
+// (RankingStore.SetCount), whoever writes last.
 func (as *SurveyAnswerStore) DeleteAnswer(ctx context.Context, sv *survey.Survey, id string) error {
 	tenant, slug := sv.Tenant, sv.Slug
 	if !ValidAnswerID(id) {
@@ -57,7 +64,7 @@ func (as *SurveyAnswerStore) DeleteAnswer(ctx context.Context, sv *survey.Survey
 		}
 		if slices.Contains(sum.Deleted, id) {
 			// Deleted before: finish what a crash may have left.
-			return as.clearDeleted(ctx, tenant, slug, id)
+			return as.finishDelete(ctx, tenant, slug, id, sum)
 		}
 		if len(sum.Deleted) >= MaxDeletedAnswers {
 			return survey.Errorf(survey.EFORBIDDEN, "This survey has had %d answers deleted, the most it can.", MaxDeletedAnswers)
@@ -107,7 +114,7 @@ func (as *SurveyAnswerStore) DeleteAnswer(ctx context.Context, sv *survey.Survey
 		if err != nil {
 			return err
 		}
-		return as.clearDeleted(ctx, tenant, slug, id)
+		return as.finishDelete(ctx, tenant, slug, id, &next)
 	}
 	return survey.Errorf(survey.ECONFLICT, "The survey is too busy to delete an answer now; try again.")
 }
@@ -182,4 +189,21 @@ func (as *SurveyAnswerStore) bury(ctx context.Context, segs []segmentRef, needle
 		return err == nil, mapErr(err, "Answer segment")
 	}
 	return true, nil // not in a segment yet
+}
+
+// finishDelete does what follows the summary's write of a deletion (sum):
+// the ranks take its count, and what is left of the answer goes. Each is
+// tried whatever the other did; a failure is left to the next call (and
+// the ranks to the worker's next merge too).
+func (as *SurveyAnswerStore) finishDelete(ctx context.Context, tenant, slug, id string, sum *StoredSummary) error {
+	return errors.Join(as.rank(ctx, tenant, slug, sum), as.clearDeleted(ctx, tenant, slug, id))
+}
+
+// rank moves the survey in the ranked lists to the count of its summary
+// sum, as the answers worker does after a merge.
+func (as *SurveyAnswerStore) rank(ctx context.Context, tenant, slug string, sum *StoredSummary) error {
+	if err := NewRankingStore(as.st).SetCount(ctx, tenant, slug, sum.TotalAnswers, int64(len(sum.Deleted))); err != nil {
+		return fmt.Errorf("store: ranks after a deletion: %w", err)
+	}
+	return nil
 }

@@ -83,6 +83,10 @@ type rankState struct {
 	Listed               bool
 	PublishedOn, CloseOn time.Time
 	Answers, Views       int64
+	// Deleted is how many answers the summary whose count Answers is had
+	// deleted: with Answers, it orders the counts a summary goes through
+	// (see newerCount).
+	Deleted int64
 	// Seq counts the pointer's writes; rows in PublicRanksTable carry the
 	// Seq of the write that made them.
 	Seq int64
@@ -133,7 +137,7 @@ func (p *rankState) viewsKey() string {
 func (p *rankState) entity() storage.Entity {
 	props := map[string]any{
 		"Slug": p.Slug, "Title": p.Title, "State": string(p.State), "Listed": p.Listed,
-		"Answers": p.Answers, "Views": p.Views, "Seq": p.Seq,
+		"Answers": p.Answers, "Views": p.Views, "Seq": p.Seq, "Deleted": p.Deleted,
 		"Home": strings.Join(p.Home, " "), "Stale": strings.Join(p.Stale, " "),
 	}
 	if !p.PublishedOn.IsZero() {
@@ -158,7 +162,7 @@ func rankStateFrom(e storage.Entity) *rankState {
 		Tenant: e.PartitionKey, Slug: e.String("Slug"), Title: e.String("Title"),
 		State: survey.State(e.String("State")), Listed: e.Bool("Listed"),
 		PublishedOn: e.Time("PublishedOn"), CloseOn: e.Time("CloseOn"),
-		Answers: e.Int("Answers"), Views: e.Int("Views"), Seq: e.Int("Seq"),
+		Answers: e.Int("Answers"), Views: e.Int("Views"), Seq: e.Int("Seq"), Deleted: e.Int("Deleted"),
 		Home: strings.Fields(e.String("Home")), Stale: strings.Fields(e.String("Stale")),
 		etag: e.ETag,
 	}
@@ -271,7 +275,7 @@ func (rs *RankingStore) load(ctx context.Context, tenant, slug string, openOnly 
 		sum, _, err := NewSurveyAnswersSummaryStore(rs.st).Get(ctx, tenant, slug)
 		switch {
 		case err == nil:
-			p.Answers = sum.TotalAnswers
+			p.Answers, p.Deleted = sum.TotalAnswers, int64(len(sum.Deleted))
 		case survey.ErrorCode(err) != survey.ENOTFOUND:
 			return nil, err
 		}
@@ -490,17 +494,37 @@ func (rs *RankingStore) Sync(ctx context.Context, s *survey.Survey) error {
 	})
 }
 
-// SetAnswers records a survey's answer count (its summary's TotalAnswers)
-// and moves it in the lists. Counts only grow: an older count, from a
-// worker that lost a race, changes nothing.
+// SetAnswers records the answer count of a summary from which no answer
+// was deleted, and moves the survey in the lists: SetCount(total, 0).
 func (rs *RankingStore) SetAnswers(ctx context.Context, tenant, slug string, total int64) error {
+	return rs.SetCount(ctx, tenant, slug, total, 0)
+}
+
+// SetCount moves a survey to the count of a summary that counts total
+// answers and has had deleted answers deleted (len(Deleted)): the answers
+// worker after each merge, and DeleteAnswer after each deletion, so that
+// every page shows the summary's count. A count older than the one the
+// ranks hold (newerCount) changes nothing, so writers that race, or one
+// that comes again after a crash, leave the newest.
+func (rs *RankingStore) SetCount(ctx context.Context, tenant, slug string, total, deleted int64) error {
 	return rs.update(ctx, tenant, slug, true, func(p *rankState) bool {
-		if total <= p.Answers {
+		if !newerCount(total, deleted, p.Answers, p.Deleted) {
 			return p.etag == ""
 		}
-		p.Answers = total
+		p.Answers, p.Deleted = total, deleted
 		return true
 	})
+}
+
+// newerCount reports whether a summary's count (total answers, deleted
+// answers) comes after the count (oldTotal, oldDeleted). A summary's
+// writes never lower the answers it has ever counted (total + deleted: a
+// merge adds to total, a deletion moves one from total to deleted) nor
+// its deleted answers, so its counts are ordered by the first, then by
+// the second.
+func newerCount(total, deleted, oldTotal, oldDeleted int64) bool {
+	ever, oldEver := total+deleted, oldTotal+oldDeleted
+	return ever > oldEver || ever == oldEver && deleted > oldDeleted
 }
 
 // viewMsgTTL is how long a view message's ID is kept on the pointers it

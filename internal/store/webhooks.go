@@ -159,6 +159,10 @@ func (ws *WebhookStore) WithSecrets(b *secret.Box) *WebhookStore {
 	return ws
 }
 
+// KeepsSecrets reports whether the store can seal secrets: without a key,
+// no endpoint can be added.
+func (ws *WebhookStore) KeepsSecrets() bool { return ws.secrets != nil }
+
 func (ws *WebhookStore) lock(tenant, id string) *sync.Mutex {
 	h := fnv.New32a()
 	h.Write([]byte(tenant + "/" + id))

@@ -482,7 +482,7 @@ func (s *Server) answerTable(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p, _ := strconv.Atoi(r.URL.Query().Get("page"))
-	page := answerPage{Tenant: tenant, Survey: sv, Page: max(p, 1), PageSize: answersPageSize, Role: roleOf(r),
+	page := answerPage{Tenant: tenant, Survey: sv, Page: max(p, 1), PageSize: answersPageSize, Role: roleOf(r), Deleted: r.URL.Query().Get("deleted") == "1",
 		Filter: readFilter(r, sv, "/"+tenant+"/surveys/"+slug+"/answers/table")}
 	if !page.Filter.Invalid() {
 		if page.Rows, err = s.pickAnswers(r.Context(), &page, (page.Page-1)*answersPageSize, answersPageSize); err != nil {

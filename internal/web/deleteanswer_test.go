@@ -43,23 +43,45 @@ func TestDeleteAnswerPage(t *testing.T) {
 	if code, _, body := app.get(t, base+"/answers?i=1", c); code != 200 || !strings.Contains(body, "/answers/"+ids[1]+"/delete") {
 		t.Fatalf("browse = %d, without a delete button for the answer it shows", code)
 	}
+	del := base + "/answers/" + ids[1] + "/delete"
+	// The answer page's button asks first: the confirmation page names the
+	// answer and what it holds, and deletes nothing.
+	if code, _, body := app.get(t, del+"?i=1", c); code != 200 || !strings.Contains(body, "Delete this answer?") || !strings.Contains(body, "Faster pages, please") ||
+		!strings.Contains(body, `name="confirm" value="1"`) || !strings.Contains(body, `href="`+base+`/answers?i=1">Keep it</a>`) {
+		t.Fatalf("confirmation page = %d\n%s", code, body)
+	}
+	// A form posted without the confirmation (the old button, sent twice
+	// by a double click) shows the confirmation page and deletes nothing.
 	for range 2 {
-		code, h, _ := app.do(t, "POST", base+"/answers/"+ids[1]+"/delete", url.Values{"i": {"1"}}, cookie)
-		if code != http.StatusSeeOther || h.Get("Location") != base+"/answers?deleted=1&i=1" {
+		if code, _, body := app.do(t, "POST", del, url.Values{"i": {"1"}}, cookie); code != 200 || !strings.Contains(body, "Delete this answer?") {
+			t.Fatalf("unconfirmed delete = %d", code)
+		}
+	}
+	if got := total(); got != before {
+		t.Fatalf("an unconfirmed delete took the summary from %d to %d answers", before, got)
+	}
+	// The confirmation posted twice deletes one answer, and goes to the
+	// table of answers (no "Delete" button there), never to the next answer.
+	for range 2 {
+		code, h, _ := app.do(t, "POST", del, url.Values{"i": {"1"}, "confirm": {"1"}}, cookie)
+		if code != http.StatusSeeOther || h.Get("Location") != base+"/answers/table?deleted=1" {
 			t.Fatalf("delete = %d %q", code, h.Get("Location"))
 		}
 	}
 	if got := total(); got != before-1 {
 		t.Errorf("summary counts %d answers after the delete, want %d", got, before-1)
 	}
-	if code, _, body := app.get(t, base+"/answers?deleted=1&i=1", c); code != 200 || !strings.Contains(body, "The answer was deleted") || strings.Contains(body, "/answers/"+ids[1]+"/delete") {
-		t.Errorf("browse after the delete = %d", code)
+	if code, _, body := app.get(t, base+"/answers/table?deleted=1", c); code != 200 || !strings.Contains(body, "Answer deleted") || strings.Contains(body, "/delete") || !strings.Contains(body, "2 answers") {
+		t.Errorf("table after the delete = %d", code)
+	}
+	if code, _, _ := app.get(t, del, c); code != http.StatusNotFound {
+		t.Errorf("the confirmation page of a deleted answer = %d, want 404", code)
 	}
 	code, _, csv := app.get(t, base+"/export.csv", c)
 	if code != 200 || strings.Contains(csv, ids[1]) || !strings.Contains(csv, ids[0]) || !strings.Contains(csv, ids[2]) {
 		t.Errorf("export after the delete = %d: %s", code, csv)
 	}
-	if code, _, _ := app.do(t, "POST", base+"/answers/"+store.NewAnswerID(app.adatum.CreatedOn)+"/delete", nil, cookie); code != http.StatusNotFound {
+	if code, _, _ := app.do(t, "POST", base+"/answers/"+store.NewAnswerID(app.adatum.CreatedOn)+"/delete", url.Values{"confirm": {"1"}}, cookie); code != http.StatusNotFound {
 		t.Errorf("deleting an answer never given = %d, want 404", code)
 	}
 }

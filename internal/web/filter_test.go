@@ -169,10 +169,10 @@ func TestAnswerFilters(t *testing.T) {
 		t.Errorf("API export with a bad filter = %d %s", code, raw)
 	}
 
-	// Delete the web portal answer from the filtered browse page: back to
-	// the same filter, and every count is of the 3 answers left.
-	code, h, _ := app.do(t, "POST", base+"/answers/"+ids[1]+"/delete", url.Values{"i": {"0"}, "q": {q[1].ID}, "a": {"Web portal"}}, map[string]string{"Cookie": "surveys_session=" + ana.Value})
-	if want := base + "/answers?deleted=1&i=0&a=Web+portal&q=" + q[1].ID; code != 303 || h.Get("Location") != want {
+	// Delete the web portal answer from the filtered browse page: to the
+	// table with the same filter, and every count is of the 3 answers left.
+	code, h, _ := app.do(t, "POST", base+"/answers/"+ids[1]+"/delete", url.Values{"i": {"0"}, "q": {q[1].ID}, "a": {"Web portal"}, "confirm": {"1"}}, map[string]string{"Cookie": "surveys_session=" + ana.Value})
+	if want := base + "/answers/table?a=Web+portal&deleted=1&q=" + q[1].ID; code != 303 || h.Get("Location") != want {
 		t.Errorf("delete = %d to %q, want %q", code, h.Get("Location"), want)
 	}
 	if code, _, body := app.get(t, base+"/answers/table", ana); code != 200 || !strings.Contains(body, "3 answers · page 1 of 1") || strings.Count(body, "<tr><td>") != 3 {

@@ -48,6 +48,7 @@ var routeActions = map[string]survey.Action{
 	"POST /{tenant}/surveys/{slug}/links":                   EditSurveys,
 	"GET /{tenant}/surveys/{slug}/links.csv":                EditSurveys,
 	"POST /{tenant}/surveys/{slug}/{action}":                EditSurveys,
+	"GET /{tenant}/surveys/{slug}/answers/{answer}/delete":  DeleteAnswers,
 	"POST /{tenant}/surveys/{slug}/answers/{answer}/delete": DeleteAnswers,
 	"POST /{tenant}/surveys/{slug}/transfer":                TransferAnswers,
 	"GET /{tenant}/settings":                                ManageTenant,

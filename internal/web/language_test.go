@@ -2,14 +2,18 @@ package web_test
 
 import (
 	"context"
+	"crypto/tls"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/web"
 )
 
 // frenchPoll publishes a survey written in English with a French
@@ -281,4 +285,43 @@ func TestTranslationsEditor(t *testing.T) {
 	time.Sleep(5 * time.Millisecond)
 	_, _, resp := app.do(t, "GET", "/survey/adatum/"+sv.Slug+"?lang=fr", nil, nil)
 	mustContain(t, "respondent", resp, "Sondage", "Aimez-vous cela ?", "<span>Oui</span>", "<span>No</span>", "Not at all", "Beaucoup")
+}
+
+// TestLangCookieSecure: the lang cookie is Secure as the session cookie
+// is: when the request came over TLS, or the configured public URL is
+// https (a TLS-terminating proxy in front); not on plain http without one.
+func TestLangCookieSecure(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		publicURL string
+		tls       bool
+		secure    bool
+	}{
+		{"plain http, no public URL", "", false, false},
+		{"behind a proxy, https public URL", "https://surveys.example.com", false, true},
+		{"plain http public URL", "http://surveys.example.com", false, false},
+		{"over TLS", "", true, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			app := newTestAppOn(t, backends.Local(t), func(d *web.Deps) { d.PublicURL = c.publicURL })
+			req := httptest.NewRequest("GET", app.path()+"?lang=fr", nil)
+			if c.tls {
+				req.TLS = &tls.ConnectionState{}
+			}
+			rec := httptest.NewRecorder()
+			app.web.Handler().ServeHTTP(rec, req)
+			var lang *http.Cookie
+			for _, ck := range rec.Result().Cookies() {
+				if ck.Name == "lang" {
+					lang = ck
+				}
+			}
+			if lang == nil || lang.Value != "fr" {
+				t.Fatalf("no lang cookie: %d %q", rec.Code, rec.Header().Values("Set-Cookie"))
+			}
+			if lang.Secure != c.secure || !lang.HttpOnly || lang.SameSite != http.SameSiteLaxMode {
+				t.Errorf("lang cookie %q: Secure %v, want %v (HttpOnly, SameSite=Lax)", rec.Header().Values("Set-Cookie"), lang.Secure, c.secure)
+			}
+		})
+	}
 }

@@ -96,7 +96,7 @@ func TestNotificationsPage(t *testing.T) {
 	off := newTestApp(t)
 	ana := off.signedIn(t, "adatum", "ana@adatum.example")
 	offPath := "/adatum/surveys/" + off.adatum.Slug + "/notifications"
-	if _, _, body := off.do(t, "GET", offPath, nil, ana); !strings.Contains(body, "E-mail is not set up") {
+	if _, _, body := off.do(t, "GET", offPath, nil, ana); !strings.Contains(body, "E-mail is off on this server") {
 		t.Error("with e-mail off, the page does not say so")
 	}
 	if code, _, body := off.do(t, "POST", offPath, url.Values{"digest": {"on"}}, ana); code != http.StatusUnprocessableEntity || !strings.Contains(body, `id="digest-error"`) {

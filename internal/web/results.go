@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/surveys-dev/surveys/internal/i18n"
 	"github.com/surveys-dev/surveys/internal/lrucache"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
@@ -12,7 +13,10 @@ import (
 // of the questions the subscriber marked (Question.InResults), drawn from
 // the stored summary, at /survey/{tenant}/{slug}/results, linked from the
 // thank-you page. Nothing else of the survey or its answers shows: no
-// written answers, no other question, no answer's page.
+// other question, no answer's page, and nothing a respondent wrote, whatever
+// the settings: a question whose answers are texts is left off, and the
+// words of "Other (please specify)" texts are dropped from a chart
+// (publicView).
 
 // resultsPage is the public results page.
 type resultsPage struct {
@@ -37,6 +41,17 @@ func newResultsCache() *lrucache.Cache[string, []byte] {
 	return lrucache.New(maxResultsPages, maxResultsBytes, resultsTTL, func(k string, v []byte) int64 { return int64(len(k) + len(v) + 256) })
 }
 
+// forgetResults drops the rendered results pages of survey slug of
+// tenant, in every language (respondent.cacheKey): after a deletion they
+// would show one answer too many for up to resultsTTL.
+func (s *Server) forgetResults(tenant, slug string) {
+	for _, l := range i18n.Languages() {
+		for _, variant := range []string{l.Tag, l.Tag + "?"} {
+			s.results.Remove(tenant + "/" + slug + "/" + variant)
+		}
+	}
+}
+
 func (s *Server) publicResults(w http.ResponseWriter, r *http.Request) error {
 	t, sv, err := s.publicSurvey(r)
 	if err != nil {
@@ -57,13 +72,13 @@ func (s *Server) publicResults(w http.ResponseWriter, r *http.Request) error {
 		p := resultsPage{respondent: who, Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Total: sum.TotalAnswers}
 		n := 0
 		for _, q := range sv.Questions {
-			if !q.InResults || q.Hidden {
+			if !q.InResults || q.Hidden || writtenKind(q) {
 				continue
 			}
 			n++
 			v := newQuestionView(n, q, questionSummary(sum, q.ID), sum.TotalAnswers)
 			v.Text = who.QText(q)
-			p.Questions = append(p.Questions, v)
+			p.Questions = append(p.Questions, publicView(v))
 		}
 		if page, err = s.renderBytes("results", p, false); err != nil {
 			return err
@@ -75,4 +90,33 @@ func (s *Server) publicResults(w http.ResponseWriter, r *http.Request) error {
 	// Vary (Accept-Language, Cookie): set by respondentOf.
 	_, err = w.Write(page)
 	return err
+}
+
+// writtenKind reports whether q's answers are texts people write (a
+// kind with Settings().Text): such a question has no public chart.
+func writtenKind(q survey.Question) bool {
+	k, ok := survey.KindOf(q.Type)
+	return !ok || k.Settings().Text
+}
+
+// publicView is v without anything a respondent wrote: no words (of
+// texts or of "Other" answers), in the chart or in its rows, and no
+// written answers.
+func publicView(v questionView) questionView {
+	v.Words, v.OtherWords, v.Written, v.WrittenURL = nil, 0, nil, ""
+	v.Chart = publicChart(v.Chart)
+	return v
+}
+
+// publicChart is c without its words, in it and its rows.
+func publicChart(c survey.Chart) survey.Chart {
+	c.Words, c.OtherWords = nil, 0
+	if c.Rows != nil {
+		rows := make([]survey.Chart, len(c.Rows))
+		for i, r := range c.Rows {
+			rows[i] = publicChart(r)
+		}
+		c.Rows = rows
+	}
+	return c
 }

@@ -82,3 +82,45 @@ func TestPublicResults(t *testing.T) {
 		t.Fatalf("get = %d %s", code, raw)
 	}
 }
+
+// TestPublicResultsShowNoWrittenWords: whatever the subscriber ticks, the
+// public results page shows nothing a respondent wrote: a text question
+// marked for it shows no words of its answers, and a choice question's
+// "Other (please specify)" texts show neither as words nor otherwise;
+// the question's title and its choices' bars still show.
+func TestPublicResultsShowNoWrittenWords(t *testing.T) {
+	app := newTestApp(t)
+	ctx := context.Background()
+	sv, err := app.surveys.Get(ctx, "adatum", app.adatum.Slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := sv.Questions
+	sv.PublicResults = true
+	sv.Questions[1].InResults, sv.Questions[1].Other = true, true // the multiple choice, with Other
+	sv.Questions[3].InResults = true                              // the written answer
+	if err := app.surveys.Update(ctx, sv); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ text, other string }{
+		{"alice 6789 myssn alice 6789 myssn", ""},
+		{"Alice again, 6789 myssn", "zorblatt quuxish"},
+	} {
+		v := app.complete(app.token(t, app.path()))
+		v.Set("q-"+q[3].ID, c.text)
+		if c.other != "" {
+			v.Set("q-"+q[1].ID, "")
+			v.Set("q-"+q[1].ID+"-other", c.other)
+		}
+		if code, _, body := app.do(t, "POST", app.path(), v, nil); code != 303 {
+			t.Fatalf("answer refused:\n%s", body)
+		}
+	}
+	app.stored(t)
+	code, _, page := app.do(t, "GET", app.path()+"/results", nil, nil)
+	if code != 200 {
+		t.Fatalf("the results = %d", code)
+	}
+	mustContain(t, "results", page, q[1].Text, "Mobile app", `<strong class="big-number">2</strong> answers so far`)
+	mustLack(t, "results", page, "alice", "Alice", "6789", "myssn", "zorblatt", "quuxish", "Most used words", "Words of the other answers")
+}

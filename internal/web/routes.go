@@ -108,6 +108,7 @@ func (s *Server) Routes() *chi.Mux {
 			// delete-forever, challenge-on/off, duplicate (or copy).
 			r.Post("/{tenant}/surveys/{slug}/{action}", s.handle(s.surveyAction))
 		})
+		r.With(s.requireRole(survey.DeleteAnswers)).Get("/{tenant}/surveys/{slug}/answers/{answer}/delete", s.handle(s.confirmDeleteAnswer))
 		r.With(s.requireRole(survey.DeleteAnswers)).Post("/{tenant}/surveys/{slug}/answers/{answer}/delete", s.handle(s.deleteAnswer))
 		r.With(s.requireRole(survey.TransferAnswers)).Post("/{tenant}/surveys/{slug}/transfer", s.handle(s.requestTransfer))
 		r.Group(func(r chi.Router) {

@@ -26,6 +26,9 @@ type Webhooks interface {
 	Rotate(ctx context.Context, tenant, id string) (*store.WebhookEndpoint, error)
 	SendTest(ctx context.Context, tenant, id string) error
 	EmitSurvey(ctx context.Context, sv *survey.Survey) (int, error)
+	// KeepsSecrets is false when the server has no key to seal the
+	// endpoints' secrets: no endpoint can be added.
+	KeepsSecrets() bool
 }
 
 // webhookEvent is an event as the page offers it.
@@ -57,6 +60,9 @@ type webhooksPage struct {
 	Created, Rotated *store.WebhookEndpoint
 	// Disabled counts the endpoints that were disabled, for the banner.
 	Disabled int
+	// KeepsSecrets is false when the server has no secret key: the page
+	// says so first, and offers no form.
+	KeepsSecrets bool
 }
 
 // Rotating reports whether e's requests carry its old secret's
@@ -69,7 +75,8 @@ func (s *Server) webhooksPage(r *http.Request) (webhooksPage, error) {
 	if err != nil {
 		return webhooksPage{}, err
 	}
-	page := webhooksPage{User: sessionFrom(ctx), Tenant: t, Events: webhookEvents, Chosen: map[string]bool{webhook.ResponseCreated: true}, ChosenSurveys: map[string]bool{}}
+	page := webhooksPage{User: sessionFrom(ctx), Tenant: t, Events: webhookEvents, Chosen: map[string]bool{webhook.ResponseCreated: true}, ChosenSurveys: map[string]bool{},
+		KeepsSecrets: s.webhooks.KeepsSecrets()}
 	if page.Endpoints, err = s.webhooks.List(ctx, t.Key); err != nil {
 		return page, err
 	}
@@ -124,6 +131,12 @@ func (s *Server) addWebhook(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if !page.KeepsSecrets {
+		// The page offers no form; a form sent anyway adds nothing.
+		page.Message = noWebhookKeyMessage
+		s.render(w, r, http.StatusUnprocessableEntity, "webhooks", page)
+		return nil
+	}
 	f := r.PostForm
 	page.URL = strings.TrimSpace(f.Get("url"))
 	page.Chosen = map[string]bool{}
@@ -172,6 +185,10 @@ func (s *Server) addWebhook(w http.ResponseWriter, r *http.Request) error {
 	s.render(w, r, http.StatusOK, "webhooks", page)
 	return nil
 }
+
+// noWebhookKeyMessage says why no endpoint was added without a key (the
+// page's note above says what the operator must set).
+const noWebhookKeyMessage = "The endpoint was not added: webhooks are off on this server (see above)."
 
 // webhookURLProblem says what is wrong with a URL for an endpoint, in
 // plain words ("" when nothing): an absolute https URL (plain http only to

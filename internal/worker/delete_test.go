@@ -2,6 +2,7 @@ package worker_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -70,6 +71,42 @@ func (f *fixture) deletedDiff(gone ...string) string {
 	if n, err := as.Segmented(ctx, f.survey.Tenant, f.survey.Slug); err != nil || n != len(f.ids) {
 		return fmt.Sprintf("segments hold %d positions (%v), want %d", n, err, len(f.ids))
 	}
+	return f.ranksDiff(want.TotalAnswers)
+}
+
+// ranksDiff says how the survey's ranks (the dashboard's count, its most
+// answered list, and the home page's when the survey is listed) differ
+// from answers ("" if not): the count is answers, and the survey is on
+// each list once, with answers.
+func (f *fixture) ranksDiff(answers int64) string {
+	ctx := context.Background()
+	rs := store.NewRankingStore(f.st)
+	tr, err := rs.Tenant(ctx, f.survey.Tenant, 100)
+	if err != nil {
+		return "ranks: " + err.Error()
+	}
+	if c := tr.Counts[f.survey.Slug]; c.Answers != answers {
+		return fmt.Sprintf("the dashboard counts %d answers, the summary %d", c.Answers, answers)
+	}
+	lists := [][]store.RankedSurvey{tr.MostAnswered}
+	if f.survey.Listed {
+		home, err := rs.Home(ctx, 100)
+		if err != nil {
+			return "home ranks: " + err.Error()
+		}
+		lists = append(lists, home.MostAnswered)
+	}
+	for i, l := range lists {
+		var rows []int64
+		for _, r := range l {
+			if r.Tenant == f.survey.Tenant && r.Slug == f.survey.Slug {
+				rows = append(rows, r.Answers)
+			}
+		}
+		if len(rows) != 1 || rows[0] != answers {
+			return fmt.Sprintf("most answered list %d shows the survey with %v answers, want once with %d", i, rows, answers)
+		}
+	}
 	return ""
 }
 
@@ -119,37 +156,125 @@ func answerOf(t *testing.T, f *fixture, i int) survey.SurveyAnswer {
 		Answers: []survey.QuestionAnswer{{QuestionID: q.ID, QuestionText: q.Text, Type: q.Type, Answer: fmt.Sprint(i%5 + 1)}}}
 }
 
-// TestDeleteAnswerCrashBetweenEveryCall deletes an answer, failing before
-// and after each storage call of the deletion in turn; the deletion asked
-// again (a subscriber clicks once more) finishes it, exactly: the summary
-// equals a recount of the other answers, scans leave it out once.
+// TestDeleteAnswerCrashBetweenEveryCall deletes a second answer of 7,
+// failing before and after each storage call of the deletion in turn; the
+// deletion asked again (a subscriber clicks once more) finishes it,
+// exactly: the summary equals a recount of the other answers, scans leave
+// it out once, and the ranks (the dashboard's count and both most
+// answered lists) say 5, once. A crash the deletion is never asked again
+// after is repaired by the worker's next merge (TestDeleteAnswerRanks).
 func TestDeleteAnswerCrashBetweenEveryCall(t *testing.T) {
 	ctx := context.Background()
+	// fixture is a listed survey of 7 answers, counted, and one deleted.
+	fixture := func(st storage.Storage) *fixture {
+		f := newFixture(t, st, newTenant(), 7, 2)
+		list(t, f)
+		drainQuiet(st, worker.New(st, recoverConfig, quiet, nil))
+		if err := store.NewSurveyAnswerStore(st).DeleteAnswer(ctx, f.survey, f.ids[1]); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
 	clean := &faulty{Storage: backends.Local(t)}
-	f := newFixture(t, clean.Storage, newTenant(), 7, 2)
-	drain(t, clean.Storage, worker.New(clean.Storage, testConfig, quiet, nil))
+	f := fixture(clean.Storage)
 	if err := store.NewSurveyAnswerStore(clean).DeleteAnswer(ctx, f.survey, f.ids[3]); err != nil {
 		t.Fatal(err)
 	}
-	if msg := f.deletedDiff(f.ids[3]); msg != "" {
+	if msg := f.deletedDiff(f.ids[1], f.ids[3]); msg != "" {
+		t.Fatal(msg)
+	}
+	if msg := f.ranksDiff(5); msg != "" {
 		t.Fatal(msg)
 	}
 	total := clean.calls.Load()
-	t.Logf("deleting one answer of 7 makes %d storage calls", total)
+	t.Logf("deleting one answer of 6 makes %d storage calls", total)
 
 	everyCrash(t, total, func(n int64, after bool) []string {
 		st := backends.Local(t)
-		fx := newFixture(t, st, newTenant(), 7, 2)
-		drainQuiet(st, worker.New(st, recoverConfig, quiet, nil))
+		fx := fixture(st)
 		crashing := &faulty{Storage: st, n: n, after: after}
 		_ = store.NewSurveyAnswerStore(crashing).DeleteAnswer(ctx, fx.survey, fx.ids[3])
 		// Asked again: a subscriber clicks once more.
 		if err := store.NewSurveyAnswerStore(st).DeleteAnswer(ctx, fx.survey, fx.ids[3]); err != nil {
 			return []string{"asked again: " + err.Error()}
 		}
-		if msg := fx.deletedDiff(fx.ids[3]); msg != "" {
+		if msg := fx.deletedDiff(fx.ids[1], fx.ids[3]); msg != "" {
+			return []string{msg}
+		}
+		if msg := fx.ranksDiff(5); msg != "" {
 			return []string{msg}
 		}
 		return nil
 	})
+}
+
+// list lists f's survey on the home page, as its subscriber would.
+func list(t *testing.T, f *fixture) {
+	t.Helper()
+	ctx := context.Background()
+	f.survey.Listed = true
+	if err := store.NewSurveyStore(f.st).Update(ctx, f.survey); err != nil {
+		t.Fatal(err)
+	}
+	sv, err := store.NewSurveyStore(f.st).Get(ctx, f.survey.Tenant, f.survey.Slug)
+	if err != nil || !sv.Listed {
+		t.Fatalf("listed: %+v, %v", sv, err)
+	}
+	f.survey = sv
+}
+
+// TestDeleteAnswerRanks: 7 answers, 2 deleted: every count the ranks keep
+// is 5 (the dashboard's, most answered of the tenant and of the home
+// page), also when the ranks' write of a deletion failed and the deletion
+// is never asked again: the worker's next merge brings them to the
+// summary's count (6 with a new answer), and a late rank write of an
+// older count changes nothing.
+func TestDeleteAnswerRanks(t *testing.T) {
+	ctx := context.Background()
+	st := backends.Local(t)
+	f := newFixture(t, st, newTenant(), 7, 2)
+	list(t, f)
+	w := worker.New(st, testConfig, quiet, nil)
+	drain(t, st, w)
+	if msg := f.ranksDiff(7); msg != "" {
+		t.Fatal(msg)
+	}
+	as := store.NewSurveyAnswerStore(st)
+	if err := as.DeleteAnswer(ctx, f.survey, f.ids[2]); err != nil {
+		t.Fatal(err)
+	}
+	if msg := f.ranksDiff(6); msg != "" {
+		t.Fatal(msg)
+	}
+	// The second deletion's rank write fails: every table write does.
+	if err := store.NewSurveyAnswerStore(&noTableWrites{Storage: st}).DeleteAnswer(ctx, f.survey, f.ids[5]); err == nil {
+		t.Fatal("a deletion whose ranks could not be written reported no error")
+	}
+	// A late writer of the count before the deletions changes nothing.
+	if err := store.NewRankingStore(st).SetCount(ctx, f.survey.Tenant, f.survey.Slug, 7, 0); err != nil {
+		t.Fatal(err)
+	}
+	if msg := f.ranksDiff(6); msg != "" {
+		t.Fatal(msg)
+	}
+	// The next answer's merge ranks the survey at the summary's count.
+	fresh := answerOf(t, f, 8)
+	if err := as.Enqueue(ctx, []survey.SurveyAnswer{fresh}); err != nil {
+		t.Fatal(err)
+	}
+	drain(t, st, w)
+	f.ids = append(f.ids, fresh.ID)
+	if msg := f.deletedDiff(f.ids[2], f.ids[5]); msg != "" {
+		t.Fatal(msg)
+	}
+	if msg := f.ranksDiff(6); msg != "" {
+		t.Fatal(msg)
+	}
+}
+
+// noTableWrites fails every table write.
+type noTableWrites struct{ storage.Storage }
+
+func (noTableWrites) Transact(context.Context, string, string, []storage.TableOp) error {
+	return errors.New("table writes fail")
 }

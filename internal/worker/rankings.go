@@ -3,6 +3,8 @@ package worker
 import (
 	"context"
 	"fmt"
+
+	"github.com/surveys-dev/surveys/internal/store"
 )
 
 // rank moves a survey in the ranked lists (the tenant's and the home
@@ -11,8 +13,8 @@ import (
 // the process dies part-way, the messages come back, apply finds them
 // merged, and rank runs again, repairing the half-done move (see
 // store.RankingStore).
-func (w *Worker) rank(ctx context.Context, key, tenant, slug string, answers int64) error {
-	if err := w.ranks.SetAnswers(ctx, tenant, slug, answers); err != nil {
+func (w *Worker) rank(ctx context.Context, key, tenant, slug string, sum *store.StoredSummary) error {
+	if err := w.ranks.SetCount(ctx, tenant, slug, sum.TotalAnswers, int64(len(sum.Deleted))); err != nil {
 		return fmt.Errorf("worker: ranks of %s: %w", key, err)
 	}
 	return nil

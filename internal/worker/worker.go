@@ -257,7 +257,7 @@ func (w *Worker) runOnce(ctx context.Context, skipEmpty bool) (int, error) {
 		sum, err := w.apply(ctx, key, g.tenant, g.slug, g.msgs)
 		if err == nil && sum != nil {
 			// The ranked lists, before the messages go (rankings.go).
-			err = w.rank(ctx, key, g.tenant, g.slug, sum.TotalAnswers)
+			err = w.rank(ctx, key, g.tenant, g.slug, sum)
 		}
 		if err != nil {
 			errs = append(errs, err)
