@@ -25,7 +25,7 @@ var (
 // sets a new password once, for that organisation and person only.
 func TestSignInByEmailAndReset(t *testing.T) {
 	srv := mailtest.Start(t, mailtest.Options{})
-	m := bootMain(t, io.Discard, "--smtp-url", "smtp://"+srv.Addr+"?tls=none", "--mail-from", "Surveys <surveys@example.com>")
+	m := bootMain(t, io.Discard, "--smtp-url", "smtp://"+srv.Addr+"?tls=none", "--mail-from", "Surveys <surveys@example.com>", "--public-url", testPublicURL)
 	defer m.Close()
 	ctx := context.Background()
 	users := store.NewUserStore(m.Storage)
