@@ -170,6 +170,9 @@ func TestResetMailsPerRecipient(t *testing.T) {
 		}
 		if i == 0 {
 			first = body
+			if !strings.Contains(body, "at most 3 such messages an hour") {
+				t.Fatalf("the page does not say the limit:\n%s", body)
+			}
 		} else if body != first {
 			t.Fatalf("forgot #%d answers differently from the first", i+1)
 		}

@@ -143,6 +143,8 @@ type forgotPage struct {
 	Errors  map[string]string
 	Sent    bool
 	MailOff bool
+	// PerHour is how many reset messages one address gets in an hour at most.
+	PerHour int
 }
 
 func (s *Server) showForgot(w http.ResponseWriter, r *http.Request) error {
@@ -166,7 +168,7 @@ func (s *Server) forgot(w http.ResponseWriter, r *http.Request) error {
 	if err := parseSmallForm(w, r); err != nil {
 		return err
 	}
-	page := forgotPage{Email: survey.NormalizeEmail(r.PostForm.Get("email")), MailOff: !s.mailOn()}
+	page := forgotPage{Email: survey.NormalizeEmail(r.PostForm.Get("email")), MailOff: !s.mailOn(), PerHour: store.ResetMailsPerAddress}
 	if page.MailOff {
 		s.render(w, r, http.StatusServiceUnavailable, "forgot", page)
 		return nil
