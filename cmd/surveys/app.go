@@ -44,6 +44,9 @@ type Main struct {
 	ln      net.Listener
 	srv     *http.Server
 	srvDone chan error
+	// web is the HTTP side, whose background work (reset mails) Close
+	// waits for after the server stops.
+	web *web.Server
 
 	stopWorker context.CancelFunc
 	workerDone chan error
@@ -183,9 +186,8 @@ func (m *Main) Run(ctx context.Context) error {
 		}
 		admins := worker.AdminMail{Users: users, Outbox: m.Mail, Templates: mt, Notifications: notifications, UnsubscribeKey: unsubscribeKey, PublicURL: m.cfg.PublicURL, Log: m.log}
 		if m.Mail != nil {
-			if m.cfg.PublicURL == "" {
-				m.log.Warn("e-mail on without --public-url (SURVEYS_PUBLIC_URL): the links in notification and alert e-mails are relative, and so do not work")
-			}
+			// parseServe refused e-mail without a public URL: every
+			// mailed link starts with it.
 			nw = worker.NewNotify(m.Storage, notifications, m.Mail, mt, unsubscribeKey, m.cfg.PublicURL, worker.DefaultNotifyConfig, m.log)
 			w.Notify = nw
 		}
@@ -255,6 +257,7 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	m.web = srv
 	reg.Register(srv.Collectors()...)
 	vctx, stopViews := context.WithCancel(context.Background())
 	m.stopViews, m.viewsDone = stopViews, make(chan error, 1)
@@ -352,6 +355,9 @@ func (m *Main) Close() error {
 		}
 		if err := <-m.srvDone; err != nil && !errors.Is(err, http.ErrServerClosed) {
 			errs = append(errs, err)
+		}
+		if err := m.web.Wait(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("background work: %w", err))
 		}
 	}
 	if m.stopViews != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -44,7 +45,8 @@ type Config struct {
 	Regions []Region
 	// PublicURL is the scheme and host the browsers reach the server at
 	// (SURVEYS_PUBLIC_URL), for the redirect URL of tenants' identity
-	// providers; empty derives it from each request.
+	// providers and every link in e-mails (required when Mail is set);
+	// empty derives the links only shown on pages from each request.
 	PublicURL string
 	// AllowPrivate are the private or local networks that the addresses
 	// tenants name (identity providers, their own databases) may be on
@@ -127,7 +129,7 @@ func parseServeCommand(args []string, getenv func(string) string, stdout, stderr
 	fs.StringVar(&c.LogFormat, "log-format", env("SURVEYS_LOG_FORMAT", "text"), "log format: text or json (SURVEYS_LOG_FORMAT)")
 	fs.BoolVar(&c.Seed, "seed", envBool("SURVEYS_SEED", true), "create the demo tenants Adatum and Fabrikam on an empty store (SURVEYS_SEED)")
 	fs.StringVar(&c.SecretKeyFile, "secret-key-file", getenv("SURVEYS_SECRET_KEY_FILE"), "file holding the key that seals tenants' secrets (SURVEYS_SECRET_KEY_FILE; or set SURVEYS_SECRET_KEY)")
-	fs.StringVar(&c.PublicURL, "public-url", getenv("SURVEYS_PUBLIC_URL"), "the scheme and host browsers reach this server at, e.g. https://surveys.example.com, for identity providers' redirect URLs (SURVEYS_PUBLIC_URL; empty: from each request)")
+	fs.StringVar(&c.PublicURL, "public-url", getenv("SURVEYS_PUBLIC_URL"), "the scheme and host browsers reach this server at, e.g. https://surveys.example.com, for identity providers' redirect URLs and every link in e-mails; required with --smtp-url (SURVEYS_PUBLIC_URL; empty: pages shown build links from each request, and e-mail is refused)")
 	c.SecretKey = getenv("SURVEYS_SECRET_KEY")
 	allowPrivate := fs.String("allow-private", getenv("SURVEYS_ALLOW_PRIVATE"), "private or local networks the identity providers and databases tenants name may be on, CIDR ranges separated by commas, e.g. 10.0.0.0/8 (SURVEYS_ALLOW_PRIVATE; empty: globally routable addresses only)")
 	sqlAllow := fs.String("sql-allow", getenv("SURVEYS_SQL_ALLOW"), "deprecated: like --allow-private, for tenants' own databases only (SURVEYS_SQL_ALLOW)")
@@ -184,8 +186,18 @@ func parseServeCommand(args []string, getenv func(string) string, stdout, stderr
 	if c.Mail, err = mail.Load(ms); err != nil {
 		return Config{}, fmt.Errorf("serve: %w", err)
 	}
+	if c.Mail != nil && c.PublicURL == "" {
+		return Config{}, errMailWithoutPublicURL
+	}
 	return c, nil
 }
+
+// errMailWithoutPublicURL refuses e-mail without a public URL: the links
+// mailed (password resets, invitations, personal links, notifications)
+// are built from the public URL alone, never from a request's Host, which
+// whoever sends the request writes.
+var errMailWithoutPublicURL = errors.New("serve: e-mail is on (--smtp-url, SURVEYS_SMTP_URL) but --public-url (SURVEYS_PUBLIC_URL) is not set: " +
+	"the links in e-mails are built from it alone, never from a request's Host; set it to the address browsers reach this server at, such as https://surveys.example.com")
 
 func (c Config) validate() error {
 	switch c.Storage {

@@ -21,7 +21,7 @@ var inviteLinkRE = regexp.MustCompile(`http://\S+(/invite/lnk_[A-Za-z0-9_-]{43})
 // once; removing the viewer ends their session.
 func TestTeamByInvitation(t *testing.T) {
 	srv := mailtest.Start(t, mailtest.Options{})
-	m := bootMain(t, io.Discard, "--smtp-url", "smtp://"+srv.Addr+"?tls=none", "--mail-from", "Surveys <surveys@example.com>")
+	m := bootMain(t, io.Discard, "--smtp-url", "smtp://"+srv.Addr+"?tls=none", "--mail-from", "Surveys <surveys@example.com>", "--public-url", testPublicURL)
 	defer m.Close()
 	if _, err := store.NewUserStore(m.Storage).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)

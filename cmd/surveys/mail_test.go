@@ -30,7 +30,7 @@ func TestServeMail(t *testing.T) {
 	const password = "Sesame-0451"
 	srv := mailtest.Start(t, mailtest.Options{Username: "ana", Password: password})
 	var onLogs syncBuffer
-	on := bootMain(t, &onLogs, "--smtp-url", "smtp://ana@"+srv.Addr+"?tls=none", "--mail-from", "Surveys <surveys@example.com>",
+	on := bootMain(t, &onLogs, "--smtp-url", "smtp://ana@"+srv.Addr+"?tls=none", "--mail-from", "Surveys <surveys@example.com>", "--public-url", testPublicURL,
 		"--smtp-password-file", writePassword(t, password))
 	defer on.Close()
 	if err := on.Mail.Enqueue(context.Background(), msg); err != nil {

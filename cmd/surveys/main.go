@@ -24,6 +24,7 @@ const usage = `Usage: surveys <command> [flags]
 Commands:
   serve           serve the web site and run the worker (the default command)
   user add        add a subscriber's account, its password read from standard input
+  user password   set an account's password from standard input, end its sessions, revoke its reset links
   user remove     delete a subscriber's account and end its sessions
   token create    print a new API token for a tenant
   token list      list a tenant's API tokens (ID, name, created, expires)

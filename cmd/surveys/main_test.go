@@ -147,11 +147,17 @@ func TestParseServe(t *testing.T) {
 			"SURVEYS_PUBLIC_URL": "https://surveys.example.com"}, func(c Config) bool {
 			return c.Mail.String() == "ana@mail.example.com:465 (implicit), from surveys@surveys.example.com" && c.Mail.Password == "pw"
 		}, ""},
-		{"mail flags", []string{"--smtp-url", "smtp://relay.example.com:2525", "--mail-from", "Polls <polls@example.com>"}, nil, func(c Config) bool {
+		{"mail flags", []string{"--smtp-url", "smtp://relay.example.com:2525", "--mail-from", "Polls <polls@example.com>", "--public-url", "https://polls.example.com"}, nil, func(c Config) bool {
 			return c.Mail.String() == "relay.example.com:2525 (starttls), from polls@example.com"
 		}, ""},
 		{"mail URL not SMTP", []string{"--smtp-url", "mail.example.com"}, nil, nil, "use smtps:// (TLS, port 465) or smtp://"},
 		{"mail password file missing", []string{"--smtp-url", "smtps://ana@mail.example.com", "--smtp-password-file", "/nonexistent/smtp"}, nil, nil, "SURVEYS_SMTP_PASSWORD_FILE: open /nonexistent/smtp"},
+		// Mailed links come from the public URL alone, never from a
+		// request's Host: e-mail without one is refused at start.
+		{"mail without a public URL", []string{"--smtp-url", "smtp://relay.example.com:2525"}, nil, nil,
+			"e-mail is on (--smtp-url, SURVEYS_SMTP_URL) but --public-url (SURVEYS_PUBLIC_URL) is not set"},
+		{"mail from env without a public URL", nil, map[string]string{"SURVEYS_SMTP_URL": "smtps://ana@mail.example.com", "SURVEYS_SMTP_PASSWORD": "pw"}, nil,
+			"--public-url (SURVEYS_PUBLIC_URL) is not set"},
 		{"mail password in the URL", nil, map[string]string{"SURVEYS_SMTP_URL": "smtps://ana:pw@mail.example.com"}, nil, "holds a password"},
 	}
 	for _, tc := range tests {

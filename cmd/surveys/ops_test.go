@@ -42,6 +42,11 @@ func (s *syncBuffer) String() string {
 
 // bootMain boots the real server over the embedded store with extra flags,
 // logging to logOut.
+// testPublicURL is the --public-url of the tests that turn e-mail on: the
+// links mailed start with it (whatever Host a request names), and a test
+// follows them by their path on the server it started.
+const testPublicURL = "http://surveys.test"
+
 func bootMain(t *testing.T, logOut io.Writer, flags ...string) *Main {
 	t.Helper()
 	cfg, err := parseServe(append([]string{"--addr", "127.0.0.1:0", "--data", t.TempDir()}, flags...), func(string) string { return "" }, io.Discard)

@@ -25,7 +25,7 @@ var (
 // sets a new password once, for that organisation and person only.
 func TestSignInByEmailAndReset(t *testing.T) {
 	srv := mailtest.Start(t, mailtest.Options{})
-	m := bootMain(t, io.Discard, "--smtp-url", "smtp://"+srv.Addr+"?tls=none", "--mail-from", "Surveys <surveys@example.com>")
+	m := bootMain(t, io.Discard, "--smtp-url", "smtp://"+srv.Addr+"?tls=none", "--mail-from", "Surveys <surveys@example.com>", "--public-url", testPublicURL)
 	defer m.Close()
 	ctx := context.Background()
 	users := store.NewUserStore(m.Storage)
@@ -96,7 +96,10 @@ func TestSignInByEmailAndReset(t *testing.T) {
 	if len(links) != 2 || links[0][1] != "Adatum" || links[1][1] != "Fabrikam" || !strings.Contains(msg.HTML, links[0][2]) {
 		t.Fatalf("the reset mail's links: %q\n%s", links, msg.Text)
 	}
-	resetPath := strings.TrimPrefix(links[0][2], base)
+	if !strings.HasPrefix(links[0][2], testPublicURL+"/") {
+		t.Fatalf("the reset link %s is not on the public URL %s", links[0][2], testPublicURL)
+	}
+	resetPath := strings.TrimPrefix(links[0][2], testPublicURL)
 	if code, _, body := eve.send("GET", resetPath, "", nil); code != 200 || !strings.Contains(body, "ana@example.com") || !strings.Contains(body, "Adatum") {
 		t.Fatalf("the reset page = %d", code)
 	}
@@ -132,8 +135,9 @@ func TestSignInByEmailAndReset(t *testing.T) {
 	}
 }
 
-// TestForgotWithoutMail: without SMTP the page says plainly that no link
-// can be sent, and what to do instead.
+// TestForgotWithoutMail: without SMTP the page says plainly, before any
+// form is sent, that no link can be sent, and what to do instead: for an
+// organisation's only admin, the operator's command that sets a password.
 func TestForgotWithoutMail(t *testing.T) {
 	m := bootMain(t, io.Discard)
 	defer m.Close()
@@ -146,7 +150,10 @@ func TestForgotWithoutMail(t *testing.T) {
 		} else {
 			code, _, body = c.post("/login/forgot", url.Values{"email": {"ana@example.com"}})
 		}
-		if (method == "GET") != (code == http.StatusOK) || !strings.Contains(body, "does not send e-mail") {
+		// Said before the form is sent, with the operator's command that
+		// gives an organisation's only admin a way back.
+		if (method == "GET") != (code == http.StatusOK) || !strings.Contains(body, "does not send e-mail") ||
+			!strings.Contains(body, "surveys user password --tenant ORGANISATION --email") || strings.Contains(body, `action="/login/forgot"`) {
 			t.Fatalf("%s /login/forgot without mail = %d", method, code)
 		}
 	}

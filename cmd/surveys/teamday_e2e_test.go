@@ -31,7 +31,7 @@ import (
 func TestBrowserTeamsDay(t *testing.T) {
 	srv := mailtest.Start(t, mailtest.Options{})
 	m := newTestMainWith(t, []string{"--data", t.TempDir(), "--smtp-url", "smtp://" + srv.Addr + "?tls=none",
-		"--mail-from", "Surveys <surveys@example.com>"}, nil)
+		"--mail-from", "Surveys <surveys@example.com>", "--public-url", testPublicURL}, nil)
 	t.Cleanup(func() { m.Close() })
 	ctx := context.Background()
 	if _, err := store.NewUserStore(m.Storage).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {

@@ -12,7 +12,7 @@ import (
 // with status 0; a wrong command or flag gets status 2 and a short usage
 // on standard error.
 func TestCommandLineHelp(t *testing.T) {
-	commands := []string{"serve", "user add", "user remove", "token create", "token list", "token revoke",
+	commands := []string{"serve", "user add", "user password", "user remove", "token create", "token list", "token revoke",
 		"tenant list", "tenant suspend", "tenant resume", "tenant plan", "tenant delete", "backup", "migrate", "help"}
 	for _, tc := range []struct {
 		args             string
@@ -27,7 +27,8 @@ func TestCommandLineHelp(t *testing.T) {
 		{args: "serve --help", code: 0, stdout: []string{"Usage: surveys serve", "-addr", "-worker", "-data", "-storage", "-metrics-allow"},
 			notStdout: []string{"-tenant", "-password-stdin", "-out"}, empErr: true},
 		{args: "serve -h", code: 0, stdout: []string{"-worker"}, empErr: true},
-		{args: "user --help", code: 0, stdout: []string{"surveys user add", "surveys user remove"}, empErr: true},
+		{args: "user --help", code: 0, stdout: []string{"surveys user add", "surveys user password", "surveys user remove"}, empErr: true},
+		{args: "user password -h", code: 0, stdout: []string{"Usage: surveys user password", "-tenant", "-email", "-password-stdin"}, notStdout: []string{"-addr"}, empErr: true},
 		{args: "user help", code: 0, stdout: []string{"surveys user add"}, empErr: true},
 		{args: "user add --help", code: 0, stdout: []string{"Usage: surveys user add", "-tenant", "-email", "-password-stdin", "-data", "-storage"},
 			notStdout: []string{"-addr", "-worker", "-name", "-expires"}, empErr: true},
@@ -46,7 +47,7 @@ func TestCommandLineHelp(t *testing.T) {
 		{args: "serve --bogus", code: 2, stderr: []string{"-bogus", "Usage: surveys serve", "surveys serve -h"}, emptyOut: true},
 		{args: "--bogus", code: 2, stderr: []string{"-bogus", "Usage: surveys serve"}, emptyOut: true},
 		{args: "serve extra", code: 2, stderr: []string{"unexpected arguments"}, emptyOut: true},
-		{args: "user", code: 2, stderr: []string{"give one of: add, remove", "surveys user add"}, emptyOut: true},
+		{args: "user", code: 2, stderr: []string{"give one of: add, password, remove", "surveys user add"}, emptyOut: true},
 		{args: "user rename", code: 2, stderr: []string{`unknown command "rename"`}, emptyOut: true},
 		{args: "user add --tenant", code: 2, stderr: []string{"flag needs an argument: -tenant", "Usage: surveys user add"}, emptyOut: true},
 		{args: "token create --email x", code: 2, stderr: []string{"-email", "Usage: surveys token create"}, emptyOut: true},

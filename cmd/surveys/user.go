@@ -17,19 +17,23 @@ import (
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
-// userCommand runs "surveys user add" and "surveys user remove": it
-// opens the storage the server uses (the same flags and environment) and
-// adds an account to a tenant, or removes one and ends its sessions. The
-// password is read from standard input, never from the command line.
+// userCommand runs "surveys user add", "surveys user password" and
+// "surveys user remove": it opens the storage the server uses (the same
+// flags and environment) and adds an account to a tenant, sets an
+// account's password (the way back for an organisation's only admin on a
+// server that sends no e-mail: it ends the account's sessions and revokes
+// its reset links), or removes one and ends its sessions. The password is
+// read from standard input, never from the command line.
 const userUsage = `Usage:
-  surveys user add --tenant T --email E --password-stdin   add a subscriber's account
-  surveys user remove --tenant T --email E                 delete an account and end its sessions
+  surveys user add --tenant T --email E --password-stdin        add a subscriber's account
+  surveys user password --tenant T --email E --password-stdin   set an account's password, end its sessions
+  surveys user remove --tenant T --email E                      delete an account and end its sessions
 
 Run "surveys user <command> -h" for its flags.
 `
 
 func userCommand(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
-	sub, err := subcommand("user", []string{"add", "remove"}, userUsage, args, stdout, stderr)
+	sub, err := subcommand("user", []string{"add", "password", "remove"}, userUsage, args, stdout, stderr)
 	if err != nil {
 		return err
 	}
@@ -39,7 +43,7 @@ func userCommand(ctx context.Context, args []string, getenv func(string) string,
 	fs := sf.flagSet("user "+sub, onTenant|anyStorage, stderr)
 	fs.StringVar(&email, "email", "", "the user's email address")
 	synopsis := "--tenant T --email E"
-	if sub == "add" {
+	if sub == "add" || sub == "password" {
 		fs.BoolVar(&fromStdin, "password-stdin", false, "read the password from standard input (required)")
 		synopsis += " --password-stdin"
 	}
@@ -62,18 +66,26 @@ func userCommand(ctx context.Context, args []string, getenv func(string) string,
 		return nil
 	}
 	if !fromStdin {
-		return fmt.Errorf("user add: pass the password on standard input with --password-stdin")
+		return fmt.Errorf("user %s: pass the password on standard input with --password-stdin", sub)
 	}
 	line, err := bufio.NewReader(stdin).ReadString('\n')
 	if err != nil && err != io.EOF {
-		return fmt.Errorf("user add: read the password: %w", err)
+		return fmt.Errorf("user %s: read the password: %w", sub, err)
 	}
 	password := strings.TrimRight(line, "\r\n")
 	st, _, err := sf.open(ctx, getenv, stderr)
 	if err != nil {
-		return fmt.Errorf("user add: %w", err)
+		return fmt.Errorf("user %s: %w", sub, err)
 	}
 	defer st.Close()
+	if sub == "password" {
+		// Sessions end and outstanding reset links are revoked with it.
+		if err := store.NewUserStore(st).SetPassword(ctx, sf.tenant, email, password); err != nil {
+			return fmt.Errorf("user password: %s", err)
+		}
+		fmt.Fprintf(stdout, "set the password of %s in tenant %s; its sessions are ended and its reset links revoked\n", survey.NormalizeEmail(email), sf.tenant)
+		return nil
+	}
 	u, err := store.NewUserStore(st).Add(ctx, sf.tenant, email, password)
 	if err != nil {
 		return fmt.Errorf("user add: %s", err)

@@ -249,3 +249,53 @@ func isLowerHex(s string) bool {
 	}
 	return true
 }
+
+// Reset mails per recipient: at most ResetMailsPerAddress in each
+// ResetMailWindow to one address, whoever asks and from wherever, so that
+// "Forgot your password?" cannot flood a mailbox. The count is a row of
+// LinksTable (partition resetMailsPartition, row the SHA-256 of the
+// address: the address itself is not stored), taken with a conditional
+// write, so it holds across instances; List prunes it once expired.
+const (
+	ResetMailsPerAddress = 3
+	ResetMailWindow      = time.Hour
+	resetMailsPartition  = "resetmails"
+	resetMailsPurpose    = "resetmails" // never a link's purpose: never redeemed nor listed
+)
+
+// TakeResetMail counts one reset mail to email and reports whether it may
+// be sent: false once ResetMailsPerAddress were counted in the current
+// window (which starts with the first of them).
+func (ls *LinkStore) TakeResetMail(ctx context.Context, email string) (bool, error) {
+	_, rk := tokenKey(survey.NormalizeEmail(email))
+	for range 20 {
+		now := ls.now().UTC()
+		e, err := ls.st.GetEntity(ctx, LinksTable, resetMailsPartition, rk)
+		if isNotFound(err) {
+			_, err = ls.st.InsertEntity(ctx, LinksTable, storage.Entity{PartitionKey: resetMailsPartition, RowKey: rk, Properties: map[string]any{
+				"Purpose": resetMailsPurpose, "Count": int64(1), "CreatedOn": now, "Expires": now.Add(ResetMailWindow)}})
+			if errors.Is(err, storage.ErrExists) {
+				continue
+			}
+			return err == nil, mapErr(err, "Reset mail count")
+		}
+		if err != nil {
+			return false, mapErr(err, "Reset mail count")
+		}
+		count := e.Int("Count")
+		if !now.Before(e.Time("Expires")) {
+			// A new window.
+			e.Properties["CreatedOn"], e.Properties["Expires"], count = now, now.Add(ResetMailWindow), 0
+		}
+		if count >= ResetMailsPerAddress {
+			return false, nil
+		}
+		e.Properties["Count"] = count + 1
+		_, err = ls.st.UpdateEntity(ctx, LinksTable, e, e.ETag)
+		if isPrecondition(err) || isNotFound(err) {
+			continue
+		}
+		return err == nil, mapErr(err, "Reset mail count")
+	}
+	return false, survey.Errorf(survey.ECONFLICT, "Too many requests for this address at once; try again.")
+}

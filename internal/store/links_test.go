@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -107,6 +108,131 @@ func TestLinksSingleUse(t *testing.T) {
 			if _, err := ls.Use(ctx, store.LinkReset, bad); survey.ErrorCode(err) != survey.ENOTFOUND {
 				t.Fatalf("Use(%q): %v", bad, err)
 			}
+		}
+	})
+}
+
+// TestResetLinksRevokedOnPasswordChange: setting a password (a reset
+// link's holder, the operator's CLI) or changing it (the account page)
+// revokes every outstanding reset link of that account, and only those:
+// another person's, another organisation's and invitations stay.
+func TestResetLinksRevokedOnPasswordChange(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
+		ctx := context.Background()
+		ls, us := store.NewLinkStore(st), store.NewUserStore(st)
+		store.SetUserCost(us)
+		other := newTenant()
+		for _, a := range []struct{ tenant, email string }{{tenant, "ana@example.com"}, {tenant, "bo@example.com"}, {other, "ana@example.com"}} {
+			if _, err := us.Add(ctx, a.tenant, a.email, "correct horse battery"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		mk := func(purpose, tenant, email string) string {
+			t.Helper()
+			token, err := ls.Create(ctx, store.Link{Purpose: purpose, Tenant: tenant, Email: email}, time.Hour)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return token
+		}
+		for _, tc := range []struct {
+			name   string
+			change func() error
+		}{
+			{"set", func() error { return us.SetPassword(ctx, tenant, "ana@example.com", "a brand new passphrase") }},
+			{"change", func() error {
+				return us.ChangePassword(ctx, tenant, "ana@example.com", "a brand new passphrase", "yet another passphrase")
+			}},
+		} {
+			older, newer := mk(store.LinkReset, tenant, "ana@example.com"), mk(store.LinkReset, tenant, "ana@example.com")
+			kept := map[string]string{
+				"another person's reset link":       mk(store.LinkReset, tenant, "bo@example.com"),
+				"another organisation's reset link": mk(store.LinkReset, other, "ana@example.com"),
+			}
+			invite := mk(store.LinkInvite, tenant, "ana@example.com")
+			if err := tc.change(); err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			for _, token := range []string{older, newer} {
+				if _, err := ls.Peek(ctx, store.LinkReset, token); survey.ErrorCode(err) != survey.ENOTFOUND {
+					t.Fatalf("%s: a reset link of the account survives the new password: %v", tc.name, err)
+				}
+			}
+			for what, token := range kept {
+				if _, err := ls.Peek(ctx, store.LinkReset, token); err != nil {
+					t.Fatalf("%s: %s was revoked: %v", tc.name, what, err)
+				}
+			}
+			if _, err := ls.Peek(ctx, store.LinkInvite, invite); err != nil {
+				t.Fatalf("%s: an invitation was revoked: %v", tc.name, err)
+			}
+		}
+	})
+}
+
+// TestTakeResetMail: at most store.ResetMailsPerAddress (3) reset mails
+// to one address in an hour, counted whatever the case of the address;
+// another address has its own count; an hour after the first, the count
+// starts again. Racing takes never exceed the limit.
+func TestTakeResetMail(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
+		ctx := context.Background()
+		ls := store.NewLinkStore(st)
+		now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+		store.SetLinkClock(ls, func() time.Time { return now })
+		ana, bo := "ana@"+tenant+".example", "bo@"+tenant+".example"
+		take := func(email string) bool {
+			t.Helper()
+			ok, err := ls.TakeResetMail(ctx, email)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ok
+		}
+		for i, want := range []bool{true, true, true, false, false} {
+			addr := ana
+			if i%2 == 1 {
+				addr = strings.ToUpper(ana)
+			}
+			if got := take(addr); got != want {
+				t.Fatalf("take #%d = %v, want %v", i+1, got, want)
+			}
+		}
+		if !take(bo) {
+			t.Fatal("another address is refused")
+		}
+		now = now.Add(59 * time.Minute)
+		if take(ana) {
+			t.Fatal("taken again within the hour")
+		}
+		now = now.Add(time.Minute)
+		if !take(ana) {
+			t.Fatal("refused an hour after the first")
+		}
+
+		// Racing takes for a fresh address: exactly 3 win.
+		cy := "cy@" + tenant + ".example"
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		won := 0
+		for range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ok, err := ls.TakeResetMail(ctx, cy)
+				if err != nil {
+					t.Errorf("TakeResetMail: %v", err)
+				}
+				if ok {
+					mu.Lock()
+					won++
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		if won != 3 {
+			t.Fatalf("%d racing takes won, want 3", won)
 		}
 	})
 }

@@ -90,8 +90,9 @@ func IndexEmails(ctx context.Context, st storage.Storage) (int, error) {
 }
 
 // SetPassword sets an account's password without the current one (the
-// holder of a reset link proved they read the account's mail), clears its
-// failed attempts, and ends every session of the account.
+// holder of a reset link proved they read the account's mail, or the
+// operator set it), clears its failed attempts, ends every session of the
+// account and revokes its outstanding reset links.
 func (us *UserStore) SetPassword(ctx context.Context, tenant, email, password string) error {
 	email = survey.NormalizeEmail(email)
 	if err := survey.ValidateCredentials(email, password); err != nil {
@@ -114,7 +115,10 @@ func (us *UserStore) SetPassword(ctx context.Context, tenant, email, password st
 		if err != nil {
 			return mapErr(err, "Account")
 		}
-		return us.EndSessions(ctx, tenant, email, "")
+		if err := us.EndSessions(ctx, tenant, email, ""); err != nil {
+			return err
+		}
+		return NewLinkStore(us.st).RevokeFor(ctx, tenant, LinkReset, email)
 	}
 	return survey.Errorf(survey.ECONFLICT, "The account is busy; try again.")
 }

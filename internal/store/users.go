@@ -194,7 +194,9 @@ func (us *UserStore) resetFailures(ctx context.Context, tenant, email string) er
 
 var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("not a password of anyone's"), bcrypt.DefaultCost)
 
-// ChangePassword replaces a password, given the current one.
+// ChangePassword replaces a password, given the current one, and revokes
+// the account's outstanding reset links: a link mailed before the change
+// must not undo it.
 func (us *UserStore) ChangePassword(ctx context.Context, tenant, email, current, next string) error {
 	if _, err := us.Authenticate(ctx, tenant, email, current); err != nil {
 		return &survey.Error{Code: survey.EINVALID, Message: "The current password is not right.", Fields: map[string]string{"current": "The current password is not right."}}
@@ -211,8 +213,10 @@ func (us *UserStore) ChangePassword(ctx context.Context, tenant, email, current,
 		return mapErr(err, "Account")
 	}
 	e.Properties["PasswordHash"] = string(hash)
-	_, err = us.st.UpdateEntity(ctx, UsersTable, e, e.ETag)
-	return mapErr(err, "Account")
+	if _, err = us.st.UpdateEntity(ctx, UsersTable, e, e.ETag); err != nil {
+		return mapErr(err, "Account")
+	}
+	return NewLinkStore(us.st).RevokeFor(ctx, tenant, LinkReset, survey.NormalizeEmail(email))
 }
 
 // Session is a signed-in user's session.

@@ -21,6 +21,9 @@ type Links interface {
 	List(ctx context.Context, tenant, purpose string) ([]store.Link, error)
 	Revoke(ctx context.Context, tenant, purpose, id string) error
 	RevokeFor(ctx context.Context, tenant, purpose, email string) error
+	// TakeResetMail counts a reset mail to email: false when the address
+	// had its reset mails for the window.
+	TakeResetMail(ctx context.Context, email string) (bool, error)
 }
 
 // mailOn reports whether this server sends e-mail.

@@ -116,7 +116,8 @@ func (s *Server) invite(w http.ResponseWriter, r *http.Request) error {
 		s.render(w, r, http.StatusUnprocessableEntity, "members", page)
 		return nil
 	}
-	base, err := s.baseURL(r)
+	// Mailed when e-mail is on: from the public URL alone.
+	base, err := s.shownBase(r)
 	if err != nil {
 		return err
 	}

@@ -17,17 +17,52 @@ import (
 	"github.com/surveys-dev/surveys/internal/web"
 )
 
+// testPublicURL is the public URL of the test servers that send e-mail:
+// every mailed link starts with it.
+const testPublicURL = "https://surveys.example"
+
 // outbox records the e-mails the server queues.
 type outbox struct {
 	mu   sync.Mutex
 	sent []mail.Message
+	// more is closed at the next Enqueue (wait).
+	more chan struct{}
 }
 
 func (o *outbox) Enqueue(_ context.Context, m mail.Message) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.sent = append(o.sent, m)
+	if o.more != nil {
+		close(o.more)
+		o.more = nil
+	}
 	return nil
+}
+
+// wait returns the messages once there are at least n (a generous
+// deadline: the machine may be busy).
+func (o *outbox) wait(t testing.TB, n int) []mail.Message {
+	t.Helper()
+	deadline := time.After(2 * time.Minute)
+	for {
+		o.mu.Lock()
+		if len(o.sent) >= n {
+			sent := append([]mail.Message(nil), o.sent...)
+			o.mu.Unlock()
+			return sent
+		}
+		if o.more == nil {
+			o.more = make(chan struct{})
+		}
+		more := o.more
+		o.mu.Unlock()
+		select {
+		case <-more:
+		case <-deadline:
+			t.Fatalf("%d e-mails queued, want %d", len(o.messages()), n)
+		}
+	}
 }
 
 func (o *outbox) messages() []mail.Message {
@@ -56,7 +91,7 @@ var inviteLink = regexp.MustCompile(`https?://[^/\s"]+(/invite/lnk_[A-Za-z0-9_-]
 // used, unknown, expired, withdrawn or another purpose's links are 410.
 func TestInvitationEndToEnd(t *testing.T) {
 	box := &outbox{}
-	app := newTestAppOn(t, backends.Local(t), func(d *web.Deps) { d.Mail = box })
+	app := newTestAppOn(t, backends.Local(t), func(d *web.Deps) { d.Mail, d.PublicURL = box, testPublicURL })
 	ctx := context.Background()
 	users, links := store.NewUserStore(app.st), store.NewLinkStore(app.st)
 	if _, err := users.Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {

@@ -21,7 +21,7 @@ var testUnsubscribeKey = []byte("unsubscribe links of the tests!!")
 // their field, with nothing saved; with e-mail off the page says so and
 // refuses. Another tenant's member cannot see or change them.
 func TestNotificationsPage(t *testing.T) {
-	app := newTestAppOn(t, backends.Local(t), func(d *web.Deps) { d.Mail = &outbox{} })
+	app := newTestAppOn(t, backends.Local(t), func(d *web.Deps) { d.Mail, d.PublicURL = &outbox{}, testPublicURL })
 	ctx := context.Background()
 	if _, err := store.NewUserStore(app.st).AddMember(ctx, "adatum", "vi@adatum.example", "correct horse battery", survey.Viewer); err != nil {
 		t.Fatal(err)

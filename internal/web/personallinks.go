@@ -344,10 +344,12 @@ func (s *Server) createLinks(w http.ResponseWriter, r *http.Request) error {
 		s.render(w, r, http.StatusUnprocessableEntity, "personallinks", p)
 		return nil
 	}
-	base, err := s.publicLink(r, tenant, slug)
+	// Mailed when e-mail is on: from the public URL alone.
+	site, err := s.shownBase(r)
 	if err != nil {
 		return err
 	}
+	base := site + "/survey/" + tenant + "/" + slug
 	made, err := s.personal.Create(r.Context(), tenant, slug, n, emails)
 	if err != nil {
 		return err

@@ -357,7 +357,7 @@ func TestOnePerSetting(t *testing.T) {
 // own link, which answers the survey.
 func TestPersonalLinksByMail(t *testing.T) {
 	box := &outbox{}
-	app := newTestAppOn(t, backends.Local(t), func(d *web.Deps) { d.Mail = box })
+	app := newTestAppOn(t, backends.Local(t), func(d *web.Deps) { d.Mail, d.PublicURL = box, testPublicURL })
 	sv := app.oncePoll(t, "Mailed poll", survey.OnePerLink, false)
 	editor := app.signedIn(t, "adatum", "ed@adatum.example")
 	code, _, body := app.do(t, "POST", "/adatum/surveys/"+sv.Slug+"/links", url.Values{"emails": {"ana@example.com\nbo@example.com\n"}}, editor)

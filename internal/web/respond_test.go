@@ -101,6 +101,9 @@ func newTestAppOn(t testing.TB, st storage.Storage, opts ...func(*web.Deps)) *te
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Cleanups run last first: the server's background work (reset
+	// mails) ends before the storage closes.
+	t.Cleanup(func() { _ = s.Wait(context.Background()) })
 	srv := httptest.NewServer(s.Handler())
 	t.Cleanup(srv.Close)
 	list, err := surveys.List(ctx, "adatum")
@@ -136,6 +139,10 @@ func (a *testApp) send(t testing.TB, method, path string, body io.Reader, header
 		t.Fatal(err)
 	}
 	for k, v := range header {
+		if k == "Host" {
+			req.Host = v // what a client may name, whatever the address it reached
+			continue
+		}
 		req.Header.Set(k, v)
 	}
 	resp, err := a.client.Do(req)

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -200,6 +201,10 @@ type Server struct {
 	unsubscribeKey []byte
 	// trustedProxies are the proxies whose X-Forwarded-For names the client.
 	trustedProxies []netip.Prefix
+	// background is the work left to run after a page answered (reset
+	// mails); resetsInFlight counts the reset lookups running.
+	background     sync.WaitGroup
+	resetsInFlight atomic.Int64
 }
 
 // Collectors returns the web server's metrics, to register.
@@ -232,6 +237,9 @@ func New(d Deps) (*Server, error) {
 	signIns, err := newSignInCookies(d.SignInKey)
 	if err != nil {
 		return nil, err
+	}
+	if d.Mail != nil && strings.TrimSuffix(d.PublicURL, "/") == "" {
+		return nil, errNoPublicURL
 	}
 	s := &Server{log: log, surveys: d.Surveys, tenants: d.Tenants, storage: d.Storage, metrics: d.Metrics, views: v,
 		public: d.Public, notifier: d.Notifier, users: d.Users, editor: withForget(d.Editor, d.Public), reader: d.Reader, remover: d.Remover, tokens: d.Tokens, tenantAdmin: d.TenantAdmin, accounts: d.Accounts, summaries: d.Summaries,

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"net"
 	"net/http"
 	"strings"
@@ -43,6 +44,33 @@ func (s *Server) baseURL(r *http.Request) (string, error) {
 		scheme = "https"
 	}
 	return scheme + "://" + r.Host, nil
+}
+
+// mailBase is the scheme and host of every link we mail (a password
+// reset, an invitation, a personal link): the configured public URL alone.
+// It takes no request on purpose: a mailed link never comes from a
+// request's Host or a forwarded header, which whoever sends the request
+// writes ("Host: evil.example" would mail a victim a link to the
+// attacker's site carrying a working token). New refuses e-mail without a
+// public URL; an empty one here is a wiring mistake, refused too.
+func (s *Server) mailBase() (string, error) {
+	if s.publicURL == "" {
+		return "", errNoPublicURL
+	}
+	return s.publicURL, nil
+}
+
+// errNoPublicURL: e-mail is on without a public URL (New refuses that).
+var errNoPublicURL = errors.New("web: e-mail needs the public URL (Deps.PublicURL): mailed links are built from it alone")
+
+// shownBase is the base of a link shown on a page to a signed-in member
+// and, when e-mail is on, mailed as well (invitations, personal links):
+// the public URL when e-mail is on, else the request's own (baseURL).
+func (s *Server) shownBase(r *http.Request) (string, error) {
+	if s.mailOn() {
+		return s.mailBase()
+	}
+	return s.baseURL(r)
 }
 
 // validHost reports whether h is a host name or address, with an optional

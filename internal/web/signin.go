@@ -1,9 +1,11 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -141,6 +143,8 @@ type forgotPage struct {
 	Errors  map[string]string
 	Sent    bool
 	MailOff bool
+	// PerHour is how many reset messages one address gets in an hour at most.
+	PerHour int
 }
 
 func (s *Server) showForgot(w http.ResponseWriter, r *http.Request) error {
@@ -156,14 +160,15 @@ type resetMail struct {
 
 type resetLink struct{ Organisation, URL string }
 
-// forgot mails a reset link for each organisation where the email has an
-// account. The page says the same whether there is any, so that it does
-// not tell who has an account.
+// forgot answers at once, the same page whether the address has accounts
+// or not, and leaves the lookup and the mail to the background
+// (sendResetLinksLater): the page does no storage call on either path, so
+// neither its content nor its time tells who has an account.
 func (s *Server) forgot(w http.ResponseWriter, r *http.Request) error {
 	if err := parseSmallForm(w, r); err != nil {
 		return err
 	}
-	page := forgotPage{Email: survey.NormalizeEmail(r.PostForm.Get("email")), MailOff: !s.mailOn()}
+	page := forgotPage{Email: survey.NormalizeEmail(r.PostForm.Get("email")), MailOff: !s.mailOn(), PerHour: store.ResetMailsPerAddress}
 	if page.MailOff {
 		s.render(w, r, http.StatusServiceUnavailable, "forgot", page)
 		return nil
@@ -173,34 +178,89 @@ func (s *Server) forgot(w http.ResponseWriter, r *http.Request) error {
 		s.render(w, r, http.StatusUnprocessableEntity, "forgot", page)
 		return nil
 	}
-	base, err := s.baseURL(r)
+	s.sendResetLinksLater(page.Email)
+	page.Sent = true
+	s.render(w, r, http.StatusOK, "forgot", page)
+	return nil
+}
+
+// maxResetsInFlight bounds the reset requests looked up in the background
+// at once (each is a goroutine); beyond it a request is dropped, logged.
+// The sign-in rate limit per client address comes first.
+const maxResetsInFlight = 256
+
+// resetLookupTimeout bounds one background lookup and mail.
+const resetLookupTimeout = time.Minute
+
+// sendResetLinksLater runs sendResetLinks after the page has answered.
+// Wait waits for those running.
+func (s *Server) sendResetLinksLater(email string) {
+	if s.resetsInFlight.Add(1) > maxResetsInFlight {
+		s.resetsInFlight.Add(-1)
+		s.log.Warn("password reset request dropped: too many at once")
+		return
+	}
+	s.background.Add(1)
+	go func() {
+		defer s.background.Done()
+		defer s.resetsInFlight.Add(-1)
+		ctx, cancel := context.WithTimeout(context.Background(), resetLookupTimeout)
+		defer cancel()
+		if err := s.sendResetLinks(ctx, email); err != nil {
+			s.log.Warn("password reset mail not sent", "err", err)
+		}
+	}()
+}
+
+// Wait waits until the work the server left to the background after
+// answering (reset mails) is done, or ctx ends. Call it after the HTTP
+// server's Shutdown, before storage closes.
+func (s *Server) Wait(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { s.background.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// sendResetLinks mails a reset link for each organisation where email has
+// an account (none: nothing), at most store.ResetMailsPerAddress times in
+// store.ResetMailWindow to one address, whoever asks. The links are built
+// from the public URL alone (mailBase), never from the request.
+func (s *Server) sendResetLinks(ctx context.Context, email string) error {
+	base, err := s.mailBase()
 	if err != nil {
 		return err
 	}
-	keys, err := s.users.TenantsOf(r.Context(), page.Email)
-	if err != nil {
+	keys, err := s.users.TenantsOf(ctx, email)
+	if err != nil || len(keys) == 0 {
 		return err
 	}
-	m := resetMail{Email: page.Email}
+	if ok, err := s.links.TakeResetMail(ctx, email); err != nil || !ok {
+		if err == nil {
+			s.log.Info("password reset mail not sent: the address had its reset mails for the hour", "limit", store.ResetMailsPerAddress)
+		}
+		return err
+	}
+	m := resetMail{Email: email}
 	for _, key := range keys {
-		t, err := s.public.Tenant(r.Context(), key)
+		t, err := s.public.Tenant(ctx, key)
 		if err != nil || t.Suspended {
 			continue
 		}
-		token, err := s.links.Create(r.Context(), store.Link{Purpose: store.LinkReset, Tenant: key, Email: page.Email}, store.ResetLinkTTL)
+		token, err := s.links.Create(ctx, store.Link{Purpose: store.LinkReset, Tenant: key, Email: email}, store.ResetLinkTTL)
 		if err != nil {
 			return err
 		}
 		m.Links = append(m.Links, resetLink{Organisation: t.Name, URL: base + "/login/reset/" + token})
 	}
-	if len(m.Links) > 0 {
-		if err := s.sendMail(r.Context(), "reset", page.Email, m); err != nil {
-			return err
-		}
+	if len(m.Links) == 0 {
+		return nil
 	}
-	page.Sent = true
-	s.render(w, r, http.StatusOK, "forgot", page)
-	return nil
+	return s.sendMail(ctx, "reset", email, m)
 }
 
 // resetPage sets a new password with a reset link.
