@@ -27,7 +27,7 @@ func TestPagesSayWhatCannotWork(t *testing.T) {
 		d.Webhooks = store.NewWebhookStore(st)
 		d.Mail = nil
 	})
-	configured := newTestAppOn(t, backends.Local(t), func(d *web.Deps) { d.Mail = &outbox{} })
+	configured := newTestAppOn(t, backends.Local(t), func(d *web.Deps) { d.Mail, d.PublicURL = &outbox{}, testPublicURL })
 	admins := map[*testApp]map[string]string{
 		defaults:   defaults.signedIn(t, "adatum", "ana@adatum.example"),
 		configured: configured.signedIn(t, "adatum", "ana@adatum.example"),
