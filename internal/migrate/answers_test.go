@@ -12,6 +12,7 @@ import (
 
 	"github.com/surveys-dev/surveys/internal/migrate"
 	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/storage/faulty"
 	"github.com/surveys-dev/surveys/internal/storage/local"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -85,11 +86,13 @@ func TestDuplicateAnswerMessage(t *testing.T) {
 	defer snap.Close()
 	o := migrate.Options{Checkpoint: path + ".checkpoint", Destination: "azurite", Moved: store.MoveAnswerMessage}
 	for run := 1; ; run++ {
-		failAt := 2
+		failAt := int64(2)
 		if run == 1 {
 			failAt = 1
 		}
-		_, err := migrate.Copy(ctx, snap, &faulty{Storage: dst, failAt: failAt, after: true, only: "enqueue"}, o)
+		f := faulty.At(dst, failAt, true)
+		f.Counts = func(op faulty.Op) bool { return op.Kind == "enqueue" }
+		_, err := migrate.Copy(ctx, snap, f, o)
 		if err == nil {
 			break
 		}

@@ -12,7 +12,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/storage/azure"
 	"github.com/surveys-dev/surveys/internal/storage/azure/azuritetest"
+	"github.com/surveys-dev/surveys/internal/storage/faulty"
 	"github.com/surveys-dev/surveys/internal/storage/local"
 )
 
@@ -248,68 +248,26 @@ func TestCopy(t *testing.T) {
 	}
 }
 
-// errInjected is the failure of a faulty destination.
-var errInjected = errors.New("injected failure")
+// errInjected is the failure of a destination that died (faulty.Store).
+var errInjected = faulty.ErrCrash
 
-// faulty is a destination that fails its write number failAt (counting
-// from 1): before the write reaches the account, or, with after, once the
-// account has done it (a reply lost on the network, or a crash before the
-// checkpoint).
-type faulty struct {
-	storage.Storage
-	mu     sync.Mutex
-	writes int
-	failAt int
-	after  bool
-	// only, when set, counts only the writes of that kind.
-	only  string
-	kinds []string // the writes seen, by kind
+// writesOf is a destination that dies at its write number failAt
+// (counting from 1): before the write reaches the account, or, with after,
+// once the account has done it (a reply lost on the network, or a crash
+// before the checkpoint). 0 never fails: a clean run, which counts.
+func writesOf(dst storage.Storage, failAt int64, after bool) *faulty.Store {
+	f := faulty.At(dst, failAt, after)
+	f.Counts = faulty.Writes
+	return f
 }
 
-func (f *faulty) write(kind string, do func() error) error {
-	if f.only != "" && kind != f.only {
-		return do()
+// kinds are the kinds of the writes f counted, in order.
+func kinds(f *faulty.Store) []string {
+	var out []string
+	for _, c := range f.Ops() {
+		out = append(out, c.Kind)
 	}
-	f.mu.Lock()
-	f.writes++
-	n := f.writes
-	f.kinds = append(f.kinds, kind)
-	f.mu.Unlock()
-	if n != f.failAt {
-		return do()
-	}
-	if f.after {
-		if err := do(); err != nil {
-			return err
-		}
-	}
-	return fmt.Errorf("%s: %w", kind, errInjected)
-}
-
-func (f *faulty) CreateTable(ctx context.Context, table string) error {
-	return f.write("create table", func() error { return f.Storage.CreateTable(ctx, table) })
-}
-
-func (f *faulty) Transact(ctx context.Context, table, pk string, ops []storage.TableOp) error {
-	return f.write("transaction", func() error { return f.Storage.Transact(ctx, table, pk, ops) })
-}
-
-func (f *faulty) CreateContainer(ctx context.Context, c string, public bool) error {
-	return f.write("create container", func() error { return f.Storage.CreateContainer(ctx, c, public) })
-}
-
-func (f *faulty) PutBlob(ctx context.Context, c, name string, data []byte, o storage.PutOptions) (etag string, err error) {
-	err = f.write("put blob", func() (err error) { etag, err = f.Storage.PutBlob(ctx, c, name, data, o); return err })
-	return etag, err
-}
-
-func (f *faulty) CreateQueue(ctx context.Context, q string) error {
-	return f.write("create queue", func() error { return f.Storage.CreateQueue(ctx, q) })
-}
-
-func (f *faulty) Enqueue(ctx context.Context, q string, data []byte, o storage.EnqueueOptions) (id string, err error) {
-	err = f.write("enqueue", func() (err error) { id, err = f.Storage.Enqueue(ctx, q, data, o); return err })
-	return id, err
+	return out
 }
 
 // TestResume interrupts a migration at its k-th destination write, for
@@ -319,19 +277,19 @@ func (f *faulty) Enqueue(ctx context.Context, q string, data []byte, o storage.E
 func TestResume(t *testing.T) {
 	// How many writes a whole migration makes.
 	probe := newSource(t)
-	counter := &faulty{Storage: newAzurite(t)}
+	counter := writesOf(newAzurite(t), 0, false)
 	_, err := probe.copy(t, counter)
 	must(t, "Copy", err)
-	total := counter.writes
+	total := counter.Calls()
 	if total < 20 {
-		t.Fatalf("a migration made %d writes: %v", total, counter.kinds)
+		t.Fatalf("a migration made %d writes: %v", total, kinds(counter))
 	}
-	ks := []int{1, 2, 3, 4, 5, 6, 7, 8, total / 2, total - 3, total - 1, total}
+	ks := []int64{1, 2, 3, 4, 5, 6, 7, 8, total / 2, total - 3, total - 1, total}
 	for _, k := range ks {
-		t.Run(fmt.Sprintf("k=%d-%s", k, counter.kinds[k-1]), func(t *testing.T) {
+		t.Run(fmt.Sprintf("k=%d-%s", k, kinds(counter)[k-1]), func(t *testing.T) {
 			src := newSource(t)
 			dst := newAzurite(t)
-			_, err := src.copy(t, &faulty{Storage: dst, failAt: k})
+			_, err := src.copy(t, writesOf(dst, k, false))
 			if !errors.Is(err, errInjected) {
 				t.Fatalf("Copy failing at write %d = %v", k, err)
 			}
@@ -349,11 +307,11 @@ func TestResume(t *testing.T) {
 func TestResumeAfterEnqueue(t *testing.T) {
 	src := newSource(t)
 	dst := newAzurite(t)
-	counter := &faulty{Storage: newAzurite(t)}
+	counter := writesOf(newAzurite(t), 0, false)
 	_, err := newSource(t).copy(t, counter)
 	must(t, "Copy", err)
-	k := slices.Index(counter.kinds, "enqueue") + 3 // the third message
-	_, err = src.copy(t, &faulty{Storage: dst, failAt: k + 1, after: true})
+	k := int64(slices.Index(kinds(counter), "enqueue") + 3) // the third message
+	_, err = src.copy(t, writesOf(dst, k+1, true))
 	if !errors.Is(err, errInjected) {
 		t.Fatalf("Copy = %v", err)
 	}

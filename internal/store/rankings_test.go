@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/storage/faulty"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
@@ -232,53 +233,6 @@ func TestHomeLists(t *testing.T) {
 	})
 }
 
-// crashing fails every storage call from the n-th on: a process that died
-// before the n-th call, or (after) just after it was made.
-type crashing struct {
-	storage.Storage
-	n     int64
-	after bool
-	calls atomic.Int64
-}
-
-var errCrash = errors.New("injected crash")
-
-func (c *crashing) step(call func() error) error {
-	n := c.calls.Add(1)
-	switch {
-	case c.n == 0 || n < c.n:
-		return call()
-	case n == c.n && c.after:
-		_ = call()
-		return errCrash
-	default:
-		return errCrash
-	}
-}
-
-func (c *crashing) GetEntity(ctx context.Context, table, pk, rk string) (e storage.Entity, err error) {
-	err = c.step(func() (x error) { e, x = c.Storage.GetEntity(ctx, table, pk, rk); return x })
-	return e, err
-}
-func (c *crashing) GetBlob(ctx context.Context, ct, name string) (b storage.Blob, err error) {
-	err = c.step(func() (x error) { b, x = c.Storage.GetBlob(ctx, ct, name); return x })
-	return b, err
-}
-func (c *crashing) UpsertEntity(ctx context.Context, table string, e storage.Entity) (etag string, err error) {
-	err = c.step(func() (x error) { etag, x = c.Storage.UpsertEntity(ctx, table, e); return x })
-	return etag, err
-}
-func (c *crashing) DeleteEntity(ctx context.Context, table, pk, rk, ifMatch string) error {
-	return c.step(func() error { return c.Storage.DeleteEntity(ctx, table, pk, rk, ifMatch) })
-}
-func (c *crashing) Transact(ctx context.Context, table, pk string, ops []storage.TableOp) error {
-	return c.step(func() error { return c.Storage.Transact(ctx, table, pk, ops) })
-}
-func (c *crashing) QueryPartition(ctx context.Context, table, pk string, q storage.Query) (p storage.EntityPage, err error) {
-	err = c.step(func() (x error) { p, x = c.Storage.QueryPartition(ctx, table, pk, q); return x })
-	return p, err
-}
-
 // TestMoveCrashBetweenEveryCall moves a listed survey on the home page's
 // most-answered list (a move across two partitions) and kills the mover
 // before and after each of its storage calls in turn. Right after the
@@ -290,7 +244,7 @@ func TestMoveCrashBetweenEveryCall(t *testing.T) {
 	eachBackend(t, func(t *testing.T, st storage.Storage, _ string) {
 		ctx := context.Background()
 		// A clean move tells how many calls a move makes.
-		probe := &crashing{Storage: st}
+		probe := faulty.New(st)
 		tenant := newTenant()
 		s := publish(t, store.NewSurveyStore(st), tenant, "Moving", true, time.Now().UTC().AddDate(0, 0, 3))
 		if err := store.NewRankingStore(st).SetAnswers(ctx, tenant, s.Slug, 3); err != nil {
@@ -299,7 +253,7 @@ func TestMoveCrashBetweenEveryCall(t *testing.T) {
 		if err := store.NewRankingStore(probe).SetAnswers(ctx, tenant, s.Slug, 7); err != nil {
 			t.Fatal(err)
 		}
-		total := probe.calls.Load()
+		total := probe.Calls()
 		t.Logf("a move of a listed survey makes %d storage calls", total)
 		if total < 4 {
 			t.Fatalf("a move made only %d calls", total)
@@ -312,7 +266,7 @@ func TestMoveCrashBetweenEveryCall(t *testing.T) {
 				if err := store.NewRankingStore(st).SetAnswers(ctx, tenant, s.Slug, 3); err != nil {
 					t.Fatal(err)
 				}
-				c := &crashing{Storage: st, n: n, after: after}
+				c := faulty.At(st, n, after)
 				if err := store.NewRankingStore(c).SetAnswers(ctx, tenant, s.Slug, 7); err == nil {
 					t.Fatalf("%s: the move did not fail", name)
 				}
@@ -369,7 +323,7 @@ func TestLifecycleCrash(t *testing.T) {
 		for n := int64(1); n <= 12; n++ {
 			tenant := newTenant()
 			s := publish(t, store.NewSurveyStore(st), tenant, "Closing", true, time.Time{})
-			c := &crashing{Storage: st, n: n}
+			c := faulty.At(st, n, false)
 			_, _ = store.NewSurveyStore(c).SetState(ctx, tenant, s.Slug, survey.Closed)
 			if _, err := store.NewSurveyStore(st).SetState(ctx, tenant, s.Slug, survey.Closed); err != nil {
 				t.Fatalf("close again: %v", err)
@@ -377,7 +331,7 @@ func TestLifecycleCrash(t *testing.T) {
 			if rows := homeRows(t, st, tenant, s.Slug); len(rows) != 0 {
 				t.Errorf("crash at %d: a closed survey keeps home rows %v", n, rows)
 			}
-			c = &crashing{Storage: st, n: n}
+			c = faulty.At(st, n, false)
 			_ = store.NewSurveyStore(c).Delete(ctx, tenant, s.Slug)
 			if err := store.NewSurveyStore(st).Delete(ctx, tenant, s.Slug); err != nil && survey.ErrorCode(err) != survey.ENOTFOUND {
 				t.Fatalf("delete again: %v", err)
@@ -506,15 +460,15 @@ func TestKeptPointer(t *testing.T) {
 	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
 		ctx := context.Background()
 		s := publish(t, store.NewSurveyStore(st), tenant, "Kept", true, time.Now().UTC().AddDate(0, 0, 3))
-		counted := &crashing{Storage: st}
+		counted := faulty.New(st)
 		a, b := store.NewRankingStore(counted), store.NewRankingStore(st)
 		move := func(rs *store.RankingStore, total int64) int64 {
 			t.Helper()
-			before := counted.calls.Load()
+			before := counted.Calls()
 			if err := rs.SetAnswers(ctx, tenant, s.Slug, total); err != nil {
 				t.Fatalf("SetAnswers %d: %v", total, err)
 			}
-			return counted.calls.Load() - before
+			return counted.Calls() - before
 		}
 		move(a, 3)
 		// The pointer's transaction, the new home row, the old one's
@@ -588,17 +542,17 @@ func TestKeptPointerCrash(t *testing.T) {
 				name := fmt.Sprintf("failure at call %d of the move (after=%v)", n, after)
 				tenant := newTenant()
 				s := publish(t, store.NewSurveyStore(st), tenant, "Moving", true, time.Now().UTC().AddDate(0, 0, 3))
-				c := &crashing{Storage: st}
+				c := faulty.New(st)
 				rs := store.NewRankingStore(c)
 				if err := rs.SetAnswers(ctx, tenant, s.Slug, 3); err != nil {
 					t.Fatal(err)
 				}
-				c.n, c.after = c.calls.Load()+n, after
+				c.FailAt, c.After = c.Calls()+n, after
 				if err := rs.SetAnswers(ctx, tenant, s.Slug, 7); err == nil {
 					t.Fatalf("%s: the move did not fail", name)
 				}
 				checkHome(t, name+", before repair", st, tenant, s.Slug, 3, 7)
-				c.n = 0
+				c.FailAt = 0
 				if err := rs.SetAnswers(ctx, tenant, s.Slug, 7); err != nil {
 					t.Fatalf("%s: repair: %v", name, err)
 				}

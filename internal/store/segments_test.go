@@ -6,87 +6,47 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/storage/counting"
+	"github.com/surveys-dev/surveys/internal/storage/faulty"
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
-// spyStorage counts blob calls by container and, when failAt is set, fails
-// every call from the failAt-th on, as a process that died there: before
-// the call is made, or just after it was (after).
-type spyStorage struct {
-	storage.Storage
-	failAt int
-	after  bool
+// spyStorage is faulty.Store, with the blob calls it saw by container.
+type spyStorage struct{ *faulty.Store }
 
-	mu    sync.Mutex
-	calls int
-	gets  map[string]int // container → GetBlob calls
-	puts  map[string]int // container → PutBlob calls
+// errInjected is the failure of a process that died (faulty.Store).
+var errInjected = faulty.ErrCrash
+
+// newSpy fails every call from the failAt-th on (0: none), as a process
+// that died there: before the call is made, or just after it was (after).
+func newSpy(st storage.Storage, failAt int, after bool) spyStorage {
+	return spyStorage{faulty.At(st, int64(failAt), after)}
 }
 
-var errInjected = errors.New("injected failure")
-
-func newSpy(st storage.Storage, failAt int, after bool) *spyStorage {
-	return &spyStorage{Storage: st, failAt: failAt, after: after, gets: map[string]int{}, puts: map[string]int{}}
-}
-
-func (s *spyStorage) step(count map[string]int, container string, call func() error) error {
-	s.mu.Lock()
-	s.calls++
-	c := s.calls
-	if count != nil {
-		count[container]++
+// blobCalls is the number of calls of kind to container.
+func (s spyStorage) blobCalls(kind, container string) int {
+	n := 0
+	for _, c := range s.Ops() {
+		if c.Service == "blob" && c.Kind == kind && c.Target == container {
+			n++
+		}
 	}
-	s.mu.Unlock()
-	switch {
-	case s.failAt == 0 || c < s.failAt:
-		return call()
-	case c == s.failAt && s.after:
-		_ = call()
-		return errInjected
-	default:
-		return errInjected
-	}
-}
-
-func (s *spyStorage) GetBlob(ctx context.Context, c, name string) (b storage.Blob, err error) {
-	err = s.step(s.gets, c, func() (e error) { b, e = s.Storage.GetBlob(ctx, c, name); return e })
-	return b, err
-}
-
-func (s *spyStorage) PutBlob(ctx context.Context, c, name string, data []byte, o storage.PutOptions) (etag string, err error) {
-	err = s.step(s.puts, c, func() (e error) { etag, e = s.Storage.PutBlob(ctx, c, name, data, o); return e })
-	return etag, err
-}
-
-func (s *spyStorage) ListBlobs(ctx context.Context, c string, o storage.ListOptions) (p storage.BlobPage, err error) {
-	err = s.step(nil, c, func() (e error) { p, e = s.Storage.ListBlobs(ctx, c, o); return e })
-	return p, err
-}
-
-func (s *spyStorage) CreateContainer(ctx context.Context, c string, public bool) error {
-	return s.step(nil, c, func() error { return s.Storage.CreateContainer(ctx, c, public) })
+	return n
 }
 
 // answerGets is the number of answer blobs read through s.
-func (s *spyStorage) answerGets(tenant, slug string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.gets[store.AnswersContainer(tenant, slug)]
+func (s spyStorage) answerGets(tenant, slug string) int {
+	return s.blobCalls("get", store.AnswersContainer(tenant, slug))
 }
 
-func (s *spyStorage) segmentPuts() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.puts[store.SegmentContainer]
-}
+// segmentPuts is the number of segment blobs written through s.
+func (s spyStorage) segmentPuts() int { return s.blobCalls("put", store.SegmentContainer) }
 
 // segSurvey creates a survey of one text question.
 func segSurvey(t *testing.T, st storage.Storage, tenant, title string) *survey.Survey {
@@ -566,7 +526,7 @@ func TestBuildSegments(t *testing.T) {
 			t.Fatalf("BuildSegments = %d, %v; want 228", n, err)
 		}
 		check()
-		calls := clean.calls
+		calls := int(clean.Calls())
 		t.Logf("a build of 228 answers makes %d storage calls", calls)
 		if n, err := as.BuildSegments(ctx, s.Tenant, s.Slug); n != 0 || err != nil {
 			t.Fatalf("a second BuildSegments = %d, %v; want 0", n, err)

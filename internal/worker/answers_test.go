@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/storage/faulty"
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -257,8 +258,8 @@ func TestAnswerTwiceInMessage(t *testing.T) {
 // (the same form, so the same IDs), and every answer is then stored and
 // counted once.
 func TestEnqueueCrash(t *testing.T) {
-	clean := &faulty{Storage: backends.Local(t)}
-	s := textSurvey(t, clean.Storage, 13, 20)
+	clean := faulty.New(backends.Local(t))
+	s := textSurvey(t, clean.Unwrap(), 13, 20)
 	send := func(st storage.Storage) ([]survey.SurveyAnswer, []error) {
 		answers := []survey.SurveyAnswer{
 			textAnswer(t, s, func(q int) string { return fmt.Sprintf("small %d", q) }),
@@ -269,7 +270,7 @@ func TestEnqueueCrash(t *testing.T) {
 	if _, errs := send(clean); errs[0] != nil || errs[1] != nil {
 		t.Fatalf("a clean enqueue: %v", errs)
 	}
-	total := clean.calls.Load()
+	total := clean.Calls()
 	if total < 2 {
 		t.Fatalf("a clean enqueue makes %d storage calls", total)
 	}
@@ -278,7 +279,7 @@ func TestEnqueueCrash(t *testing.T) {
 			t.Run(fmt.Sprintf("call=%d/after=%v", n, after), func(t *testing.T) {
 				st := backends.Local(t)
 				s = textSurvey(t, st, 13, 20)
-				answers, errs := send(&faulty{Storage: st, n: n, after: after})
+				answers, errs := send(faulty.At(st, n, after))
 				failed := 0
 				for i, err := range errs {
 					if err != nil {

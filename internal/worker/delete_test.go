@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/storage/faulty"
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -175,8 +176,8 @@ func TestDeleteAnswerCrashBetweenEveryCall(t *testing.T) {
 		}
 		return f
 	}
-	clean := &faulty{Storage: backends.Local(t)}
-	f := fixture(clean.Storage)
+	clean := faulty.New(backends.Local(t))
+	f := fixture(clean.Unwrap())
 	if err := store.NewSurveyAnswerStore(clean).DeleteAnswer(ctx, f.survey, f.ids[3]); err != nil {
 		t.Fatal(err)
 	}
@@ -186,13 +187,13 @@ func TestDeleteAnswerCrashBetweenEveryCall(t *testing.T) {
 	if msg := f.ranksDiff(5); msg != "" {
 		t.Fatal(msg)
 	}
-	total := clean.calls.Load()
+	total := clean.Calls()
 	t.Logf("deleting one answer of 6 makes %d storage calls", total)
 
 	everyCrash(t, total, func(n int64, after bool) []string {
 		st := backends.Local(t)
 		fx := fixture(st)
-		crashing := &faulty{Storage: st, n: n, after: after}
+		crashing := faulty.At(st, n, after)
 		_ = store.NewSurveyAnswerStore(crashing).DeleteAnswer(ctx, fx.survey, fx.ids[3])
 		// Asked again: a subscriber clicks once more.
 		if err := store.NewSurveyAnswerStore(st).DeleteAnswer(ctx, fx.survey, fx.ids[3]); err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/storage/faulty"
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -264,19 +265,19 @@ func TestEditWhileAnswering(t *testing.T) {
 // would) and finish the work: the survey is always whole, and the summary
 // equals a recount with every answer in it.
 func TestCrashEditWhileAnswering(t *testing.T) {
-	clean := &faulty{Storage: backends.Local(t)}
-	f := newFixture(t, clean.Storage, newTenant(), 6, 2)
-	if !editRun(t, clean.Storage, clean, f, func() bool { return false }) {
+	clean := faulty.New(backends.Local(t))
+	f := newFixture(t, clean.Unwrap(), newTenant(), 6, 2)
+	if !editRun(t, clean.Unwrap(), clean, f, func() bool { return false }) {
 		t.Fatal("the edit failed")
 	}
-	total := clean.calls.Load()
+	total := clean.Calls()
 	t.Logf("a clean run makes %d storage calls", total)
 
 	everyCrash(t, total, func(n int64, after bool) []string {
 		st := backends.Local(t)
 		fx := newFixture(t, st, newTenant(), 6, 2)
-		crashing := &faulty{Storage: st, n: n, after: after}
-		editRun(t, st, crashing, fx, func() bool { return crashing.calls.Load() >= n+5 })
+		crashing := faulty.At(st, n, after)
+		editRun(t, st, crashing, fx, func() bool { return crashing.Calls() >= n+5 })
 		// Right after the crash: the survey is whole, old or new.
 		var msgs []string
 		if sv, err := store.NewSurveyStore(st).Get(context.Background(), fx.survey.Tenant, fx.survey.Slug); err != nil ||

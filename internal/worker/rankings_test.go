@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/storage/faulty"
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -103,24 +104,24 @@ var recoverConfig = worker.Config{Batch: 2, Visibility: 20 * time.Second, MaxAtt
 // new process drains the queue), its rows are exact: one per list, at the
 // summary's count.
 func TestRanksCrashBetweenEveryCall(t *testing.T) {
-	clean := &faulty{Storage: backends.Local(t)}
-	f := newListedFixture(t, clean.Storage, 7, 2)
+	clean := faulty.New(backends.Local(t))
+	f := newListedFixture(t, clean.Unwrap(), 7, 2)
 	drain(t, clean, worker.New(clean, testConfig, quiet, nil))
 	if msg := f.rankDiff(true); msg != "" {
 		t.Fatal(msg)
 	}
-	total := clean.calls.Load()
+	total := clean.Calls()
 	t.Logf("a clean run of 7 answers in 4 messages, ranks included, makes %d storage calls", total)
 
 	everyCrash(t, total, func(n int64, after bool) []string {
 		st := backends.Local(t)
 		fx := newListedFixture(t, st, 7, 2)
-		crashing := &faulty{Storage: st, n: n, after: after}
+		crashing := faulty.At(st, n, after)
 		// crashConfig, as in TestCrashBetweenEveryCall: on a loaded
 		// machine the 1 s visibility can run out several times
 		// before the crash, and poisoning would hide what we test.
 		w := worker.New(crashing, crashConfig, quiet, nil)
-		for i := 0; i < 50 && crashing.calls.Load() < n+5; i++ {
+		for i := 0; i < 50 && crashing.Calls() < n+5; i++ {
 			_, _ = w.RunOnce(context.Background())
 		}
 		var found []string

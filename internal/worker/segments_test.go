@@ -14,6 +14,7 @@ import (
 
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/storage/counting"
+	"github.com/surveys-dev/surveys/internal/storage/faulty"
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -162,68 +163,9 @@ func TestSegmentsStartUpPass(t *testing.T) {
 	})
 }
 
-// crasher fails every storage call from the n-th on, as a process that
-// died there (before the call, or just after it), and ends the builder's
-// context: the builder stops as a killed process would.
-type crasher struct {
-	storage.Storage
-	n     int64
-	after bool
-	crash context.CancelFunc
-	calls atomic.Int64
-
-	mu    sync.Mutex
-	reads []bool // by call: whether it read an answer blob (a clean run's)
-}
-
-func (c *crasher) step(call func() error) error {
-	return c.stepRead(false, call)
-}
-
-func (c *crasher) stepRead(answer bool, call func() error) error {
-	n := c.calls.Add(1)
-	if c.n == 0 {
-		c.mu.Lock()
-		c.reads = append(c.reads, answer)
-		c.mu.Unlock()
-	}
-	switch {
-	case c.n == 0 || n < c.n:
-		return call()
-	case n == c.n && c.after:
-		_ = call()
-	}
-	c.crash()
-	return errCrash
-}
-
-func (c *crasher) GetBlob(ctx context.Context, ct, name string) (b storage.Blob, err error) {
-	err = c.stepRead(strings.HasPrefix(ct, "surveyanswers-"), func() (e error) { b, e = c.Storage.GetBlob(ctx, ct, name); return e })
-	return b, err
-}
-
-func (c *crasher) PutBlob(ctx context.Context, ct, name string, data []byte, o storage.PutOptions) (etag string, err error) {
-	err = c.step(func() (e error) { etag, e = c.Storage.PutBlob(ctx, ct, name, data, o); return e })
-	return etag, err
-}
-
-func (c *crasher) ListBlobs(ctx context.Context, ct string, o storage.ListOptions) (p storage.BlobPage, err error) {
-	err = c.step(func() (e error) { p, e = c.Storage.ListBlobs(ctx, ct, o); return e })
-	return p, err
-}
-
-func (c *crasher) CreateContainer(ctx context.Context, ct string, public bool) error {
-	return c.step(func() error { return c.Storage.CreateContainer(ctx, ct, public) })
-}
-
-func (c *crasher) QueryPartition(ctx context.Context, table, pk string, q storage.Query) (p storage.EntityPage, err error) {
-	err = c.step(func() (e error) { p, e = c.Storage.QueryPartition(ctx, table, pk, q); return e })
-	return p, err
-}
-
-func (c *crasher) GetEntity(ctx context.Context, table, pk, rk string) (e storage.Entity, err error) {
-	err = c.step(func() (x error) { e, x = c.Storage.GetEntity(ctx, table, pk, rk); return x })
-	return e, err
+// readsAnswer reports whether a call read one answer's blob.
+func readsAnswer(c faulty.Call) bool {
+	return c.Service == "blob" && c.Kind == "get" && strings.HasPrefix(c.Target, "surveyanswers-")
 }
 
 // TestSegmentsCrashBetweenEveryCall kills the start-up pass before and
@@ -234,14 +176,14 @@ func (c *crasher) GetEntity(ctx context.Context, table, pk, rk string) (e storag
 func TestSegmentsCrashBetweenEveryCall(t *testing.T) {
 	st := backends.Local(t)
 	fixtures := oldAccount(t, st, 105, false)
-	clean := &crasher{Storage: st, crash: func() {}}
+	clean := faulty.New(st)
 	worker.SegmentsPass(worker.NewSegments(clean, quiet), context.Background())
 	for _, f := range fixtures {
 		if msg := f.exact(); msg != "" {
 			t.Fatalf("a clean pass: %s: %s", f.survey.Slug, msg)
 		}
 	}
-	total := clean.calls.Load()
+	total, ops := clean.Calls(), clean.Ops()
 	if total < 20 || !hasMarker(t, st) {
 		t.Fatalf("a clean pass made %d calls (marker: %v)", total, hasMarker(t, st))
 	}
@@ -252,7 +194,7 @@ func TestSegmentsCrashBetweenEveryCall(t *testing.T) {
 	var wg sync.WaitGroup
 	points := 0
 	for n := int64(1); n <= total; n++ {
-		if clean.reads[n-1] && n%10 != 0 {
+		if readsAnswer(ops[n-1]) && n%10 != 0 {
 			continue
 		}
 		points++
@@ -265,7 +207,8 @@ func TestSegmentsCrashBetweenEveryCall(t *testing.T) {
 				fixtures := oldAccount(t, st, 105, false)
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
-				crashing := &crasher{Storage: st, n: n, after: after, crash: cancel}
+				crashing := faulty.At(st, n, after)
+				crashing.OnDeath = cancel
 				sb := worker.NewSegments(crashing, quiet)
 				worker.SetSegmentsRetry(sb, time.Millisecond, time.Millisecond, 3)
 				worker.SegmentsPass(sb, ctx)

@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -21,6 +20,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/postgres/pgtest"
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/storage/azure/azuritetest"
+	"github.com/surveys-dev/surveys/internal/storage/faulty"
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -277,101 +277,23 @@ func TestRedelivery(t *testing.T) {
 	f.check(t)
 }
 
-// faulty fails every storage call from the n-th on, as a process that died
-// there: before the n-th call is made, or just after it was.
-type faulty struct {
-	storage.Storage
-	n     int64
-	after bool
-	calls atomic.Int64
-}
-
-var errCrash = errors.New("injected crash")
-
-func (f *faulty) step(call func() error) error {
-	c := f.calls.Add(1)
-	switch {
-	case f.n == 0 || c < f.n:
-		return call()
-	case c == f.n && f.after:
-		_ = call()
-		return errCrash
-	default:
-		return errCrash
-	}
-}
-
-func (f *faulty) Dequeue(ctx context.Context, q string, max int, vis time.Duration) (msgs []storage.Message, err error) {
-	err = f.step(func() (e error) { msgs, e = f.Storage.Dequeue(ctx, q, max, vis); return e })
-	return msgs, err
-}
-func (f *faulty) DeleteMessage(ctx context.Context, q, id, pr string) error {
-	return f.step(func() error { return f.Storage.DeleteMessage(ctx, q, id, pr) })
-}
-func (f *faulty) Enqueue(ctx context.Context, q string, data []byte, o storage.EnqueueOptions) (id string, err error) {
-	err = f.step(func() (e error) { id, e = f.Storage.Enqueue(ctx, q, data, o); return e })
-	return id, err
-}
-func (f *faulty) GetBlob(ctx context.Context, c, name string) (b storage.Blob, err error) {
-	err = f.step(func() (e error) { b, e = f.Storage.GetBlob(ctx, c, name); return e })
-	return b, err
-}
-func (f *faulty) PutBlob(ctx context.Context, c, name string, data []byte, o storage.PutOptions) (etag string, err error) {
-	err = f.step(func() (e error) { etag, e = f.Storage.PutBlob(ctx, c, name, data, o); return e })
-	return etag, err
-}
-func (f *faulty) DeleteBlob(ctx context.Context, c, name, ifMatch string) error {
-	return f.step(func() error { return f.Storage.DeleteBlob(ctx, c, name, ifMatch) })
-}
-func (f *faulty) ListBlobs(ctx context.Context, c string, o storage.ListOptions) (p storage.BlobPage, err error) {
-	err = f.step(func() (e error) { p, e = f.Storage.ListBlobs(ctx, c, o); return e })
-	return p, err
-}
-func (f *faulty) GetEntity(ctx context.Context, table, pk, rk string) (e storage.Entity, err error) {
-	err = f.step(func() (x error) { e, x = f.Storage.GetEntity(ctx, table, pk, rk); return x })
-	return e, err
-}
-func (f *faulty) QueryPartition(ctx context.Context, table, pk string, q storage.Query) (p storage.EntityPage, err error) {
-	err = f.step(func() (e error) { p, e = f.Storage.QueryPartition(ctx, table, pk, q); return e })
-	return p, err
-}
-
-func (f *faulty) Transact(ctx context.Context, table, pk string, ops []storage.TableOp) error {
-	return f.step(func() error { return f.Storage.Transact(ctx, table, pk, ops) })
-}
-func (f *faulty) UpsertEntity(ctx context.Context, table string, e storage.Entity) (etag string, err error) {
-	err = f.step(func() (x error) { etag, x = f.Storage.UpsertEntity(ctx, table, e); return x })
-	return etag, err
-}
-func (f *faulty) DeleteEntity(ctx context.Context, table, pk, rk, ifMatch string) error {
-	return f.step(func() error { return f.Storage.DeleteEntity(ctx, table, pk, rk, ifMatch) })
-}
-func (f *faulty) InsertEntity(ctx context.Context, table string, e storage.Entity) (etag string, err error) {
-	err = f.step(func() (x error) { etag, x = f.Storage.InsertEntity(ctx, table, e); return x })
-	return etag, err
-}
-func (f *faulty) UpdateEntity(ctx context.Context, table string, e storage.Entity, ifMatch string) (etag string, err error) {
-	err = f.step(func() (x error) { etag, x = f.Storage.UpdateEntity(ctx, table, e, ifMatch); return x })
-	return etag, err
-}
-
 // TestCrashBetweenEveryCall kills the worker before and after each of its
 // storage calls in turn, restarts it, and checks that the summary equals a
 // recount from the answer blobs: nothing lost, nothing counted twice.
 func TestCrashBetweenEveryCall(t *testing.T) {
 	// A clean run tells how many calls the worker makes.
 	// Answers 1 and 4 are spilled to blobs: too large for a message.
-	clean := &faulty{Storage: backends.Local(t)}
-	f := newFixture(t, clean.Storage, newTenant(), 7, 2, 1, 4)
-	if n := spills(t, clean.Storage); n != 2 {
+	clean := faulty.New(backends.Local(t))
+	f := newFixture(t, clean.Unwrap(), newTenant(), 7, 2, 1, 4)
+	if n := spills(t, clean.Unwrap()); n != 2 {
 		t.Fatalf("%d spilled answers, want 2", n)
 	}
 	drain(t, clean, worker.New(clean, testConfig, quiet, nil))
 	f.check(t)
-	if n := spills(t, clean.Storage); n != 0 {
+	if n := spills(t, clean.Unwrap()); n != 0 {
 		t.Fatalf("%d spilled answers left after the drain", n)
 	}
-	total := clean.calls.Load()
+	total := clean.Calls()
 	if total < 10 {
 		t.Fatalf("a clean run made only %d calls", total)
 	}
@@ -380,10 +302,10 @@ func TestCrashBetweenEveryCall(t *testing.T) {
 	everyCrash(t, total, func(n int64, after bool) []string {
 		st := backends.Local(t)
 		fx := newFixture(t, st, newTenant(), 7, 2, 1, 4)
-		crashing := &faulty{Storage: st, n: n, after: after}
+		crashing := faulty.At(st, n, after)
 		// The first process runs until it "dies".
 		w := worker.New(crashing, crashConfig, quiet, nil)
-		for i := 0; i < 50 && crashing.calls.Load() < n+5; i++ {
+		for i := 0; i < 50 && crashing.Calls() < n+5; i++ {
 			_, _ = w.RunOnce(context.Background())
 		}
 		// A new process, with nothing in memory, finishes the work.
