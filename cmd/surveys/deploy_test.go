@@ -97,8 +97,9 @@ func knownVars(t *testing.T) map[string]bool {
 
 var varRE = regexp.MustCompile(`\b(?:SURVEYS|AZURE)_[A-Z0-9_]*[A-Z0-9_]`)
 
-// TestDeployEnv: the env example documents every variable the server
-// reads, and deploy/ and the README name none it does not.
+// TestDeployEnv: the env example and the operators' manual
+// (docs/operating.md) document every variable the server reads, and
+// deploy/ names none it does not.
 func TestDeployEnv(t *testing.T) {
 	known := knownVars(t)
 	if len(known) < 14 {
@@ -142,13 +143,13 @@ func TestDeployEnv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile("../../README.md")
+	manual, err := os.ReadFile("../../docs/operating.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for v := range known {
-		if !strings.Contains(string(readme), strings.TrimSuffix(v, "<REGION>")) {
-			t.Errorf("README.md does not mention %s", v)
+		if !strings.Contains(string(manual), strings.TrimSuffix(v, "<REGION>")) {
+			t.Errorf("docs/operating.md does not mention %s", v)
 		}
 	}
 }
