@@ -36,6 +36,9 @@ func TestWebhookTestEventLimit(t *testing.T) {
 		ids = append(ids, e.ID)
 	}
 	const path = "/adatum/settings/webhooks"
+	if _, _, body := app.do(t, "GET", path, nil, ana); !strings.Contains(body, "Each endpoint may be sent 3 test events a minute.") {
+		t.Error("the page does not say the limit up front")
+	}
 	page := func(id string) (int, http.Header, string) {
 		return app.do(t, "POST", path+"/"+id+"/test", url.Values{}, ana)
 	}

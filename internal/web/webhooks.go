@@ -60,6 +60,9 @@ type webhooksPage struct {
 	Created, Rotated *store.WebhookEndpoint
 	// Disabled counts the endpoints that were disabled, for the banner.
 	Disabled int
+	// TestsPerMinute is how many test events an endpoint may be sent a
+	// minute (store.WebhookStore.SendTest).
+	TestsPerMinute int
 }
 
 // Rotating reports whether e's requests carry its old secret's
@@ -72,7 +75,7 @@ func (s *Server) webhooksPage(r *http.Request) (webhooksPage, error) {
 	if err != nil {
 		return webhooksPage{}, err
 	}
-	page := webhooksPage{User: sessionFrom(ctx), Tenant: t, Events: webhookEvents, Chosen: map[string]bool{webhook.ResponseCreated: true}, ChosenSurveys: map[string]bool{}}
+	page := webhooksPage{User: sessionFrom(ctx), Tenant: t, Events: webhookEvents, TestsPerMinute: store.DefaultTestsPerMinute, Chosen: map[string]bool{webhook.ResponseCreated: true}, ChosenSurveys: map[string]bool{}}
 	if page.Endpoints, err = s.webhooks.List(ctx, t.Key); err != nil {
 		return page, err
 	}
