@@ -183,9 +183,9 @@ func (w *Webhooks) Run(ctx context.Context) error {
 		}
 		if soonest > 0 {
 			// The messages put back are visible again then: poll at
-			// once, not after the idle backoff.
-			t := time.AfterFunc(soonest, w.Wake)
-			context.AfterFunc(ctx, func() { t.Stop() })
+			// once, not after the idle backoff (a wake after Run ended
+			// does nothing).
+			time.AfterFunc(soonest, w.Wake)
 		}
 		return len(msgs), err
 	}, w.cfg.MaxIdle, w.wake, 0, w.log, "webhooks worker: dequeue failed")
