@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -24,11 +25,14 @@ const (
 // Why a request was refused. The errors a Client returns wrap one of these
 // (or a network error); Problem turns any of them into words for a page.
 var (
-	ErrNotHTTPS   = errors.New("outbound: not an https URL")
-	ErrRedirect   = errors.New("outbound: redirect refused")
-	ErrTooLarge   = errors.New("outbound: response too large")
-	ErrBadURL     = errors.New("outbound: not a usable URL")
-	errNoPlainTLS = errors.New("outbound: plain http to an address the operator did not allow")
+	ErrNotHTTPS = errors.New("outbound: not an https URL")
+	ErrRedirect = errors.New("outbound: redirect refused")
+	ErrTooLarge = errors.New("outbound: response too large")
+	ErrBadURL   = errors.New("outbound: not a usable URL")
+	// ErrNumericHost: the host is an IPv4 address in a form other than
+	// four decimal numbers (2130706433, 0x7f.1, 0177.0.0.1, 127.1).
+	ErrNumericHost = errors.New("outbound: an IPv4 address not written as four decimal numbers")
+	errNoPlainTLS  = errors.New("outbound: plain http to an address the operator did not allow")
 )
 
 // Config configures a Client.
@@ -128,6 +132,9 @@ func (c *Client) CheckURL(raw string) error {
 	if err != nil || u.Host == "" || u.User != nil || u.Opaque != "" {
 		return ErrBadURL
 	}
+	if LooseIPv4(u.Hostname()) {
+		return ErrNumericHost
+	}
 	switch u.Scheme {
 	case "https":
 		return nil
@@ -137,6 +144,40 @@ func (c *Client) CheckURL(raw string) error {
 		}
 	}
 	return ErrNotHTTPS
+}
+
+// LooseIPv4 reports whether host is an IPv4 address in a form that
+// resolvers take (inet_aton: one to four parts, each decimal, octal with
+// a leading 0 or hex with 0x, the last filling the bytes left) but that
+// is not four plain decimal numbers: 2130706433, 0x7f.1, 0177.0.0.1,
+// 127.1, 127.0.0.1. (a trailing dot). Such a host names an address that a
+// check of the URL, reading it as a name, would not see; the dial guard
+// refuses it too, later.
+func LooseIPv4(host string) bool {
+	if host == "" {
+		return false
+	}
+	h := strings.TrimSuffix(host, ".")
+	parts := strings.Split(h, ".")
+	if h == "" || len(parts) > 4 {
+		return false
+	}
+	for _, p := range parts {
+		digits, hex := p, false
+		if len(p) >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') {
+			digits, hex = p[2:], true
+		} else if p == "" {
+			return false
+		}
+		for _, c := range digits {
+			ok := c >= '0' && c <= '9' || hex && (c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F')
+			if !ok {
+				return false
+			}
+		}
+	}
+	a, err := netip.ParseAddr(host)
+	return err != nil || !a.Is4()
 }
 
 type roundTripper struct {

@@ -73,6 +73,10 @@ type WebhookEndpoint struct {
 	FailingSince time.Time
 	// Deliveries are the last deliveries, newest first.
 	Deliveries []WebhookDelivery
+	// Tests are when the test events of the last minute were sent
+	// (SendTest's limit, kept on the row so that it holds across
+	// instances).
+	Tests []time.Time
 
 	etag string
 }
@@ -120,6 +124,12 @@ type WebhookMessage struct {
 	Event    string          `json:"event"`
 	Body     json.RawMessage `json:"body,omitempty"`
 	Spill    string          `json:"spill,omitempty"`
+	// Tries are the attempts made before this message was put back by a
+	// worker whose tenant's share of the slots was taken (the queue's
+	// count of dequeues starts again with the copy); Deferred counts those
+	// put-backs.
+	Tries    int `json:"tries,omitempty"`
+	Deferred int `json:"deferred,omitempty"`
 }
 
 // WebhookStore keeps the tenants' endpoints and queues their events.
@@ -138,12 +148,20 @@ type WebhookStore struct {
 	// PublicURL is the base of the surveys' public links in survey.*
 	// events ("https://surveys.example"); "" leaves the path alone.
 	PublicURL string
+	// TestsPerMinute is how many test events one endpoint may be sent in
+	// a minute (SendTest); 0 limits nothing. NewWebhookStore sets
+	// DefaultTestsPerMinute.
+	TestsPerMinute int
 }
+
+// DefaultTestsPerMinute is the test events an endpoint may be sent per
+// minute.
+const DefaultTestsPerMinute = 3
 
 // NewWebhookStore returns a WebhookStore over st; without WithSecrets it
 // cannot add endpoints (their secrets are sealed).
 func NewWebhookStore(st storage.Storage) *WebhookStore {
-	return &WebhookStore{st: st, now: time.Now,
+	return &WebhookStore{st: st, now: time.Now, TestsPerMinute: DefaultTestsPerMinute,
 		cache: lrucache.New(10_000, 8<<20, endpointsTTL, func(_ string, eps []*WebhookEndpoint) int64 {
 			n := int64(64)
 			for _, e := range eps {
@@ -507,8 +525,13 @@ func (ws *WebhookStore) entity(e *WebhookEndpoint) (storage.Entity, error) {
 	if err != nil {
 		return storage.Entity{}, err
 	}
+	tests, err := json.Marshal(e.Tests)
+	if err != nil {
+		return storage.Entity{}, err
+	}
 	p := map[string]any{
-		"URL": e.URL, "Events": strings.Join(e.Events, ","), "Surveys": strings.Join(e.Surveys, ","),
+		"Tests": string(tests),
+		"URL":   e.URL, "Events": strings.Join(e.Events, ","), "Surveys": strings.Join(e.Surveys, ","),
 		"Secret": sealed, "CreatedOn": e.CreatedOn, "Disabled": e.Disabled, "DisabledReason": e.DisabledReason,
 		"Failures": int64(e.Failures), "Deliveries": string(deliveries),
 	}
@@ -541,6 +564,11 @@ func (ws *WebhookStore) endpoint(ent storage.Entity) (*WebhookEndpoint, error) {
 	if s := ent.String("Deliveries"); s != "" {
 		if err := json.Unmarshal([]byte(s), &e.Deliveries); err != nil {
 			return nil, fmt.Errorf("store: endpoint %s/%s's deliveries: %w", e.Tenant, e.ID, err)
+		}
+	}
+	if s := ent.String("Tests"); s != "" && s != "null" {
+		if err := json.Unmarshal([]byte(s), &e.Tests); err != nil {
+			return nil, fmt.Errorf("store: endpoint %s/%s's tests: %w", e.Tenant, e.ID, err)
 		}
 	}
 	v, err := ws.secrets.Open(ent.String("Secret"), secretContext(e.Tenant, e.ID))
@@ -615,13 +643,59 @@ func (ws *WebhookStore) EmitSurvey(ctx context.Context, sv *survey.Survey) (int,
 	})
 }
 
-// SendTest queues a webhook.test event for one endpoint, disabled or not.
+// TestLimitError is SendTest's refusal: the endpoint was sent its
+// TestsPerMinute test events in the last minute.
+type TestLimitError struct {
+	Limit int
+	// RetryAfter is when the next test may be sent, from now.
+	RetryAfter time.Duration
+}
+
+func (e *TestLimitError) Error() string {
+	secs := max(1, int((e.RetryAfter+time.Second-1)/time.Second))
+	unit := "seconds"
+	if secs == 1 {
+		unit = "second"
+	}
+	return fmt.Sprintf("An endpoint may be sent %d test events a minute; send the next one in %d %s.", e.Limit, secs, unit)
+}
+
+// SendTest queues a webhook.test event for one endpoint, disabled or not:
+// at most TestsPerMinute in any minute (a *TestLimitError beyond, and
+// nothing queued). The times of the last minute's tests are written on
+// the endpoint's row with its ETag, so the limit holds across instances.
 func (ws *WebhookStore) SendTest(ctx context.Context, tenant, id string) error {
-	e, err := ws.Get(ctx, tenant, id)
+	var e *WebhookEndpoint
+	var err error
+	now := ws.now()
+	if ws.TestsPerMinute <= 0 {
+		e, err = ws.Get(ctx, tenant, id)
+	} else {
+		var limited *TestLimitError
+		_, err = ws.change(ctx, tenant, id, func(c *WebhookEndpoint) bool {
+			limited = nil
+			kept := c.Tests[:0:0]
+			for _, at := range c.Tests {
+				if now.Sub(at) < time.Minute && !at.After(now) {
+					kept = append(kept, at)
+				}
+			}
+			if len(kept) >= ws.TestsPerMinute {
+				limited = &TestLimitError{Limit: ws.TestsPerMinute, RetryAfter: kept[len(kept)-ws.TestsPerMinute].Add(time.Minute).Sub(now)}
+				return false
+			}
+			c.Tests = append(kept, now.UTC())
+			cp := *c
+			e = &cp
+			return true
+		})
+		if err == nil && limited != nil {
+			return limited
+		}
+	}
 	if err != nil {
 		return err
 	}
-	now := ws.now()
 	data, err := webhook.Body(webhook.Event{Type: webhook.Test, Timestamp: now, Data: webhook.TestData{Message: "A test event from Surveys."}})
 	if err != nil {
 		return err

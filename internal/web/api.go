@@ -101,6 +101,9 @@ func (s *Server) requireToken(next http.Handler) http.Handler {
 			s.apiHandle(func(http.ResponseWriter, *http.Request) (int, any, error) { return 0, nil, err })(w, r)
 			return
 		}
+		// Answers carry a tenant's data, some a secret shown once (a new
+		// endpoint, a rotation): no cache keeps them.
+		w.Header().Set("Cache-Control", "no-store")
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), apiTenantKey{}, auth)))
 	})
 }

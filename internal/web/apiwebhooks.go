@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -172,7 +173,12 @@ func (s *Server) apiDoWebhookAction(w http.ResponseWriter, r *http.Request, acti
 		}
 		return http.StatusOK, toAPIWebhook(e, true), nil
 	case "test":
-		if err := s.webhooks.SendTest(ctx, tenant, id); err != nil {
+		err := s.webhooks.SendTest(ctx, tenant, id)
+		if limited, ok := errors.AsType[*store.TestLimitError](err); ok {
+			w.Header().Set("Retry-After", retryAfter(limited.RetryAfter))
+			return http.StatusTooManyRequests, apiError{Error: limited.Error()}, nil
+		}
+		if err != nil {
 			return 0, nil, err
 		}
 		return http.StatusAccepted, map[string]string{"status": "queued"}, nil

@@ -2,14 +2,17 @@ package web
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/surveys-dev/surveys/internal/outbound"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 	"github.com/surveys-dev/surveys/internal/webhook"
@@ -63,6 +66,9 @@ type webhooksPage struct {
 	// KeepsSecrets is false when the server has no secret key: the page
 	// says so first, and offers no form.
 	KeepsSecrets bool
+	// TestsPerMinute is how many test events an endpoint may be sent a
+	// minute (store.WebhookStore.SendTest).
+	TestsPerMinute int
 }
 
 // Rotating reports whether e's requests carry its old secret's
@@ -75,7 +81,7 @@ func (s *Server) webhooksPage(r *http.Request) (webhooksPage, error) {
 	if err != nil {
 		return webhooksPage{}, err
 	}
-	page := webhooksPage{User: sessionFrom(ctx), Tenant: t, Events: webhookEvents, Chosen: map[string]bool{webhook.ResponseCreated: true}, ChosenSurveys: map[string]bool{},
+	page := webhooksPage{User: sessionFrom(ctx), Tenant: t, Events: webhookEvents, TestsPerMinute: store.DefaultTestsPerMinute, Chosen: map[string]bool{webhook.ResponseCreated: true}, ChosenSurveys: map[string]bool{},
 		KeepsSecrets: s.webhooks.KeepsSecrets()}
 	if page.Endpoints, err = s.webhooks.List(ctx, t.Key); err != nil {
 		return page, err
@@ -199,7 +205,11 @@ func (s *Server) webhookURLProblem(raw string) string {
 	if raw == "" {
 		return "Give the URL that receives the events, such as https://example.com/hooks/surveys."
 	}
-	if err := s.hooksClient.CheckURL(raw); err != nil {
+	err := s.hooksClient.CheckURL(raw)
+	if errors.Is(err, outbound.ErrNumericHost) {
+		return "Write an address as four numbers from 0 to 255, such as 203.0.113.7, or give the host's name."
+	}
+	if err != nil {
 		return "Give an https URL, such as https://example.com/hooks/surveys (without a user name or password)."
 	}
 	u, _ := url.Parse(raw)
@@ -232,6 +242,9 @@ func (s *Server) webhookAction(w http.ResponseWriter, r *http.Request) error {
 		return s.rotateWebhook(w, r, tenant, id)
 	case "test":
 		err, done = s.webhooks.SendTest(r.Context(), tenant, id), "tested"
+		if limited, ok := errors.AsType[*store.TestLimitError](err); ok {
+			return s.testLimited(w, r, limited)
+		}
 	case "enable":
 		err, done = s.webhooks.Enable(r.Context(), tenant, id), "enabled"
 	case "delete":
@@ -244,6 +257,24 @@ func (s *Server) webhookAction(w http.ResponseWriter, r *http.Request) error {
 	}
 	http.Redirect(w, r, "/"+tenant+"/settings/webhooks?done="+done, http.StatusSeeOther)
 	return nil
+}
+
+// testLimited answers a test refused by the endpoint's limit: the page
+// again, 429, saying when the next may be sent.
+func (s *Server) testLimited(w http.ResponseWriter, r *http.Request, limited *store.TestLimitError) error {
+	page, err := s.webhooksPage(r)
+	if err != nil {
+		return err
+	}
+	page.Message = limited.Error()
+	w.Header().Set("Retry-After", retryAfter(limited.RetryAfter))
+	s.render(w, r, http.StatusTooManyRequests, "webhooks", page)
+	return nil
+}
+
+// retryAfter is a Retry-After header's seconds, rounded up.
+func retryAfter(d time.Duration) string {
+	return strconv.Itoa(max(1, int((d+time.Second-1)/time.Second)))
 }
 
 // rotateWebhook gives an endpoint a new secret and shows it once; the old

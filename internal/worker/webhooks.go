@@ -39,6 +39,13 @@ type WebhookConfig struct {
 	// Parallel is how many deliveries run at once: one slow receiver holds
 	// one of them, never the others.
 	Parallel int
+	// Share is the most of them one tenant holds at once (0: a quarter of
+	// Parallel, at least 1): a tenant's slow endpoint, or its flood of
+	// events, leaves the other slots to the other tenants. A message of a
+	// tenant at its share is put back for Defer, doubled each time it is
+	// put back, up to 16 times Defer (0: a second).
+	Share int
+	Defer time.Duration
 	// MaxIdle is the longest pause between polls of an empty queue.
 	MaxIdle time.Duration
 }
@@ -51,7 +58,7 @@ type WebhookConfig struct {
 var DefaultWebhookConfig = WebhookConfig{
 	Timeout: outbound.DefaultTimeout, Visibility: time.Minute,
 	Schedule:     []time.Duration{time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 5 * time.Hour, 10 * time.Hour},
-	DisableAfter: 24 * time.Hour, Parallel: 16, MaxIdle: 30 * time.Second,
+	DisableAfter: 24 * time.Hour, Parallel: 16, Share: 4, Defer: time.Second, MaxIdle: 30 * time.Second,
 }
 
 // WebhookAlert is told once when an endpoint is disabled (AdminMail).
@@ -80,8 +87,12 @@ type Webhooks struct {
 	// Alert, when set, is told of each endpoint this worker disables.
 	Alert WebhookAlert
 
-	delivered, failed, poisoned prometheus.Counter
-	lag                         *lag
+	delivered, failed, poisoned, deferred prometheus.Counter
+	lag                                   *lag
+
+	// busy counts the slots each tenant holds (Run).
+	mu   sync.Mutex
+	busy map[string]int
 }
 
 // NewWebhooks returns a webhooks worker that posts through client (an
@@ -93,17 +104,24 @@ func NewWebhooks(st storage.Storage, hooks *store.WebhookStore, client *http.Cli
 	if cfg.Parallel <= 0 {
 		cfg.Parallel = 1
 	}
-	return &Webhooks{st: st, hooks: hooks, client: client, cfg: cfg, log: log, now: time.Now, wake: newWaker(),
+	if cfg.Share <= 0 {
+		cfg.Share = max(1, cfg.Parallel/4)
+	}
+	if cfg.Defer <= 0 {
+		cfg.Defer = time.Second
+	}
+	return &Webhooks{st: st, hooks: hooks, client: client, cfg: cfg, log: log, now: time.Now, wake: newWaker(), busy: map[string]int{},
 		delivered: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_webhooks_delivered_total", Help: "Webhook events their receiver took (a 2xx answer)."}),
 		failed:    prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_webhooks_failed_total", Help: "Attempts to deliver a webhook event that failed (tried again, or poisoned)."}),
 		poisoned:  prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_webhooks_poison_messages_total", Help: "Webhook events moved to the poison queue."}),
+		deferred:  prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_webhooks_deferred_total", Help: "Webhook events put back for a while because their tenant held its share of the delivery slots."}),
 		lag:       newLag("webhooks"),
 	}
 }
 
 // Collectors returns the worker's metrics, to register.
 func (w *Webhooks) Collectors() []prometheus.Collector {
-	return append([]prometheus.Collector{w.delivered, w.failed, w.poisoned}, w.lag.collectors()...)
+	return append([]prometheus.Collector{w.delivered, w.failed, w.poisoned, w.deferred}, w.lag.collectors()...)
 }
 
 // Wake makes Run take the queue now: this instance queued an event. It
@@ -112,8 +130,11 @@ func (w *Webhooks) Wake() { w.wake.Wake() }
 
 // Run delivers the queue's events until ctx is done, up to Parallel at
 // once: it takes more as deliveries finish, not batch by batch, so a slow
-// receiver keeps one slot only. Deliveries under way when ctx ends are
-// stopped and their messages made visible again.
+// receiver keeps one slot only. A tenant holds at most Share slots: its
+// further messages are put back (defer) instead of taking one, so that
+// its slow endpoints or its many events never hold back another tenant's.
+// Deliveries under way when ctx ends are stopped and their messages made
+// visible again.
 func (w *Webhooks) Run(ctx context.Context) error {
 	slots := make(chan struct{}, w.cfg.Parallel)
 	var wg sync.WaitGroup
@@ -139,21 +160,40 @@ func (w *Webhooks) Run(ctx context.Context) error {
 		for range n - len(msgs) {
 			<-slots
 		}
+		var soonest time.Duration
 		for _, m := range msgs {
+			tenant := messageTenant(m)
+			if !w.claim(tenant) {
+				<-slots
+				d, derr := w.putBack(ctx, m)
+				if derr != nil {
+					w.log.Warn("webhooks worker: put back a message of a tenant at its share", "tenant", tenant, "err", derr)
+				} else if soonest == 0 || d < soonest {
+					soonest = d
+				}
+				continue
+			}
 			wg.Add(1)
 			go func() {
-				defer func() { <-slots; wg.Done() }()
+				defer func() { w.release(tenant); <-slots; wg.Done() }()
 				if err := w.handle(ctx, m); err != nil {
 					w.log.Warn("webhooks worker: message failed", "err", err)
 				}
 			}()
+		}
+		if soonest > 0 {
+			// The messages put back are visible again then: poll at
+			// once, not after the idle backoff (a wake after Run ended
+			// does nothing).
+			time.AfterFunc(soonest, w.Wake)
 		}
 		return len(msgs), err
 	}, w.cfg.MaxIdle, w.wake, 0, w.log, "webhooks worker: dequeue failed")
 }
 
 // RunOnce takes up to Parallel messages, delivers them at once and waits
-// for them all. It returns the number taken.
+// for them all (whatever their tenants' shares: it is for tests and
+// tools). It returns the number taken.
 func (w *Webhooks) RunOnce(ctx context.Context) (int, error) {
 	msgs, err := w.take(ctx, min(w.cfg.Parallel, storage.MaxDequeue))
 	if err != nil {
@@ -203,7 +243,7 @@ func (w *Webhooks) handle(ctx context.Context, m storage.Message) error {
 	if err != nil {
 		return err // comes back after its visibility timeout
 	}
-	attempt := int(m.DequeueCount)
+	attempt := msg.Tries + int(m.DequeueCount)
 	if e.Disabled && msg.Event != webhook.Test {
 		return w.poison(ctx, m, msg, nil, "the endpoint is disabled: "+e.DisabledReason)
 	}
@@ -247,6 +287,66 @@ func (w *Webhooks) handle(ctx context.Context, m storage.Message) error {
 		return fmt.Errorf("webhooks worker: put back %s: %w", m.ID, err)
 	}
 	return nil
+}
+
+// messageTenant is the tenant of a message ("" when it cannot be read:
+// handle poisons it).
+func messageTenant(m storage.Message) string {
+	var t struct {
+		Tenant string `json:"tenant"`
+	}
+	_ = json.Unmarshal(m.Data, &t)
+	return t.Tenant
+}
+
+// claim takes a slot for tenant if it holds fewer than its share.
+func (w *Webhooks) claim(tenant string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if tenant != "" && w.busy[tenant] >= w.cfg.Share {
+		return false
+	}
+	w.busy[tenant]++
+	return true
+}
+
+// release gives back a slot claimed for tenant.
+func (w *Webhooks) release(tenant string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.busy[tenant]--; w.busy[tenant] <= 0 {
+		delete(w.busy, tenant)
+	}
+}
+
+// putBack puts a message of a tenant at its share back on the queue, to
+// come back after the returned wait (Defer, doubled each time it was put
+// back, up to 16 times Defer). This dequeue was no attempt: the message
+// goes back as a copy that carries the attempts made so far (Tries),
+// since the queue counts every dequeue; the copy is queued before the
+// message is deleted, so a crash between them leaves two copies with one
+// webhook-id (at least once), never none.
+func (w *Webhooks) putBack(ctx context.Context, m storage.Message) (time.Duration, error) {
+	ctx = context.WithoutCancel(ctx)
+	var msg store.WebhookMessage
+	if err := json.Unmarshal(m.Data, &msg); err != nil {
+		return 0, err
+	}
+	wait := w.cfg.Defer << min(msg.Deferred, 4)
+	msg.Tries += int(m.DequeueCount) - 1
+	msg.Deferred++
+	data, err := json.Marshal(msg)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := w.st.Enqueue(ctx, store.WebhooksQueue, data, storage.EnqueueOptions{TTL: -1, Delay: wait}); err != nil {
+		return 0, fmt.Errorf("webhooks worker: put back %s: %w", m.ID, err)
+	}
+	w.deferred.Inc()
+	if err := w.st.DeleteMessage(ctx, store.WebhooksQueue, m.ID, m.PopReceipt); err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return wait, fmt.Errorf("webhooks worker: delete %s put back: %w", m.ID, err)
+	}
+	return wait, nil
 }
 
 // endpoint returns the endpoint a message is for: from the store's cache

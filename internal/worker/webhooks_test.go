@@ -26,7 +26,7 @@ import (
 // webhookConfig is the default schedule compressed: 3 retries a few
 // milliseconds apart, a timeout of 300 ms.
 var webhookConfig = worker.WebhookConfig{Timeout: 300 * time.Millisecond, Visibility: 5 * time.Second,
-	Schedule: []time.Duration{5 * time.Millisecond, 5 * time.Millisecond, 5 * time.Millisecond}, DisableAfter: time.Hour, Parallel: 8, MaxIdle: 20 * time.Millisecond}
+	Schedule: []time.Duration{5 * time.Millisecond, 5 * time.Millisecond, 5 * time.Millisecond}, DisableAfter: time.Hour, Parallel: 8, Share: 4, MaxIdle: 20 * time.Millisecond}
 
 // received is one request a receiver got.
 type received struct {
