@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -80,7 +79,7 @@ func TestDesigner(t *testing.T) {
 	if code, h, _ := post("/adatum/surveys/lunch-survey/edit", edit); code != 303 || h.Get("Location") != "/adatum/surveys/lunch-survey/share" {
 		t.Fatalf("publish = %d %q", code, h.Get("Location"))
 	}
-	time.Sleep(5 * time.Millisecond)
+	app.pastCacheTTL()
 	if code, _, body := app.get(t, "/survey/adatum/lunch-survey", nil); code != 200 || !strings.Contains(body, "Rate the food") || strings.Contains(body, "Pick a dessert") {
 		t.Fatalf("published page = %d", code)
 	}
@@ -111,7 +110,7 @@ func TestDesigner(t *testing.T) {
 	if code, _, _ := post("/adatum/surveys/lunch-survey/close", url.Values{}); code != 303 {
 		t.Fatalf("close = %d", code)
 	}
-	time.Sleep(5 * time.Millisecond)
+	app.pastCacheTTL()
 	if code, _, _ := app.get(t, "/survey/adatum/lunch-survey", nil); code != http.StatusGone {
 		t.Errorf("closed page = %d", code)
 	}
@@ -143,7 +142,7 @@ func TestDesigner(t *testing.T) {
 	if sv, err := app.surveys.Get(ctx, "adatum", "lunch-survey"); err != nil || !sv.Trashed() {
 		t.Fatalf("after delete: %v, trashed %v", err, sv != nil && sv.Trashed())
 	}
-	time.Sleep(5 * time.Millisecond) // the public cache's TTL in tests
+	app.pastCacheTTL()
 	if code, _, _ := app.get(t, "/survey/adatum/lunch-survey", nil); code != http.StatusNotFound {
 		t.Errorf("a trashed survey's public page = %d, want 404", code)
 	}
@@ -157,7 +156,7 @@ func TestDesigner(t *testing.T) {
 	if code, _, _ := post("/adatum/surveys/lunch-survey/restore", url.Values{}); code != 303 {
 		t.Fatalf("restore = %d", code)
 	}
-	time.Sleep(5 * time.Millisecond) // the public cache's TTL in tests
+	app.pastCacheTTL()
 	if code, _, _ := app.get(t, "/survey/adatum/lunch-survey", nil); code != http.StatusGone {
 		t.Errorf("a restored (closed) survey's public page = %d, want 410", code)
 	}

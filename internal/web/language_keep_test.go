@@ -98,7 +98,7 @@ func TestLiveHintTranslated(t *testing.T) {
 	if err := app.surveys.SetTranslations(context.Background(), "adatum", sv.Slug, "", map[string]survey.Translation{"fr": fr}); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Millisecond) // past the test cache's TTL
+	app.pastCacheTTL()
 	path := "/survey/adatum/" + sv.Slug
 	_, _, en := app.do(t, "GET", path, nil, nil)
 	mustContain(t, "English", en, "Answer only if your answer to “Do you own a car?” is “Yes” or you did not answer “Do you own a car?”.")

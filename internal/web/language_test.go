@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -28,7 +27,7 @@ func (a *testApp) frenchPoll(t *testing.T, title string) *survey.Survey {
 	if err := a.surveys.SetTranslations(context.Background(), "adatum", sv.Slug, "", map[string]survey.Translation{"fr": fr}); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Millisecond) // past the test cache's TTL
+	a.pastCacheTTL()
 	got, err := a.surveys.Get(context.Background(), "adatum", sv.Slug)
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +88,7 @@ func TestRespondentLanguage(t *testing.T) {
 	if err := app.surveys.SetTranslations(context.Background(), "adatum", sv.Slug, "de", sv.Translations); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Millisecond)
+	app.pastCacheTTL()
 	_, _, body := app.do(t, "GET", path, nil, nil)
 	mustContain(t, "the survey's language", body, `<html lang="de"`, "Antworten senden")
 	// Subscriber pages stay English.
@@ -278,7 +277,7 @@ func TestTranslationsEditor(t *testing.T) {
 	if code != 303 || h.Get("Location") != page+"?lang=fr&saved=1" {
 		t.Fatalf("save = %d %q", code, h.Get("Location"))
 	}
-	time.Sleep(5 * time.Millisecond)
+	app.pastCacheTTL()
 	_, _, resp := app.do(t, "GET", "/survey/adatum/"+sv.Slug+"?lang=fr", nil, nil)
 	mustContain(t, "respondent", resp, "Sondage", "Aimez-vous cela ?", "<span>Oui</span>", "<span>No</span>", "Not at all", "Beaucoup")
 }

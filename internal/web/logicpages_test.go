@@ -41,7 +41,7 @@ func (a *testApp) carSurvey(t testing.TB, title string) (*survey.Survey, map[str
 			{ID: "why", Text: "Why so low?", Type: survey.SimpleText, Section: "last",
 				ShowIf: &survey.Condition{Match: "all", Rules: []survey.Rule{{Question: "rate", Op: "less_than", Values: []string{"3"}}}}},
 		}})
-	time.Sleep(5 * time.Millisecond) // past the test cache's TTL
+	a.pastCacheTTL()
 	ids := map[string]string{}
 	for i, name := range []string{"own", "kind", "brand", "rate", "again", "why"} {
 		ids[name] = sv.Questions[i].ID
@@ -230,7 +230,7 @@ func TestLogicSkippedSection(t *testing.T) {
 			{ID: "pet", Text: "Which pet?", Type: survey.MultipleChoice, PossibleAnswers: []string{"Cat", "None"}},
 			{ID: "name", Text: "Its name?", Type: survey.ShortText, ShowIf: yes()},
 		}})
-	time.Sleep(5 * time.Millisecond)
+	app.pastCacheTTL()
 	ids := map[string]string{"pet": sv.Questions[0].ID, "name": sv.Questions[1].ID, "more": sv.Questions[2].ID}
 	path := "/survey/adatum/" + sv.Slug
 	app.walk(t, path, ids, []logicStep{

@@ -29,7 +29,7 @@ func (a *testApp) threePages(t testing.TB, title string) *survey.Survey {
 			{Text: "Pick a dish", Type: survey.MultipleChoice, PossibleAnswers: []string{"Soup", "Salad"}, Section: "food"},
 			{Text: "Rate us", Type: survey.FiveStars, Section: "last"},
 		}})
-	time.Sleep(5 * time.Millisecond) // past the test cache's TTL
+	a.pastCacheTTL()
 	return sv
 }
 
@@ -251,7 +251,7 @@ func TestSinglePageUnchanged(t *testing.T) {
 	app := newTestApp(t)
 	sv := app.publish(t, &survey.Survey{Title: "One section", Sections: []survey.Section{{ID: "only", Title: "Only"}},
 		Questions: []survey.Question{{Text: "Say", Type: survey.SimpleText, Section: "only"}}})
-	time.Sleep(5 * time.Millisecond)
+	app.pastCacheTTL()
 	for _, path := range []string{app.path(), "/survey/adatum/" + sv.Slug} {
 		code, _, body := app.do(t, "GET", path, nil, nil)
 		if code != 200 {
@@ -272,7 +272,7 @@ func TestSectionShuffle(t *testing.T) {
 	}
 	qs = append(qs, survey.Question{Text: "Last", Type: survey.SimpleText, Optional: true, Section: "last"})
 	sv := app.publish(t, &survey.Survey{Title: "Shuffled", Sections: []survey.Section{{ID: "mixed", Shuffle: true}, {ID: "last"}}, Questions: qs})
-	time.Sleep(5 * time.Millisecond)
+	app.pastCacheTTL()
 	path := "/survey/adatum/" + sv.Slug
 	order := func(body string) string {
 		var out []string
@@ -374,7 +374,7 @@ func TestSaveAndResume(t *testing.T) {
 	if _, err := app.surveys.SetState(ctx, "adatum", sv.Slug, survey.Closed); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Millisecond)
+	app.pastCacheTTL()
 	if code, _, _ := app.do(t, "GET", link, nil, nil); code != 410 {
 		t.Errorf("the link of a closed survey = %d", code)
 	}
@@ -384,7 +384,7 @@ func TestSaveAndResume(t *testing.T) {
 	if _, err := app.surveys.SetState(ctx, "adatum", sv.Slug, survey.Published); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Millisecond)
+	app.pastCacheTTL()
 	token = app.token(t, path)
 	app.post(t, path, token, "", "save", "q-"+q[0].ID, "Eve")
 	if n := app.blobs(t, store.ResumeContainer); n != 1 {
@@ -421,7 +421,7 @@ func TestPageCheckFollowsLogic(t *testing.T) {
 			{ID: "b", Text: "What did you eat?", Type: survey.SimpleText, Section: "two",
 				ShowIf: &survey.Condition{Match: "all", Rules: []survey.Rule{{Question: "a", Op: "equals", Values: []string{"Yes"}}}}},
 		}})
-	time.Sleep(5 * time.Millisecond) // past the test cache's TTL
+	app.pastCacheTTL()
 	path := "/survey/adatum/" + sv.Slug
 	q := sv.Questions
 	for _, c := range []struct {

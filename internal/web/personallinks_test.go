@@ -22,7 +22,7 @@ func (a *testApp) oncePoll(t *testing.T, title string, onePer survey.OnePer, may
 	t.Helper()
 	sv := a.publish(t, &survey.Survey{Title: title, OnePer: onePer, MayChange: mayChange,
 		Questions: []survey.Question{{Text: "Rate the talk", Type: survey.FiveStars}}})
-	time.Sleep(5 * time.Millisecond) // past the test cache's TTL
+	a.pastCacheTTL()
 	return sv
 }
 

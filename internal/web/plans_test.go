@@ -68,7 +68,7 @@ func TestPlanLimitsInTheBrowser(t *testing.T) {
 	if err := tenants.Update(ctx, tn); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Millisecond)
+	app.pastCacheTTL()
 	if code, _, body := app.do(t, "GET", app.path(), nil, nil); code != http.StatusGone || !strings.Contains(body, "This survey is closed") {
 		t.Fatalf("survey page after the trial = %d", code)
 	}
@@ -85,7 +85,7 @@ func TestPlanLimitsInTheBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Millisecond)
+	app.pastCacheTTL()
 	if code, _, _ := app.do(t, "GET", app.path(), nil, nil); code != http.StatusNotFound {
 		t.Errorf("survey page while suspended = %d, want 404", code)
 	}

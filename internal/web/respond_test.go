@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -36,7 +37,22 @@ type testApp struct {
 	adatum  *survey.Survey // the published demo survey
 	views   *store.ViewCounter
 	ranks   *store.RankingStore
+	clock   *testClock // the public cache's
 }
+
+// testClock is the time plus an offset that a test moves forward, for the
+// caches that expire (instead of sleeping past their TTL).
+type testClock struct{ offset atomic.Int64 }
+
+func (c *testClock) Now() time.Time { return time.Now().Add(time.Duration(c.offset.Load())) }
+
+// Advance moves the clock d forward.
+func (c *testClock) Advance(d time.Duration) { c.offset.Add(int64(d)) }
+
+// pastCacheTTL moves the public cache's clock past its TTL: the next
+// request reads what the store holds now (the edit of a survey or tenant
+// made in the store, or through a page, just before).
+func (a *testApp) pastCacheTTL() { a.clock.Advance(time.Minute) }
 
 func newTestApp(t testing.TB) *testApp {
 	t.Helper()
@@ -60,12 +76,13 @@ func newTestAppOn(t testing.TB, st storage.Storage, opts ...func(*web.Deps)) *te
 	}
 	surveys, tenants, answers := store.NewSurveyStore(st), store.NewTenantStore(st).WithSecrets(testBox), store.NewSurveyAnswerStore(st)
 	views, ranks := store.NewViewCounter(st, time.Hour), store.NewRankingStore(st)
+	clock := &testClock{}
 	deps := web.Deps{
 		Logger:      slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Surveys:     surveys,
 		Tenants:     tenants,
 		Storage:     st,
-		Public:      store.NewCachedSurveys(surveys, tenants, time.Millisecond),
+		Public:      store.NewCachedSurveys(surveys, tenants, time.Millisecond).WithClock(clock.Now),
 		Notifier:    store.NewNotifier(answers, 2),
 		Users:       store.NewUserStore(st),
 		Summaries:   store.NewSurveyAnswersSummaryStore(st),
@@ -111,7 +128,7 @@ func newTestAppOn(t testing.TB, st storage.Storage, opts ...func(*web.Deps)) *te
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &testApp{web: s, st: st, srv: srv, surveys: surveys, answers: answers, adatum: adatum, views: views, ranks: ranks,
+	return &testApp{web: s, st: st, srv: srv, surveys: surveys, answers: answers, adatum: adatum, views: views, ranks: ranks, clock: clock,
 		client: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
 
@@ -214,7 +231,7 @@ func TestPublicPages(t *testing.T) {
 	if _, err := app.surveys.SetState(ctx, "adatum", closed.Slug, survey.Closed); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Millisecond) // past the test cache's TTL
+	app.pastCacheTTL()
 	tests := []struct {
 		name, path string
 		code       int

@@ -41,7 +41,7 @@ func TestRespondentPage(t *testing.T) {
 			{Text: "Rate the food", Type: survey.FiveStars, Optional: true},
 			{Text: "Anything else?", Type: survey.SimpleText, Optional: true},
 		}})
-	time.Sleep(5 * time.Millisecond) // past the test cache's TTL
+	app.pastCacheTTL()
 	text, stars, more := sv.Questions[0].ID, sv.Questions[1].ID, sv.Questions[2].ID
 	path := "/survey/adatum/" + sv.Slug
 	tests := []struct {
@@ -147,7 +147,7 @@ func TestThankYouPage(t *testing.T) {
 	own := app.publish(t, &survey.Survey{Title: "With thanks", ThankYou: "Thanks a lot!\nThe team\n\nSee you <soon>",
 		Questions: []survey.Question{{Text: "Q", Type: survey.SimpleText}}})
 	plain := app.publish(t, &survey.Survey{Title: "Without thanks", Questions: []survey.Question{{Text: "Q", Type: survey.SimpleText}}})
-	time.Sleep(5 * time.Millisecond) // past the test cache's TTL
+	app.pastCacheTTL()
 	logoTag := `<img class="tenant-logo" src="/logos/` + logo + `" alt="Adatum`
 	tests := []struct {
 		name, path       string

@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/store"
@@ -105,7 +104,7 @@ func TestSettingsAndLogo(t *testing.T) {
 	if code != 200 || h.Get("Content-Type") != "image/png" || h.Get("X-Content-Type-Options") != "nosniff" || !bytes.Equal([]byte(body), testPNG(t)) {
 		t.Fatalf("GET the logo = %d %q", code, h.Get("Content-Type"))
 	}
-	time.Sleep(5 * time.Millisecond) // the test app's public cache lives 1 ms
+	app.pastCacheTTL()
 	if code, _, body := app.do(t, "GET", app.path(), nil, nil); code != 200 || !strings.Contains(body, `src="/logos/`+tn.Logo+`"`) || !strings.Contains(body, "Adatum Corporation") {
 		t.Fatalf("the survey page does not show the new logo and name (%d)", code)
 	}
