@@ -9,14 +9,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
 func TestDesigner(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
@@ -116,7 +116,7 @@ func TestDesigner(t *testing.T) {
 	}
 	// Another tenant cannot touch it.
 	_, fred := func() (int, *http.Cookie) {
-		if _, err := store.NewUserStore(app.st).Add(ctx, "fabrikam", "fred@fabrikam.example", "another long password"); err != nil {
+		if _, err := testUsers(app.st).Add(ctx, "fabrikam", "fred@fabrikam.example", "another long password"); err != nil {
 			t.Fatal(err)
 		}
 		return app.signIn(t, "fabrikam", "fred@fabrikam.example", "another long password")
@@ -186,9 +186,10 @@ func TestDesigner(t *testing.T) {
 // to the form, into a preview of unsaved edits (saving nothing) and into a
 // copy; the buttons land on the question they are about.
 func TestDesignerSettings(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
@@ -343,9 +344,10 @@ func sameQuestions(got, want []survey.Question) bool {
 // each problem beside its field (aria-invalid, aria-describedby) and in
 // the summary at the top, linked to the field.
 func TestDesignerRefused(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")

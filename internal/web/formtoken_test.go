@@ -34,6 +34,7 @@ func newClockApp(t *testing.T) (*testApp, *atomic.Int64) {
 // survey within a day; any other comes back 422 with the answers kept and a
 // fresh token, and stores nothing.
 func TestFormToken(t *testing.T) {
+	t.Parallel()
 	app, skew := newClockApp(t)
 	fabrikam, err := app.surveys.List(context.Background(), "fabrikam")
 	if err != nil || len(fabrikam) == 0 {
@@ -121,6 +122,7 @@ func (a *testApp) challengePage(t *testing.T) (token, pow string) {
 // solution of its form's challenge, once; a missing, wrong, replayed or
 // expired one comes back 422 with the answers kept, and is not stored.
 func TestChallenge(t *testing.T) {
+	t.Parallel()
 	app, skew := newClockApp(t)
 	ctx := context.Background()
 	if err := app.surveys.SetChallenge(ctx, "adatum", app.adatum.Slug, true); err != nil {
@@ -196,6 +198,7 @@ func mustAtoi(t *testing.T, s string) int {
 // TestDesignerChallenge: the robot check is a checkbox of the designer,
 // stored on the survey, and a button of a published survey.
 func TestDesignerChallenge(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	c := signedIn(t, app, "adatum", "ana@adatum.example")

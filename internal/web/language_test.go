@@ -40,6 +40,7 @@ func (a *testApp) frenchPoll(t *testing.T, title string) *survey.Survey {
 // Accept-Language, else the survey's own, else English; <html> says it,
 // and its direction.
 func TestRespondentLanguage(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	sv := app.frenchPoll(t, "Lunch poll")
 	path := "/survey/adatum/" + sv.Slug
@@ -101,6 +102,7 @@ func TestRespondentLanguage(t *testing.T) {
 // in French (422), and their choice ("Oui") is stored as the original
 // ("Yes"), so the summary is the same whatever the language.
 func TestFrenchRespondent(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	sv := app.frenchPoll(t, "Lunch poll")
 	path := "/survey/adatum/" + sv.Slug
@@ -160,6 +162,7 @@ func (a *testApp) postWith(t *testing.T, path string, header map[string]string, 
 // before translations still imports; a translation into an unknown
 // language is a 422 beside it, and nothing is made.
 func TestTranslationsTravel(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	sv := app.frenchPoll(t, "Lunch poll")
@@ -225,6 +228,7 @@ func TestTranslationsTravel(t *testing.T) {
 // two choices reading the same) is a 422 beside the field with nothing
 // saved.
 func TestTranslationsEditor(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	sv := app.publish(t, &survey.Survey{Title: "Lunch poll", Questions: []survey.Question{

@@ -110,6 +110,7 @@ func mustLack(t testing.TB, what, body string, absent ...string) {
 // until the last page's submit, which is one answer with every page's
 // values, counted once however often the last page is sent again.
 func TestPages(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	sv := app.threePages(t, "Three pages")
 	path := "/survey/adatum/" + sv.Slug
@@ -196,6 +197,7 @@ func TestPages(t *testing.T) {
 // survey is a 422 and nothing is stored; without a state, a multi-page
 // survey cannot be submitted from its first page.
 func TestPageStateRefused(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	sv := app.threePages(t, "Sealed pages")
 	other := app.threePages(t, "Other pages")
@@ -248,6 +250,7 @@ func TestPageStateRefused(t *testing.T) {
 // no progress, no state, one Submit button, and is served from the
 // rendered-once form.
 func TestSinglePageUnchanged(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	sv := app.publish(t, &survey.Survey{Title: "One section", Sections: []survey.Section{{ID: "only", Title: "Only"}},
 		Questions: []survey.Question{{Text: "Say", Type: survey.SimpleText, Section: "only"}}})
@@ -265,6 +268,7 @@ func TestSinglePageUnchanged(t *testing.T) {
 // TestSectionShuffle: a section that shuffles shows its questions in an
 // order of each respondent's own, the same on every view of their form.
 func TestSectionShuffle(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	var qs []survey.Question
 	for _, text := range []string{"Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot"} {
@@ -305,6 +309,7 @@ var resumeRE = regexp.MustCompile(`href="(/survey/adatum/[^/"]+/resume/[0-9a-f]{
 // and their form; it is gone once they submit; a survey's deletion
 // removes its saved blobs, and a closed survey's link shows it closed.
 func TestSaveAndResume(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	sv := app.threePages(t, "Resume later")
 	path := "/survey/adatum/" + sv.Slug
@@ -413,6 +418,7 @@ func (a *testApp) blobs(t testing.TB, container string) int {
 // required on page 2 after Yes; after No, page 2 would show nothing, so
 // page 1 is the last and its Next sends the answer.
 func TestPageCheckFollowsLogic(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	sv := app.publish(t, &survey.Survey{Title: "Logic pages",
 		Sections: []survey.Section{{ID: "one"}, {ID: "two", Title: "More"}},
@@ -459,6 +465,7 @@ func TestPageCheckFollowsLogic(t *testing.T) {
 // answer and the earlier page's kept, and remembers the choice; the
 // answer sent at the end has every page's values.
 func TestLanguageSwitchKeepsPage(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	sv := app.threePages(t, "Switch")
 	path := "/survey/adatum/" + sv.Slug

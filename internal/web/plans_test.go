@@ -17,6 +17,7 @@ import (
 // clear message on the designer and the dashboard, and an ended trial or a
 // suspension shows on every side: respondents, sign-in, session and API.
 func TestPlanLimitsInTheBrowser(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	tenants := store.NewTenantStore(app.st)

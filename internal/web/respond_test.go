@@ -23,6 +23,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/web"
 	"github.com/surveys-dev/surveys/internal/web/oidctest"
 	"github.com/surveys-dev/surveys/internal/worker"
+	"golang.org/x/crypto/bcrypt"
 )
 
 // testApp is the real web server over a real embedded store with the demo
@@ -84,14 +85,14 @@ func newTestAppOn(t testing.TB, st storage.Storage, opts ...func(*web.Deps)) *te
 		Storage:     st,
 		Public:      store.NewCachedSurveys(surveys, tenants, time.Millisecond).WithClock(clock.Now),
 		Notifier:    store.NewNotifier(answers, 2),
-		Users:       store.NewUserStore(st),
+		Users:       testUsers(st),
 		Summaries:   store.NewSurveyAnswersSummaryStore(st),
 		Editor:      store.NewPlanGuard(surveys, tenants),
 		Reader:      answers,
 		Remover:     answers,
 		Tokens:      store.NewTokenStore(st),
 		TenantAdmin: tenants,
-		Accounts:    store.NewUserStore(st),
+		Accounts:    testUsers(st),
 		Logos:       store.NewLogoStore(st),
 
 		TenantSettings: tenants,
@@ -219,6 +220,7 @@ func (a *testApp) stored(t testing.TB) int {
 }
 
 func TestPublicPages(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	draft := &survey.Survey{Tenant: "adatum", Title: "Secret draft", Questions: []survey.Question{{Text: "Q", Type: survey.SimpleText}}}
@@ -278,6 +280,7 @@ func TestPublicPages(t *testing.T) {
 }
 
 func TestSubmit(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	q := app.adatum.Questions
 	tests := []struct {
@@ -335,6 +338,7 @@ func TestSubmit(t *testing.T) {
 // TestDoubleSubmit sends one form twice: both requests see the thank-you
 // page, and one answer is stored and counted.
 func TestDoubleSubmit(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	tok := app.token(t, app.path())
 	if other := app.token(t, app.path()); other == tok || !store.ValidAnswerID(answerID(tok)) || !store.ValidAnswerID(answerID(other)) {
@@ -383,4 +387,11 @@ func FuzzSubmitForm(f *testing.F) {
 			t.Fatalf("POST %q = %d", body, resp.StatusCode)
 		}
 	})
+}
+
+// testUsers is a UserStore over st that hashes passwords at bcrypt's least
+// cost: a sign-in is then as quick under -race as the other requests. The
+// cost of production hashes is checked in the store's tests.
+func testUsers(st storage.Storage) *store.UserStore {
+	return store.NewUserStore(st).WithCost(bcrypt.MinCost)
 }

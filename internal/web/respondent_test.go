@@ -33,6 +33,7 @@ func (a *testApp) publish(t testing.TB, s *survey.Survey) *survey.Survey {
 // ties the help and the problem to the inputs, and moves the focus to the
 // summary of the problems after a refused submit. Stars go 1 to 5.
 func TestRespondentPage(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	sv := app.publish(t, &survey.Survey{Title: "Around questions",
 		Description: "First line\nsecond line <b>\n\n\nSecond paragraph",
@@ -124,6 +125,7 @@ func TestRespondentPage(t *testing.T) {
 // survey's own message when it has one (in paragraphs, as text), else
 // the usual thanks.
 func TestThankYouPage(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	img := image.NewRGBA(image.Rect(0, 0, 4, 4))
@@ -183,6 +185,7 @@ func TestThankYouPage(t *testing.T) {
 // each respondent, its choices in orders of their own, and never kept;
 // a survey without one is rendered once and kept (forms.go).
 func TestShuffledChoices(t *testing.T) {
+	t.Parallel()
 	st := backends.Local(t)
 	// Surveys cached for the whole test, as in production: only the
 	// rendered forms' cache decides what is rendered again.

@@ -34,7 +34,7 @@ func (a *testApp) postMultipart(t *testing.T, path string, c *http.Cookie, field
 
 func signedIn(t *testing.T, app *testApp, tenant, email string) *http.Cookie {
 	t.Helper()
-	if _, err := store.NewUserStore(app.st).Add(context.Background(), tenant, email, "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(context.Background(), tenant, email, "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	code, c := app.signIn(t, tenant, email, "correct horse battery")
@@ -57,6 +57,7 @@ func testPNG(t *testing.T) []byte {
 // logos container, and shown on the tenant's survey page; a refused form
 // changes nothing.
 func TestSettingsAndLogo(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	c := signedIn(t, app, "adatum", "ana@adatum.example")
