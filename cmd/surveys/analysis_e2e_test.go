@@ -90,7 +90,7 @@ func TestBrowserAnalysisOnAPhone(t *testing.T) {
 	// The worker counts the answers: the analysis page shows them.
 	page := base + "/adatum/surveys/" + s.Slug + "/analyze"
 	var total string
-	for deadline := time.Now().Add(60 * time.Second); total != fmt.Sprint(n) && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(2 * time.Minute); total != fmt.Sprint(n) && time.Now().Before(deadline); {
 		run("analysis", chromedp.Navigate(page), chromedp.Text(`.big-number`, &total))
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -139,7 +139,7 @@ func TestBrowserAnalysisOnAPhone(t *testing.T) {
 	if err := store.NewSurveyAnswerStore(m.Storage).Enqueue(ctx, more); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(60 * time.Second); live != fmt.Sprint(n+3) && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(2 * time.Minute); live != fmt.Sprint(n+3) && time.Now().Before(deadline); {
 		run("analysis, waiting", chromedp.Sleep(time.Second), chromedp.Text(`.big-number`, &live))
 	}
 	run("analysis, updated",

@@ -56,10 +56,10 @@ func respondents(t *testing.T, addr string, n int) (*ledger, func()) {
 // waitAnswered waits until the respondents have n answers acknowledged.
 func waitAnswered(t *testing.T, led *ledger, n int64) {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for led.answered.Load() < n {
 		if time.Now().After(deadline) {
-			t.Fatalf("only %d answers acknowledged in a minute, want %d", led.answered.Load(), n)
+			t.Fatalf("only %d answers acknowledged in two minutes, want %d", led.answered.Load(), n)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -84,14 +84,14 @@ func answersQueued(t *testing.T, ctx context.Context, st storage.Storage) int {
 func drainAnswers(t *testing.T, st storage.Storage) {
 	t.Helper()
 	ctx := context.Background()
-	deadline := time.Now().Add(90 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		left := answersQueued(t, ctx, st)
 		if left == 0 {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d answers messages still queued after 90 s", left)
+			t.Fatalf("%d answers messages still queued after two minutes", left)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

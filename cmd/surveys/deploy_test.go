@@ -357,7 +357,7 @@ func throughProxy(t *testing.T, m *Main, c *http.Client, httpsPort, httpPort str
 	base := "https://surveys.example.com:" + httpsPort
 	var resp *http.Response
 	var err error
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
 		if resp, err = c.Get(base + path); err == nil || time.Now().After(deadline) {
 			break
 		}
@@ -465,7 +465,7 @@ func TestCaddyInFront(t *testing.T) {
 	startProxy(t, []string{"HOME=" + dir, "XDG_DATA_HOME=" + dir, "XDG_CONFIG_HOME=" + dir},
 		"caddy", "run", "--config", conf, "--adapter", "caddyfile")
 	root := filepath.Join(dir, "pki", "authorities", "local", "root.crt")
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
 		if _, err := os.Stat(root); err == nil {
 			break
 		} else if time.Now().After(deadline) {

@@ -186,7 +186,7 @@ func TestBrowserLogic(t *testing.T) {
 	// Two answers; the questions of the Yes branch counted once.
 	want := map[string]int64{own: 2, kind: 1, brand: 1, rate: 2, again: 1}
 	sums := store.NewSurveyAnswersSummaryStore(m.Storage)
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		sum, _, err := sums.Get(ctx, "adatum", sv.Slug)
 		if err == nil && sum.TotalAnswers == 2 {
@@ -204,7 +204,7 @@ func TestBrowserLogic(t *testing.T) {
 	}
 	// The worker writes the summary before the answers' list: wait for
 	// the list too.
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
 		n, _ := store.NewSurveyAnswerStore(m.Storage).Count(ctx, "adatum", sv.Slug)
 		if n == 2 {
 			break

@@ -138,7 +138,7 @@ func TestBrowserPages(t *testing.T) {
 		chromedp.WaitVisible(`.thanks`))
 	// One answer, with every page's values, in the summary.
 	sums := store.NewSurveyAnswersSummaryStore(m.Storage)
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		sum, _, err := sums.Get(ctx, "adatum", sv.Slug)
 		if err == nil && sum.TotalAnswers == 1 {
@@ -169,7 +169,7 @@ func TestBrowserPages(t *testing.T) {
 	}
 	// The worker writes the summary before the answers' list: wait for
 	// the list too.
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
 		n, _ := store.NewSurveyAnswerStore(m.Storage).Count(ctx, "adatum", sv.Slug)
 		if n == 1 {
 			break

@@ -51,7 +51,7 @@ func TestBrowserEmbed(t *testing.T) {
 	}
 	// The public cache sees the change within its TTL (this test changes
 	// the store, not the designer, which would drop it at once).
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
 		resp, err := http.Get(base + "/survey/adatum/" + sv.Slug)
 		if err != nil {
 			t.Fatal(err)

@@ -158,7 +158,7 @@ func TestIntegrationsEndToEnd(t *testing.T) {
 
 	// The signed webhook arrives; its signature holds by the specification.
 	var created delivery
-	for deadline := time.Now().Add(30 * time.Second); created.body == nil; time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); created.body == nil; time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("no response.created arrived")
 		}

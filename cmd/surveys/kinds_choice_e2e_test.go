@@ -89,7 +89,7 @@ func TestChoiceKindsInTheBrowser(t *testing.T) {
 		chromedp.Click(`button[type=submit]`),
 		chromedp.WaitVisible(`table.table`))
 	var total string
-	for deadline := time.Now().Add(30 * time.Second); total != "1" && time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); total != "1" && time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
 		run("analysis", chromedp.Navigate("http://"+m.Addr()+"/adatum/surveys/"+s.Slug+"/analyze"), chromedp.Text(`.big-number`, &total))
 	}
 	if total != "1" {

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -140,7 +141,7 @@ func TestMetricsAfterTraffic(t *testing.T) {
 	// The worker files the answer in the background, and the view reaches
 	// the views worker at the next flush (5 s): scrape until both have.
 	var series map[string]string
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		series = scrape(t, m)
 		if series[`surveys_worker_queue_wait_seconds_count{queue="surveyanswers-premium",worker="answers"}`] != "" &&
@@ -206,14 +207,32 @@ func TestShutdownFinishesInFlightRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
+	const inFlight = "surveys_http_requests_in_flight"
+	gauge := func() float64 {
+		v, err := strconv.ParseFloat(scrape(t, m)[inFlight], 64)
+		if err != nil {
+			t.Fatalf("%s: %v", inFlight, err)
+		}
+		return v
+	}
+	idle := gauge() // the scrape's own request
 	half := len(body) / 2
 	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n\r\n%s",
 		path, m.Addr(), len(body), body[:half])
-	time.Sleep(200 * time.Millisecond) // the server has the headers: the request is in flight
+	// The server has the headers: the request is in flight.
+	waitUntil(t, time.Minute, "the answer in flight", func() bool { return gauge() > idle })
 
 	closed := make(chan error, 1)
 	go func() { closed <- m.Close() }()
-	time.Sleep(300 * time.Millisecond)
+	// The shutdown is under way once the server takes no new connections;
+	// Close has not returned then, for the request in flight.
+	waitUntil(t, time.Minute, "the listener closed", func() bool {
+		c, err := net.DialTimeout("tcp", m.Addr(), 5*time.Second)
+		if err == nil {
+			c.Close()
+		}
+		return err != nil
+	})
 	select {
 	case err := <-closed:
 		t.Fatalf("Close returned (%v) before the request in flight finished", err)
@@ -235,7 +254,7 @@ func TestShutdownFinishesInFlightRequest(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Close: %v", err)
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(2 * time.Minute):
 		t.Fatal("Close did not return")
 	}
 	// New connections are refused once the server is closed.

@@ -120,7 +120,7 @@ func TestBrowserPersonalLinks(t *testing.T) {
 
 	// The links page: one used (once the page is read after the answer).
 	var status string
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		run("links page", chromedp.Navigate(base+sp+"/links"), chromedp.Text(`#links-title`, &status, chromedp.ByQuery))
 		if status == "2 links, 1 used" {
 			break
@@ -131,7 +131,7 @@ func TestBrowserPersonalLinks(t *testing.T) {
 	}
 	// One answer counted.
 	var total string
-	for deadline := time.Now().Add(60 * time.Second); total != "1" && time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); total != "1" && time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
 		run("analysis", chromedp.Navigate(base+sp+"/analyze"), chromedp.Text(`.big-number`, &total, chromedp.ByQuery))
 	}
 	if total != "1" {

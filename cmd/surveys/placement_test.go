@@ -65,7 +65,7 @@ func TestTenantPlacement(t *testing.T) {
 	if code, _ := post("/survey/contoso/placed-survey", url.Values{"token": {token}, "q-" + qname: {"5"}}); code != 200 {
 		t.Fatalf("answer = %d", code)
 	}
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		resp, err := client.Get(base + "/contoso/surveys/placed-survey/analyze")
 		if err != nil {

@@ -37,7 +37,7 @@ func TestBrowserRuleEditor(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := "http://" + m.Addr()
-	run := browserRun(t, newBrowserFor(t, 4*time.Minute))
+	run := browserRun(t, newBrowser(t))
 	axeCheck := newAxeCheck(t)
 	shots := 0
 	// page checks the designer as it is: it fits the window, axe-core
@@ -310,7 +310,7 @@ func TestBrowserRuleEditor(t *testing.T) {
 	// The summary: two answers; the Yes branch's questions once.
 	want := map[string]int64{carQ: 2, commute: 1, fuel: 1, more: 2}
 	sums := store.NewSurveyAnswersSummaryStore(m.Storage)
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
 		sum, _, err := sums.Get(ctx, "adatum", sv.Slug)
 		if err == nil && sum.TotalAnswers == 2 {
 			for _, sq := range sum.Questions {

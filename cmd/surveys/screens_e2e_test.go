@@ -234,7 +234,7 @@ func TestBrowserEveryScreen(t *testing.T) {
 	// The worker counts the answers: the analysis page shows them.
 	sp := "/adatum/surveys/" + s.Slug
 	var total string
-	for deadline := time.Now().Add(60 * time.Second); total != fmt.Sprint(n) && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(2 * time.Minute); total != fmt.Sprint(n) && time.Now().Before(deadline); {
 		run("analysis", chromedp.Navigate(base+sp+"/analyze"), chromedp.Text(`.big-number`, &total, chromedp.ByQuery))
 		if total != fmt.Sprint(n) {
 			time.Sleep(200 * time.Millisecond)

@@ -231,10 +231,10 @@ func TestNewTenantToOwnDatabase(t *testing.T) {
 	}
 }
 
-// waitFor gets path until its body contains want (30 s at most).
+// waitFor gets path until its body contains want (two minutes at most).
 func waitFor(t *testing.T, s *subscriber, path, want string) string {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		code, body := s.get(path)
 		if code == 200 && strings.Contains(body, want) {

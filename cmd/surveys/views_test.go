@@ -32,7 +32,7 @@ func TestShutdownFlushesViews(t *testing.T) {
 	}
 	m = newTestMain(t, dir)
 	defer m.Close()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		tr, err := store.NewRankingStore(m.Storage).Tenant(ctx, "adatum", 5)
 		if err != nil {

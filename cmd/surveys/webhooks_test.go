@@ -95,7 +95,7 @@ func TestWebhookEndToEnd(t *testing.T) {
 	}
 
 	// Both events arrive, signed.
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	events := map[string]delivery{}
 	for len(events) < 2 {
 		if time.Now().After(deadline) {

@@ -43,6 +43,14 @@ func New[K comparable, V any](maxEntries int, maxBytes int64, ttl time.Duration,
 	return c
 }
 
+// WithClock makes the cache tell the time with now instead of time.Now
+// (tests move it past the TTL rather than sleep), and returns the cache.
+// Call it before the cache is used.
+func (c *Cache[K, V]) WithClock(now func() time.Time) *Cache[K, V] {
+	c.now = now
+	return c
+}
+
 // Get returns the value of k, if it is kept and not expired.
 func (c *Cache[K, V]) Get(k K) (V, bool) {
 	c.mu.Lock()

@@ -106,7 +106,7 @@ func TestDuplicateAnswerMessage(t *testing.T) {
 
 	w := worker.New(dst, worker.Config{Batch: 3, Visibility: 5 * time.Second, MaxAttempts: 5, MaxIdle: 50 * time.Millisecond},
 		slog.New(slog.NewTextHandler(io.Discard, nil)), worker.NewMetrics())
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		got, err := w.RunOnce(ctx)
 		if err != nil {

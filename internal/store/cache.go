@@ -45,6 +45,17 @@ func NewCachedSurveys(surveys *SurveyStore, tenants *TenantStore, ttl time.Durat
 		cache: lrucache.New(maxCacheEntries, maxCacheBytes, ttl, cacheEntrySize)}
 }
 
+// WithClock makes the cache tell the time with now (nil: time.Now), so
+// that a test moves a clock past the TTL instead of sleeping; it returns c.
+// Call it before the cache is used.
+func (c *CachedSurveys) WithClock(now func() time.Time) *CachedSurveys {
+	if now == nil {
+		now = time.Now
+	}
+	c.cache.WithClock(now)
+	return c
+}
+
 func cacheEntrySize(key string, e cacheEntry) int64 {
 	n := int64(len(key) + entryOverhead)
 	if e.survey != nil {

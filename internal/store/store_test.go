@@ -457,7 +457,7 @@ func TestQueues(t *testing.T) {
 		seen := map[string]int{}
 		spilled := map[string]string{}
 		transfers := 0
-		deadline := time.Now().Add(20 * time.Second)
+		deadline := time.Now().Add(2 * time.Minute)
 		for (len(seen) < len(answers) || transfers == 0) && time.Now().Before(deadline) {
 			for _, q := range []string{store.AnswersQueue, store.TransfersQueue} {
 				msgs, err := st.Dequeue(ctx, q, 32, 30*time.Second)

@@ -57,6 +57,14 @@ func NewUserStore(st storage.Storage) *UserStore {
 	return &UserStore{st: st, now: time.Now, cost: bcrypt.DefaultCost, check: bcrypt.CompareHashAndPassword}
 }
 
+// WithCost sets the bcrypt cost of the hashes it makes (bcrypt.DefaultCost
+// unless set) and returns us: tests of other packages that add many
+// accounts take bcrypt.MinCost, as cheap under -race as a hash can be.
+func (us *UserStore) WithCost(cost int) *UserStore {
+	us.cost = cost
+	return us
+}
+
 // Add creates an account; ECONFLICT when the email is taken in the tenant.
 func (us *UserStore) Add(ctx context.Context, tenant, email, password string) (*survey.User, error) {
 	return us.add(ctx, tenant, email, password, "")

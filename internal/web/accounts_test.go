@@ -21,6 +21,7 @@ import (
 // whatever its case, with 422 and a message beside the field, on sign-up
 // and on a password change.
 func TestCommonPasswordsRefused(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	const says = "one of the most common"
 	code, _, body := app.do(t, "POST", "/onboarding", url.Values{"name": {"Contoso"}, "email": {"carol@contoso.example"}, "password": {"Password123"}, "plan": {"Trial"}}, nil)
@@ -30,7 +31,7 @@ func TestCommonPasswordsRefused(t *testing.T) {
 	if _, err := store.NewTenantStore(app.st).Get(context.Background(), "contoso"); survey.ErrorCode(err) != survey.ENOTFOUND {
 		t.Errorf("the refused sign-up made a tenant: %v", err)
 	}
-	if _, err := store.NewUserStore(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
@@ -47,8 +48,9 @@ func TestCommonPasswordsRefused(t *testing.T) {
 // TestSessionCookieSecure: behind a TLS-terminating proxy (the public URL
 // is https, the request itself plain), the session cookie is Secure.
 func TestSessionCookieSecure(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
-	if _, err := store.NewUserStore(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	surveys, tenants := store.NewSurveyStore(app.st), store.NewTenantStore(app.st).WithSecrets(testBox)
@@ -57,7 +59,7 @@ func TestSessionCookieSecure(t *testing.T) {
 		secure    bool
 	}{{"https://surveys.example", true}, {"http://localhost:8080", false}, {"", false}} {
 		s, err := web.New(web.Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Surveys: surveys, Tenants: tenants, Storage: app.st,
-			Public: store.NewCachedSurveys(surveys, tenants, time.Millisecond), Users: store.NewUserStore(app.st), PublicURL: tc.publicURL})
+			Public: store.NewCachedSurveys(surveys, tenants, time.Millisecond), Users: testUsers(app.st), PublicURL: tc.publicURL})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,8 +90,9 @@ func TestSessionCookieSecure(t *testing.T) {
 // account's other sessions, and keeps the one it was changed in; another
 // account's sessions stay.
 func TestPasswordChangeEndsOtherSessions(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
-	users := store.NewUserStore(app.st)
+	users := testUsers(app.st)
 	for _, email := range []string{"ana@adatum.example", "bob@adatum.example"} {
 		if _, err := users.Add(context.Background(), "adatum", email, "correct horse battery"); err != nil {
 			t.Fatal(err)
@@ -116,6 +119,7 @@ func TestPasswordChangeEndsOtherSessions(t *testing.T) {
 
 // TestAPITokenExpiredOrRevoked: an expired or revoked token gets 401.
 func TestAPITokenExpiredOrRevoked(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	tokens := store.NewTokenStore(app.st)
 	ctx := context.Background()

@@ -12,6 +12,7 @@ import (
 // that wraps, not SVG text; figures, rows, words and the note show; the
 // answer count says how many left an optional question unanswered.
 func TestChartPartials(t *testing.T) {
+	t.Parallel()
 	v, err := newViews()
 	if err != nil {
 		t.Fatal(err)

@@ -22,9 +22,10 @@ import (
 )
 
 func TestAnalyzeBrowseExport(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
-	users := store.NewUserStore(app.st)
+	users := testUsers(app.st)
 	for _, u := range [][3]string{{"adatum", "ana@adatum.example", "correct horse battery"}, {"fabrikam", "fred@fabrikam.example", "another long password"}} {
 		if _, err := users.Add(ctx, u[0], u[1], u[2]); err != nil {
 			t.Fatal(err)
@@ -89,8 +90,9 @@ func TestAnalyzeBrowseExport(t *testing.T) {
 }
 
 func TestShare(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
-	if _, err := store.NewUserStore(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
@@ -105,7 +107,7 @@ func TestShare(t *testing.T) {
 		t.Fatalf("qr = %d %q", code, h.Get("Content-Type"))
 	}
 	_, fred := func() (int, *http.Cookie) {
-		if _, err := store.NewUserStore(app.st).Add(context.Background(), "fabrikam", "fred@fabrikam.example", "another long password"); err != nil {
+		if _, err := testUsers(app.st).Add(context.Background(), "fabrikam", "fred@fabrikam.example", "another long password"); err != nil {
 			t.Fatal(err)
 		}
 		return app.signIn(t, "fabrikam", "fred@fabrikam.example", "another long password")
@@ -121,10 +123,11 @@ func TestShare(t *testing.T) {
 // not exports. An export that takes far longer than it to write, a batch
 // at a time, arrives whole.
 func TestExportOutlastsWriteTimeout(t *testing.T) {
+	t.Parallel()
 	const n = 5000
 	app := newTestApp(t)
 	putAnswers(t, app, n)
-	if _, err := store.NewUserStore(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
@@ -160,10 +163,11 @@ func TestExportOutlastsWriteTimeout(t *testing.T) {
 // wrote nothing), page 3 the 5 oldest; a page that is not there is a 404,
 // and so is a question whose answers hold no text.
 func TestWrittenAnswers(t *testing.T) {
+	t.Parallel()
 	st := counting.New(backends.Local(t))
 	app := newTestAppOn(t, st)
 	ctx := context.Background()
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")

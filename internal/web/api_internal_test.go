@@ -13,6 +13,7 @@ import (
 // in and out; min and max take a number or a string and come out as a
 // number when they are one.
 func TestAPIQuestionSettings(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, in string
 		want     survey.Question

@@ -40,6 +40,7 @@ func (a *testApp) api(t *testing.T, method, path, token, body string) (int, map[
 }
 
 func TestAPI(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	tokens := store.NewTokenStore(app.st)
@@ -148,6 +149,7 @@ func TestAPI(t *testing.T) {
 // every setting of its questions' kinds (a setting a kind lacks is
 // dropped); a bad definition is a 422 with the problem under its field.
 func TestAPISettings(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	tok, err := store.NewTokenStore(app.st).Create(ctx, "adatum", "test")

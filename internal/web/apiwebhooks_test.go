@@ -17,6 +17,7 @@ import (
 // sends a test event, and deletes it. An editor's token may not; every
 // answer is checked against openapi.json.
 func TestAPIWebhooks(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	tokens := store.NewTokenStore(app.st)

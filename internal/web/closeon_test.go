@@ -11,6 +11,7 @@ import (
 // respondents the last day they can answer, and takes answers then; past
 // that day its page says it closed, and takes none.
 func TestCloseOnShownToRespondents(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	today := time.Now().UTC().Truncate(24 * time.Hour)
 	tomorrow, yesterday := today.AddDate(0, 0, 1), today.AddDate(0, 0, -1)

@@ -31,7 +31,7 @@ func TestMain(m *testing.M) {
 // signedIn adds a user to tenant and returns its session cookie header.
 func (a *testApp) signedIn(t *testing.T, tenant, email string) map[string]string {
 	t.Helper()
-	if _, err := store.NewUserStore(a.st).Add(context.Background(), tenant, email, "correct horse battery"); err != nil {
+	if _, err := testUsers(a.st).Add(context.Background(), tenant, email, "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, c := a.signIn(t, tenant, email, "correct horse battery")
@@ -51,6 +51,7 @@ func (a *testApp) tenant(t *testing.T, key string) *survey.Tenant {
 }
 
 func TestDatabaseSettings(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ana := app.signedIn(t, "adatum", "ana@adatum.example")
 	db := pgtest.NewDatabase(t)
@@ -152,9 +153,10 @@ func TestDatabaseSettings(t *testing.T) {
 // TestDatabaseSettingsWithoutKey: a server with no secret key says so and
 // refuses to save a password; nothing is saved.
 func TestDatabaseSettingsWithoutKey(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	tenants := store.NewTenantStore(app.st) // no box
-	s, err := web.New(web.Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Tenants: tenants, Users: store.NewUserStore(app.st),
+	s, err := web.New(web.Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Tenants: tenants, Users: testUsers(app.st),
 		Public:         store.NewCachedSurveys(store.NewSurveyStore(app.st), tenants, time.Millisecond),
 		TenantSettings: tenants, Databases: postgres.New(pgtest.Allow), Transfers: store.NewSurveyTransferStore(app.st)})
 	if err != nil {
@@ -183,6 +185,7 @@ func TestDatabaseSettingsWithoutKey(t *testing.T) {
 // the worker's status: waiting, done with rows, failed with the reason and
 // "will retry", gave up. Fabrikam can neither request nor see Adatum's.
 func TestTransferButtonAndStatus(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	ana := app.signedIn(t, "adatum", "ana@adatum.example")

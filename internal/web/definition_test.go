@@ -19,9 +19,10 @@ import (
 // through the API; a bad definition is a 422 that says what is wrong and
 // makes nothing.
 func TestDefinitionOutAndIn(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
-	users := store.NewUserStore(app.st)
+	users := testUsers(app.st)
 	for _, a := range []struct{ tenant, email string }{{"adatum", "ana@adatum.example"}, {"fabrikam", "fred@fabrikam.example"}} {
 		if _, err := users.Add(ctx, a.tenant, a.email, "correct horse battery"); err != nil {
 			t.Fatal(err)

@@ -14,9 +14,10 @@ import (
 // summary drops by one, the export leaves it out, asking again changes
 // nothing, and an answer the survey never had is 404.
 func TestDeleteAnswerPage(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")

@@ -85,6 +85,7 @@ var allSettings = survey.Settings{Choices: true, MaxChoices: 20, Rows: true, Oth
 // and posted back unchanged is the same question, whatever the settings
 // (those of the kinds registered today, and a test-only kind with all).
 func TestDesignerSettingsRoundTrip(t *testing.T) {
+	t.Parallel()
 	full := survey.Question{Text: "Rate the rooms", Type: "Test", Help: "Each row once", Optional: true,
 		PossibleAnswers: []string{"Poor", "Fair", "Good"}, Rows: []string{"Bed", "Bath"}, Other: true, Shuffle: true,
 		Min: "1.5", Max: "10", Integer: true, Format: "email", Scale: 7, LowLabel: "Bad", HighLabel: "Great & fine"}
@@ -140,6 +141,7 @@ func TestDesignerSettingsRoundTrip(t *testing.T) {
 // summary linked to that field; a problem of a setting the kind does not
 // show goes beside the kind.
 func TestDesignerErrorsBesideFields(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		key      string
 		settings survey.Settings
@@ -193,6 +195,7 @@ func TestDesignerErrorsBesideFields(t *testing.T) {
 // TestQuestionOrder: positions typed into the "Position" field and the Up
 // and Down buttons put questions where asked.
 func TestQuestionOrder(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		pos     []int    // the position fields posted, per question

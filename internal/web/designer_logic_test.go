@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
@@ -49,9 +48,10 @@ func with(form url.Values, kv ...string) url.Values {
 // (read back from the store and shown again), and refuses bad logic with
 // a 422 whose message is beside the rule's control, saving nothing.
 func TestDesignerLogic(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
@@ -196,9 +196,10 @@ func TestDesignerLogic(t *testing.T) {
 // section, and choosing another question shows its choices, all without
 // JavaScript and without saving.
 func TestDesignerLogicButtons(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
@@ -240,9 +241,10 @@ func TestDesignerLogicButtons(t *testing.T) {
 // question and a condition on it in one save; the question gets its ID
 // and the rule names it.
 func TestDesignerLogicPublished(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")

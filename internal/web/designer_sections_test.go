@@ -19,9 +19,10 @@ import (
 // (422, nothing saved); the sections are saved, shown again, kept by an
 // edit of the published survey, and by the API.
 func TestDesignerSections(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
@@ -119,6 +120,7 @@ func TestDesignerSections(t *testing.T) {
 // TestAPISections: the API creates a survey with sections and returns
 // them; a question naming no section of the survey is a 422 beside it.
 func TestAPISections(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	token, err := store.NewTokenStore(app.st).CreateWithRole(context.Background(), "adatum", "test", survey.Editor, 0)
 	if err != nil {

@@ -8,16 +8,15 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
 func TestDesigner(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
@@ -80,7 +79,7 @@ func TestDesigner(t *testing.T) {
 	if code, h, _ := post("/adatum/surveys/lunch-survey/edit", edit); code != 303 || h.Get("Location") != "/adatum/surveys/lunch-survey/share" {
 		t.Fatalf("publish = %d %q", code, h.Get("Location"))
 	}
-	time.Sleep(5 * time.Millisecond)
+	app.pastCacheTTL()
 	if code, _, body := app.get(t, "/survey/adatum/lunch-survey", nil); code != 200 || !strings.Contains(body, "Rate the food") || strings.Contains(body, "Pick a dessert") {
 		t.Fatalf("published page = %d", code)
 	}
@@ -111,13 +110,13 @@ func TestDesigner(t *testing.T) {
 	if code, _, _ := post("/adatum/surveys/lunch-survey/close", url.Values{}); code != 303 {
 		t.Fatalf("close = %d", code)
 	}
-	time.Sleep(5 * time.Millisecond)
+	app.pastCacheTTL()
 	if code, _, _ := app.get(t, "/survey/adatum/lunch-survey", nil); code != http.StatusGone {
 		t.Errorf("closed page = %d", code)
 	}
 	// Another tenant cannot touch it.
 	_, fred := func() (int, *http.Cookie) {
-		if _, err := store.NewUserStore(app.st).Add(ctx, "fabrikam", "fred@fabrikam.example", "another long password"); err != nil {
+		if _, err := testUsers(app.st).Add(ctx, "fabrikam", "fred@fabrikam.example", "another long password"); err != nil {
 			t.Fatal(err)
 		}
 		return app.signIn(t, "fabrikam", "fred@fabrikam.example", "another long password")
@@ -143,7 +142,7 @@ func TestDesigner(t *testing.T) {
 	if sv, err := app.surveys.Get(ctx, "adatum", "lunch-survey"); err != nil || !sv.Trashed() {
 		t.Fatalf("after delete: %v, trashed %v", err, sv != nil && sv.Trashed())
 	}
-	time.Sleep(5 * time.Millisecond) // the public cache's TTL in tests
+	app.pastCacheTTL()
 	if code, _, _ := app.get(t, "/survey/adatum/lunch-survey", nil); code != http.StatusNotFound {
 		t.Errorf("a trashed survey's public page = %d, want 404", code)
 	}
@@ -157,7 +156,7 @@ func TestDesigner(t *testing.T) {
 	if code, _, _ := post("/adatum/surveys/lunch-survey/restore", url.Values{}); code != 303 {
 		t.Fatalf("restore = %d", code)
 	}
-	time.Sleep(5 * time.Millisecond) // the public cache's TTL in tests
+	app.pastCacheTTL()
 	if code, _, _ := app.get(t, "/survey/adatum/lunch-survey", nil); code != http.StatusGone {
 		t.Errorf("a restored (closed) survey's public page = %d, want 410", code)
 	}
@@ -187,9 +186,10 @@ func TestDesigner(t *testing.T) {
 // to the form, into a preview of unsaved edits (saving nothing) and into a
 // copy; the buttons land on the question they are about.
 func TestDesignerSettings(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
@@ -344,9 +344,10 @@ func sameQuestions(got, want []survey.Question) bool {
 // each problem beside its field (aria-invalid, aria-describedby) and in
 // the summary at the top, linked to the field.
 func TestDesignerRefused(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")

@@ -16,6 +16,7 @@ import (
 // re-pointed elsewhere, neither a save nor a test uses it (422 beside the
 // password).
 func TestDatabasePasswordStaysWithItsDestination(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ana := app.signedIn(t, "adatum", "ana@adatum.example")
 	db := pgtest.NewDatabase(t)
@@ -71,6 +72,7 @@ func TestDatabasePasswordStaysWithItsDestination(t *testing.T) {
 // TestClientSecretStaysWithItsProvider: a blank client secret keeps the
 // saved one only while the issuer and the client id are unchanged.
 func TestClientSecretStaysWithItsProvider(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	o := newTestOP(t, app, "adatum")
 	other := oidctest.New(t, oidctest.Client{ID: "adatum-client", Secret: "x", RedirectURL: app.srv.URL + "/login/adatum/oidc/callback"})

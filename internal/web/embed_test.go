@@ -6,8 +6,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-
-	"github.com/surveys-dev/surveys/internal/store"
 )
 
 // TestEmbedding: a survey names the sites that may frame it in the
@@ -16,9 +14,10 @@ import (
 // X-Frame-Options; every other page, and a survey that names none, keeps
 // frame-ancestors 'none'. The share page gives the snippet.
 func TestEmbedding(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
@@ -78,6 +77,7 @@ func TestEmbedding(t *testing.T) {
 // footer, the first page from its own cached form; asked as a page, with
 // them. Both say they vary by it.
 func TestFramedPages(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	path := app.path()
 	for _, c := range []struct {

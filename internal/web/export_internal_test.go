@@ -7,6 +7,7 @@ import (
 )
 
 func TestCSVCell(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"=HYPERLINK(\"http://evil.example\",\"x\")", "'=HYPERLINK(\"http://evil.example\",\"x\")"},
 		{"+1+1", "'+1+1"}, {"-2+3", "'-2+3"}, {"@SUM(A1)", "'@SUM(A1)"},

@@ -19,6 +19,7 @@ import (
 // API's ?format=csv) with a leading "'", so a spreadsheet shows it as text
 // and runs no formula; the JSON export keeps it exact.
 func TestExportCSVFormulas(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	sv := &survey.Survey{Tenant: "adatum", Title: "Formulas", Questions: []survey.Question{
@@ -47,7 +48,7 @@ func TestExportCSVFormulas(t *testing.T) {
 	}
 	app.stored(t)
 
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
@@ -92,6 +93,7 @@ func TestExportCSVFormulas(t *testing.T) {
 // than a summary keeps, the analysis page says its words are a sample and
 // how many uses are not listed.
 func TestAnalyzeOtherWords(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	var words []string
@@ -105,7 +107,7 @@ func TestAnalyzeOtherWords(t *testing.T) {
 	if _, err := store.NewSurveyAnswersSummaryStore(app.st).Put(ctx, &store.StoredSummary{SurveyAnswersSummary: *sum}, ""); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
@@ -136,6 +138,7 @@ func postForms(token string, forms map[string]survey.Form) url.Values {
 // a cell per column in every row, and the JSON export each answer's typed
 // value, the kind's Value of what was stored.
 func TestExportEveryKind(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	sv, forms := survey.ExampleSurvey("adatum", "")

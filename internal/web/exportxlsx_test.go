@@ -21,6 +21,7 @@ import (
 // too) are text cells holding exactly the text, with no formula. The
 // answers' filter applies.
 func TestExportXLSX(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	sv := &survey.Survey{Tenant: "adatum", Title: "Typed", Questions: []survey.Question{
@@ -49,7 +50,7 @@ func TestExportXLSX(t *testing.T) {
 	}
 	app.stored(t)
 
-	if _, err := store.NewUserStore(app.st).AddMember(ctx, "adatum", "vera@adatum.example", "correct horse battery", survey.Viewer); err != nil {
+	if _, err := testUsers(app.st).AddMember(ctx, "adatum", "vera@adatum.example", "correct horse battery", survey.Viewer); err != nil {
 		t.Fatal(err)
 	}
 	_, vera := app.signIn(t, "adatum", "vera@adatum.example", "correct horse battery")

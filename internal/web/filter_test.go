@@ -16,8 +16,9 @@ import (
 // the survey has N answers and the summary block, with the new count, once
 // an answer is merged. A filtered page does not ask.
 func TestAnalyzeLive(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
-	if _, err := store.NewUserStore(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
@@ -73,9 +74,10 @@ func TestAnalyzeLive(t *testing.T) {
 // buttons keep it; a bad one is 422 beside its field (a JSON error from
 // the API); and every count is of the answers left after a deletion.
 func TestAnswerFilters(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")

@@ -14,6 +14,7 @@ import (
 // crash test reads the real page of a survey of every kind (and of the demo
 // survey) and its answers are accepted, question for question.
 func TestFormFillAnswersEveryKind(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	sv, _ := survey.ExampleSurvey("adatum", "")
 	if err := app.surveys.Create(context.Background(), sv); err != nil {

@@ -31,6 +31,7 @@ func FuzzFormToken(f *testing.F) {
 }
 
 func TestFormSignerKeys(t *testing.T) {
+	t.Parallel()
 	now := time.Now()
 	a := newFormSigner([]byte("0123456789abcdef0123456789abcdef"), func() time.Time { return now })
 	b := newFormSigner([]byte("0123456789abcdef0123456789abcdef"), nil)

@@ -34,6 +34,7 @@ func newClockApp(t *testing.T) (*testApp, *atomic.Int64) {
 // survey within a day; any other comes back 422 with the answers kept and a
 // fresh token, and stores nothing.
 func TestFormToken(t *testing.T) {
+	t.Parallel()
 	app, skew := newClockApp(t)
 	fabrikam, err := app.surveys.List(context.Background(), "fabrikam")
 	if err != nil || len(fabrikam) == 0 {
@@ -121,12 +122,13 @@ func (a *testApp) challengePage(t *testing.T) (token, pow string) {
 // solution of its form's challenge, once; a missing, wrong, replayed or
 // expired one comes back 422 with the answers kept, and is not stored.
 func TestChallenge(t *testing.T) {
+	t.Parallel()
 	app, skew := newClockApp(t)
 	ctx := context.Background()
 	if err := app.surveys.SetChallenge(ctx, "adatum", app.adatum.Slug, true); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Millisecond) // the test app's public cache lives 1 ms
+	app.pastCacheTTL()
 	with := func(token, pow string) url.Values {
 		v := app.complete(token)
 		if pow != "" {
@@ -175,7 +177,7 @@ func TestChallenge(t *testing.T) {
 	if err := app.surveys.SetChallenge(ctx, "adatum", app.adatum.Slug, false); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Millisecond)
+	app.pastCacheTTL()
 	if code, _, body := app.do(t, "GET", app.path(), nil, nil); code != 200 || strings.Contains(body, "challenge.js") {
 		t.Fatalf("a survey without the check = %d, with its script", code)
 	}
@@ -196,6 +198,7 @@ func mustAtoi(t *testing.T, s string) int {
 // TestDesignerChallenge: the robot check is a checkbox of the designer,
 // stored on the survey, and a button of a published survey.
 func TestDesignerChallenge(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	c := signedIn(t, app, "adatum", "ana@adatum.example")

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/worker"
 )
 
@@ -18,6 +17,7 @@ import (
 // counted once); the counts travel with the views (in memory, flushed, the
 // views worker) and the analysis page shows where each stopped.
 func TestFunnel(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	sv := app.threePages(t, "Funnel")
@@ -59,7 +59,7 @@ func TestFunnel(t *testing.T) {
 	if n := app.storedOf(t, sv.Slug); n != 1 {
 		t.Fatalf("%d answers stored, want 1", n)
 	}
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")

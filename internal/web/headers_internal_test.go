@@ -11,6 +11,7 @@ import (
 // TestAssetsHideFolders: a folder of the static assets, with or without a
 // trailing slash, is "not found", not a listing; its files are served.
 func TestAssetsHideFolders(t *testing.T) {
+	t.Parallel()
 	v := &views{static: fstest.MapFS{
 		"app.css":          {Data: []byte("body{}")},
 		"icons/logo.svg":   {Data: []byte("<svg/>")},

@@ -17,6 +17,7 @@ var inlineCode = regexp.MustCompile(`(?i)<script(?:\s[^>]*)?>\s*[^<\s]|<script>|
 // checks that each carries the security headers, and that no page has
 // inline script or style that the policy would block.
 func TestSecurityHeaders(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ana := signedInAna(t, app)
 	base := "/adatum/surveys/" + app.adatum.Slug
@@ -80,6 +81,7 @@ func TestSecurityHeaders(t *testing.T) {
 // TestStaticListsNothing: /static/ serves its files, never a listing of a
 // folder.
 func TestStaticListsNothing(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	for _, p := range []string{"/static/", "/static/?v=1", "/static/./", "/static/nosuchdir/"} {
 		code, _, body := app.do(t, "GET", p, nil, nil)
@@ -95,6 +97,7 @@ func TestStaticListsNothing(t *testing.T) {
 // TestCrossSiteRefusalHasHeaders: a cross-site POST refused before the
 // router still carries the security headers.
 func TestCrossSiteRefusalHasHeaders(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	code, h, _ := app.do(t, "POST", "/login", url.Values{"tenant": {"adatum"}}, map[string]string{"Sec-Fetch-Site": "cross-site"})
 	if code != http.StatusForbidden {

@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -38,7 +37,7 @@ func choiceKindsSurvey(t *testing.T, app *testApp) *survey.Survey {
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Millisecond) // past the test cache's TTL
+	app.pastCacheTTL()
 	return s
 }
 
@@ -48,6 +47,7 @@ func choiceKindsSurvey(t *testing.T, app *testApp) *survey.Survey {
 // each kind comes back (422) with its message beside its question and the
 // values kept, and the analysis page and the CSV export show each kind.
 func TestChoiceKindsAnswered(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	s := choiceKindsSurvey(t, app)
@@ -197,7 +197,7 @@ func TestChoiceKindsAnswered(t *testing.T) {
 	}
 
 	// The analysis page shows each kind's chart.
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")

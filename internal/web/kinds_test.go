@@ -11,6 +11,7 @@ import (
 // TestKindPartials: every registered kind has its input and chart
 // partial, and a kind without one stops the server from starting.
 func TestKindPartials(t *testing.T) {
+	t.Parallel()
 	v, err := newViews()
 	if err != nil {
 		t.Fatal(err)

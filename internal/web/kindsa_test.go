@@ -6,9 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
@@ -28,6 +26,7 @@ func fieldsetOf(t *testing.T, body, id string) string {
 // shows a bad answer to each beside its question, and draws each chart on
 // the analysis page.
 func TestKindsAThroughTheForm(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	s := &survey.Survey{Tenant: "adatum", Title: "Kinds A", State: survey.Published, Questions: []survey.Question{
@@ -44,7 +43,7 @@ func TestKindsAThroughTheForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Millisecond) // past the test cache's TTL
+	app.pastCacheTTL()
 	path := "/survey/adatum/" + s.Slug
 	id := func(i int) string { return s.Questions[i].ID }
 
@@ -123,7 +122,7 @@ func TestKindsAThroughTheForm(t *testing.T) {
 	app.stored(t)
 
 	// The analysis page draws each kind's chart.
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")

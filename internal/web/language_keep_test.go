@@ -20,6 +20,7 @@ import (
 // thank-you page keep it, its problems (422) and its thanks are in it;
 // a language not chosen so adds nothing to the form.
 func TestChosenLanguageWithoutCookie(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t) // its client keeps no cookie
 	sv := app.frenchPoll(t, "Lunch poll")
 	path := "/survey/adatum/" + sv.Slug
@@ -64,6 +65,7 @@ func TestChosenLanguageWithoutCookie(t *testing.T) {
 // language menu's links of those pages keep none of the query of the
 // request that rendered them.
 func TestSharedPagesKeepNoQuery(t *testing.T) {
+	t.Parallel()
 	st := backends.Local(t)
 	// A public cache that keeps the survey: the same cached value, so the
 	// same rendered form, for the next request.
@@ -88,6 +90,7 @@ func TestSharedPagesKeepNoQuery(t *testing.T) {
 // the survey's texts and choices in its translation; the rule the script
 // reads keeps the original values.
 func TestLiveHintTranslated(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	sv := app.publish(t, &survey.Survey{Title: "Cars", Questions: []survey.Question{
 		{ID: "car", Text: "Do you own a car?", Type: survey.MultipleChoice, PossibleAnswers: []string{"Yes", "No"}},
@@ -98,7 +101,7 @@ func TestLiveHintTranslated(t *testing.T) {
 	if err := app.surveys.SetTranslations(context.Background(), "adatum", sv.Slug, "", map[string]survey.Translation{"fr": fr}); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Millisecond) // past the test cache's TTL
+	app.pastCacheTTL()
 	path := "/survey/adatum/" + sv.Slug
 	_, _, en := app.do(t, "GET", path, nil, nil)
 	mustContain(t, "English", en, "Answer only if your answer to “Do you own a car?” is “Yes” or you did not answer “Do you own a car?”.")
@@ -112,6 +115,7 @@ func TestLiveHintTranslated(t *testing.T) {
 // TestRespondentErrorPages: the error pages of the respondent routes
 // speak the respondent's language; the subscriber pages' stay English.
 func TestRespondentErrorPages(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	for _, tc := range []struct {
 		name, method, path string

@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
@@ -32,7 +31,7 @@ func (a *testApp) frenchPoll(t *testing.T, title string) *survey.Survey {
 	if err := a.surveys.SetTranslations(context.Background(), "adatum", sv.Slug, "", map[string]survey.Translation{"fr": fr}); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Millisecond) // past the test cache's TTL
+	a.pastCacheTTL()
 	got, err := a.surveys.Get(context.Background(), "adatum", sv.Slug)
 	if err != nil {
 		t.Fatal(err)
@@ -45,6 +44,7 @@ func (a *testApp) frenchPoll(t *testing.T, title string) *survey.Survey {
 // Accept-Language, else the survey's own, else English; <html> says it,
 // and its direction.
 func TestRespondentLanguage(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	sv := app.frenchPoll(t, "Lunch poll")
 	path := "/survey/adatum/" + sv.Slug
@@ -93,7 +93,7 @@ func TestRespondentLanguage(t *testing.T) {
 	if err := app.surveys.SetTranslations(context.Background(), "adatum", sv.Slug, "de", sv.Translations); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Millisecond)
+	app.pastCacheTTL()
 	_, _, body := app.do(t, "GET", path, nil, nil)
 	mustContain(t, "the survey's language", body, `<html lang="de"`, "Antworten senden")
 	// Subscriber pages stay English.
@@ -106,6 +106,7 @@ func TestRespondentLanguage(t *testing.T) {
 // in French (422), and their choice ("Oui") is stored as the original
 // ("Yes"), so the summary is the same whatever the language.
 func TestFrenchRespondent(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	sv := app.frenchPoll(t, "Lunch poll")
 	path := "/survey/adatum/" + sv.Slug
@@ -165,6 +166,7 @@ func (a *testApp) postWith(t *testing.T, path string, header map[string]string, 
 // before translations still imports; a translation into an unknown
 // language is a 422 beside it, and nothing is made.
 func TestTranslationsTravel(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	sv := app.frenchPoll(t, "Lunch poll")
@@ -230,6 +232,7 @@ func TestTranslationsTravel(t *testing.T) {
 // two choices reading the same) is a 422 beside the field with nothing
 // saved.
 func TestTranslationsEditor(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	sv := app.publish(t, &survey.Survey{Title: "Lunch poll", Questions: []survey.Question{
@@ -282,7 +285,7 @@ func TestTranslationsEditor(t *testing.T) {
 	if code != 303 || h.Get("Location") != page+"?lang=fr&saved=1" {
 		t.Fatalf("save = %d %q", code, h.Get("Location"))
 	}
-	time.Sleep(5 * time.Millisecond)
+	app.pastCacheTTL()
 	_, _, resp := app.do(t, "GET", "/survey/adatum/"+sv.Slug+"?lang=fr", nil, nil)
 	mustContain(t, "respondent", resp, "Sondage", "Aimez-vous cela ?", "<span>Oui</span>", "<span>No</span>", "Not at all", "Beaucoup")
 }

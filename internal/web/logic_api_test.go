@@ -28,6 +28,7 @@ const logicQuestions = `"sections":[
 // keyed by field (nothing made), and the definition carries the logic out
 // and back in.
 func TestAPILogic(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	tok, err := store.NewTokenStore(app.st).Create(ctx, "adatum", "test")
@@ -107,6 +108,7 @@ func TestAPILogic(t *testing.T) {
 // removes the question a rule looks at is a 422 beside the rule,
 // nothing saved.
 func TestDesignerKeepsLogic(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	tok, err := store.NewTokenStore(app.st).Create(ctx, "adatum", "test")
@@ -117,7 +119,7 @@ func TestDesignerKeepsLogic(t *testing.T) {
 		t.Fatalf("create = %d %s", code, raw)
 	}
 	sv, _ := app.surveys.Get(ctx, "adatum", "logic")
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")

@@ -41,7 +41,7 @@ func (a *testApp) carSurvey(t testing.TB, title string) (*survey.Survey, map[str
 			{ID: "why", Text: "Why so low?", Type: survey.SimpleText, Section: "last",
 				ShowIf: &survey.Condition{Match: "all", Rules: []survey.Rule{{Question: "rate", Op: "less_than", Values: []string{"3"}}}}},
 		}})
-	time.Sleep(5 * time.Millisecond) // past the test cache's TTL
+	a.pastCacheTTL()
 	ids := map[string]string{}
 	for i, name := range []string{"own", "kind", "brand", "rate", "again", "why"} {
 		ids[name] = sv.Questions[i].ID
@@ -108,6 +108,7 @@ func (a *testApp) storedAnswers(t *testing.T, slug string) []*survey.SurveyAnswe
 // holds, one on the same page shows with its condition in words (and the
 // script), and the stored answer has only the questions the path showed.
 func TestPagesFollowLogic(t *testing.T) {
+	t.Parallel()
 	page1 := []string{"Page 1 of 3", "Do you own a car?", "What kind of car?", `data-show-if="`, "Answer only if your answer to “Do you own a car?” is “Yes”.", "/static/logic.js?v=", `value="next">Next page</button>`}
 	last := func(of string) []string {
 		return []string{"Page " + of, "Last words", "Rate this survey", "Answer only if your answer to “Rate this survey” is less than 3.", `value="submit">Submit answers</button>`, `value="back">Back</button>`}
@@ -178,6 +179,7 @@ func TestPagesFollowLogic(t *testing.T) {
 // TestLogicSummary: two answers along the two branches; the summary
 // counts two answers, and the questions shown on one branch only once.
 func TestLogicSummary(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	sv, ids := app.carSurvey(t, "Cars counted")
 	path := "/survey/adatum/" + sv.Slug
@@ -213,6 +215,7 @@ func TestLogicSummary(t *testing.T) {
 // condition on the same page shows the question with its condition, and
 // drops its answer when the condition fails.
 func TestLogicSkippedSection(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	yes := func() *survey.Condition { // one each: a survey's creation renames its rules' questions
 		return &survey.Condition{Match: "any", Rules: []survey.Rule{{Question: "pet", Op: "one_of", Values: []string{"Cat", "Dog"}}}}
@@ -230,7 +233,7 @@ func TestLogicSkippedSection(t *testing.T) {
 			{ID: "pet", Text: "Which pet?", Type: survey.MultipleChoice, PossibleAnswers: []string{"Cat", "None"}},
 			{ID: "name", Text: "Its name?", Type: survey.ShortText, ShowIf: yes()},
 		}})
-	time.Sleep(5 * time.Millisecond)
+	app.pastCacheTTL()
 	ids := map[string]string{"pet": sv.Questions[0].ID, "name": sv.Questions[1].ID, "more": sv.Questions[2].ID}
 	path := "/survey/adatum/" + sv.Slug
 	app.walk(t, path, ids, []logicStep{
@@ -263,6 +266,7 @@ func TestLogicSkippedSection(t *testing.T) {
 // TestLogicStateRefused: a state altered, or of another survey, is
 // refused (422) on a path with a jump, nothing stored.
 func TestLogicStateRefused(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	sv, ids := app.carSurvey(t, "Cars refused")
 	other, _ := app.carSurvey(t, "Other cars")
@@ -290,6 +294,7 @@ func TestLogicStateRefused(t *testing.T) {
 // TestLogicResume: progress saved after a jump comes back on the page the
 // jump led to, "Page 2 of 2", and Back from it goes to page 1.
 func TestLogicResume(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	sv, ids := app.carSurvey(t, "Cars later")
 	path := "/survey/adatum/" + sv.Slug
@@ -326,6 +331,7 @@ func TestLogicResume(t *testing.T) {
 // then back and Yes (1, 3, 2, 3 again: each once); Dan stops on page 1.
 // A survey whose sections jump says nothing of where people stopped.
 func TestLogicFunnel(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	sv, ids := app.carSurvey(t, "Cars funnel")
@@ -356,7 +362,7 @@ func TestLogicFunnel(t *testing.T) {
 	if n := app.storedOf(t, sv.Slug); n != 3 {
 		t.Fatalf("%d answers stored, want 3", n)
 	}
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")

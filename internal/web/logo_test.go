@@ -49,6 +49,7 @@ func bombPNG(t *testing.T) []byte {
 // TestLogoDecodedSizeRefused: a small upload declaring a huge image is
 // refused with a 422 beside the logo field, and nothing is stored.
 func TestLogoDecodedSizeRefused(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	c := signedIn(t, app, "adatum", "ana@adatum.example")
 	code, _, body := app.postMultipart(t, "/adatum/settings", c, map[string]string{"name": "Adatum", "plan": "Premium"}, bombPNG(t))

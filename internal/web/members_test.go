@@ -75,7 +75,7 @@ func (o *outbox) messages() []mail.Message {
 // cookie header.
 func sessionOf(t *testing.T, app *testApp, tenant, email string, role survey.Role) string {
 	t.Helper()
-	token, err := store.NewUserStore(app.st).NewSession(context.Background(), &survey.User{Tenant: tenant, Email: email, Role: role})
+	token, err := testUsers(app.st).NewSession(context.Background(), &survey.User{Tenant: tenant, Email: email, Role: role})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,10 +90,11 @@ var inviteLink = regexp.MustCompile(`https?://[^/\s"]+(/invite/lnk_[A-Za-z0-9_-]
 // the account with its role, signs in and lands on the dashboard, once:
 // used, unknown, expired, withdrawn or another purpose's links are 410.
 func TestInvitationEndToEnd(t *testing.T) {
+	t.Parallel()
 	box := &outbox{}
 	app := newTestAppOn(t, backends.Local(t), func(d *web.Deps) { d.Mail, d.PublicURL = box, testPublicURL })
 	ctx := context.Background()
-	users, links := store.NewUserStore(app.st), store.NewLinkStore(app.st)
+	users, links := testUsers(app.st), store.NewLinkStore(app.st)
 	if _, err := users.Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +198,7 @@ func TestInvitationEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Millisecond)
+	time.Sleep(5 * time.Millisecond) // the link expires (LinkStore has no clock for this package's tests)
 	for name, p := range map[string]string{
 		"used":         path,
 		"unknown":      "/invite/lnk_" + strings.Repeat("A", 43),
@@ -234,6 +235,7 @@ func TestInvitationEndToEnd(t *testing.T) {
 // TestInvitationWithoutMail: with e-mail off, the page says so and shows
 // the link to pass on.
 func TestInvitationWithoutMail(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ana := map[string]string{"Cookie": sessionOf(t, app, "adatum", "ana@adatum.example", survey.Admin)}
 	code, _, body := app.do(t, "GET", "/adatum/settings/members", nil, ana)
@@ -255,6 +257,7 @@ func TestInvitationWithoutMail(t *testing.T) {
 // password) with the invitation's role and sends the person to sign in
 // there, whose sign-in keeps that role.
 func TestInvitationThroughIdentityProvider(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	tenants := store.NewTenantStore(app.st).WithSecrets(testBox)
@@ -278,7 +281,7 @@ func TestInvitationThroughIdentityProvider(t *testing.T) {
 	if code != http.StatusSeeOther || hdr.Get("Location") != "/login/adatum/oidc" {
 		t.Fatalf("accept = %d to %q", code, hdr.Get("Location"))
 	}
-	users := store.NewUserStore(app.st)
+	users := testUsers(app.st)
 	if u, err := users.SignInExternal(ctx, "adatum", "oli@adatum.example", "https://login.adatum.example", "oli"); err != nil || u.Role != survey.Viewer {
 		t.Errorf("the provider's sign-in = %+v, %v; want a viewer", u, err)
 	}
@@ -292,9 +295,10 @@ func TestInvitationThroughIdentityProvider(t *testing.T) {
 // page that asks; the last admin can be neither demoted nor removed (422,
 // said plainly).
 func TestMembersRolesAndRemoval(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
-	users := store.NewUserStore(app.st)
+	users := testUsers(app.st)
 	if _, err := users.Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
@@ -378,6 +382,7 @@ func TestMembersRolesAndRemoval(t *testing.T) {
 // TestTokensPage: an admin makes a token (shown once), which does what its
 // role allows; 422s beside the field make none; revoked, it stops working.
 func TestTokensPage(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ana := map[string]string{"Cookie": sessionOf(t, app, "adatum", "ana@adatum.example", survey.Admin)}
 	tokens := store.NewTokenStore(app.st)
@@ -429,6 +434,7 @@ func TestTokensPage(t *testing.T) {
 // TestInviteRateLimited: POST /invite is limited per address like
 // sign-ins.
 func TestInviteRateLimited(t *testing.T) {
+	t.Parallel()
 	app := newTestAppOn(t, backends.Local(t), func(d *web.Deps) { d.Limits.SignIns = 2 })
 	codes := []int{}
 	for range 3 {

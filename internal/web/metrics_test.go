@@ -45,6 +45,7 @@ func labels(m *dto.Metric, names ...string) string {
 // Requests are measured by route pattern, never by raw path: a tenant's
 // name or a slug never becomes a label value.
 func TestRequestMetrics(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(app.web.Collectors()...)

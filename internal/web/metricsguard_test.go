@@ -13,6 +13,7 @@ import (
 // TestMetricsAllow: /metrics answers only to the allowed networks, judged
 // by the connection's address; a forwarded address is not believed.
 func TestMetricsAllow(t *testing.T) {
+	t.Parallel()
 	metrics := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("surveys_up 1\n")) })
 	newServer := func(allow []netip.Prefix) http.Handler {
 		t.Helper()

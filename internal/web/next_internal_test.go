@@ -8,6 +8,7 @@ import (
 )
 
 func TestSafeNext(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ next, want string }{
 		{"/adatum/surveys", "/adatum/surveys"},
 		{"/adatum/surveys/x/analyze?transfer=requested", "/adatum/surveys/x/analyze?transfer=requested"},
@@ -46,6 +47,7 @@ func TestSafeNext(t *testing.T) {
 }
 
 func TestTenantNext(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ next, want string }{
 		{"/adatum/settings", "/adatum/settings"},
 		{"/fabrikam/settings", "/adatum/surveys"},

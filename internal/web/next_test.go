@@ -6,16 +6,15 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-
-	"github.com/surveys-dev/surveys/internal/store"
 )
 
 // TestSignInNextStaysOnSite: the page a sign-in goes on to is one of the
 // tenant's, whatever "next" the form carried; a trick that a cleaned path
 // turns into another host ("/\evil.example") lands on the dashboard.
 func TestSignInNextStaysOnSite(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
-	if _, err := store.NewUserStore(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ next, want string }{

@@ -21,9 +21,10 @@ var testUnsubscribeKey = []byte("unsubscribe links of the tests!!")
 // their field, with nothing saved; with e-mail off the page says so and
 // refuses. Another tenant's member cannot see or change them.
 func TestNotificationsPage(t *testing.T) {
+	t.Parallel()
 	app := newTestAppOn(t, backends.Local(t), func(d *web.Deps) { d.Mail, d.PublicURL = &outbox{}, testPublicURL })
 	ctx := context.Background()
-	if _, err := store.NewUserStore(app.st).AddMember(ctx, "adatum", "vi@adatum.example", "correct horse battery", survey.Viewer); err != nil {
+	if _, err := testUsers(app.st).AddMember(ctx, "adatum", "vi@adatum.example", "correct horse battery", survey.Viewer); err != nil {
 		t.Fatal(err)
 	}
 	_, c := app.signIn(t, "adatum", "vi@adatum.example", "correct horse battery")
@@ -85,7 +86,7 @@ func TestNotificationsPage(t *testing.T) {
 	if code, _, _ := app.do(t, "POST", path, url.Values{"digest": {"on"}}, vi); code != http.StatusSeeOther {
 		t.Fatal("save")
 	}
-	if err := store.NewUserStore(app.st).RemoveMember(ctx, "adatum", "vi@adatum.example"); err != nil {
+	if err := testUsers(app.st).RemoveMember(ctx, "adatum", "vi@adatum.example"); err != nil {
 		t.Fatal(err)
 	}
 	if sub, _ := subs.Subscription(ctx, "adatum", app.adatum.Slug, "vi@adatum.example"); sub.Digest {
@@ -108,6 +109,7 @@ func TestNotificationsPage(t *testing.T) {
 // after a confirmation (GET changes nothing); once more is no error; an
 // altered link, or one of another key, is refused and changes nothing.
 func TestUnsubscribeLink(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	subs := store.NewNotificationStore(app.st)
@@ -170,6 +172,7 @@ func TestUnsubscribeLink(t *testing.T) {
 // account page; a bad value is refused beside the field; a viewer's page
 // does not offer them.
 func TestAccountAlerts(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	subs := store.NewNotificationStore(app.st)
@@ -196,7 +199,7 @@ func TestAccountAlerts(t *testing.T) {
 	if on, _ := subs.Alerts(ctx, "adatum", "ana@adatum.example"); !on {
 		t.Fatal("not turned on")
 	}
-	if _, err := store.NewUserStore(app.st).AddMember(ctx, "adatum", "vi@adatum.example", "correct horse battery", survey.Viewer); err != nil {
+	if _, err := testUsers(app.st).AddMember(ctx, "adatum", "vi@adatum.example", "correct horse battery", survey.Viewer); err != nil {
 		t.Fatal(err)
 	}
 	_, c := app.signIn(t, "adatum", "vi@adatum.example", "correct horse battery")

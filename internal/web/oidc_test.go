@@ -60,6 +60,7 @@ func session(b *oidctest.Browser, app *testApp) string {
 }
 
 func TestOIDCSignIn(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	o := newTestOP(t, app, "adatum")
 	tests := []struct {
@@ -111,12 +112,13 @@ func TestOIDCSignIn(t *testing.T) {
 		})
 	}
 	// The account made for the provider's user has no password.
-	if _, err := store.NewUserStore(app.st).Authenticate(context.Background(), "adatum", oidctest.StaffEmail, ""); survey.ErrorCode(err) != survey.EFORBIDDEN {
+	if _, err := testUsers(app.st).Authenticate(context.Background(), "adatum", oidctest.StaffEmail, ""); survey.ErrorCode(err) != survey.EFORBIDDEN {
 		t.Fatalf("password sign-in of an OIDC account: %v", err)
 	}
 }
 
 func TestOIDCBadState(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	o := newTestOP(t, app, "adatum")
 	app.useOP(t, o, "adatum", "groups", "surveys-staff")
@@ -171,6 +173,7 @@ func TestOIDCBadState(t *testing.T) {
 // TestOIDCTenantIsolation: a sign-in started for Adatum cannot finish as
 // Fabrikam, though both use one provider: the state is Adatum's.
 func TestOIDCTenantIsolation(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	o := newTestOP(t, app, "adatum", "fabrikam")
 	app.useOP(t, o, "adatum", "groups", "surveys-staff")
@@ -201,6 +204,7 @@ func TestOIDCTenantIsolation(t *testing.T) {
 }
 
 func TestOIDCNotConfigured(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	for _, path := range []string{"/login/fabrikam/oidc", "/login/fabrikam/oidc/callback?state=x&code=y", "/login/nosuchtenant/oidc", "/login/NotAKey!/oidc"} {
 		if code, _, _ := app.do(t, "GET", path, nil, nil); code != http.StatusNotFound {
@@ -219,6 +223,7 @@ func TestOIDCNotConfigured(t *testing.T) {
 
 // TestOIDCProviderErrors: what the provider says is shown plainly.
 func TestOIDCProviderErrors(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	o := newTestOP(t, app, "adatum")
 
@@ -266,10 +271,11 @@ func TestOIDCProviderErrors(t *testing.T) {
 }
 
 func TestIdentitySettings(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	o := newTestOP(t, app, "adatum")
 	ctx := context.Background()
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
@@ -373,10 +379,11 @@ func (app *testApp) srvTLSLike(t testing.TB) string {
 // TestIdentitySettingsWithoutKey: a server with no secret key says so, and
 // refuses to save a client secret.
 func TestIdentitySettingsWithoutKey(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	o := newTestOP(t, app, "adatum")
 	ctx := context.Background()
-	tenants, users := store.NewTenantStore(app.st), store.NewUserStore(app.st) // no box
+	tenants, users := store.NewTenantStore(app.st), testUsers(app.st) // no box
 	s, err := web.New(web.Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Tenants: tenants, Users: users,
 		Public:         store.NewCachedSurveys(store.NewSurveyStore(app.st), tenants, time.Millisecond),
 		TenantSettings: tenants, Outbound: oidctest.Outbound()})

@@ -13,6 +13,7 @@ import (
 // before it expires; tampered, expired, another tenant's or another key's
 // it does not.
 func TestSignInCookie(t *testing.T) {
+	t.Parallel()
 	now := time.Unix(1_800_000_000, 0)
 	c, err := newSignInCookies(nil)
 	if err != nil {
@@ -96,6 +97,7 @@ func FuzzSignInCookie(f *testing.F) {
 // its bounds in entries and bytes, however many issuers are looked up, and
 // a discovery document's size counts.
 func TestProvidersBounded(t *testing.T) {
+	t.Parallel()
 	ps := newProviders(nil)
 	for i := range 3 * maxProviders {
 		ps.cache.Add(fmt.Sprintf("https://idp%d.example", i), cachedProvider{size: 64 << 10})

@@ -29,6 +29,7 @@ func writes(st *counting.Store) int64 {
 // is in a sealed cookie); the whole sign-in still works, and its callback
 // serves once, with its own cookie only.
 func TestOIDCStartWritesNothing(t *testing.T) {
+	t.Parallel()
 	st := counting.New(backends.Local(t))
 	app := newTestAppOn(t, st)
 	o := newTestOP(t, app, "adatum")

@@ -12,6 +12,7 @@ import (
 )
 
 func TestOnboarding(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	tests := []struct {
@@ -69,6 +70,7 @@ func TestOnboarding(t *testing.T) {
 // TestOnboardingPlanIsTrial: a sign-up cannot choose a paid plan, and the
 // settings page cannot change it; an operator does (surveys tenant plan).
 func TestOnboardingPlanIsTrial(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	for _, plan := range []string{"Premium", "Standard", "Gold", ""} {

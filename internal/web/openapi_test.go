@@ -109,6 +109,7 @@ func validateAPI(t testing.TB, req *http.Request, status int, header http.Header
 // isolation test has them); every operation but the document's own
 // describes 401, 403 and 500 with the error shape.
 func TestOpenAPIDocument(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	token, err := store.NewTokenStore(app.st).CreateWithRole(context.Background(), "adatum", "test", survey.Viewer, 0)
 	if err != nil {
@@ -199,6 +200,7 @@ func TestOpenAPIDocument(t *testing.T) {
 // operation of openapi.json, and every operation of openapi.json is a
 // route.
 func TestOpenAPIEveryRoute(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	spec, err := apiSpec()
 	if err != nil {

@@ -42,7 +42,7 @@ func newGuardedSite(t *testing.T, app *testApp, allow ...string) *guardedSite {
 	for _, a := range allow {
 		ps = append(ps, netip.MustParsePrefix(a))
 	}
-	tenants, users := store.NewTenantStore(app.st).WithSecrets(testBox), store.NewUserStore(app.st)
+	tenants, users := store.NewTenantStore(app.st).WithSecrets(testBox), testUsers(app.st)
 	s, err := web.New(web.Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Tenants: tenants, Users: users,
 		Public:         store.NewCachedSurveys(store.NewSurveyStore(app.st), tenants, time.Millisecond),
 		TenantSettings: tenants, Outbound: outbound.New(outbound.Config{Allow: ps, RootCAs: oidctest.RootCAs(), MaxBody: web.ProviderMaxBody})})
@@ -124,6 +124,7 @@ func discovery(self string, change func(map[string]any)) http.HandlerFunc {
 // answers with something to read back, is refused (422) in this server's
 // words, and nothing the remote server sent is shown.
 func TestIdentityProviderSSRF(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	o := newTestOP(t, app, "adatum")
 

@@ -5,17 +5,16 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/surveys-dev/surveys/internal/store"
 )
 
 // TestPagerEndsAndCurrentTab: the answers' first / previous / next / last
 // are links only where they lead elsewhere (at the ends, disabled and not
 // links to the page itself), and a survey's tabs mark the current one.
 func TestPagerEndsAndCurrentTab(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")

@@ -29,7 +29,7 @@ func (a *testApp) threePages(t testing.TB, title string) *survey.Survey {
 			{Text: "Pick a dish", Type: survey.MultipleChoice, PossibleAnswers: []string{"Soup", "Salad"}, Section: "food"},
 			{Text: "Rate us", Type: survey.FiveStars, Section: "last"},
 		}})
-	time.Sleep(5 * time.Millisecond) // past the test cache's TTL
+	a.pastCacheTTL()
 	return sv
 }
 
@@ -110,6 +110,7 @@ func mustLack(t testing.TB, what, body string, absent ...string) {
 // until the last page's submit, which is one answer with every page's
 // values, counted once however often the last page is sent again.
 func TestPages(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	sv := app.threePages(t, "Three pages")
 	path := "/survey/adatum/" + sv.Slug
@@ -196,6 +197,7 @@ func TestPages(t *testing.T) {
 // survey is a 422 and nothing is stored; without a state, a multi-page
 // survey cannot be submitted from its first page.
 func TestPageStateRefused(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	sv := app.threePages(t, "Sealed pages")
 	other := app.threePages(t, "Other pages")
@@ -248,10 +250,11 @@ func TestPageStateRefused(t *testing.T) {
 // no progress, no state, one Submit button, and is served from the
 // rendered-once form.
 func TestSinglePageUnchanged(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	sv := app.publish(t, &survey.Survey{Title: "One section", Sections: []survey.Section{{ID: "only", Title: "Only"}},
 		Questions: []survey.Question{{Text: "Say", Type: survey.SimpleText, Section: "only"}}})
-	time.Sleep(5 * time.Millisecond)
+	app.pastCacheTTL()
 	for _, path := range []string{app.path(), "/survey/adatum/" + sv.Slug} {
 		code, _, body := app.do(t, "GET", path, nil, nil)
 		if code != 200 {
@@ -265,6 +268,7 @@ func TestSinglePageUnchanged(t *testing.T) {
 // TestSectionShuffle: a section that shuffles shows its questions in an
 // order of each respondent's own, the same on every view of their form.
 func TestSectionShuffle(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	var qs []survey.Question
 	for _, text := range []string{"Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot"} {
@@ -272,7 +276,7 @@ func TestSectionShuffle(t *testing.T) {
 	}
 	qs = append(qs, survey.Question{Text: "Last", Type: survey.SimpleText, Optional: true, Section: "last"})
 	sv := app.publish(t, &survey.Survey{Title: "Shuffled", Sections: []survey.Section{{ID: "mixed", Shuffle: true}, {ID: "last"}}, Questions: qs})
-	time.Sleep(5 * time.Millisecond)
+	app.pastCacheTTL()
 	path := "/survey/adatum/" + sv.Slug
 	order := func(body string) string {
 		var out []string
@@ -305,6 +309,7 @@ var resumeRE = regexp.MustCompile(`href="(/survey/adatum/[^/"]+/resume/[0-9a-f]{
 // and their form; it is gone once they submit; a survey's deletion
 // removes its saved blobs, and a closed survey's link shows it closed.
 func TestSaveAndResume(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	sv := app.threePages(t, "Resume later")
 	path := "/survey/adatum/" + sv.Slug
@@ -374,7 +379,7 @@ func TestSaveAndResume(t *testing.T) {
 	if _, err := app.surveys.SetState(ctx, "adatum", sv.Slug, survey.Closed); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Millisecond)
+	app.pastCacheTTL()
 	if code, _, _ := app.do(t, "GET", link, nil, nil); code != 410 {
 		t.Errorf("the link of a closed survey = %d", code)
 	}
@@ -384,7 +389,7 @@ func TestSaveAndResume(t *testing.T) {
 	if _, err := app.surveys.SetState(ctx, "adatum", sv.Slug, survey.Published); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Millisecond)
+	app.pastCacheTTL()
 	token = app.token(t, path)
 	app.post(t, path, token, "", "save", "q-"+q[0].ID, "Eve")
 	if n := app.blobs(t, store.ResumeContainer); n != 1 {
@@ -413,6 +418,7 @@ func (a *testApp) blobs(t testing.TB, container string) int {
 // required on page 2 after Yes; after No, page 2 would show nothing, so
 // page 1 is the last and its Next sends the answer.
 func TestPageCheckFollowsLogic(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	sv := app.publish(t, &survey.Survey{Title: "Logic pages",
 		Sections: []survey.Section{{ID: "one"}, {ID: "two", Title: "More"}},
@@ -421,7 +427,7 @@ func TestPageCheckFollowsLogic(t *testing.T) {
 			{ID: "b", Text: "What did you eat?", Type: survey.SimpleText, Section: "two",
 				ShowIf: &survey.Condition{Match: "all", Rules: []survey.Rule{{Question: "a", Op: "equals", Values: []string{"Yes"}}}}},
 		}})
-	time.Sleep(5 * time.Millisecond) // past the test cache's TTL
+	app.pastCacheTTL()
 	path := "/survey/adatum/" + sv.Slug
 	q := sv.Questions
 	for _, c := range []struct {
@@ -459,6 +465,7 @@ func TestPageCheckFollowsLogic(t *testing.T) {
 // answer and the earlier page's kept, and remembers the choice; the
 // answer sent at the end has every page's values.
 func TestLanguageSwitchKeepsPage(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	sv := app.threePages(t, "Switch")
 	path := "/survey/adatum/" + sv.Slug

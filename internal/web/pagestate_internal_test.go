@@ -10,6 +10,7 @@ import (
 )
 
 func TestPageStateBound(t *testing.T) {
+	t.Parallel()
 	p := newPageSealer([]byte("a form key of thirty-two bytes!!"))
 	st := pageState{Page: 2, Values: map[string]survey.Form{"q1": {"": {"Ada"}}}, Resume: strings.Repeat("ab", 16)}
 	sealed, err := p.seal("adatum", "lunch", "tok.en", st)

@@ -17,6 +17,7 @@ import (
 // clear message on the designer and the dashboard, and an ended trial or a
 // suspension shows on every side: respondents, sign-in, session and API.
 func TestPlanLimitsInTheBrowser(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	tenants := store.NewTenantStore(app.st)
@@ -68,7 +69,7 @@ func TestPlanLimitsInTheBrowser(t *testing.T) {
 	if err := tenants.Update(ctx, tn); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Millisecond)
+	app.pastCacheTTL()
 	if code, _, body := app.do(t, "GET", app.path(), nil, nil); code != http.StatusGone || !strings.Contains(body, "This survey is closed") {
 		t.Fatalf("survey page after the trial = %d", code)
 	}
@@ -85,7 +86,7 @@ func TestPlanLimitsInTheBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Millisecond)
+	app.pastCacheTTL()
 	if code, _, _ := app.do(t, "GET", app.path(), nil, nil); code != http.StatusNotFound {
 		t.Errorf("survey page while suspended = %d, want 404", code)
 	}

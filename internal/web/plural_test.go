@@ -5,8 +5,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/surveys-dev/surveys/internal/store"
 )
 
 // wrongPlural finds a count of 1 with a plural noun, or another count
@@ -17,9 +15,10 @@ var wrongPlural = regexp.MustCompile(`\b1(</strong>)?(<span class="sr-only">)? (
 // 1 and 2 answers to the demo survey: each count has its noun in the right
 // number.
 func TestPluralsOnPages(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")

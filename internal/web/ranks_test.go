@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 	"github.com/surveys-dev/surveys/internal/worker"
 )
@@ -73,6 +72,7 @@ func section(body, id string) string {
 }
 
 func TestHomePage(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	today := time.Now().UTC().Truncate(24 * time.Hour)
@@ -131,9 +131,10 @@ func TestHomePage(t *testing.T) {
 }
 
 func TestDashboardRanks(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
-	users := store.NewUserStore(app.st)
+	users := testUsers(app.st)
 	if _, err := users.Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
@@ -202,9 +203,10 @@ func TestDashboardRanks(t *testing.T) {
 }
 
 func TestDesignerCloseDate(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")

@@ -8,6 +8,7 @@ import (
 )
 
 func TestClientAddr(t *testing.T) {
+	t.Parallel()
 	proxies := []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("10.0.0.0/8")}
 	tests := []struct {
 		name, remote, xff string

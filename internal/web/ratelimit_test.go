@@ -15,6 +15,7 @@ import (
 // a page saying to wait, on answers, sign-ups and sign-ins; another address
 // is unaffected; X-Forwarded-For counts only from a trusted proxy.
 func TestRateLimits(t *testing.T) {
+	t.Parallel()
 	const n = 3
 	behindProxy := func(d *web.Deps) {
 		d.Limits = web.Limits{Answers: n, Onboardings: n, SignIns: n, TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}

@@ -16,6 +16,7 @@ import (
 // UTF-8 bytes (twelve once form-encoded); and 13 answers of 4,000
 // characters. Each is accepted (303), filed and counted.
 func TestLongFormAccepted(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	tests := []struct {

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/web"
 	"github.com/surveys-dev/surveys/internal/web/oidctest"
 	"github.com/surveys-dev/surveys/internal/worker"
+	"golang.org/x/crypto/bcrypt"
 )
 
 // testApp is the real web server over a real embedded store with the demo
@@ -36,7 +38,22 @@ type testApp struct {
 	adatum  *survey.Survey // the published demo survey
 	views   *store.ViewCounter
 	ranks   *store.RankingStore
+	clock   *testClock // the public cache's
 }
+
+// testClock is the time plus an offset that a test moves forward, for the
+// caches that expire (instead of sleeping past their TTL).
+type testClock struct{ offset atomic.Int64 }
+
+func (c *testClock) Now() time.Time { return time.Now().Add(time.Duration(c.offset.Load())) }
+
+// Advance moves the clock d forward.
+func (c *testClock) Advance(d time.Duration) { c.offset.Add(int64(d)) }
+
+// pastCacheTTL moves the public cache's clock past its TTL: the next
+// request reads what the store holds now (the edit of a survey or tenant
+// made in the store, or through a page, just before).
+func (a *testApp) pastCacheTTL() { a.clock.Advance(time.Minute) }
 
 func newTestApp(t testing.TB) *testApp {
 	t.Helper()
@@ -60,21 +77,22 @@ func newTestAppOn(t testing.TB, st storage.Storage, opts ...func(*web.Deps)) *te
 	}
 	surveys, tenants, answers := store.NewSurveyStore(st), store.NewTenantStore(st).WithSecrets(testBox), store.NewSurveyAnswerStore(st)
 	views, ranks := store.NewViewCounter(st, time.Hour), store.NewRankingStore(st)
+	clock := &testClock{}
 	deps := web.Deps{
 		Logger:      slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Surveys:     surveys,
 		Tenants:     tenants,
 		Storage:     st,
-		Public:      store.NewCachedSurveys(surveys, tenants, time.Millisecond),
+		Public:      store.NewCachedSurveys(surveys, tenants, time.Millisecond).WithClock(clock.Now),
 		Notifier:    store.NewNotifier(answers, 2),
-		Users:       store.NewUserStore(st),
+		Users:       testUsers(st),
 		Summaries:   store.NewSurveyAnswersSummaryStore(st),
 		Editor:      store.NewPlanGuard(surveys, tenants),
 		Reader:      answers,
 		Remover:     answers,
 		Tokens:      store.NewTokenStore(st),
 		TenantAdmin: tenants,
-		Accounts:    store.NewUserStore(st),
+		Accounts:    testUsers(st),
 		Logos:       store.NewLogoStore(st),
 
 		TenantSettings: tenants,
@@ -114,7 +132,7 @@ func newTestAppOn(t testing.TB, st storage.Storage, opts ...func(*web.Deps)) *te
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &testApp{web: s, st: st, srv: srv, surveys: surveys, answers: answers, adatum: adatum, views: views, ranks: ranks,
+	return &testApp{web: s, st: st, srv: srv, surveys: surveys, answers: answers, adatum: adatum, views: views, ranks: ranks, clock: clock,
 		client: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
 
@@ -209,6 +227,7 @@ func (a *testApp) stored(t testing.TB) int {
 }
 
 func TestPublicPages(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	draft := &survey.Survey{Tenant: "adatum", Title: "Secret draft", Questions: []survey.Question{{Text: "Q", Type: survey.SimpleText}}}
@@ -221,7 +240,7 @@ func TestPublicPages(t *testing.T) {
 	if _, err := app.surveys.SetState(ctx, "adatum", closed.Slug, survey.Closed); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Millisecond) // past the test cache's TTL
+	app.pastCacheTTL()
 	tests := []struct {
 		name, path string
 		code       int
@@ -268,6 +287,7 @@ func TestPublicPages(t *testing.T) {
 }
 
 func TestSubmit(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	q := app.adatum.Questions
 	tests := []struct {
@@ -325,6 +345,7 @@ func TestSubmit(t *testing.T) {
 // TestDoubleSubmit sends one form twice: both requests see the thank-you
 // page, and one answer is stored and counted.
 func TestDoubleSubmit(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	tok := app.token(t, app.path())
 	if other := app.token(t, app.path()); other == tok || !store.ValidAnswerID(answerID(tok)) || !store.ValidAnswerID(answerID(other)) {
@@ -373,4 +394,11 @@ func FuzzSubmitForm(f *testing.F) {
 			t.Fatalf("POST %q = %d", body, resp.StatusCode)
 		}
 	})
+}
+
+// testUsers is a UserStore over st that hashes passwords at bcrypt's least
+// cost: a sign-in is then as quick under -race as the other requests. The
+// cost of production hashes is checked in the store's tests.
+func testUsers(st storage.Storage) *store.UserStore {
+	return store.NewUserStore(st).WithCost(bcrypt.MinCost)
 }

@@ -120,6 +120,7 @@ func TestRespondentPagesCarryTheirBrand(t *testing.T) {
 // ties the help and the problem to the inputs, and moves the focus to the
 // summary of the problems after a refused submit. Stars go 1 to 5.
 func TestRespondentPage(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	sv := app.publish(t, &survey.Survey{Title: "Around questions",
 		Description: "First line\nsecond line <b>\n\n\nSecond paragraph",
@@ -128,7 +129,7 @@ func TestRespondentPage(t *testing.T) {
 			{Text: "Rate the food", Type: survey.FiveStars, Optional: true},
 			{Text: "Anything else?", Type: survey.SimpleText, Optional: true},
 		}})
-	time.Sleep(5 * time.Millisecond) // past the test cache's TTL
+	app.pastCacheTTL()
 	text, stars, more := sv.Questions[0].ID, sv.Questions[1].ID, sv.Questions[2].ID
 	path := "/survey/adatum/" + sv.Slug
 	tests := []struct {
@@ -211,6 +212,7 @@ func TestRespondentPage(t *testing.T) {
 // survey's own message when it has one (in paragraphs, as text), else
 // the usual thanks.
 func TestThankYouPage(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	img := image.NewRGBA(image.Rect(0, 0, 4, 4))
@@ -234,7 +236,7 @@ func TestThankYouPage(t *testing.T) {
 	own := app.publish(t, &survey.Survey{Title: "With thanks", ThankYou: "Thanks a lot!\nThe team\n\nSee you <soon>",
 		Questions: []survey.Question{{Text: "Q", Type: survey.SimpleText}}})
 	plain := app.publish(t, &survey.Survey{Title: "Without thanks", Questions: []survey.Question{{Text: "Q", Type: survey.SimpleText}}})
-	time.Sleep(5 * time.Millisecond) // past the test cache's TTL
+	app.pastCacheTTL()
 	logoTag := `<img class="tenant-logo" src="/logos/` + logo + `" alt="Adatum`
 	tests := []struct {
 		name, path       string
@@ -270,6 +272,7 @@ func TestThankYouPage(t *testing.T) {
 // each respondent, its choices in orders of their own, and never kept;
 // a survey without one is rendered once and kept (forms.go).
 func TestShuffledChoices(t *testing.T) {
+	t.Parallel()
 	st := backends.Local(t)
 	// Surveys cached for the whole test, as in production: only the
 	// rendered forms' cache decides what is rendered again.

@@ -15,6 +15,7 @@ import (
 // written answer), and the thank-you page links to it. The designer saves
 // both settings.
 func TestPublicResults(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	results := app.path() + "/results"
@@ -51,7 +52,7 @@ func TestPublicResults(t *testing.T) {
 	mustContain(t, "thank-you", thanks, `href="`+results+`">See the results so far</a>`)
 
 	// The designer's two settings.
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")

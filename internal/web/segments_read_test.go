@@ -26,6 +26,7 @@ import (
 // for any number of answers; the newest answers, merged into the summary
 // but not yet in a segment, come from their own blobs, last.
 func TestPagesReadSegments(t *testing.T) {
+	t.Parallel()
 	const n, pending = 1205, 3
 	st := counting.New(backends.Local(t))
 	app := newTestAppOn(t, st)
@@ -58,7 +59,7 @@ func TestPagesReadSegments(t *testing.T) {
 	for i := range answers {
 		all = append(all, number(i))
 	}
-	if _, err := store.NewUserStore(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
@@ -141,6 +142,7 @@ func TestPagesReadSegments(t *testing.T) {
 // poll (every 5 s per open tab) when nothing changed: the session and the
 // summary, not the survey, never the answers.
 func TestLiveAnalysisCost(t *testing.T) {
+	t.Parallel()
 	st := counting.New(backends.Local(t))
 	// The tenant cached for the whole test, as in production (the test
 	// app's millisecond made the count depend on the machine's speed: the
@@ -148,7 +150,7 @@ func TestLiveAnalysisCost(t *testing.T) {
 	app := newTestAppOn(t, st, func(d *web.Deps) {
 		d.Public = store.NewCachedSurveys(store.NewSurveyStore(st), store.NewTenantStore(st).WithSecrets(testBox), time.Hour)
 	})
-	if _, err := store.NewUserStore(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")

@@ -7,8 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/surveys-dev/surveys/internal/store"
 )
 
 // signIn posts the sign-in form and returns the status and session cookie.
@@ -39,9 +37,10 @@ func (a *testApp) get(t *testing.T, path string, c *http.Cookie) (int, http.Head
 }
 
 func TestSignInAndTenantIsolation(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
-	users := store.NewUserStore(app.st)
+	users := testUsers(app.st)
 	if _, err := users.Add(ctx, "adatum", "Ana@Adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
@@ -110,8 +109,9 @@ func TestSignInAndTenantIsolation(t *testing.T) {
 }
 
 func TestPasswordChangeAndThrottle(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
-	users := store.NewUserStore(app.st)
+	users := testUsers(app.st)
 	if _, err := users.Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
@@ -147,8 +147,9 @@ func TestPasswordChangeAndThrottle(t *testing.T) {
 // in the header, with a way back and a sign-out; pages without a session
 // offer the sign-in.
 func TestHeaderShowsAccount(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
-	if _, err := store.NewUserStore(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")

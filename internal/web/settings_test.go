@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/store"
@@ -35,7 +34,7 @@ func (a *testApp) postMultipart(t *testing.T, path string, c *http.Cookie, field
 
 func signedIn(t *testing.T, app *testApp, tenant, email string) *http.Cookie {
 	t.Helper()
-	if _, err := store.NewUserStore(app.st).Add(context.Background(), tenant, email, "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(context.Background(), tenant, email, "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	code, c := app.signIn(t, tenant, email, "correct horse battery")
@@ -58,6 +57,7 @@ func testPNG(t *testing.T) []byte {
 // logos container, and shown on the tenant's survey page; a refused form
 // changes nothing.
 func TestSettingsAndLogo(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	c := signedIn(t, app, "adatum", "ana@adatum.example")
@@ -105,7 +105,7 @@ func TestSettingsAndLogo(t *testing.T) {
 	if code != 200 || h.Get("Content-Type") != "image/png" || h.Get("X-Content-Type-Options") != "nosniff" || !bytes.Equal([]byte(body), testPNG(t)) {
 		t.Fatalf("GET the logo = %d %q", code, h.Get("Content-Type"))
 	}
-	time.Sleep(5 * time.Millisecond) // the test app's public cache lives 1 ms
+	app.pastCacheTTL()
 	if code, _, body := app.do(t, "GET", app.path(), nil, nil); code != 200 || !strings.Contains(body, `src="/logos/`+tn.Logo+`"`) || !strings.Contains(body, "Adatum Corporation") {
 		t.Fatalf("the survey page does not show the new logo and name (%d)", code)
 	}

@@ -8,14 +8,13 @@ import (
 	"testing"
 
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
-	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/web"
 )
 
 // signedInAna adds Ana to Adatum and signs her in.
 func signedInAna(t *testing.T, app *testApp) *http.Cookie {
 	t.Helper()
-	if _, err := store.NewUserStore(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
@@ -26,6 +25,7 @@ func signedInAna(t *testing.T, app *testApp) *http.Cookie {
 // URL when there is one, and otherwise on the request's Host and TLS
 // state; forwarded headers, which any client can write, never change it.
 func TestShareLinkOrigin(t *testing.T) {
+	t.Parallel()
 	forged := map[string]string{"X-Forwarded-Proto": "https", "X-Forwarded-Host": "evil.example", "Forwarded": "proto=https;host=evil.example"}
 	tests := []struct {
 		name      string
@@ -55,6 +55,7 @@ func TestShareLinkOrigin(t *testing.T) {
 // TestQRCodeRefused: a link that cannot be made, or is too long for a QR
 // code, is a 422 that says why, not a server error.
 func TestQRCodeRefused(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, publicURL, host, want string
 	}{

@@ -9,6 +9,7 @@ import (
 )
 
 func TestAddrThrottle(t *testing.T) {
+	t.Parallel()
 	th := newAddrThrottle()
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	th.now = func() time.Time { return now }

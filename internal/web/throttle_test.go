@@ -41,8 +41,9 @@ func (a *testApp) loginFrom(t *testing.T, addr, email, password string) (int, ht
 // throttled account (even with the right password) get the same status
 // and the same page, apart from the email typed, and no cookie.
 func TestSignInAnswersAlike(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
-	users := store.NewUserStore(app.st)
+	users := testUsers(app.st)
 	for _, email := range []string{"ana@adatum.example", "bob@adatum.example"} {
 		if _, err := users.Add(context.Background(), "adatum", email, "correct horse battery"); err != nil {
 			t.Fatal(err)
@@ -82,8 +83,9 @@ func TestSignInAnswersAlike(t *testing.T) {
 // reaching the account (not counted there, not checked), even with the
 // right password; another address signs the same user in.
 func TestSignInThrottlePerAddress(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
-	if _, err := store.NewUserStore(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	// The throttle's clock stands still: no attempt waits out a delay.
@@ -116,8 +118,9 @@ func TestSignInThrottlePerAddress(t *testing.T) {
 // which signed in before (its device cookie), still signs in; the cookie
 // of another account, or a made-up one, does not help.
 func TestKnownDeviceIsNotLockedOut(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
-	users := store.NewUserStore(app.st)
+	users := testUsers(app.st)
 	for _, email := range []string{"ana@adatum.example", "bob@adatum.example"} {
 		if _, err := users.Add(context.Background(), "adatum", email, "correct horse battery"); err != nil {
 			t.Fatal(err)

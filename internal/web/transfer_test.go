@@ -17,6 +17,7 @@ import (
 // double click makes) gets 409 "A copy is already under way" and
 // enqueues nothing.
 func TestTransferOnePending(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	ana := app.signedIn(t, "adatum", "ana@adatum.example")

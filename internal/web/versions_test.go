@@ -15,6 +15,7 @@ import (
 // asks first, then keeps them for the analysis and exports; changing an
 // answered question's kind is refused beside it.
 func TestEditPublishedSurvey(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	sv := &survey.Survey{Tenant: "adatum", Title: "Team lunch", State: survey.Published, Questions: []survey.Question{
@@ -141,6 +142,7 @@ func TestEditPublishedSurvey(t *testing.T) {
 // and the API duplicates one: a new draft, "Copy of …", with the questions
 // respondents see and no answers.
 func TestDuplicateEverywhere(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
 	c := app.signedIn(t, "adatum", "ed@adatum.example")

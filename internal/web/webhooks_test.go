@@ -45,6 +45,7 @@ var secretShown = regexp.MustCompile(`value="(whsec_[^"]+)"`)
 // survey.closed when a survey is closed, and deletes it after a
 // confirmation. Another tenant's admin neither sees nor triggers it.
 func TestWebhooksPage(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ana := app.signedIn(t, "adatum", "ana@adatum.example")
 	fred := app.signedIn(t, "fabrikam", "fred@fabrikam.example")
@@ -179,6 +180,7 @@ func TestWebhooksPage(t *testing.T) {
 // the settings page and the webhooks page, with its reason, and can be
 // enabled again.
 func TestWebhooksDisabledBanner(t *testing.T) {
+	t.Parallel()
 	app := newTestApp(t)
 	ana := app.signedIn(t, "adatum", "ana@adatum.example")
 	ws := store.NewWebhookStore(app.st).WithSecrets(testBox)

@@ -35,6 +35,13 @@ func SegmentsPass(s *Segments, ctx context.Context) { s.pass(ctx) }
 // lately and not woken since.
 func Poll(w *Worker, ctx context.Context) (int, error) { return w.runOnce(ctx, true) }
 
+// SetLagClock sets the clock of the answers workers' lag metrics, from
+// which the time since progress is counted; call it before m is used.
+func SetLagClock(m *Metrics, now func() time.Time) {
+	m.lag.now = now
+	m.lag.last.Store(now().UnixNano())
+}
+
 // SetNow sets a worker's clock.
 func SetNow(w *Worker, now func() time.Time) { w.now = now }
 

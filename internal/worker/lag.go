@@ -17,6 +17,7 @@ type lag struct {
 	wait  *prometheus.HistogramVec
 	last  atomic.Int64 // unix nanoseconds of the last progress
 	since prometheus.GaugeFunc
+	now   func() time.Time // time.Now; tests move it
 }
 
 // newLag returns the lag metrics of one kind of worker ("answers", "views").
@@ -28,13 +29,14 @@ func newLag(worker string) *lag {
 			ConstLabels: prometheus.Labels{"worker": worker},
 			Buckets:     []float64{.01, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600},
 		}, []string{"queue"}),
+		now: time.Now,
 	}
-	l.last.Store(time.Now().UnixNano())
+	l.last.Store(l.now().UnixNano())
 	l.since = prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name:        "surveys_worker_seconds_since_progress",
 		Help:        "Time since the worker last finished a batch or found its queue empty; it grows when the worker is stuck or storage fails.",
 		ConstLabels: prometheus.Labels{"worker": worker},
-	}, func() float64 { return time.Since(time.Unix(0, l.last.Load())).Seconds() })
+	}, func() float64 { return l.now().Sub(time.Unix(0, l.last.Load())).Seconds() })
 	return l
 }
 
@@ -54,4 +56,4 @@ func (l *lag) took(queue string, msgs []storage.Message, now time.Time) {
 }
 
 // progressed records that the worker finished a batch or found no work.
-func (l *lag) progressed() { l.last.Store(time.Now().UnixNano()) }
+func (l *lag) progressed() { l.last.Store(l.now().UnixNano()) }

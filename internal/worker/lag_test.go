@@ -3,6 +3,7 @@ package worker_test
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -60,6 +61,8 @@ func TestLag(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := worker.NewMetrics()
+		var skew atomic.Int64 // the lag's clock runs ahead by this
+		worker.SetLagClock(m, func() time.Time { return time.Now().Add(time.Duration(skew.Load())) })
 		views := worker.NewViews(st, testConfig, quiet)
 		reg := prometheus.NewRegistry()
 		reg.MustRegister(m.Collectors()...)
@@ -76,7 +79,7 @@ func TestLag(t *testing.T) {
 		}
 
 		stuck := worker.New(failDequeue{st}, testConfig, quiet, m)
-		time.Sleep(300 * time.Millisecond)
+		skew.Add(int64(time.Second)) // a second passes without progress
 		if _, err := stuck.RunOnce(ctx); err == nil {
 			t.Fatal("RunOnce with a failing dequeue returned no error")
 		}

@@ -296,7 +296,7 @@ func TestTransferKeepsRequestHidden(t *testing.T) {
 		n, _ := tf.xfer.RunOnce(ctx)
 		done <- n
 	}()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for tf.status(t).State != store.TransferRunning && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -365,7 +365,7 @@ func TestTransferStopsOnShutdown(t *testing.T) {
 	wctx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- tf.xfer.Run(wctx) }()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for tf.status(t).State != store.TransferRunning {
 		if time.Now().After(deadline) {
 			t.Fatal("the copy did not start")
@@ -378,7 +378,7 @@ func TestTransferStopsOnShutdown(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(2 * time.Minute):
 		t.Fatal("Run did not return on shutdown")
 	}
 	if s := tf.status(t); s.State != store.TransferRequested {

@@ -47,7 +47,7 @@ func (l *lostAck) Enqueue(ctx context.Context, q string, data []byte, o storage.
 func drainViews(t *testing.T, st storage.Storage, v *worker.Views) {
 	t.Helper()
 	ctx := context.Background()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for time.Now().Before(deadline) {
 		if n, _ := v.RunOnce(ctx); n == 0 {
 			if left, err := st.ApproximateCount(ctx, store.ViewsQueue); err == nil && left == 0 {

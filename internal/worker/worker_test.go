@@ -217,7 +217,7 @@ func (f *fixture) check(t *testing.T) {
 func drain(t *testing.T, st storage.Storage, w *worker.Worker) {
 	t.Helper()
 	ctx := context.Background()
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for time.Now().Before(deadline) {
 		n, err := w.RunOnce(ctx)
 		if err != nil {
@@ -355,7 +355,7 @@ func spills(t *testing.T, st storage.Storage) int {
 
 func drainQuiet(st storage.Storage, w *worker.Worker) {
 	ctx := context.Background()
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for time.Now().Before(deadline) {
 		if n, _ := w.RunOnce(ctx); n == 0 {
 			std, err1 := st.ApproximateCount(ctx, store.AnswersQueue)

@@ -304,9 +304,13 @@ func TestClose(t *testing.T) {
 	must(t, "CreateContainer", s.CreateContainer(ctx, "blobs", false))
 
 	// Writes racing with Close either succeed or fail with ErrClosed.
-	var wg sync.WaitGroup
+	// Close comes once every writer has written (not after a while).
+	var wg, started sync.WaitGroup
 	for w := range 32 {
+		started.Add(1)
 		wg.Go(func() {
+			once := sync.OnceFunc(started.Done)
+			defer once()
 			for i := 0; ; i++ {
 				_, err := s.PutBlob(ctx, "blobs", fmt.Sprintf("%d-%d", w, i), []byte("x"), storage.PutOptions{})
 				if errors.Is(err, local.ErrClosed) {
@@ -316,10 +320,11 @@ func TestClose(t *testing.T) {
 					t.Error(err)
 					return
 				}
+				once()
 			}
 		})
 	}
-	time.Sleep(50 * time.Millisecond)
+	started.Wait()
 	must(t, "Close", s.Close())
 	wg.Wait()
 	must(t, "second Close", s.Close())
