@@ -238,7 +238,9 @@ func (m *Main) Run(ctx context.Context) error {
 		// process makes its own (one instance only).
 		FormKey: box.DeriveKey("survey form tokens"),
 
-		// Password resets and invitations.
+		// Password resets and invitations, and the quotas of the e-mails
+		// to others.
+		MailQuota:     store.NewMailQuotaStore(m.Storage, m.cfg.MailQuota),
 		Links:         store.NewLinkStore(m.Storage),
 		PersonalLinks: store.NewPersonalLinkStore(m.Storage),
 		Answers:       answers,

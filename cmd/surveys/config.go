@@ -14,6 +14,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/mail"
 	"github.com/surveys-dev/surveys/internal/outbound"
 	"github.com/surveys-dev/surveys/internal/secret"
+	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/web"
 )
 
@@ -67,6 +68,9 @@ type Config struct {
 	// (SURVEYS_SIGNINS_PER_MINUTE), 0 for none; and the reverse proxies
 	// whose X-Forwarded-For names the client (SURVEYS_TRUSTED_PROXIES).
 	Limits web.Limits
+	// MailQuota limits the e-mails a tenant's members send to others
+	// (invitations, personal links), per plan (SURVEYS_MAIL_PER_HOUR …).
+	MailQuota store.MailQuota
 	// Mail is where e-mail is sent from (SURVEYS_SMTP_URL,
 	// SURVEYS_SMTP_PASSWORD or SURVEYS_SMTP_PASSWORD_FILE,
 	// SURVEYS_MAIL_FROM), loaded and checked by parseServe; nil when no
@@ -144,6 +148,12 @@ func parseServeCommand(args []string, getenv func(string) string, stdout, stderr
 	fs.StringVar(&ms.PasswordFile, "smtp-password-file", getenv("SURVEYS_SMTP_PASSWORD_FILE"), "file holding the SMTP password (SURVEYS_SMTP_PASSWORD_FILE; or set SURVEYS_SMTP_PASSWORD)")
 	fs.StringVar(&ms.From, "mail-from", getenv("SURVEYS_MAIL_FROM"), "sender of the e-mail, e.g. \"Surveys <surveys@example.com>\" (SURVEYS_MAIL_FROM; empty: surveys@ the --public-url's host, or this machine's name)")
 	ms.Password = getenv("SURVEYS_SMTP_PASSWORD")
+	q := store.DefaultMailQuota
+	fs.IntVar(&c.MailQuota.Paid.PerHour, "mail-per-hour", envInt("SURVEYS_MAIL_PER_HOUR", q.Paid.PerHour), "e-mails to others (invitations, personal links) a tenant on a paid plan may send an hour (SURVEYS_MAIL_PER_HOUR)")
+	fs.IntVar(&c.MailQuota.Paid.PerDay, "mail-per-day", envInt("SURVEYS_MAIL_PER_DAY", q.Paid.PerDay), "e-mails to others a tenant on a paid plan may send a day (SURVEYS_MAIL_PER_DAY)")
+	fs.IntVar(&c.MailQuota.Trial.PerHour, "trial-mail-per-hour", envInt("SURVEYS_TRIAL_MAIL_PER_HOUR", q.Trial.PerHour), "e-mails to others a tenant on the Trial plan may send an hour (SURVEYS_TRIAL_MAIL_PER_HOUR)")
+	fs.IntVar(&c.MailQuota.Trial.PerDay, "trial-mail-per-day", envInt("SURVEYS_TRIAL_MAIL_PER_DAY", q.Trial.PerDay), "e-mails to others a tenant on the Trial plan may send a day (SURVEYS_TRIAL_MAIL_PER_DAY)")
+	perRecipient := fs.Int("mail-per-recipient", envInt("SURVEYS_MAIL_PER_RECIPIENT", q.Paid.PerRecipient), "e-mails one address may get from one tenant a day (SURVEYS_MAIL_PER_RECIPIENT)")
 	fs.DurationVar(&c.ShutdownWait, "shutdown-wait", 10*time.Second, "how long to wait for requests to finish on shutdown")
 	err := parseFlags(fs, "[flags]", args, stdout)
 	if err != nil {
@@ -176,6 +186,10 @@ func parseServeCommand(args []string, getenv func(string) string, stdout, stderr
 		env := strings.ToUpper(name)
 		c.Regions = append(c.Regions, Region{Name: name,
 			ConnectionString: getenv("AZURE_STORAGE_CONNECTION_STRING_" + env), Account: getenv("AZURE_STORAGE_ACCOUNT_" + env)})
+	}
+	c.MailQuota.Paid.PerRecipient, c.MailQuota.Trial.PerRecipient = *perRecipient, *perRecipient
+	if err := c.MailQuota.Validate(); err != nil {
+		return Config{}, fmt.Errorf("serve: --mail-per-hour, --mail-per-day, --trial-mail-per-hour, --trial-mail-per-day, --mail-per-recipient: %w", err)
 	}
 	if err := c.validate(); err != nil {
 		return Config{}, err

@@ -109,6 +109,12 @@ func noSidewaysScroll(t *testing.T, what string) chromedp.Action {
 // browserRun returns run: actions in the browser ctx, failing t (named by
 // what) on an error.
 func browserRun(t *testing.T, ctx context.Context) func(what string, actions ...chromedp.Action) {
+	t.Helper()
+	// The tab of ctx (a new one, from chromedp.NewContext) is made on the
+	// context of its first Run: make it on ctx, not on a step's.
+	if err := chromedp.Run(ctx); err != nil {
+		t.Fatalf("open a tab: %v", err)
+	}
 	return func(what string, actions ...chromedp.Action) {
 		t.Helper()
 		sctx, cancel := context.WithTimeout(ctx, browserStepLimit)
@@ -378,6 +384,12 @@ func newBrowser(t *testing.T) context.Context {
 	if deadline, ok := t.Deadline(); ok {
 		ctx, cancel = context.WithDeadline(ctx, deadline.Add(-time.Minute))
 		t.Cleanup(cancel)
+	}
+	// Start the browser and its tab now, on this context: chromedp binds
+	// them to the context of the first Run, and browserRun's steps run on
+	// contexts of their own that end with the step.
+	if err := chromedp.Run(ctx); err != nil {
+		t.Fatalf("start chromium: %v", err)
 	}
 	return ctx
 }

@@ -75,6 +75,10 @@ func DeleteTenant(ctx context.Context, st storage.Storage, tenants *TenantStore,
 	if _, err = deleteRows(ctx, st, WebhooksTable, []string{key}, nil); err != nil {
 		return d, err
 	}
+	// The counts of the e-mails it sent.
+	if _, err = deleteRows(ctx, st, MailQuotasTable, []string{key}, nil); err != nil {
+		return d, err
+	}
 	// The members' e-mail choices.
 	if _, err = deleteRows(ctx, st, NotificationsTable, []string{key}, nil); err != nil {
 		return d, err

@@ -2,10 +2,13 @@ package web
 
 import (
 	"context"
+	"errors"
+	"net/url"
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/mail"
 	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
 )
 
 // Mailer queues an e-mail for the mail worker (mail.Outbox).
@@ -24,6 +27,36 @@ type Links interface {
 	// TakeResetMail counts a reset mail to email: false when the address
 	// had its reset mails for the window.
 	TakeResetMail(ctx context.Context, email string) (bool, error)
+}
+
+// MailQuota counts a tenant's e-mails to others (store.MailQuotaStore):
+// a *store.QuotaError when a batch would pass a limit, nothing counted.
+type MailQuota interface {
+	Take(ctx context.Context, tenant string, plan survey.Plan, to []string) error
+}
+
+// takeMailQuota counts mails from tenant to each of to, when e-mail is on.
+// A refusal is counted in /metrics and returned as the *store.QuotaError
+// whose message the page shows beside its field.
+func (s *Server) takeMailQuota(ctx context.Context, tenant string, plan survey.Plan, to []string) error {
+	if s.mail == nil || s.mailQuota == nil || len(to) == 0 {
+		return nil
+	}
+	err := s.mailQuota.Take(ctx, tenant, plan, to)
+	var qe *store.QuotaError
+	if errors.As(err, &qe) {
+		s.mailRefused.WithLabelValues(qe.Reason).Add(float64(len(to)))
+	}
+	return err
+}
+
+// publicHost is the host of the public URL, which mails name as where
+// they come from.
+func (s *Server) publicHost() string {
+	if u, err := url.Parse(s.publicURL); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return s.publicURL
 }
 
 // mailOn reports whether this server sends e-mail.

@@ -121,6 +121,16 @@ func (s *Server) invite(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	// Mailed within the tenant's quotas: refused, nothing is made.
+	var qe *store.QuotaError
+	if err := s.takeMailQuota(r.Context(), page.Tenant.Key, page.Tenant.Plan, []string{page.Email}); errors.As(err, &qe) {
+		page.Errors["email"] = qe.Message
+		page.Message = "Nobody was invited; see the fields below."
+		s.render(w, r, http.StatusUnprocessableEntity, "members", page)
+		return nil
+	} else if err != nil {
+		return err
+	}
 	// One pending invitation per address: a new one replaces the old.
 	if err := s.links.RevokeFor(r.Context(), page.Tenant.Key, store.LinkInvite, page.Email); err != nil {
 		return err

@@ -344,6 +344,24 @@ func (s *Server) createLinks(w http.ResponseWriter, r *http.Request) error {
 		s.render(w, r, http.StatusUnprocessableEntity, "personallinks", p)
 		return nil
 	}
+	// Mailed when e-mail is on, within the tenant's quotas: a batch that
+	// would pass one makes no link and sends nothing.
+	from := tenant
+	if s.mailOn() && len(emails) > 0 {
+		t, err := s.tenants.Get(r.Context(), tenant)
+		if err != nil {
+			return err
+		}
+		from = t.Name
+		var qe *store.QuotaError
+		if err := s.takeMailQuota(r.Context(), tenant, t.Plan, emails); errors.As(err, &qe) {
+			p.Errors = map[string]string{"emails": qe.Message}
+			s.render(w, r, http.StatusUnprocessableEntity, "personallinks", p)
+			return nil
+		} else if err != nil {
+			return err
+		}
+	}
 	// Mailed when e-mail is on: from the public URL alone.
 	site, err := s.shownBase(r)
 	if err != nil {
@@ -360,7 +378,7 @@ func (s *Server) createLinks(w http.ResponseWriter, r *http.Request) error {
 		if m.Email == "" || !s.mailOn() {
 			continue
 		}
-		err := s.sendMail(r.Context(), "personallink", m.Email, personalLinkMail{Survey: p.Survey.Title, Tenant: tenant, Link: m.URL,
+		err := s.sendMail(r.Context(), "personallink", m.Email, personalLinkMail{Survey: p.Survey.Title, Tenant: from, Site: s.publicHost(), Link: m.URL,
 			MayChange: p.Survey.MayChange})
 		if err != nil && !errors.Is(err, mail.ErrNotConfigured) {
 			s.log.Warn("personal link not mailed", "tenant", tenant, "survey", slug, "err", err)
@@ -400,8 +418,10 @@ func (s *Server) createLinks(w http.ResponseWriter, r *http.Request) error {
 
 // personalLinkMail is the data of the personallink mail template.
 type personalLinkMail struct {
-	Survey, Tenant, Link string
-	MayChange            bool
+	// Tenant is the organisation's name, which the subject leads with;
+	// Site the host of this server, so that the sender is plain.
+	Survey, Tenant, Site, Link string
+	MayChange                  bool
 }
 
 // exportLinks downloads the survey's links as CSV: to whom, made when,

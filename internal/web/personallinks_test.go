@@ -376,7 +376,10 @@ func TestPersonalLinksByMail(t *testing.T) {
 	links := map[string]bool{}
 	for _, m := range sent {
 		k := regexp.MustCompile(`\?k=(plk_[A-Za-z0-9_-]{43})`).FindStringSubmatch(m.Text)
-		if k == nil || !strings.Contains(m.Subject, "Mailed poll") || !strings.Contains(m.HTML, k[1]) {
+		// The subject names the organisation, not the survey's title,
+		// which the body quotes.
+		if k == nil || m.Subject != "Adatum asks for your answers to a survey" || !strings.Contains(m.Text, `"Mailed poll"`) ||
+			!strings.Contains(m.Text, "an organisation using Surveys at "+strings.TrimPrefix(testPublicURL, "https://")) || !strings.Contains(m.HTML, k[1]) {
 			t.Fatalf("message %+v", m)
 		}
 		links[k[1]] = true

@@ -107,6 +107,10 @@ type Deps struct {
 	// Mail queues e-mail (password resets, invitations); nil: e-mail is
 	// off, and the pages that need it say so.
 	Mail Mailer
+	// MailQuota counts the e-mails a tenant's members send to others
+	// (invitations, personal links) against its plan's quotas
+	// (store.MailQuotaStore); nil counts nothing.
+	MailQuota MailQuota
 	// Links makes and redeems single-use links (password resets,
 	// invitations).
 	Links Links
@@ -188,6 +192,8 @@ type Server struct {
 	// results are the rendered public results pages (results.go).
 	results       *lrucache.Cache[string, []byte]
 	mail          Mailer
+	mailQuota     MailQuota
+	mailRefused   *prometheus.CounterVec
 	mailTemplates *mail.Templates
 	links         Links
 	// members are the tenants' accounts and roles.
@@ -209,7 +215,7 @@ type Server struct {
 
 // Collectors returns the web server's metrics, to register.
 func (s *Server) Collectors() []prometheus.Collector {
-	return append([]prometheus.Collector{s.accepted}, s.http.collectors()...)
+	return append([]prometheus.Collector{s.accepted, s.mailRefused}, s.http.collectors()...)
 }
 
 // New parses the templates (failing on a missing or broken one) and returns
@@ -249,7 +255,9 @@ func New(d Deps) (*Server, error) {
 		databases: d.Databases, transfers: d.Transfers,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."}),
 		http:     newHTTPMetrics(), forms: newForms(), signInThrottle: newAddrThrottle(), trustedProxies: d.Limits.TrustedProxies,
-		mail: d.Mail, mailTemplates: mt, links: d.Links, results: newResultsCache()}
+		mail: d.Mail, mailTemplates: mt, links: d.Links, results: newResultsCache(), mailQuota: d.MailQuota,
+		mailRefused: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "surveys_mail_refused_total",
+			Help: "E-mails to others a tenant's members asked for and the quotas refused, by reason (quota_tenant, quota_recipient)."}, []string{"reason"})}
 	s.webhooks, s.hooksClient = d.Webhooks, d.Outbound
 	if s.hooksClient == nil {
 		s.hooksClient = outbound.New(outbound.Config{})

@@ -1,0 +1,89 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/web"
+)
+
+// TestMailQuotas: the server is no spam relay. 1,000 personal-link
+// addresses pasted at once pass the tenant's hourly quota: refused whole,
+// the limit said beside the field, no link made, nothing mailed. Forty
+// invitations to one address mail it three times, then say why not.
+// /metrics counts what was refused, by reason.
+func TestMailQuotas(t *testing.T) {
+	t.Parallel()
+	box := &outbox{}
+	st := backends.Local(t)
+	app := newTestAppOn(t, st, func(d *web.Deps) {
+		d.Mail, d.PublicURL = box, testPublicURL
+		d.MailQuota = store.NewMailQuotaStore(st, store.MailQuota{
+			Paid:  store.MailLimits{PerHour: 100, PerDay: 400, PerRecipient: 3},
+			Trial: store.MailLimits{PerHour: 10, PerDay: 40, PerRecipient: 3},
+		})
+	})
+	ctx := context.Background()
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	ana := map[string]string{"Cookie": sessionOf(t, app, "adatum", "ana@adatum.example", survey.Admin)}
+	sv := app.oncePoll(t, "Quota poll", survey.OnePerLink, false)
+
+	var addrs []string
+	for i := range 1000 {
+		addrs = append(addrs, fmt.Sprintf("person%d@example.com", i))
+	}
+	links := "/adatum/surveys/" + sv.Slug + "/links"
+	code, _, body := app.do(t, "POST", links, url.Values{"emails": {strings.Join(addrs, "\n")}}, ana)
+	if want := "Your organisation may send 100 e-mails an hour on its plan; 100 are left this hour."; code != http.StatusUnprocessableEntity || !strings.Contains(body, want) {
+		t.Fatalf("1,000 addresses = %d, want 422 saying %q:\n%s", code, want, body)
+	}
+	if n := len(box.messages()); n != 0 {
+		t.Fatalf("%d mails sent for a refused batch", n)
+	}
+	if _, _, body := app.do(t, "GET", links, nil, ana); !strings.Contains(body, "No links yet") && strings.Contains(body, "person0@example.com") {
+		t.Fatalf("links made for a refused batch:\n%s", body)
+	}
+	// Within the quota, they go.
+	code, _, body = app.do(t, "POST", links, url.Values{"emails": {strings.Join(addrs[:60], "\n")}}, ana)
+	if code != http.StatusOK || len(box.messages()) != 60 {
+		t.Fatalf("60 addresses = %d, %d mailed:\n%.400s", code, len(box.messages()), body)
+	}
+
+	// Forty invitations to one address: three mails.
+	sent := len(box.messages())
+	codes := map[int]int{}
+	for range 40 {
+		code, _, body = app.do(t, "POST", "/adatum/settings/members", url.Values{"email": {"target@example.com"}, "role": {"viewer"}}, ana)
+		codes[code]++
+	}
+	if got := len(box.messages()) - sent; got != 3 || codes[http.StatusOK] != 3 || codes[http.StatusUnprocessableEntity] != 37 {
+		t.Fatalf("40 invitations to one address: %d mailed, statuses %v; want 3 mailed, 37 refused", got, codes)
+	}
+	if want := "One address gets at most 3 e-mails a day from your organisation; these had theirs today: target@example.com."; !strings.Contains(body, want) {
+		t.Errorf("the refused invitation does not say %q:\n%s", want, body)
+	}
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(app.web.Collectors()...)
+	want := `
+# HELP surveys_mail_refused_total E-mails to others a tenant's members asked for and the quotas refused, by reason (quota_tenant, quota_recipient).
+# TYPE surveys_mail_refused_total counter
+surveys_mail_refused_total{reason="quota_recipient"} 37
+surveys_mail_refused_total{reason="quota_tenant"} 1000
+`
+	if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "surveys_mail_refused_total"); err != nil {
+		t.Error(err)
+	}
+}
