@@ -241,6 +241,7 @@ func (m *Main) Run(ctx context.Context) error {
 		// Password resets and invitations, and the quotas of the e-mails
 		// to others.
 		MailQuota:     store.NewMailQuotaStore(m.Storage, m.cfg.MailQuota),
+		Verifier:      store.NewUserStore(m.Storage),
 		Links:         store.NewLinkStore(m.Storage),
 		PersonalLinks: store.NewPersonalLinkStore(m.Storage),
 		Answers:       answers,

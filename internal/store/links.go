@@ -23,6 +23,8 @@ const LinksTable = "OneTimeLinks"
 const (
 	LinkReset  = "reset"
 	LinkInvite = "invite"
+	// LinkVerify proves a new sign-up's e-mail address (VerifyLinkTTL).
+	LinkVerify = "verify"
 	// LinkPick is the choice of one organisation, after a password that
 	// signs in to several: a link per organisation, for a few minutes.
 	LinkPick = "pick"
@@ -66,7 +68,7 @@ func NewLinkStore(st storage.Storage) *LinkStore { return &LinkStore{st: st, now
 // returns the token to put in the link.
 func (ls *LinkStore) Create(ctx context.Context, l Link, ttl time.Duration) (string, error) {
 	switch {
-	case l.Purpose != LinkReset && l.Purpose != LinkInvite && l.Purpose != LinkPick:
+	case l.Purpose != LinkReset && l.Purpose != LinkInvite && l.Purpose != LinkPick && l.Purpose != LinkVerify:
 		return "", fmt.Errorf("store: link purpose %q", l.Purpose)
 	case ttl <= 0:
 		return "", fmt.Errorf("store: link lifetime %v", ttl)

@@ -62,6 +62,8 @@ func (q MailQuota) Of(plan survey.Plan) MailLimits {
 const (
 	QuotaTenant    = "quota_tenant"
 	QuotaRecipient = "quota_recipient"
+	// Unverified: the member's own address is not proven yet.
+	Unverified = "unverified"
 )
 
 // QuotaError is a refusal: what limit, and the addresses over their own.

@@ -442,3 +442,42 @@ func (us *UserStore) SignInExternal(ctx context.Context, tenant, email, issuer, 
 	}
 	return nil, survey.Errorf(survey.ECONFLICT, "The account was changed by someone else; try again.")
 }
+
+// VerifyLinkTTL is how long the link that verifies a sign-up's address
+// works.
+const VerifyLinkTTL = 7 * 24 * time.Hour
+
+// SetUnverified marks the account's e-mail address as not proven yet (a
+// new sign-up's, until it opens the link mailed to it), or as proven.
+// Accounts never marked (made by an operator, by an invitation, through
+// an identity provider, or before addresses were verified) are verified.
+func (us *UserStore) SetUnverified(ctx context.Context, tenant, email string, unverified bool) error {
+	email = survey.NormalizeEmail(email)
+	for range 10 {
+		e, err := us.st.GetEntity(ctx, UsersTable, tenant, email)
+		if err != nil {
+			return mapErr(err, "Account")
+		}
+		if unverified {
+			e.Properties["Unverified"] = true
+		} else {
+			delete(e.Properties, "Unverified")
+		}
+		_, err = us.st.UpdateEntity(ctx, UsersTable, e, e.ETag)
+		if isPrecondition(err) {
+			continue
+		}
+		return mapErr(err, "Account")
+	}
+	return survey.Errorf(survey.ECONFLICT, "The account is being changed; try again.")
+}
+
+// Unverified reports whether the account's address is not proven yet.
+func (us *UserStore) Unverified(ctx context.Context, tenant, email string) (bool, error) {
+	e, err := us.st.GetEntity(ctx, UsersTable, tenant, survey.NormalizeEmail(email))
+	if err != nil {
+		return false, mapErr(err, "Account")
+	}
+	v, _ := e.Properties["Unverified"].(bool)
+	return v, nil
+}

@@ -39,7 +39,21 @@ type MailQuota interface {
 // A refusal is counted in /metrics and returned as the *store.QuotaError
 // whose message the page shows beside its field.
 func (s *Server) takeMailQuota(ctx context.Context, tenant string, plan survey.Plan, to []string) error {
-	if s.mail == nil || s.mailQuota == nil || len(to) == 0 {
+	if s.mail == nil || len(to) == 0 {
+		return nil
+	}
+	if u := sessionFrom(ctx); s.verifier != nil && u != nil {
+		unproven, err := s.verifier.Unverified(ctx, tenant, u.Email)
+		if err != nil && survey.ErrorCode(err) != survey.ENOTFOUND {
+			return err
+		}
+		if unproven {
+			s.mailRefused.WithLabelValues(store.Unverified).Add(float64(len(to)))
+			return &store.QuotaError{Reason: store.Unverified, Message: "Confirm your own e-mail address first: open the link we mailed to " + u.Email +
+				" when you signed up. Until then your organisation sends no e-mail to others. Nothing was sent."}
+		}
+	}
+	if s.mailQuota == nil {
 		return nil
 	}
 	err := s.mailQuota.Take(ctx, tenant, plan, to)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -78,12 +79,61 @@ func TestMailQuotas(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(app.web.Collectors()...)
 	want := `
-# HELP surveys_mail_refused_total E-mails to others a tenant's members asked for and the quotas refused, by reason (quota_tenant, quota_recipient).
+# HELP surveys_mail_refused_total E-mails to others a tenant's members asked for and the server refused, by reason (quota_tenant, quota_recipient, unverified).
 # TYPE surveys_mail_refused_total counter
 surveys_mail_refused_total{reason="quota_recipient"} 37
 surveys_mail_refused_total{reason="quota_tenant"} 1000
 `
 	if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "surveys_mail_refused_total"); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestSignUpVerifiesAddress: with e-mail on, a new sign-up is mailed a
+// link that proves its address (on the public URL); until it is opened,
+// the organisation mails nobody else (an invitation is refused, saying
+// why, and nothing is sent); once opened, the invitation goes.
+func TestSignUpVerifiesAddress(t *testing.T) {
+	t.Parallel()
+	box := &outbox{}
+	st := backends.Local(t)
+	app := newTestAppOn(t, st, func(d *web.Deps) {
+		d.Mail, d.PublicURL = box, testPublicURL
+		d.Verifier = testUsers(st)
+		d.MailQuota = store.NewMailQuotaStore(st, store.DefaultMailQuota)
+	})
+	code, header, obody := app.do(t, "POST", "/onboarding", url.Values{"name": {"Contoso"}, "email": {"carol@contoso.example"}, "password": {"a long and rare passphrase"}}, nil)
+	if code != http.StatusSeeOther {
+		t.Fatalf("sign-up = %d\n%s", code, obody)
+	}
+	carol := map[string]string{"Cookie": strings.Split(header.Get("Set-Cookie"), ";")[0]}
+	sent := box.messages()
+	if len(sent) != 1 || sent[0].To != "carol@contoso.example" || sent[0].Subject != "Confirm your e-mail address for Contoso on Surveys" {
+		t.Fatalf("after the sign-up, mailed %+v", sent)
+	}
+	link := regexp.MustCompile(`https://surveys\.example/verify/lnk_[A-Za-z0-9_-]{43}`).FindString(sent[0].Text)
+	if link == "" {
+		t.Fatalf("no verification link on the public URL in %q", sent[0].Text)
+	}
+
+	invite := url.Values{"email": {"dan@example.com"}, "role": {"editor"}}
+	code, _, body := app.do(t, "POST", "/contoso/settings/members", invite, carol)
+	if want := "Confirm your own e-mail address first: open the link we mailed to carol@contoso.example"; code != http.StatusUnprocessableEntity || !strings.Contains(body, want) {
+		t.Fatalf("an invitation before the address is confirmed = %d, want 422 saying %q:\n%s", code, want, body)
+	}
+	if n := len(box.messages()); n != 1 {
+		t.Fatalf("%d mails after a refused invitation, want the verification alone", n)
+	}
+
+	code, _, body = app.do(t, "GET", strings.TrimPrefix(link, testPublicURL), nil, nil)
+	if code != http.StatusOK || !strings.Contains(body, "carol@contoso.example is confirmed") {
+		t.Fatalf("the verification link = %d:\n%s", code, body)
+	}
+	if code, _, _ := app.do(t, "GET", strings.TrimPrefix(link, testPublicURL), nil, nil); code != http.StatusGone {
+		t.Errorf("the verification link again = %d, want 410", code)
+	}
+	code, _, _ = app.do(t, "POST", "/contoso/settings/members", invite, carol)
+	if sent := box.messages(); code != http.StatusOK || len(sent) != 2 || sent[1].To != "dan@example.com" {
+		t.Fatalf("the invitation once confirmed = %d, mailed %d", code, len(sent))
 	}
 }

@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/go-chi/chi/v5"
+
+	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
@@ -106,11 +109,72 @@ func (s *Server) onboard(w http.ResponseWriter, r *http.Request) error {
 		_ = s.tenantAdmin.Delete(r.Context(), t.Key)
 		return fail(err)
 	}
+	if err := s.askToVerify(r.Context(), t, page.Email); err != nil {
+		return err
+	}
 	token, err := s.users.NewSession(r.Context(), u)
 	if err != nil {
 		return err
 	}
 	s.setSession(w, r, token)
 	http.Redirect(w, r, "/"+t.Key+"/welcome", http.StatusSeeOther)
+	return nil
+}
+
+// Verifier keeps whether a member's e-mail address is proven
+// (store.UserStore): a new sign-up's is not until it opens the link
+// mailed to it, and until then its organisation mails nobody else.
+type Verifier interface {
+	SetUnverified(ctx context.Context, tenant, email string, unverified bool) error
+	Unverified(ctx context.Context, tenant, email string) (bool, error)
+}
+
+// verifyMail is what the verification e-mail says.
+type verifyMail struct {
+	Tenant, Link string
+	Days         int
+}
+
+// askToVerify marks a new sign-up's address unproven and mails it the
+// link that proves it, when e-mail is on (without e-mail nothing is sent
+// to anyone, so there is nothing to hold back).
+func (s *Server) askToVerify(ctx context.Context, t *survey.Tenant, email string) error {
+	if s.mail == nil || s.verifier == nil || s.links == nil {
+		return nil
+	}
+	base, err := s.mailBase()
+	if err != nil {
+		return err
+	}
+	if err := s.verifier.SetUnverified(ctx, t.Key, email, true); err != nil {
+		return err
+	}
+	token, err := s.links.Create(ctx, store.Link{Purpose: store.LinkVerify, Tenant: t.Key, Email: email}, store.VerifyLinkTTL)
+	if err != nil {
+		return err
+	}
+	return s.sendMail(ctx, "verify", email, verifyMail{Tenant: t.Name, Link: base + "/verify/" + token, Days: int(store.VerifyLinkTTL.Hours() / 24)})
+}
+
+// verifyAddress redeems a verification link: the account's address is
+// proven, and its organisation may mail others.
+func (s *Server) verifyAddress(w http.ResponseWriter, r *http.Request) error {
+	if s.verifier == nil || s.links == nil {
+		return notFound("Page not found.")
+	}
+	l, err := s.links.Use(r.Context(), store.LinkVerify, chi.URLParam(r, "token"))
+	if survey.ErrorCode(err) == survey.ENOTFOUND {
+		s.render(w, r, http.StatusGone, "error", errorPage{Title: "This link does not work",
+			Message: "This link to confirm an e-mail address has been used or has expired (it works once, within 7 days)."})
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.verifier.SetUnverified(r.Context(), l.Tenant, l.Email, false); err != nil {
+		return err
+	}
+	s.render(w, r, http.StatusOK, "error", errorPage{Title: "Your e-mail address is confirmed",
+		Message: l.Email + " is confirmed: your organisation may now invite its team and send personal links. Sign in to go on."})
 	return nil
 }

@@ -64,6 +64,7 @@ func (s *Server) Routes() *chi.Mux {
 	r.Get("/login/{tenant}/oidc/callback", s.handle(s.oidcCallback))
 	// An invitation: its page, and the account it makes.
 	r.With(s.limit.signIns).Get("/invite/{token}", s.handle(s.showInvite))
+	r.With(s.limit.signIns).Get("/verify/{token}", s.handle(s.verifyAddress))
 	r.With(s.limit.signIns).Post("/invite/{token}", s.handle(s.acceptInvite))
 	// The tenant's pages: a member of the URL's tenant whose role may do
 	// what the route does (survey.Role.May).

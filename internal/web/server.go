@@ -107,6 +107,10 @@ type Deps struct {
 	// Mail queues e-mail (password resets, invitations); nil: e-mail is
 	// off, and the pages that need it say so.
 	Mail Mailer
+	// Verifier keeps whether members' addresses are proven: with e-mail
+	// on, a sign-up's is not until it opens the link mailed to it, and
+	// its organisation mails nobody else before (nil: no such check).
+	Verifier Verifier
 	// MailQuota counts the e-mails a tenant's members send to others
 	// (invitations, personal links) against its plan's quotas
 	// (store.MailQuotaStore); nil counts nothing.
@@ -193,6 +197,7 @@ type Server struct {
 	results       *lrucache.Cache[string, []byte]
 	mail          Mailer
 	mailQuota     MailQuota
+	verifier      Verifier
 	mailRefused   *prometheus.CounterVec
 	mailTemplates *mail.Templates
 	links         Links
@@ -255,9 +260,9 @@ func New(d Deps) (*Server, error) {
 		databases: d.Databases, transfers: d.Transfers,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."}),
 		http:     newHTTPMetrics(), forms: newForms(), signInThrottle: newAddrThrottle(), trustedProxies: d.Limits.TrustedProxies,
-		mail: d.Mail, mailTemplates: mt, links: d.Links, results: newResultsCache(), mailQuota: d.MailQuota,
+		mail: d.Mail, mailTemplates: mt, links: d.Links, results: newResultsCache(), mailQuota: d.MailQuota, verifier: d.Verifier,
 		mailRefused: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "surveys_mail_refused_total",
-			Help: "E-mails to others a tenant's members asked for and the quotas refused, by reason (quota_tenant, quota_recipient)."}, []string{"reason"})}
+			Help: "E-mails to others a tenant's members asked for and the server refused, by reason (quota_tenant, quota_recipient, unverified)."}, []string{"reason"})}
 	s.webhooks, s.hooksClient = d.Webhooks, d.Outbound
 	if s.hooksClient == nil {
 		s.hooksClient = outbound.New(outbound.Config{})
