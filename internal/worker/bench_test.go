@@ -84,17 +84,7 @@ func benchAnswers(b *testing.B, texts, length, together int, hooks bool, subscri
 			}
 		}
 	}
-	drainAll := func() {
-		for {
-			got, err := w.RunOnce(ctx)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if got == 0 {
-				return
-			}
-		}
-	}
+	drainAll := func() { runUntilEmpty(b, w) }
 	post := func() {
 		var wg sync.WaitGroup
 		errs := make(chan error, together)
@@ -175,17 +165,7 @@ func BenchmarkMergeCapacity(b *testing.B) {
 			}
 		}
 	}
-	drain := func() {
-		for {
-			got, err := w.RunOnce(ctx)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if got == 0 {
-				return
-			}
-		}
-	}
+	drain := func() { runUntilEmpty(b, w) }
 	queue()
 	drain() // the summary, list and ranks exist, as on a running server
 	var merging time.Duration
@@ -200,4 +180,18 @@ func BenchmarkMergeCapacity(b *testing.B) {
 		answers += messages
 	}
 	b.ReportMetric(float64(answers)/merging.Seconds(), "answers/s")
+}
+
+// runUntilEmpty runs w's batches until one finds the queues empty.
+func runUntilEmpty(b *testing.B, w *worker.Worker) {
+	b.Helper()
+	for {
+		got, err := w.RunOnce(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if got == 0 {
+			return
+		}
+	}
 }
