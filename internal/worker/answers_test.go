@@ -222,6 +222,49 @@ func TestSameFormInTwoMessages(t *testing.T) {
 	})
 }
 
+// slowFirst holds back the put of an answer blob whose body holds slow,
+// so that a put of the same blob sent after it, if the worker sends both
+// at once, lands first.
+type slowFirst struct {
+	storage.Storage
+	slow string
+}
+
+func (s *slowFirst) PutBlob(ctx context.Context, container, name string, data []byte, o storage.PutOptions) (string, error) {
+	if strings.Contains(string(data), s.slow) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	return s.Storage.PutBlob(ctx, container, name, data, o)
+}
+
+// TestResubmittedFormKeepsFirst sends one form three times with other
+// values (the respondent went Back and changed an answer after it was
+// acknowledged), each in its own message, and merges all three in one
+// batch whose first filing is slow: the answer kept and counted is the
+// first one sent, as when the messages are merged one by one.
+func TestResubmittedFormKeepsFirst(t *testing.T) {
+	st := backends.Local(t)
+	ctx := context.Background()
+	s := textSurvey(t, st, 2, 20)
+	first := textAnswer(t, s, func(q int) string { return "sent first" })
+	n := store.NewNotifier(store.NewSurveyAnswerStore(st), 1)
+	for _, v := range []string{"sent first", "sent second", "sent third"} {
+		a := first
+		a.Answers = nil
+		for _, qa := range first.Answers {
+			qa.Answer = v
+			a.Answers = append(a.Answers, qa)
+		}
+		if err := n.Notify(ctx, a, survey.Standard); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := testConfig
+	cfg.Batch = 32
+	drain(t, st, worker.New(&slowFirst{Storage: st, slow: "sent first"}, cfg, quiet, nil))
+	checkStored(t, st, s, []survey.SurveyAnswer{first})
+}
+
 // TestAnswerTwiceInMessage: a message that carries one answer twice (as
 // messages queued before the notifier removed repeats may) counts it once
 // and lists it once, in either message format.

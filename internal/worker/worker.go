@@ -517,16 +517,20 @@ const fileParallel = 16
 // message merged (applied) or left out, not deleted (gone), not filed
 // yet. What each put found is kept in filed (message/answer ID → whether
 // the blob is this message's), which the merge then reads instead of
-// filing. The blob decides which message an answer is counted with, so
-// the same answer in two messages of the batch, filed at once, is still
-// counted once.
+// filing. The blob decides which message an answer is counted with: the
+// same answer in several messages of the batch (a form submitted again)
+// is filed by one goroutine in the messages' order, so the first one sent
+// is the one kept, as when the batch is filed one by one.
 func (w *Worker) fileAll(ctx context.Context, key, tenant, slug string, msgs []*message, applied, gone map[string]bool, resolved map[string]*survey.SurveyAnswer, filed map[string]bool) error {
 	type job struct {
 		key string
 		msg string
 		a   *survey.SurveyAnswer
 	}
-	var jobs []job
+	var (
+		order []string             // answer IDs, first seen first
+		jobs  = map[string][]job{} // answer ID → its filings, in message order
+	)
 	for _, m := range msgs {
 		if applied[m.ID] || m.failed {
 			continue
@@ -535,12 +539,15 @@ func (w *Worker) fileAll(ctx context.Context, key, tenant, slug string, msgs []*
 			k := m.ID + "/" + p.ID
 			if a := resolved[k]; a != nil && p.Tenant == tenant && p.Slug == slug && !gone[p.ID] {
 				if _, done := filed[k]; !done {
-					jobs = append(jobs, job{k, m.ID, a})
+					if jobs[p.ID] == nil {
+						order = append(order, p.ID)
+					}
+					jobs[p.ID] = append(jobs[p.ID], job{k, m.ID, a})
 				}
 			}
 		}
 	}
-	if len(jobs) == 0 {
+	if len(order) == 0 {
 		return nil
 	}
 	var (
@@ -549,18 +556,23 @@ func (w *Worker) fileAll(ctx context.Context, key, tenant, slug string, msgs []*
 		wg   sync.WaitGroup
 	)
 	slots := make(chan struct{}, fileParallel)
-	for _, j := range jobs {
+	for _, id := range order {
 		slots <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-slots }()
-			own, err := w.answers.File(ctx, j.a, j.msg)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				errs = append(errs, fmt.Errorf("worker: file answer %s/%s: %w", key, j.a.ID, err))
-				return
+			for _, j := range jobs[id] {
+				own, err := w.answers.File(ctx, j.a, j.msg)
+				mu.Lock()
+				if err != nil {
+					errs = append(errs, fmt.Errorf("worker: file answer %s/%s: %w", key, j.a.ID, err))
+				} else {
+					filed[j.key] = own
+				}
+				mu.Unlock()
+				if err != nil {
+					return
+				}
 			}
-			filed[j.key] = own
 		})
 	}
 	wg.Wait()
