@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -126,14 +127,14 @@ func (us *UserStore) AuthenticateKnownDevice(ctx context.Context, tenant, email,
 func (us *UserStore) authenticate(ctx context.Context, tenant, email, password string, wait bool) (*survey.User, error) {
 	email = survey.NormalizeEmail(email)
 	if survey.ValidateTenantKey(tenant) != nil || storage.ValidateKey("email", email) != nil {
-		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		_ = bcrypt.CompareHashAndPassword(dummyHash(us.cost), []byte(password))
 		return nil, errSignIn
 	}
 	e, err := us.countAttempt(ctx, tenant, email, wait)
 	if isNotFound(err) || err == errSignIn {
 		// Spend the time a hash check would, so that timing does not tell
 		// which accounts exist or are throttled.
-		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		_ = bcrypt.CompareHashAndPassword(dummyHash(us.cost), []byte(password))
 		return nil, errSignIn
 	}
 	if err != nil {
@@ -200,7 +201,19 @@ func (us *UserStore) resetFailures(ctx context.Context, tenant, email string) er
 	return survey.Errorf(survey.ECONFLICT, "The account is busy; try again.")
 }
 
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("not a password of anyone's"), bcrypt.DefaultCost)
+// dummyHashes holds, by bcrypt cost, a hash of no one's password: checked
+// in place of an account's when there is none to check, at the cost of
+// the store's own hashes, so that it takes as long.
+var dummyHashes sync.Map
+
+func dummyHash(cost int) []byte {
+	if h, ok := dummyHashes.Load(cost); ok {
+		return h.([]byte)
+	}
+	h, _ := bcrypt.GenerateFromPassword([]byte("not a password of anyone's"), cost)
+	dummyHashes.Store(cost, h)
+	return h
+}
 
 // ChangePassword replaces a password, given the current one, and revokes
 // the account's outstanding reset links: a link mailed before the change

@@ -21,6 +21,7 @@ import (
 func throttledUsers(t *testing.T, st storage.Storage) (*store.UserStore, *atomic.Int64, func(time.Duration)) {
 	t.Helper()
 	us := store.NewUserStore(st)
+	store.SetUserCost(us) // what is counted is which passwords are checked, not how long
 	var mu sync.Mutex
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	store.SetUserClock(us, func() time.Time { mu.Lock(); defer mu.Unlock(); return now })
