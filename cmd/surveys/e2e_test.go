@@ -173,9 +173,25 @@ func withSession(t *testing.T, run func(string, ...chromedp.Action), base string
 func clickAndLoad(sel string, opts ...chromedp.QueryOption) chromedp.Action {
 	return chromedp.Tasks{
 		chromedp.WaitVisible(sel, opts...),
-		chromedp.Evaluate(`document.documentElement.dataset.leaving = "1"`, nil),
+		chromedp.Evaluate(markStale, nil),
 		chromedp.Click(sel, opts...),
-		chromedp.WaitNotPresent(`html[data-leaving]`, chromedp.ByQuery),
+		waitFresh(),
+	}
+}
+
+// markStale marks the page (and the designer's block, which its script
+// replaces in place) so that waitFresh sees the next page or block.
+const markStale = `(() => {
+	document.documentElement.dataset.leaving = "1";
+	document.querySelectorAll("#designer-live > *").forEach(e => e.dataset.stale = "1");
+})()`
+
+// waitFresh waits for what a click marked by markStale brings: a new page
+// (no html[data-leaving]) or, on the designer with JavaScript, its block
+// put in place (no [data-stale] left).
+func waitFresh() chromedp.Action {
+	return chromedp.Tasks{
+		chromedp.WaitNotPresent(`[data-stale], html[data-leaving]:not(:has(#designer-live))`, chromedp.ByQuery),
 		chromedp.WaitReady(`body`, chromedp.ByQuery),
 	}
 }
@@ -186,14 +202,13 @@ func clickAndLoad(sel string, opts ...chromedp.QueryOption) chromedp.Action {
 func chooseKind(i, kind string) chromedp.Action {
 	return chromedp.Tasks{
 		chromedp.WaitVisible(`#q`+i+`-type`, chromedp.ByQuery),
+		chromedp.Evaluate(markStale, nil),
 		chromedp.Evaluate(`(() => {
-			document.documentElement.dataset.leaving = "1";
 			const s = document.getElementById("q`+i+`-type");
 			s.value = "`+kind+`";
 			s.dispatchEvent(new Event("change", {bubbles: true}));
 		})()`, nil),
-		chromedp.WaitNotPresent(`html[data-leaving]`, chromedp.ByQuery),
-		chromedp.WaitReady(`body`, chromedp.ByQuery),
+		waitFresh(),
 	}
 }
 

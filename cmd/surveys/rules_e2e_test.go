@@ -72,10 +72,9 @@ func TestBrowserRuleEditor(t *testing.T) {
 			return chromedp.Evaluate(js, nil)
 		}
 		return chromedp.Tasks{
-			chromedp.Evaluate(`document.documentElement.dataset.leaving = "1"`, nil),
+			chromedp.Evaluate(markStale, nil),
 			chromedp.Evaluate(js, nil),
-			chromedp.WaitNotPresent(`html[data-leaving]`, chromedp.ByQuery),
-			chromedp.WaitReady(`body`, chromedp.ByQuery),
+			waitFresh(),
 		}
 	}
 

@@ -78,6 +78,7 @@ func (ss *SurveyStore) Create(ctx context.Context, s *survey.Survey) error {
 		}
 		_, err := ss.st.InsertEntity(ctx, SurveysTable, surveyEntity(s, version))
 		if err == nil {
+			s.Version, s.EditedOn = version, versionTime(version)
 			// The survey is made; a failure here is repaired by its next
 			// change or answers, which rank it from its Surveys row.
 			_ = ss.ranks.Sync(ctx, s)
@@ -234,6 +235,9 @@ func (ss *SurveyStore) revise(ctx context.Context, s *survey.Survey, save bool) 
 	if cur.Trashed() {
 		return nil, survey.Errorf(survey.ECONFLICT, "This survey is in the trash: restore it first.")
 	}
+	if s.Version != "" && s.Version != cur.Version {
+		return nil, changedSince(cur)
+	}
 	s.State, s.CreatedOn, s.PublishedOn, s.TrashedOn = cur.State, cur.CreatedOn, cur.PublishedOn, cur.TrashedOn
 	if s.Translations == nil && s.Language == "" {
 		// An edit that does not say (the designer's): the translations
@@ -294,8 +298,15 @@ func (ss *SurveyStore) revise(ctx context.Context, s *survey.Survey, save bool) 
 	}
 	if _, err := ss.st.UpdateEntity(ctx, SurveysTable, surveyEntity(s, version), e.ETag); err != nil {
 		_ = ss.deleteQuestions(ctx, s.Tenant, s.Slug, version)
+		if isPrecondition(err) && s.Version != "" {
+			// Saved by someone else between the read and this write.
+			if e, err := ss.st.GetEntity(ctx, SurveysTable, s.Tenant, surveyRowKey(s.Tenant, s.Slug)); err == nil {
+				return nil, changedSince(surveyFromEntity(e))
+			}
+		}
 		return nil, mapErr(err, "Survey")
 	}
+	s.Version, s.EditedOn = version, versionTime(version)
 	if cur.State == survey.Draft {
 		// The old set is invisible now; a crash here leaves rows that the
 		// next save, or Delete, removes.
@@ -305,6 +316,21 @@ func (ss *SurveyStore) revise(ctx context.Context, s *survey.Survey, save bool) 
 	// answer already on its way may name a question this edit dropped,
 	// and the worker reads it from there (QuestionsEver).
 	return rev, ss.ranks.Sync(ctx, s)
+}
+
+// changedSince is the error of an edit of a survey saved since the editor
+// read it (cur is the survey as it is now): who saved it and when.
+func changedSince(cur *survey.Survey) error {
+	who := cur.EditedBy
+	if who == "" {
+		who = "someone else"
+	}
+	when := ""
+	if !cur.EditedOn.IsZero() {
+		when = " at " + cur.EditedOn.Format("15:04 MST")
+	}
+	return &survey.Error{Code: survey.ECONFLICT, Message: fmt.Sprintf("This survey was changed by %s%s since you opened it. Reload to see that version: your edits here were not saved.", who, when),
+		Fields: map[string]string{"version": cur.Version, "editedBy": cur.EditedBy}}
 }
 
 // nextVersion is the version after v (19 digits).
@@ -549,6 +575,15 @@ func (ss *SurveyStore) deleteOtherVersions(ctx context.Context, tenant, slug, ve
 // versionKey is a question-set version: a 19-digit tick count.
 func versionKey(now time.Time) string { return fmt.Sprintf("%019d", ticks(now)) }
 
+// versionTime is when version v was made (the zero time for none).
+func versionTime(v string) time.Time {
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n <= ticksEpoch {
+		return time.Time{}
+	}
+	return time.Unix(0, (n-ticksEpoch)*100).UTC()
+}
+
 func surveyEntity(s *survey.Survey, version string) storage.Entity {
 	props := map[string]any{
 		"SlugName":  s.Slug,
@@ -558,6 +593,9 @@ func surveyEntity(s *survey.Survey, version string) storage.Entity {
 		"Listed":    s.Listed,
 		"Version":   version,
 		"Questions": int64(len(s.Questions)),
+	}
+	if s.EditedBy != "" {
+		props["EditedBy"] = s.EditedBy
 	}
 	if !s.PublishedOn.IsZero() {
 		props["PublishedOn"] = s.PublishedOn
@@ -628,6 +666,9 @@ func surveyFromEntity(e storage.Entity) *survey.Survey {
 		Description:   e.String("Description"),
 		ThankYou:      e.String("ThankYou"),
 		Language:      e.String("Language"),
+		Version:       e.String("Version"),
+		EditedBy:      e.String("EditedBy"),
+		EditedOn:      versionTime(e.String("Version")),
 	}
 	if raw := getChunked(e, "Translations"); raw != "" {
 		// A row this code wrote; one that does not read has none.

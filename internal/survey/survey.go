@@ -91,6 +91,15 @@ type Survey struct {
 	// language (translation.go).
 	Language     string
 	Translations map[string]Translation
+	// Version names the stored definition: set by the store when it
+	// reads or saves one. An Update that names a version is refused
+	// (ECONFLICT) when the survey was saved since, so that two editors
+	// never overwrite each other silently; one that names none is not
+	// checked. EditedBy is who saved it last, EditedOn when ("" and zero
+	// for a survey saved before they were kept).
+	Version  string
+	EditedBy string
+	EditedOn time.Time
 	// TrashedOn, when set, is when the survey was moved to the trash: it
 	// takes no answers and shows nowhere but the trash, and is deleted for
 	// good TrashDays later unless restored.

@@ -245,7 +245,7 @@ func (s *Server) analyzeLive(w http.ResponseWriter, r *http.Request) error {
 	if err := s.summarize(r.Context(), &page, sum); err != nil {
 		return err
 	}
-	s.renderBlock(w, r, "analyze", "analysis-summary", page)
+	s.renderBlock(w, r, http.StatusOK, "analyze", "analysis-summary", page)
 	return nil
 }
 

@@ -73,6 +73,19 @@ type designerPage struct {
 	Message string
 	// Saved: the page comes after saving an edit of a published survey.
 	Saved bool
+	// Version is the stored survey's version the form was made from
+	// (survey.Survey.Version): a save of a survey changed since is
+	// refused. EditedBy is who saves, from the session.
+	Version, EditedBy string
+	// Conflict: the save was refused, the survey having been saved by
+	// someone else since (Message says who and when).
+	Conflict bool
+}
+
+// Autosave: a new survey or a draft is saved as it is typed (with
+// JavaScript, designer_live.go); a published one by its Save button.
+func (p designerPage) Autosave() bool {
+	return !p.Frozen && (p.Survey == nil || p.Survey.State == survey.Draft)
 }
 
 // designerProblem is one line of the error summary: a link to the field
@@ -314,6 +327,7 @@ func designerForm(w http.ResponseWriter, r *http.Request) (page designerPage, er
 	page = designerPage{Title: f.Get("title"), Listed: f.Get("listed") != "", Challenge: f.Get("challenge") != "",
 		CloseOn: strings.TrimSpace(f.Get("closeOn")), Description: f.Get("description"), ThankYou: f.Get("thankYou"), EmbedOrigins: f.Get("embedOrigins"), PublicResults: f.Get("publicResults") != ""}
 	page.OnePer, page.MayChange = f.Get("onePer"), f.Get("mayChange") != ""
+	page.Version = f.Get("version")
 	page.Questions = parseQuestions(f)
 	page.Sections = parseSections(f)
 	groupQuestions(page.Questions, len(page.Sections))
@@ -460,7 +474,8 @@ func (p designerPage) definition(now time.Time) (*survey.Survey, map[string]stri
 	}
 	sections, sectionOf := p.surveySections()
 	sv := &survey.Survey{Tenant: p.Tenant, Title: p.Title, Listed: p.Listed, Challenge: p.Challenge, CloseOn: closeOn, OnePer: onePer, MayChange: p.MayChange,
-		EmbedOrigins: origins, PublicResults: p.PublicResults, Description: p.Description, ThankYou: p.ThankYou, State: survey.Draft, Sections: sections}
+		EmbedOrigins: origins, PublicResults: p.PublicResults, Description: p.Description, ThankYou: p.ThankYou, State: survey.Draft, Sections: sections,
+		Version: p.Version, EditedBy: p.EditedBy}
 	for i, dq := range p.Questions {
 		q, msg := dq.question()
 		q.Section = sectionOf(dq)
@@ -588,6 +603,11 @@ func (s *Server) renderDesigner(w http.ResponseWriter, r *http.Request, status i
 		// A refused form: focus on its summary of problems.
 		p.Focus = "designer-errors"
 	}
+	if liveEdit(r) {
+		w.Header().Set("X-Designer", "live")
+		s.renderBlock(w, r, status, "designer", "designer-live", p)
+		return
+	}
 	s.render(w, r, status, "designer", p)
 }
 
@@ -608,6 +628,9 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page.Tenant = tenant
+	if sess := sessionFrom(r.Context()); sess != nil {
+		page.EditedBy = sess.Email
+	}
 	if slug != "" {
 		cur, err := s.surveys.Get(r.Context(), tenant, slug)
 		if err != nil {
@@ -635,6 +658,8 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	case "preview":
 		return s.previewUnsaved(w, r, page, slug)
+	case "autosave":
+		return s.autosave(w, r, page, slug)
 	case "save", "publish":
 	default:
 		if focus, ok := page.logicAction(action); ok {
@@ -702,6 +727,13 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 			status = http.StatusForbidden
 		}
 		s.renderDesigner(w, r, status, page)
+		return nil
+	}
+	if errors.As(err, &e) && e.Code == survey.ECONFLICT && page.Survey != nil {
+		// Saved by someone else since this form was made: kept as typed,
+		// with who and when, and the way to their version.
+		page.Message, page.Conflict = e.Message, true
+		s.renderDesigner(w, r, http.StatusConflict, page)
 		return nil
 	}
 	if err != nil {
@@ -812,6 +844,7 @@ func (s *Server) editSurvey(w http.ResponseWriter, r *http.Request) error {
 	if r.URL.Query().Get("saved") == "1" {
 		p.Saved = true
 	}
+	p.Version = sv.Version
 	if err := s.countAnswers(r, &p); err != nil {
 		return err
 	}

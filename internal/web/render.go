@@ -394,8 +394,8 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page
 }
 
 // renderBlock executes one block of page (a part of it the page's script
-// puts in place) with data, alone: 200 and the HTML fragment.
-func (s *Server) renderBlock(w http.ResponseWriter, r *http.Request, page, block string, data any) {
+// puts in place) with data, alone: status and the HTML fragment.
+func (s *Server) renderBlock(w http.ResponseWriter, r *http.Request, status int, page, block string, data any) {
 	t, ok := s.views.pages[page]
 	var buf bytes.Buffer
 	if !ok || t.Lookup(block) == nil {
@@ -409,6 +409,6 @@ func (s *Server) renderBlock(w http.ResponseWriter, r *http.Request, page, block
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(http.StatusOK)
+	w.WriteHeader(status)
 	_, _ = buf.WriteTo(w)
 }
