@@ -141,6 +141,8 @@
             reload.className = "button dz-reload";
             reload.href = location.pathname;
             reload.textContent = "Reload";
+            // Chosen: the edits here go, without asking again.
+            reload.addEventListener("click", function () { dirty = false; });
             status.appendChild(document.createTextNode(" "));
             status.appendChild(reload);
             return;
