@@ -353,6 +353,26 @@ func spills(t *testing.T, st storage.Storage) int {
 	return len(page.Items)
 }
 
+// spillsOf counts the spilled answers left of the answers ids (a spill is
+// named by its answer's ID and a suffix).
+func spillsOf(t *testing.T, st storage.Storage, ids []string) int {
+	t.Helper()
+	page, err := st.ListBlobs(context.Background(), store.SpillContainer, storage.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, it := range page.Items {
+		for _, id := range ids {
+			if strings.HasPrefix(it.Name, id+".") {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
 func drainQuiet(st storage.Storage, w *worker.Worker) {
 	ctx := context.Background()
 	deadline := time.Now().Add(2 * time.Minute)
