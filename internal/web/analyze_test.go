@@ -106,13 +106,26 @@ func TestShare(t *testing.T) {
 	if code != 200 || h.Get("Content-Type") != "image/png" || !strings.HasPrefix(png, "\x89PNG") {
 		t.Fatalf("qr = %d %q", code, h.Get("Content-Type"))
 	}
+	// For print: the same code as an SVG, downloaded as a file; sharing
+	// by e-mail opens the sender's own mail program with the link.
+	code, h, svg := app.get(t, base+"/qr.svg?download=1", ana)
+	if code != 200 || h.Get("Content-Type") != "image/svg+xml" || !strings.HasPrefix(svg, "<svg") || !strings.Contains(svg, "<title>QR code of "+link+"</title>") ||
+		strings.Count(svg, "h1v1h-1z") < 100 || h.Get("Content-Disposition") != `attachment; filename="`+app.adatum.Slug+`-qr.svg"` {
+		t.Fatalf("qr.svg = %d %q %q", code, h.Get("Content-Type"), h.Get("Content-Disposition"))
+	}
+	if code, _, _ := app.get(t, base+"/qr.gif", ana); code != http.StatusNotFound {
+		t.Errorf("qr.gif = %d", code)
+	}
+	if !strings.Contains(body, `href="mailto:?subject=`) || !strings.Contains(body, base+"/qr.svg?download=1") {
+		t.Errorf("share page without its e-mail link or SVG download:\n%s", body)
+	}
 	_, fred := func() (int, *http.Cookie) {
 		if _, err := testUsers(app.st).Add(context.Background(), "fabrikam", "fred@fabrikam.example", "another long password"); err != nil {
 			t.Fatal(err)
 		}
 		return app.signIn(t, "fabrikam", "fred@fabrikam.example", "another long password")
 	}()
-	for _, p := range []string{base + "/share", base + "/qr.png"} {
+	for _, p := range []string{base + "/share", base + "/qr.png", base + "/qr.svg"} {
 		if code, _, _ := app.get(t, p, fred); code != http.StatusForbidden {
 			t.Errorf("GET %s as Fabrikam = %d", p, code)
 		}

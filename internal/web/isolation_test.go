@@ -27,7 +27,7 @@ var routeActions = map[string][]survey.Role{
 	"GET /{tenant}/surveys/{slug}/analyze/{question}":       ReadResults,
 	"GET /{tenant}/surveys/{slug}/share":                    ReadResults,
 	"GET /{tenant}/surveys/{slug}/preview":                  ReadResults,
-	"GET /{tenant}/surveys/{slug}/qr.png":                   ReadResults,
+	"GET /{tenant}/surveys/{slug}/qr.{format}":              ReadResults,
 	"GET /{tenant}/surveys/{slug}/answers":                  ReadResults,
 	"GET /{tenant}/surveys/{slug}/answers/table":            ReadResults,
 	"GET /{tenant}/surveys/{slug}/export.{format}":          ReadResults,

@@ -79,7 +79,7 @@ func (s *Server) Routes() *chi.Mux {
 			r.Get("/{tenant}/surveys/{slug}/analyze/{question}", s.handle(s.written))
 			r.Get("/{tenant}/surveys/{slug}/share", s.handle(s.share))
 			r.Get("/{tenant}/surveys/{slug}/preview", s.handle(s.preview))
-			r.Get("/{tenant}/surveys/{slug}/qr.png", s.handle(s.qrCode))
+			r.Get("/{tenant}/surveys/{slug}/qr.{format}", s.handle(s.qrCode))
 			r.Get("/{tenant}/surveys/{slug}/answers", s.handle(s.browse))
 			r.Get("/{tenant}/surveys/{slug}/answers/table", s.handle(s.answerTable))
 			r.Get("/{tenant}/surveys/{slug}/export.{format}", s.handle(s.export))

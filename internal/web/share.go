@@ -2,8 +2,12 @@ package web
 
 import (
 	"errors"
+	"fmt"
+	"html"
+	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
@@ -21,6 +25,15 @@ type sharePage struct {
 	Embed string
 	// Role is the signed-in member's: it hides what they may not do.
 	Role survey.Role
+}
+
+// MailTo is a mailto: link that opens the sender's own mail program with
+// the survey's link in a prepared text (nothing is sent by this server).
+func (p sharePage) MailTo() string {
+	esc := func(s string) string { return strings.ReplaceAll(url.QueryEscape(s), "+", "%20") }
+	subject := p.Survey.Title
+	body := "Hello,\n\nPlease answer our survey \"" + p.Survey.Title + "\": " + p.Link + "\n\nThank you!"
+	return "mailto:?subject=" + esc(subject) + "&body=" + esc(body)
 }
 
 // maxHostLength bounds the Host a link is built on when no public URL is
@@ -146,8 +159,41 @@ func (s *Server) qrCode(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return survey.Errorf(survey.EINVALID, "The link is too long (%d characters) to fit in a QR code; share the link itself.", len(link))
 	}
-	code.Scale = 8
-	w.Header().Set("Content-Type", "image/png")
-	_, _ = w.Write(code.PNG())
+	if r.URL.Query().Has("download") {
+		w.Header().Set("Content-Disposition", `attachment; filename="`+slug+`-qr.`+chi.URLParam(r, "format")+`"`)
+	}
+	switch chi.URLParam(r, "format") {
+	case "png":
+		code.Scale = 8
+		w.Header().Set("Content-Type", "image/png")
+		_, _ = w.Write(code.PNG())
+	case "svg":
+		w.Header().Set("Content-Type", "image/svg+xml")
+		_, _ = io.WriteString(w, qrSVG(code, link))
+	default:
+		return notFound("Page not found.")
+	}
 	return nil
+}
+
+// qrSVG draws code as an SVG image: one path of its dark modules, with
+// the quiet zone of four modules the standard asks, titled by the link
+// it holds (escaped) for screen readers. It scales without blurring, for
+// print.
+func qrSVG(code *qr.Code, link string) string {
+	const quiet = 4
+	n := code.Size + 2*quiet
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" shape-rendering="crispEdges" role="img">`, n, n, n*8, n*8)
+	b.WriteString(`<title>QR code of ` + html.EscapeString(link) + `</title>`)
+	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#fff"/><path fill="#000" d="`, n, n)
+	for y := 0; y < code.Size; y++ {
+		for x := 0; x < code.Size; x++ {
+			if code.Black(x, y) {
+				fmt.Fprintf(&b, "M%d %dh1v1h-1z", x+quiet, y+quiet)
+			}
+		}
+	}
+	b.WriteString(`"/></svg>`)
+	return b.String()
 }
