@@ -19,14 +19,8 @@ import (
 // offers to reload, which shows the other tab's edit. axe-core checks the
 // designer's states at 390 and 1280 px.
 func TestBrowserDesignerAutosave(t *testing.T) {
-	m := newTestMain(t, t.TempDir())
-	t.Cleanup(func() { m.Close() })
+	m, base, browser := newBrowserApp(t)
 	ctx := context.Background()
-	if _, err := store.NewUserStore(m.Storage).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
-		t.Fatal(err)
-	}
-	base := "http://" + m.Addr()
-	browser := newBrowser(t)
 	run := browserRun(t, browser)
 	axeCheck := newAxeCheck(t)
 	saved := chromedp.Poll(`document.getElementById("dz-status").textContent === "Saved"`, nil, chromedp.WithPollingInterval(50*time.Millisecond))

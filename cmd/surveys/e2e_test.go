@@ -217,12 +217,21 @@ func chooseKind(i, kind string) chromedp.Action {
 // the test on an error, and the accessibility check.
 func newBrowserTest(t *testing.T) (base string, run func(string, ...chromedp.Action), axeCheck func(string) chromedp.Action) {
 	t.Helper()
-	m := newTestMain(t, t.TempDir())
+	_, base, browser := newBrowserApp(t)
+	return base, browserRun(t, browser), newAxeCheck(t)
+}
+
+// newBrowserApp is newBrowserTest's app and browser, for a test that
+// reads the app's storage or opens a second tab (chromedp.NewContext on
+// the browser's context).
+func newBrowserApp(t *testing.T) (m *Main, base string, browser context.Context) {
+	t.Helper()
+	m = newTestMain(t, t.TempDir())
 	t.Cleanup(func() { m.Close() })
 	if _, err := store.NewUserStore(m.Storage).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
-	return "http://" + m.Addr(), browserRun(t, newBrowser(t)), newAxeCheck(t)
+	return m, "http://" + m.Addr(), newBrowser(t)
 }
 
 // TestBrowserEndToEnd drives a real headless Chromium: a subscriber signs

@@ -46,12 +46,14 @@ func (s *Server) autosave(w http.ResponseWriter, r *http.Request, page designerP
 	}
 	sv, own := page.definition(time.Now())
 	if errs := definitionProblems(sv, own); errs != nil {
+		// The first problem as the page's summary would list it (it lists
+		// every one of errs).
 		page.setErrors(errs)
-		reply := autosaveReply{State: "invalid", Message: "Not saved: " + errs[firstKey(errs)]}
+		first := designerProblem{Message: "the survey has problems; see each field."}
 		if len(page.Problems) > 0 {
-			reply.Message, reply.Field = "Not saved: "+page.Problems[0].Message, page.Problems[0].Field
+			first = page.Problems[0]
 		}
-		return writeAutosave(w, http.StatusUnprocessableEntity, reply)
+		return writeAutosave(w, http.StatusUnprocessableEntity, autosaveReply{State: "invalid", Message: "Not saved: " + first.Message, Field: first.Field})
 	}
 	var err error
 	if page.Survey == nil {
@@ -74,17 +76,6 @@ func (s *Server) autosave(w http.ResponseWriter, r *http.Request, page designerP
 		reply.Edit = "/" + page.Tenant + "/surveys/" + sv.Slug + "/edit"
 	}
 	return writeAutosave(w, http.StatusOK, reply)
-}
-
-// firstKey is the smallest key of m.
-func firstKey(m map[string]string) string {
-	first := ""
-	for k := range m {
-		if first == "" || k < first {
-			first = k
-		}
-	}
-	return first
 }
 
 func writeAutosave(w http.ResponseWriter, status int, reply autosaveReply) error {

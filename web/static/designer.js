@@ -115,10 +115,8 @@
       if (!f || !f.hasAttribute("data-autosave") || !dirty || stopped) return;
       dirty = false;
       say("Saving…");
-      var fd = body(f, null);
-      fd.set("action", "autosave");
-      return fetch(f.getAttribute("action"), { method: "POST", body: fd, credentials: "same-origin" })
-        .then(function (res) { return res.json().then(function (r) { r.status = res.status; return r; }); })
+      return fetch(f.getAttribute("action"), { method: "POST", body: body(f, { name: "action", value: "autosave" }), credentials: "same-origin" })
+        .then(function (res) { return res.json(); })
         .then(function (r) {
           var cur = form();
           if (r.state === "saved") {
@@ -126,7 +124,7 @@
             if (r.edit && cur) {
               cur.setAttribute("action", r.edit); // (cur.action is its buttons, named "action")
               Array.prototype.forEach.call(cur.querySelectorAll("[formaction]"), function (b) {
-                b.setAttribute("formaction", r.edit + (b.getAttribute("formaction").split("#")[1] ? "#" + b.getAttribute("formaction").split("#")[1] : ""));
+                b.setAttribute("formaction", b.getAttribute("formaction").replace(/^[^#]*/, r.edit));
               });
               if (history.replaceState) history.replaceState(null, "", r.edit);
             }
@@ -202,9 +200,7 @@
   window.addEventListener("pagehide", function () {
     var f = form();
     if (!dirty || stopped || !f || !f.hasAttribute("data-autosave") || !navigator.sendBeacon) return;
-    var fd = body(f, null);
-    fd.set("action", "autosave");
-    navigator.sendBeacon(f.getAttribute("action"), fd);
+    navigator.sendBeacon(f.getAttribute("action"), body(f, { name: "action", value: "autosave" }));
   });
 
   enhance();
