@@ -7,7 +7,7 @@ ADDR      ?= :8080
 DATA      ?= data
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: run build test tools debs lint bench clean
+.PHONY: run build test tools debs screenshots lint bench clean
 
 run: build
 	SURVEYS_ADDR=$(ADDR) SURVEYS_DATA=$(DATA) ./$(BIN) serve
@@ -37,9 +37,21 @@ debs:
 
 # The timeout bounds a stuck run, not a speed: on a machine whose cores are
 # busy with other work the browser tests' package alone may take a while.
+# make test starts the packages whose tests take longest first (two run at
+# a time), so that the many short ones fill in beside them rather than
+# leaving one long package to run alone at the end.
+SLOW_PACKAGES := ./cmd/surveys ./internal/web ./internal/worker ./internal/store
+
 test: tools debs
 	$(GO) vet ./...
-	$(GO) test -race -count=1 -timeout 60m ./...
+	$(GO) test -race -count=1 -timeout 60m $(SLOW_PACKAGES) \
+		$$($(GO) list ./... | grep -v -x -e '.*/cmd/surveys' -e '.*/internal/web' -e '.*/internal/worker' -e '.*/internal/store')
+
+# make screenshots runs the browser tests keeping a picture of every page
+# they visit in artifacts/screenshots/ (make test takes none: they are for
+# people to look at, and cost more than the checks).
+screenshots: tools debs
+	SURVEYS_SCREENSHOTS=1 $(GO) test -count=1 -run 'Browser|InTheBrowser|IntegrationsEndToEnd' ./cmd/surveys
 
 lint:
 	$(GO) vet ./...

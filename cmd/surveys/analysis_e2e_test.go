@@ -20,6 +20,7 @@ import (
 // shares as text. Answers that arrive show without a reload, the focus
 // where it was; a filter by one answer counts its own.
 func TestBrowserAnalysisOnAPhone(t *testing.T) {
+	t.Parallel()
 	m := newTestMain(t, t.TempDir())
 	t.Cleanup(func() { m.Close() })
 	ctx := context.Background()

@@ -19,6 +19,7 @@ import (
 // offers to reload, which shows the other tab's edit. axe-core checks the
 // designer's states at 390 and 1280 px.
 func TestBrowserDesignerAutosave(t *testing.T) {
+	t.Parallel()
 	m, base, browser := newBrowserApp(t)
 	ctx := context.Background()
 	run := browserRun(t, browser)

@@ -40,6 +40,7 @@ var byXPath = chromedp.BySearch
 // answer as CSV and JSON. axe-core checks the designer, the survey, the
 // refused survey, the thank-you page and the analysis page.
 func TestBrowserEveryKind(t *testing.T) {
+	t.Parallel()
 	m := newTestMain(t, t.TempDir())
 	t.Cleanup(func() { m.Close() })
 	ctx, axeCheck := newBrowser(t), newAxeCheck(t)

@@ -23,6 +23,7 @@ import (
 // the questions of one branch once. Every page passes axe-core and does
 // not scroll sideways; screenshots go to artifacts/logic-NN-*.png.
 func TestBrowserLogic(t *testing.T) {
+	t.Parallel()
 	m := newTestMain(t, t.TempDir())
 	t.Cleanup(func() { m.Close() })
 	yes := func() *survey.Condition {

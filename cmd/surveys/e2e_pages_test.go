@@ -20,6 +20,7 @@ import (
 // the link back, and the last page's submit is one answer in the summary.
 // Every page passes axe-core and does not scroll sideways.
 func TestBrowserPages(t *testing.T) {
+	t.Parallel()
 	m := newTestMain(t, t.TempDir())
 	t.Cleanup(func() { m.Close() })
 	sv := &survey.Survey{Tenant: "adatum", State: survey.Published, Title: "Lunch, page by page",

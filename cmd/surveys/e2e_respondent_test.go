@@ -20,6 +20,7 @@ import (
 // one, with a focus ring; at 390 px nothing scrolls sideways; once
 // answered, the thank-you page shows the survey's message.
 func TestBrowserRespondentPage(t *testing.T) {
+	t.Parallel()
 	m := newTestMain(t, t.TempDir())
 	t.Cleanup(func() { m.Close() })
 	sv := &survey.Survey{Tenant: "adatum", State: survey.Published, Title: "Lunch at the canteen",

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -9,11 +10,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/surveys-dev/surveys/internal/store"
@@ -125,12 +129,33 @@ func browserRun(t *testing.T, ctx context.Context) func(what string, actions ...
 	}
 }
 
-// screenshot saves the whole page the browser shows as artifacts/<name>.png.
+// screenshot saves the whole page the browser shows as artifacts/<name>.png
+// when SURVEYS_SCREENSHOTS is set (make screenshots); otherwise it does
+// nothing. The pictures are for people to look at, not checks, and a full
+// page's capture costs make test more than its axe-core audit.
 func screenshot(t *testing.T, name string) chromedp.Action {
+	if os.Getenv("SURVEYS_SCREENSHOTS") == "" {
+		return chromedp.Tasks{}
+	}
 	path := filepath.Join(artifacts(t), name+".png")
 	return chromedp.ActionFunc(func(ctx context.Context) error {
 		var png []byte
 		if err := chromedp.FullScreenshot(&png, 90).Do(ctx); err != nil {
+			return err
+		}
+		return os.WriteFile(path, png, 0o644)
+	})
+}
+
+// elementShot is screenshot of the element sel only.
+func elementShot(t *testing.T, name, sel string) chromedp.Action {
+	if os.Getenv("SURVEYS_SCREENSHOTS") == "" {
+		return chromedp.Tasks{}
+	}
+	path := filepath.Join(artifacts(t), name+".png")
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		var png []byte
+		if err := chromedp.Screenshot(sel, &png, chromedp.ByQuery).Do(ctx); err != nil {
 			return err
 		}
 		return os.WriteFile(path, png, 0o644)
@@ -239,6 +264,7 @@ func newBrowserApp(t *testing.T) (m *Main, base string, browser context.Context)
 // respondent answers it; the subscriber sees the answer in the analysis
 // page and the CSV export. Screenshots of each page go to artifacts/.
 func TestBrowserEndToEnd(t *testing.T) {
+	t.Parallel()
 	base, run, axeCheck := newBrowserTest(t)
 
 	shot := func(name string) chromedp.Action { return screenshot(t, name) }
@@ -375,53 +401,107 @@ func TestBrowserEndToEnd(t *testing.T) {
 // but the test binary's (-timeout).
 const browserStepLimit = 3 * time.Minute
 
-// newBrowser starts a headless Chromium for one test, stopped with it.
-// Its context ends a minute before the test binary's deadline, so that a
-// stuck test fails naming its step, and cleans up, before go test kills it.
+// newBrowser gives a test a browser of its own: a new browser context
+// (its own cookies and storage, like a private window) of the package's
+// one headless Chromium, closed with the test. Its context ends a minute
+// before the test binary's deadline, so that a stuck test fails naming its
+// step, and cleans up, before go test kills it.
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatal("chromium is not installed: make test installs Debian's chromium package")
-	}
-	// Chromium's helper processes may still write to its profile as it
-	// exits, which t.TempDir's cleanup takes for an error: remove it here,
-	// trying again for a while.
-	profile, err := os.MkdirTemp("", "surveys-e2e-chromium-")
+	chromium, err := sharedChromium()
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A new browser context's first tab needs a window of its own
+	// (headless Chromium refuses a tab in a context without one), which
+	// chromedp's WithNewBrowserContext does not ask for: make both here.
+	browser := cdp.WithExecutor(chromium, chromedp.FromContext(chromium).Browser)
+	id, err := target.CreateBrowserContext().Do(browser)
+	if err != nil {
+		t.Fatalf("open a browser context: %v", err)
+	}
+	tab, err := target.CreateTarget("about:blank").WithBrowserContextID(id).WithNewWindow(true).Do(browser)
+	if err != nil {
+		t.Fatalf("open a browser context's window: %v", err)
+	}
+	ctx, cancel := chromedp.NewContext(chromium, chromedp.WithTargetID(tab))
+	// Tabs opened from ctx (chromedp.NewContext(ctx)) join its context.
+	chromedp.FromContext(ctx).BrowserContextID = id
 	t.Cleanup(func() {
-		for i := 0; os.RemoveAll(profile) != nil && i < 50; i++ {
-			time.Sleep(100 * time.Millisecond)
-		}
+		cancel()
+		_ = target.DisposeBrowserContext(id).Do(browser)
 	})
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(profile), chromedp.WindowSize(1200, 1000))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancel)
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(cancel)
 	if deadline, ok := t.Deadline(); ok {
 		ctx, cancel = context.WithDeadline(ctx, deadline.Add(-time.Minute))
 		t.Cleanup(cancel)
 	}
-	// Start the browser and its tab now, on this context: chromedp binds
-	// them to the context of the first Run, and browserRun's steps run on
-	// contexts of their own that end with the step.
+	// Attach to its tab now, on this context: chromedp binds it to the
+	// context of the first Run, and browserRun's steps run on contexts of
+	// their own that end with the step.
 	if err := chromedp.Run(ctx); err != nil {
-		t.Fatalf("start chromium: %v", err)
+		t.Fatalf("open a browser context's tab: %v", err)
 	}
 	return ctx
+}
+
+// chromium is the package's headless Chromium, started by the first test
+// that needs it and stopped by TestMain (stopChromium) after the last:
+// one process for every browser test, rather than one each.
+var chromium struct {
+	once    sync.Once
+	ctx     context.Context
+	stop    func()
+	profile string
+	err     error
+}
+
+// sharedChromium starts the package's Chromium once and gives its
+// context, on which newBrowser opens browser contexts.
+func sharedChromium() (context.Context, error) {
+	chromium.once.Do(func() {
+		path, err := exec.LookPath("chromium")
+		if err != nil {
+			chromium.err = errors.New("chromium is not installed: make test installs Debian's chromium package")
+			return
+		}
+		if chromium.profile, err = os.MkdirTemp("", "surveys-e2e-chromium-"); err != nil {
+			chromium.err = err
+			return
+		}
+		opts := append(chromedp.DefaultExecAllocatorOptions[:],
+			chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
+			chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+			chromedp.UserDataDir(chromium.profile), chromedp.WindowSize(1200, 1000))
+		actx, stopAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, stopBrowser := chromedp.NewContext(actx)
+		chromium.ctx, chromium.stop = ctx, func() { stopBrowser(); stopAlloc() }
+		if err := chromedp.Run(ctx); err != nil {
+			chromium.err = fmt.Errorf("start chromium: %w", err)
+		}
+	})
+	return chromium.ctx, chromium.err
+}
+
+// stopChromium stops the package's Chromium, if a test started it, and
+// removes its profile (its helper processes may still write to it as
+// they exit: try again for a while).
+func stopChromium() {
+	if chromium.stop != nil {
+		chromium.stop()
+	}
+	if chromium.profile != "" {
+		for i := 0; os.RemoveAll(chromium.profile) != nil && i < 50; i++ {
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
 }
 
 // TestBrowserChallenge: a subscriber switches the robot check on in the
 // designer; in a real browser the page's script solves it, says so in its
 // status line (read out by screen readers), and the answer is accepted.
 func TestBrowserChallenge(t *testing.T) {
+	t.Parallel()
 	base, run, axeCheck := newBrowserTest(t)
 	run("sign in",
 		chromedp.Navigate(base+"/login"),

@@ -18,6 +18,7 @@ import (
 // frame that embed.js fits to its height; pasted into a page of a site it
 // does not allow, the browser refuses to frame it.
 func TestBrowserEmbed(t *testing.T) {
+	t.Parallel()
 	m := newTestMain(t, t.TempDir())
 	t.Cleanup(func() { m.Close() })
 	ctx := context.Background()

@@ -37,6 +37,7 @@ import (
 // shows the survey fitted to its height; pasted into a page of another
 // site, the browser refuses to frame it.
 func TestIntegrationsEndToEnd(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	type delivery struct {
 		header http.Header

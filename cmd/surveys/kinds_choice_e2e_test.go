@@ -18,6 +18,7 @@ import (
 // finding, the refused form (422) alike, and an answer given with the
 // mouse and the keyboard's text accepted.
 func TestChoiceKindsInTheBrowser(t *testing.T) {
+	t.Parallel()
 	m := newTestMain(t, t.TempDir())
 	t.Cleanup(func() { m.Close() })
 	s := &survey.Survey{Tenant: "adatum", Title: "Choice kinds", State: survey.Published, Questions: []survey.Question{

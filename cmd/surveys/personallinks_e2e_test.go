@@ -21,6 +21,7 @@ import (
 // by invitation. The links page shows one used. At 390 px nothing scrolls
 // sideways, and axe-core passes each page.
 func TestBrowserPersonalLinks(t *testing.T) {
+	t.Parallel()
 	m := newTestMain(t, t.TempDir())
 	t.Cleanup(func() { m.Close() })
 	ctx := context.Background()

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -30,6 +28,7 @@ import (
 // branch's questions once. Every page fits the window and passes axe-core;
 // screenshots go to artifacts/screenshots/rules-NN-*.png.
 func TestBrowserRuleEditor(t *testing.T) {
+	t.Parallel()
 	m := newTestMain(t, t.TempDir())
 	t.Cleanup(func() { m.Close() })
 	ctx := context.Background()
@@ -54,14 +53,7 @@ func TestBrowserRuleEditor(t *testing.T) {
 	// detail keeps a screenshot of the element sel, as people see it.
 	detail := func(name, sel string) chromedp.Action {
 		shots++
-		path := filepath.Join(artifacts(t), fmt.Sprintf("rules-%02d-%s.png", shots, name))
-		return chromedp.ActionFunc(func(ctx context.Context) error {
-			var png []byte
-			if err := chromedp.Screenshot(sel, &png, chromedp.ByQuery).Do(ctx); err != nil {
-				return err
-			}
-			return os.WriteFile(path, png, 0o644)
-		})
+		return elementShot(t, fmt.Sprintf("rules-%02d-%s", shots, name), sel)
 	}
 	// choose picks value in a select as a person does; when the select's
 	// change loads the page again (a rule's question: designer.js asks

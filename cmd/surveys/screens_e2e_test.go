@@ -27,6 +27,7 @@ const screensSecretKey = "c2NyZWVucy10ZXN0LWtleS0zMi1ieXRlcy1sb25nISE="
 // axe-core violation, and each shows what it is for. Screenshots go to
 // artifacts/screens-<page>-<width>.png.
 func TestBrowserEveryScreen(t *testing.T) {
+	t.Parallel()
 	m := newTestMainWith(t, []string{"--data", t.TempDir()}, map[string]string{"SURVEYS_SECRET_KEY": screensSecretKey})
 	t.Cleanup(func() { m.Close() })
 	ctx := context.Background()

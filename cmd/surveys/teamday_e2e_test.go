@@ -29,6 +29,7 @@ import (
 // restores it. Every page on the way passes axe-core and the 390 px
 // check; screenshots go to artifacts/teamday-*.png.
 func TestBrowserTeamsDay(t *testing.T) {
+	t.Parallel()
 	srv := mailtest.Start(t, mailtest.Options{})
 	m := newTestMainWith(t, []string{"--data", t.TempDir(), "--smtp-url", "smtp://" + srv.Addr + "?tls=none",
 		"--mail-from", "Surveys <surveys@example.com>", "--public-url", testPublicURL}, nil)

@@ -64,6 +64,13 @@ type LinkStore struct {
 // NewLinkStore returns a LinkStore over st.
 func NewLinkStore(st storage.Storage) *LinkStore { return &LinkStore{st: st, now: time.Now} }
 
+// WithClock makes the store read the time from now (tests make a link
+// that has expired).
+func (ls *LinkStore) WithClock(now func() time.Time) *LinkStore {
+	ls.now = now
+	return ls
+}
+
 // Create stores l (its ID, CreatedOn and Expires are set here) for ttl and
 // returns the token to put in the link.
 func (ls *LinkStore) Create(ctx context.Context, l Link, ttl time.Duration) (string, error) {

@@ -47,3 +47,6 @@ func SetNow(w *Worker, now func() time.Time) { w.now = now }
 
 // EmptyRecheck is how long a poll leaves out a queue found empty.
 const EmptyRecheck = emptyRecheck
+
+// SetWebhooksClock sets a webhook worker's clock, for the tests.
+func SetWebhooksClock(w *Webhooks, now func() time.Time) { w.now = now }

@@ -329,10 +329,12 @@ func TestWebhooksDisableAfterFailingLong(t *testing.T) {
 	f := newWebhookFixture(t, true, cfg)
 	r := newReceiver(t)
 	r.status.Store(500)
+	var later atomic.Int64 // how far the worker's clock is ahead of the wall's
+	worker.SetWebhooksClock(f.w, func() time.Time { return time.Now().Add(time.Duration(later.Load())) })
 	e := f.add(t, "adatum", r.url(), webhook.SurveyClosed)
 	f.emit(t, "adatum", webhook.SurveyClosed, "one")
 	f.attempt(t)
-	time.Sleep(60 * time.Millisecond)
+	later.Store(int64(time.Minute)) // the next try fails a minute after the first
 	f.attempt(t)
 	ep, _ := f.hooks.Get(context.Background(), "adatum", e.ID)
 	if !ep.Disabled || !strings.Contains(ep.DisabledReason, "every delivery failed for") || f.alert.count() != 1 {
@@ -370,14 +372,17 @@ func TestWebhooksGuard(t *testing.T) {
 }
 
 // TestWebhooksSlowReceiverHoldsNoOneBack: while one receiver stalls, the
-// running worker delivers another tenant's events at once.
+// running worker delivers another tenant's events: the fast receiver gets
+// its event while the slow one still holds all of its own, before any of
+// them could time out and free a slot (the receivers note when each
+// request arrived, so a busy machine slows the test, not its verdict).
 func TestWebhooksSlowReceiverHoldsNoOneBack(t *testing.T) {
 	cfg := webhookConfig
-	cfg.Timeout = 3 * time.Second
+	cfg.Timeout = 10 * time.Second
 	f := newWebhookFixture(t, true, cfg)
 	slow, fast := newReceiver(t), newReceiver(t)
 	slow.status.Store(0)
-	slow.stall = 2 * time.Second
+	slow.stall = time.Minute
 	f.add(t, "slowco", slow.url(), webhook.SurveyClosed)
 	f.add(t, "adatum", fast.url(), webhook.SurveyClosed)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -387,17 +392,16 @@ func TestWebhooksSlowReceiverHoldsNoOneBack(t *testing.T) {
 	for i := range 3 {
 		f.emit(t, "slowco", webhook.SurveyClosed, "s"+string(rune('0'+i)))
 	}
-	time.Sleep(50 * time.Millisecond) // the slow ones are under way
-	start := time.Now()
+	// The slow ones are under way: the receiver holds all three.
+	waitFor(t, "the slow receiver to hold three requests", func() bool { return len(slow.requests()) == 3 })
 	f.emit(t, "adatum", webhook.SurveyClosed, "f")
-	for len(fast.requests()) == 0 {
-		if time.Since(start) > time.Second {
-			t.Fatal("the fast receiver waited for the slow one")
-		}
-		time.Sleep(5 * time.Millisecond)
+	waitFor(t, "the fast receiver's event", func() bool { return len(fast.requests()) == 1 })
+	got, held := fast.requests()[0].at, slow.requests()
+	if n := len(held); n != 3 {
+		t.Fatalf("the slow receiver got %d requests, want 3", n)
 	}
-	if n := len(slow.requests()); n != 3 {
-		t.Fatalf("the slow receiver got %d requests at once, want 3", n)
+	if free := held[0].at.Add(cfg.Timeout); !got.Before(free) {
+		t.Fatalf("the fast receiver got its event at %s, after the slow ones could time out (%s)", got.Format(time.StampMilli), free.Format(time.StampMilli))
 	}
 }
 
