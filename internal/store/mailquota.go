@@ -134,7 +134,7 @@ func (q *MailQuotaStore) Take(ctx context.Context, tenant string, plan survey.Pl
 		if start == 0 {
 			check = len(to)
 		}
-		if err := q.take(ctx, tenant, lim, part, want, n, check, addrs); err != nil {
+		if err := q.take(ctx, tenant, plan, lim, part, want, n, check, addrs); err != nil {
 			return err
 		}
 	}
@@ -143,7 +143,7 @@ func (q *MailQuotaStore) Take(ctx context.Context, tenant string, plan survey.Pl
 
 // take writes one step: n mails to part, after checking the tenant's
 // quotas for check mails and every address of all against its own.
-func (q *MailQuotaStore) take(ctx context.Context, tenant string, lim MailLimits, part []string, want map[string]int, n, check int, all []string) error {
+func (q *MailQuotaStore) take(ctx context.Context, tenant string, plan survey.Plan, lim MailLimits, part []string, want map[string]int, n, check int, all []string) error {
 	for range 20 {
 		now := q.now().UTC()
 		day, hour := now.Format("20060102"), now.Format("2006010215")
@@ -153,10 +153,12 @@ func (q *MailQuotaStore) take(ctx context.Context, tenant string, lim MailLimits
 		}
 		h, d := rows["h_"+hour], rows["d_"+day]
 		if count(h)+check > lim.PerHour {
-			return q.refuse(QuotaTenant, nil, "Your organisation may send %d e-mails an hour on its plan; %d are left this hour. Send fewer, or later.", lim.PerHour, max(0, lim.PerHour-count(h)))
+			return q.refuse(QuotaTenant, nil, "Your organisation may send %d e-mails an hour on the %s plan; %d are left this hour, and the count starts again at %s UTC. Send fewer, or later.",
+				lim.PerHour, plan, max(0, lim.PerHour-count(h)), now.Truncate(time.Hour).Add(time.Hour).Format("15:04"))
 		}
 		if count(d)+check > lim.PerDay {
-			return q.refuse(QuotaTenant, nil, "Your organisation may send %d e-mails a day on its plan; %d are left today. Send fewer, or tomorrow.", lim.PerDay, max(0, lim.PerDay-count(d)))
+			return q.refuse(QuotaTenant, nil, "Your organisation may send %d e-mails a day on the %s plan; %d are left today, and the count starts again at midnight UTC. Send fewer, or tomorrow.",
+				lim.PerDay, plan, max(0, lim.PerDay-count(d)))
 		}
 		var over []string
 		for _, a := range all {
@@ -165,7 +167,7 @@ func (q *MailQuotaStore) take(ctx context.Context, tenant string, lim MailLimits
 			}
 		}
 		if len(over) > 0 {
-			return q.refuse(QuotaRecipient, over, "One address gets at most %d e-mails a day from your organisation; these had theirs today: %s. Nothing was sent.", lim.PerRecipient, strings.Join(over, ", "))
+			return q.refuse(QuotaRecipient, over, "One address gets at most %d e-mails a day from your organisation; these had theirs today (until midnight UTC): %s. Nothing was sent.", lim.PerRecipient, strings.Join(over, ", "))
 		}
 		ops := []storage.TableOp{bump(tenant, "h_"+hour, h, n, now.Add(2*time.Hour)), bump(tenant, "d_"+day, d, n, now.Add(48*time.Hour))}
 		for _, a := range part {
@@ -210,15 +212,23 @@ func (q *MailQuotaStore) today(ctx context.Context, tenant, day string) (map[str
 	return out, nil
 }
 
-// prune deletes the tenant's rows of days before day.
+// prune deletes the tenant's rows of days before day, every page of them
+// (a busy day leaves a row per recipient).
 func (q *MailQuotaStore) prune(ctx context.Context, tenant, day string) {
 	for _, prefix := range []string{"d_", "h_", "r_"} {
-		page, err := q.st.QueryPartition(ctx, MailQuotasTable, tenant, storage.Query{RowKeyFrom: prefix, RowKeyTo: prefix + day})
-		if err != nil {
-			return
-		}
-		for _, e := range page.Entities {
-			_ = q.st.DeleteEntity(ctx, MailQuotasTable, tenant, e.RowKey, storage.ETagAny)
+		qry := storage.Query{RowKeyFrom: prefix, RowKeyTo: prefix + day}
+		for {
+			page, err := q.st.QueryPartition(ctx, MailQuotasTable, tenant, qry)
+			if err != nil {
+				return
+			}
+			for _, e := range page.Entities {
+				_ = q.st.DeleteEntity(ctx, MailQuotasTable, tenant, e.RowKey, storage.ETagAny)
+			}
+			if page.Continuation == "" {
+				break
+			}
+			qry.Continuation = page.Continuation
 		}
 	}
 }

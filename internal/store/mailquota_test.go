@@ -24,7 +24,7 @@ func TestMailQuota(t *testing.T) {
 	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
 		ctx := context.Background()
 		now := time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
-		q := store.NewMailQuotaStore(st, store.MailQuota{
+		q := store.NewMailQuotaStore(smallPages{st}, store.MailQuota{
 			Paid:  store.MailLimits{PerHour: 200, PerDay: 300, PerRecipient: 3},
 			Trial: store.MailLimits{PerHour: 5, PerDay: 8, PerRecipient: 2},
 		}).WithClock(func() time.Time { return now })
@@ -67,7 +67,7 @@ func TestMailQuota(t *testing.T) {
 			t.Fatalf("150 at once: %v", err)
 		}
 		qe = refused(q.Take(ctx, tenant, survey.Standard, many[:45]), store.QuotaTenant)
-		if want := "Your organisation may send 200 e-mails an hour on its plan; 44 are left this hour. Send fewer, or later."; qe.Message != want {
+		if want := "Your organisation may send 200 e-mails an hour on the Standard plan; 44 are left this hour, and the count starts again at 10:00 UTC. Send fewer, or later."; qe.Message != want {
 			t.Errorf("message = %q, want %q", qe.Message, want)
 		}
 		var fresh []string
@@ -84,7 +84,7 @@ func TestMailQuota(t *testing.T) {
 			more = append(more, addr(400+i))
 		}
 		qe = refused(q.Take(ctx, tenant, survey.Standard, more), store.QuotaTenant)
-		if want := "Your organisation may send 300 e-mails a day on its plan; 100 are left today. Send fewer, or tomorrow."; qe.Message != want {
+		if want := "Your organisation may send 300 e-mails a day on the Standard plan; 100 are left today, and the count starts again at midnight UTC. Send fewer, or tomorrow."; qe.Message != want {
 			t.Errorf("message = %q, want %q", qe.Message, want)
 		}
 		if err := q.Take(ctx, tenant, survey.Standard, more[:100]); err != nil {
@@ -94,6 +94,14 @@ func TestMailQuota(t *testing.T) {
 		now = now.Add(24 * time.Hour)
 		if err := q.Take(ctx, tenant, survey.Standard, []string{addr(0)}); err != nil {
 			t.Fatalf("the next day: %v", err)
+		}
+		// The first mail of the day pruned every row of the day before
+		// (hundreds of recipients' rows, read 50 a page here).
+		for _, prefix := range []string{"d_", "h_", "r_"} {
+			page, err := st.QueryPartition(ctx, store.MailQuotasTable, tenant, storage.Query{RowKeyFrom: prefix, RowKeyTo: prefix + "20260302"})
+			if err != nil || len(page.Entities) != 0 {
+				t.Errorf("rows %s… of the day before left after the next day's first mail: %d, %v", prefix, len(page.Entities), err)
+			}
 		}
 
 		// Trial: 5 an hour, 2 per recipient.
@@ -128,4 +136,15 @@ func TestMailQuota(t *testing.T) {
 			t.Errorf("%d of 8 racing mails to one address counted, want 3", ok)
 		}
 	})
+}
+
+// smallPages reads tables 50 entities a page, so that a store's reads
+// must follow continuations.
+type smallPages struct{ storage.Storage }
+
+func (s smallPages) QueryPartition(ctx context.Context, table, pk string, q storage.Query) (storage.EntityPage, error) {
+	if q.Top == 0 || q.Top > 50 {
+		q.Top = 50
+	}
+	return s.Storage.QueryPartition(ctx, table, pk, q)
 }

@@ -47,7 +47,7 @@ func TestMailQuotas(t *testing.T) {
 	}
 	links := "/adatum/surveys/" + sv.Slug + "/links"
 	code, _, body := app.do(t, "POST", links, url.Values{"emails": {strings.Join(addrs, "\n")}}, ana)
-	if want := "Your organisation may send 100 e-mails an hour on its plan; 100 are left this hour."; code != http.StatusUnprocessableEntity || !strings.Contains(body, want) {
+	if want := "Your organisation may send 100 e-mails an hour on the " + string(app.tenant(t, "adatum").Plan) + " plan; 100 are left this hour, and the count starts again at"; code != http.StatusUnprocessableEntity || !strings.Contains(body, want) {
 		t.Fatalf("1,000 addresses = %d, want 422 saying %q:\n%s", code, want, body)
 	}
 	if n := len(box.messages()); n != 0 {
@@ -72,7 +72,7 @@ func TestMailQuotas(t *testing.T) {
 	if got := len(box.messages()) - sent; got != 3 || codes[http.StatusOK] != 3 || codes[http.StatusUnprocessableEntity] != 37 {
 		t.Fatalf("40 invitations to one address: %d mailed, statuses %v; want 3 mailed, 37 refused", got, codes)
 	}
-	if want := "One address gets at most 3 e-mails a day from your organisation; these had theirs today: target@example.com."; !strings.Contains(body, want) {
+	if want := "One address gets at most 3 e-mails a day from your organisation; these had theirs today (until midnight UTC): target@example.com."; !strings.Contains(body, want) {
 		t.Errorf("the refused invitation does not say %q:\n%s", want, body)
 	}
 
