@@ -37,6 +37,7 @@ var routeActions = map[string][]survey.Role{
 	"GET /{tenant}/account/password":                        ReadResults,
 	"POST /{tenant}/account/password":                       ReadResults,
 	"POST /{tenant}/account/alerts":                         ReadResults,
+	"POST /{tenant}/account/verify":                         ReadResults,
 	"GET /{tenant}/surveys/{slug}/notifications":            ReadResults,
 	"POST /{tenant}/surveys/{slug}/notifications":           ReadResults,
 	"GET /{tenant}/surveys/new":                             EditSurveys,

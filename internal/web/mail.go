@@ -50,7 +50,7 @@ func (s *Server) takeMailQuota(ctx context.Context, tenant string, plan survey.P
 		if unproven {
 			s.mailRefused.WithLabelValues(store.Unverified).Add(float64(len(to)))
 			return &store.QuotaError{Reason: store.Unverified, Message: "Confirm your own e-mail address first: open the link we mailed to " + u.Email +
-				" when you signed up. Until then your organisation sends no e-mail to others. Nothing was sent."}
+				" when you signed up (your account page, /" + tenant + "/account/password, sends it again). Until then your organisation sends no e-mail to others. Nothing was sent."}
 		}
 	}
 	if s.mailQuota == nil {

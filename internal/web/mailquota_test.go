@@ -92,7 +92,8 @@ surveys_mail_refused_total{reason="quota_tenant"} 1000
 // TestSignUpVerifiesAddress: with e-mail on, a new sign-up is mailed a
 // link that proves its address (on the public URL); until it is opened,
 // the organisation mails nobody else (an invitation is refused, saying
-// why, and nothing is sent); once opened, the invitation goes.
+// why, and nothing is sent); the account page mails the link again, three
+// times a day at most; once opened, the invitation goes.
 func TestSignUpVerifiesAddress(t *testing.T) {
 	t.Parallel()
 	box := &outbox{}
@@ -125,6 +126,30 @@ func TestSignUpVerifiesAddress(t *testing.T) {
 		t.Fatalf("%d mails after a refused invitation, want the verification alone", n)
 	}
 
+	// The account page sends the link again, a few times a day at most;
+	// every link sent works until one is used.
+	if _, _, body := app.do(t, "GET", "/contoso/account/password", nil, carol); !strings.Contains(body, "carol@contoso.example is not confirmed yet") || !strings.Contains(body, `action="/contoso/account/verify"`) {
+		t.Fatalf("the account page of an unconfirmed address:\n%s", body)
+	}
+	for i := range 3 {
+		code, header, body := app.do(t, "POST", "/contoso/account/verify", nil, carol)
+		if code != http.StatusSeeOther || header.Get("Location") != "/contoso/account/password?verify=sent" {
+			t.Fatalf("send the link again (%d) = %d %q:\n%s", i+1, code, header.Get("Location"), body)
+		}
+		sent := box.messages()
+		if len(sent) != 2+i || sent[1+i].To != "carol@contoso.example" || !strings.Contains(sent[1+i].Text, testPublicURL+"/verify/lnk_") {
+			t.Fatalf("after sending the link again %d times, mailed %+v", i+1, sent)
+		}
+	}
+	if _, _, body := app.do(t, "GET", "/contoso/account/password?verify=sent", nil, carol); !strings.Contains(body, "We sent a new link to carol@contoso.example") {
+		t.Errorf("the account page after a new link:\n%s", body)
+	}
+	code, _, body = app.do(t, "POST", "/contoso/account/verify", nil, carol)
+	if code != http.StatusTooManyRequests || !strings.Contains(body, "This address has had its e-mails for today") || len(box.messages()) != 4 {
+		t.Fatalf("a fourth new link in a day = %d, %d mails:\n%s", code, len(box.messages()), body)
+	}
+	link = regexp.MustCompile(`https://surveys\.example/verify/lnk_[A-Za-z0-9_-]{43}`).FindString(box.messages()[3].Text)
+
 	code, _, body = app.do(t, "GET", strings.TrimPrefix(link, testPublicURL), nil, nil)
 	if code != http.StatusOK || !strings.Contains(body, "carol@contoso.example is confirmed") {
 		t.Fatalf("the verification link = %d:\n%s", code, body)
@@ -132,8 +157,14 @@ func TestSignUpVerifiesAddress(t *testing.T) {
 	if code, _, _ := app.do(t, "GET", strings.TrimPrefix(link, testPublicURL), nil, nil); code != http.StatusGone {
 		t.Errorf("the verification link again = %d, want 410", code)
 	}
+	if _, _, body := app.do(t, "GET", "/contoso/account/password", nil, carol); strings.Contains(body, "/contoso/account/verify") {
+		t.Errorf("the account page of a confirmed address offers a new link:\n%s", body)
+	}
+	if code, header, _ := app.do(t, "POST", "/contoso/account/verify", nil, carol); code != http.StatusSeeOther || header.Get("Location") != "/contoso/account/password" || len(box.messages()) != 4 {
+		t.Errorf("a new link for a confirmed address = %d %q, %d mails", code, header.Get("Location"), len(box.messages()))
+	}
 	code, _, _ = app.do(t, "POST", "/contoso/settings/members", invite, carol)
-	if sent := box.messages(); code != http.StatusOK || len(sent) != 2 || sent[1].To != "dan@example.com" {
+	if sent := box.messages(); code != http.StatusOK || len(sent) != 5 || sent[4].To != "dan@example.com" {
 		t.Fatalf("the invitation once confirmed = %d, mailed %d", code, len(sent))
 	}
 }

@@ -156,6 +156,44 @@ func (s *Server) askToVerify(ctx context.Context, t *survey.Tenant, email string
 	return s.sendMail(ctx, "verify", email, verifyMail{Tenant: t.Name, Link: base + "/verify/" + token, Days: int(store.VerifyLinkTTL.Hours() / 24)})
 }
 
+// resendVerify mails the signed-in member a new link that confirms their
+// address, when it is not confirmed yet. The mail counts against the
+// tenant's quotas like any other, and the address's own daily limit keeps
+// the button from mailing it more than a few times a day.
+func (s *Server) resendVerify(w http.ResponseWriter, r *http.Request) error {
+	sess := sessionFrom(r.Context())
+	page, err := s.accountPage(r)
+	if err != nil {
+		return err
+	}
+	if !page.Unverified {
+		http.Redirect(w, r, "/"+sess.Tenant+"/account/password", http.StatusSeeOther)
+		return nil
+	}
+	t, err := s.tenants.Get(r.Context(), sess.Tenant)
+	if err != nil {
+		return err
+	}
+	if s.mailQuota != nil {
+		err := s.mailQuota.Take(r.Context(), t.Key, t.Plan, []string{sess.Email})
+		var qe *store.QuotaError
+		if errors.As(err, &qe) {
+			s.mailRefused.WithLabelValues(qe.Reason).Inc()
+			page.Errors = map[string]string{"verify": "This address has had its e-mails for today (we send one address at most a few a day). Open the last link we sent, or try again tomorrow."}
+			s.render(w, r, http.StatusTooManyRequests, "password", page)
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := s.askToVerify(r.Context(), t, sess.Email); err != nil {
+		return err
+	}
+	http.Redirect(w, r, "/"+sess.Tenant+"/account/password?verify=sent", http.StatusSeeOther)
+	return nil
+}
+
 // verifyAddress redeems a verification link: the account's address is
 // proven, and its organisation may mail others.
 func (s *Server) verifyAddress(w http.ResponseWriter, r *http.Request) error {

@@ -87,6 +87,7 @@ func (s *Server) Routes() *chi.Mux {
 			r.Get("/{tenant}/account/password", s.handle(s.showPassword))
 			r.Post("/{tenant}/account/password", s.handle(s.changePassword))
 			r.Post("/{tenant}/account/alerts", s.handle(s.saveAlerts))
+			r.Post("/{tenant}/account/verify", s.handle(s.resendVerify))
 			// Anyone who may read the results may ask to be told of them.
 			r.Get("/{tenant}/surveys/{slug}/notifications", s.handle(s.showNotifications))
 			r.Post("/{tenant}/surveys/{slug}/notifications", s.handle(s.saveNotifications))

@@ -176,6 +176,9 @@ type passwordPage struct {
 	// Admin shows the failure alerts' choice (admins get them): Alerts
 	// on, AlertsSaved after a change.
 	Admin, Alerts, AlertsSaved bool
+	// Unverified shows the form that mails the link confirming the
+	// member's address again; VerifySent after it went.
+	Unverified, VerifySent bool
 }
 
 func (s *Server) showPassword(w http.ResponseWriter, r *http.Request) error {
@@ -184,6 +187,7 @@ func (s *Server) showPassword(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page.AlertsSaved = r.URL.Query().Get("alerts") == "saved"
+	page.VerifySent = r.URL.Query().Get("verify") == "sent"
 	s.render(w, r, http.StatusOK, "password", page)
 	return nil
 }
@@ -199,6 +203,13 @@ func (s *Server) accountPage(r *http.Request) (passwordPage, error) {
 			return page, err
 		}
 		page.Admin, page.Alerts = true, on
+	}
+	if s.mail != nil && s.verifier != nil {
+		unproven, err := s.verifier.Unverified(r.Context(), sess.Tenant, sess.Email)
+		if err != nil && survey.ErrorCode(err) != survey.ENOTFOUND {
+			return page, err
+		}
+		page.Unverified = unproven
 	}
 	return page, nil
 }
