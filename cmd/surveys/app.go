@@ -142,6 +142,7 @@ func (m *Main) Run(ctx context.Context) error {
 	// Webhooks: endpoints sealed with the secret key; events queued by the
 	// web (survey.*) and the answers worker (response.created).
 	hooks := store.NewWebhookStore(m.Storage).WithSecrets(box)
+	hooks.TestsPerMinute = m.cfg.WebhookTestsPerMinute
 	hooks.PublicURL = m.cfg.PublicURL
 	users := store.NewUserStore(m.Storage)
 	m.Mail = mail.NewOutbox(m.Storage, m.cfg.Mail)
@@ -179,7 +180,9 @@ func (m *Main) Run(ctx context.Context) error {
 		// Deliveries go through the guarded client, which follows no
 		// redirect (a receiver that moved answers 3xx: a failure to see).
 		hookClient := outbound.New(outbound.Config{Allow: m.cfg.AllowPrivate, RootCAs: m.ProviderRoots, MaxRedirects: -1})
-		hw = worker.NewWebhooks(m.Storage, hooks, hookClient.HTTP(), worker.DefaultWebhookConfig, m.log)
+		hcfg := worker.DefaultWebhookConfig
+		hcfg.Parallel, hcfg.Share = m.cfg.WebhookSlots, m.cfg.WebhookSlotsPerTenant
+		hw = worker.NewWebhooks(m.Storage, hooks, hookClient.HTTP(), hcfg, m.log)
 		mt, err := mail.LoadTemplates()
 		if err != nil {
 			return err

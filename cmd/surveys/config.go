@@ -16,6 +16,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/secret"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/web"
+	"github.com/surveys-dev/surveys/internal/worker"
 )
 
 // Config is the server's configuration, from flags with environment twins.
@@ -71,6 +72,12 @@ type Config struct {
 	// MailQuota limits the e-mails a tenant's members send to others
 	// (invitations, personal links), per plan (SURVEYS_MAIL_PER_HOUR …).
 	MailQuota store.MailQuota
+	// WebhookSlots is how many webhook deliveries run at once
+	// (SURVEYS_WEBHOOK_SLOTS), WebhookSlotsPerTenant the most of them one
+	// tenant holds (SURVEYS_WEBHOOK_SLOTS_PER_TENANT), WebhookTestsPerMinute
+	// the test events one endpoint may be sent a minute
+	// (SURVEYS_WEBHOOK_TESTS_PER_MINUTE).
+	WebhookSlots, WebhookSlotsPerTenant, WebhookTestsPerMinute int
 	// Mail is where e-mail is sent from (SURVEYS_SMTP_URL,
 	// SURVEYS_SMTP_PASSWORD or SURVEYS_SMTP_PASSWORD_FILE,
 	// SURVEYS_MAIL_FROM), loaded and checked by parseServe; nil when no
@@ -154,6 +161,10 @@ func parseServeCommand(args []string, getenv func(string) string, stdout, stderr
 	fs.IntVar(&c.MailQuota.Trial.PerHour, "trial-mail-per-hour", envInt("SURVEYS_TRIAL_MAIL_PER_HOUR", q.Trial.PerHour), "e-mails to others a tenant on the Trial plan may send an hour (SURVEYS_TRIAL_MAIL_PER_HOUR)")
 	fs.IntVar(&c.MailQuota.Trial.PerDay, "trial-mail-per-day", envInt("SURVEYS_TRIAL_MAIL_PER_DAY", q.Trial.PerDay), "e-mails to others a tenant on the Trial plan may send a day (SURVEYS_TRIAL_MAIL_PER_DAY)")
 	perRecipient := fs.Int("mail-per-recipient", envInt("SURVEYS_MAIL_PER_RECIPIENT", q.Paid.PerRecipient), "e-mails one address may get from one tenant a day (SURVEYS_MAIL_PER_RECIPIENT)")
+	hw := worker.DefaultWebhookConfig
+	fs.IntVar(&c.WebhookSlots, "webhook-slots", envInt("SURVEYS_WEBHOOK_SLOTS", hw.Parallel), "webhook deliveries at once (SURVEYS_WEBHOOK_SLOTS)")
+	fs.IntVar(&c.WebhookSlotsPerTenant, "webhook-slots-per-tenant", envInt("SURVEYS_WEBHOOK_SLOTS_PER_TENANT", hw.Share), "the most of them one tenant holds (SURVEYS_WEBHOOK_SLOTS_PER_TENANT)")
+	fs.IntVar(&c.WebhookTestsPerMinute, "webhook-tests-per-minute", envInt("SURVEYS_WEBHOOK_TESTS_PER_MINUTE", store.DefaultTestsPerMinute), "test events one webhook endpoint may be sent a minute (SURVEYS_WEBHOOK_TESTS_PER_MINUTE)")
 	fs.DurationVar(&c.ShutdownWait, "shutdown-wait", 10*time.Second, "how long to wait for requests to finish on shutdown")
 	err := parseFlags(fs, "[flags]", args, stdout)
 	if err != nil {
@@ -190,6 +201,9 @@ func parseServeCommand(args []string, getenv func(string) string, stdout, stderr
 	c.MailQuota.Paid.PerRecipient, c.MailQuota.Trial.PerRecipient = *perRecipient, *perRecipient
 	if err := c.MailQuota.Validate(); err != nil {
 		return Config{}, fmt.Errorf("serve: --mail-per-hour, --mail-per-day, --trial-mail-per-hour, --trial-mail-per-day, --mail-per-recipient: %w", err)
+	}
+	if c.WebhookSlots < 1 || c.WebhookSlotsPerTenant < 1 || c.WebhookSlotsPerTenant > c.WebhookSlots || c.WebhookTestsPerMinute < 1 {
+		return Config{}, fmt.Errorf("serve: --webhook-slots, --webhook-slots-per-tenant (at most --webhook-slots) and --webhook-tests-per-minute must be at least 1")
 	}
 	if err := c.validate(); err != nil {
 		return Config{}, err

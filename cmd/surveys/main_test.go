@@ -158,6 +158,14 @@ func TestParseServe(t *testing.T) {
 			"e-mail is on (--smtp-url, SURVEYS_SMTP_URL) but --public-url (SURVEYS_PUBLIC_URL) is not set"},
 		{"mail from env without a public URL", nil, map[string]string{"SURVEYS_SMTP_URL": "smtps://ana@mail.example.com", "SURVEYS_SMTP_PASSWORD": "pw"}, nil,
 			"--public-url (SURVEYS_PUBLIC_URL) is not set"},
+		{"webhook limits by default", nil, nil, func(c Config) bool {
+			return c.WebhookSlots == 16 && c.WebhookSlotsPerTenant == 4 && c.WebhookTestsPerMinute == 3
+		}, ""},
+		{"webhook limits set", []string{"--webhook-slots", "32"}, map[string]string{"SURVEYS_WEBHOOK_SLOTS_PER_TENANT": "2", "SURVEYS_WEBHOOK_TESTS_PER_MINUTE": "1"}, func(c Config) bool {
+			return c.WebhookSlots == 32 && c.WebhookSlotsPerTenant == 2 && c.WebhookTestsPerMinute == 1
+		}, ""},
+		{"webhook share above the slots", []string{"--webhook-slots", "2", "--webhook-slots-per-tenant", "3"}, nil, nil, "--webhook-slots-per-tenant (at most --webhook-slots)"},
+		{"no webhook test events", []string{"--webhook-tests-per-minute", "0"}, nil, nil, "must be at least 1"},
 		{"mail password in the URL", nil, map[string]string{"SURVEYS_SMTP_URL": "smtps://ana:pw@mail.example.com"}, nil, "holds a password"},
 	}
 	for _, tc := range tests {

@@ -42,6 +42,7 @@ func TestWebhookEndToEnd(t *testing.T) {
 	defer receiver.Close()
 
 	cfg := loopbackConfig(t)
+	cfg.WebhookTestsPerMinute = 1 // the operator's limit (--webhook-tests-per-minute)
 	m := NewMain(cfg, io.Discard)
 	if err := m.Run(context.Background()); err != nil {
 		t.Fatal(err)
@@ -64,6 +65,19 @@ func TestWebhookEndToEnd(t *testing.T) {
 		t.Fatalf("add endpoint = %d", code)
 	}
 	secret := html.UnescapeString(m1[1])
+	// The operator's limit of test events: the page says it, the second
+	// is refused.
+	_, page = carol.get("/hooked/settings/webhooks")
+	test := regexp.MustCompile(`action="(/hooked/settings/webhooks/[^/"]+/test)"`).FindStringSubmatch(page)
+	if test == nil || !strings.Contains(page, "Each endpoint may be sent 1 test event a minute.") {
+		t.Fatalf("the webhooks page does not say the operator's limit of test events:\n%s", page)
+	}
+	if code, _, _ := carol.post(test[1], url.Values{}); code != http.StatusSeeOther {
+		t.Fatalf("the first test event = %d", code)
+	}
+	if code, _, page := carol.post(test[1], url.Values{}); code != http.StatusTooManyRequests || !strings.Contains(page, "may be sent 1 test event a minute") {
+		t.Fatalf("the second test event in a minute = %d, want 429:\n%s", code, page)
+	}
 
 	// A survey, published.
 	form := url.Values{"title": {"Coffee survey"}, "n": {"3"}, "action": {"save"},
@@ -94,10 +108,10 @@ func TestWebhookEndToEnd(t *testing.T) {
 		t.Fatalf("answer = %d", code)
 	}
 
-	// Both events arrive, signed.
+	// The three events arrive (the test event too), signed.
 	deadline := time.Now().Add(2 * time.Minute)
 	events := map[string]delivery{}
-	for len(events) < 2 {
+	for events[webhook.ResponseCreated].body == nil || events[webhook.SurveyPublished].body == nil || events[webhook.Test].body == nil {
 		if time.Now().After(deadline) {
 			t.Fatalf("events received: %v", events)
 		}

@@ -181,6 +181,9 @@ func (ws *WebhookStore) WithSecrets(b *secret.Box) *WebhookStore {
 // no endpoint can be added.
 func (ws *WebhookStore) KeepsSecrets() bool { return ws.secrets != nil }
 
+// TestLimit is how many test events an endpoint may be sent a minute.
+func (ws *WebhookStore) TestLimit() int { return ws.TestsPerMinute }
+
 func (ws *WebhookStore) lock(tenant, id string) *sync.Mutex {
 	h := fnv.New32a()
 	h.Write([]byte(tenant + "/" + id))
@@ -657,7 +660,11 @@ func (e *TestLimitError) Error() string {
 	if secs == 1 {
 		unit = "second"
 	}
-	return fmt.Sprintf("An endpoint may be sent %d test events a minute; send the next one in %d %s.", e.Limit, secs, unit)
+	events := "test events"
+	if e.Limit == 1 {
+		events = "test event"
+	}
+	return fmt.Sprintf("An endpoint may be sent %d %s a minute; send the next one in %d %s.", e.Limit, events, secs, unit)
 }
 
 // SendTest queues a webhook.test event for one endpoint, disabled or not:

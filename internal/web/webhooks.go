@@ -32,6 +32,8 @@ type Webhooks interface {
 	// KeepsSecrets is false when the server has no key to seal the
 	// endpoints' secrets: no endpoint can be added.
 	KeepsSecrets() bool
+	// TestLimit is how many test events an endpoint may be sent a minute.
+	TestLimit() int
 }
 
 // webhookEvent is an event as the page offers it.
@@ -81,7 +83,7 @@ func (s *Server) webhooksPage(r *http.Request) (webhooksPage, error) {
 	if err != nil {
 		return webhooksPage{}, err
 	}
-	page := webhooksPage{User: sessionFrom(ctx), Tenant: t, Events: webhookEvents, TestsPerMinute: store.DefaultTestsPerMinute, Chosen: map[string]bool{webhook.ResponseCreated: true}, ChosenSurveys: map[string]bool{},
+	page := webhooksPage{User: sessionFrom(ctx), Tenant: t, Events: webhookEvents, TestsPerMinute: s.webhooks.TestLimit(), Chosen: map[string]bool{webhook.ResponseCreated: true}, ChosenSurveys: map[string]bool{},
 		KeepsSecrets: s.webhooks.KeepsSecrets()}
 	if page.Endpoints, err = s.webhooks.List(ctx, t.Key); err != nil {
 		return page, err
