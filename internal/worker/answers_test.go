@@ -123,7 +123,7 @@ func TestLongAnswers(t *testing.T) {
 						t.Fatalf("answer %d of %d refused: %v", i, len(sent), err)
 					}
 				}
-				drain(t, st, worker.New(st, testConfig, quiet, nil))
+				drain(t, st, worker.New(st, patientConfig, quiet, nil))
 				checkStored(t, st, s, sent)
 			})
 		}
@@ -172,7 +172,7 @@ func TestSameFormPostedTogether(t *testing.T) {
 						t.Fatalf("post %d: %v", i, err)
 					}
 				}
-				drain(t, st, worker.New(st, testConfig, quiet, nil))
+				drain(t, st, worker.New(st, patientConfig, quiet, nil))
 				checkStored(t, st, s, forms)
 			})
 		}
@@ -213,7 +213,7 @@ func TestSameFormInTwoMessages(t *testing.T) {
 					if got, err := st.ApproximateCount(ctx, store.AnswersQueue); err != nil || got != 20 {
 						t.Fatalf("%d messages queued (%v), want 20: one per post", got, err)
 					}
-					cfg := testConfig
+					cfg := patientConfig
 					cfg.Batch = batch
 					drain(t, st, worker.New(st, cfg, quiet, nil))
 					checkStored(t, st, s, forms)
@@ -260,7 +260,7 @@ func TestResubmittedFormKeepsFirst(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cfg := testConfig
+	cfg := patientConfig
 	cfg.Batch = 32
 	drain(t, st, worker.New(&slowFirst{Storage: st, slow: "sent first"}, cfg, quiet, nil))
 	checkStored(t, st, s, []survey.SurveyAnswer{first})
@@ -337,7 +337,7 @@ func TestEnqueueCrash(t *testing.T) {
 				if failed == 0 {
 					t.Fatal("the crash failed no answer")
 				}
-				drain(t, st, worker.New(st, testConfig, quiet, nil))
+				drain(t, st, worker.New(st, patientConfig, quiet, nil))
 				f := &fixture{st: st, survey: s, ids: []string{answers[0].ID, answers[1].ID}}
 				f.check(t)
 			})

@@ -39,6 +39,16 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 // messages a crashed one held.
 var testConfig = worker.Config{Batch: 2, Visibility: time.Second, MaxAttempts: 5, MaxIdle: 50 * time.Millisecond}
 
+// patientConfig is testConfig with a minute's visibility, for tests whose
+// batches are large (long answers, many forms) and that need no message
+// to come back: a batch bounded by one second of a busy machine's time
+// may never finish, and poison its answers after MaxAttempts.
+var patientConfig = func() worker.Config {
+	c := testConfig
+	c.Visibility = time.Minute
+	return c
+}()
+
 // crashConfig is testConfig without the poison queue's limit: on a loaded
 // machine (-race, many fixtures at once) a batch can outlast the short
 // visibility timeout several times, and a message poisoned that way would
