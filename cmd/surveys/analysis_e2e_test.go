@@ -24,7 +24,7 @@ func TestBrowserAnalysisOnAPhone(t *testing.T) {
 	m := newTestMain(t, t.TempDir())
 	t.Cleanup(func() { m.Close() })
 	ctx := context.Background()
-	if _, err := store.NewUserStore(m.Storage).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(m.Storage).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	surveys := store.NewSurveyStore(m.Storage)

@@ -35,6 +35,10 @@ type Config struct {
 	LogFormat    string // SURVEYS_LOG_FORMAT: "text" or "json"
 	Seed         bool   // SURVEYS_SEED: create the demo tenants on an empty store
 	ShutdownWait time.Duration
+	// PasswordCost is the bcrypt cost of the passwords the server hashes;
+	// 0 is bcrypt's default. No flag sets it: the tests take the lowest,
+	// since under the race detector a default hash costs about a second.
+	PasswordCost int
 	// SecretKey seals tenants' secrets (SURVEYS_SECRET_KEY, environment
 	// only, so it never shows in a process list), or SecretKeyFile names a
 	// file that holds it (SURVEYS_SECRET_KEY_FILE).

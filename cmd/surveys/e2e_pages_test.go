@@ -182,7 +182,7 @@ func TestBrowserPages(t *testing.T) {
 
 	// The designer of the sections, on a phone: the sections, a page
 	// break added.
-	if _, err := store.NewUserStore(m.Storage).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(m.Storage).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	var sections int

@@ -19,8 +19,6 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
-
-	"github.com/surveys-dev/surveys/internal/store"
 )
 
 // artifacts is where the end-to-end test keeps its screenshots.
@@ -253,7 +251,7 @@ func newBrowserApp(t *testing.T) (m *Main, base string, browser context.Context)
 	t.Helper()
 	m = newTestMain(t, t.TempDir())
 	t.Cleanup(func() { m.Close() })
-	if _, err := store.NewUserStore(m.Storage).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(m.Storage).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	return m, "http://" + m.Addr(), newBrowser(t)

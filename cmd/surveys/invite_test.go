@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/surveys-dev/surveys/internal/mail/mailtest"
-	"github.com/surveys-dev/surveys/internal/store"
 )
 
 var inviteLinkRE = regexp.MustCompile(`http://\S+(/invite/lnk_[A-Za-z0-9_-]{43})`)
@@ -23,7 +22,7 @@ func TestTeamByInvitation(t *testing.T) {
 	srv := mailtest.Start(t, mailtest.Options{})
 	m := bootMain(t, io.Discard, "--smtp-url", "smtp://"+srv.Addr+"?tls=none", "--mail-from", "Surveys <surveys@example.com>", "--public-url", testPublicURL)
 	defer m.Close()
-	if _, err := store.NewUserStore(m.Storage).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(m.Storage).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	base := "http://" + m.Addr()

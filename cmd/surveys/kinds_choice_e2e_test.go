@@ -80,7 +80,7 @@ func TestChoiceKindsInTheBrowser(t *testing.T) {
 		chromedp.WaitVisible(`.thanks`))
 
 	// The analysis page on the phone, once the worker has counted it.
-	if _, err := store.NewUserStore(m.Storage).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(m.Storage).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	run("sign in",

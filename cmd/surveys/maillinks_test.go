@@ -30,7 +30,7 @@ func TestResetLinkFromPublicURLOnly(t *testing.T) {
 
 	m := bootMain(t, io.Discard, append(smtp, "--public-url", testPublicURL)...)
 	defer m.Close()
-	if _, err := store.NewUserStore(m.Storage).Add(context.Background(), "adatum", "victim@example.com", "correct horse battery"); err != nil {
+	if _, err := testUsers(m.Storage).Add(context.Background(), "adatum", "victim@example.com", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	forgot := func() {
@@ -124,7 +124,7 @@ func TestUserPassword(t *testing.T) {
 
 	m := newTestMain(t, dir)
 	defer m.Close()
-	if _, err := store.NewUserStore(m.Storage).Session(ctx, session); err == nil {
+	if _, err := testUsers(m.Storage).Session(ctx, session); err == nil {
 		t.Error("the account's session survives the new password")
 	}
 	if _, err := store.NewLinkStore(m.Storage).Peek(ctx, store.LinkReset, reset); survey.ErrorCode(err) != survey.ENOTFOUND {

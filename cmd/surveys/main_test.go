@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/store"
 )
 
@@ -19,11 +22,22 @@ func newTestMain(t *testing.T, dir string) *Main {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg.PasswordCost = bcrypt.MinCost // see testUsers
 	m := NewMain(cfg, io.Discard)
 	if err := m.Run(context.Background()); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
 	return m
+}
+
+// testUsers is the accounts of st hashing passwords at bcrypt's lowest
+// cost, as the tests' servers do (Config.PasswordCost): under the race
+// detector a hash at the default cost takes about a second, and what the
+// tests check is who may sign in, not the hash. TestPasswordHashCost
+// (internal/store) holds the default, and the real binary's tests
+// (TestCrashKill9, cmd/loadgen) run with it.
+func testUsers(st storage.Storage) *store.UserStore {
+	return store.NewUserStore(st).WithCost(bcrypt.MinCost)
 }
 
 func get(t *testing.T, m *Main, path string) (int, string) {

@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"github.com/surveys-dev/surveys/internal/migrate"
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/storage/azure"
@@ -35,6 +37,7 @@ func newTestMainWith(t *testing.T, args []string, env map[string]string) *Main {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg.PasswordCost = bcrypt.MinCost // see testUsers
 	m := NewMain(cfg, io.Discard)
 	if err := m.Run(context.Background()); err != nil {
 		t.Fatalf("Run: %v", err)
@@ -65,7 +68,7 @@ func TestMigrateToAzurite(t *testing.T) {
 	const password = "correct horse battery"
 	// The respondents answer faster than an address may (30 a minute).
 	m := newTestMainWith(t, []string{"--data", dir, "--answers-per-minute=0"}, nil)
-	if _, err := store.NewUserStore(m.Storage).Add(ctx, demoTenant, "a@adatum.example", password); err != nil {
+	if _, err := testUsers(m.Storage).Add(ctx, demoTenant, "a@adatum.example", password); err != nil {
 		t.Fatal(err)
 	}
 	token, err := store.NewTokenStore(m.Storage).Create(ctx, demoTenant, "migration test")

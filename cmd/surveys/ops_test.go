@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"github.com/surveys-dev/surveys/internal/formfill"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/worker"
@@ -54,6 +56,7 @@ func bootMain(t *testing.T, logOut io.Writer, flags ...string) *Main {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg.PasswordCost = bcrypt.MinCost // see testUsers
 	m := NewMain(cfg, logOut)
 	if err := m.Run(context.Background()); err != nil {
 		t.Fatalf("Run: %v", err)

@@ -31,7 +31,7 @@ func TestBrowserEveryScreen(t *testing.T) {
 	m := newTestMainWith(t, []string{"--data", t.TempDir()}, map[string]string{"SURVEYS_SECRET_KEY": screensSecretKey})
 	t.Cleanup(func() { m.Close() })
 	ctx := context.Background()
-	if _, err := store.NewUserStore(m.Storage).Add(ctx, "adatum", "ana.de.souza-whitfield@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(m.Storage).Add(ctx, "adatum", "ana.de.souza-whitfield@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	// The demo survey, with answers whose long words must not widen a page.
@@ -108,7 +108,7 @@ func TestBrowserEveryScreen(t *testing.T) {
 
 	// A team: a viewer with a long address, a pending invitation and an
 	// API token, for the members and tokens pages; an invitation link.
-	if _, err := store.NewUserStore(m.Storage).AddMember(ctx, "adatum", "victoria.long-address-for-testing@research.adatum.example", "another long password", survey.Viewer); err != nil {
+	if _, err := testUsers(m.Storage).AddMember(ctx, "adatum", "victoria.long-address-for-testing@research.adatum.example", "another long password", survey.Viewer); err != nil {
 		t.Fatal(err)
 	}
 	links := store.NewLinkStore(m.Storage)
@@ -206,7 +206,7 @@ func TestBrowserEveryScreen(t *testing.T) {
 	check("reset", "/login/reset/"+reset, `main form`, "Adatum")
 	// An email of two organisations: the page that picks one.
 	for _, tk := range []string{"adatum", "fabrikam"} {
-		if _, err := store.NewUserStore(m.Storage).Add(ctx, tk, "pat@example.com", "correct horse battery"); err != nil {
+		if _, err := testUsers(m.Storage).Add(ctx, tk, "pat@example.com", "correct horse battery"); err != nil {
 			t.Fatal(err)
 		}
 	}

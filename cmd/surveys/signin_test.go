@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/surveys-dev/surveys/internal/mail/mailtest"
-	"github.com/surveys-dev/surveys/internal/store"
 )
 
 var (
@@ -28,7 +27,7 @@ func TestSignInByEmailAndReset(t *testing.T) {
 	m := bootMain(t, io.Discard, "--smtp-url", "smtp://"+srv.Addr+"?tls=none", "--mail-from", "Surveys <surveys@example.com>", "--public-url", testPublicURL)
 	defer m.Close()
 	ctx := context.Background()
-	users := store.NewUserStore(m.Storage)
+	users := testUsers(m.Storage)
 	for _, a := range []struct{ tenant, email string }{{"adatum", "ana@example.com"}, {"fabrikam", "ana@example.com"}, {"adatum", "bob@example.com"}} {
 		if _, err := users.Add(ctx, a.tenant, a.email, "correct horse battery"); err != nil {
 			t.Fatal(err)

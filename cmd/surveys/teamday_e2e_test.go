@@ -35,7 +35,7 @@ func TestBrowserTeamsDay(t *testing.T) {
 		"--mail-from", "Surveys <surveys@example.com>", "--public-url", testPublicURL}, nil)
 	t.Cleanup(func() { m.Close() })
 	ctx := context.Background()
-	if _, err := store.NewUserStore(m.Storage).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+	if _, err := testUsers(m.Storage).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	base := "http://" + m.Addr()

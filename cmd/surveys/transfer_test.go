@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"github.com/surveys-dev/surveys/internal/postgres/pgtest"
 	"github.com/surveys-dev/surveys/internal/web/oidctest"
 )
@@ -69,6 +71,7 @@ func loopbackConfig(t *testing.T) Config {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg.PasswordCost = bcrypt.MinCost // see testUsers
 	return cfg
 }
 

@@ -35,6 +35,7 @@ func tenantWithData(t *testing.T, st storage.Storage, key string) (*survey.Surve
 		t.Fatal(err)
 	}
 	users := store.NewUserStore(st)
+	store.SetUserCost(users)
 	u, err := users.Add(ctx, key, "admin@"+key+".example", "correct horse battery")
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
@@ -223,4 +224,24 @@ func TestSessionIdleAndEnd(t *testing.T) {
 			t.Fatal("a session of the old format is live")
 		}
 	})
+}
+
+// TestPasswordHashCost: a UserStore hashes passwords at bcrypt's default
+// cost (the other tests of this package hash at the lowest, for speed).
+func TestPasswordHashCost(t *testing.T) {
+	st := backends.Local(t)
+	ctx := context.Background()
+	if err := store.Init(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.NewUserStore(st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	e, err := st.GetEntity(ctx, store.UsersTable, "adatum", "ana@adatum.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cost, err := bcrypt.Cost([]byte(e.String("PasswordHash"))); err != nil || cost != bcrypt.DefaultCost {
+		t.Fatalf("password hashed at cost %d (%v), want %d", cost, err, bcrypt.DefaultCost)
+	}
 }
