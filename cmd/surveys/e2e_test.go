@@ -131,21 +131,9 @@ func browserRun(t *testing.T, ctx context.Context) func(what string, actions ...
 // when SURVEYS_SCREENSHOTS is set (make screenshots); otherwise it does
 // nothing. The pictures are for people to look at, not checks, and a full
 // page's capture costs make test more than its axe-core audit.
-func screenshot(t *testing.T, name string) chromedp.Action {
-	if os.Getenv("SURVEYS_SCREENSHOTS") == "" {
-		return chromedp.Tasks{}
-	}
-	path := filepath.Join(artifacts(t), name+".png")
-	return chromedp.ActionFunc(func(ctx context.Context) error {
-		var png []byte
-		if err := chromedp.FullScreenshot(&png, 90).Do(ctx); err != nil {
-			return err
-		}
-		return os.WriteFile(path, png, 0o644)
-	})
-}
+func screenshot(t *testing.T, name string) chromedp.Action { return elementShot(t, name, "") }
 
-// elementShot is screenshot of the element sel only.
+// elementShot is screenshot of the element sel only ("": the whole page).
 func elementShot(t *testing.T, name, sel string) chromedp.Action {
 	if os.Getenv("SURVEYS_SCREENSHOTS") == "" {
 		return chromedp.Tasks{}
@@ -153,7 +141,11 @@ func elementShot(t *testing.T, name, sel string) chromedp.Action {
 	path := filepath.Join(artifacts(t), name+".png")
 	return chromedp.ActionFunc(func(ctx context.Context) error {
 		var png []byte
-		if err := chromedp.Screenshot(sel, &png, chromedp.ByQuery).Do(ctx); err != nil {
+		shot := chromedp.FullScreenshot(&png, 90)
+		if sel != "" {
+			shot = chromedp.Screenshot(sel, &png, chromedp.ByQuery)
+		}
+		if err := shot.Do(ctx); err != nil {
 			return err
 		}
 		return os.WriteFile(path, png, 0o644)

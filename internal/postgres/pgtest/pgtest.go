@@ -269,7 +269,8 @@ func start() (*server, error) {
 }
 
 func (s *server) waitReady() error {
-	deadline := time.Now().Add(30 * time.Second)
+	// A bound on a stuck start, generous for a machine busy with other work.
+	deadline := time.Now().Add(2 * time.Minute)
 	var last error
 	for time.Now().Before(deadline) {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

@@ -39,8 +39,9 @@ const (
 	AccountKey  = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
 )
 
-// startTimeout bounds how long Azurite may take to listen on its ports.
-const startTimeout = 30 * time.Second
+// startTimeout bounds how long Azurite may take to listen on its ports: a
+// bound on a stuck start, generous for a machine busy with other work.
+const startTimeout = 2 * time.Minute
 
 var connectionString string
 
