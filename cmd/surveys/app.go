@@ -144,7 +144,10 @@ func (m *Main) Run(ctx context.Context) error {
 	hooks := store.NewWebhookStore(m.Storage).WithSecrets(box)
 	hooks.TestsPerMinute = m.cfg.WebhookTestsPerMinute
 	hooks.PublicURL = m.cfg.PublicURL
-	users := m.users()
+	users := store.NewUserStore(m.Storage)
+	if m.cfg.PasswordCost > 0 {
+		users.WithCost(m.cfg.PasswordCost)
+	}
 	m.Mail = mail.NewOutbox(m.Storage, m.cfg.Mail)
 	// The members' e-mail choices: shared by the pages and the workers,
 	// so that a change here drops the workers' cached copy at once. The
@@ -214,7 +217,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Remover:     answers,
 		Tokens:      store.NewTokenStore(m.Storage),
 		TenantAdmin: tenants,
-		Accounts:    m.users(),
+		Accounts:    users,
 		Regions:     m.cfg.RegionNames(),
 		Logos:       store.NewLogoStore(m.Storage),
 		Views:       m.views,
@@ -244,7 +247,7 @@ func (m *Main) Run(ctx context.Context) error {
 		// Password resets and invitations, and the quotas of the e-mails
 		// to others.
 		MailQuota:     store.NewMailQuotaStore(m.Storage, m.cfg.MailQuota),
-		Verifier:      m.users(),
+		Verifier:      users,
 		Links:         store.NewLinkStore(m.Storage),
 		PersonalLinks: store.NewPersonalLinkStore(m.Storage),
 		Answers:       answers,
@@ -348,15 +351,6 @@ func (m *Main) backfillRanks(ctx context.Context, tenants *store.TenantStore, ra
 
 // Addr is the address the server listens on.
 func (m *Main) Addr() string { return m.ln.Addr().String() }
-
-// users is the accounts store, hashing at the configured cost.
-func (m *Main) users() *store.UserStore {
-	us := store.NewUserStore(m.Storage)
-	if m.cfg.PasswordCost > 0 {
-		us.WithCost(m.cfg.PasswordCost)
-	}
-	return us
-}
 
 // Close stops the server (letting requests finish), flushes the views
 // counted in memory, stops the workers, then closes storage.

@@ -20,7 +20,7 @@ func TestLinksSingleUse(t *testing.T) {
 		ctx := context.Background()
 		ls := store.NewLinkStore(st)
 		now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-		store.SetLinkClock(ls, func() time.Time { return now })
+		ls.WithClock(func() time.Time { return now })
 
 		reset, err := ls.Create(ctx, store.Link{Purpose: store.LinkReset, Tenant: tenant, Email: "ana@example.com"}, store.ResetLinkTTL)
 		if err != nil || !survey.ValidLinkToken(reset) {
@@ -179,7 +179,7 @@ func TestTakeResetMail(t *testing.T) {
 		ctx := context.Background()
 		ls := store.NewLinkStore(st)
 		now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-		store.SetLinkClock(ls, func() time.Time { return now })
+		ls.WithClock(func() time.Time { return now })
 		ana, bo := "ana@"+tenant+".example", "bo@"+tenant+".example"
 		take := func(email string) bool {
 			t.Helper()

@@ -16,8 +16,5 @@ func SetPasswordCheck(us *UserStore, check func(hash, password []byte) error) { 
 // SetTokenClock sets the clock of a TokenStore, for the tests.
 func SetTokenClock(ts *TokenStore, now func() time.Time) { ts.now = now }
 
-// SetLinkClock sets the clock of ls.
-func SetLinkClock(ls *LinkStore, now func() time.Time) { ls.now = now }
-
 // SetUserCost makes password hashing cheap, for tests that hash many.
 func SetUserCost(us *UserStore) { us.cost = bcrypt.MinCost }
