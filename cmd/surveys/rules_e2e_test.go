@@ -240,16 +240,16 @@ func TestBrowserRuleEditor(t *testing.T) {
 	// The survey as designed, answered: section 3 gains a question for
 	// everyone, the survey is published, and respondents walk it along
 	// both branches and back.
-	run("publish",
+	run("another question",
 		chromedp.Navigate(base+"/adatum/surveys/"+sv.Slug+"/edit"),
 		chromedp.WaitVisible(`button[value="addto.2"]`, chromedp.ByQuery),
 		clickAndLoad(`button[value="addto.2"]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`#q3-text`, chromedp.ByQuery),
 		chromedp.SendKeys(`#q3-text`, "Anything else to tell us?", chromedp.ByQuery),
-		clickAndLoad(`.dz-bar button[value=publish]`, chromedp.ByQuery),
+		clickAndLoad(`.dz-bar button[value=save]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`main`, chromedp.ByQuery))
-	if sv, err = store.NewSurveyStore(m.Storage).Get(ctx, "adatum", sv.Slug); err != nil || sv.State != survey.Published || len(sv.Questions) != 4 {
-		t.Fatalf("published: %v %+v", err, sv)
+	if sv, err = store.NewSurveyStore(m.Storage).Get(ctx, "adatum", sv.Slug); err != nil || sv.State != survey.Draft || len(sv.Questions) != 4 {
+		t.Fatalf("saved: %v %+v", err, sv)
 	}
 	q := func(i int) string { return sv.Questions[i].ID }
 	carQ, commute, fuel, more := q(0), q(1), q(2), q(3)
@@ -267,60 +267,109 @@ func TestBrowserRuleEditor(t *testing.T) {
 		})
 	}
 	next := chromedp.Tasks{chromedp.Focus(`button[value="next"]`, chromedp.ByQuery), chromedp.KeyEvent("\r")}
-	respondent := base + "/survey/adatum/" + sv.Slug
-	run("Yes: pages 1, 2, 3, back to 2, 3",
-		chromedp.Navigate(respondent),
-		chromedp.WaitVisible(`#q-`+carQ, chromedp.ByQuery),
-		at("designed survey, page 1", "Page 1 of 3"),
-		chromedp.Focus(`input[name="q-`+carQ+`"][value="Yes"]`, chromedp.ByQuery),
+	// walk answers the survey at start along both branches, as a
+	// respondent would (label names the pages for axe-core).
+	walk := func(label, start string) {
+		t.Helper()
+		run(label+" Yes: pages 1, 2, 3, back to 2, 3",
+			chromedp.Navigate(start),
+			chromedp.WaitVisible(`#q-`+carQ, chromedp.ByQuery),
+			at(label+", page 1", "Page 1 of 3"),
+			chromedp.Focus(`input[name="q-`+carQ+`"][value="Yes"]`, chromedp.ByQuery),
+			chromedp.KeyEvent(" "),
+			next,
+			chromedp.WaitVisible(`#f-`+commute, chromedp.ByQuery),
+			at(label+", page 2 (Yes)", "Page 2 of 3"),
+			chromedp.Focus(`#f-`+commute, chromedp.ByQuery),
+			chromedp.KeyEvent("By bike"),
+			next,
+			chromedp.WaitVisible(`#f-`+fuel, chromedp.ByQuery),
+			at(label+", page 3 (Yes)", "Page 3 of 3"),
+			chromedp.Focus(`#f-`+fuel, chromedp.ByQuery),
+			chromedp.KeyEvent("Diesel"),
+			screenshot(t, fmt.Sprintf("rules-%02d-%s-answered-yes", shots+1, label)),
+			chromedp.Focus(`button[value="back"]`, chromedp.ByQuery),
+			chromedp.KeyEvent("\r"),
+			chromedp.WaitVisible(`#f-`+commute, chromedp.ByQuery),
+			chromedp.Value(`#f-`+commute, &value, chromedp.ByQuery),
+			at(label+", back to page 2", "Page 2 of 3"),
+			next,
+			chromedp.WaitVisible(`#f-`+fuel, chromedp.ByQuery),
+			chromedp.Focus(`#f-`+more, chromedp.ByQuery),
+			chromedp.KeyEvent("Thanks"),
+			chromedp.Focus(`button[value="submit"]`, chromedp.ByQuery),
+			chromedp.KeyEvent("\r"),
+			chromedp.WaitVisible(`.thanks`, chromedp.ByQuery))
+		if value != "By bike" {
+			t.Errorf("after Back the commute reads %q", value)
+		}
+		run(label+" No: page 1, then the last, Page 2 of 2, without the fuel",
+			chromedp.Navigate(start),
+			chromedp.WaitVisible(`#q-`+carQ, chromedp.ByQuery),
+			chromedp.Focus(`input[name="q-`+carQ+`"][value="Yes"]`, chromedp.ByQuery),
+			chromedp.KeyEvent(kb.ArrowDown),
+			next,
+			chromedp.WaitVisible(`#f-`+more, chromedp.ByQuery),
+			at(label+", last page (No)", "Page 2 of 2"),
+			chromedp.Evaluate(`document.querySelectorAll('#q-`+fuel+`, #q-`+commute+`').length`, &fuelShown),
+			chromedp.Text(`#q-`+more+` .qnum`, &value, chromedp.ByQuery),
+			chromedp.Focus(`#f-`+more, chromedp.ByQuery),
+			chromedp.KeyEvent("No car, no fuel"),
+			chromedp.Focus(`button[value="submit"]`, chromedp.ByQuery),
+			chromedp.KeyEvent("\r"),
+			chromedp.WaitVisible(`.thanks`, chromedp.ByQuery))
+		if fuelShown != 0 {
+			t.Errorf("after No the last page asks about the fuel or the commute (%d)", fuelShown)
+		}
+		if value != "2." {
+			t.Errorf("after No the last page's question is numbered %q, want 2. (numbers follow the path)", value)
+		}
+	}
+	// Before publishing: the designer's Preview runs the unsaved draft
+	// page by page (its logic followed), and the preview link, opened
+	// signed out in another browser, walks both branches; nothing is
+	// stored (the summary below counts the respondents' two answers).
+	var banner string
+	run("preview of the unsaved edits",
+		chromedp.Navigate(base+"/adatum/surveys/"+sv.Slug+"/edit"),
+		chromedp.WaitVisible(`.dz-bar button[value=preview]`, chromedp.ByQuery),
+		// The button opens a new tab; here, the same one.
+		chromedp.Evaluate(`document.querySelector(".dz-bar button[value=preview]").removeAttribute("formtarget")`, nil),
+		clickAndLoad(`.dz-bar button[value=preview]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`.preview-banner`, chromedp.ByQuery),
+		chromedp.Text(`.preview-banner`, &banner, chromedp.ByQuery),
+		chromedp.Focus(`input[value="No"]`, chromedp.ByQuery),
 		chromedp.KeyEvent(" "),
-		next,
-		chromedp.WaitVisible(`#f-`+commute, chromedp.ByQuery),
-		at("designed survey, page 2 (Yes)", "Page 2 of 3"),
-		chromedp.Focus(`#f-`+commute, chromedp.ByQuery),
-		chromedp.KeyEvent("By bike"),
-		next,
-		chromedp.WaitVisible(`#f-`+fuel, chromedp.ByQuery),
-		at("designed survey, page 3 (Yes)", "Page 3 of 3"),
-		chromedp.Focus(`#f-`+fuel, chromedp.ByQuery),
-		chromedp.KeyEvent("Diesel"),
-		screenshot(t, fmt.Sprintf("rules-%02d-answered-yes", shots+1)),
-		chromedp.Focus(`button[value="back"]`, chromedp.ByQuery),
+		chromedp.Focus(`button[value="next"]`, chromedp.ByQuery),
 		chromedp.KeyEvent("\r"),
-		chromedp.WaitVisible(`#f-`+commute, chromedp.ByQuery),
-		chromedp.Value(`#f-`+commute, &value, chromedp.ByQuery),
-		at("designed survey, back to page 2", "Page 2 of 3"),
-		next,
-		chromedp.WaitVisible(`#f-`+fuel, chromedp.ByQuery),
-		chromedp.Focus(`#f-`+more, chromedp.ByQuery),
-		chromedp.KeyEvent("Thanks"),
-		chromedp.Focus(`button[value="submit"]`, chromedp.ByQuery),
-		chromedp.KeyEvent("\r"),
-		chromedp.WaitVisible(`.thanks`, chromedp.ByQuery))
-	if value != "By bike" {
-		t.Errorf("after Back the commute reads %q", value)
+		chromedp.WaitVisible(`#page-progress`, chromedp.ByQuery),
+		chromedp.Text(`#page-progress`, &progress, chromedp.ByQuery),
+		page("preview-unsaved-last"))
+	if !strings.Contains(banner, "Preview of unsaved edits") || progress != "Page 2 of 2" {
+		t.Errorf("the designer's preview: %q, %q", banner, progress)
 	}
-	run("No: page 1, then the last, Page 2 of 2, without the fuel",
-		chromedp.Navigate(respondent),
-		chromedp.WaitVisible(`#q-`+carQ, chromedp.ByQuery),
-		chromedp.Focus(`input[name="q-`+carQ+`"][value="Yes"]`, chromedp.ByQuery),
-		chromedp.KeyEvent(kb.ArrowDown),
-		next,
-		chromedp.WaitVisible(`#f-`+more, chromedp.ByQuery),
-		at("designed survey, last page (No)", "Page 2 of 2"),
-		chromedp.Evaluate(`document.querySelectorAll('#q-`+fuel+`, #q-`+commute+`').length`, &fuelShown),
-		chromedp.Text(`#q-`+more+` .qnum`, &value, chromedp.ByQuery),
-		chromedp.Focus(`#f-`+more, chromedp.ByQuery),
-		chromedp.KeyEvent("No car, no fuel"),
-		chromedp.Focus(`button[value="submit"]`, chromedp.ByQuery),
-		chromedp.KeyEvent("\r"),
-		chromedp.WaitVisible(`.thanks`, chromedp.ByQuery))
-	if fuelShown != 0 {
-		t.Errorf("after No the last page asks about the fuel or the commute (%d)", fuelShown)
+	var previewLink string
+	run("preview link",
+		chromedp.Navigate(base+"/adatum/surveys/"+sv.Slug+"/preview"),
+		chromedp.WaitVisible(`.preview-banner`, chromedp.ByQuery),
+		chromedp.Location(&previewLink))
+	if !strings.Contains(previewLink, "/preview/") {
+		t.Fatalf("the preview is at %s", previewLink)
 	}
-	if value != "2." {
-		t.Errorf("after No the last page's question is numbered %q, want 2. (numbers follow the path)", value)
+	signedIn := run
+	run = browserRun(t, newBrowser(t)) // signed out
+	walk("preview", previewLink)
+	signedIn("publish",
+		chromedp.Navigate(base+"/adatum/surveys/"+sv.Slug+"/edit"),
+		chromedp.WaitVisible(`.dz-bar button[value=publish]`, chromedp.ByQuery),
+		clickAndLoad(`.dz-bar button[value=publish]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`main`, chromedp.ByQuery))
+	if sv, err = store.NewSurveyStore(m.Storage).Get(ctx, "adatum", sv.Slug); err != nil || sv.State != survey.Published || len(sv.Questions) != 4 {
+		t.Fatalf("published: %v %+v", err, sv)
 	}
+	// Published, the questions have the IDs their answers are kept by.
+	carQ, commute, fuel, more = q(0), q(1), q(2), q(3)
+	walk("designed survey", base+"/survey/adatum/"+sv.Slug)
 	// The summary: two answers; the Yes branch's questions once.
 	want := map[string]int64{carQ: 2, commute: 1, fuel: 1, more: 2}
 	sums := store.NewSurveyAnswersSummaryStore(m.Storage)

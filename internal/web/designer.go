@@ -742,7 +742,7 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 	switch {
 	case action == "publish" && !live:
 		// Published: what comes next is sharing it.
-		http.Redirect(w, r, "/"+tenant+"/surveys/"+sv.Slug+"/share", http.StatusSeeOther)
+		http.Redirect(w, r, "/"+tenant+"/surveys/"+sv.Slug+"/share?published=1", http.StatusSeeOther)
 	case live:
 		http.Redirect(w, r, "/"+tenant+"/surveys/"+sv.Slug+"/edit?saved=1", http.StatusSeeOther)
 	default:
@@ -805,8 +805,9 @@ func (s *Server) countAnswers(r *http.Request, p *designerPage) error {
 	return nil
 }
 
-// previewUnsaved shows the survey the designer's form defines as
-// respondents would see it, saving nothing; an invalid definition comes
+// previewUnsaved runs the survey the designer's form defines as
+// respondents would, page by page, saving nothing: its definition, sealed,
+// rides in the preview's form (preview.go); an invalid definition comes
 // back to the designer with its problems.
 func (s *Server) previewUnsaved(w http.ResponseWriter, r *http.Request, page designerPage, slug string) error {
 	sv, own := page.definition(time.Now())
@@ -827,8 +828,13 @@ func (s *Server) previewUnsaved(w http.ResponseWriter, r *http.Request, page des
 		ids[i] = "preview_" + strconv.Itoa(i+1)
 	}
 	sv.RenameQuestions(ids)
-	s.render(w, r, http.StatusOK, "survey", previewPage(t, sv, s.logoURL(t)))
-	return nil
+	link := s.previewLinkOf(t.Key, slug)
+	def, err := s.previews.sealDef(link, sv)
+	if err != nil {
+		return err
+	}
+	previewHeaders(w)
+	return s.renderPreview(w, r, t, sv, link, def)
 }
 
 // editSurvey shows a survey in the designer, published and closed ones too
@@ -870,7 +876,7 @@ func (s *Server) surveyAction(w http.ResponseWriter, r *http.Request) error {
 	switch chi.URLParam(r, "action") {
 	case "publish":
 		if _, err = s.editor.SetState(r.Context(), tenant, slug, survey.Published); err == nil {
-			http.Redirect(w, r, "/"+tenant+"/surveys/"+slug+"/share", http.StatusSeeOther)
+			http.Redirect(w, r, "/"+tenant+"/surveys/"+slug+"/share?published=1", http.StatusSeeOther)
 			return nil
 		}
 	case "close":
@@ -907,21 +913,5 @@ func (s *Server) surveyAction(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	http.Redirect(w, r, "/"+tenant+"/surveys", http.StatusSeeOther)
-	return nil
-}
-
-// preview shows a survey as a respondent sees it, drafts included, with a
-// form that posts nowhere.
-func (s *Server) preview(w http.ResponseWriter, r *http.Request) error {
-	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
-	sv, err := s.surveys.Get(r.Context(), tenant, slug)
-	if err != nil {
-		return err
-	}
-	t, err := s.tenants.Get(r.Context(), tenant)
-	if err != nil {
-		return err
-	}
-	s.render(w, r, http.StatusOK, "survey", previewPage(t, sv.Visible(), s.logoURL(t)))
 	return nil
 }

@@ -68,15 +68,19 @@ func TestDesigner(t *testing.T) {
 	if code, _, _ := app.get(t, "/survey/adatum/lunch-survey", nil); code != 404 {
 		t.Errorf("a draft's public page = %d, want 404", code)
 	}
-	if code, _, body := app.get(t, "/adatum/surveys/lunch-survey/preview", c); code != 200 || !strings.Contains(body, "Preview: this is how respondents see") ||
-		!strings.Contains(body, "Pick a dessert") || !strings.Contains(body, "disabled") {
+	code, h, _ = app.get(t, "/adatum/surveys/lunch-survey/preview", c)
+	if code != 303 || !strings.HasPrefix(h.Get("Location"), "/preview/") {
+		t.Fatalf("preview = %d %q", code, h.Get("Location"))
+	}
+	if code, _, body := app.get(t, h.Get("Location"), nil); code != 200 || !strings.Contains(body, "<strong>Preview</strong>: the survey as respondents see it") ||
+		!strings.Contains(body, "Pick a dessert") {
 		t.Errorf("preview = %d", code)
 	}
 
 	// Edit the draft, then publish it.
 	edit := url.Values{"title": {"Lunch survey"}, "n": {"1"}, "q.0.text": {"Rate the food"}, "q.0.type": {"FiveStars"}, "action": {"publish"}}
 	// Publishing lands on the share page: what comes next.
-	if code, h, _ := post("/adatum/surveys/lunch-survey/edit", edit); code != 303 || h.Get("Location") != "/adatum/surveys/lunch-survey/share" {
+	if code, h, _ := post("/adatum/surveys/lunch-survey/edit", edit); code != 303 || h.Get("Location") != "/adatum/surveys/lunch-survey/share?published=1" {
 		t.Fatalf("publish = %d %q", code, h.Get("Location"))
 	}
 	app.pastCacheTTL()
@@ -276,7 +280,7 @@ func TestDesignerSettings(t *testing.T) {
 
 	// A preview shows the unsaved edits and saves nothing.
 	code, _, body := post("/adatum/surveys/new", form, "preview")
-	if code != 200 || !strings.Contains(body, "Preview: this is how respondents see") || !strings.Contains(body, "Pick a dessert") || !strings.Contains(body, "Fruit") {
+	if code != 200 || !strings.Contains(body, "<strong>Preview</strong> of unsaved edits") || !strings.Contains(body, "Pick a dessert") || !strings.Contains(body, "Fruit") {
 		t.Errorf("preview = %d\n%s", code, body)
 	}
 	if after, _ := app.surveys.List(ctx, "adatum"); len(after) != len(before) {

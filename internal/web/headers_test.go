@@ -38,7 +38,7 @@ func TestSecurityHeaders(t *testing.T) {
 		{base + "/edit", true, 200},
 		{base + "/analyze", true, 200},
 		{base + "/share", true, 200},
-		{base + "/preview", true, 200},
+		{base + "/preview", true, 303}, // to its preview link
 		{base + "/answers", true, 200},
 		{"/adatum/settings", true, 200},
 		{"/adatum/settings/identity", true, 200},

@@ -96,6 +96,23 @@ var routeActions = map[string][]survey.Role{
 	"POST /api/v1/webhooks/{id}/enable":     ManageTenant,
 }
 
+// linkRoutes are the routes outside the tenant's pages that a link with
+// a secret in its path opens, with no sign-in: the status of a link this
+// server did not make, asked signed out and by a signed-in admin of
+// another tenant (never a tenant's data).
+var linkRoutes = map[string]int{
+	"GET /preview/{link}":                      http.StatusNotFound,
+	"POST /preview/{link}":                     http.StatusNotFound,
+	"GET /unsubscribe/{token}":                 http.StatusNotFound,
+	"POST /unsubscribe/{token}":                http.StatusNotFound,
+	"GET /invite/{token}":                      http.StatusGone,
+	"POST /invite/{token}":                     http.StatusGone,
+	"GET /verify/{token}":                      http.StatusNotFound,
+	"GET /login/reset/{token}":                 http.StatusGone,
+	"POST /login/reset/{token}":                http.StatusGone,
+	"GET /survey/{tenant}/{slug}/resume/{key}": http.StatusNotFound,
+}
+
 // publicAPI are the routes under /api/v1 that need no token: the same
 // answer for everyone, with no tenant's data.
 var publicAPI = map[string]bool{"GET /api/v1/openapi.json": true}
@@ -208,7 +225,22 @@ func TestIsolationEveryRoute(t *testing.T) {
 	err = chi.Walk(app.web.Routes(), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
 		key := method + " " + strings.TrimSuffix(route, "/*")
 		isSubscriber, isAPI := strings.HasPrefix(route, "/{tenant}/"), strings.HasPrefix(route, "/api/v1/")
+		if want, ok := linkRoutes[key]; ok {
+			walked[key] = true
+			path := strings.NewReplacer("{link}", "eyJ0IjoiYWRhdHVtIn0.AAAAAAAAAAAAAAAAAAAAAAAA", "{token}", "lnk_0123456789abcdef0123456789abcdef",
+				"{key}", "0123456789abcdef0123456789abcdef").Replace(across.Replace(route))
+			for _, cookie := range []string{"", members["fabrikam"][survey.Admin].cookie} {
+				code, _, body := app.do(t, method, path, url.Values{"token": {"preview-x"}, "password": {"another long password"}}, map[string]string{"Cookie": cookie})
+				if leaked := leaks(body, adatumData[1:]...); code != want || len(leaked) > 0 {
+					t.Errorf("%s %s (signed in: %v) = %d (want %d), with Adatum's %q", method, path, cookie != "", code, want, leaked)
+				}
+			}
+			return nil
+		}
 		if !isSubscriber && !isAPI {
+			if strings.Contains(route, "{token}") || strings.Contains(route, "{link}") || strings.Contains(route, "{key}") {
+				t.Errorf("%s opens with a link: say in linkRoutes what a made-up one gets", key)
+			}
 			return nil
 		}
 		if publicAPI[key] {
@@ -309,6 +341,11 @@ func TestIsolationEveryRoute(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for key := range linkRoutes {
+		if !walked[key] {
+			t.Errorf("linkRoutes names %s, which the router does not have", key)
+		}
 	}
 	for key := range routeActions {
 		if !walked[key] {

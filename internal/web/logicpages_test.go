@@ -25,8 +25,14 @@ import (
 // again, why.
 func (a *testApp) carSurvey(t testing.TB, title string) (*survey.Survey, map[string]string) {
 	t.Helper()
+	return a.carSurveyIn(t, title, survey.Published)
+}
+
+// carSurveyIn is carSurvey, made in state.
+func (a *testApp) carSurveyIn(t testing.TB, title string, state survey.State) (*survey.Survey, map[string]string) {
+	t.Helper()
 	yes := &survey.Condition{Match: "all", Rules: []survey.Rule{{Question: "own", Op: "equals", Values: []string{"Yes"}}}}
-	sv := a.publish(t, &survey.Survey{Title: title,
+	sv := &survey.Survey{Tenant: "adatum", State: state, Title: title,
 		Sections: []survey.Section{
 			{ID: "you", Title: "About you", Jumps: []survey.Jump{{If: survey.Condition{Match: "all", Rules: []survey.Rule{{Question: "own", Op: "equals", Values: []string{"No"}}}}, To: "last"}}},
 			{ID: "car", Title: "Your car"},
@@ -40,7 +46,10 @@ func (a *testApp) carSurvey(t testing.TB, title string) (*survey.Survey, map[str
 			{ID: "again", Text: "Would you buy the same car again?", Type: survey.MultipleChoice, PossibleAnswers: []string{"Yes", "No"}, Section: "last", ShowIf: yes},
 			{ID: "why", Text: "Why so low?", Type: survey.SimpleText, Section: "last",
 				ShowIf: &survey.Condition{Match: "all", Rules: []survey.Rule{{Question: "rate", Op: "less_than", Values: []string{"3"}}}}},
-		}})
+		}}
+	if err := a.surveys.Create(context.Background(), sv); err != nil {
+		t.Fatal(err)
+	}
 	a.pastCacheTTL()
 	ids := map[string]string{}
 	for i, name := range []string{"own", "kind", "brand", "rate", "again", "why"} {
@@ -77,7 +86,7 @@ func (a *testApp) walk(t *testing.T, path string, ids map[string]string, steps [
 		what := "step " + strconv.Itoa(i+1) + " " + s.action
 		mustContain(t, what, body, s.want...)
 		mustLack(t, what, body, s.lack...)
-		if code == 200 {
+		if code == 200 && tokenRE.MatchString(body) {
 			_, state = formOf(t, body)
 		}
 	}

@@ -138,8 +138,8 @@ func (s *Server) renderPageOn(w http.ResponseWriter, r *http.Request, status int
 		}
 		p.State = sealed
 	}
-	p.CanSave = s.resume != nil && p.Paged()
-	if p.Survey.Challenge {
+	p.CanSave = s.resume != nil && p.Paged() && p.Preview == ""
+	if p.Survey.Challenge && p.Preview == "" {
 		p.Challenge, p.ChallengeMax = s.signer.challenge(p.Token), powMaxNumber
 	}
 	w.Header().Set("Cache-Control", "no-store")
@@ -161,19 +161,8 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil || sv == nil {
 		return err
 	}
-	pages := sv.Pages()
-	limit := int64(maxAnswerBody)
-	if len(pages) > 1 {
-		// The other pages' answers come along, sealed.
-		limit += maxSealedState
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, limit)
-	if err := r.ParseForm(); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return &survey.Error{Code: survey.EINVALID, Message: "Your answers are too long to send."}
-		}
-		return &survey.Error{Code: survey.EINVALID, Message: "The form could not be read; please reload the page and try again."}
+	if err := parsePage(w, r, sv); err != nil {
+		return err
 	}
 	// One answer per browser or personal link (personallinks.go):
 	// refused on any page once answered.
@@ -182,105 +171,21 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	token := r.PostForm.Get("token")
-	var st pageState
-	if sealed := r.PostForm.Get("state"); sealed != "" {
-		if st, err = s.pageStates.open(t.Key, sv.Slug, token, sealed); err != nil {
-			return &survey.Error{Code: survey.EINVALID, Message: stateRefused}
-		}
-	}
-	// The survey may have lost a page since the state was sealed.
-	st.Page = min(st.Page, len(pages)-1)
-	values := make(map[string]survey.Form, len(sv.Questions))
-	for id, f := range st.Values {
-		if _, ok := sv.Question(id); ok {
-			values[id] = f
-		}
-	}
-	// The page sent the questions the path showed on it; the state keeps
-	// the answers of those it did not show (renderPage), and of no other.
-	for id, f := range formValues(&survey.Survey{Questions: pages[st.Page].Questions}, r.PostForm) {
-		if _, kept := values[id]; len(f) > 0 || !kept {
-			values[id] = f
-		}
-	}
-	st.Values = values
-	page := surveyPage{respondent: s.respondentOf(w, r, sv), Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Values: values, Token: token, Personal: once.Token, Changing: once.Changing}
-	// Where the respondent goes from here follows every answer so far.
-	rt := routeOf(sv, pages, values)
-	last := rt.last(st.Page)
-	action := r.PostForm.Get("action")
-	if (action == "" || action == actionSubmit) && !last {
-		// Sent from a page before the last: on to the next.
-		action = actionNext
-	}
-	if action == "" {
-		action = actionSubmit
+	page := surveyPage{respondent: s.respondentOf(w, r, sv), Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: token, Personal: once.Token, Changing: once.Changing}
+	tn, err := s.readTurn(r, page)
+	if err != nil {
+		return err
 	}
 	id, ok := s.signer.check(t.Key, sv.Slug, token)
 	if !ok {
-		page.Token, page.Message = s.signer.issue(t.Key, sv.Slug), page.T(formExpired)
-		return s.renderPageOn(w, r, http.StatusUnprocessableEntity, page, pages, st, rt)
+		tn.page.Token, tn.page.Message = s.signer.issue(t.Key, sv.Slug), page.T(formExpired)
+		return s.renderPageOn(w, r, http.StatusUnprocessableEntity, tn.page, tn.pages, tn.st, tn.rt)
 	}
-	if rt.at(st.Page) < 0 {
-		// Not on the path (the survey changed since the page was shown):
-		// the page of the path before it, nothing checked.
-		return s.renderPageOn(w, r, http.StatusOK, page, pages, st, rt)
+	a, err := s.turn(w, r, &tn)
+	if err != nil || a == nil {
+		return err
 	}
-	switch {
-	case strings.HasPrefix(action, langAction):
-		// The language menu of the page: the same page, its answers
-		// kept, in the language chosen (respondentOf), nothing checked.
-		return s.renderPageOn(w, r, http.StatusOK, page, pages, st, rt)
-	}
-	switch action {
-	case actionBack:
-		st.Page = rt.before(st.Page)
-		return s.renderPageOn(w, r, http.StatusOK, page, pages, st, rt)
-	case actionSave:
-		return s.saveProgress(w, r, page, pages, st, rt)
-	case actionNext, actionSubmit:
-	default:
-		return survey.Errorf(survey.EINVALID, "Unknown action %q.", action)
-	}
-	// The page is checked as it is left: the whole answer so far, so that
-	// a question's condition on an earlier page's answer holds as it will
-	// at the end; only this page's problems count now.
-	if _, err := survey.NewAnswer(sv, values); err != nil {
-		var e *survey.Error
-		if !errors.As(err, &e) || e.Code != survey.EINVALID {
-			return err
-		}
-		if errs := problemsOf(page.problems(e), pages[st.Page].Questions); len(errs) > 0 {
-			page.Errors = errs
-			return s.renderPageOn(w, r, http.StatusUnprocessableEntity, page, pages, st, rt)
-		}
-	}
-	if next, ok := rt.after(st.Page); action == actionNext && ok {
-		st.Page = next
-		if st.reach(next) && s.viewCounter != nil {
-			// The first time this respondent reaches this page: the
-			// funnel (AddPage counts page n+1 reached as page n left).
-			s.viewCounter.AddPage(t.Key, sv.Slug, next)
-		}
-		return s.renderPageOn(w, r, http.StatusOK, page, pages, st, rt)
-	}
-	a, err := survey.NewAnswer(sv, values)
-	if err != nil {
-		var e *survey.Error
-		if !errors.As(err, &e) || e.Code != survey.EINVALID {
-			return err
-		}
-		// An earlier page has a problem (the survey changed on the way):
-		// back to the first such page of the path.
-		for _, i := range rt.path {
-			if slices.ContainsFunc(pages[i].Questions, func(q survey.Question) bool { return e.Fields[q.ID] != "" }) {
-				st.Page = i
-				break
-			}
-		}
-		page.Errors = page.problems(e)
-		return s.renderPageOn(w, r, http.StatusUnprocessableEntity, page, pages, st, rt)
-	}
+	page, pages, st, rt := tn.page, tn.pages, tn.st, tn.rt
 	if sv.Challenge {
 		again := func(message string) error {
 			page.Token, page.Message = s.signer.issue(t.Key, sv.Slug), page.T(message)
@@ -303,7 +208,7 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil || done {
 		return err
 	}
-	if err := s.notifier.Notify(r.Context(), a, t.Plan); err != nil {
+	if err := s.notifier.Notify(r.Context(), *a, t.Plan); err != nil {
 		if sv.Challenge {
 			s.signer.release(token) // not accepted: it may be sent again
 		}
@@ -321,6 +226,146 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	}
 	http.Redirect(w, r, "/survey/"+t.Key+"/"+sv.Slug+"/thankyou"+page.LangQuery(), http.StatusSeeOther)
 	return nil
+}
+
+// parsePage reads the form of a page of sv's answers, within its bounds.
+func parsePage(w http.ResponseWriter, r *http.Request, sv *survey.Survey) error {
+	limit := int64(maxAnswerBody)
+	if len(sv.Sections) > 1 {
+		// The other pages' answers come along, sealed.
+		limit += maxSealedState
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
+	if err := r.ParseForm(); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return &survey.Error{Code: survey.EINVALID, Message: "Your answers are too long to send."}
+		}
+		return &survey.Error{Code: survey.EINVALID, Message: "The form could not be read; please reload the page and try again."}
+	}
+	return nil
+}
+
+// pageTurn is a page of answers as sent: the page to show next (its
+// values are every answer so far), the survey's pages, the state of the
+// other pages, the respondent's path and the button pressed.
+type pageTurn struct {
+	page   surveyPage
+	pages  []survey.Page
+	st     pageState
+	rt     route
+	action string
+}
+
+// readTurn reads the page of answers r sent for page.Survey (r's form
+// parsed): the other pages' answers from the sealed state (refused, 422,
+// when it does not open) and this page's from its fields.
+func (s *Server) readTurn(r *http.Request, page surveyPage) (pageTurn, error) {
+	sv := page.Survey
+	pages := sv.Pages()
+	var st pageState
+	if sealed := r.PostForm.Get("state"); sealed != "" {
+		var err error
+		if st, err = s.pageStates.open(page.Tenant.Key, sv.Slug, page.Token, sealed); err != nil {
+			return pageTurn{}, &survey.Error{Code: survey.EINVALID, Message: stateRefused}
+		}
+	}
+	// The survey may have lost a page since the state was sealed.
+	st.Page = min(st.Page, len(pages)-1)
+	values := make(map[string]survey.Form, len(sv.Questions))
+	for id, f := range st.Values {
+		if _, ok := sv.Question(id); ok {
+			values[id] = f
+		}
+	}
+	// The page sent the questions the path showed on it; the state keeps
+	// the answers of those it did not show (renderPage), and of no other.
+	for id, f := range formValues(&survey.Survey{Questions: pages[st.Page].Questions}, r.PostForm) {
+		if _, kept := values[id]; len(f) > 0 || !kept {
+			values[id] = f
+		}
+	}
+	st.Values, page.Values = values, values
+	// Where the respondent goes from here follows every answer so far.
+	rt := routeOf(sv, pages, values)
+	action := r.PostForm.Get("action")
+	if (action == "" || action == actionSubmit) && !rt.last(st.Page) {
+		// Sent from a page before the last: on to the next.
+		action = actionNext
+	}
+	if action == "" {
+		action = actionSubmit
+	}
+	return pageTurn{page: page, pages: pages, st: st, rt: rt, action: action}, nil
+}
+
+// turn does what the page's button asks: the language menu and Back show
+// a page (answers kept, nothing checked), Save stores the progress, Next
+// checks the page as it is left and shows the next. It returns the whole
+// answer, checked, when the respondent submits it from the last page of
+// their path; otherwise it has shown a page, and returns nil.
+func (s *Server) turn(w http.ResponseWriter, r *http.Request, tn *pageTurn) (*survey.SurveyAnswer, error) {
+	page, pages, rt, sv := tn.page, tn.pages, tn.rt, tn.page.Survey
+	st := &tn.st
+	show := func(status int) (*survey.SurveyAnswer, error) {
+		return nil, s.renderPageOn(w, r, status, page, pages, *st, rt)
+	}
+	if rt.at(st.Page) < 0 || strings.HasPrefix(tn.action, langAction) {
+		// Not on the path (the survey changed since the page was shown):
+		// the page of the path before it, nothing checked. Or the
+		// language menu of the page: the same page, its answers kept, in
+		// the language chosen (respondentOf), nothing checked.
+		return show(http.StatusOK)
+	}
+	switch tn.action {
+	case actionBack:
+		st.Page = rt.before(st.Page)
+		return show(http.StatusOK)
+	case actionSave:
+		if page.Preview != "" {
+			return nil, survey.Errorf(survey.EINVALID, "A preview stores nothing, so it cannot be saved to finish later.")
+		}
+		return nil, s.saveProgress(w, r, page, pages, *st, rt)
+	case actionNext, actionSubmit:
+	default:
+		return nil, survey.Errorf(survey.EINVALID, "Unknown action %q.", tn.action)
+	}
+	// The page is checked as it is left: the whole answer so far, so that
+	// a question's condition on an earlier page's answer holds as it will
+	// at the end; only this page's problems count now.
+	a, err := survey.NewAnswer(sv, st.Values)
+	var e *survey.Error
+	if err != nil && (!errors.As(err, &e) || e.Code != survey.EINVALID) {
+		return nil, err
+	}
+	if err != nil {
+		if errs := problemsOf(page.problems(e), pages[st.Page].Questions); len(errs) > 0 {
+			page.Errors = errs
+			return show(http.StatusUnprocessableEntity)
+		}
+	}
+	if next, ok := rt.after(st.Page); tn.action == actionNext && ok {
+		st.Page = next
+		if st.reach(next) && s.viewCounter != nil && page.Preview == "" {
+			// The first time this respondent reaches this page: the
+			// funnel (AddPage counts page n+1 reached as page n left).
+			s.viewCounter.AddPage(page.Tenant.Key, sv.Slug, next)
+		}
+		return show(http.StatusOK)
+	}
+	if err != nil {
+		// An earlier page has a problem (the survey changed on the way):
+		// back to the first such page of the path.
+		for _, i := range rt.path {
+			if slices.ContainsFunc(pages[i].Questions, func(q survey.Question) bool { return e.Fields[q.ID] != "" }) {
+				st.Page = i
+				break
+			}
+		}
+		page.Errors = page.problems(e)
+		return show(http.StatusUnprocessableEntity)
+	}
+	return &a, nil
 }
 
 // saveProgress stores the respondent's progress (their token and the

@@ -47,8 +47,10 @@ type surveyPage struct {
 	// Values are what the respondent sent, by question ID.
 	Values map[string]survey.Form
 	Errors map[string]string
-	// Preview shows the form to its subscriber, without a way to submit.
-	Preview bool
+	// Preview is the preview link (preview.go) a preview's form is sent
+	// to, storing nothing; "" for a respondent. PreviewDef is the sealed
+	// definition of a preview of unsaved edits, which its form carries.
+	Preview, PreviewDef string
 	// PastCloseOn says on the closed page that the survey's last day to
 	// answer has passed.
 	PastCloseOn bool
@@ -150,7 +152,16 @@ func (p surveyPage) Paged() bool { return p.Pages > 1 }
 // LangInForm reports whether the page's language menu is in its form:
 // when the form carries the answers of other pages (its sealed state),
 // which a link to the page in another language would lose.
-func (p surveyPage) LangInForm() bool { return p.State != "" && !p.Preview }
+func (p surveyPage) LangInForm() bool { return p.State != "" || p.PreviewDef != "" }
+
+// FormAction is where the page's form is sent: the survey's address, or
+// the preview's.
+func (p surveyPage) FormAction() string {
+	if p.Preview != "" {
+		return "/preview/" + p.Preview + p.LangQuery()
+	}
+	return "/survey/" + p.Survey.Tenant + "/" + p.Survey.Slug + p.LangQuery()
+}
 
 // Last reports whether the page is the survey's last.
 func (p surveyPage) Last() bool { return p.Page >= p.Pages }
@@ -161,12 +172,6 @@ func (p surveyPage) Percent() int {
 		return 100
 	}
 	return p.Page * 100 / p.Pages
-}
-
-// previewPage is the survey as a preview shows it: every section on one
-// page.
-func previewPage(t *survey.Tenant, sv *survey.Survey, logo string) surveyPage {
-	return surveyPage{Tenant: t, Survey: sv, LogoURL: logo, Preview: true, Page: 1, Pages: 1}
 }
 
 // publicSurvey finds a survey respondents may see: published or closed, of

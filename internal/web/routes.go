@@ -44,6 +44,10 @@ func (s *Server) Routes() *chi.Mux {
 	r.With(s.limit.answers).Post("/survey/{tenant}/{slug}", s.handle(s.submitSurvey))
 	// A link back to a saved page costs a storage read: limited as answers.
 	r.With(s.limit.answers).Get("/survey/{tenant}/{slug}/resume/{key}", s.handle(s.resumeSurvey))
+	// A survey's preview: a signed link, no sign-in, nothing stored; its
+	// pages cost what a respondent's do, and are limited as answers.
+	r.With(s.limit.answers, middleware.GetHead).Get("/preview/{link}", s.handle(s.showPreview))
+	r.With(s.limit.answers).Post("/preview/{link}", s.handle(s.stepPreview))
 	// An unsubscribe link of a notification e-mail: signed, no sign-in.
 	r.With(middleware.GetHead).Get("/unsubscribe/{token}", s.handle(s.showUnsubscribe))
 	r.With(s.limit.signIns).Post("/unsubscribe/{token}", s.handle(s.unsubscribe))

@@ -190,6 +190,8 @@ type Server struct {
 	// (pagestate.go); resume keeps saved progress (nil: none).
 	pageStates *pageSealer
 	resume     ResumeStore
+	// previews sign preview links and seal unsaved previews (preview.go).
+	previews *previewLinks
 	// signInThrottle counts sign-ins per client address.
 	signInThrottle *addrThrottle
 	// mail is nil when e-mail is off; links are the single-use links.
@@ -277,5 +279,6 @@ func New(d Deps) (*Server, error) {
 	s.limit = s.newLimiters(d.Limits)
 	s.signer = newFormSigner(d.FormKey, d.Clock)
 	s.pageStates, s.resume = newPageSealer(s.signer.key), d.Resume
+	s.previews = newPreviewLinks(s.signer.key)
 	return s, nil
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 	"rsc.io/qr"
@@ -25,6 +26,11 @@ type sharePage struct {
 	Embed string
 	// Role is the signed-in member's: it hides what they may not do.
 	Role survey.Role
+	// Preview is a preview link (preview.go) anyone may open until
+	// PreviewUntil; Published, that the survey was just published.
+	Preview      string
+	PreviewUntil time.Time
+	Published    bool
 }
 
 // MailTo is a mailto: link that opens the sender's own mail program with
@@ -140,7 +146,10 @@ func (s *Server) share(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.render(w, r, http.StatusOK, "share", sharePage{Tenant: tenant, Survey: sv, Link: link, Embed: embedSnippet(base, sv), Role: roleOf(r)})
+	page := sharePage{Tenant: tenant, Survey: sv, Link: link, Embed: embedSnippet(base, sv), Role: roleOf(r),
+		PreviewUntil: s.signer.now().Add(previewLinkDays * 24 * time.Hour).UTC(), Published: r.URL.Query().Has("published") && sv.State == survey.Published}
+	page.Preview = base + "/preview/" + s.previews.link(tenant, slug, page.PreviewUntil)
+	s.render(w, r, http.StatusOK, "share", page)
 	return nil
 }
 

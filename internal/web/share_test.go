@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -103,4 +104,26 @@ func readBody(t *testing.T, resp *http.Response) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestSharePreviewLink: the share page says "Published" after publishing
+// (and not otherwise), and offers a preview link, with the day it stops
+// opening, which opens signed out.
+func TestSharePreviewLink(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	ana := signedInAna(t, app)
+	h := map[string]string{"Cookie": ana.Name + "=" + ana.Value}
+	base := "/adatum/surveys/" + app.adatum.Slug + "/share"
+	_, _, body := app.do(t, "GET", base+"?published=1", nil, h)
+	mustContain(t, "after publishing", body, "<strong>Published.</strong> Anyone with the link can answer now.", `data-copy="#preview-link"`, "It opens until")
+	_, _, body = app.do(t, "GET", base, nil, h)
+	mustLack(t, "the share page", body, "<strong>Published.</strong>")
+	m := regexp.MustCompile(`id="preview-link" value="([^"]+)"`).FindStringSubmatch(body)
+	if m == nil || !strings.HasPrefix(m[1], app.srv.URL+"/preview/") {
+		t.Fatalf("no preview link on the share page: %v", m)
+	}
+	if code, _, page := app.do(t, "GET", strings.TrimPrefix(m[1], app.srv.URL), nil, nil); code != 200 || !strings.Contains(page, "<strong>Preview</strong>") {
+		t.Errorf("the share page's preview link = %d", code)
+	}
 }

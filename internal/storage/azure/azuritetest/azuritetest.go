@@ -5,8 +5,9 @@
 //
 // Main starts Azurite from <repo>/tools/node_modules (running
 // "npm ci --prefix <repo>/tools" first if it is not installed there) on
-// three free loopback ports with its data in a temporary directory, runs
-// the tests, stops Azurite and removes the directory. Test binaries running
+// three free loopback ports with its data in memory (its log in a
+// temporary directory), runs the tests, stops Azurite and removes the
+// directory. Test binaries running
 // in parallel each get their own Azurite. When the environment variable
 // AZURITE_CONNECTION_STRING is set, Main starts nothing and the tests use
 // that account.
@@ -142,18 +143,16 @@ func launch(node, script string) (*azurite, error) {
 	defer logFile.Close() // the child has its own descriptor
 
 	az := &azurite{dir: dir, blobPort: ports[0], queuePort: ports[1], tablePort: ports[2], exited: make(chan struct{})}
-	data := filepath.Join(dir, "data")
-	if err := os.Mkdir(data, 0o755); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("create Azurite data directory: %w", err)
-	}
 	az.cmd = exec.Command(node, script,
 		"--blobHost", "127.0.0.1", "--blobPort", strconv.Itoa(az.blobPort),
 		"--queueHost", "127.0.0.1", "--queuePort", strconv.Itoa(az.queuePort),
 		"--tableHost", "127.0.0.1", "--tablePort", strconv.Itoa(az.tablePort),
-		"--location", data,
 		"--skipApiVersionCheck", "--loose", "--disableTelemetry", "--silent",
+		// Nothing on disk: the tests' Azurite lives as long as they do,
+		// and saving its databases as they grow cost CPU the tests need.
+		"--inMemoryPersistence",
 	)
+	az.cmd.Dir = dir // anything it writes, beside its log
 	az.cmd.Stdout, az.cmd.Stderr = logFile, logFile
 	configureProcess(az.cmd)
 	if err := startProcess(az.cmd); err != nil {
