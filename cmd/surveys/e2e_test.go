@@ -462,6 +462,11 @@ func sharedChromium() (context.Context, error) {
 			chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
 			chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 			chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+			// chromedp's own list, and no back/forward cache: Back and
+			// Forward load the page, as they do wherever the browser did
+			// not keep it (pages.js makes that a GET of the page's own
+			// address; a kept page needs nothing).
+			chromedp.Flag("disable-features", "site-per-process,Translate,BlinkGenPropertyTrees,BackForwardCache"),
 			chromedp.UserDataDir(chromium.profile), chromedp.WindowSize(1200, 1000))
 		actx, stopAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 		ctx, stopBrowser := chromedp.NewContext(actx)

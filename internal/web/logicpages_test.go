@@ -2,6 +2,9 @@ package web_test
 
 import (
 	"context"
+	"html"
+	"net/http"
+	"net/url"
 	"io"
 	"log/slog"
 	"regexp"
@@ -385,4 +388,78 @@ func TestLogicFunnel(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("the funnel = %q, want %q", got, want)
 	}
+}
+
+var pageURLRE = regexp.MustCompile(`data-page-url="([^"]+)"`)
+
+// TestPageFromHistory: each page after the first carries the address that
+// shows it again (pages.js puts it in the browser's history in place of
+// the POST); opened, it is the same page with its answers and token, on
+// the respondent's path, and it counts no view; the survey goes on from
+// it to one stored answer. An address whose state was altered, or made
+// for another form, is refused (422).
+func TestPageFromHistory(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	ctx := context.Background()
+	sv, ids := app.carSurvey(t, "Car history")
+	path := "/survey/adatum/" + sv.Slug
+	_, _, first := app.do(t, "GET", path, nil, nil)
+	token, _ := formOf(t, first)
+	code, page2 := app.post(t, path, token, "", "next", "q-"+ids["own"], "Yes", "q-"+ids["kind"], "Estate")
+	m := pageURLRE.FindStringSubmatch(page2)
+	if code != 200 || m == nil {
+		t.Fatalf("page 2 = %d, with no address to show it again", code)
+	}
+	again := html.UnescapeString(m[1])
+	if !strings.HasPrefix(again, path+"?") || !strings.Contains(page2, "/static/pages.js") {
+		t.Fatalf("page 2's address: %s", again)
+	}
+	// Back on page 1 (the POST of Back), its address keeps page 1's answers.
+	_, state := formOf(t, page2)
+	_, page1 := app.post(t, path, token, state, "back", "q-"+ids["brand"], "Volvo")
+	back := html.UnescapeString(pageURLRE.FindStringSubmatch(page1)[1])
+	for range 3 {
+		code, h, body := app.do(t, "GET", again, nil, nil)
+		if code != 200 || h.Get("Cache-Control") != "no-store" {
+			t.Fatalf("GET page 2's address = %d", code)
+		}
+		mustContain(t, "page 2 again", body, "Page 2 of 3", "Which brand is it?", `value="`+token+`"`)
+	}
+	_, _, body := app.do(t, "GET", back, nil, nil)
+	mustContain(t, "page 1 again", body, "Page 1 of 3", `value="Estate"`, `value="Yes" checked`)
+	// From page 1 shown again, on to the end.
+	_, state = formOf(t, body)
+	code, body = app.post(t, path, token, state, "next", "q-"+ids["own"], "Yes", "q-"+ids["kind"], "Estate")
+	mustContain(t, "on from page 1", body, "Page 2 of 3", `value="Volvo"`)
+	_, state = formOf(t, body)
+	code, body = app.post(t, path, token, state, "next", "q-"+ids["brand"], "Volvo")
+	_, state = formOf(t, body)
+	if code, _ = app.post(t, path, token, state, "submit", "q-"+ids["rate"], "4", "q-"+ids["again"], "Yes"); code != 303 {
+		t.Fatalf("submit = %d", code)
+	}
+	got := app.storedAnswers(t, sv.Slug)
+	if len(got) != 1 || len(got[0].Answers) != 5 {
+		t.Fatalf("stored %d answers: %+v", len(got), got)
+	}
+	// Altered, or another form's: refused.
+	for _, bad := range []string{strings.Replace(again, "s=", "s=x", 1), strings.Replace(again, "t="+url.QueryEscape(token), "t=other", 1)} {
+		if code, _, _ := app.do(t, "GET", bad, nil, nil); code != http.StatusUnprocessableEntity {
+			t.Errorf("GET %s = %d, want 422", bad, code)
+		}
+	}
+	// One view of page 1, one of page 2: the pages shown again count none.
+	if err := app.views.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	vw := worker.NewViews(app.st, worker.Config{Batch: 32, Visibility: time.Minute, MaxAttempts: 5, MaxIdle: time.Millisecond}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if _, err := vw.RunOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	_, _, analysis := app.get(t, "/adatum/surveys/"+sv.Slug+"/analyze", ana)
+	mustContain(t, "funnel", analysis, `<tr><th scope="row">1. About you</th><td class="num">1</td>`, `<tr><th scope="row">2. Your car</th><td class="num">1</td>`)
 }

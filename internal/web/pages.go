@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -138,6 +139,9 @@ func (s *Server) renderPageOn(w http.ResponseWriter, r *http.Request, status int
 		}
 		p.State = sealed
 	}
+	if p.Preview == "" && p.State != "" {
+		p.PageURL = s.pageURL(p, st)
+	}
 	p.CanSave = s.resume != nil && p.Paged() && p.Preview == ""
 	if p.Survey.Challenge && p.Preview == "" {
 		p.Challenge, p.ChallengeMax = s.signer.challenge(p.Token), powMaxNumber
@@ -145,6 +149,63 @@ func (s *Server) renderPageOn(w http.ResponseWriter, r *http.Request, status int
 	w.Header().Set("Cache-Control", "no-store")
 	s.render(w, r, status, "survey", p)
 	return nil
+}
+
+// maxPageURL bounds the address of a page shown again (pageURL): one
+// longer is not offered, and going back to that page asks the browser to
+// send its form again, as any page made by a POST does.
+const maxPageURL = 8000
+
+// pageURL is the address that shows page p again as it was rendered, for
+// the browser's history (pages.js puts it in place of the POST that made
+// the page, so that Back and Forward show pages rather than "Confirm Form
+// Resubmission"): the form's token and the state of every page, this
+// one's answers included, sealed as the form's state is. "" when too
+// long. The sealed answers stay in the browser's history, as a page of
+// answers does in its cache; the form they go with expires in a day.
+func (s *Server) pageURL(p surveyPage, st pageState) string {
+	all := pageState{Page: st.Page, Left: st.Left, Reached: st.Reached, Resume: st.Resume, Personal: p.Personal, Values: map[string]survey.Form{}}
+	for id, f := range p.Values {
+		if len(f) > 0 {
+			all.Values[id] = f
+		}
+	}
+	sealed, err := s.pageStates.seal(p.Tenant.Key, p.Survey.Slug, p.Token, all)
+	if err != nil {
+		return ""
+	}
+	q := url.Values{"t": {p.Token}, "s": {sealed}}
+	if p.chosen {
+		q.Set("lang", p.L.Tag())
+	}
+	u := "/survey/" + p.Tenant.Key + "/" + p.Survey.Slug + "?" + q.Encode()
+	if len(u) > maxPageURL {
+		return ""
+	}
+	return u
+}
+
+// showPageAgain shows the page of a paged survey that the browser's
+// history holds (pageURL): its answers, on the respondent's path, with the
+// form's token (a new one when it expired, the answers kept). No view is
+// counted: it is a page of a respondent already counted. A state that does
+// not open is refused (422).
+func (s *Server) showPageAgain(w http.ResponseWriter, r *http.Request, t *survey.Tenant, sv *survey.Survey, token, sealed string) error {
+	st, err := s.pageStates.open(t.Key, sv.Slug, token, sealed)
+	if err != nil {
+		return &survey.Error{Code: survey.EINVALID, Message: stateRefused}
+	}
+	once, done, err := s.answerOnce(w, r, t, sv, st.Personal)
+	if err != nil || done {
+		return err
+	}
+	pages := sv.Pages()
+	st.Page = min(st.Page, len(pages)-1)
+	page := surveyPage{respondent: s.respondentOf(w, r, sv), Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Values: st.Values, Token: token, Personal: once.Token, Changing: once.Changing}
+	if _, ok := s.signer.check(t.Key, sv.Slug, token); !ok {
+		page.Token = s.signer.issue(t.Key, sv.Slug)
+	}
+	return s.renderPage(w, r, http.StatusOK, page, pages, st)
 }
 
 // submitSurvey takes a page of answers: Back shows the page before (its

@@ -73,6 +73,9 @@ type surveyPage struct {
 	// Live: the page shows or hides questions as the respondent answers
 	// (its script, logic.js).
 	Live bool
+	// PageURL is the address that shows the page again, for the
+	// browser's history (pageURL; pages.js).
+	PageURL string
 }
 
 // Sections are the sections the page shows: Shown, or, when it was not
@@ -229,6 +232,10 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 	t, sv, err := s.openSurvey(w, r)
 	if err != nil || sv == nil {
 		return err
+	}
+	if q := r.URL.Query(); q.Has("s") {
+		// A page of the survey again, from the browser's history.
+		return s.showPageAgain(w, r, t, sv, q.Get("t"), q.Get("s"))
 	}
 	once, done, err := s.answerOnce(w, r, t, sv, r.URL.Query().Get("k"))
 	if err != nil || done {
