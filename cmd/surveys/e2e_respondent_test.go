@@ -50,7 +50,7 @@ func TestBrowserRespondentPage(t *testing.T) {
 	if err := tenants.Update(ctx, tn); err != nil {
 		t.Fatal(err)
 	}
-	text, stars := sv.Questions[0].ID, sv.Questions[1].ID
+	text, stars, dessert := sv.Questions[0].ID, sv.Questions[1].ID, sv.Questions[2].ID
 	browser := newBrowser(t)
 	run := browserRun(t, browser)
 	axeCheck := newAxeCheck(t)
@@ -68,17 +68,42 @@ func TestBrowserRespondentPage(t *testing.T) {
 	if focused != "form-errors" {
 		t.Errorf("after a refused submit the focus is on %q, want the error summary", focused)
 	}
-	// The summary's first link takes the focus to its question.
-	var linked struct{ ID, Ring string }
+	// The summary's links take the focus to their question's first
+	// control (errors.js): the text's field.
+	var linked struct{ ID, Name, Value, Ring string }
+	focusOf := chromedp.Evaluate(`({id: document.activeElement.id, name: document.activeElement.name, value: document.activeElement.value,
+		ring: getComputedStyle(document.activeElement).outlineStyle})`, &linked)
 	run("summary link",
+		chromedp.Evaluate(`window.stayed = true`, nil),
 		chromedp.Focus(`#form-errors a`, chromedp.ByQuery),
 		chromedp.KeyEvent(kb.Enter),
-		chromedp.Poll(`document.activeElement.id !== '' && document.activeElement.tagName === 'FIELDSET'`, nil),
-		chromedp.Evaluate(`({id: document.activeElement.id, ring: getComputedStyle(document.activeElement).outlineStyle})`, &linked))
-	if linked.ID != "q-"+text || linked.Ring != "solid" {
-		t.Errorf("the summary's first link focuses %q (outline %q), want q-%s with a ring", linked.ID, linked.Ring, text)
+		chromedp.Poll(`document.activeElement.tagName === 'TEXTAREA'`, nil),
+		focusOf)
+	if linked.ID != "f-"+text || linked.Ring == "none" {
+		t.Errorf("the summary's first link focuses %q (outline %q), want f-%s with a ring", linked.ID, linked.Ring, text)
 	}
-
+	// The dessert (its choices shuffled): the first one shown.
+	var firstShown string
+	run("second summary link",
+		chromedp.Focus(`#form-errors li:nth-child(2) a`, chromedp.ByQuery),
+		chromedp.KeyEvent(kb.Enter),
+		chromedp.Poll(`document.activeElement.type === 'radio'`, nil),
+		focusOf,
+		chromedp.Evaluate(`document.querySelector('input[name="q-`+dessert+`"]').value`, &firstShown))
+	// Enter followed the links and reached neither control: no line in
+	// the text, no form sent from the radio button (a new page).
+	var stayed struct {
+		Stayed bool
+		Text   string
+	}
+	run("no Enter in the controls",
+		chromedp.Evaluate(`({stayed: window.stayed === true, text: document.getElementById("f-`+text+`").value})`, &stayed))
+	if !stayed.Stayed || stayed.Text != "" {
+		t.Errorf("Enter on the summary's links reached the controls: %+v", stayed)
+	}
+	if linked.Name != "q-"+dessert || linked.Value != firstShown {
+		t.Errorf("the summary's second link focuses %q=%q, want the first choice shown of q-%s (%q)", linked.Name, linked.Value, dessert, firstShown)
+	}
 	// The stars: Tab from the text reaches 1, → chooses 2.
 	type starState struct {
 		Active, Checked string
