@@ -3,10 +3,10 @@ package web_test
 import (
 	"context"
 	"html"
-	"net/http"
-	"net/url"
 	"io"
 	"log/slog"
+	"net/http"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
