@@ -463,3 +463,57 @@ func TestPageFromHistory(t *testing.T) {
 	_, _, analysis := app.get(t, "/adatum/surveys/"+sv.Slug+"/analyze", ana)
 	mustContain(t, "funnel", analysis, `<tr><th scope="row">1. About you</th><td class="num">1</td>`, `<tr><th scope="row">2. Your car</th><td class="num">1</td>`)
 }
+
+// TestPathProbe: as the respondent answers, the page learns where the
+// answers lead (path.js): "Page 1 of 1" and "Submit answers" when a jump
+// ends the survey after this page, "Page 1 of 2" and "Next page"
+// otherwise, in the respondent's language; and the button sends the
+// answers from there. Nothing is stored by asking; a state that does not
+// open is refused.
+func TestPathProbe(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	no := survey.Condition{Match: "all", Rules: []survey.Rule{{Question: "own", Op: "equals", Values: []string{"No"}}}}
+	sv := app.publish(t, &survey.Survey{Title: "Short cut",
+		Sections: []survey.Section{{ID: "you", Jumps: []survey.Jump{{If: no, To: survey.JumpEnd}}}, {ID: "car", Title: "Your car"}},
+		Questions: []survey.Question{
+			{ID: "own", Text: "Do you own a car?", Type: survey.MultipleChoice, PossibleAnswers: []string{"Yes", "No"}, Section: "you"},
+			{ID: "brand", Text: "Which brand is it?", Type: survey.ShortText, Section: "car"},
+		}})
+	app.pastCacheTTL()
+	own := "q-" + sv.Questions[0].ID
+	path := "/survey/adatum/" + sv.Slug
+	_, _, first := app.do(t, "GET", path, nil, nil)
+	token, _ := formOf(t, first)
+	mustContain(t, "first page", first, `data-path="`+path+`/path"`, "/static/path.js", `id="page-progress" aria-live="polite"`, `id="page-go"`)
+	for _, c := range []struct {
+		lang, answer, want string
+	}{
+		{"", "No", `{"progress":"Page 1 of 1","page":1,"pages":1,"last":true,"button":"Submit answers"}`},
+		{"", "Yes", `{"progress":"Page 1 of 2","page":1,"pages":2,"last":false,"button":"Next page"}`},
+		{"", "", `{"progress":"Page 1 of 2","page":1,"pages":2,"last":false,"button":"Next page"}`},
+		{"fr", "No", `{"progress":"Page 1 sur 1","page":1,"pages":1,"last":true,"button":"Envoyer les réponses"}`},
+	} {
+		to := path + "/path"
+		if c.lang != "" {
+			to += "?lang=" + c.lang
+		}
+		code, h, body := app.do(t, "POST", to, url.Values{"token": {token}, own: {c.answer}}, nil)
+		if code != 200 || strings.TrimSpace(body) != c.want || h.Get("Content-Type") != "application/json" {
+			t.Errorf("%s %s = %d %s, want %s", c.lang, c.answer, code, body, c.want)
+		}
+	}
+	if code, _, _ := app.do(t, "POST", path+"/path", url.Values{"token": {token}, "state": {"v1:garbage"}}, nil); code != http.StatusUnprocessableEntity {
+		t.Errorf("a state that does not open = %d", code)
+	}
+	if n := len(app.storedAnswers(t, sv.Slug)); n != 0 {
+		t.Fatalf("asking stored %d answers", n)
+	}
+	// The button as path.js left it: submit, from page 1.
+	if code, _ := app.post(t, path, token, "", "submit", own, "No"); code != 303 {
+		t.Fatalf("submit from page 1 = %d", code)
+	}
+	if got := app.storedAnswers(t, sv.Slug); len(got) != 1 {
+		t.Fatalf("stored %d answers, want 1", len(got))
+	}
+}

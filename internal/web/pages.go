@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"hash/fnv"
 	"math/rand/v2"
@@ -287,6 +288,49 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	}
 	http.Redirect(w, r, "/survey/"+t.Key+"/"+sv.Slug+"/thankyou"+page.LangQuery(), http.StatusSeeOther)
 	return nil
+}
+
+// pathReply is where a respondent's answers so far lead, in their
+// language: "Page 1 of 2", and the page's button.
+type pathReply struct {
+	Progress string `json:"progress"`
+	Page     int    `json:"page"`
+	Pages    int    `json:"pages"`
+	Last     bool   `json:"last"`
+	Button   string `json:"button"`
+}
+
+// pathProbe answers, for a page of answers as far as they are typed,
+// where the respondent's path goes from it: the page count, and whether
+// the page's button sends the answers (the path ends here: a jump to the
+// end, or no later section on it) or goes on. path.js shows it as the
+// respondent answers; without it the next render says the same. It
+// checks, stores and counts nothing.
+func (s *Server) pathProbe(w http.ResponseWriter, r *http.Request) error {
+	t, sv, err := s.openSurvey(w, r)
+	if err != nil || sv == nil {
+		return err
+	}
+	if err := parsePage(w, r, sv); err != nil {
+		return err
+	}
+	page := surveyPage{respondent: s.respondentOf(w, r, sv), Tenant: t, Survey: sv, Token: r.PostForm.Get("token")}
+	tn, err := s.readTurn(r, page)
+	if err != nil {
+		return err
+	}
+	at := tn.rt.at(tn.st.Page)
+	if at < 0 {
+		return survey.Errorf(survey.EINVALID, "This page is no longer on the path of these answers.")
+	}
+	reply := pathReply{Page: at + 1, Pages: len(tn.rt.path), Last: tn.rt.last(tn.st.Page), Button: page.T("Next page")}
+	reply.Progress = page.T("Page %d of %d", reply.Page, reply.Pages)
+	if reply.Last {
+		reply.Button = page.T("Submit answers")
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	return json.NewEncoder(w).Encode(reply)
 }
 
 // parsePage reads the form of a page of sv's answers, within its bounds.

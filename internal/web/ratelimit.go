@@ -35,6 +35,9 @@ var DefaultLimits = Limits{Answers: 30, Onboardings: 5, SignIns: 20}
 // limiters holds one middleware per limited kind of request.
 type limiters struct {
 	answers, onboardings, signIns func(http.Handler) http.Handler
+	// probes are a page's questions about the respondent's path as they
+	// answer (path.js): four for each answer allowed.
+	probes func(http.Handler) http.Handler
 }
 
 func (s *Server) newLimiters(l Limits) limiters {
@@ -55,6 +58,7 @@ func (s *Server) newLimiters(l Limits) limiters {
 	}
 	return limiters{
 		answers:     limit(l.Answers, time.Minute, "a minute"),
+		probes:      limit(4*l.Answers, time.Minute, "a minute"),
 		onboardings: limit(l.Onboardings, time.Hour, "an hour"),
 		signIns:     limit(l.SignIns, time.Minute, "a minute"),
 	}

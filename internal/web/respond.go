@@ -157,6 +157,16 @@ func (p surveyPage) Paged() bool { return p.Pages > 1 }
 // which a link to the page in another language would lose.
 func (p surveyPage) LangInForm() bool { return p.State != "" || p.PreviewDef != "" }
 
+// PathURL is where path.js asks, as the respondent answers, where their
+// answers lead (pathProbe): on a respondent's page of a survey whose
+// logic may change the path; "" elsewhere.
+func (p surveyPage) PathURL() string {
+	if p.Preview != "" || !p.Paged() || !p.Survey.HasLogic() {
+		return ""
+	}
+	return "/survey/" + p.Survey.Tenant + "/" + p.Survey.Slug + "/path" + p.LangQuery()
+}
+
 // FormAction is where the page's form is sent: the survey's address, or
 // the preview's.
 func (p surveyPage) FormAction() string {

@@ -42,6 +42,8 @@ func (s *Server) Routes() *chi.Mux {
 		r.Get("/logos/{name}", s.handle(s.logo))
 	})
 	r.With(s.limit.answers).Post("/survey/{tenant}/{slug}", s.handle(s.submitSurvey))
+	// Where the answers so far lead (path.js): nothing stored.
+	r.With(s.limit.probes).Post("/survey/{tenant}/{slug}/path", s.handle(s.pathProbe))
 	// A link back to a saved page costs a storage read: limited as answers.
 	r.With(s.limit.answers).Get("/survey/{tenant}/{slug}/resume/{key}", s.handle(s.resumeSurvey))
 	// A survey's preview: a signed link, no sign-in, nothing stored; its
