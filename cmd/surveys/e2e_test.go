@@ -510,6 +510,7 @@ func TestBrowserChallenge(t *testing.T) {
 		chromedp.SendKeys(`#title`, "Robot checked"),
 		chromedp.SendKeys(`#q0-text`, "Rate the food"),
 		chooseKind("0", "FiveStars"),
+		chromedp.Click(`#dz-settings > summary`, chromedp.ByQuery),
 		chromedp.Click(`input[name=challenge]`),
 		clickAndLoad(`button[value=publish]`),
 		chromedp.WaitVisible(`img.qr`))

@@ -47,14 +47,23 @@ func TestBrowserPersonalLinks(t *testing.T) {
 		chromedp.SendKeys(`#password`, "correct horse battery", chromedp.ByQuery),
 		clickAndLoad(`main form button[type=submit]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`table.table`, chromedp.ByQuery))
+	var settingsNow string
 	run("designer: personal links",
 		chromedp.Navigate(base+sp+"/edit"),
+		// The settings panel is one line until opened.
+		chromedp.WaitVisible(`#dz-settings > summary`, chromedp.ByQuery),
+		axeCheck("designer, settings closed"),
+		chromedp.Click(`#dz-settings > summary`, chromedp.ByQuery),
 		chromedp.WaitVisible(`input[name=onePer][value=link]`, chromedp.ByQuery),
 		chromedp.Click(`input[name=onePer][value=link]`, chromedp.ByQuery),
 		noSidewaysScroll(t, "designer with the setting (390 px)"),
 		axeCheck("designer with the setting"),
 		clickAndLoad(`.dz-bar button[value=save]`, chromedp.ByQuery),
-		chromedp.WaitVisible(`input[name=onePer][value=link]:checked`, chromedp.ByQuery))
+		chromedp.WaitReady(`input[name=onePer][value=link]:checked`, chromedp.ByQuery),
+		chromedp.Text(`.dz-settings-now`, &settingsNow, chromedp.ByQuery))
+	if !strings.Contains(settingsNow, "personal links only") {
+		t.Errorf("the settings panel's line says %q", settingsNow)
+	}
 	var first, second string
 	var made string
 	run("make two links",

@@ -88,6 +88,50 @@ func (p designerPage) Autosave() bool {
 	return !p.Frozen && (p.Survey == nil || p.Survey.State == survey.Draft)
 }
 
+// settingsFields are the controls of the designer's settings panel.
+var settingsFields = []string{"listed", "publicResults", "challenge", "onePer", "mayChange", "closeOn", "embedOrigins"}
+
+// SettingsOpen: the settings panel shows its controls (it is closed to a
+// line that says what they are) when one of them has a problem or the
+// focus.
+func (p designerPage) SettingsOpen() bool {
+	for _, f := range settingsFields {
+		if p.Errors[f] != "" || p.Focus == f {
+			return true
+		}
+	}
+	return false
+}
+
+// SettingsNow says the survey's settings in a line, for the closed panel.
+func (p designerPage) SettingsNow() string {
+	var out []string
+	switch p.OnePer {
+	case string(survey.OnePerBrowser):
+		out = append(out, "one answer per browser")
+	case string(survey.OnePerLink):
+		out = append(out, "personal links only")
+	default:
+		out = append(out, "anyone may answer")
+	}
+	if p.CloseOn != "" {
+		out = append(out, "last day "+p.CloseOn)
+	}
+	if p.Listed {
+		out = append(out, "listed on the home page")
+	}
+	if p.PublicResults {
+		out = append(out, "public results")
+	}
+	if p.Challenge {
+		out = append(out, "robot check")
+	}
+	if n := len(strings.Fields(p.EmbedOrigins)); n > 0 {
+		out = append(out, "embedded in "+survey.Count(int64(n), "site"))
+	}
+	return strings.Join(out, " · ")
+}
+
 // designerProblem is one line of the error summary: a link to the field
 // (its id) and the problem.
 type designerProblem struct {
@@ -372,7 +416,8 @@ func sortQuestions(qs []designerQuestion) {
 }
 
 // questionAction applies a question's button (action "up.N", "down.N",
-// "remove.N" or "refresh.N", N the question's index in the posted form)
+// "dup.N", "remove.N" or "refresh.N", N the question's index in the
+// posted form)
 // and returns the position (1-based) of the question the page lands on
 // (0 for none) and the id of the control to focus there.
 func questionAction(qs *[]designerQuestion, action string) (land int, focus string, ok bool) {
@@ -388,7 +433,7 @@ func questionAction(qs *[]designerQuestion, action string) (land int, focus stri
 		}
 	}
 	if at < 0 {
-		return 0, "", verb == "up" || verb == "down" || verb == "remove" || verb == "refresh"
+		return 0, "", verb == "up" || verb == "down" || verb == "dup" || verb == "remove" || verb == "refresh"
 	}
 	list := *qs
 	switch verb {
@@ -418,6 +463,20 @@ func questionAction(qs *[]designerQuestion, action string) (land int, focus stri
 		if to == len(list)-1 {
 			focus = "up"
 		}
+	case "dup":
+		// A copy just after it, in its section: its kind, settings and
+		// condition; a new ID (none: the page gives it one), so that no
+		// rule names it yet; the focus on its text.
+		if len(list) >= survey.MaxQuestions {
+			return at + 1, "q" + strconv.Itoa(at) + "-dup", true
+		}
+		c := list[at]
+		c.Q.ID, c.orig, c.moved = "", -1, 0
+		c.Q.Text = strings.TrimSpace(c.Q.Text + " (copy)")
+		c.Q.Hidden = false
+		c.If.Rules = slices.Clone(c.If.Rules)
+		list = slices.Insert(list, at+1, c)
+		at, focus = at+1, "text"
 	case "remove":
 		list = append(list[:at], list[at+1:]...)
 		at, focus = min(at, len(list)-1), "text"

@@ -213,6 +213,8 @@ func TestQuestionOrder(t *testing.T) {
 		{"Up on the first", []int{1, 2, 3, 4, 5}, []string{"up.0"}, "ABCDE"},
 		{"Down on the last", []int{1, 2, 3, 4, 5}, []string{"down.4"}, "ABCDE"},
 		{"remove", []int{1, 2, 3, 4, 5}, []string{"remove.2"}, "ABDE"},
+		{"duplicate", []int{1, 2, 3, 4, 5}, []string{"dup.1"}, "ABB (copy)CDE"},
+		{"duplicate the last", []int{1, 2, 3, 4, 5}, []string{"dup.4"}, "ABCDEE (copy)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

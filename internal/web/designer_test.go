@@ -233,6 +233,10 @@ func TestDesignerSettings(t *testing.T) {
 		{"up.1", nil, []string{`id="q0-down"`, `value="Rate the food" maxlength="500"`}, nil},
 		{"down.0", nil, []string{`id="q1-down"`}, nil},
 		{"remove.1", nil, []string{`name="n" value="2"`, "Anything else?"}, []string{"Rate the food"}},
+		// A copy just after it, with its kind and settings, its text
+		// focused; the others keep their places.
+		{"dup.0", nil, []string{`name="n" value="4"`, `id="q1-text" name="q.1.text" value="Pick a dessert (copy)" maxlength="500" autofocus`,
+			`id="q1-choices"`, `name="q.1.choices"`, `id="q2-text" name="q.2.text" value="Rate the food"`}, nil},
 		// A new kind shows its settings at once; the old kind's are kept,
 		// hidden, and come back with it.
 		{"refresh.1", func(v url.Values) { v.Set("q.1.type", "MultipleChoice") }, []string{`id="q1-choices"`, `id="q1-type" name="q.1.type" class="dq-type" data-apply="q1-apply" autofocus`}, nil},

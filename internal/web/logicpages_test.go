@@ -431,9 +431,14 @@ func TestPageFromHistory(t *testing.T) {
 	// From page 1 shown again, on to the end.
 	_, state = formOf(t, body)
 	code, body = app.post(t, path, token, state, "next", "q-"+ids["own"], "Yes", "q-"+ids["kind"], "Estate")
+	if code != 200 {
+		t.Fatalf("next from page 1 = %d", code)
+	}
 	mustContain(t, "on from page 1", body, "Page 2 of 3", `value="Volvo"`)
 	_, state = formOf(t, body)
-	code, body = app.post(t, path, token, state, "next", "q-"+ids["brand"], "Volvo")
+	if code, body = app.post(t, path, token, state, "next", "q-"+ids["brand"], "Volvo"); code != 200 {
+		t.Fatalf("next from page 2 = %d", code)
+	}
 	_, state = formOf(t, body)
 	if code, _ = app.post(t, path, token, state, "submit", "q-"+ids["rate"], "4", "q-"+ids["again"], "Yes"); code != 303 {
 		t.Fatalf("submit = %d", code)
