@@ -947,6 +947,8 @@ func (s *Server) surveyAction(w http.ResponseWriter, r *http.Request) error {
 		err = s.editor.Restore(r.Context(), tenant, slug)
 	case "delete-forever":
 		return s.deleteForever(w, r)
+	case "embed-site":
+		return s.allowEmbedSite(w, r)
 	case "challenge-on", "challenge-off":
 		// Switched on a live survey too: that is when robots come.
 		if err = s.editor.SetChallenge(r.Context(), tenant, slug, chi.URLParam(r, "action") == "challenge-on"); err == nil {

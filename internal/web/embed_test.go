@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/surveys-dev/surveys/internal/survey"
 )
 
 // TestEmbedding: a survey names the sites that may frame it in the
@@ -103,5 +105,56 @@ func TestFramedPages(t *testing.T) {
 	_, _, body := app.do(t, "GET", h.Get("Location"), nil, map[string]string{"Sec-Fetch-Dest": "iframe"})
 	if strings.Contains(body, `class="site-header"`) || !strings.Contains(body, `class="framed"`) {
 		t.Errorf("the framed thank-you page has the site's header:\n%s", body)
+	}
+}
+
+// TestAllowEmbedSiteFromSharePage: an editor allows a site from the share
+// page (the snippet then works from it; added once, beside those the
+// designer lists); a site that is not one is refused beside the field
+// (422), nothing saved; a viewer sees no such form and may not post it.
+func TestAllowEmbedSiteFromSharePage(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	ctx := context.Background()
+	users := testUsers(app.st)
+	if _, err := users.Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := users.AddMember(ctx, "adatum", "vic@adatum.example", "correct horse battery", survey.Viewer); err != nil {
+		t.Fatal(err)
+	}
+	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	ana := map[string]string{"Cookie": "surveys_session=" + c.Value}
+	_, c = app.signIn(t, "adatum", "vic@adatum.example", "correct horse battery")
+	vic := map[string]string{"Cookie": "surveys_session=" + c.Value}
+	share := "/adatum/surveys/" + app.adatum.Slug + "/share"
+	allow := "/adatum/surveys/" + app.adatum.Slug + "/embed-site"
+
+	_, _, page := app.do(t, "GET", share, nil, ana)
+	mustContain(t, "share page", page, `action="`+allow+`"`, `id="embed-site"`, "No site may show this survey in a frame yet")
+	for _, bad := range []string{"", "https://www.adatum.example/page", "not a site", "https://a.example https://b.example"} {
+		code, _, body := app.do(t, "POST", allow, url.Values{"site": {bad}}, ana)
+		if code != http.StatusUnprocessableEntity || !strings.Contains(body, `id="embed-site-err"`) || !strings.Contains(body, `aria-invalid="true"`) {
+			t.Errorf("site %q = %d", bad, code)
+		}
+	}
+	if sv, _ := app.surveys.Get(ctx, "adatum", app.adatum.Slug); len(sv.EmbedOrigins) != 0 {
+		t.Fatalf("a refused site was saved: %v", sv.EmbedOrigins)
+	}
+	for range 2 {
+		code, h, _ := app.do(t, "POST", allow, url.Values{"site": {"https://www.adatum.example"}}, ana)
+		if code != http.StatusSeeOther || h.Get("Location") != share+"#embed-title" {
+			t.Fatalf("allow = %d %q", code, h.Get("Location"))
+		}
+	}
+	if sv, _ := app.surveys.Get(ctx, "adatum", app.adatum.Slug); strings.Join(sv.EmbedOrigins, " ") != "https://www.adatum.example" || sv.EditedBy != "ana@adatum.example" {
+		t.Fatalf("allowed: %v by %q", sv.EmbedOrigins, sv.EditedBy)
+	}
+	_, _, page = app.do(t, "GET", share, nil, ana)
+	mustContain(t, "share page after", page, "<code>https://www.adatum.example</code>")
+	_, _, page = app.do(t, "GET", share, nil, vic)
+	mustLack(t, "a viewer's share page", page, `id="embed-site"`)
+	if code, _, _ := app.do(t, "POST", allow, url.Values{"site": {"https://evil.example"}}, vic); code != http.StatusForbidden {
+		t.Errorf("a viewer's post = %d, want 403", code)
 	}
 }

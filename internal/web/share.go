@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,6 +32,9 @@ type sharePage struct {
 	Preview      string
 	PreviewUntil time.Time
 	Published    bool
+	// EmbedSite is a site typed to allow embedding, EmbedError its
+	// problem.
+	EmbedSite, EmbedError string
 }
 
 // MailTo is a mailto: link that opens the sender's own mail program with
@@ -133,23 +137,71 @@ func (s *Server) publicLink(r *http.Request, tenant, slug string) (string, error
 
 // share shows the public link, a copy button and a QR code of the link.
 func (s *Server) share(w http.ResponseWriter, r *http.Request) error {
+	page, err := s.sharePageOf(r)
+	if err != nil {
+		return err
+	}
+	page.Published = r.URL.Query().Has("published") && page.Survey.State == survey.Published
+	s.render(w, r, http.StatusOK, "share", page)
+	return nil
+}
+
+// sharePageOf is the share page of the request's survey.
+func (s *Server) sharePageOf(r *http.Request) (sharePage, error) {
 	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
 	sv, err := s.surveys.Get(r.Context(), tenant, slug)
 	if err != nil {
-		return err
+		return sharePage{}, err
 	}
 	link, err := s.publicLink(r, tenant, slug)
 	if err != nil {
-		return err
+		return sharePage{}, err
 	}
 	base, err := s.baseURL(r)
 	if err != nil {
-		return err
+		return sharePage{}, err
 	}
 	page := sharePage{Tenant: tenant, Survey: sv, Link: link, Embed: embedSnippet(base, sv), Role: roleOf(r),
-		PreviewUntil: s.signer.now().Add(previewLinkDays * 24 * time.Hour).UTC(), Published: r.URL.Query().Has("published") && sv.State == survey.Published}
+		PreviewUntil: s.signer.now().Add(previewLinkDays * 24 * time.Hour).UTC()}
 	page.Preview = base + "/preview/" + s.previews.link(tenant, slug, page.PreviewUntil)
-	s.render(w, r, http.StatusOK, "share", page)
+	return page, nil
+}
+
+// allowEmbedSite adds a site to those that may show the survey in a frame,
+// from the share page (the designer's "Sites that may embed it" holds the
+// same list): one site, as https://www.adatum.example; anything else comes
+// back beside the field (422), nothing saved. A survey saved by someone
+// else since is not overwritten: the site is added to what they saved.
+func (s *Server) allowEmbedSite(w http.ResponseWriter, r *http.Request) error {
+	page, err := s.sharePageOf(r)
+	if err != nil {
+		return err
+	}
+	page.EmbedSite = strings.TrimSpace(r.PostFormValue("site"))
+	sites, err := survey.ParseEmbedOrigins(page.EmbedSite)
+	switch {
+	case err != nil:
+		page.EmbedError = err.Error()
+	case len(sites) != 1:
+		page.EmbedError = "Give one site, such as https://www.adatum.example."
+	case len(page.Survey.EmbedOrigins) >= survey.MaxEmbedOrigins:
+		page.EmbedError = "This survey already allows " + survey.Count(int64(len(page.Survey.EmbedOrigins)), "site") + ", the most it may; remove one in the designer first."
+	}
+	if page.EmbedError != "" {
+		s.render(w, r, http.StatusUnprocessableEntity, "share", page)
+		return nil
+	}
+	sv := page.Survey
+	if !slices.Contains(sv.EmbedOrigins, sites[0]) {
+		sv.EmbedOrigins = append(sv.EmbedOrigins, sites[0])
+		if sess := sessionFrom(r.Context()); sess != nil {
+			sv.EditedBy = sess.Email
+		}
+		if err := s.editor.Update(r.Context(), sv); err != nil {
+			return err
+		}
+	}
+	http.Redirect(w, r, "/"+page.Tenant+"/surveys/"+sv.Slug+"/share#embed-title", http.StatusSeeOther)
 	return nil
 }
 
