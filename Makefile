@@ -48,8 +48,10 @@ SLOW_PACKAGES := ./cmd/surveys ./internal/web ./internal/worker ./internal/store
 # its locks go unseen and the detector reports races that are not there).
 RACE_FLAGS := -race -gcflags='modernc.org/...=-d=checkptr=0'
 
-test: tools debs
-	$(GO) vet ./...
+# npm's install (mostly waiting on the disk) runs beside go vet (the CPU).
+test: debs
+	@$(MAKE) --no-print-directory tools & npm=$$!; \
+	$(GO) vet ./...; vet=$$?; wait $$npm && exit $$vet
 	$(GO) test $(RACE_FLAGS) -count=1 -timeout 60m $(SLOW_PACKAGES) \
 		$$($(GO) list ./... | grep -v -x -e '.*/cmd/surveys' -e '.*/internal/web' -e '.*/internal/worker' -e '.*/internal/store')
 
