@@ -140,7 +140,9 @@ func (s *Server) renderPageOn(w http.ResponseWriter, r *http.Request, status int
 		}
 		p.State = sealed
 	}
-	if p.Preview == "" && p.State != "" {
+	if p.State != "" && p.PreviewDef == "" {
+		// (A preview of unsaved edits has no address of its own: its
+		// definition rides in its form.)
 		p.PageURL = s.pageURL(p, st)
 	}
 	p.CanSave = s.resume != nil && p.Paged() && p.Preview == ""
@@ -180,6 +182,9 @@ func (s *Server) pageURL(p surveyPage, st pageState) string {
 		q.Set("lang", p.L.Tag())
 	}
 	u := "/survey/" + p.Tenant.Key + "/" + p.Survey.Slug + "?" + q.Encode()
+	if p.Preview != "" {
+		u = "/preview/" + p.Preview + "?" + q.Encode()
+	}
 	if len(u) > maxPageURL {
 		return ""
 	}

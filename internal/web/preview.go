@@ -199,6 +199,19 @@ func (s *Server) showPreview(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	previewHeaders(w)
+	if q := r.URL.Query(); q.Has("s") {
+		// A page of the preview again, from the browser's history
+		// (pageURL, as for respondents).
+		token := q.Get("t")
+		st, err := s.pageStates.open(t.Key, sv.Slug, token, q.Get("s"))
+		if err != nil || !strings.HasPrefix(token, "preview-") {
+			return &survey.Error{Code: survey.EINVALID, Message: stateRefused}
+		}
+		pages := sv.Pages()
+		st.Page = min(st.Page, len(pages)-1)
+		p := surveyPage{respondent: s.respondentOf(w, r, sv), Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Values: st.Values, Token: token, Preview: link}
+		return s.renderPage(w, r, http.StatusOK, p, pages, st)
+	}
 	return s.renderPreview(w, r, t, sv, link, "")
 }
 

@@ -169,6 +169,7 @@ func TestPreviewOfUnsavedEdits(t *testing.T) {
 		t.Fatalf("next = %d\n%s", code, body)
 	}
 	mustContain(t, "page 2", body, "Page 2 of 2", "Rate the food", "of unsaved edits")
+	mustLack(t, "page 2", body, "data-page-url")
 	if code, body := step(action, def[:len(def)-4]+"AAAA"); code != http.StatusUnprocessableEntity || !strings.Contains(body, "could not be read") {
 		t.Errorf("an altered definition = %d", code)
 	}
@@ -177,5 +178,39 @@ func TestPreviewOfUnsavedEdits(t *testing.T) {
 	}
 	if after, _ := app.surveys.List(context.Background(), "adatum"); len(after) != len(before) {
 		t.Errorf("a preview saved a survey: %d surveys, was %d", len(after), len(before))
+	}
+}
+
+// TestPreviewPageFromHistory: a preview's pages, like a respondent's,
+// carry the address that shows them again for the browser's Back and
+// Forward (the survey as saved; a preview of unsaved edits has none);
+// opened, the page comes back with its answers, stores nothing; altered,
+// it is refused.
+func TestPreviewPageFromHistory(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	sv, ids := app.carSurveyIn(t, "Car preview history", survey.Draft)
+	link := app.previewLink(t, sv.Slug)
+	_, _, first := app.do(t, "GET", link, nil, nil)
+	token, _ := formOf(t, first)
+	code, page2 := app.post(t, link, token, "", "next", "q-"+ids["own"], "Yes", "q-"+ids["kind"], "Estate")
+	m := pageURLRE.FindStringSubmatch(page2)
+	if code != 200 || m == nil {
+		t.Fatalf("page 2 = %d, with no address to show it again", code)
+	}
+	again := html.UnescapeString(m[1])
+	if !strings.HasPrefix(again, link+"?") {
+		t.Fatalf("page 2's address: %s", again)
+	}
+	code, h, body := app.do(t, "GET", again, nil, nil)
+	if code != 200 || !strings.Contains(h.Get("X-Robots-Tag"), "noindex") {
+		t.Fatalf("GET page 2's address = %d", code)
+	}
+	mustContain(t, "page 2 again", body, "<strong>Preview</strong>", "Page 2 of 3", "Which brand is it?", `action="`+link+`"`)
+	if code, _, _ := app.do(t, "GET", strings.Replace(again, "s=", "s=x", 1), nil, nil); code != http.StatusUnprocessableEntity {
+		t.Errorf("an altered address = %d, want 422", code)
+	}
+	if n := len(app.storedAnswers(t, sv.Slug)); n != 0 {
+		t.Errorf("the preview stored %d answers", n)
 	}
 }
