@@ -271,12 +271,8 @@ func TestBrowserRuleEditor(t *testing.T) {
 	// respondent would (label names the pages for axe-core).
 	walk := func(label, start string) {
 		t.Helper()
-		// No, on a respondent's page, shortens the path at once:
-		// "Page 1 of 2" (path.js; a preview says so on its next page).
-		livePath := chromedp.Tasks{}
-		if !strings.HasPrefix(label, "preview") {
-			livePath = chromedp.Tasks{chromedp.Poll(`document.getElementById("page-progress").textContent === "Page 1 of 2"`, nil, chromedp.WithPollingInterval(50*time.Millisecond))}
-		}
+		// No shortens the path at once: "Page 1 of 2" (path.js).
+		livePath := chromedp.Poll(`document.getElementById("page-progress").textContent === "Page 1 of 2"`, nil, chromedp.WithPollingInterval(50*time.Millisecond))
 		run(label+" Yes: pages 1, 2, 3, back to 2, 3",
 			chromedp.Navigate(start),
 			chromedp.WaitVisible(`#q-`+carQ, chromedp.ByQuery),

@@ -103,6 +103,7 @@ var routeActions = map[string][]survey.Role{
 var linkRoutes = map[string]int{
 	"GET /preview/{link}":                      http.StatusNotFound,
 	"POST /preview/{link}":                     http.StatusNotFound,
+	"POST /preview/{link}/path":                http.StatusNotFound,
 	"GET /unsubscribe/{token}":                 http.StatusNotFound,
 	"POST /unsubscribe/{token}":                http.StatusNotFound,
 	"GET /invite/{token}":                      http.StatusGone,

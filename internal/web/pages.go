@@ -319,7 +319,12 @@ func (s *Server) pathProbe(w http.ResponseWriter, r *http.Request) error {
 	if err := parsePage(w, r, sv); err != nil {
 		return err
 	}
-	page := surveyPage{respondent: s.respondentOf(w, r, sv), Tenant: t, Survey: sv, Token: r.PostForm.Get("token")}
+	return s.writePath(w, r, surveyPage{respondent: s.respondentOf(w, r, sv), Tenant: t, Survey: sv, Token: r.PostForm.Get("token")})
+}
+
+// writePath answers pathReply for the page of answers r sent (its form
+// parsed) for page.Survey.
+func (s *Server) writePath(w http.ResponseWriter, r *http.Request, page surveyPage) error {
 	tn, err := s.readTurn(r, page)
 	if err != nil {
 		return err

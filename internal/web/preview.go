@@ -226,6 +226,20 @@ func (s *Server) renderPreview(w http.ResponseWriter, r *http.Request, t *survey
 // state is sealed to it, and its shuffles follow it.
 func previewToken() string { return "preview-" + rand.Text() }
 
+// previewPath is pathProbe for a preview's page (path.js).
+func (s *Server) previewPath(w http.ResponseWriter, r *http.Request) error {
+	link := chi.URLParam(r, "link")
+	r.Body = http.MaxBytesReader(w, r.Body, maxPreviewDef+maxAnswerBody+maxSealedState)
+	if err := r.ParseForm(); err != nil {
+		return &survey.Error{Code: survey.EINVALID, Message: "The form could not be read; please reload the page and try again."}
+	}
+	t, sv, _, err := s.previewSurvey(w, r, link)
+	if err != nil || sv == nil {
+		return err
+	}
+	return s.writePath(w, r, surveyPage{respondent: s.respondentOf(w, r, sv), Tenant: t, Survey: sv, Token: r.PostForm.Get("token"), Preview: link})
+}
+
 // stepPreview takes a page of a preview: Back, Next and the language menu
 // as for a respondent, the page's checks, and at the end the preview's
 // last page, which says that nothing was stored.

@@ -214,3 +214,23 @@ func TestPreviewPageFromHistory(t *testing.T) {
 		t.Errorf("the preview stored %d answers", n)
 	}
 }
+
+// TestPreviewPath: a preview's page learns where the answers lead as they
+// are given (path.js), from the survey as saved or from the unsaved
+// definition its form carries.
+func TestPreviewPath(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	sv, ids := app.carSurveyIn(t, "Car preview path", survey.Draft)
+	link := app.previewLink(t, sv.Slug)
+	_, _, first := app.do(t, "GET", link, nil, nil)
+	mustContain(t, "preview's first page", first, `data-path="`+link+`/path"`, "/static/path.js")
+	token, _ := formOf(t, first)
+	code, _, body := app.do(t, "POST", link+"/path", url.Values{"token": {token}, "q-" + ids["own"]: {"No"}}, nil)
+	if code != 200 || !strings.Contains(body, `"progress":"Page 1 of 2"`) {
+		t.Errorf("path of No = %d %s", code, body)
+	}
+	if n := len(app.storedAnswers(t, sv.Slug)); n != 0 {
+		t.Errorf("asking stored %d answers", n)
+	}
+}

@@ -158,11 +158,14 @@ func (p surveyPage) Paged() bool { return p.Pages > 1 }
 func (p surveyPage) LangInForm() bool { return p.State != "" || p.PreviewDef != "" }
 
 // PathURL is where path.js asks, as the respondent answers, where their
-// answers lead (pathProbe): on a respondent's page of a survey whose
-// logic may change the path; "" elsewhere.
+// answers lead (pathProbe): on a page of a survey whose logic may change
+// the path, a respondent's or a preview's; "" elsewhere.
 func (p surveyPage) PathURL() string {
-	if p.Preview != "" || !p.Paged() || !p.Survey.HasLogic() {
+	switch {
+	case !p.Paged() || !p.Survey.HasLogic():
 		return ""
+	case p.Preview != "":
+		return "/preview/" + p.Preview + "/path" + p.LangQuery()
 	}
 	return "/survey/" + p.Survey.Tenant + "/" + p.Survey.Slug + "/path" + p.LangQuery()
 }

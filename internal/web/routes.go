@@ -50,6 +50,7 @@ func (s *Server) Routes() *chi.Mux {
 	// pages cost what a respondent's do, and are limited as answers.
 	r.With(s.limit.answers, middleware.GetHead).Get("/preview/{link}", s.handle(s.showPreview))
 	r.With(s.limit.answers).Post("/preview/{link}", s.handle(s.stepPreview))
+	r.With(s.limit.probes).Post("/preview/{link}/path", s.handle(s.previewPath))
 	// An unsubscribe link of a notification e-mail: signed, no sign-in.
 	r.With(middleware.GetHead).Get("/unsubscribe/{token}", s.handle(s.showUnsubscribe))
 	r.With(s.limit.signIns).Post("/unsubscribe/{token}", s.handle(s.unsubscribe))
