@@ -3,9 +3,13 @@ package main
 import (
 	"context"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -107,7 +111,7 @@ func TestBrowserPages(t *testing.T) {
 		t.Errorf("after Back the dish is %q, want Salad", chosen)
 	}
 	// Save and finish later: the link back, then on.
-	var link string
+	var link, copied string
 	run("save",
 		chromedp.Focus(`button[value="save"]`, chromedp.ByQuery),
 		chromedp.KeyEvent(kb.Enter),
@@ -115,7 +119,20 @@ func TestBrowserPages(t *testing.T) {
 		chromedp.Evaluate(`document.querySelector('#resume-saved a').getAttribute('href')`, &link),
 		noSidewaysScroll(t, "saved"),
 		axeCheck("saved to finish later (390 px)"),
-		screenshot(t, "pages-saved-phone"))
+		screenshot(t, "pages-saved-phone"),
+		// Its copy button copies the whole address (the test may read
+		// the clipboard back).
+		chromedp.ActionFunc(func(ctx context.Context) error {
+			c := chromedp.FromContext(ctx)
+			return cdpbrowser.GrantPermissions([]cdpbrowser.PermissionType{cdpbrowser.PermissionTypeClipboardReadWrite, cdpbrowser.PermissionTypeClipboardSanitizedWrite}).
+				WithOrigin(base).WithBrowserContextID(c.BrowserContextID).Do(cdp.WithExecutor(ctx, c.Browser))
+		}),
+		chromedp.Click(`button[data-copy="#resume-link"]`, chromedp.ByQuery),
+		chromedp.Poll(`document.getElementById("resume-copied").textContent === "Link copied."`, nil, chromedp.WithPollingInterval(50*time.Millisecond)),
+		chromedp.Evaluate(`navigator.clipboard.readText()`, &copied, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	if !strings.HasPrefix(copied, "http://") || !strings.HasSuffix(copied, link) {
+		t.Errorf("the copy button copied %q, want the whole address of %s", copied, link)
+	}
 	if len(link) < 40 {
 		t.Fatalf("resume link %q", link)
 	}

@@ -19,6 +19,8 @@ var ar = map[string]string{
 	"You have answered this survey with your personal link. You may change your answer until the survey closes: what you send now replaces it.": "لقد أجبت عن هذا الاستبيان برابطك الشخصي. يمكنك تغيير إجابتك حتى يُغلق الاستبيان: ما ترسله الآن يحل محلها.",
 	"Your answers so far are saved. To finish later, keep this link (bookmark it, or copy it somewhere safe):":                                  "حُفظت إجاباتك حتى الآن. لتكمل لاحقًا، احتفظ بهذا الرابط (في المفضلة، أو انسخه في مكان آمن):",
 	"Anyone with the link can see these answers until you send them. You can also go on now.":                                                   "يستطيع أي شخص لديه الرابط رؤية هذه الإجابات حتى ترسلها. يمكنك أيضًا المتابعة الآن.",
+	"Copy the link":           "نسخ الرابط",
+	"Link copied.":            "تم نسخ الرابط.",
 	"Please check 1 answer":   "يُرجى مراجعة إجابة واحدة",
 	"Please check %d answers": "يُرجى مراجعة الإجابات (%d)",
 	"Question %d: %s":         "السؤال %d: %s",

@@ -19,6 +19,8 @@ var de = map[string]string{
 	"You have answered this survey with your personal link. You may change your answer until the survey closes: what you send now replaces it.": "Sie haben diese Umfrage mit Ihrem persönlichen Link beantwortet. Bis zum Ende der Umfrage können Sie Ihre Antwort ändern: was Sie jetzt senden, ersetzt sie.",
 	"Your answers so far are saved. To finish later, keep this link (bookmark it, or copy it somewhere safe):":                                  "Ihre bisherigen Antworten sind gespeichert. Um später fortzufahren, bewahren Sie diesen Link auf (als Lesezeichen oder sicher kopiert):",
 	"Anyone with the link can see these answers until you send them. You can also go on now.":                                                   "Wer den Link hat, kann diese Antworten sehen, bis Sie sie senden. Sie können auch jetzt weitermachen.",
+	"Copy the link":           "Link kopieren",
+	"Link copied.":            "Link kopiert.",
 	"Please check 1 answer":   "Bitte prüfen Sie 1 Antwort",
 	"Please check %d answers": "Bitte prüfen Sie %d Antworten",
 	"Question %d: %s":         "Frage %d: %s",

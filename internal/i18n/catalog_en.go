@@ -23,6 +23,8 @@ var Keys = []string{
 	"You have answered this survey with your personal link. You may change your answer until the survey closes: what you send now replaces it.",
 	"Your answers so far are saved. To finish later, keep this link (bookmark it, or copy it somewhere safe):",
 	"Anyone with the link can see these answers until you send them. You can also go on now.",
+	"Copy the link",
+	"Link copied.",
 	"Please check 1 answer",
 	"Please check %d answers",
 	"Question %d: %s",

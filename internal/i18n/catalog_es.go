@@ -19,6 +19,8 @@ var es = map[string]string{
 	"You have answered this survey with your personal link. You may change your answer until the survey closes: what you send now replaces it.": "Ha respondido a esta encuesta con su enlace personal. Puede cambiar su respuesta hasta que la encuesta se cierre: lo que envíe ahora la sustituye.",
 	"Your answers so far are saved. To finish later, keep this link (bookmark it, or copy it somewhere safe):":                                  "Sus respuestas hasta ahora están guardadas. Para terminar más tarde, conserve este enlace (en marcadores o copiado en un lugar seguro):",
 	"Anyone with the link can see these answers until you send them. You can also go on now.":                                                   "Cualquiera con el enlace puede ver estas respuestas hasta que las envíe. También puede continuar ahora.",
+	"Copy the link":           "Copiar el enlace",
+	"Link copied.":            "Enlace copiado.",
 	"Please check 1 answer":   "Revise 1 respuesta",
 	"Please check %d answers": "Revise %d respuestas",
 	"Question %d: %s":         "Pregunta %d: %s",

@@ -19,6 +19,8 @@ var fr = map[string]string{
 	"You have answered this survey with your personal link. You may change your answer until the survey closes: what you send now replaces it.": "Vous avez répondu à ce questionnaire avec votre lien personnel. Vous pouvez modifier votre réponse jusqu’à sa clôture : ce que vous envoyez maintenant la remplace.",
 	"Your answers so far are saved. To finish later, keep this link (bookmark it, or copy it somewhere safe):":                                  "Vos réponses sont enregistrées. Pour terminer plus tard, gardez ce lien (en favori, ou copié en lieu sûr) :",
 	"Anyone with the link can see these answers until you send them. You can also go on now.":                                                   "Toute personne ayant le lien peut voir ces réponses jusqu’à leur envoi. Vous pouvez aussi continuer maintenant.",
+	"Copy the link":           "Copier le lien",
+	"Link copied.":            "Lien copié.",
 	"Please check 1 answer":   "Veuillez vérifier 1 réponse",
 	"Please check %d answers": "Veuillez vérifier %d réponses",
 	"Question %d: %s":         "Question %d : %s",

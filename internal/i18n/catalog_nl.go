@@ -19,6 +19,8 @@ var nl = map[string]string{
 	"You have answered this survey with your personal link. You may change your answer until the survey closes: what you send now replaces it.": "U hebt deze enquête met uw persoonlijke link beantwoord. U kunt uw antwoord wijzigen tot de enquête sluit: wat u nu verstuurt, vervangt het.",
 	"Your answers so far are saved. To finish later, keep this link (bookmark it, or copy it somewhere safe):":                                  "Uw antwoorden tot nu toe zijn bewaard. Bewaar deze link om later verder te gaan (als bladwijzer, of veilig gekopieerd):",
 	"Anyone with the link can see these answers until you send them. You can also go on now.":                                                   "Iedereen met de link kan deze antwoorden zien tot u ze verstuurt. U kunt ook nu doorgaan.",
+	"Copy the link":           "Link kopiëren",
+	"Link copied.":            "Link gekopieerd.",
 	"Please check 1 answer":   "Controleer 1 antwoord",
 	"Please check %d answers": "Controleer %d antwoorden",
 	"Question %d: %s":         "Vraag %d: %s",

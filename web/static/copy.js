@@ -1,11 +1,15 @@
 // Progressive enhancement: a copy button where the browser can copy.
+// data-copy names what to copy: a field (its value) or a link (its full
+// address); the status line beside it (data-status, else #copied) says so.
 document.querySelectorAll("[data-copy]").forEach(function (button) {
   if (!navigator.clipboard) return;
   button.hidden = false;
   button.addEventListener("click", function () {
-    var input = document.querySelector(button.getAttribute("data-copy"));
-    navigator.clipboard.writeText(input.value).then(function () {
-      document.getElementById("copied").textContent = button.getAttribute("data-copied") || "Link copied.";
+    var source = document.querySelector(button.getAttribute("data-copy"));
+    var text = source.value !== undefined ? source.value : source.href;
+    navigator.clipboard.writeText(text).then(function () {
+      var status = document.querySelector(button.getAttribute("data-status") || "#copied");
+      if (status) status.textContent = button.getAttribute("data-copied") || "Link copied.";
     });
   });
 });
