@@ -274,6 +274,7 @@ func TestBrowserRuleEditor(t *testing.T) {
 		// No shortens the path at once: "Page 1 of 2" (path.js).
 		livePath := chromedp.Poll(`document.getElementById("page-progress").textContent === "Page 1 of 2"`, nil, chromedp.WithPollingInterval(50*time.Millisecond))
 		run(label+" Yes: pages 1, 2, 3, back to 2, 3",
+			chromedp.EmulateViewport(390, 844), // a phone
 			chromedp.Navigate(start),
 			chromedp.WaitVisible(`#q-`+carQ, chromedp.ByQuery),
 			at(label+", page 1", "Page 1 of 3"),
