@@ -345,7 +345,6 @@ func TestLogicResume(t *testing.T) {
 func TestLogicFunnel(t *testing.T) {
 	t.Parallel()
 	app := newTestApp(t)
-	ctx := context.Background()
 	sv, ids := app.carSurvey(t, "Cars funnel")
 	path := "/survey/adatum/" + sv.Slug
 	yes := []logicStep{
@@ -364,21 +363,10 @@ func TestLogicFunnel(t *testing.T) {
 	}, yes...))
 	app.do(t, "GET", path, nil, nil)
 
-	if err := app.views.Flush(ctx); err != nil {
-		t.Fatal(err)
-	}
-	vw := worker.NewViews(app.st, worker.Config{Batch: 32, Visibility: time.Minute, MaxAttempts: 5, MaxIdle: time.Millisecond}, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if _, err := vw.RunOnce(ctx); err != nil {
-		t.Fatal(err)
-	}
 	if n := app.storedOf(t, sv.Slug); n != 3 {
 		t.Fatalf("%d answers stored, want 3", n)
 	}
-	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
-		t.Fatal(err)
-	}
-	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
-	_, _, page := app.get(t, "/adatum/surveys/"+sv.Slug+"/analyze", ana)
+	page := app.analysisWithViews(t, sv.Slug)
 	rows := regexp.MustCompile(`<tr><th scope="row">(\d)\. ([^<]+)</th><td class="num">(\d+)</td><td class="num">([^<]+)</td><td class="num">([^<]+)</td></tr>`).FindAllStringSubmatch(page, -1)
 	var got []string
 	for _, r := range rows {
@@ -392,6 +380,41 @@ func TestLogicFunnel(t *testing.T) {
 
 var pageURLRE = regexp.MustCompile(`data-page-url="([^"]+)"`)
 
+// carPage2 opens the car survey (or its preview) at path and answers Yes
+// on page 1: the form's token, page 2, and the address that shows page 2
+// again (pageURL).
+func (a *testApp) carPage2(t *testing.T, path string, ids map[string]string) (token, page2, again string) {
+	t.Helper()
+	_, _, first := a.do(t, "GET", path, nil, nil)
+	token, _ = formOf(t, first)
+	code, page2 := a.post(t, path, token, "", "next", "q-"+ids["own"], "Yes", "q-"+ids["kind"], "Estate")
+	m := pageURLRE.FindStringSubmatch(page2)
+	if code != 200 || m == nil {
+		t.Fatalf("page 2 = %d, with no address to show it again", code)
+	}
+	return token, page2, html.UnescapeString(m[1])
+}
+
+// analysisWithViews files the views counted so far and returns the
+// survey's analysis page, as Ana (added to Adatum) sees it.
+func (a *testApp) analysisWithViews(t *testing.T, slug string) string {
+	t.Helper()
+	ctx := context.Background()
+	if err := a.views.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	vw := worker.NewViews(a.st, worker.Config{Batch: 32, Visibility: time.Minute, MaxAttempts: 5, MaxIdle: time.Millisecond}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if _, err := vw.RunOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := testUsers(a.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	_, ana := a.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	_, _, page := a.get(t, "/adatum/surveys/"+slug+"/analyze", ana)
+	return page
+}
+
 // TestPageFromHistory: each page after the first carries the address that
 // shows it again (pages.js puts it in the browser's history in place of
 // the POST); opened, it is the same page with its answers and token, on
@@ -401,17 +424,9 @@ var pageURLRE = regexp.MustCompile(`data-page-url="([^"]+)"`)
 func TestPageFromHistory(t *testing.T) {
 	t.Parallel()
 	app := newTestApp(t)
-	ctx := context.Background()
 	sv, ids := app.carSurvey(t, "Car history")
 	path := "/survey/adatum/" + sv.Slug
-	_, _, first := app.do(t, "GET", path, nil, nil)
-	token, _ := formOf(t, first)
-	code, page2 := app.post(t, path, token, "", "next", "q-"+ids["own"], "Yes", "q-"+ids["kind"], "Estate")
-	m := pageURLRE.FindStringSubmatch(page2)
-	if code != 200 || m == nil {
-		t.Fatalf("page 2 = %d, with no address to show it again", code)
-	}
-	again := html.UnescapeString(m[1])
+	token, page2, again := app.carPage2(t, path, ids)
 	if !strings.HasPrefix(again, path+"?") || !strings.Contains(page2, "/static/pages.js") {
 		t.Fatalf("page 2's address: %s", again)
 	}
@@ -430,7 +445,7 @@ func TestPageFromHistory(t *testing.T) {
 	mustContain(t, "page 1 again", body, "Page 1 of 3", `value="Estate"`, `value="Yes" checked`)
 	// From page 1 shown again, on to the end.
 	_, state = formOf(t, body)
-	code, body = app.post(t, path, token, state, "next", "q-"+ids["own"], "Yes", "q-"+ids["kind"], "Estate")
+	code, body := app.post(t, path, token, state, "next", "q-"+ids["own"], "Yes", "q-"+ids["kind"], "Estate")
 	if code != 200 {
 		t.Fatalf("next from page 1 = %d", code)
 	}
@@ -454,18 +469,7 @@ func TestPageFromHistory(t *testing.T) {
 		}
 	}
 	// One view of page 1, one of page 2: the pages shown again count none.
-	if err := app.views.Flush(ctx); err != nil {
-		t.Fatal(err)
-	}
-	vw := worker.NewViews(app.st, worker.Config{Batch: 32, Visibility: time.Minute, MaxAttempts: 5, MaxIdle: time.Millisecond}, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if _, err := vw.RunOnce(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
-		t.Fatal(err)
-	}
-	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
-	_, _, analysis := app.get(t, "/adatum/surveys/"+sv.Slug+"/analyze", ana)
+	analysis := app.analysisWithViews(t, sv.Slug)
 	mustContain(t, "funnel", analysis, `<tr><th scope="row">1. About you</th><td class="num">1</td>`, `<tr><th scope="row">2. Your car</th><td class="num">1</td>`)
 }
 

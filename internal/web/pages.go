@@ -197,21 +197,31 @@ func (s *Server) pageURL(p surveyPage, st pageState) string {
 // counted: it is a page of a respondent already counted. A state that does
 // not open is refused (422).
 func (s *Server) showPageAgain(w http.ResponseWriter, r *http.Request, t *survey.Tenant, sv *survey.Survey, token, sealed string) error {
-	st, err := s.pageStates.open(t.Key, sv.Slug, token, sealed)
+	st, err := s.openPageURL(t, sv, token, sealed)
 	if err != nil {
-		return &survey.Error{Code: survey.EINVALID, Message: stateRefused}
+		return err
 	}
 	once, done, err := s.answerOnce(w, r, t, sv, st.Personal)
 	if err != nil || done {
 		return err
 	}
-	pages := sv.Pages()
-	st.Page = min(st.Page, len(pages)-1)
 	page := surveyPage{respondent: s.respondentOf(w, r, sv), Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Values: st.Values, Token: token, Personal: once.Token, Changing: once.Changing}
 	if _, ok := s.signer.check(t.Key, sv.Slug, token); !ok {
 		page.Token = s.signer.issue(t.Key, sv.Slug)
 	}
-	return s.renderPage(w, r, http.StatusOK, page, pages, st)
+	return s.renderPage(w, r, http.StatusOK, page, sv.Pages(), st)
+}
+
+// openPageURL opens the state a page's address carries (pageURL), made
+// for the survey and the form's token; one that does not open is refused
+// (422). The page it names is shown on the path its answers take
+// (renderPage), even when the survey has lost pages since.
+func (s *Server) openPageURL(t *survey.Tenant, sv *survey.Survey, token, sealed string) (pageState, error) {
+	st, err := s.pageStates.open(t.Key, sv.Slug, token, sealed)
+	if err != nil {
+		return pageState{}, &survey.Error{Code: survey.EINVALID, Message: stateRefused}
+	}
+	return st, nil
 }
 
 // submitSurvey takes a page of answers: Back shows the page before (its
@@ -356,10 +366,13 @@ func parsePage(w http.ResponseWriter, r *http.Request, sv *survey.Survey) error 
 		if errors.As(err, &tooBig) {
 			return &survey.Error{Code: survey.EINVALID, Message: "Your answers are too long to send."}
 		}
-		return &survey.Error{Code: survey.EINVALID, Message: "The form could not be read; please reload the page and try again."}
+		return &survey.Error{Code: survey.EINVALID, Message: formUnreadable}
 	}
 	return nil
 }
+
+// formUnreadable says a page's form could not be read.
+const formUnreadable = "The form could not be read; please reload the page and try again."
 
 // pageTurn is a page of answers as sent: the page to show next (its
 // values are every answer so far), the survey's pages, the state of the

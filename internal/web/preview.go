@@ -203,14 +203,12 @@ func (s *Server) showPreview(w http.ResponseWriter, r *http.Request) error {
 		// A page of the preview again, from the browser's history
 		// (pageURL, as for respondents).
 		token := q.Get("t")
-		st, err := s.pageStates.open(t.Key, sv.Slug, token, q.Get("s"))
+		st, err := s.openPageURL(t, sv, token, q.Get("s"))
 		if err != nil || !strings.HasPrefix(token, "preview-") {
 			return &survey.Error{Code: survey.EINVALID, Message: stateRefused}
 		}
-		pages := sv.Pages()
-		st.Page = min(st.Page, len(pages)-1)
 		p := surveyPage{respondent: s.respondentOf(w, r, sv), Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Values: st.Values, Token: token, Preview: link}
-		return s.renderPage(w, r, http.StatusOK, p, pages, st)
+		return s.renderPage(w, r, http.StatusOK, p, sv.Pages(), st)
 	}
 	return s.renderPreview(w, r, t, sv, link, "")
 }
@@ -226,14 +224,21 @@ func (s *Server) renderPreview(w http.ResponseWriter, r *http.Request, t *survey
 // state is sealed to it, and its shuffles follow it.
 func previewToken() string { return "preview-" + rand.Text() }
 
-// previewPath is pathProbe for a preview's page (path.js).
-func (s *Server) previewPath(w http.ResponseWriter, r *http.Request) error {
-	link := chi.URLParam(r, "link")
+// readPreview reads the form of a preview's page (its definition, when
+// it carries one, within bounds) and the survey it previews.
+func (s *Server) readPreview(w http.ResponseWriter, r *http.Request) (link string, t *survey.Tenant, sv *survey.Survey, def string, err error) {
+	link = chi.URLParam(r, "link")
 	r.Body = http.MaxBytesReader(w, r.Body, maxPreviewDef+maxAnswerBody+maxSealedState)
 	if err := r.ParseForm(); err != nil {
-		return &survey.Error{Code: survey.EINVALID, Message: "The form could not be read; please reload the page and try again."}
+		return "", nil, nil, "", &survey.Error{Code: survey.EINVALID, Message: formUnreadable}
 	}
-	t, sv, _, err := s.previewSurvey(w, r, link)
+	t, sv, def, err = s.previewSurvey(w, r, link)
+	return link, t, sv, def, err
+}
+
+// previewPath is pathProbe for a preview's page (path.js).
+func (s *Server) previewPath(w http.ResponseWriter, r *http.Request) error {
+	link, t, sv, _, err := s.readPreview(w, r)
 	if err != nil || sv == nil {
 		return err
 	}
@@ -244,12 +249,7 @@ func (s *Server) previewPath(w http.ResponseWriter, r *http.Request) error {
 // as for a respondent, the page's checks, and at the end the preview's
 // last page, which says that nothing was stored.
 func (s *Server) stepPreview(w http.ResponseWriter, r *http.Request) error {
-	link := chi.URLParam(r, "link")
-	r.Body = http.MaxBytesReader(w, r.Body, maxPreviewDef+maxAnswerBody+maxSealedState)
-	if err := r.ParseForm(); err != nil {
-		return &survey.Error{Code: survey.EINVALID, Message: "The form could not be read; please reload the page and try again."}
-	}
-	t, sv, def, err := s.previewSurvey(w, r, link)
+	link, t, sv, def, err := s.readPreview(w, r)
 	if err != nil || sv == nil {
 		return err
 	}

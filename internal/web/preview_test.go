@@ -191,14 +191,7 @@ func TestPreviewPageFromHistory(t *testing.T) {
 	app := newTestApp(t)
 	sv, ids := app.carSurveyIn(t, "Car preview history", survey.Draft)
 	link := app.previewLink(t, sv.Slug)
-	_, _, first := app.do(t, "GET", link, nil, nil)
-	token, _ := formOf(t, first)
-	code, page2 := app.post(t, link, token, "", "next", "q-"+ids["own"], "Yes", "q-"+ids["kind"], "Estate")
-	m := pageURLRE.FindStringSubmatch(page2)
-	if code != 200 || m == nil {
-		t.Fatalf("page 2 = %d, with no address to show it again", code)
-	}
-	again := html.UnescapeString(m[1])
+	_, _, again := app.carPage2(t, link, ids)
 	if !strings.HasPrefix(again, link+"?") {
 		t.Fatalf("page 2's address: %s", again)
 	}
