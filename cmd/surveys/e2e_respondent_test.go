@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
@@ -63,6 +64,8 @@ func TestBrowserRespondentPage(t *testing.T) {
 		axeCheck("respondent survey"),
 		chromedp.Click(`button[type=submit]`),
 		chromedp.WaitVisible(`#form-errors`),
+		// (The browser focuses the autofocus control as it next paints.)
+		chromedp.Poll(`document.activeElement.id === "form-errors"`, nil, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(time.Minute)),
 		chromedp.Evaluate(`document.activeElement.id`, &focused),
 		axeCheck("respondent survey refused (422)"))
 	if focused != "form-errors" {
