@@ -227,6 +227,16 @@ func chooseKind(i, kind string) chromedp.Action {
 	}
 }
 
+// openQuestion opens the designer's card of question pos (1-based) as a
+// person does, by clicking its line, unless it is open already.
+func openQuestion(pos int) chromedp.Action {
+	return chromedp.Evaluate(fmt.Sprintf(`(() => {
+		const d = document.querySelector("#q-%d > details.dq-card");
+		if (!d.open) d.querySelector("summary").click();
+		return d.open;
+	})()`, pos), nil)
+}
+
 // newBrowserTest starts the app (its account ana@adatum.example) and a
 // browser, and returns the app's address, a run in the browser that fails
 // the test on an error, and the accessibility check.

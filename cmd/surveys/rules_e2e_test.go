@@ -222,6 +222,7 @@ func TestBrowserRuleEditor(t *testing.T) {
 	// Refused: the car question removed while rules look at it.
 	run("car removed",
 		choose(`#q2-if-0-op`, "equals", false),
+		openQuestion(1),
 		clickAndLoad(`button[aria-label="Remove question 1"]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`#q1-if-0-question`, chromedp.ByQuery),
 		clickAndLoad(`.dz-bar button[value=save]`, chromedp.ByQuery),

@@ -268,8 +268,8 @@ func TestBrowserEveryScreen(t *testing.T) {
 		{"delete-forever", "/adatum/surveys/" + pilot.Slug + "/delete-forever", `main form`, "cannot be undone"},
 		{"new-survey", "/adatum/surveys/new", `#title`, "Question"},
 		{"import", "/adatum/surveys/import", `main form`, "definition"},
-		{"designer", sp + "/edit", `main`, "Edit survey"}, // published, with answers: still editable
-		{"designer-rules", "/adatum/surveys/" + commute.Slug + "/edit", `.dl-rule`, "Show this question only if"},
+		{"designer", sp + "/edit", `main`, "Edit survey"},                                           // published, with answers: still editable
+		{"designer-rules", "/adatum/surveys/" + commute.Slug + "/edit", `.dl-rule`, "2 conditions"}, // cards collapsed, a jump open
 		{"preview", sp + "/preview", `main form`, s.Questions[0].Text},
 		{"share", sp + "/share", `img.qr`, "Public link"},
 		{"analysis", sp + "/analyze", `#transfer .transfer-status`, "Last copy requested"}, // with its transfer section
@@ -347,6 +347,28 @@ func TestBrowserEveryScreen(t *testing.T) {
 	// Back to English (the menu's choice is remembered on /survey).
 	run("english again", chromedp.Navigate(base+"/survey/adatum/"+s.Slug+"?lang=en"), chromedp.WaitVisible(`main form`, chromedp.ByQuery))
 
+	// The designer with a question's card open (its rules) and the focus
+	// on a card's drag handle.
+	for _, w := range []int{390, 1280} {
+		var main, focused string
+		what := fmt.Sprintf("designer-card-open (%d px)", w)
+		run(what,
+			chromedp.EmulateViewport(int64(w), 900),
+			chromedp.Navigate(base+"/adatum/surveys/"+commute.Slug+"/edit"),
+			chromedp.WaitVisible(`#q-3 .dq-line`, chromedp.ByQuery),
+			openQuestion(3),
+			chromedp.WaitVisible(`#q2-if-0-question`, chromedp.ByQuery),
+			chromedp.Focus(`#q2-handle`, chromedp.ByQuery),
+			chromedp.Evaluate(`document.activeElement.id`, &focused),
+			chromedp.Text(`main`, &main, chromedp.ByQuery),
+			noSidewaysScroll(t, what),
+			shot(fmt.Sprintf("designer-card-open-%d", w)),
+			axeCheck(what))
+		if !strings.Contains(main, "Show this question only if") || focused != "q2-handle" {
+			t.Errorf("the %s page (focus on %q) lacks its open card:\n%s", what, focused, main)
+		}
+	}
+
 	// Hiding an answered question of the published survey asks first: the
 	// confirmation names it and the answers; back to the designer, nothing
 	// saved.
@@ -356,6 +378,8 @@ func TestBrowserEveryScreen(t *testing.T) {
 		run(what,
 			chromedp.EmulateViewport(int64(w), 900),
 			chromedp.Navigate(base+sp+"/edit"),
+			chromedp.WaitVisible(`#q-1 .dq-line`, chromedp.ByQuery),
+			openQuestion(1),
 			chromedp.WaitVisible(`#q0-hidden`, chromedp.ByQuery),
 			chromedp.Click(`#q0-hidden`, chromedp.ByQuery),
 			clickAndLoad(`.dz-bar button[value=save]`, chromedp.ByQuery),

@@ -288,6 +288,7 @@ func teamdayFixTypo(t *testing.T, editor func(string, ...chromedp.Action), page 
 		chromedp.Navigate(base+"/adatum/surveys/"+sv.Slug+"/edit"),
 		chromedp.WaitVisible(`#q0-text`, chromedp.ByQuery),
 		page("designer-published"),
+		openQuestion(1),
 		chromedp.Evaluate(`document.getElementById("q0-text").value = ""`, nil),
 		chromedp.SendKeys(`#q0-text`, "Anything else to tell us?", chromedp.ByQuery),
 		clickAndLoad(`button[name=action][value=save]`, chromedp.ByQuery),

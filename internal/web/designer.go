@@ -164,6 +164,9 @@ type designerQuestion struct {
 	// If is "Show this question only if…" (designer_logic.go).
 	If designerCondition
 
+	// Open: its card is shown whole, not as its one line (openCards).
+	Open bool
+
 	orig  int // the row's index in the posted form
 	moved int // -1 moved up, +1 moved down by its position field
 }
@@ -293,7 +296,7 @@ func (q *designerQuestion) setKind() {
 func defaultKind() survey.QuestionType { return survey.Kinds()[0].Type() }
 
 func newDesignerQuestion() designerQuestion {
-	q := designerQuestion{Q: survey.Question{Type: defaultKind()}, orig: -1}
+	q := designerQuestion{Q: survey.Question{Type: defaultKind()}, orig: -1, Open: true}
 	q.setKind()
 	return q
 }
@@ -308,7 +311,7 @@ func parseDesignerQuestion(f url.Values, i int) designerQuestion {
 		Text: f.Get(p + "text"), Type: survey.QuestionType(f.Get(p + "type")), Help: f.Get(p + "help"), Optional: on("optional"),
 		Other: on("other"), Shuffle: on("shuffle"), Min: f.Get(p + "min"), Max: f.Get(p + "max"), Integer: on("integer"),
 		Format: f.Get(p + "format"), LowLabel: f.Get(p + "low"), HighLabel: f.Get(p + "high"),
-	}, Choices: f.Get(p + "choices"), Rows: f.Get(p + "rows"), Scale: strings.TrimSpace(f.Get(p + "scale"))}
+	}, Choices: f.Get(p + "choices"), Rows: f.Get(p + "rows"), Scale: strings.TrimSpace(f.Get(p + "scale")), Open: on("open")}
 	q.Pos = i + 1
 	q.Sec, _ = strconv.Atoi(f.Get(p + "section"))
 	q.If = parseCondition(f, p+"if")
@@ -417,7 +420,8 @@ func sortQuestions(qs []designerQuestion) {
 
 // questionAction applies a question's button (action "up.N", "down.N",
 // "dup.N", "remove.N" or "refresh.N", N the question's index in the
-// posted form)
+// posted form; "moved.N" is question N dropped where its position field
+// says, by designer.js)
 // and returns the position (1-based) of the question the page lands on
 // (0 for none) and the id of the control to focus there.
 func questionAction(qs *[]designerQuestion, action string) (land int, focus string, ok bool) {
@@ -433,7 +437,7 @@ func questionAction(qs *[]designerQuestion, action string) (land int, focus stri
 		}
 	}
 	if at < 0 {
-		return 0, "", verb == "up" || verb == "down" || verb == "dup" || verb == "remove" || verb == "refresh"
+		return 0, "", verb == "up" || verb == "down" || verb == "dup" || verb == "remove" || verb == "refresh" || verb == "moved"
 	}
 	list := *qs
 	switch verb {
@@ -441,6 +445,10 @@ func questionAction(qs *[]designerQuestion, action string) (land int, focus stri
 		// A change of kind without JavaScript: the page again, with the
 		// new kind's settings and everything typed.
 		focus = "type"
+	case "moved":
+		// Dragged and dropped: parseQuestions put it where its position
+		// field says; the focus on its handle.
+		focus = "handle"
 	case "up":
 		to := max(at-1, 0)
 		if to != at && list[to].Sec != list[at].Sec {
@@ -470,8 +478,9 @@ func questionAction(qs *[]designerQuestion, action string) (land int, focus stri
 		if len(list) >= survey.MaxQuestions {
 			return at + 1, "q" + strconv.Itoa(at) + "-dup", true
 		}
+		closeCards(list)
 		c := list[at]
-		c.Q.ID, c.orig, c.moved = "", -1, 0
+		c.Q.ID, c.orig, c.moved, c.Open = "", -1, 0, true
 		c.Q.Text = strings.TrimSpace(c.Q.Text + " (copy)")
 		c.Q.Hidden = false
 		c.If.Rules = slices.Clone(c.If.Rules)
@@ -658,6 +667,7 @@ func (s *Server) renderDesigner(w http.ResponseWriter, r *http.Request, status i
 		p.setErrors(p.Errors)
 	}
 	p.prepareLogic()
+	p.openCards()
 	if len(p.Problems) > 0 || p.Message != "" {
 		// A refused form: focus on its summary of problems.
 		p.Focus = "designer-errors"
@@ -668,6 +678,29 @@ func (s *Server) renderDesigner(w http.ResponseWriter, r *http.Request, status i
 		return
 	}
 	s.render(w, r, status, "designer", p)
+}
+
+// closeCards shows the questions' cards as their one line, before a new
+// one opens (openCards opens again those with a problem).
+func closeCards(qs []designerQuestion) {
+	for i := range qs {
+		qs[i].Open = false
+	}
+}
+
+// openCards opens the question cards that must be seen whole: the ones
+// open in the browser (their field "open"), new ones, those with a
+// problem, the one holding the control to focus, and a survey's only
+// question. The others show their one line.
+func (p *designerPage) openCards() {
+	for i := range p.Questions {
+		q := &p.Questions[i]
+		q.Open = q.Open || len(q.Errors) > 0 || len(q.If.Errors) > 0 || len(p.Questions) == 1 ||
+			(strings.HasPrefix(p.Focus, "q"+strconv.Itoa(i)+"-") && !strings.HasSuffix(p.Focus, "-handle"))
+		for _, r := range q.If.Rules {
+			q.Open = q.Open || len(r.Errors) > 0
+		}
+	}
 }
 
 // newSurvey shows an empty designer.
@@ -708,6 +741,7 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	case "add":
 		if len(page.Questions) < survey.MaxQuestions {
+			closeCards(page.Questions)
 			q := newDesignerQuestion()
 			q.Sec = max(len(page.Sections)-1, 0) // to the last section
 			page.Questions = append(page.Questions, q)
@@ -736,6 +770,11 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 			return nil
 		}
 		if _, focus, ok := questionAction(&page.Questions, action); ok {
+			if r.PostForm.Get("focus") == "handle" && (strings.HasSuffix(focus, "-up") || strings.HasSuffix(focus, "-down")) {
+				// Moved by the arrow keys on its handle: the focus stays
+				// on the handle, wherever the card went.
+				focus = focus[:strings.LastIndexByte(focus, '-')] + "-handle"
+			}
 			page.Focus = focus
 			s.renderDesigner(w, r, http.StatusOK, page)
 			return nil

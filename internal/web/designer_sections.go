@@ -121,6 +121,7 @@ func (p *designerPage) sectionAction(action string) (focus, refused string, ok b
 		at = len(p.Sections) - 1
 		p.renumberSections()
 		if len(p.Questions) < survey.MaxQuestions {
+			closeCards(p.Questions)
 			q := newDesignerQuestion()
 			q.Sec = at
 			p.Questions = append(p.Questions, q)
@@ -133,6 +134,7 @@ func (p *designerPage) sectionAction(action string) (focus, refused string, ok b
 		if len(p.Questions) >= survey.MaxQuestions {
 			return "", "A survey has at most " + strconv.Itoa(survey.MaxQuestions) + " questions.", true
 		}
+		closeCards(p.Questions)
 		q := newDesignerQuestion()
 		q.Sec = at
 		p.Questions = append(p.Questions, q)

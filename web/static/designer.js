@@ -10,7 +10,12 @@
 //   second after the last keystroke), the status line says "Saving…",
 //   "Saved" or "Not saved: …"; a survey saved elsewhere since is never
 //   overwritten: the line says by whom and offers to reload;
-// - leaving with edits not saved asks first.
+// - leaving with edits not saved asks first;
+// - a question's card opens (its one line, a summary) closing the others,
+//   and its line follows what is typed; its handle drags it to another
+//   place (SortableJS, vendored) or moves it with the arrow keys: the
+//   page again with the card there ("moved.N", "up.N", "down.N") and the
+//   focus on its handle.
 (function () {
   "use strict";
   var live = document.getElementById("designer-live");
@@ -41,6 +46,78 @@
       var hint = document.getElementById(sel.id + "-hint");
       if (hint) hint.hidden = true;
     });
+    var blocks = document.getElementById("dz-blocks");
+    var handles = f.querySelectorAll(".dq-handle");
+    Array.prototype.forEach.call(handles, function (h) { h.hidden = handles.length < 2; });
+    if (blocks && window.Sortable && handles.length > 1) {
+      window.Sortable.create(blocks, {
+        handle: ".dq-handle", draggable: ".dq", animation: 150, forceFallback: true,
+        ghostClass: "dq-ghost", chosenClass: "dq-chosen",
+        onEnd: function (e) { if (e.oldIndex !== e.newIndex) dropped(e.item); }
+      });
+    }
+  }
+
+  // dropped numbers the cards as they now stand, each in the section
+  // whose panel is above it, and asks for the page with card there.
+  function dropped(card) {
+    var pos = 0, sec = 0;
+    Array.prototype.forEach.call(document.getElementById("dz-blocks").children, function (el) {
+      var m = el.classList.contains("dz-section") && /^s(\d+)-panel$/.exec(el.id);
+      if (m) { sec = +m[1]; return; }
+      if (!el.classList.contains("dq")) return;
+      pos++;
+      var i = el.getAttribute("data-q"), f = form();
+      var p = f.elements["q." + i + ".pos"], s = f.elements["q." + i + ".section"];
+      if (p) p.value = pos;
+      if (s) s.value = sec;
+    });
+    edit(action("moved." + card.getAttribute("data-q")));
+  }
+
+  // action is a button of the form's, made here: the server's own
+  // action for what was done by other means.
+  function action(value) {
+    var b = document.createElement("button");
+    b.name = "action"; b.value = value;
+    return b;
+  }
+
+  // A card's line opened by the person closes the other cards (not those
+  // with a problem); a card's field "open" says whether it is, so the
+  // page sent back keeps them as they were.
+  live.addEventListener("click", function (e) {
+    var line = e.target.closest && e.target.closest(".dq-line");
+    if (!line || line.parentNode.open) return;
+    Array.prototype.forEach.call(form().querySelectorAll(".dq-card[open]"), function (d) {
+      if (d !== line.parentNode && !d.closest(".dq").classList.contains("has-error")) d.open = false;
+    });
+  });
+  live.addEventListener("toggle", function (e) {
+    var d = e.target;
+    if (!d.classList || !d.classList.contains("dq-card")) return;
+    var open = d.parentNode.querySelector(".dq-open");
+    if (open) open.value = d.open ? "1" : "";
+  }, true);
+  // The arrow keys on a card's handle move it, as its Up and Down
+  // buttons do, the focus staying on the handle.
+  live.addEventListener("keydown", function (e) {
+    var h = e.target;
+    if (!h.classList || !h.classList.contains("dq-handle") || (e.key !== "ArrowUp" && e.key !== "ArrowDown")) return;
+    e.preventDefault();
+    var b = document.getElementById(h.id.replace(/-handle$/, e.key === "ArrowUp" ? "-up" : "-down"));
+    if (b && !b.disabled) edit(b, { focus: "handle" });
+  });
+  // A card's line says what its question says, as it is typed.
+  function follow(el) {
+    var card = el.closest && el.closest(".dq");
+    if (!card) return;
+    if (/-text$/.test(el.id)) {
+      var t = card.querySelector(".dq-line-text");
+      t.textContent = el.value.trim() || "Untitled question";
+      t.classList.toggle("dq-untitled", !el.value.trim());
+    }
+    if (/-optional$/.test(el.id)) card.querySelector(".dq-line-req").textContent = el.checked ? "Optional" : "Required";
   }
 
   // land focuses what the page would: its summary of problems, or the
@@ -78,17 +155,19 @@
 
   // body is the form as the browser would post it (urlencoded), with
   // button's action.
-  function body(f, button) {
+  function body(f, button, extra) {
     var fd = new URLSearchParams(new FormData(f));
     if (button && button.name) fd.append(button.name, button.value);
+    for (var k in extra || {}) fd.append(k, extra[k]);
     return fd;
   }
 
-  // edit posts the form with button's action and puts the answer in place.
-  function edit(button) {
+  // edit posts the form with button's action (and the fields extra) and
+  // puts the answer in place.
+  function edit(button, extra) {
     return send(function () {
       var f = form();
-      return fetch(f.getAttribute("action"), { method: "POST", body: body(f, button), headers: { "X-Designer": "live" }, credentials: "same-origin" })
+      return fetch(f.getAttribute("action"), { method: "POST", body: body(f, button, extra), headers: { "X-Designer": "live" }, credentials: "same-origin" })
         .then(function (res) {
           // The designer again (200, or 422 and the like with its
           // problems), or an error page: that one the old way.
@@ -179,6 +258,7 @@
     var sel = e.target;
     if (!sel.classList) return;
     if (sel.classList.contains("dl-op")) showValue(sel);
+    follow(sel);
     if (sel.classList.contains("dq-type") || sel.classList.contains("dl-q")) {
       var button = document.getElementById(sel.getAttribute("data-apply"));
       if (button) { edit(button); return; }
@@ -186,7 +266,8 @@
     dirty = true;
     if (form().hasAttribute("data-autosave")) schedule();
   });
-  live.addEventListener("input", function () {
+  live.addEventListener("input", function (e) {
+    follow(e.target);
     dirty = true;
     if (form().hasAttribute("data-autosave")) schedule();
   });
