@@ -48,18 +48,30 @@ SLOW_PACKAGES := ./cmd/surveys ./internal/web ./internal/worker ./internal/store
 # its locks go unseen and the detector reports races that are not there).
 RACE_FLAGS := -race -gcflags='modernc.org/...=-d=checkptr=0'
 
+# The browser tests (cmd/surveys, in a real Chromium) run without the race
+# detector, four at a time, beside the rest: they mostly wait on the
+# browser (autosave's second, the workers' polls, rendering), and under
+# -race their in-process server cost more CPU than any other package. The
+# handlers and workers they drive run under -race in internal/web,
+# internal/worker and cmd/surveys' other end-to-end tests (crashes,
+# migrations, views, mail, webhooks).
+BROWSER_TESTS := Browser|InTheBrowser|IntegrationsEndToEnd
+
 # npm's install (mostly waiting on the disk) runs beside go vet (the CPU).
 test: debs
 	@$(MAKE) --no-print-directory tools & npm=$$!; \
 	$(GO) vet ./...; vet=$$?; wait $$npm && exit $$vet
-	$(GO) test $(RACE_FLAGS) -count=1 -timeout 60m $(SLOW_PACKAGES) \
-		$$($(GO) list ./... | grep -v -x -e '.*/cmd/surveys' -e '.*/internal/web' -e '.*/internal/worker' -e '.*/internal/store')
+	@$(GO) test -count=1 -timeout 60m -parallel 4 -run '$(BROWSER_TESTS)' ./cmd/surveys & browser=$$!; \
+	$(GO) test $(RACE_FLAGS) -count=1 -timeout 60m -skip '$(BROWSER_TESTS)' $(SLOW_PACKAGES) \
+		$$($(GO) list ./... | grep -v -x -e '.*/cmd/surveys' -e '.*/internal/web' -e '.*/internal/worker' -e '.*/internal/store'); race=$$?; \
+	wait $$browser; browser=$$?; echo "race-detector tests: exit $$race; browser tests: exit $$browser"; \
+	[ $$race -eq 0 ] && [ $$browser -eq 0 ]
 
 # make screenshots runs the browser tests keeping a picture of every page
 # they visit in artifacts/screenshots/ (make test takes none: they are for
 # people to look at, and cost more than the checks).
 screenshots: tools debs
-	SURVEYS_SCREENSHOTS=1 $(GO) test -count=1 -run 'Browser|InTheBrowser|IntegrationsEndToEnd' ./cmd/surveys
+	SURVEYS_SCREENSHOTS=1 $(GO) test -count=1 -parallel 4 -run '$(BROWSER_TESTS)' ./cmd/surveys
 
 lint:
 	$(GO) vet ./...
