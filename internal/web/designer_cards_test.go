@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/surveys-dev/surveys/internal/survey"
 )
 
 // cardRE finds each question card of the designer and whether it is open.
@@ -38,8 +40,7 @@ func TestDesignerCards(t *testing.T) {
 	if _, err := testUsers(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
-	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
-	live := map[string]string{"Cookie": "surveys_session=" + c.Value, "X-Designer": "live"}
+	live := map[string]string{"Cookie": sessionOf(t, app, "adatum", "ana@adatum.example", survey.Admin), "X-Designer": "live"}
 
 	cases := []struct {
 		name   string

@@ -123,10 +123,8 @@ func TestAllowEmbedSiteFromSharePage(t *testing.T) {
 	if _, err := users.AddMember(ctx, "adatum", "vic@adatum.example", "correct horse battery", survey.Viewer); err != nil {
 		t.Fatal(err)
 	}
-	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
-	ana := map[string]string{"Cookie": "surveys_session=" + c.Value}
-	_, c = app.signIn(t, "adatum", "vic@adatum.example", "correct horse battery")
-	vic := map[string]string{"Cookie": "surveys_session=" + c.Value}
+	ana := map[string]string{"Cookie": sessionOf(t, app, "adatum", "ana@adatum.example", survey.Admin)}
+	vic := map[string]string{"Cookie": sessionOf(t, app, "adatum", "vic@adatum.example", survey.Viewer)}
 	share := "/adatum/surveys/" + app.adatum.Slug + "/share"
 	allow := "/adatum/surveys/" + app.adatum.Slug + "/embed-site"
 
