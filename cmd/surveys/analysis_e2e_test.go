@@ -92,7 +92,7 @@ func TestBrowserAnalysisOnAPhone(t *testing.T) {
 	page := base + "/adatum/surveys/" + s.Slug + "/analyze"
 	var total string
 	for deadline := time.Now().Add(2 * time.Minute); total != fmt.Sprint(n) && time.Now().Before(deadline); {
-		run("analysis", chromedp.Navigate(page), chromedp.Text(`.big-number`, &total))
+		run("analysis", chromedp.Navigate(page), bigNumber(&total))
 		time.Sleep(200 * time.Millisecond)
 	}
 	if total != fmt.Sprint(n) {
@@ -141,7 +141,7 @@ func TestBrowserAnalysisOnAPhone(t *testing.T) {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(2 * time.Minute); live != fmt.Sprint(n+3) && time.Now().Before(deadline); {
-		run("analysis, waiting", chromedp.Sleep(time.Second), chromedp.Text(`.big-number`, &live))
+		run("analysis, waiting", chromedp.Sleep(time.Second), bigNumber(&live))
 	}
 	run("analysis, updated",
 		chromedp.Text(`.live-news`, &news),

@@ -91,7 +91,7 @@ func TestChoiceKindsInTheBrowser(t *testing.T) {
 		chromedp.WaitVisible(`table.table`))
 	var total string
 	for deadline := time.Now().Add(2 * time.Minute); total != "1" && time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
-		run("analysis", chromedp.Navigate("http://"+m.Addr()+"/adatum/surveys/"+s.Slug+"/analyze"), chromedp.Text(`.big-number`, &total))
+		run("analysis", chromedp.Navigate("http://"+m.Addr()+"/adatum/surveys/"+s.Slug+"/analyze"), bigNumber(&total))
 	}
 	if total != "1" {
 		t.Fatalf("analysis shows %q answers, want 1", total)

@@ -142,7 +142,7 @@ func TestBrowserPersonalLinks(t *testing.T) {
 	// One answer counted.
 	var total string
 	for deadline := time.Now().Add(2 * time.Minute); total != "1" && time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
-		run("analysis", chromedp.Navigate(base+sp+"/analyze"), chromedp.Text(`.big-number`, &total, chromedp.ByQuery))
+		run("analysis", chromedp.Navigate(base+sp+"/analyze"), bigNumber(&total))
 	}
 	if total != "1" {
 		t.Fatalf("analysis counts %q answers, want 1", total)

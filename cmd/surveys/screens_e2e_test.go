@@ -236,7 +236,7 @@ func TestBrowserEveryScreen(t *testing.T) {
 	sp := "/adatum/surveys/" + s.Slug
 	var total string
 	for deadline := time.Now().Add(2 * time.Minute); total != fmt.Sprint(n) && time.Now().Before(deadline); {
-		run("analysis", chromedp.Navigate(base+sp+"/analyze"), chromedp.Text(`.big-number`, &total, chromedp.ByQuery))
+		run("analysis", chromedp.Navigate(base+sp+"/analyze"), bigNumber(&total))
 		if total != fmt.Sprint(n) {
 			time.Sleep(200 * time.Millisecond)
 		}
