@@ -155,6 +155,27 @@ func (sum *SurveyAnswersSummary) Add(a SurveyAnswer) {
 	}
 }
 
+// AddAll counts answers into the summary, as Add does each in turn: they
+// are added to a summary of their own, which is then merged (an exact
+// merge: see keepWords). A question holding MaxSummaryWords words or
+// values is thus bounded once for all the answers, not once per answer,
+// which would cost a pass over its words for each (the worker's merge of
+// a batch).
+func (sum *SurveyAnswersSummary) AddAll(answers []SurveyAnswer) {
+	switch len(answers) {
+	case 0:
+		return
+	case 1:
+		sum.Add(answers[0])
+		return
+	}
+	var part SurveyAnswersSummary
+	for _, a := range answers {
+		part.Add(a)
+	}
+	sum.Merge(&part)
+}
+
 // Merge adds the counts of other into sum, question by question ID, part
 // by part: whatever a question's kind, so a question whose type changed
 // keeps every count.
@@ -262,7 +283,8 @@ func addChoice(cs []ChoiceCount, answer string) []ChoiceCount {
 	return append(cs, ChoiceCount{Answer: answer, Count: 1})
 }
 
-// addWords counts the words of text.
+// addWords counts the words of text. Words gives none longer than
+// MaxWordLength, so only the bound on their number is kept here.
 func (qs *QuestionAnswersSummary) addWords(text string) {
 	if qs.Words == nil {
 		qs.Words = map[string]int64{}
@@ -270,7 +292,7 @@ func (qs *QuestionAnswersSummary) addWords(text string) {
 	for _, w := range Words(text) {
 		qs.Words[w]++
 	}
-	qs.keepWords()
+	qs.OtherWords += keepFirst(qs.Words, MaxSummaryWords)
 }
 
 // RestoreEmpty gives back the empty counts that a decoded summary's JSON

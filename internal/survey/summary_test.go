@@ -210,6 +210,17 @@ func TestSummaryMergeOrderIndependent(t *testing.T) {
 			t.Fatalf("round %d: merged summary differs from the whole: %d words, other %d; want %d, other %d",
 				round, len(got.Questions[0].Words), got.Questions[0].OtherWords, len(q.Words), q.OtherWords)
 		}
+		// Batches of any size added with AddAll, as the worker does.
+		batched := NewSummary(validSurvey())
+		for rest := answers; len(rest) > 0; {
+			n := min(rnd.IntN(40), len(rest))
+			batched.AddAll(rest[:n])
+			rest = rest[n:]
+		}
+		if !reflect.DeepEqual(whole, batched) {
+			t.Fatalf("round %d: summary added in batches differs from the whole: %d words, other %d; want %d, other %d",
+				round, len(batched.Questions[0].Words), batched.Questions[0].OtherWords, len(q.Words), q.OtherWords)
+		}
 	}
 }
 

@@ -131,7 +131,9 @@ func benchAnswers(b *testing.B, texts, length, together int, hooks bool, subscri
 // when each answer came in its own queue message (as at a steady rate,
 // when the web side's enqueues keep up and no answers share a message):
 // 320 such messages queued, then drained by RunOnce, over the embedded
-// store. The load run's open-loop step measures the same end to end.
+// store. Its texts carry numbers, as the load run's do, so the text
+// question's summary is soon at its bound of distinct words. The load
+// run's open-loop step measures the same end to end.
 func BenchmarkMergeCapacity(b *testing.B) {
 	ctx := context.Background()
 	st := counting.New(backends.Local(b))
@@ -149,12 +151,18 @@ func BenchmarkMergeCapacity(b *testing.B) {
 	if err := store.NewSurveyStore(st).Create(ctx, s); err != nil {
 		b.Fatal(err)
 	}
-	values := map[string]string{s.Questions[0].ID: "4", s.Questions[1].ID: "Green", s.Questions[2].ID: "good fast service"}
+	values := map[string]string{s.Questions[0].ID: "4", s.Questions[1].ID: "Green"}
 	n := store.NewNotifier(store.NewSurveyAnswerStore(st), 1)
 	w := worker.New(st, worker.DefaultConfig, quiet, nil)
 	const messages = 320
+	sent := 0
 	queue := func() {
 		for range messages {
+			// Texts as the load run types them: a phrase and a number, so
+			// that the question soon holds more distinct words than a
+			// summary keeps (survey.MaxSummaryWords).
+			sent++
+			values[s.Questions[2].ID] = fmt.Sprintf("good fast service #%d", sent*7919%100000)
 			a, err := survey.NewAnswer(s, survey.Forms(values))
 			if err != nil {
 				b.Fatal(err)

@@ -356,6 +356,7 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 		base := sum.Len()
 		changed := false
 		var fresh []string
+		var adding []survey.SurveyAnswer           // the fresh answers, in order
 		known := map[string]*survey.SurveyAnswer{} // the fresh answers, by ID
 		var created []time.Time                    // of the fresh answers, for the delay metric
 		counted := map[string]bool{}
@@ -453,7 +454,7 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 					continue
 				}
 				counted[a.ID] = true
-				sum.Add(*a)
+				adding = append(adding, *a)
 				fresh = append(fresh, a.ID)
 				known[a.ID] = a
 				if !a.CreatedOn.IsZero() {
@@ -463,6 +464,9 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 			sum.AppliedMessages = append(sum.AppliedMessages, m.ID)
 			changed = true
 		}
+		// The batch's answers counted at once: a text question's words
+		// are bounded once a batch, not once an answer (AddAll).
+		sum.AddAll(adding)
 		if w.trim(key, sum) {
 			changed = true
 		}
