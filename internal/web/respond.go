@@ -5,7 +5,9 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -291,16 +293,34 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 	token := s.signer.issue(t.Key, sv.Slug)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(form.head)
-	_, _ = w.Write([]byte(token))
-	if form.challenge {
-		_, _ = w.Write(form.mid)
-		_, _ = w.Write([]byte(s.signer.challenge(token)))
-	}
-	_, _ = w.Write(form.tail)
+	writePage(w, form, token, s.signer.challenge)
 	s.countView(t, sv)
 	return nil
+}
+
+// pageBufs holds the buffers writePage fills.
+var pageBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// writePage writes the pre-rendered form with its token (and its challenge,
+// if it has one) in one piece with its length: one or two writes to the
+// connection, where a response written in parts goes out chunked in as
+// many as five.
+func writePage(w http.ResponseWriter, f *form, token string, challenge func(string) string) {
+	bp := pageBufs.Get().(*[]byte)
+	b := append((*bp)[:0], f.head...)
+	b = append(b, token...)
+	if f.challenge {
+		b = append(b, f.mid...)
+		b = append(b, challenge(token)...)
+	}
+	b = append(b, f.tail...)
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(b)
+	if cap(b) <= 1<<20 {
+		*bp = b
+		pageBufs.Put(bp)
+	}
 }
 
 // countView counts a view of the survey's form.

@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -279,6 +280,19 @@ func TestPublicPages(t *testing.T) {
 			}
 		})
 	}
+	// The first page, rendered once and kept, goes out whole with its
+	// length (not chunked), each time with a token of its own.
+	var tokens []string
+	for range 2 {
+		code, h, body := app.do(t, "GET", app.path(), nil, nil)
+		if code != http.StatusOK || h.Get("Content-Length") != strconv.Itoa(len(body)) {
+			t.Fatalf("GET %s = %d with Content-Length %q, want 200 and %d", app.path(), code, h.Get("Content-Length"), len(body))
+		}
+		tokens = append(tokens, tokenOf(t, body))
+	}
+	if tokens[0] == tokens[1] {
+		t.Errorf("two GETs of the first page carry the same token %q", tokens[0])
+	}
 	// Closed surveys refuse answers too.
 	code, _, _ := app.do(t, "POST", "/survey/adatum/"+closed.Slug, url.Values{"token": {"x"}}, nil)
 	if code != http.StatusGone {
@@ -401,4 +415,14 @@ func FuzzSubmitForm(f *testing.F) {
 // cost of production hashes is checked in the store's tests.
 func testUsers(st storage.Storage) *store.UserStore {
 	return store.NewUserStore(st).WithCost(bcrypt.MinCost)
+}
+
+// tokenOf returns the form token of a survey page.
+func tokenOf(t *testing.T, body string) string {
+	t.Helper()
+	m := regexp.MustCompile(`name="token" value="([^"]+)"`).FindStringSubmatch(body)
+	if m == nil {
+		t.Fatal("the page has no form token")
+	}
+	return m[1]
 }
