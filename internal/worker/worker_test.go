@@ -130,7 +130,7 @@ func newFixture(t *testing.T, st storage.Storage, tenant string, answers, perMes
 				}
 			}
 		}
-		forms := survey.Forms(values)
+		forms := surveytest.Forms(values)
 		r := rand.New(rand.NewPCG(uint64(i), 1))
 		for j, form := range kindForms {
 			forms[s.Questions[4+j].ID] = form(r)

@@ -1,7 +1,7 @@
 // Package surveytest holds what tests need of the survey domain: an
 // example question of every kind of question with a source of what a
 // respondent may send to it (examples.go), surveys made of them, and
-// forms. Only tests import it; the binary never does.
+// forms of one value per question. Only tests import it; the binary never does.
 package surveytest
 
 import (
@@ -59,4 +59,14 @@ func ExampleSurvey(tenant, slug string) (*survey.Survey, func(r *rand.Rand) map[
 		}
 		return out
 	}
+}
+
+// Forms is the forms of one value per question, by question ID: what a
+// form of single-valued questions sends.
+func Forms(values map[string]string) map[string]survey.Form {
+	out := make(map[string]survey.Form, len(values))
+	for id, v := range values {
+		out[id] = survey.Value(v)
+	}
+	return out
 }
