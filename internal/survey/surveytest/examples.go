@@ -10,11 +10,13 @@ import (
 )
 
 // examples holds an example of every kind, by the kind's type, in the
-// registry's order. A kind's example is part of the kind: a new kind
-// gets one here, or the conformance and fuzz tests of every kind fail
-// (survey's TestKindConformance, and TestExamples here). Each definition
-// has settings to clean (spaces, leading zeros, empty choices), and each
-// source sends values a respondent's browser may send, spaces and all.
+// registry's order. A kind's example is part of the kind (beside its file
+// kind_<key>.go, its partials and its registry entry): a new kind gets one
+// here, or the conformance and fuzz tests of every kind fail (survey's
+// TestKindConformance, FuzzKindAnswer and FuzzDefinition, and
+// TestExamples here). The definitions and the values sent carry, here and
+// there, what normalizing and answering clean away (spaces, leading
+// zeros, empty choices, a choice sent twice).
 var examples = map[survey.QuestionType]example{
 	survey.SimpleText:       simpleText,
 	survey.MultipleChoice:   multipleChoice,
