@@ -12,6 +12,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/storage/local"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/survey/surveytest"
 	"github.com/surveys-dev/surveys/internal/worker"
 )
 
@@ -40,7 +41,7 @@ func TestServeBuildsOldSegments(t *testing.T) {
 	sum := &store.StoredSummary{SurveyAnswersSummary: *survey.NewSummary(s)}
 	var ids []string
 	for i := range 30 {
-		a, err := survey.NewAnswer(s, survey.Forms(map[string]string{s.Questions[0].ID: fmt.Sprintf("reason %d", i)}))
+		a, err := survey.NewAnswer(s, surveytest.Forms(map[string]string{s.Questions[0].ID: fmt.Sprintf("reason %d", i)}))
 		if err != nil {
 			t.Fatal(err)
 		}

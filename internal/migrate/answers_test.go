@@ -16,6 +16,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/storage/local"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/survey/surveytest"
 	"github.com/surveys-dev/surveys/internal/worker"
 )
 
@@ -42,7 +43,7 @@ func TestDuplicateAnswerMessage(t *testing.T) {
 	const n = 6
 	made := map[string]survey.SurveyAnswer{} // by ID
 	for i := range n {
-		a, err := survey.NewAnswer(s, survey.Forms(map[string]string{s.Questions[0].ID: fmt.Sprint(i%5 + 1)}))
+		a, err := survey.NewAnswer(s, surveytest.Forms(map[string]string{s.Questions[0].ID: fmt.Sprint(i%5 + 1)}))
 		must(t, "NewAnswer", err)
 		a.ID, a.CreatedOn = store.NewAnswerID(time.Now()), time.Now().UTC()
 		made[a.ID] = a

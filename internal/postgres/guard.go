@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"net"
-	"net/netip"
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/outbound"
@@ -22,9 +21,10 @@ import (
 // ErrAddressNotAllowed is the cause of a refused dial.
 var ErrAddressNotAllowed = outbound.ErrAddressNotAllowed
 
-// allowed reports whether the store may dial a.
-func (s *SurveySQLStore) allowed(a netip.Addr) bool {
-	return outbound.Guard{Allow: s.Allow}.Allowed(a)
+// guard is the guard of the store's dials: globally routable addresses,
+// and the ranges the operator allows.
+func (s *SurveySQLStore) guard() outbound.Guard {
+	return outbound.Guard{Allow: s.Allow}
 }
 
 // dial connects to addr ("ip:port", as pgx passes it after resolving the
@@ -33,7 +33,7 @@ func (s *SurveySQLStore) dial(ctx context.Context, network, addr string) (net.Co
 	d := net.Dialer{
 		Timeout:   ConnectTimeout,
 		KeepAlive: 5 * time.Minute,
-		Control:   outbound.Guard{Allow: s.Allow}.Control,
+		Control:   s.guard().Control,
 	}
 	return d.DialContext(ctx, network, addr)
 }

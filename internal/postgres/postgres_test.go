@@ -15,6 +15,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/postgres"
 	"github.com/surveys-dev/surveys/internal/postgres/pgtest"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/survey/surveytest"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -316,7 +317,7 @@ func TestTransferCleansOldText(t *testing.T) {
 func TestTransferEveryKind(t *testing.T) {
 	ctx := context.Background()
 	db, name := newTestDatabase(t)
-	sv, forms := survey.ExampleSurvey("adatum", "kinds")
+	sv, forms := surveytest.ExampleSurvey("adatum", "kinds")
 	sv.CreatedOn = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	r := rand.New(rand.NewPCG(7, 8))
 	var list []*survey.SurveyAnswer

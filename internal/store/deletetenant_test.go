@@ -11,6 +11,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/survey/surveytest"
 )
 
 // tenantWithData makes a tenant with a survey and an answer, an account, a
@@ -26,7 +27,7 @@ func tenantWithData(t *testing.T, st storage.Storage, key string) (*survey.Surve
 	if err := store.NewSurveyStore(st).Create(ctx, s); err != nil {
 		t.Fatal(err)
 	}
-	a, err := survey.NewAnswer(s, survey.Forms(map[string]string{s.Questions[0].ID: "4", s.Questions[1].ID: "Red", s.Questions[2].ID: "Fine", s.Questions[3].ID: "5"}))
+	a, err := survey.NewAnswer(s, surveytest.Forms(map[string]string{s.Questions[0].ID: "4", s.Questions[1].ID: "Red", s.Questions[2].ID: "Fine", s.Questions[3].ID: "5"}))
 	if err != nil {
 		t.Fatal(err)
 	}

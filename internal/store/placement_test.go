@@ -9,6 +9,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/survey/surveytest"
 )
 
 // TestPlacement keeps each tenant's data in its region's account: here
@@ -37,7 +38,7 @@ func TestPlacement(t *testing.T) {
 		if err := surveys.Create(ctx, s); err != nil {
 			t.Fatal(err)
 		}
-		a, err := survey.NewAnswer(s, survey.Forms(map[string]string{s.Questions[0].ID: "4", s.Questions[1].ID: "Red", s.Questions[2].ID: "Fine", s.Questions[3].ID: "5"}))
+		a, err := survey.NewAnswer(s, surveytest.Forms(map[string]string{s.Questions[0].ID: "4", s.Questions[1].ID: "Red", s.Questions[2].ID: "Fine", s.Questions[3].ID: "5"}))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/survey/surveytest"
 )
 
 func TestMain(m *testing.M) { azuritetest.Main(m) }
@@ -186,7 +187,7 @@ func TestOddTitlesAndTenants(t *testing.T) {
 				if err := storage.ValidateContainerName(c); err != nil {
 					t.Fatalf("container for %q: %v", title, err)
 				}
-				a, err := survey.NewAnswer(s, survey.Forms(map[string]string{s.Questions[0].ID: "3", s.Questions[1].ID: "Red", s.Questions[2].ID: "fine", s.Questions[3].ID: "4"}))
+				a, err := survey.NewAnswer(s, surveytest.Forms(map[string]string{s.Questions[0].ID: "3", s.Questions[1].ID: "Red", s.Questions[2].ID: "fine", s.Questions[3].ID: "4"}))
 				if err != nil {
 					t.Fatal(err)
 				}

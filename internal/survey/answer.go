@@ -117,13 +117,3 @@ func requiredMessage(k Kind) Msg {
 	}
 	return M("Please answer this question.")
 }
-
-// Forms is the forms of one value per question, by question ID: what a
-// form of single-valued questions sends.
-func Forms(values map[string]string) map[string]Form {
-	out := make(map[string]Form, len(values))
-	for id, v := range values {
-		out[id] = Value(v)
-	}
-	return out
-}

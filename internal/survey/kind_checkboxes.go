@@ -3,7 +3,6 @@ package survey
 import (
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 )
@@ -278,26 +277,4 @@ func (checkboxes) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 		rows = append(rows, SQLRow{Item: OtherLabel, Text: other})
 	}
 	return rows
-}
-
-func (checkboxes) example() (Question, func(*rand.Rand) Form) {
-	q := Question{Text: "Which of our products do you buy?", Type: Checkboxes,
-		PossibleAnswers: []string{"Coffee", " Tea", "Cake", "Biscuits", ""}, Other: true, Shuffle: true, Min: "1", Max: "03"}
-	return q, func(r *rand.Rand) Form {
-		// One to three selections, some sent twice, one of them perhaps
-		// an other text.
-		f := Form{}
-		n := 1 + r.IntN(3)
-		if r.IntN(4) == 0 {
-			f["other"] = []string{[]string{"Mate", "hot chocolate", " Water and more water "}[r.IntN(3)]}
-			n--
-		}
-		for _, i := range r.Perm(4)[:n] {
-			f[""] = append(f[""], []string{"Coffee", "Tea ", "Cake", "Biscuits"}[i])
-		}
-		if n > 0 && r.IntN(5) == 0 {
-			f[""] = append(f[""], f[""][0], "")
-		}
-		return f
-	}
 }

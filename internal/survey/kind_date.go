@@ -2,7 +2,6 @@ package survey
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"sort"
 	"strconv"
 	"time"
@@ -174,13 +173,4 @@ func (dateKind) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 		row.Date = qa.Answer
 	}
 	return []SQLRow{row}
-}
-
-func (dateKind) example() (Question, func(*rand.Rand) Form) {
-	q := Question{Text: "When did you last visit us?", Type: Date, Min: "2020-01-01", Max: "2026-12-31"}
-	start := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
-	return q, func(r *rand.Rand) Form {
-		d := start.AddDate(0, 0, r.IntN(7*365+1)).Format(time.DateOnly)
-		return Value([]string{"", " "}[r.IntN(2)] + d)
-	}
 }

@@ -2,7 +2,6 @@ package survey
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"sort"
 	"strconv"
 )
@@ -102,15 +101,4 @@ func (dropdown) Value(_ Question, qa QuestionAnswer) any { return textValue(qa.A
 
 func (dropdown) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 	return []SQLRow{{Text: qa.Answer}}
-}
-
-func (dropdown) example() (Question, func(*rand.Rand) Form) {
-	q := Question{Text: "Which country do you live in?", Type: Dropdown, Shuffle: true}
-	for i := 1; i <= 60; i++ {
-		q.PossibleAnswers = append(q.PossibleAnswers, fmt.Sprintf("Country %d", i))
-	}
-	return q, func(r *rand.Rand) Form {
-		// Skewed, so that the chart shows the most chosen.
-		return Value(fmt.Sprintf(" Country %d", 1+r.IntN(1+r.IntN(60))))
-	}
 }

@@ -1,9 +1,6 @@
 package survey
 
-import (
-	"math/rand/v2"
-	"strconv"
-)
+import "strconv"
 
 // FiveStars is a rating from 1 to 5 stars, stored as "1" to "5"; its
 // summary counts each rating, from which the mean is exact.
@@ -73,12 +70,6 @@ func (fiveStars) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 		row.Number = qa.Answer
 	}
 	return []SQLRow{row}
-}
-
-func (fiveStars) example() (Question, func(*rand.Rand) Form) {
-	return Question{Text: "How satisfied are you with our service?", Type: FiveStars}, func(r *rand.Rand) Form {
-		return Value([]string{"1", "2", "3", "4", "5", " 05"}[r.IntN(6)])
-	}
 }
 
 // intValue is a whole number answer as a JSON number: nil when it is none.

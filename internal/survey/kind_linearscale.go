@@ -1,7 +1,6 @@
 package survey
 
 import (
-	"math/rand/v2"
 	"sort"
 	"strconv"
 	"unicode/utf8"
@@ -153,11 +152,4 @@ func scaleSQLRows(qa QuestionAnswer) []SQLRow {
 		row.Number = qa.Answer
 	}
 	return []SQLRow{row}
-}
-
-func (linearScale) example() (Question, func(*rand.Rand) Form) {
-	q := Question{Text: "How easy was it to find what you needed?", Type: LinearScale, Scale: 7, LowLabel: " Very hard", HighLabel: "Very easy"}
-	return q, func(r *rand.Rand) Form {
-		return Value([]string{"1", "2", "3", "4", "5", "6", "7", " 7", "03"}[r.IntN(9)])
-	}
 }

@@ -2,7 +2,6 @@ package survey
 
 import (
 	"encoding/json"
-	"math/rand/v2"
 	"sort"
 	"strconv"
 	"strings"
@@ -293,16 +292,4 @@ func (matrix) SQLRows(q Question, qa QuestionAnswer) []SQLRow {
 		rows = append(rows, r)
 	}
 	return rows
-}
-
-func (matrix) example() (Question, func(*rand.Rand) Form) {
-	q := Question{Text: "How do you rate us on each of these?", Type: Matrix,
-		Rows: []string{"Speed", " Price", "Support", ""}}
-	return q, func(r *rand.Rand) Form {
-		f := Form{}
-		for i := range 3 {
-			f[strconv.Itoa(i)] = []string{[]string{"1", "2", "3", "4", "5", " 05", "+3"}[r.IntN(7)]}
-		}
-		return f
-	}
 }

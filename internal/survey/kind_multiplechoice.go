@@ -1,9 +1,6 @@
 package survey
 
-import (
-	"math/rand/v2"
-	"strings"
-)
+import "strings"
 
 // MultipleChoice is one of two to MaxChoices possible answers, or, when
 // the question has Other, a line of the respondent's own, stored after
@@ -111,15 +108,4 @@ func choiceText(stored string) string {
 		return OtherLabel + ": " + other
 	}
 	return stored
-}
-
-func (multipleChoice) example() (Question, func(*rand.Rand) Form) {
-	q := Question{Text: "Which of our products do you use most?", Type: MultipleChoice,
-		PossibleAnswers: []string{"Coffee", " Tea", "Cake", ""}, Other: true, Shuffle: true}
-	return q, func(r *rand.Rand) Form {
-		if r.IntN(5) == 0 {
-			return Form{"": {""}, "other": {[]string{"Mate", "hot chocolate", "Water and more water"}[r.IntN(3)]}}
-		}
-		return Value([]string{"Coffee", "Tea", "Cake ", "Coffee"}[r.IntN(4)])
-	}
 }

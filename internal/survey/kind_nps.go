@@ -2,7 +2,6 @@ package survey
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"strconv"
 )
 
@@ -134,10 +133,3 @@ func (netPromoterScore) Value(_ Question, qa QuestionAnswer) any { return intVal
 
 // SQLRows: the point in the numeric column.
 func (netPromoterScore) SQLRows(_ Question, qa QuestionAnswer) []SQLRow { return scaleSQLRows(qa) }
-
-func (netPromoterScore) example() (Question, func(*rand.Rand) Form) {
-	q := Question{Text: "How likely are you to recommend us to a friend?", Type: NetPromoterScore}
-	return q, func(r *rand.Rand) Form {
-		return Value([]string{"0", "3", "6", "7", "8", "9", "10", " 10", "08"}[r.IntN(9)])
-	}
-}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
-	"math/rand/v2"
 	"sort"
 	"strconv"
 	"strings"
@@ -302,19 +301,4 @@ func (k numberKind) SQLRows(q Question, qa QuestionAnswer) []SQLRow {
 		row.Number = qa.Answer
 	}
 	return []SQLRow{row}
-}
-
-func (numberKind) example() (Question, func(*rand.Rand) Form) {
-	q := Question{Text: "How many cups do you drink a week?", Type: Number, Min: "0", Max: "1000,50"}
-	return q, func(r *rand.Rand) Form {
-		switch r.IntN(4) {
-		case 0:
-			return Value(strconv.Itoa(r.IntN(1001)))
-		case 1:
-			return Value(fmt.Sprintf(" %d,%02d", r.IntN(1000), r.IntN(100)))
-		case 2:
-			return Value(fmt.Sprintf("+00%d.%d0", r.IntN(1000), r.IntN(10)))
-		}
-		return Value([]string{"0.1", "0.2", "-0", "1000.5", ".5", "7."}[r.IntN(6)])
-	}
 }

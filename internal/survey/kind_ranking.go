@@ -1,7 +1,6 @@
 package survey
 
 import (
-	"math/rand/v2"
 	"sort"
 	"strconv"
 	"strings"
@@ -186,19 +185,4 @@ func (ranking) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 		rows[p] = SQLRow{Item: item, Text: pos, Number: pos}
 	}
 	return rows
-}
-
-func (ranking) example() (Question, func(*rand.Rand) Form) {
-	q := Question{Text: "What matters most to you?", Type: Ranking,
-		PossibleAnswers: []string{"Price", "Quality ", "Delivery"}, Shuffle: true}
-	return q, func(r *rand.Rand) Form {
-		f := Form{}
-		for i, p := range r.Perm(3) {
-			f[strconv.Itoa(i)] = []string{[]string{"1", "2", "3"}[p]}
-		}
-		if r.IntN(5) == 0 {
-			f["0"][0] = " 0" + f["0"][0]
-		}
-		return f
-	}
 }

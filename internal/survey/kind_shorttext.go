@@ -1,8 +1,6 @@
 package survey
 
 import (
-	"fmt"
-	"math/rand/v2"
 	"net/mail"
 	"net/url"
 	"strings"
@@ -137,13 +135,4 @@ func (shortText) Value(_ Question, qa QuestionAnswer) any { return textValue(qa.
 
 func (shortText) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 	return []SQLRow{{Text: qa.Answer}}
-}
-
-func (shortText) example() (Question, func(*rand.Rand) Form) {
-	q := Question{Text: "Your e-mail address, if we may answer you", Type: ShortText, Format: "email", Min: "6", Max: "0100"}
-	return q, func(r *rand.Rand) Form {
-		name := []string{"ana", "bo.berg", "x_y+tag", "Émile"}[r.IntN(4)]
-		host := []string{"example.com", "adatum.example", "mail.fabrikam.example"}[r.IntN(3)]
-		return Value([]string{"", " ", "\t"}[r.IntN(3)] + name + fmt.Sprint(r.IntN(100)) + "@" + host + " ")
-	}
 }

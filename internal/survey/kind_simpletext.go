@@ -1,10 +1,6 @@
 package survey
 
-import (
-	"fmt"
-	"math/rand/v2"
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
 // SimpleText is a free text answer of up to MaxTextAnswerLength
 // characters, on several lines; its summary counts the answers' words
@@ -49,18 +45,6 @@ func (simpleText) Value(_ Question, qa QuestionAnswer) any { return textValue(qa
 
 func (simpleText) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 	return []SQLRow{{Text: qa.Answer}}
-}
-
-func (simpleText) example() (Question, func(*rand.Rand) Form) {
-	return Question{Text: "What should we improve?", Type: SimpleText}, func(r *rand.Rand) Form {
-		// Words from a vocabulary larger than a summary keeps, stop words
-		// and punctuation.
-		text := "The"
-		for n := 1 + r.IntN(20); n > 0; n-- {
-			text += fmt.Sprintf(" w%dx,", r.IntN(3*MaxSummaryWords)) + []string{"", " it's", " and", " Été"}[r.IntN(4)]
-		}
-		return Value(text)
-	}
 }
 
 // textValue is a text answer as a JSON value: nil when there is none.

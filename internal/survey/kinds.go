@@ -2,7 +2,6 @@ package survey
 
 import (
 	"math"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
@@ -13,10 +12,12 @@ import (
 // file per kind (kind_*.go), reached through the registry below. Nothing
 // else switches on a question's type. A kind is free of I/O and HTML: its
 // input and chart are the partials templates/kinds/<Key>.input.html and
-// templates/kinds/<Key>.chart.html.
+// templates/kinds/<Key>.chart.html. Its example question, for tests, is
+// in package surveytest (examples.go), by the kind's type.
 //
-// The unexported methods keep kinds inside this package, where the
-// conformance test (kinds_test.go) runs every registered one.
+// The unexported methods keep kinds inside this package. The conformance
+// and fuzz tests (kinds_test.go) run every registered kind on its example,
+// and fail for a kind that has none.
 type Kind interface {
 	// Type is the kind's stored name, as surveys, answers and summaries
 	// hold it ("FiveStars").
@@ -69,9 +70,6 @@ type Kind interface {
 	// add counts one stored answer into qs. Merging summaries is the
 	// summary's (summary.go), part by part, the same for every kind.
 	add(qs *QuestionAnswersSummary, answer string)
-	// example is a definition of the kind and a source of what a
-	// respondent may send, for the conformance test.
-	example() (q Question, form func(r *rand.Rand) Form)
 }
 
 // Settings are the settings of a Question that a kind has.
@@ -361,31 +359,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// Example returns kind k's example question and a source of what a
-// respondent may send to it: for tests, benchmarks and load runs that
-// cover every kind.
-func Example(k Kind) (Question, func(r *rand.Rand) Form) { return k.example() }
-
-// ExampleSurvey is a survey of tenant with one example question of every
-// kind (IDs q1, q2, … in the registry's order), normalized, and a source
-// of forms a respondent may send to all of them.
-func ExampleSurvey(tenant, slug string) (*Survey, func(r *rand.Rand) map[string]Form) {
-	s := &Survey{Tenant: tenant, Slug: slug, Title: "Every kind of question", State: Published}
-	var forms []func(*rand.Rand) Form
-	for i, k := range kinds {
-		q, form := k.example()
-		q.ID = "q" + strconv.Itoa(i+1)
-		s.Questions = append(s.Questions, q)
-		forms = append(forms, form)
-	}
-	s.Normalize()
-	return s, func(r *rand.Rand) map[string]Form {
-		out := make(map[string]Form, len(forms))
-		for i, form := range forms {
-			out[s.Questions[i].ID] = form(r)
-		}
-		return out
-	}
 }

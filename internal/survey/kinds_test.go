@@ -1,4 +1,4 @@
-package survey
+package survey_test
 
 import (
 	"encoding/json"
@@ -9,14 +9,30 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/survey/surveytest"
 )
+
+// example is kind k's example question and a source of what a respondent
+// may send to it, from package surveytest. A kind without one fails the
+// test, so that no kind escapes the conformance and fuzz tests.
+func example(t testing.TB, k survey.Kind) (survey.Question, func(*rand.Rand) survey.Form) {
+	t.Helper()
+	q, form, ok := surveytest.Lookup(k.Type())
+	if !ok {
+		t.Fatalf("kind %s has no example: give it one in internal/survey/surveytest/examples.go, for the conformance and fuzz tests of every kind", k.Type())
+	}
+	return q, form
+}
 
 // exampleSurvey is a published survey with kind k's example question,
 // normalized as the store does.
-func exampleSurvey(k Kind) (*Survey, func(*rand.Rand) Form) {
-	q, form := k.example()
+func exampleSurvey(t testing.TB, k survey.Kind) (*survey.Survey, func(*rand.Rand) survey.Form) {
+	t.Helper()
+	q, form := example(t, k)
 	q.ID = "q1"
-	s := &Survey{Tenant: "adatum", Slug: "kinds", Title: "Kinds", State: Published, Questions: []Question{q}}
+	s := &survey.Survey{Tenant: "adatum", Slug: "kinds", Title: "Kinds", State: survey.Published, Questions: []survey.Question{q}}
 	s.Normalize()
 	return s, form
 }
@@ -26,15 +42,15 @@ func exampleSurvey(k Kind) (*Survey, func(*rand.Rand) Form) {
 // and batches, equal to one sequential summary → chart → export cells,
 // JSON values and SQL rows.
 func TestKindConformance(t *testing.T) {
-	if len(Kinds()) == 0 {
+	if len(survey.Kinds()) == 0 {
 		t.Fatal("no kind is registered")
 	}
 	key := regexp.MustCompile(`^[a-z]+$`)
 	camel := regexp.MustCompile(`[a-z][A-Z]`)
 	labels := map[string]bool{}
-	for _, k := range Kinds() {
+	for _, k := range survey.Kinds() {
 		t.Run(string(k.Type()), func(t *testing.T) {
-			if got, ok := KindOf(k.Type()); !ok || got != k || !k.Type().Valid() {
+			if got, ok := survey.KindOf(k.Type()); !ok || got != k || !k.Type().Valid() {
 				t.Fatalf("KindOf(%q) = %v, %v", k.Type(), got, ok)
 			}
 			// A name for people: not a stored name of several words run
@@ -45,12 +61,12 @@ func TestKindConformance(t *testing.T) {
 			labels[k.Label()] = true
 
 			// Definition → validate.
-			s, form := exampleSurvey(k)
+			s, form := exampleSurvey(t, k)
 			if err := s.Validate(); err != nil {
 				t.Fatalf("the example definition is refused: %v", err)
 			}
 			again := *s
-			again.Questions = append([]Question(nil), s.Questions...)
+			again.Questions = append([]survey.Question(nil), s.Questions...)
 			again.Normalize()
 			if mustJSON(t, again) != mustJSON(t, s) {
 				t.Errorf("Normalize is not idempotent: %s, then %s", mustJSON(t, s), mustJSON(t, again))
@@ -59,36 +75,37 @@ func TestKindConformance(t *testing.T) {
 
 			// A missing answer is refused beside a required question, and
 			// left out of an optional one's answer.
-			if _, err := NewAnswer(s, map[string]Form{}); ErrorCode(err) != EINVALID || err.(*Error).Fields["q1"] == "" {
+			if _, err := survey.NewAnswer(s, map[string]survey.Form{}); survey.ErrorCode(err) != survey.EINVALID || err.(*survey.Error).Fields["q1"] == "" {
 				t.Errorf("a missing answer: got %v, want EINVALID for q1", err)
 			}
 			optional := *s
-			optional.Questions = []Question{q}
+			optional.Questions = []survey.Question{q}
 			optional.Questions[0].Optional = true
-			if a, err := NewAnswer(&optional, map[string]Form{"q1": {"": {" "}}}); err != nil || len(a.Answers) != 0 {
+			if a, err := survey.NewAnswer(&optional, map[string]survey.Form{"q1": {"": {" "}}}); err != nil || len(a.Answers) != 0 {
 				t.Errorf("an optional question left blank: got %+v, %v; want no answer", a.Answers, err)
 			}
 
 			// Answers from form values; each stored answer's form gives it
 			// back.
 			r := rand.New(rand.NewPCG(1, uint64(len(k.Key()))))
-			answers := make([]SurveyAnswer, 300)
+			answers := make([]survey.SurveyAnswer, 300)
 			for i := range answers {
 				f := form(r)
-				a, err := NewAnswer(s, map[string]Form{"q1": f})
+				a, err := survey.NewAnswer(s, map[string]survey.Form{"q1": f})
 				if err != nil {
 					t.Fatalf("answer %d (%q) refused: %v", i, f, err)
 				}
 				answers[i] = a
 				stored := a.Answers[0].Answer
-				b, err := NewAnswer(s, map[string]Form{"q1": k.form(q, stored)})
+				sent := survey.FormOf(s, &a)
+				b, err := survey.NewAnswer(s, sent)
 				if err != nil || b.Answers[0].Answer != stored {
-					t.Fatalf("stored %q: its form %q gives %+v, %v", stored, k.form(q, stored), b.Answers, err)
+					t.Fatalf("stored %q: its form %q gives %+v, %v", stored, sent["q1"], b.Answers, err)
 				}
 			}
 
 			// One summary, answer after answer.
-			seq := NewSummary(s)
+			seq := survey.NewSummary(s)
 			for _, a := range answers {
 				seq.Add(a)
 			}
@@ -101,10 +118,10 @@ func TestKindConformance(t *testing.T) {
 			// random orders, through a stored summary's JSON.
 			for round := 0; round < 20; round++ {
 				order := r.Perm(len(answers))
-				var batches []*SurveyAnswersSummary
+				var batches []*survey.SurveyAnswersSummary
 				for i := 0; i < len(order); {
 					n := 1 + r.IntN(60)
-					b := NewSummary(s)
+					b := survey.NewSummary(s)
 					for ; n > 0 && i < len(order); n, i = n-1, i+1 {
 						b.Add(answers[order[i]])
 					}
@@ -123,7 +140,7 @@ func TestKindConformance(t *testing.T) {
 			}
 
 			// A chart of the summary, and of an empty one.
-			for _, qs := range []*QuestionAnswersSummary{&seq.Questions[0], &NewSummary(s).Questions[0]} {
+			for _, qs := range []*survey.QuestionAnswersSummary{&seq.Questions[0], &survey.NewSummary(s).Questions[0]} {
 				checkChart(t, k.Chart(qs))
 			}
 
@@ -133,14 +150,14 @@ func TestKindConformance(t *testing.T) {
 			if len(cols) == 0 {
 				t.Fatal("a kind exports at least one column")
 			}
-			if cells := k.Cells(q, QuestionAnswer{}); len(cells) != len(cols) {
+			if cells := k.Cells(q, survey.QuestionAnswer{}); len(cells) != len(cols) {
 				t.Fatalf("a missing answer exports %d cells for %d columns", len(cells), len(cols))
 			}
 			types := k.CellTypes(q)
 			if len(types) != len(cols) {
 				t.Fatalf("%d cell types for %d columns", len(types), len(cols))
 			}
-			if v := k.Value(q, QuestionAnswer{}); v != nil {
+			if v := k.Value(q, survey.QuestionAnswer{}); v != nil {
 				t.Errorf("a missing answer's value is %v, want nil", v)
 			}
 			for _, a := range answers {
@@ -151,7 +168,7 @@ func TestKindConformance(t *testing.T) {
 				}
 				// A typed column's cells are of its type (or empty).
 				for i, c := range cells {
-					if _, text := TypedCell(types[i], c).(string); text && types[i] != CellText {
+					if _, text := survey.TypedCell(types[i], c).(string); text && types[i] != survey.CellText {
 						t.Fatalf("answer %q: cell %d %q is not of its column's type %d", qa.Answer, i, c, types[i])
 					}
 				}
@@ -173,7 +190,7 @@ func TestKindConformance(t *testing.T) {
 }
 
 // checkChart checks a chart's shape: a count per label, rows alike.
-func checkChart(t *testing.T, c Chart) {
+func checkChart(t *testing.T, c survey.Chart) {
 	t.Helper()
 	if len(c.Labels) != len(c.Counts) {
 		t.Errorf("chart %q has %d labels and %d counts", c.Title, len(c.Labels), len(c.Counts))
@@ -185,7 +202,7 @@ func checkChart(t *testing.T, c Chart) {
 
 // checkSQLRow checks that a row's number and date are what PostgreSQL
 // reads as numeric and date.
-func checkSQLRow(t *testing.T, qa QuestionAnswer, row SQLRow) {
+func checkSQLRow(t *testing.T, qa survey.QuestionAnswer, row survey.SQLRow) {
 	t.Helper()
 	if row.Number != "" {
 		if _, ok := new(big.Rat).SetString(row.Number); !ok || strings.ContainsAny(row.Number, "/eE") {
@@ -197,19 +214,29 @@ func checkSQLRow(t *testing.T, qa QuestionAnswer, row SQLRow) {
 			t.Fatalf("answer %q: SQL date %q: %v", qa.Answer, row.Date, err)
 		}
 	}
-	if !IsCleanText(row.Text) || !IsCleanLine(row.Item) || strings.Contains(row.Text, OtherMark) {
+	if !survey.IsCleanText(row.Text) || !survey.IsCleanLine(row.Item) || strings.Contains(row.Text, survey.OtherMark) {
 		t.Fatalf("answer %q: SQL row %+v holds a control character", qa.Answer, row)
 	}
 }
 
+// mustJSON is v in JSON (as stored_test.go's, for this external test).
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 // roundTrip encodes a summary and decodes it as the summary store does.
-func roundTrip(t *testing.T, sum *SurveyAnswersSummary) *SurveyAnswersSummary {
+func roundTrip(t *testing.T, sum *survey.SurveyAnswersSummary) *survey.SurveyAnswersSummary {
 	t.Helper()
 	b, err := json.Marshal(sum)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out SurveyAnswersSummary
+	var out survey.SurveyAnswersSummary
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)
 	}
@@ -222,8 +249,8 @@ func roundTrip(t *testing.T, sum *SurveyAnswersSummary) *SurveyAnswersSummary {
 // is accepted again from its form as it is stored, and counts.
 func FuzzKindAnswer(f *testing.F) {
 	r := rand.New(rand.NewPCG(2, 3))
-	for _, k := range Kinds() {
-		_, form := exampleSurvey(k)
+	for _, k := range survey.Kinds() {
+		_, form := exampleSurvey(f, k)
 		for i := 0; i < 5; i++ {
 			fv := form(r)
 			f.Add(fv.Get(""), fv.Get("other"), fv.Get("0"), fv.Get("1"))
@@ -233,23 +260,23 @@ func FuzzKindAnswer(f *testing.F) {
 		f.Add(v, v, v, "")
 	}
 	f.Fuzz(func(t *testing.T, v, other, v0, v1 string) {
-		for _, k := range Kinds() {
-			s, _ := exampleSurvey(k)
+		for _, k := range survey.Kinds() {
+			s, _ := exampleSurvey(t, k)
 			q := s.Questions[0]
-			in := Form{"": {v, v1}, "other": {other}, "0": {v0}, "1": {v1}, "2": {v}}
-			a, err := NewAnswer(s, map[string]Form{"q1": in})
+			in := survey.Form{"": {v, v1}, "other": {other}, "0": {v0}, "1": {v1}, "2": {v}}
+			a, err := survey.NewAnswer(s, map[string]survey.Form{"q1": in})
 			if err != nil {
-				if e, ok := err.(*Error); !ok || e.Code != EINVALID || e.Fields["q1"] == "" {
+				if e, ok := err.(*survey.Error); !ok || e.Code != survey.EINVALID || e.Fields["q1"] == "" {
 					t.Fatalf("%s: %q refused with %v, want EINVALID beside q1", k.Type(), in, err)
 				}
 				continue
 			}
 			qa := a.Answers[0]
-			b, err := NewAnswer(s, map[string]Form{"q1": k.form(q, qa.Answer)})
+			b, err := survey.NewAnswer(s, survey.FormOf(s, &a))
 			if err != nil || b.Answers[0].Answer != qa.Answer {
 				t.Fatalf("%s: %q is stored as %q, which is then %+v, %v", k.Type(), in, qa.Answer, b.Answers, err)
 			}
-			sum := NewSummary(s)
+			sum := survey.NewSummary(s)
 			sum.Add(a)
 			if sum.Questions[0].Answered != 1 {
 				t.Fatalf("%s: %q is not counted", k.Type(), in)
@@ -273,18 +300,18 @@ func FuzzDefinition(f *testing.F) {
 	f.Add("", "", "2026-01-01", "2025-01-01", 11, "", "", "phone", false, false)
 	f.Add("a\na", "x", "-3.5", "abc", -1, "\x00", "\u202e", "url", true, false)
 	f.Fuzz(func(t *testing.T, choices, rows, min, max string, scale int, low, high, format string, other, integer bool) {
-		for _, k := range Kinds() {
-			q, form := k.example()
+		for _, k := range survey.Kinds() {
+			q, form := example(t, k)
 			q.ID = "q1"
 			q.PossibleAnswers, q.Rows = strings.Split(choices, "\n"), strings.Split(rows, "\n")
 			q.Min, q.Max, q.Scale, q.LowLabel, q.HighLabel, q.Format = min, max, scale, low, high, format
 			q.Other, q.Integer, q.Shuffle = other, integer, other
-			s := &Survey{Tenant: "adatum", Slug: "kinds", Title: "Kinds", State: Published, Questions: []Question{q}}
+			s := &survey.Survey{Tenant: "adatum", Slug: "kinds", Title: "Kinds", State: survey.Published, Questions: []survey.Question{q}}
 			s.Normalize()
 			err := s.Validate()
 			if err != nil {
-				e, ok := err.(*Error)
-				if !ok || e.Code != EINVALID || len(e.Fields) == 0 {
+				e, ok := err.(*survey.Error)
+				if !ok || e.Code != survey.EINVALID || len(e.Fields) == 0 {
 					t.Fatalf("%s: refused with %v, want EINVALID with fields", k.Type(), err)
 				}
 				for field := range e.Fields {
@@ -300,11 +327,11 @@ func FuzzDefinition(f *testing.F) {
 				t.Fatalf("%s: Normalize is not idempotent", k.Type())
 			}
 			r := rand.New(rand.NewPCG(4, 5))
-			sum := NewSummary(s)
+			sum := survey.NewSummary(s)
 			for i := 0; i < 20; i++ {
-				a, err := NewAnswer(s, map[string]Form{"q1": form(r)})
+				a, err := survey.NewAnswer(s, map[string]survey.Form{"q1": form(r)})
 				if err != nil {
-					if e, ok := err.(*Error); !ok || e.Code != EINVALID || e.Fields["q1"] == "" {
+					if e, ok := err.(*survey.Error); !ok || e.Code != survey.EINVALID || e.Fields["q1"] == "" {
 						t.Fatalf("%s: answer refused with %v", k.Type(), err)
 					}
 					continue
@@ -323,31 +350,31 @@ func FuzzDefinition(f *testing.F) {
 func TestTypedCell(t *testing.T) {
 	day := time.Date(2026, 3, 9, 0, 0, 0, 0, time.UTC)
 	cases := []struct {
-		t    CellType
+		t    survey.CellType
 		cell string
 		want any
 	}{
-		{CellNumber, "", nil},
-		{CellNumber, "4", 4.0},
-		{CellNumber, "-12.5", -12.5},
-		{CellNumber, "0.25", 0.25},
-		{CellNumber, "1e3", "1e3"},
-		{CellNumber, "+4", "+4"},
-		{CellNumber, "Inf", "Inf"},
-		{CellNumber, "NaN", "NaN"},
-		{CellNumber, "4.", "4."},
-		{CellNumber, ".5", ".5"},
-		{CellNumber, "=1+1", "=1+1"},
-		{CellNumber, "1" + strings.Repeat("0", 400), "1" + strings.Repeat("0", 400)},
-		{CellDate, "2026-03-09", day},
-		{CellDate, "2026-3-9", "2026-3-9"},
-		{CellDate, "2026-02-30", "2026-02-30"},
-		{CellText, "42", "42"},
-		{CellText, "=HYPERLINK(\"http://x\")", "=HYPERLINK(\"http://x\")"},
-		{CellText, "@SUM(A1)", "@SUM(A1)"},
+		{survey.CellNumber, "", nil},
+		{survey.CellNumber, "4", 4.0},
+		{survey.CellNumber, "-12.5", -12.5},
+		{survey.CellNumber, "0.25", 0.25},
+		{survey.CellNumber, "1e3", "1e3"},
+		{survey.CellNumber, "+4", "+4"},
+		{survey.CellNumber, "Inf", "Inf"},
+		{survey.CellNumber, "NaN", "NaN"},
+		{survey.CellNumber, "4.", "4."},
+		{survey.CellNumber, ".5", ".5"},
+		{survey.CellNumber, "=1+1", "=1+1"},
+		{survey.CellNumber, "1" + strings.Repeat("0", 400), "1" + strings.Repeat("0", 400)},
+		{survey.CellDate, "2026-03-09", day},
+		{survey.CellDate, "2026-3-9", "2026-3-9"},
+		{survey.CellDate, "2026-02-30", "2026-02-30"},
+		{survey.CellText, "42", "42"},
+		{survey.CellText, "=HYPERLINK(\"http://x\")", "=HYPERLINK(\"http://x\")"},
+		{survey.CellText, "@SUM(A1)", "@SUM(A1)"},
 	}
 	for _, c := range cases {
-		if got := TypedCell(c.t, c.cell); got != c.want {
+		if got := survey.TypedCell(c.t, c.cell); got != c.want {
 			t.Errorf("TypedCell(%d, %q) = %#v, want %#v", c.t, c.cell, got, c.want)
 		}
 	}
@@ -361,18 +388,18 @@ func FuzzTypedCell(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, cell string) {
-		for _, ct := range []CellType{CellText, CellNumber, CellDate} {
-			switch v := TypedCell(ct, cell).(type) {
+		for _, ct := range []survey.CellType{survey.CellText, survey.CellNumber, survey.CellDate} {
+			switch v := survey.TypedCell(ct, cell).(type) {
 			case nil:
 				if cell != "" {
 					t.Fatalf("%q: nil", cell)
 				}
 			case float64:
-				if ct != CellNumber || math.IsInf(v, 0) || math.IsNaN(v) || strings.ContainsAny(cell, "eE+xX") {
+				if ct != survey.CellNumber || math.IsInf(v, 0) || math.IsNaN(v) || strings.ContainsAny(cell, "eE+xX") {
 					t.Fatalf("%q as %d: number %v", cell, ct, v)
 				}
 			case time.Time:
-				if ct != CellDate || v.Format(time.DateOnly) != cell {
+				if ct != survey.CellDate || v.Format(time.DateOnly) != cell {
 					t.Fatalf("%q as %d: date %v", cell, ct, v)
 				}
 			case string:

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/survey/surveytest"
 )
 
 // withLogic is a three-section survey: "about" asks a role (q1), an age
@@ -250,7 +251,7 @@ func TestNewAnswerLogic(t *testing.T) {
 	// An engineer under 18: the team size (required, hidden) is not
 	// asked, the lunch (required, skipped) neither; a team size sent
 	// anyway is dropped.
-	a, err := survey.NewAnswer(s, survey.Forms(map[string]string{"q1": "Engineer", "q2": "12", "q4": "7", "q5": "Soup"}))
+	a, err := survey.NewAnswer(s, surveytest.Forms(map[string]string{"q1": "Engineer", "q2": "12", "q4": "7", "q5": "Soup"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,13 +263,13 @@ func TestNewAnswerLogic(t *testing.T) {
 		t.Errorf("stored %v", got)
 	}
 	// A manager must give the team size.
-	_, err = survey.NewAnswer(s, survey.Forms(map[string]string{"q1": "Manager", "q2": "12"}))
+	_, err = survey.NewAnswer(s, surveytest.Forms(map[string]string{"q1": "Manager", "q2": "12"}))
 	var e *survey.Error
 	if !errors.As(err, &e) || e.Fields["q4"] == "" {
 		t.Errorf("manager without a team size: %v", err)
 	}
 	// An adult with no tea goes through food: the lunch is required.
-	_, err = survey.NewAnswer(s, survey.Forms(map[string]string{"q1": "Engineer", "q2": "30"}))
+	_, err = survey.NewAnswer(s, surveytest.Forms(map[string]string{"q1": "Engineer", "q2": "30"}))
 	if !errors.As(err, &e) || e.Fields["q5"] == "" {
 		t.Errorf("adult without lunch: %v", err)
 	}

@@ -71,7 +71,7 @@ func TestStoredDataStillCounts(t *testing.T) {
 	} {
 		sum := decodeStored(t, c.from)
 		for _, i := range c.answers {
-			a, err := NewAnswer(s, Forms(storedForm(i)))
+			a, err := NewAnswer(s, forms(storedForm(i)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +91,7 @@ func TestStoredDataStillCounts(t *testing.T) {
 	merged := decodeStored(t, "summary.json")
 	merged.Merge(decodeStored(t, "summary-empty-after.json"))
 	want := decodeStored(t, "summary.json")
-	a8, _ := NewAnswer(s, Forms(storedForm(8)))
+	a8, _ := NewAnswer(s, forms(storedForm(8)))
 	want.Add(a8)
 	if g, w := mustJSON(t, merged), mustJSON(t, want); g != w {
 		t.Errorf("merge of stored summaries:\n got %s\nwant %s", g, w)
@@ -106,7 +106,7 @@ func TestStoredDataStillCounts(t *testing.T) {
 	if got := mustJSON(t, a); got != string(raw) {
 		t.Errorf("answer re-encoded:\n got %s\nwant %s", got, raw)
 	}
-	fresh, _ := NewAnswer(s, Forms(storedForm(0)))
+	fresh, _ := NewAnswer(s, forms(storedForm(0)))
 	one, two := NewSummary(s), NewSummary(s)
 	one.Add(a)
 	two.Add(fresh)

@@ -11,7 +11,7 @@ import (
 )
 
 func answer(text, choice, stars string) SurveyAnswer {
-	a, err := NewAnswer(validSurvey(), Forms(map[string]string{"q1": text, "q2": choice, "q3": stars}))
+	a, err := NewAnswer(validSurvey(), forms(map[string]string{"q1": text, "q2": choice, "q3": stars}))
 	if err != nil {
 		panic(err)
 	}
@@ -72,7 +72,7 @@ func TestSummaryByQuestionID(t *testing.T) {
 		{ID: "a", Text: "Rate it", Type: FiveStars},
 		{ID: "b", Text: "Rate it", Type: FiveStars},
 	}}
-	a, err := NewAnswer(s, Forms(map[string]string{"a": "1", "b": "5"}))
+	a, err := NewAnswer(s, forms(map[string]string{"a": "1", "b": "5"}))
 	if err != nil {
 		t.Fatal(err)
 	}

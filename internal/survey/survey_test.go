@@ -68,6 +68,17 @@ func validSurvey() *Survey {
 	}}
 }
 
+// forms is the forms of one value per question, by question ID, for the
+// tests inside the package (the others have surveytest.Forms, which this
+// package's own tests cannot import).
+func forms(values map[string]string) map[string]Form {
+	out := make(map[string]Form, len(values))
+	for id, v := range values {
+		out[id] = Value(v)
+	}
+	return out
+}
+
 func TestSurveyValidate(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -139,7 +150,7 @@ func TestNewAnswer(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			a, err := NewAnswer(s, Forms(tc.answers))
+			a, err := NewAnswer(s, forms(tc.answers))
 			if len(tc.bad) == 0 {
 				if err != nil {
 					t.Fatalf("NewAnswer: %v", err)
@@ -168,7 +179,7 @@ func FuzzNewAnswer(f *testing.F) {
 	f.Add("\xff\xfe", "Red", " 5 ")
 	s := validSurvey()
 	f.Fuzz(func(t *testing.T, text, choice, stars string) {
-		a, err := NewAnswer(s, Forms(map[string]string{"q1": text, "q2": choice, "q3": stars}))
+		a, err := NewAnswer(s, forms(map[string]string{"q1": text, "q2": choice, "q3": stars}))
 		if err != nil {
 			if ErrorCode(err) != EINVALID {
 				t.Fatalf("error %v is not EINVALID", err)

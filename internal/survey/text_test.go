@@ -61,7 +61,7 @@ func FuzzCleanText(f *testing.F) {
 // before the answer is stored (a NUL once made every PostgreSQL copy of
 // the survey fail); line breaks of a long answer stay.
 func TestNewAnswerCleansText(t *testing.T) {
-	a, err := NewAnswer(validSurvey(), Forms(map[string]string{"q1": "fine\x00 \u202eanswer\xff\nsecond line", "q2": "Red\x00", "q3": "4"}))
+	a, err := NewAnswer(validSurvey(), forms(map[string]string{"q1": "fine\x00 \u202eanswer\xff\nsecond line", "q2": "Red\x00", "q3": "4"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestNewAnswerCleansText(t *testing.T) {
 	if got := a.Answers[1].Answer; got != "Red" {
 		t.Errorf("choice = %q", got)
 	}
-	if _, err := NewAnswer(validSurvey(), Forms(map[string]string{"q1": "\x00\u2066", "q2": "Red", "q3": "4"})); ErrorCode(err) != EINVALID {
+	if _, err := NewAnswer(validSurvey(), forms(map[string]string{"q1": "\x00\u2066", "q2": "Red", "q3": "4"})); ErrorCode(err) != EINVALID {
 		t.Errorf("an answer of control characters only: err = %v, want EINVALID", err)
 	}
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/survey/surveytest"
 )
 
 const benchPath = "/survey/adatum/adatum-customer-satisfaction"
@@ -83,7 +84,7 @@ func benchMixedSurvey() (*survey.Survey, func(*rand.Rand) url.Values) {
 	s.Questions = nil
 	var forms []func(*rand.Rand) survey.Form
 	for i := 0; i < survey.MaxQuestions; i++ {
-		q, form := survey.Example(survey.Kinds()[i%len(survey.Kinds())])
+		q, form := surveytest.Example(survey.Kinds()[i%len(survey.Kinds())])
 		q.ID = fmt.Sprintf("0638800000000000000_%03d", i)
 		s.Questions = append(s.Questions, q)
 		forms = append(forms, form)

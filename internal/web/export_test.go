@@ -12,6 +12,7 @@ import (
 
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/survey/surveytest"
 )
 
 // TestExportCSVFormulas: a question or an answer that begins with '=',
@@ -141,7 +142,7 @@ func TestExportEveryKind(t *testing.T) {
 	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
-	sv, forms := survey.ExampleSurvey("adatum", "")
+	sv, forms := surveytest.ExampleSurvey("adatum", "")
 	if err := app.surveys.Create(ctx, sv); err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/surveys-dev/surveys/internal/formfill"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/survey/surveytest"
 )
 
 // TestFormFillAnswersEveryKind: the form filler of the load run and the
@@ -16,7 +17,7 @@ import (
 func TestFormFillAnswersEveryKind(t *testing.T) {
 	t.Parallel()
 	app := newTestApp(t)
-	sv, _ := survey.ExampleSurvey("adatum", "")
+	sv, _ := surveytest.ExampleSurvey("adatum", "")
 	if err := app.surveys.Create(context.Background(), sv); err != nil {
 		t.Fatal(err)
 	}

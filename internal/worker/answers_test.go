@@ -15,6 +15,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/survey/surveytest"
 	"github.com/surveys-dev/surveys/internal/worker"
 )
 
@@ -48,7 +49,7 @@ func textAnswer(t *testing.T, s *survey.Survey, text func(q int) string) survey.
 	for i, q := range s.Questions {
 		values[q.ID] = text(i)
 	}
-	a, err := survey.NewAnswer(s, survey.Forms(values))
+	a, err := survey.NewAnswer(s, surveytest.Forms(values))
 	if err != nil {
 		t.Fatal(err)
 	}

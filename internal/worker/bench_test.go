@@ -13,6 +13,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/survey/surveytest"
 	"github.com/surveys-dev/surveys/internal/worker"
 )
 
@@ -90,7 +91,7 @@ func benchAnswers(b *testing.B, texts, length, together int, hooks bool, subscri
 		errs := make(chan error, together)
 		for range together {
 			wg.Go(func() {
-				a, err := survey.NewAnswer(s, survey.Forms(values))
+				a, err := survey.NewAnswer(s, surveytest.Forms(values))
 				if err == nil {
 					a.ID, a.CreatedOn = store.NewAnswerID(time.Now()), time.Now().UTC()
 					err = n.Notify(ctx, a, survey.Standard)
@@ -163,7 +164,7 @@ func BenchmarkMergeCapacity(b *testing.B) {
 			// summary keeps (survey.MaxSummaryWords).
 			sent++
 			values[s.Questions[2].ID] = fmt.Sprintf("good fast service #%d", sent*7919%100000)
-			a, err := survey.NewAnswer(s, survey.Forms(values))
+			a, err := survey.NewAnswer(s, surveytest.Forms(values))
 			if err != nil {
 				b.Fatal(err)
 			}

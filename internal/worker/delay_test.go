@@ -13,6 +13,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/survey/surveytest"
 	"github.com/surveys-dev/surveys/internal/worker"
 )
 
@@ -123,7 +124,7 @@ func TestWordsAfterStopWords(t *testing.T) {
 	}
 	as := store.NewSurveyAnswerStore(st)
 	for _, text := range []string{"the", "great service"} {
-		a, err := survey.NewAnswer(s2, survey.Forms(map[string]string{s2.Questions[0].ID: text}))
+		a, err := survey.NewAnswer(s2, surveytest.Forms(map[string]string{s2.Questions[0].ID: text}))
 		if err != nil {
 			t.Fatal(err)
 		}

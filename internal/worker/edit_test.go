@@ -15,6 +15,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/survey/surveytest"
 	"github.com/surveys-dev/surveys/internal/worker"
 )
 
@@ -75,7 +76,7 @@ func answerNow(t *testing.T, st storage.Storage, f *fixture, n, seed int) {
 	// kind's example values, as newFixture does.
 	examples := map[string]func(*rand.Rand) survey.Form{}
 	for j, k := range survey.Kinds() {
-		_, form := survey.Example(k)
+		_, form := surveytest.Example(k)
 		examples[f.survey.Questions[4+j].ID] = form
 	}
 	var batch []survey.SurveyAnswer

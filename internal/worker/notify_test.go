@@ -14,6 +14,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/survey/surveytest"
 	"github.com/surveys-dev/surveys/internal/worker"
 )
 
@@ -64,7 +65,7 @@ func (f *notifyFixture) answer(t *testing.T, n int, why string) {
 	t.Helper()
 	var answers []survey.SurveyAnswer
 	for range n {
-		a, err := survey.NewAnswer(f.sv, survey.Forms(map[string]string{f.sv.Questions[0].ID: "4", f.sv.Questions[1].ID: "Green", f.sv.Questions[2].ID: why}))
+		a, err := survey.NewAnswer(f.sv, surveytest.Forms(map[string]string{f.sv.Questions[0].ID: "4", f.sv.Questions[1].ID: "Green", f.sv.Questions[2].ID: why}))
 		if err != nil {
 			t.Fatal(err)
 		}

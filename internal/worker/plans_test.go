@@ -10,6 +10,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/survey/surveytest"
 	"github.com/surveys-dev/surveys/internal/worker"
 )
 
@@ -31,7 +32,7 @@ func planSurvey(t *testing.T, st storage.Storage, tenant string, n int) (*survey
 	}
 	var out []survey.SurveyAnswer
 	for i := range n {
-		a, err := survey.NewAnswer(s, survey.Forms(map[string]string{s.Questions[0].ID: fmt.Sprint(i%5 + 1)}))
+		a, err := survey.NewAnswer(s, surveytest.Forms(map[string]string{s.Questions[0].ID: fmt.Sprint(i%5 + 1)}))
 		if err != nil {
 			t.Fatal(err)
 		}

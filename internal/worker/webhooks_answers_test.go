@@ -15,6 +15,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/survey/surveytest"
 	"github.com/surveys-dev/surveys/internal/webhook"
 	"github.com/surveys-dev/surveys/internal/worker"
 )
@@ -39,7 +40,7 @@ func queueAnswers(t *testing.T, st storage.Storage, s *survey.Survey, n int) []s
 	t.Helper()
 	var answers []survey.SurveyAnswer
 	for i := range n {
-		a, err := survey.NewAnswer(s, survey.Forms(map[string]string{s.Questions[0].ID: "4", s.Questions[1].ID: "Green", s.Questions[2].ID: fmt.Sprint("because ", i)}))
+		a, err := survey.NewAnswer(s, surveytest.Forms(map[string]string{s.Questions[0].ID: "4", s.Questions[1].ID: "Green", s.Questions[2].ID: fmt.Sprint("because ", i)}))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -42,7 +42,7 @@ type Config struct {
 
 // DefaultConfig is the configuration of surveys serve.
 // An idle worker polls its two queues every MaxIdle (12 dequeues a minute);
-// answers this instance takes wake it at once (Wake), and answers taken by
+// answers this instance takes wake it at once (WakeFor), and answers taken by
 // a web-only instance wait at most MaxIdle for a poll.
 var DefaultConfig = Config{Batch: 32, Visibility: time.Minute, MaxAttempts: 5, MaxIdle: 10 * time.Second}
 
@@ -125,10 +125,6 @@ func Init(ctx context.Context, st storage.Storage) error {
 func (w *Worker) Run(ctx context.Context) error {
 	return poll(ctx, func() (int, error) { return w.runOnce(context.WithoutCancel(ctx), true) }, w.cfg.MaxIdle, w.wake, w.cfg.Batch, w.log, "worker: batch failed")
 }
-
-// Wake makes Run take the queues now: this instance queued answers. It
-// never blocks.
-func (w *Worker) Wake() { w.wake.Wake() }
 
 // WakeFor makes Run take the queues now, queue among them even if it was
 // found empty lately (see emptyRecheck): this instance queued answers to

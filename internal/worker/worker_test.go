@@ -24,6 +24,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/survey/surveytest"
 	"github.com/surveys-dev/surveys/internal/worker"
 )
 
@@ -96,7 +97,7 @@ func newFixture(t *testing.T, st storage.Storage, tenant string, answers, perMes
 	}}
 	var kindForms []func(*rand.Rand) survey.Form
 	for _, k := range survey.Kinds() {
-		q, form := survey.Example(k)
+		q, form := surveytest.Example(k)
 		s.Questions = append(s.Questions, q)
 		kindForms = append(kindForms, form)
 	}
@@ -129,7 +130,7 @@ func newFixture(t *testing.T, st storage.Storage, tenant string, answers, perMes
 				}
 			}
 		}
-		forms := survey.Forms(values)
+		forms := surveytest.Forms(values)
 		r := rand.New(rand.NewPCG(uint64(i), 1))
 		for j, form := range kindForms {
 			forms[s.Questions[4+j].ID] = form(r)
