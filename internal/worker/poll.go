@@ -36,10 +36,13 @@ func (w waker) Wake() {
 // logged with msg and counts as one that took nothing.
 //
 // A worker whose calls take batches (full > 0: the most one call takes)
-// lets answers gather for wakeGather after a call that took some but not a
-// full batch, or after a wake: at a low rate a batch then takes several
-// (a batch has costs of its own, the summary and the list), at a high rate
-// batches are full and follow each other at once.
+// lets answers gather for wakeGather after a call that took less than a
+// quarter of a full batch, or after a wake: at a low rate a batch then
+// takes several (a batch has costs of its own, the summary and the list).
+// At a higher rate the answers that came during a batch are enough, and
+// the next batch follows at once: a pause then would only add to each
+// answer's wait for its summary (the load run's open loop at 500 answers
+// a second: p99 from about 130 ms to about 65 ms).
 func poll(ctx context.Context, once func() (int, error), maxIdle time.Duration, wake <-chan struct{}, full int, log *slog.Logger, msg string) error {
 	idle := minIdle
 	for ctx.Err() == nil {
@@ -49,7 +52,7 @@ func poll(ctx context.Context, once func() (int, error), maxIdle time.Duration, 
 		}
 		if n > 0 {
 			idle = minIdle
-			if full > 0 && n < full && !pause(ctx, wakeGather) {
+			if gathers(n, full) && !pause(ctx, wakeGather) {
 				return nil
 			}
 			continue
@@ -72,6 +75,10 @@ func poll(ctx context.Context, once func() (int, error), maxIdle time.Duration, 
 	}
 	return nil
 }
+
+// gathers reports whether a batch worker lets answers gather after a call
+// that took n of at most full (see poll).
+func gathers(n, full int) bool { return full > 0 && n < max(1, full/4) }
 
 // pause waits d, or less when ctx ends first (false then).
 func pause(ctx context.Context, d time.Duration) bool {

@@ -49,3 +49,20 @@ func TestPollWakes(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestGathers: a batch worker pauses to let answers gather after a batch
+// of less than a quarter of the most it takes; after a bigger one the
+// next batch follows at once. A worker of single calls never gathers.
+func TestGathers(t *testing.T) {
+	for _, c := range []struct {
+		n, full int
+		want    bool
+	}{
+		{1, 32, true}, {7, 32, true}, {8, 32, false}, {31, 32, false}, {32, 32, false},
+		{1, 4, false}, {1, 1, false}, {1, 0, false}, {3, 0, false},
+	} {
+		if got := gathers(c.n, c.full); got != c.want {
+			t.Errorf("gathers(%d, %d) = %v, want %v", c.n, c.full, got, c.want)
+		}
+	}
+}

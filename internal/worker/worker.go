@@ -250,12 +250,7 @@ func (w *Worker) runOnce(ctx context.Context, skipEmpty bool) (int, error) {
 	}
 	for _, key := range order {
 		g := groups[key]
-		sum, err := w.apply(ctx, key, g.tenant, g.slug, g.msgs)
-		if err == nil && sum != nil {
-			// The ranked lists, before the messages go (rankings.go).
-			err = w.rank(ctx, key, g.tenant, g.slug, sum)
-		}
-		if err != nil {
+		if err := w.apply(ctx, key, g.tenant, g.slug, g.msgs); err != nil {
 			errs = append(errs, err)
 			for _, m := range g.msgs {
 				m.failed = true
@@ -263,10 +258,18 @@ func (w *Worker) runOnce(ctx context.Context, skipEmpty bool) (int, error) {
 			}
 		}
 	}
-	// Delete the merged messages, several at a time: on Azure each is a
-	// round trip; on the embedded store they share one commit.
-	var mu sync.Mutex
-	var wg sync.WaitGroup
+	return len(msgs), errors.Join(append(errs, w.deleteMerged(ctx, batch))...)
+}
+
+// deleteMerged deletes the messages of batch that were merged, several at
+// a time: on Azure each is a round trip; on the embedded store they share
+// one commit.
+func (w *Worker) deleteMerged(ctx context.Context, batch []*message) error {
+	var (
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		errs []error
+	)
 	slots := make(chan struct{}, 8)
 	for _, m := range batch {
 		if m.failed {
@@ -298,7 +301,7 @@ func (w *Worker) runOnce(ctx context.Context, skipEmpty bool) (int, error) {
 		}()
 	}
 	wg.Wait()
-	return len(msgs), errors.Join(errs...)
+	return errors.Join(errs...)
 }
 
 // premiumShare is how many messages a batch takes from the Premium queue
@@ -320,14 +323,15 @@ func (w *Worker) premiumShare() int {
 // messages it merged, so a message delivered again is not merged again.
 // The summary write is the commit point: it also names the batch it merged
 // (Pending, at ListFrom), and every writer first lists the batch of the
-// write before its own.
-func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*message) (*store.StoredSummary, error) {
+// write before its own. Then the survey moves in the ranked lists, before
+// the messages go (see afterCommit).
+func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*message) error {
 	filed := map[string]bool{}                    // message/answer ID → the message's to count
 	resolved := map[string]*survey.SurveyAnswer{} // message/answer ID → the whole answer
 	emitted := map[string]bool{}                  // answer IDs whose webhooks are queued
 	for attempt := 0; ; attempt++ {
 		if attempt == 20 {
-			return nil, fmt.Errorf("worker: summary of %s: too many conflicting writers", key)
+			return fmt.Errorf("worker: summary of %s: too many conflicting writers", key)
 		}
 		sum, etag, err := w.summary(ctx, key, tenant, slug)
 		if errors.Is(err, errSurveyGone) {
@@ -335,17 +339,17 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 				w.m.discarded.Add(float64(len(m.answers)))
 			}
 			w.log.Info("worker: dropped the answers of a deleted survey", "tenant", tenant, "survey", slug, "messages", len(msgs))
-			return nil, nil
+			return nil
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		// The last writer may have died before listing its batch.
 		if err := w.list(ctx, key, tenant, slug, sum.ListFrom, sum.Pending); err != nil {
-			return nil, err
+			return err
 		}
 		if err := w.segment(ctx, key, tenant, slug, sum.ListFrom, sum.Pending, nil); err != nil {
-			return nil, err
+			return err
 		}
 		applied := toSet(sum.AppliedMessages)
 		gone := toSet(sum.Deleted)
@@ -383,7 +387,7 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 			}
 		}
 		if err := w.fileAll(ctx, key, tenant, slug, msgs, applied, gone, resolved, filed); err != nil {
-			return nil, err
+			return err
 		}
 		for _, m := range msgs {
 			if applied[m.ID] {
@@ -404,7 +408,7 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 					// summary) goes again.
 					w.m.duplicates.Inc()
 					if err := w.answers.DropDeleted(ctx, tenant, slug, p.ID); err != nil {
-						return nil, err
+						return err
 					}
 					continue
 				}
@@ -423,7 +427,7 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 					refreshed = true
 					ever, qerr := w.surveys.QuestionsEver(ctx, tenant, slug)
 					if qerr != nil {
-						return nil, fmt.Errorf("worker: questions of %s: %w", key, qerr)
+						return fmt.Errorf("worker: questions of %s: %w", key, qerr)
 					}
 					sum.AddQuestions(&survey.Survey{Questions: ever})
 					byID = nil
@@ -435,12 +439,12 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 					continue
 				}
 				if err != nil {
-					return nil, fmt.Errorf("worker: answer %s/%s: %w", key, p.ID, err)
+					return fmt.Errorf("worker: answer %s/%s: %w", key, p.ID, err)
 				}
 				own, ok := filed[m.ID+"/"+a.ID]
 				if !ok {
 					if own, err = w.answers.File(ctx, a, m.ID); err != nil {
-						return nil, fmt.Errorf("worker: file answer %s/%s: %w", key, a.ID, err)
+						return fmt.Errorf("worker: file answer %s/%s: %w", key, a.ID, err)
 					}
 					filed[m.ID+"/"+a.ID] = own
 				}
@@ -467,14 +471,15 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 			changed = true
 		}
 		if !changed {
+			// Merged before; the ranks may not have been moved.
 			w.remember(key, sum, etag)
-			return sum, nil
+			return w.rank(ctx, key, tenant, slug, sum)
 		}
 		// Webhooks before the commit point: a crash from here to the
 		// summary write merges the batch again and queues its events
 		// again, with the same webhook-ids (at least once).
 		if err := w.emitAnswers(ctx, tenant, slug, fresh, known, emitted); err != nil {
-			return nil, err
+			return err
 		}
 		// The previous batch is listed (above): this write names its own.
 		sum.Pending, sum.ListFrom, sum.Positions = fresh, base, base+int64(len(fresh))
@@ -486,7 +491,7 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 		}
 		if err != nil {
 			w.forget(key)
-			return nil, err
+			return err
 		}
 		w.m.answers.Add(float64(len(fresh)))
 		// Each answer's delay once, now that its count is written.
@@ -497,15 +502,29 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 		w.remember(key, sum, newTag)
 		// Counted: e-mails of the new answers, at most once each.
 		w.Notify.Answers(ctx, tenant, slug, base, fresh, known)
-		if err := w.list(ctx, key, tenant, slug, base, fresh); err != nil {
-			return nil, err
-		}
-		if err := w.segment(ctx, key, tenant, slug, base, fresh, known); err != nil {
-			return nil, err
+		if err := w.afterCommit(ctx, key, tenant, slug, sum, base, fresh, known); err != nil {
+			return err
 		}
 		w.closeAtLimit(ctx, tenant, slug, msgs, sum.TotalAnswers)
-		return sum, nil
+		return nil
 	}
+}
+
+// afterCommit does, all at once, the three writes that follow a summary
+// write: the batch's answers listed, added to the segments, and the
+// survey moved in the ranked lists. Each is a write of its own (two blobs
+// and some table rows) that the next writer repairs if this one dies
+// part-way (list and segment at the start of apply, the ranks when the
+// messages come back), so none needs to wait for another; the messages
+// are deleted once all three are done.
+func (w *Worker) afterCommit(ctx context.Context, key, tenant, slug string, sum *store.StoredSummary, base int64, fresh []string, known map[string]*survey.SurveyAnswer) error {
+	var wg sync.WaitGroup
+	var errs [3]error
+	wg.Go(func() { errs[0] = w.list(ctx, key, tenant, slug, base, fresh) })
+	wg.Go(func() { errs[1] = w.segment(ctx, key, tenant, slug, base, fresh, known) })
+	wg.Go(func() { errs[2] = w.rank(ctx, key, tenant, slug, sum) })
+	wg.Wait()
+	return errors.Join(errs[:]...)
 }
 
 // fileParallel is how many answer blobs a batch files at once: on Azure
@@ -892,7 +911,7 @@ func NewMetrics() *Metrics {
 		conflicts:  prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_worker_summary_conflicts_total", Help: "Summary writes that lost an ETag race and were retried."}),
 		discarded:  prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_worker_discarded_answers_total", Help: "Queued answers dropped because their survey was deleted."}),
 		delay: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "surveys_summary_delay_seconds", Help: "From an answer's acknowledgement to its summary write.",
-			Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60}}),
+			Buckets: []float64{.01, .025, .05, .075, .1, .15, .25, .5, 1, 2.5, 5, 10, 30, 60}}),
 		lag: newLag("answers"),
 	}
 }
