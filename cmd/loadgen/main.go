@@ -244,6 +244,7 @@ func run(ctx context.Context, cfg config, out io.Writer) (err error) {
 		steps = append(steps, st)
 	}
 	printKinds(out, steps)
+	printMerging(out, steps)
 
 	if cfg.rate > 0 {
 		if err := rateTest(ctx, out, client, srv.base, cfg, respondTo(surveyURL)); err != nil {
@@ -369,7 +370,7 @@ func warmUp(ctx context.Context, c *http.Client, base, surveyURL string, timeout
 			return fmt.Errorf("warm-up answer: %w", err)
 		}
 	}
-	_, ok, err := waitWorker(ctx, c, base, before.value(workerAnswers)+n, timeout)
+	_, _, ok, err := waitWorker(ctx, c, base, before.value(workerAnswers)+n, timeout)
 	if err != nil {
 		return err
 	}
@@ -392,21 +393,22 @@ const (
 // until the storage calls that follow a merge (summary write, answer list,
 // message delete) have settled, and returns the last scrape. ok is false
 // on a timeout.
-func waitWorker(ctx context.Context, c *http.Client, base string, target float64, timeout time.Duration) (m scrape, ok bool, err error) {
+func waitWorker(ctx context.Context, c *http.Client, base string, target float64, timeout time.Duration) (m scrape, merged time.Time, ok bool, err error) {
 	deadline := time.Now().Add(timeout)
 	for {
 		if m, err = getMetrics(ctx, c, base); err != nil {
-			return nil, false, err
+			return nil, merged, false, err
 		}
 		if m.value(workerAnswers) >= target {
+			merged = time.Now()
 			break
 		}
 		if time.Now().After(deadline) {
-			return m, false, nil
+			return m, merged, false, nil
 		}
 		select {
 		case <-ctx.Done():
-			return nil, false, ctx.Err()
+			return nil, merged, false, ctx.Err()
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
@@ -417,11 +419,11 @@ func waitWorker(ctx context.Context, c *http.Client, base string, target float64
 	for time.Now().Before(settle) {
 		select {
 		case <-ctx.Done():
-			return nil, false, ctx.Err()
+			return nil, merged, false, ctx.Err()
 		case <-time.After(250 * time.Millisecond):
 		}
 		if m, err = getMetrics(ctx, c, base); err != nil {
-			return nil, false, err
+			return nil, merged, false, err
 		}
 		n := busyOps(m)
 		if n == prev {
@@ -429,7 +431,7 @@ func waitWorker(ctx context.Context, c *http.Client, base string, target float64
 		}
 		prev = n
 	}
-	return m, true, nil
+	return m, merged, true, nil
 }
 
 // busyOps counts the storage calls other than queue polls.
@@ -453,6 +455,10 @@ type step struct {
 	// accepted is the server's count of acknowledged answers in the step,
 	// -1 when it does not export one.
 	accepted float64
+	// merging is from the step's start to the worker's merge of its last
+	// answer (seen by scrapes 100 ms apart); behind, from the step's last
+	// response to that merge.
+	merging, behind time.Duration
 }
 
 func measureStep(ctx context.Context, c *http.Client, base, surveyURL string, conc int, d, catchup time.Duration, f op) (step, error) {
@@ -460,11 +466,13 @@ func measureStep(ctx context.Context, c *http.Client, base, surveyURL string, co
 	if err != nil {
 		return step{}, err
 	}
+	start := time.Now()
 	res := closedLoop(ctx, conc, d, f)
 	if err := ctx.Err(); err != nil {
 		return step{}, err
 	}
-	after, ok, err := waitWorker(ctx, c, base, before.value(workerAnswers)+float64(res.ok), catchup)
+	end := time.Now()
+	after, merged, ok, err := waitWorker(ctx, c, base, before.value(workerAnswers)+float64(res.ok), catchup)
 	if err != nil {
 		return step{}, err
 	}
@@ -473,7 +481,8 @@ func measureStep(ctx context.Context, c *http.Client, base, surveyURL string, co
 		accepted = after.value(acceptedTotal) - before.value(acceptedTotal)
 	}
 	return step{conc: conc, res: res, ops: delta(before.storageOps(storageOps), after.storageOps(storageOps)),
-		errOps: delta(before.storageOps(storageErrs), after.storageOps(storageErrs)), caughtUp: ok, accepted: accepted}, nil
+		errOps: delta(before.storageOps(storageErrs), after.storageOps(storageErrs)), caughtUp: ok, accepted: accepted,
+		merging: merged.Sub(start), behind: merged.Sub(end)}, nil
 }
 
 // idleSettle is how long the idle step waits before counting: the workers'
@@ -577,6 +586,23 @@ func printStep(out io.Writer, s step) {
 	}
 }
 
+// printMerging prints how fast the worker merged each step's answers while
+// the web took them at full speed: the answers over the time from the
+// step's start to the merge of its last answer. Where the worker ends
+// behind the web (more than a few scrapes), that is its capacity beside a
+// busy web server on the same cores; where it keeps up, it is the web's rate.
+func printMerging(out io.Writer, steps []step) {
+	fmt.Fprintln(out, "worker while the web takes answers at full speed (answers / time from the step's start to the merge of its last answer):")
+	for _, s := range steps {
+		if !s.caughtUp || s.merging <= 0 {
+			fmt.Fprintf(out, "  conc %d: not all merged within the catch-up timeout\n", s.conc)
+			continue
+		}
+		fmt.Fprintf(out, "  conc %d: %.0f answers merged a second; the last merged %s after the last response\n", s.conc,
+			float64(s.res.ok)/s.merging.Seconds(), s.behind.Round(10*time.Millisecond))
+	}
+}
+
 // printKinds prints each step's storage operations per answer by kind,
 // with the storage errors among them.
 func printKinds(out io.Writer, steps []step) {
@@ -633,7 +659,7 @@ func rateTest(ctx context.Context, out io.Writer, c *http.Client, base string, c
 		return err
 	}
 	lastResponse := time.Now()
-	after, ok, err := waitWorker(ctx, c, base, before.value(workerAnswers)+float64(res.ok), cfg.catchup)
+	after, _, ok, err := waitWorker(ctx, c, base, before.value(workerAnswers)+float64(res.ok), cfg.catchup)
 	if err != nil {
 		return err
 	}
