@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/surveys-dev/surveys/internal/i18n"
 	"github.com/surveys-dev/surveys/internal/store"
@@ -31,6 +32,11 @@ type views struct {
 	hashes map[string]string // asset name → short content hash
 	static fs.FS
 }
+
+// loadViews parses the templates once a process: views are never changed
+// once made, and every server of the process (the tests make many) shares
+// them.
+var loadViews = sync.OnceValues(newViews)
 
 func newViews() (*views, error) {
 	static, err := fs.Sub(web.Static, "static")
@@ -67,9 +73,18 @@ func newViews() (*views, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The layout and partials are parsed once; each page gets a copy of
+	// them (Clone: before any is executed) with its own file added.
+	common, err := template.New("").Funcs(funcs).ParseFS(templates.FS, "base.html", "partials/*.html")
+	if err != nil {
+		return nil, fmt.Errorf("web: parse templates/base.html and partials: %w", err)
+	}
 	for _, p := range pages {
 		name := strings.TrimSuffix(path.Base(p), ".html")
-		t, err := template.New(name).Funcs(funcs).ParseFS(templates.FS, "base.html", "partials/*.html", p)
+		t, err := common.Clone()
+		if err == nil {
+			t, err = t.New(name).ParseFS(templates.FS, p)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("web: parse template %s: %w", p, err)
 		}

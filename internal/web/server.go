@@ -228,7 +228,7 @@ func (s *Server) Collectors() []prometheus.Collector {
 // New parses the templates (failing on a missing or broken one) and returns
 // the server.
 func New(d Deps) (*Server, error) {
-	v, err := newViews()
+	v, err := loadViews()
 	if err != nil {
 		return nil, err
 	}
