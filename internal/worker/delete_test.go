@@ -165,6 +165,7 @@ func answerOf(t *testing.T, f *fixture, i int) survey.SurveyAnswer {
 // answered lists) say 5, once. A crash the deletion is never asked again
 // after is repaired by the worker's next merge (TestDeleteAnswerRanks).
 func TestDeleteAnswerCrashBetweenEveryCall(t *testing.T) {
+	t.Parallel() // its own embedded stores
 	ctx := context.Background()
 	// fixture is a listed survey of 7 answers, counted, and one deleted.
 	fixture := func(st storage.Storage) *fixture {

@@ -266,6 +266,7 @@ func TestEditWhileAnswering(t *testing.T) {
 // would) and finish the work: the survey is always whole, and the summary
 // equals a recount with every answer in it.
 func TestCrashEditWhileAnswering(t *testing.T) {
+	t.Parallel() // its own embedded stores
 	clean := faulty.New(backends.Local(t))
 	f := newFixture(t, clean.Unwrap(), newTenant(), 6, 2)
 	if !editRun(t, clean.Unwrap(), clean, f, func() bool { return false }) {

@@ -104,6 +104,7 @@ var recoverConfig = worker.Config{Batch: 2, Visibility: 20 * time.Second, MaxAtt
 // new process drains the queue), its rows are exact: one per list, at the
 // summary's count.
 func TestRanksCrashBetweenEveryCall(t *testing.T) {
+	t.Parallel() // its own embedded stores
 	clean := faulty.New(backends.Local(t))
 	f := newListedFixture(t, clean.Unwrap(), 7, 2)
 	drain(t, clean, worker.New(clean, testConfig, quiet, nil))

@@ -174,6 +174,7 @@ func readsAnswer(c faulty.Call) bool {
 // nothing twice. Of the reads of single answers, which write nothing and
 // are alike, every tenth is a crash point.
 func TestSegmentsCrashBetweenEveryCall(t *testing.T) {
+	t.Parallel() // its own embedded stores
 	st := backends.Local(t)
 	fixtures := oldAccount(t, st, 105, false)
 	clean := faulty.New(st)

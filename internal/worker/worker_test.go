@@ -292,6 +292,7 @@ func TestRedelivery(t *testing.T) {
 // storage calls in turn, restarts it, and checks that the summary equals a
 // recount from the answer blobs: nothing lost, nothing counted twice.
 func TestCrashBetweenEveryCall(t *testing.T) {
+	t.Parallel() // its own embedded stores
 	// A clean run tells how many calls the worker makes.
 	// Answers 1 and 4 are spilled to blobs: too large for a message.
 	clean := faulty.New(backends.Local(t))
@@ -479,6 +480,7 @@ func TestWorkersTogether(t *testing.T) {
 // TestPoison sends undecodable and always-failing messages to the poison
 // queue with their reason, without stalling the others.
 func TestPoison(t *testing.T) {
+	t.Parallel() // its own embedded stores
 	st := backends.Local(t)
 	good := newFixture(t, st, newTenant(), 5, 5)
 	ctx := context.Background()
