@@ -162,6 +162,34 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) { return w.runOnce(ct
 func (w *Worker) runOnce(ctx context.Context, skipEmpty bool) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, w.cfg.Visibility)
 	defer cancel()
+	msgs, err := w.dequeue(ctx, skipEmpty)
+	if err != nil {
+		return 0, err
+	}
+	defer w.m.lag.progressed() // a batch done, or the queues found empty
+	if len(msgs) == 0 {
+		return 0, nil
+	}
+	w.m.batches.Inc()
+	batch := w.decode(ctx, msgs)
+	var errs []error
+	for _, g := range bySurvey(batch) {
+		if err := w.apply(ctx, g.key, g.tenant, g.slug, g.msgs); err != nil {
+			errs = append(errs, err)
+			for _, m := range g.msgs {
+				m.failed = true
+				w.setFailure(m.ID, err.Error())
+			}
+		}
+	}
+	return len(msgs), errors.Join(append(errs, w.deleteMerged(ctx, batch))...)
+}
+
+// dequeue takes a batch from the two answers queues, Premium's first (see
+// premiumShare). A take that fails is logged, and the batch is what the
+// others gave; dequeue fails only when a take failed and nothing was
+// taken.
+func (w *Worker) dequeue(ctx context.Context, skipEmpty bool) ([]queued, error) {
 	var msgs []queued
 	take := func(q string, n int) error {
 		if n <= 0 || skipEmpty && w.hints.empty(q, w.now()) {
@@ -199,16 +227,18 @@ func (w *Worker) runOnce(ctx context.Context, skipEmpty bool) (int, error) {
 	}
 	if len(errs) > 0 {
 		if len(msgs) == 0 {
-			return 0, errors.Join(errs...)
+			return nil, errors.Join(errs...)
 		}
 		w.log.Warn("worker: dequeue failed", "err", errors.Join(errs...))
-		errs = nil
 	}
-	defer w.m.lag.progressed() // a batch done, or the queues found empty
-	if len(msgs) == 0 {
-		return 0, nil
-	}
-	w.m.batches.Inc()
+	return msgs, nil
+}
+
+// decode returns the messages of msgs with their answers, each answer ID
+// once (an answer twice in a message is counted as a duplicate). A message
+// that cannot be decoded, or that failed MaxAttempts deliveries, goes to
+// the poison queue with the reason instead.
+func (w *Worker) decode(ctx context.Context, msgs []queued) []*message {
 	var batch []*message
 	for _, m := range msgs {
 		var am store.AnswerMessage
@@ -226,39 +256,38 @@ func (w *Worker) runOnce(ctx context.Context, skipEmpty bool) (int, error) {
 			batch = append(batch, &message{Message: m.Message, queue: m.queue, plan: am.Plan, answers: answers, spills: am.Spills()})
 		}
 	}
+	return batch
+}
 
-	// Group the answers by survey; a message is done when all its surveys are.
-	type group struct {
-		tenant, slug string
-		msgs         []*message
-	}
-	groups := map[string]*group{}
-	var order []string
+// surveyMessages are the messages of a batch with answers to one survey
+// (key is tenant/slug), in the batch's order.
+type surveyMessages struct {
+	key, tenant, slug string
+	msgs              []*message
+}
+
+// bySurvey groups the messages of batch by the surveys of their answers,
+// in the order the surveys first appear; a message with answers to
+// several surveys is in each of their groups, and is done when all of
+// them are.
+func bySurvey(batch []*message) []*surveyMessages {
+	groups := map[string]*surveyMessages{}
+	var order []*surveyMessages
 	for _, m := range batch {
 		for _, a := range m.answers {
 			key := a.Tenant + "/" + a.Slug
 			g := groups[key]
 			if g == nil {
-				g = &group{tenant: a.Tenant, slug: a.Slug}
+				g = &surveyMessages{key: key, tenant: a.Tenant, slug: a.Slug}
 				groups[key] = g
-				order = append(order, key)
+				order = append(order, g)
 			}
 			if len(g.msgs) == 0 || g.msgs[len(g.msgs)-1] != m {
 				g.msgs = append(g.msgs, m)
 			}
 		}
 	}
-	for _, key := range order {
-		g := groups[key]
-		if err := w.apply(ctx, key, g.tenant, g.slug, g.msgs); err != nil {
-			errs = append(errs, err)
-			for _, m := range g.msgs {
-				m.failed = true
-				w.setFailure(m.ID, err.Error())
-			}
-		}
-	}
-	return len(msgs), errors.Join(append(errs, w.deleteMerged(ctx, batch))...)
+	return order
 }
 
 // deleteMerged deletes the messages of batch that were merged, several at
