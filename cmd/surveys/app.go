@@ -18,6 +18,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/metrics"
 	"github.com/surveys-dev/surveys/internal/outbound"
 	"github.com/surveys-dev/surveys/internal/postgres"
+	"github.com/surveys-dev/surveys/internal/secret"
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/storage/azure"
 	"github.com/surveys-dev/surveys/internal/storage/counting"
@@ -75,6 +76,36 @@ func NewMain(cfg Config, logOut io.Writer) *Main {
 // Run opens the storage, prepares it, and starts serving. It returns once
 // the server listens.
 func (m *Main) Run(ctx context.Context) error {
+	if err := m.prepareStorage(ctx); err != nil {
+		return err
+	}
+	s, err := m.newServices(ctx)
+	if err != nil {
+		return err
+	}
+	var ws *workers
+	if m.cfg.Worker {
+		if ws, err = m.newWorkers(s); err != nil {
+			return err
+		}
+	}
+	srv, err := web.New(m.webDeps(s))
+	if err != nil {
+		return err
+	}
+	m.web = srv
+	s.reg.Register(srv.Collectors()...)
+	m.startViews()
+	if ws != nil {
+		m.startWorkers(ws, s.reg)
+	}
+	return m.serve(srv.Handler())
+}
+
+// prepareStorage opens the configured storage, counted (m.Storage, which
+// Close closes), creates its tables, containers and queues, and the demo
+// tenants with --seed.
+func (m *Main) prepareStorage(ctx context.Context) error {
 	st, err := openStorage(m.cfg)
 	if err != nil {
 		return err
@@ -92,22 +123,91 @@ func (m *Main) Run(ctx context.Context) error {
 			m.log.Info("created the demo tenants", "tenants", "adatum, fabrikam")
 		}
 	}
-	if err := worker.Init(ctx, m.Storage); err != nil {
-		return err
-	}
+	return worker.Init(ctx, m.Storage)
+}
+
+// services are the stores and the parts the pages and the workers share,
+// made once the storage is ready.
+type services struct {
+	box            *secret.Box // nil without a secret key
+	surveys        *store.SurveyStore
+	tenants        *store.TenantStore
+	answers        *store.SurveyAnswerStore
+	ranks          *store.RankingStore
+	sqlStore       *postgres.SurveySQLStore
+	reg            *metrics.Registry
+	notifier       *store.Notifier
+	transfers      *store.SurveyTransferStore
+	hooks          *store.WebhookStore
+	users          *store.UserStore
+	notifications  *store.NotificationStore
+	unsubscribeKey []byte
+}
+
+// newServices makes the stores over m.Storage, checks the tenants'
+// secrets and brings the stored data up to date (checkStores), and makes
+// the view counter (m.views) and the outbox (m.Mail). It says in the log
+// what runs without a secret key and whether e-mail is on.
+func (m *Main) newServices(ctx context.Context) (*services, error) {
 	box, err := m.cfg.Secrets()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	surveys, tenants, answers := store.NewSurveyStore(m.Storage), store.NewTenantStore(m.Storage).WithSecrets(box), store.NewSurveyAnswerStore(m.Storage)
+	s := &services{box: box, surveys: store.NewSurveyStore(m.Storage), tenants: store.NewTenantStore(m.Storage).WithSecrets(box), answers: store.NewSurveyAnswerStore(m.Storage)}
 	if box == nil {
 		m.log.Info("no SURVEYS_SECRET_KEY: survey forms are signed with a key of this process, so a form opened before a restart, or served by another instance, is sent back once (answers kept)")
 	}
-	if err := tenants.CheckSecrets(ctx); err != nil {
+	if err := m.checkStores(ctx, s); err != nil {
+		return nil, err
+	}
+	m.views = store.NewViewCounter(m.Storage, 5*time.Second)
+	if len(m.cfg.SQLAllow) > len(m.cfg.AllowPrivate) {
+		m.log.Warn("--sql-allow (SURVEYS_SQL_ALLOW) is deprecated: use --allow-private (SURVEYS_ALLOW_PRIVATE), which covers identity providers too")
+	}
+	s.sqlStore = postgres.New(m.cfg.SQLAllow...)
+	s.reg = metrics.New(m.Storage)
+	s.reg.Register(metrics.NewQueueCollector(m.Storage, []string{store.AnswersQueue, store.PremiumAnswersQueue,
+		worker.PoisonQueue, store.TransfersQueue, store.TransfersPoisonQueue, store.ViewsQueue, store.MailQueue, store.MailPoisonQueue, store.WebhooksQueue, store.WebhooksPoisonQueue}))
+	// The workers poll empty queues seldom; what this instance queues
+	// wakes its own worker at once. The notifier writes at most
+	// notifierParallel answer messages at once; the answers that arrive
+	// meanwhile share the next message (its enqueue, and the worker's
+	// delete of it).
+	s.notifier, s.transfers = store.NewNotifier(s.answers, notifierParallel), store.NewSurveyTransferStore(m.Storage)
+	// Webhooks: endpoints sealed with the secret key; events queued by the
+	// web (survey.*) and the answers worker (response.created).
+	s.hooks = store.NewWebhookStore(m.Storage).WithSecrets(box)
+	s.hooks.TestsPerMinute = m.cfg.WebhookTestsPerMinute
+	s.hooks.PublicURL = m.cfg.PublicURL
+	s.users = store.NewUserStore(m.Storage)
+	if m.cfg.PasswordCost > 0 {
+		s.users.WithCost(m.cfg.PasswordCost)
+	}
+	m.Mail = mail.NewOutbox(m.Storage, m.cfg.Mail)
+	// The members' e-mail choices: shared by the pages and the workers,
+	// so that a change here drops the workers' cached copy at once.
+	s.notifications = store.NewNotificationStore(m.Storage)
+	if s.unsubscribeKey, err = unsubscribeKey(box); err != nil {
+		return nil, err
+	}
+	if m.cfg.Mail == nil {
+		m.log.Info("e-mail is off: no --smtp-url (SURVEYS_SMTP_URL); pages that send e-mail say it is not set up")
+	} else {
+		m.log.Info("e-mail on", "smtp", m.cfg.Mail.String())
+	}
+	return s, nil
+}
+
+// checkStores checks that the tenants' secrets open with the secret key,
+// and brings data stored by earlier versions up to date: the surveys
+// ranked (backfillRanks) and the accounts indexed by e-mail, each once per
+// store.
+func (m *Main) checkStores(ctx context.Context, s *services) error {
+	if err := s.tenants.CheckSecrets(ctx); err != nil {
 		return fmt.Errorf("tenants' secrets: %w", err)
 	}
-	ranks := store.NewRankingStore(m.Storage)
-	if err := m.backfillRanks(ctx, tenants, ranks); err != nil {
+	s.ranks = store.NewRankingStore(m.Storage)
+	if err := m.backfillRanks(ctx, s.tenants, s.ranks); err != nil {
 		return err
 	}
 	if n, err := store.IndexEmails(ctx, m.Storage); err != nil {
@@ -115,194 +215,195 @@ func (m *Main) Run(ctx context.Context) error {
 	} else if n > 0 {
 		m.log.Info("indexed the accounts by email, for sign-in by email", "accounts", n)
 	}
-	m.views = store.NewViewCounter(m.Storage, 5*time.Second)
-	if len(m.cfg.SQLAllow) > len(m.cfg.AllowPrivate) {
-		m.log.Warn("--sql-allow (SURVEYS_SQL_ALLOW) is deprecated: use --allow-private (SURVEYS_ALLOW_PRIVATE), which covers identity providers too")
+	return nil
+}
+
+// unsubscribeKey returns the key the unsubscribe links of the members'
+// e-mails are signed with: derived from the secret key (box), or without
+// one, of this process (links then stop working at a restart).
+func unsubscribeKey(box *secret.Box) ([]byte, error) {
+	key := box.DeriveKey(unsubscribePurpose)
+	if key == nil {
+		key = make([]byte, 32)
+		if _, err := rand.Read(key); err != nil {
+			return nil, err
+		}
 	}
-	sqlStore := postgres.New(m.cfg.SQLAllow...)
-	reg := metrics.New(m.Storage)
-	reg.Register(metrics.NewQueueCollector(m.Storage, []string{store.AnswersQueue, store.PremiumAnswersQueue,
-		worker.PoisonQueue, store.TransfersQueue, store.TransfersPoisonQueue, store.ViewsQueue, store.MailQueue, store.MailPoisonQueue, store.WebhooksQueue, store.WebhooksPoisonQueue}))
+	return key, nil
+}
+
+// workers are the background workers of an instance that runs them
+// (--worker), made and wired to what wakes them, not started.
+type workers struct {
+	// metrics are the answers worker's, registered only where it runs.
+	metrics   *worker.Metrics
+	answers   *worker.Worker
+	views     *worker.Views
+	transfers *worker.Transfers
+	segments  *worker.Segments
+	webhooks  *worker.Webhooks
+	mail      *worker.Mail   // nil when e-mail is off
+	notify    *worker.Notify // nil when e-mail is off
+}
+
+// newWorkers makes the workers over s: what this instance queues wakes
+// its own worker at once (the notifier, the view counter, the transfers,
+// the outbox and the webhooks), the answers worker hands surveys without
+// segments to the segment builder and queues webhooks and e-mails of new
+// answers, and the transfers and webhooks workers alert the admins.
+func (m *Main) newWorkers(s *services) (*workers, error) {
 	// The workers' metrics are registered only where they run, so that a
 	// web-only instance (--worker=false) has no surveys_worker_* series
 	// for an alert on a stuck worker to fire on.
-	wm := worker.NewMetrics()
-	// The workers poll empty queues seldom; what this instance queues
-	// wakes its own worker at once. The notifier writes at most
-	// notifierParallel answer messages at once; the answers that arrive
-	// meanwhile share the next message (its enqueue, and the worker's
-	// delete of it).
-	notifier, transfers := store.NewNotifier(answers, notifierParallel), store.NewSurveyTransferStore(m.Storage)
-	var w *worker.Worker
-	var vw *worker.Views
-	var tw *worker.Transfers
-	var sw *worker.Segments
-	var mw *worker.Mail
-	var hw *worker.Webhooks
-	// Webhooks: endpoints sealed with the secret key; events queued by the
-	// web (survey.*) and the answers worker (response.created).
-	hooks := store.NewWebhookStore(m.Storage).WithSecrets(box)
-	hooks.TestsPerMinute = m.cfg.WebhookTestsPerMinute
-	hooks.PublicURL = m.cfg.PublicURL
-	users := store.NewUserStore(m.Storage)
-	if m.cfg.PasswordCost > 0 {
-		users.WithCost(m.cfg.PasswordCost)
+	ws := &workers{metrics: worker.NewMetrics()}
+	ws.answers = worker.New(m.Storage, worker.DefaultConfig, m.log, ws.metrics)
+	// Surveys answered before segments existed get them built.
+	ws.segments = worker.NewSegments(m.Storage, m.log)
+	ws.answers.Behind = ws.segments.Need
+	ws.views = worker.NewViews(m.Storage, worker.DefaultViewsConfig, m.log)
+	ws.transfers = worker.NewTransfers(m.Storage, s.tenants, s.sqlStore, worker.DefaultTransferConfig, m.log)
+	s.notifier.Queued, m.views.Flushed, s.transfers.Requested = ws.answers.WakeFor, ws.views.Wake, ws.transfers.Wake
+	if m.Mail != nil {
+		ws.mail = worker.NewMail(m.Storage, mail.NewSender(*m.cfg.Mail), worker.DefaultMailConfig, m.log)
+		m.Mail.Queued = ws.mail.Wake
 	}
-	m.Mail = mail.NewOutbox(m.Storage, m.cfg.Mail)
-	// The members' e-mail choices: shared by the pages and the workers,
-	// so that a change here drops the workers' cached copy at once. The
-	// unsubscribe links of their e-mails are signed with a key derived
-	// from the secret key (without one, of this process: links then stop
-	// working at a restart).
-	notifications := store.NewNotificationStore(m.Storage)
-	unsubscribeKey := box.DeriveKey(unsubscribePurpose)
-	if unsubscribeKey == nil {
-		unsubscribeKey = make([]byte, 32)
-		if _, err := rand.Read(unsubscribeKey); err != nil {
-			return err
-		}
+	// Deliveries go through the guarded client, which follows no
+	// redirect (a receiver that moved answers 3xx: a failure to see).
+	hookClient := outbound.New(outbound.Config{Allow: m.cfg.AllowPrivate, RootCAs: m.ProviderRoots, MaxRedirects: -1})
+	hcfg := worker.DefaultWebhookConfig
+	hcfg.Parallel, hcfg.Share = m.cfg.WebhookSlots, m.cfg.WebhookSlotsPerTenant
+	ws.webhooks = worker.NewWebhooks(m.Storage, s.hooks, hookClient.HTTP(), hcfg, m.log)
+	mt, err := mail.LoadTemplates()
+	if err != nil {
+		return nil, err
 	}
-	var nw *worker.Notify
-	if m.cfg.Mail == nil {
-		m.log.Info("e-mail is off: no --smtp-url (SURVEYS_SMTP_URL); pages that send e-mail say it is not set up")
-	} else {
-		m.log.Info("e-mail on", "smtp", m.cfg.Mail.String())
+	admins := worker.AdminMail{Users: s.users, Outbox: m.Mail, Templates: mt, Notifications: s.notifications, UnsubscribeKey: s.unsubscribeKey, PublicURL: m.cfg.PublicURL, Log: m.log}
+	if m.Mail != nil {
+		// parseServe refused e-mail without a public URL: every
+		// mailed link starts with it.
+		ws.notify = worker.NewNotify(m.Storage, s.notifications, m.Mail, mt, s.unsubscribeKey, m.cfg.PublicURL, worker.DefaultNotifyConfig, m.log)
+		ws.answers.Notify = ws.notify
 	}
-	if m.cfg.Worker {
-		w = worker.New(m.Storage, worker.DefaultConfig, m.log, wm)
-		// Surveys answered before segments existed get them built.
-		sw = worker.NewSegments(m.Storage, m.log)
-		w.Behind = sw.Need
-		vw = worker.NewViews(m.Storage, worker.DefaultViewsConfig, m.log)
-		tw = worker.NewTransfers(m.Storage, tenants, sqlStore, worker.DefaultTransferConfig, m.log)
-		notifier.Queued, m.views.Flushed, transfers.Requested = w.WakeFor, vw.Wake, tw.Wake
-		if m.Mail != nil {
-			mw = worker.NewMail(m.Storage, mail.NewSender(*m.cfg.Mail), worker.DefaultMailConfig, m.log)
-			m.Mail.Queued = mw.Wake
-		}
-		// Deliveries go through the guarded client, which follows no
-		// redirect (a receiver that moved answers 3xx: a failure to see).
-		hookClient := outbound.New(outbound.Config{Allow: m.cfg.AllowPrivate, RootCAs: m.ProviderRoots, MaxRedirects: -1})
-		hcfg := worker.DefaultWebhookConfig
-		hcfg.Parallel, hcfg.Share = m.cfg.WebhookSlots, m.cfg.WebhookSlotsPerTenant
-		hw = worker.NewWebhooks(m.Storage, hooks, hookClient.HTTP(), hcfg, m.log)
-		mt, err := mail.LoadTemplates()
-		if err != nil {
-			return err
-		}
-		admins := worker.AdminMail{Users: users, Outbox: m.Mail, Templates: mt, Notifications: notifications, UnsubscribeKey: unsubscribeKey, PublicURL: m.cfg.PublicURL, Log: m.log}
-		if m.Mail != nil {
-			// parseServe refused e-mail without a public URL: every
-			// mailed link starts with it.
-			nw = worker.NewNotify(m.Storage, notifications, m.Mail, mt, unsubscribeKey, m.cfg.PublicURL, worker.DefaultNotifyConfig, m.log)
-			w.Notify = nw
-		}
-		hw.Alert = admins
-		tw.Alert = admins
-		hooks.Queued = hw.Wake
-		w.Webhooks = hooks
-	}
+	ws.webhooks.Alert = admins
+	ws.transfers.Alert = admins
+	s.hooks.Queued = ws.webhooks.Wake
+	ws.answers.Webhooks = s.hooks
+	return ws, nil
+}
+
+// webDeps returns what the pages use: the stores of s, the outbound
+// client to the tenants' identity providers, and the keys derived from
+// the secret key.
+func (m *Main) webDeps(s *services) web.Deps {
 	deps := web.Deps{
 		Logger:      m.log,
-		Surveys:     surveys,
-		Tenants:     tenants,
+		Surveys:     s.surveys,
+		Tenants:     s.tenants,
 		Storage:     m.Storage,
-		Public:      store.NewCachedSurveys(surveys, tenants, 5*time.Second),
-		Notifier:    notifier,
-		Users:       users,
-		Members:     users,
+		Public:      store.NewCachedSurveys(s.surveys, s.tenants, 5*time.Second),
+		Notifier:    s.notifier,
+		Users:       s.users,
+		Members:     s.users,
 		Summaries:   store.NewSurveyAnswersSummaryStore(m.Storage),
-		Editor:      store.NewPlanGuard(surveys, tenants),
-		Reader:      answers,
-		Remover:     answers,
+		Editor:      store.NewPlanGuard(s.surveys, s.tenants),
+		Reader:      s.answers,
+		Remover:     s.answers,
 		Tokens:      store.NewTokenStore(m.Storage),
-		TenantAdmin: tenants,
-		Accounts:    users,
+		TenantAdmin: s.tenants,
+		Accounts:    s.users,
 		Regions:     m.cfg.RegionNames(),
 		Logos:       store.NewLogoStore(m.Storage),
 		Views:       m.views,
-		Ranks:       ranks,
-		Home:        store.NewCachedHome(ranks, 5, 5*time.Second),
-		Metrics:     reg.Handler(), // registered below, before the first scrape
+		Ranks:       s.ranks,
+		Home:        store.NewCachedHome(s.ranks, 5, 5*time.Second),
+		Metrics:     s.reg.Handler(), // registered in Run, before the first scrape
 
 		// Who may read /metrics (the connection's address).
 		MetricsAllow: m.cfg.MetricsAllow,
 
 		// The tenant's own identity provider.
-		SignInKey:      box.Derive("oidc-sign-in"),
-		TenantSettings: tenants,
+		SignInKey:      s.box.Derive("oidc-sign-in"),
+		TenantSettings: s.tenants,
 		PublicURL:      m.cfg.PublicURL,
 		Outbound:       outbound.New(outbound.Config{Allow: m.cfg.AllowPrivate, RootCAs: m.ProviderRoots, MaxBody: web.ProviderMaxBody}),
 
 		// The tenant's own SQL database.
-		Databases: sqlStore,
-		Transfers: transfers,
+		Databases: s.sqlStore,
+		Transfers: s.transfers,
 
 		Limits: m.cfg.Limits,
 		// Survey forms' tokens are signed with a key derived from the
 		// secret key, the same on every instance; without one, each
 		// process makes its own (one instance only).
-		FormKey: box.DeriveKey("survey form tokens"),
+		FormKey: s.box.DeriveKey("survey form tokens"),
 
 		// Password resets and invitations, and the quotas of the e-mails
 		// to others.
 		MailQuota:     store.NewMailQuotaStore(m.Storage, m.cfg.MailQuota),
-		Verifier:      users,
+		Verifier:      s.users,
 		Links:         store.NewLinkStore(m.Storage),
 		PersonalLinks: store.NewPersonalLinkStore(m.Storage),
-		Answers:       answers,
+		Answers:       s.answers,
 
-		Webhooks: hooks,
+		Webhooks: s.hooks,
 		// E-mail notifications of answers, and their unsubscribe links.
-		Notifications:  notifications,
-		UnsubscribeKey: unsubscribeKey,
+		Notifications:  s.notifications,
+		UnsubscribeKey: s.unsubscribeKey,
 		// Progress respondents of multi-page surveys save to finish later.
 		Resume: store.NewResumeStore(m.Storage),
 	}
 	if m.Mail != nil {
 		deps.Mail = m.Mail
 	}
-	srv, err := web.New(deps)
-	if err != nil {
-		return err
-	}
-	m.web = srv
-	reg.Register(srv.Collectors()...)
+	return deps
+}
+
+// startViews starts the view counter's flushes to the views queue until
+// Close stops it.
+func (m *Main) startViews() {
 	vctx, stopViews := context.WithCancel(context.Background())
 	m.stopViews, m.viewsDone = stopViews, make(chan error, 1)
 	go func() { m.viewsDone <- m.views.Run(vctx) }()
-	if m.cfg.Worker {
-		wctx, cancel := context.WithCancel(context.Background())
-		m.stopWorker = cancel
-		m.workerDone = make(chan error, 7)
-		reg.Register(wm.Collectors()...)
-		reg.Register(vw.Collectors()...)
-		reg.Register(tw.Collectors()...)
-		reg.Register(sw.Collectors()...)
-		reg.Register(hw.Collectors()...)
-		m.workers = 5
-		go func() { m.workerDone <- w.Run(wctx) }()
-		go func() { m.workerDone <- vw.Run(wctx) }()
-		go func() { m.workerDone <- tw.Run(wctx) }()
-		go func() { m.workerDone <- sw.Run(wctx) }()
-		go func() { m.workerDone <- hw.Run(wctx) }()
-		if mw != nil {
-			reg.Register(mw.Collectors()...)
-			m.workers++
-			go func() { m.workerDone <- mw.Run(wctx) }()
-		}
-		if nw != nil {
-			reg.Register(nw.Collectors()...)
-			m.workers++
-			go func() { m.workerDone <- nw.Run(wctx) }()
-		}
+}
+
+// startWorkers registers the workers' metrics with reg and starts them
+// until Close stops them; Close waits for m.workers of them.
+func (m *Main) startWorkers(ws *workers, reg *metrics.Registry) {
+	wctx, cancel := context.WithCancel(context.Background())
+	m.stopWorker = cancel
+	m.workerDone = make(chan error, 7)
+	reg.Register(ws.metrics.Collectors()...)
+	reg.Register(ws.views.Collectors()...)
+	reg.Register(ws.transfers.Collectors()...)
+	reg.Register(ws.segments.Collectors()...)
+	reg.Register(ws.webhooks.Collectors()...)
+	m.workers = 5
+	go func() { m.workerDone <- ws.answers.Run(wctx) }()
+	go func() { m.workerDone <- ws.views.Run(wctx) }()
+	go func() { m.workerDone <- ws.transfers.Run(wctx) }()
+	go func() { m.workerDone <- ws.segments.Run(wctx) }()
+	go func() { m.workerDone <- ws.webhooks.Run(wctx) }()
+	if ws.mail != nil {
+		reg.Register(ws.mail.Collectors()...)
+		m.workers++
+		go func() { m.workerDone <- ws.mail.Run(wctx) }()
 	}
+	if ws.notify != nil {
+		reg.Register(ws.notify.Collectors()...)
+		m.workers++
+		go func() { m.workerDone <- ws.notify.Run(wctx) }()
+	}
+}
+
+// serve listens on the configured address and serves h until Close.
+func (m *Main) serve(h http.Handler) error {
+	var err error
 	m.ln, err = net.Listen("tcp", m.cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", m.cfg.Addr, err)
 	}
 	m.srv = &http.Server{
-		Handler:           srv.Handler(),
+		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 		MaxHeaderBytes:    maxHeaderBytes,
 		ReadTimeout:       30 * time.Second,

@@ -73,7 +73,37 @@ func Load(s Settings) (*Config, error) {
 		}
 		return nil, nil
 	}
-	u, err := url.Parse(s.URL)
+	c, err := parseSMTPURL(s.URL)
+	if err != nil {
+		return nil, err
+	}
+	if c.Password, err = smtpPassword(s); err != nil {
+		return nil, err
+	}
+	switch {
+	case c.Username != "" && c.Password == "":
+		return nil, fmt.Errorf("mail: --smtp-url (SURVEYS_SMTP_URL) names the user %q but no password is set: set SURVEYS_SMTP_PASSWORD or SURVEYS_SMTP_PASSWORD_FILE", c.Username)
+	case c.Username == "" && c.Password != "":
+		return nil, errors.New("mail: an SMTP password is set but --smtp-url (SURVEYS_SMTP_URL) names no user, such as smtps://user@mail.example.com:465")
+	}
+	if c.Security == None && c.Username != "" && !loopback(c.Host) {
+		return nil, fmt.Errorf("mail: --smtp-url (SURVEYS_SMTP_URL): tls=none would send the password in clear to %s; use TLS, or a relay on this machine", c.Host)
+	}
+	from, err := sender(s)
+	if err != nil {
+		return nil, err
+	}
+	if c.From, err = ParseAddress(from); err != nil {
+		return nil, fmt.Errorf("mail: --mail-from (SURVEYS_MAIL_FROM) %q: %w", from, err)
+	}
+	return c, nil
+}
+
+// parseSMTPURL reads the SMTP URL (set): its scheme (smtps, or smtp with
+// STARTTLS or tls=none), host, port (by default the scheme's) and user. It
+// refuses anything else in it, a password above all.
+func parseSMTPURL(raw string) (*Config, error) {
+	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("mail: --smtp-url (SURVEYS_SMTP_URL) is not a URL; give one such as smtps://user@mail.example.com:465")
 	}
@@ -118,30 +148,34 @@ func Load(s Settings) (*Config, error) {
 		}
 		c.Username = u.User.Username()
 	}
+	return c, nil
+}
+
+// smtpPassword returns the SMTP password: SURVEYS_SMTP_PASSWORD, or the
+// file SURVEYS_SMTP_PASSWORD_FILE names (without its line end; not
+// empty), not both; "" when neither is set.
+func smtpPassword(s Settings) (string, error) {
 	switch {
 	case s.Password != "" && s.PasswordFile != "":
-		return nil, errors.New("mail: set SURVEYS_SMTP_PASSWORD or SURVEYS_SMTP_PASSWORD_FILE, not both")
+		return "", errors.New("mail: set SURVEYS_SMTP_PASSWORD or SURVEYS_SMTP_PASSWORD_FILE, not both")
 	case s.PasswordFile != "":
 		b, err := os.ReadFile(s.PasswordFile)
 		if err != nil {
-			return nil, fmt.Errorf("mail: SURVEYS_SMTP_PASSWORD_FILE: %w", err)
+			return "", fmt.Errorf("mail: SURVEYS_SMTP_PASSWORD_FILE: %w", err)
 		}
-		c.Password = strings.TrimRight(string(b), "\r\n")
-		if c.Password == "" {
-			return nil, fmt.Errorf("mail: SURVEYS_SMTP_PASSWORD_FILE %s is empty", s.PasswordFile)
+		password := strings.TrimRight(string(b), "\r\n")
+		if password == "" {
+			return "", fmt.Errorf("mail: SURVEYS_SMTP_PASSWORD_FILE %s is empty", s.PasswordFile)
 		}
+		return password, nil
 	default:
-		c.Password = s.Password
+		return s.Password, nil
 	}
-	switch {
-	case c.Username != "" && c.Password == "":
-		return nil, fmt.Errorf("mail: --smtp-url (SURVEYS_SMTP_URL) names the user %q but no password is set: set SURVEYS_SMTP_PASSWORD or SURVEYS_SMTP_PASSWORD_FILE", c.Username)
-	case c.Username == "" && c.Password != "":
-		return nil, errors.New("mail: an SMTP password is set but --smtp-url (SURVEYS_SMTP_URL) names no user, such as smtps://user@mail.example.com:465")
-	}
-	if c.Security == None && c.Username != "" && !loopback(c.Host) {
-		return nil, fmt.Errorf("mail: --smtp-url (SURVEYS_SMTP_URL): tls=none would send the password in clear to %s; use TLS, or a relay on this machine", c.Host)
-	}
+}
+
+// sender returns the sender's address as set (--mail-from), or by default
+// Surveys <surveys@host> of s.DefaultHost or this machine's name.
+func sender(s Settings) (string, error) {
 	from := strings.TrimSpace(s.From)
 	if from == "" {
 		host := s.DefaultHost
@@ -149,14 +183,11 @@ func Load(s Settings) (*Config, error) {
 			host, _ = os.Hostname()
 		}
 		if host == "" || strings.ContainsAny(host, "@<> \r\n") {
-			return nil, errors.New("mail: set the sender with --mail-from (SURVEYS_MAIL_FROM), such as \"Surveys <surveys@example.com>\"")
+			return "", errors.New("mail: set the sender with --mail-from (SURVEYS_MAIL_FROM), such as \"Surveys <surveys@example.com>\"")
 		}
 		from = "Surveys <surveys@" + host + ">"
 	}
-	if c.From, err = ParseAddress(from); err != nil {
-		return nil, fmt.Errorf("mail: --mail-from (SURVEYS_MAIL_FROM) %q: %w", from, err)
-	}
-	return c, nil
+	return from, nil
 }
 
 // String describes the configuration for the log, without the password.

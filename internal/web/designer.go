@@ -715,9 +715,47 @@ func (s *Server) newSurvey(w http.ResponseWriter, r *http.Request) error {
 // draft, or save and publish. A new survey is created; a draft is updated.
 func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
-	page, err := designerForm(w, r)
+	page, err := s.readDesigner(w, r, tenant, slug)
 	if err != nil {
 		return err
+	}
+	action := r.PostForm.Get("action")
+	if action != "save" && action != "publish" {
+		return s.designerAction(w, r, page, action, slug)
+	}
+	sv, own := page.definition(time.Now())
+	if len(own) > 0 {
+		page.Errors, page.Message = definitionProblems(sv, own), "The survey has problems; see each field."
+		s.renderDesigner(w, r, http.StatusUnprocessableEntity, page)
+		return nil
+	}
+	live := page.Survey != nil && page.Survey.State != survey.Draft
+	sv, asked, err := s.writeSurvey(w, r, page, sv, action, slug, live)
+	if asked || s.designerRefused(w, r, page, err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case action == "publish" && !live:
+		// Published: what comes next is sharing it.
+		http.Redirect(w, r, "/"+tenant+"/surveys/"+sv.Slug+"/share?published=1", http.StatusSeeOther)
+	case live:
+		http.Redirect(w, r, "/"+tenant+"/surveys/"+sv.Slug+"/edit?saved=1", http.StatusSeeOther)
+	default:
+		http.Redirect(w, r, "/"+tenant+"/surveys/"+sv.Slug+"/edit", http.StatusSeeOther)
+	}
+	return nil
+}
+
+// readDesigner reads the designer's form (designerForm) for survey slug
+// of tenant, or a new one (slug ""): the page as typed, who edits it, and
+// the survey as stored with its count of answers.
+func (s *Server) readDesigner(w http.ResponseWriter, r *http.Request, tenant, slug string) (designerPage, error) {
+	page, err := designerForm(w, r)
+	if err != nil {
+		return page, err
 	}
 	page.Tenant = tenant
 	if sess := sessionFrom(r.Context()); sess != nil {
@@ -726,14 +764,22 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 	if slug != "" {
 		cur, err := s.surveys.Get(r.Context(), tenant, slug)
 		if err != nil {
-			return err
+			return page, err
 		}
 		page.Survey = cur
 		if err := s.countAnswers(r, &page); err != nil {
-			return err
+			return page, err
 		}
 	}
-	action := r.PostForm.Get("action")
+	return page, nil
+}
+
+// designerAction handles the designer's buttons other than save and
+// publish: back from a confirmation, add a question, preview, autosave,
+// and the logic, section and question actions. Each shows the designer
+// again (the page of edits, focused where the action leaves off), stores
+// nothing but the autosave, and refuses an unknown action.
+func (s *Server) designerAction(w http.ResponseWriter, r *http.Request, page designerPage, action, slug string) error {
 	switch action {
 	case "back":
 		// From the confirmation of an edit: the designer again, as typed.
@@ -753,69 +799,86 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 		return s.previewUnsaved(w, r, page, slug)
 	case "autosave":
 		return s.autosave(w, r, page, slug)
-	case "save", "publish":
-	default:
-		if focus, ok := page.logicAction(action); ok {
-			page.Focus = focus
-			s.renderDesigner(w, r, http.StatusOK, page)
-			return nil
-		}
-		if focus, refused, ok := page.sectionAction(action); ok {
-			page.Focus = focus
-			status := http.StatusOK
-			if refused != "" {
-				page.Message, status = refused, http.StatusUnprocessableEntity
-			}
-			s.renderDesigner(w, r, status, page)
-			return nil
-		}
-		if _, focus, ok := questionAction(&page.Questions, action); ok {
-			if r.PostForm.Get("focus") == "handle" && (strings.HasSuffix(focus, "-up") || strings.HasSuffix(focus, "-down")) {
-				// Moved by the arrow keys on its handle: the focus stays
-				// on the handle, wherever the card went.
-				focus = focus[:strings.LastIndexByte(focus, '-')] + "-handle"
-			}
-			page.Focus = focus
-			s.renderDesigner(w, r, http.StatusOK, page)
-			return nil
-		}
-		return survey.Errorf(survey.EINVALID, "Unknown action %q.", action)
 	}
-	sv, own := page.definition(time.Now())
-	if len(own) > 0 {
-		page.Errors, page.Message = definitionProblems(sv, own), "The survey has problems; see each field."
-		s.renderDesigner(w, r, http.StatusUnprocessableEntity, page)
+	if focus, ok := page.logicAction(action); ok {
+		page.Focus = focus
+		s.renderDesigner(w, r, http.StatusOK, page)
 		return nil
 	}
-	live := page.Survey != nil && page.Survey.State != survey.Draft
+	if focus, refused, ok := page.sectionAction(action); ok {
+		page.Focus = focus
+		status := http.StatusOK
+		if refused != "" {
+			page.Message, status = refused, http.StatusUnprocessableEntity
+		}
+		s.renderDesigner(w, r, status, page)
+		return nil
+	}
+	if _, focus, ok := questionAction(&page.Questions, action); ok {
+		if r.PostForm.Get("focus") == "handle" && (strings.HasSuffix(focus, "-up") || strings.HasSuffix(focus, "-down")) {
+			// Moved by the arrow keys on its handle: the focus stays
+			// on the handle, wherever the card went.
+			focus = focus[:strings.LastIndexByte(focus, '-')] + "-handle"
+		}
+		page.Focus = focus
+		s.renderDesigner(w, r, http.StatusOK, page)
+		return nil
+	}
+	return survey.Errorf(survey.EINVALID, "Unknown action %q.", action)
+}
+
+// writeSurvey stores sv, the definition of the designer's page: a new
+// survey is created (published with action publish), a draft or a
+// published (live) survey updated, and a draft published with action
+// publish. An edit of a live survey not confirmed yet goes through
+// updateLive. It returns the survey as stored, or asked true when the
+// edit was not stored but shown for confirmation.
+func (s *Server) writeSurvey(w http.ResponseWriter, r *http.Request, page designerPage, sv *survey.Survey, action, slug string, live bool) (*survey.Survey, bool, error) {
 	switch {
 	case page.Survey == nil:
 		if action == "publish" {
 			sv.State = survey.Published
 		}
-		err = s.editor.Create(r.Context(), sv)
+		return sv, false, s.editor.Create(r.Context(), sv)
 	case live && r.PostForm.Get("confirm") == "":
-		// An edit that hides what answers refer to is confirmed first.
-		sv.Slug = slug
-		var rev *survey.Revision
-		if rev, err = s.editor.Revision(r.Context(), sv); err == nil && rev != nil && len(rev.Hides) > 0 {
-			s.render(w, r, http.StatusOK, "confirmedit", confirmEditPage{Tenant: tenant, Survey: page.Survey, Action: r.URL.Path,
-				Answers: rev.Answers, Hides: rev.Hides, Fields: formFields(r.PostForm)})
-			return nil
-		}
-		if err == nil {
-			// Nothing to confirm: saved from the form again (Revision
-			// worked on sv).
-			sv, _ = page.definition(time.Now())
-			sv.Slug = slug
-			err = s.editor.Update(r.Context(), sv)
-		}
+		return s.updateLive(w, r, page, sv, slug)
 	default:
 		sv.Slug = slug
-		if err = s.editor.Update(r.Context(), sv); err == nil && action == "publish" && !live {
-			_, err = s.editor.SetState(r.Context(), tenant, slug, survey.Published)
+		err := s.editor.Update(r.Context(), sv)
+		if err == nil && action == "publish" && !live {
+			_, err = s.editor.SetState(r.Context(), page.Tenant, slug, survey.Published)
 		}
+		return sv, false, err
 	}
+}
+
+// updateLive updates a published survey with sv, unless the edit hides
+// questions or choices its answers refer to: then the confirmation page
+// names them (confirmedit), nothing is stored, and asked is true.
+func (s *Server) updateLive(w http.ResponseWriter, r *http.Request, page designerPage, sv *survey.Survey, slug string) (_ *survey.Survey, asked bool, _ error) {
+	// An edit that hides what answers refer to is confirmed first.
+	sv.Slug = slug
+	rev, err := s.editor.Revision(r.Context(), sv)
+	if err == nil && rev != nil && len(rev.Hides) > 0 {
+		s.render(w, r, http.StatusOK, "confirmedit", confirmEditPage{Tenant: page.Tenant, Survey: page.Survey, Action: r.URL.Path,
+			Answers: rev.Answers, Hides: rev.Hides, Fields: formFields(r.PostForm)})
+		return nil, true, nil
+	}
+	if err == nil {
+		// Nothing to confirm: saved from the form again (Revision
+		// worked on sv).
+		sv, _ = page.definition(time.Now())
+		sv.Slug = slug
+		err = s.editor.Update(r.Context(), sv)
+	}
+	return sv, false, err
+}
+
+// designerRefused shows the designer again, as typed, when err refused
+// the save: invalid (422) or beyond the plan (403) with the problems, or
+// (409) saved by someone else since the form was made. It reports whether
+// it did.
+func (s *Server) designerRefused(w http.ResponseWriter, r *http.Request, page designerPage, err error) bool {
 	// Invalid, or beyond the plan: the form comes back as typed.
 	var e *survey.Error
 	if errors.As(err, &e) && (e.Code == survey.EINVALID || e.Code == survey.EFORBIDDEN) {
@@ -825,28 +888,16 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 			status = http.StatusForbidden
 		}
 		s.renderDesigner(w, r, status, page)
-		return nil
+		return true
 	}
 	if errors.As(err, &e) && e.Code == survey.ECONFLICT && page.Survey != nil {
 		// Saved by someone else since this form was made: kept as typed,
 		// with who and when, and the way to their version.
 		page.Message, page.Conflict = e.Message, true
 		s.renderDesigner(w, r, http.StatusConflict, page)
-		return nil
+		return true
 	}
-	if err != nil {
-		return err
-	}
-	switch {
-	case action == "publish" && !live:
-		// Published: what comes next is sharing it.
-		http.Redirect(w, r, "/"+tenant+"/surveys/"+sv.Slug+"/share?published=1", http.StatusSeeOther)
-	case live:
-		http.Redirect(w, r, "/"+tenant+"/surveys/"+sv.Slug+"/edit?saved=1", http.StatusSeeOther)
-	default:
-		http.Redirect(w, r, "/"+tenant+"/surveys/"+sv.Slug+"/edit", http.StatusSeeOther)
-	}
-	return nil
+	return false
 }
 
 // confirmEditPage asks before an edit of a published survey that hides

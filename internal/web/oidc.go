@@ -245,36 +245,16 @@ var tokenErrorCodes = map[string]bool{"invalid_request": true, "invalid_client":
 // this tenant's; the code is exchanged (with the PKCE verifier); the ID
 // token is verified (signature, issuer, audience, expiry, nonce); the
 // tenant's claim must grant access. Then the user gets the same session as
-// a password sign-in.
+// a password sign-in. Each step that refuses the sign-in shows why
+// (signInFailed) and says it is done.
 func (s *Server) oidcCallback(w http.ResponseWriter, r *http.Request) error {
 	t, err := s.oidcTenant(r)
 	if err != nil {
 		return err
 	}
-	q := r.URL.Query()
-	var sealed string
-	if c, err := r.Cookie(oidcCookie); err == nil {
-		sealed = c.Value
-	}
-	http.SetCookie(w, &http.Cookie{Name: oidcCookie, Value: "", Path: "/login/" + t.Key + "/oidc", HttpOnly: true, MaxAge: -1, SameSite: http.SameSiteLaxMode})
-	si, err := s.signIns.take(t.Key, sealed, q.Get("state"))
-	if err != nil {
-		return s.signInFailed(w, r, http.StatusBadRequest, survey.ErrorMessage(err))
-	}
-	if e := q.Get("error"); e != "" {
-		msg := "Your organisation's identity provider ended the sign-in: " + e
-		if d := q.Get("error_description"); d != "" {
-			msg += " (" + d + ")"
-		}
-		status := http.StatusBadGateway
-		if e == "access_denied" {
-			status = http.StatusForbidden
-		}
-		return s.signInFailed(w, r, status, msg+".")
-	}
-	code := q.Get("code")
-	if code == "" {
-		return s.signInFailed(w, r, http.StatusBadRequest, "The identity provider sent no authorisation code. Start again from the sign-in page.")
+	si, code, done, err := s.callbackCode(w, r, t)
+	if err != nil || done {
+		return err
 	}
 	p, err := s.oidc.get(r.Context(), t.IssuerURL)
 	if err != nil {
@@ -283,72 +263,21 @@ func (s *Server) oidcCallback(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx, cancel := context.WithTimeout(s.oidc.ctx(r.Context()), 15*time.Second)
 	defer cancel()
-	conf, err := s.oauthConfig(r, t, p)
-	if err != nil {
+	tok, done, err := s.exchangeCode(ctx, w, r, t, p, si, code)
+	if err != nil || done {
 		return err
 	}
-	tok, err := conf.Exchange(ctx, code, oauth2.VerifierOption(si.Verifier))
-	if err != nil {
-		var re *oauth2.RetrieveError
-		if errors.As(err, &re) && tokenErrorCodes[re.ErrorCode] {
-			// Only the standard code: never the provider's own words.
-			return s.signInFailed(w, r, http.StatusBadGateway, "Your organisation's identity provider refused the sign-in: "+re.ErrorCode+". Ask your administrator to check the client id and secret.")
-		}
-		s.log.Warn("identity provider code exchange failed", "tenant", t.Key, "err", err)
-		return s.signInFailed(w, r, http.StatusBadGateway, "Your organisation's identity provider did not complete the sign-in. Try again later.")
+	idt, done, err := s.verifyIDToken(ctx, w, r, t, p, si, tok)
+	if err != nil || done {
+		return err
 	}
-	rawID, _ := tok.Extra("id_token").(string)
-	if rawID == "" {
-		return s.signInFailed(w, r, http.StatusBadGateway, "Your organisation's identity provider sent no ID token.")
+	claims, done, err := s.signInClaims(ctx, w, r, t, p, tok, idt)
+	if err != nil || done {
+		return err
 	}
-	idt, err := p.Verifier(&oidc.Config{ClientID: t.ClientID}).Verify(ctx, rawID)
-	if err != nil {
-		s.log.Warn("ID token refused", "tenant", t.Key, "err", err)
-		return s.signInFailed(w, r, http.StatusForbidden, "The ID token from your organisation's identity provider is not valid (signature, issuer, audience or expiry).")
-	}
-	if idt.Subject == "" {
-		return s.signInFailed(w, r, http.StatusForbidden, "The ID token from your organisation's identity provider names no account (no subject).")
-	}
-	if subtle.ConstantTimeCompare([]byte(idt.Nonce), []byte(si.Nonce)) != 1 {
-		return s.signInFailed(w, r, http.StatusForbidden, "The ID token from your organisation's identity provider was not issued for this sign-in (nonce).")
-	}
-	claims := map[string]any{}
-	if err := idt.Claims(&claims); err != nil {
-		return s.signInFailed(w, r, http.StatusBadGateway, "The ID token's claims could not be read.")
-	}
-	// Providers often keep the email and group claims for the userinfo
-	// endpoint: ask it for what the ID token lacks.
-	if _, ok := claims[t.ClaimType]; (!ok || claims["email"] == nil) && p.UserInfoEndpoint() != "" {
-		ui, err := p.UserInfo(ctx, oauth2.StaticTokenSource(tok))
-		if err != nil {
-			s.log.Warn("userinfo failed", "tenant", t.Key, "err", err)
-			return s.signInFailed(w, r, http.StatusBadGateway, "Your organisation's identity provider did not give your account's details (userinfo).")
-		}
-		if ui.Subject != idt.Subject {
-			return s.signInFailed(w, r, http.StatusForbidden, "Your organisation's identity provider described another account than the one signed in.")
-		}
-		more := map[string]any{}
-		if err := ui.Claims(&more); err == nil {
-			for k, v := range more {
-				if _, ok := claims[k]; !ok {
-					claims[k] = v
-				}
-			}
-		}
-	}
-	email, _ := claims["email"].(string)
-	if !survey.ClaimGrants(claims, t.ClaimType, t.ClaimValue) {
-		who := "Your account"
-		if email != "" {
-			who = "Your account " + email
-		}
-		return s.signInFailed(w, r, http.StatusForbidden, who+" does not have the claim "+t.ClaimType+" = "+t.ClaimValue+" that "+t.Name+" requires to sign in here. Ask your administrator for access.")
-	}
-	if v, ok := claims["email_verified"]; ok && (v == false || v == "false") {
-		return s.signInFailed(w, r, http.StatusForbidden, "Your organisation's account has an unverified email address ("+email+"); verify it at your identity provider first.")
-	}
-	if email == "" {
-		return s.signInFailed(w, r, http.StatusForbidden, "Your organisation's identity provider gave no email address for your account; ask your administrator to release the email claim.")
+	email, done, err := s.grantedEmail(w, r, t, claims)
+	if err != nil || done {
+		return err
 	}
 	u, err := s.users.SignInExternal(r.Context(), t.Key, email, t.IssuerURL, idt.Subject)
 	if survey.ErrorCode(err) == survey.EFORBIDDEN {
@@ -364,4 +293,132 @@ func (s *Server) oidcCallback(w http.ResponseWriter, r *http.Request) error {
 	s.setSession(w, r, token)
 	http.Redirect(w, r, tenantNext(t.Key, si.Next), http.StatusSeeOther)
 	return nil
+}
+
+// callbackCode takes the sign-in the callback's state names, which must
+// be this browser's (its cookie, cleared now) and t's, and returns the
+// authorisation code the provider sent; a provider's error ends the
+// sign-in with its standard code and description.
+func (s *Server) callbackCode(w http.ResponseWriter, r *http.Request, t *survey.Tenant) (si signInState, code string, done bool, err error) {
+	q := r.URL.Query()
+	var sealed string
+	if c, err := r.Cookie(oidcCookie); err == nil {
+		sealed = c.Value
+	}
+	http.SetCookie(w, &http.Cookie{Name: oidcCookie, Value: "", Path: "/login/" + t.Key + "/oidc", HttpOnly: true, MaxAge: -1, SameSite: http.SameSiteLaxMode})
+	si, err = s.signIns.take(t.Key, sealed, q.Get("state"))
+	if err != nil {
+		return si, "", true, s.signInFailed(w, r, http.StatusBadRequest, survey.ErrorMessage(err))
+	}
+	if e := q.Get("error"); e != "" {
+		msg := "Your organisation's identity provider ended the sign-in: " + e
+		if d := q.Get("error_description"); d != "" {
+			msg += " (" + d + ")"
+		}
+		status := http.StatusBadGateway
+		if e == "access_denied" {
+			status = http.StatusForbidden
+		}
+		return si, "", true, s.signInFailed(w, r, status, msg+".")
+	}
+	code = q.Get("code")
+	if code == "" {
+		return si, "", true, s.signInFailed(w, r, http.StatusBadRequest, "The identity provider sent no authorisation code. Start again from the sign-in page.")
+	}
+	return si, code, false, nil
+}
+
+// exchangeCode exchanges code, with the sign-in's PKCE verifier, for the
+// provider's tokens. A refusal shows the standard error code only, never
+// the provider's own words.
+func (s *Server) exchangeCode(ctx context.Context, w http.ResponseWriter, r *http.Request, t *survey.Tenant, p *oidc.Provider, si signInState, code string) (*oauth2.Token, bool, error) {
+	conf, err := s.oauthConfig(r, t, p)
+	if err != nil {
+		return nil, false, err
+	}
+	tok, err := conf.Exchange(ctx, code, oauth2.VerifierOption(si.Verifier))
+	if err != nil {
+		var re *oauth2.RetrieveError
+		if errors.As(err, &re) && tokenErrorCodes[re.ErrorCode] {
+			// Only the standard code: never the provider's own words.
+			return nil, true, s.signInFailed(w, r, http.StatusBadGateway, "Your organisation's identity provider refused the sign-in: "+re.ErrorCode+". Ask your administrator to check the client id and secret.")
+		}
+		s.log.Warn("identity provider code exchange failed", "tenant", t.Key, "err", err)
+		return nil, true, s.signInFailed(w, r, http.StatusBadGateway, "Your organisation's identity provider did not complete the sign-in. Try again later.")
+	}
+	return tok, false, nil
+}
+
+// verifyIDToken returns the ID token of tok, verified (signature, issuer,
+// audience t's client, expiry), naming an account (its subject), and
+// issued for this sign-in (its nonce, compared in constant time).
+func (s *Server) verifyIDToken(ctx context.Context, w http.ResponseWriter, r *http.Request, t *survey.Tenant, p *oidc.Provider, si signInState, tok *oauth2.Token) (*oidc.IDToken, bool, error) {
+	rawID, _ := tok.Extra("id_token").(string)
+	if rawID == "" {
+		return nil, true, s.signInFailed(w, r, http.StatusBadGateway, "Your organisation's identity provider sent no ID token.")
+	}
+	idt, err := p.Verifier(&oidc.Config{ClientID: t.ClientID}).Verify(ctx, rawID)
+	if err != nil {
+		s.log.Warn("ID token refused", "tenant", t.Key, "err", err)
+		return nil, true, s.signInFailed(w, r, http.StatusForbidden, "The ID token from your organisation's identity provider is not valid (signature, issuer, audience or expiry).")
+	}
+	if idt.Subject == "" {
+		return nil, true, s.signInFailed(w, r, http.StatusForbidden, "The ID token from your organisation's identity provider names no account (no subject).")
+	}
+	if subtle.ConstantTimeCompare([]byte(idt.Nonce), []byte(si.Nonce)) != 1 {
+		return nil, true, s.signInFailed(w, r, http.StatusForbidden, "The ID token from your organisation's identity provider was not issued for this sign-in (nonce).")
+	}
+	return idt, false, nil
+}
+
+// signInClaims returns the claims of the ID token idt, with those the
+// provider's userinfo gives (for the same subject) when the ID token
+// lacks t's claim or the email; the ID token's own win.
+func (s *Server) signInClaims(ctx context.Context, w http.ResponseWriter, r *http.Request, t *survey.Tenant, p *oidc.Provider, tok *oauth2.Token, idt *oidc.IDToken) (map[string]any, bool, error) {
+	claims := map[string]any{}
+	if err := idt.Claims(&claims); err != nil {
+		return nil, true, s.signInFailed(w, r, http.StatusBadGateway, "The ID token's claims could not be read.")
+	}
+	// Providers often keep the email and group claims for the userinfo
+	// endpoint: ask it for what the ID token lacks.
+	if _, ok := claims[t.ClaimType]; (!ok || claims["email"] == nil) && p.UserInfoEndpoint() != "" {
+		ui, err := p.UserInfo(ctx, oauth2.StaticTokenSource(tok))
+		if err != nil {
+			s.log.Warn("userinfo failed", "tenant", t.Key, "err", err)
+			return nil, true, s.signInFailed(w, r, http.StatusBadGateway, "Your organisation's identity provider did not give your account's details (userinfo).")
+		}
+		if ui.Subject != idt.Subject {
+			return nil, true, s.signInFailed(w, r, http.StatusForbidden, "Your organisation's identity provider described another account than the one signed in.")
+		}
+		more := map[string]any{}
+		if err := ui.Claims(&more); err == nil {
+			for k, v := range more {
+				if _, ok := claims[k]; !ok {
+					claims[k] = v
+				}
+			}
+		}
+	}
+	return claims, false, nil
+}
+
+// grantedEmail returns the account's email address from claims, when the
+// claims grant access to t (its claim type and value), and the address is
+// given and not marked unverified.
+func (s *Server) grantedEmail(w http.ResponseWriter, r *http.Request, t *survey.Tenant, claims map[string]any) (string, bool, error) {
+	email, _ := claims["email"].(string)
+	if !survey.ClaimGrants(claims, t.ClaimType, t.ClaimValue) {
+		who := "Your account"
+		if email != "" {
+			who = "Your account " + email
+		}
+		return "", true, s.signInFailed(w, r, http.StatusForbidden, who+" does not have the claim "+t.ClaimType+" = "+t.ClaimValue+" that "+t.Name+" requires to sign in here. Ask your administrator for access.")
+	}
+	if v, ok := claims["email_verified"]; ok && (v == false || v == "false") {
+		return "", true, s.signInFailed(w, r, http.StatusForbidden, "Your organisation's account has an unverified email address ("+email+"); verify it at your identity provider first.")
+	}
+	if email == "" {
+		return "", true, s.signInFailed(w, r, http.StatusForbidden, "Your organisation's identity provider gave no email address for your account; ask your administrator to release the email claim.")
+	}
+	return email, false, nil
 }

@@ -262,24 +262,47 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil || a == nil {
 		return err
 	}
-	page, pages, st, rt := tn.page, tn.pages, tn.st, tn.rt
 	if sv.Challenge {
-		again := func(message string) error {
-			page.Token, page.Message = s.signer.issue(t.Key, sv.Slug), page.T(message)
-			return s.renderPageOn(w, r, http.StatusUnprocessableEntity, page, pages, st, rt)
-		}
-		switch pow := r.PostForm.Get("pow"); {
-		case pow == "":
-			return again(powNeedsJS)
-		case !s.signer.solved(token, pow):
-			return again(powFailed)
-		case !s.signer.claim(token):
-			return again(powSentTwice)
+		if done, err := s.checkChallenge(w, r, tn, token); err != nil || done {
+			return err
 		}
 	}
 	// The token's ID is the answer's ID: the same form submitted twice,
 	// from any page, is one answer, filed and counted once by the worker.
 	a.ID, a.CreatedOn = id, time.Now().UTC()
+	return s.acceptAnswer(w, r, tn, once, token, a)
+}
+
+// checkChallenge checks the solution of the survey's challenge sent with
+// the last page (pow) and claims the form's token for it, once: without a
+// solution (no JavaScript), with a wrong one, or with one sent already,
+// the page comes back (422) with a fresh token and says why, and done is
+// true.
+func (s *Server) checkChallenge(w http.ResponseWriter, r *http.Request, tn pageTurn, token string) (done bool, err error) {
+	page, pages, st, rt := tn.page, tn.pages, tn.st, tn.rt
+	t, sv := page.Tenant, page.Survey
+	again := func(message string) (bool, error) {
+		page.Token, page.Message = s.signer.issue(t.Key, sv.Slug), page.T(message)
+		return true, s.renderPageOn(w, r, http.StatusUnprocessableEntity, page, pages, st, rt)
+	}
+	switch pow := r.PostForm.Get("pow"); {
+	case pow == "":
+		return again(powNeedsJS)
+	case !s.signer.solved(token, pow):
+		return again(powFailed)
+	case !s.signer.claim(token):
+		return again(powSentTwice)
+	}
+	return false, nil
+}
+
+// acceptAnswer makes answer a durable on the answers queue (the notifier)
+// and sends the respondent to the thank-you page. A personal link is
+// marked used before; it is released, and so is the challenge's claim on
+// the form's token, when a is not accepted. Once it is, the browser gets
+// its one-answer cookie and the saved progress a finished is deleted.
+func (s *Server) acceptAnswer(w http.ResponseWriter, r *http.Request, tn pageTurn, once onceGate, token string, a *survey.SurveyAnswer) error {
+	t, sv, id := tn.page.Tenant, tn.page.Survey, a.ID
 	// A personal link is marked used before the answer is acknowledged.
 	link, done, err := s.useOnce(w, r, t, sv, once, id)
 	if err != nil || done {
@@ -294,14 +317,14 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	}
 	s.accepted.Inc()
 	s.acknowledgedOnce(w, r, t, sv, link)
-	if st.Resume != "" && s.resume != nil {
+	if tn.st.Resume != "" && s.resume != nil {
 		// Sent: the saved progress is no longer needed. A failure here
 		// leaves a blob that the survey's deletion removes.
-		if err := s.resume.Delete(r.Context(), t.Key, sv.Slug, st.Resume); err != nil {
+		if err := s.resume.Delete(r.Context(), t.Key, sv.Slug, tn.st.Resume); err != nil {
 			s.log.Warn("delete saved progress", "tenant", t.Key, "survey", sv.Slug, "err", err)
 		}
 	}
-	http.Redirect(w, r, "/survey/"+t.Key+"/"+sv.Slug+"/thankyou"+page.LangQuery(), http.StatusSeeOther)
+	http.Redirect(w, r, "/survey/"+t.Key+"/"+sv.Slug+"/thankyou"+tn.page.LangQuery(), http.StatusSeeOther)
 	return nil
 }
 

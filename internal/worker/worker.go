@@ -162,6 +162,34 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) { return w.runOnce(ct
 func (w *Worker) runOnce(ctx context.Context, skipEmpty bool) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, w.cfg.Visibility)
 	defer cancel()
+	msgs, err := w.dequeue(ctx, skipEmpty)
+	if err != nil {
+		return 0, err
+	}
+	defer w.m.lag.progressed() // a batch done, or the queues found empty
+	if len(msgs) == 0 {
+		return 0, nil
+	}
+	w.m.batches.Inc()
+	batch := w.decode(ctx, msgs)
+	var errs []error
+	for _, g := range bySurvey(batch) {
+		if err := w.apply(ctx, g.key, g.tenant, g.slug, g.msgs); err != nil {
+			errs = append(errs, err)
+			for _, m := range g.msgs {
+				m.failed = true
+				w.setFailure(m.ID, err.Error())
+			}
+		}
+	}
+	return len(msgs), errors.Join(append(errs, w.deleteMerged(ctx, batch))...)
+}
+
+// dequeue takes a batch from the two answers queues, Premium's first (see
+// premiumShare). A take that fails is logged, and the batch is what the
+// others gave; dequeue fails only when a take failed and nothing was
+// taken.
+func (w *Worker) dequeue(ctx context.Context, skipEmpty bool) ([]queued, error) {
 	var msgs []queued
 	take := func(q string, n int) error {
 		if n <= 0 || skipEmpty && w.hints.empty(q, w.now()) {
@@ -199,16 +227,18 @@ func (w *Worker) runOnce(ctx context.Context, skipEmpty bool) (int, error) {
 	}
 	if len(errs) > 0 {
 		if len(msgs) == 0 {
-			return 0, errors.Join(errs...)
+			return nil, errors.Join(errs...)
 		}
 		w.log.Warn("worker: dequeue failed", "err", errors.Join(errs...))
-		errs = nil
 	}
-	defer w.m.lag.progressed() // a batch done, or the queues found empty
-	if len(msgs) == 0 {
-		return 0, nil
-	}
-	w.m.batches.Inc()
+	return msgs, nil
+}
+
+// decode returns the messages of msgs with their answers, each answer ID
+// once (an answer twice in a message is counted as a duplicate). A message
+// that cannot be decoded, or that failed MaxAttempts deliveries, goes to
+// the poison queue with the reason instead.
+func (w *Worker) decode(ctx context.Context, msgs []queued) []*message {
 	var batch []*message
 	for _, m := range msgs {
 		var am store.AnswerMessage
@@ -226,39 +256,38 @@ func (w *Worker) runOnce(ctx context.Context, skipEmpty bool) (int, error) {
 			batch = append(batch, &message{Message: m.Message, queue: m.queue, plan: am.Plan, answers: answers, spills: am.Spills()})
 		}
 	}
+	return batch
+}
 
-	// Group the answers by survey; a message is done when all its surveys are.
-	type group struct {
-		tenant, slug string
-		msgs         []*message
-	}
-	groups := map[string]*group{}
-	var order []string
+// surveyMessages are the messages of a batch with answers to one survey
+// (key is tenant/slug), in the batch's order.
+type surveyMessages struct {
+	key, tenant, slug string
+	msgs              []*message
+}
+
+// bySurvey groups the messages of batch by the surveys of their answers,
+// in the order the surveys first appear; a message with answers to
+// several surveys is in each of their groups, and is done when all of
+// them are.
+func bySurvey(batch []*message) []*surveyMessages {
+	groups := map[string]*surveyMessages{}
+	var order []*surveyMessages
 	for _, m := range batch {
 		for _, a := range m.answers {
 			key := a.Tenant + "/" + a.Slug
 			g := groups[key]
 			if g == nil {
-				g = &group{tenant: a.Tenant, slug: a.Slug}
+				g = &surveyMessages{key: key, tenant: a.Tenant, slug: a.Slug}
 				groups[key] = g
-				order = append(order, key)
+				order = append(order, g)
 			}
 			if len(g.msgs) == 0 || g.msgs[len(g.msgs)-1] != m {
 				g.msgs = append(g.msgs, m)
 			}
 		}
 	}
-	for _, key := range order {
-		g := groups[key]
-		if err := w.apply(ctx, key, g.tenant, g.slug, g.msgs); err != nil {
-			errs = append(errs, err)
-			for _, m := range g.msgs {
-				m.failed = true
-				w.setFailure(m.ID, err.Error())
-			}
-		}
-	}
-	return len(msgs), errors.Join(append(errs, w.deleteMerged(ctx, batch))...)
+	return order
 }
 
 // deleteMerged deletes the messages of batch that were merged, several at
@@ -325,152 +354,44 @@ func (w *Worker) premiumShare() int {
 // (Pending, at ListFrom), and every writer first lists the batch of the
 // write before its own. Then the survey moves in the ranked lists, before
 // the messages go (see afterCommit).
+//
+// An attempt reads the summary, lists the last writer's batch
+// (listPending), reads the answers (readAnswers), files them (fileAll),
+// counts them (mergeMessages) and writes the summary (commit); a write
+// that loses to another writer's starts again from the summary, keeping
+// the answers read, the blobs filed and the webhooks queued (surveyBatch).
 func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*message) error {
-	filed := map[string]bool{}                    // message/answer ID → the message's to count
-	resolved := map[string]*survey.SurveyAnswer{} // message/answer ID → the whole answer
-	emitted := map[string]bool{}                  // answer IDs whose webhooks are queued
+	b := newSurveyBatch(key, tenant, slug, msgs)
 	for attempt := 0; ; attempt++ {
 		if attempt == 20 {
 			return fmt.Errorf("worker: summary of %s: too many conflicting writers", key)
 		}
 		sum, etag, err := w.summary(ctx, key, tenant, slug)
 		if errors.Is(err, errSurveyGone) {
-			for _, m := range msgs {
-				w.m.discarded.Add(float64(len(m.answers)))
-			}
-			w.log.Info("worker: dropped the answers of a deleted survey", "tenant", tenant, "survey", slug, "messages", len(msgs))
+			w.discardGone(b)
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		// The last writer may have died before listing its batch.
-		if err := w.list(ctx, key, tenant, slug, sum.ListFrom, sum.Pending); err != nil {
+		if err := w.listPending(ctx, b, sum); err != nil {
 			return err
 		}
-		if err := w.segment(ctx, key, tenant, slug, sum.ListFrom, sum.Pending, nil); err != nil {
+		mg := newMerge(sum, etag)
+		w.readAnswers(ctx, b, mg)
+		if err := w.fileAll(ctx, key, tenant, slug, msgs, mg.applied, mg.gone, b.resolved, b.filed); err != nil {
 			return err
 		}
-		applied := toSet(sum.AppliedMessages)
-		gone := toSet(sum.Deleted)
-		base := sum.Len()
-		changed := false
-		var fresh []string
-		var adding []survey.SurveyAnswer           // the fresh answers, in order
-		known := map[string]*survey.SurveyAnswer{} // the fresh answers, by ID
-		var created []time.Time                    // of the fresh answers, for the delay metric
-		counted := map[string]bool{}
-		var byID map[string]store.Question
-		refreshed := false
-		questions := func() map[string]store.Question {
-			if byID == nil {
-				byID = make(map[string]store.Question, len(sum.Questions))
-				for _, q := range sum.Questions {
-					byID[q.QuestionID] = store.Question{Text: q.QuestionText, Type: q.Type}
-				}
-			}
-			return byID
-		}
-		for _, m := range msgs {
-			if applied[m.ID] || m.failed {
-				continue
-			}
-			if err := w.resolveAll(ctx, resolved, m, tenant, slug, questions); err != nil {
-				// Every answer of a message is read before any is merged,
-				// so a message whose answer cannot be read (its spill
-				// gone, or a read failed) is left out whole: it alone
-				// comes back, and fails to the poison queue with the
-				// reason, while its neighbours are merged.
-				m.failed = true
-				w.setFailure(m.ID, err.Error())
-				w.log.Warn("worker: a message's answer could not be read", "tenant", tenant, "survey", slug, "message", m.ID, "err", err)
-			}
-		}
-		if err := w.fileAll(ctx, key, tenant, slug, msgs, applied, gone, resolved, filed); err != nil {
+		if err := w.mergeMessages(ctx, b, mg); err != nil {
 			return err
-		}
-		for _, m := range msgs {
-			if applied[m.ID] {
-				// Merged already; delivered again.
-				w.m.duplicates.Add(float64(len(m.answers)))
-				continue
-			}
-			if m.failed {
-				continue // one of its answers could not be read (above)
-			}
-			for _, p := range m.answers {
-				if p.Tenant != tenant || p.Slug != slug {
-					continue
-				}
-				if gone[p.ID] {
-					// A deleted answer's form, posted again: not counted,
-					// and its blob (filed by an attempt that read an older
-					// summary) goes again.
-					w.m.duplicates.Inc()
-					if err := w.answers.DropDeleted(ctx, tenant, slug, p.ID); err != nil {
-						return err
-					}
-					continue
-				}
-				if counted[p.ID] {
-					// The same answer twice in this batch.
-					w.m.duplicates.Inc()
-					continue
-				}
-				a, err := w.resolve(ctx, resolved, m, p, questions)
-				if errors.Is(err, store.ErrUnknownQuestion) && !refreshed {
-					// A question added to the published survey since its
-					// summary was made, or dropped by an edit while the
-					// answer was on its way: the summary learns every
-					// question the survey has had (once a batch), and the
-					// answer is read again.
-					refreshed = true
-					ever, qerr := w.surveys.QuestionsEver(ctx, tenant, slug)
-					if qerr != nil {
-						return fmt.Errorf("worker: questions of %s: %w", key, qerr)
-					}
-					sum.AddQuestions(&survey.Survey{Questions: ever})
-					byID = nil
-					a, err = w.resolve(ctx, resolved, m, p, questions)
-				}
-				if errors.Is(err, store.ErrUnknownQuestion) {
-					w.m.discarded.Inc()
-					w.log.Warn("worker: dropped an answer that does not fit its survey", "tenant", tenant, "survey", slug, "answer", p.ID, "err", err)
-					continue
-				}
-				if err != nil {
-					return fmt.Errorf("worker: answer %s/%s: %w", key, p.ID, err)
-				}
-				own, ok := filed[m.ID+"/"+a.ID]
-				if !ok {
-					if own, err = w.answers.File(ctx, a, m.ID); err != nil {
-						return fmt.Errorf("worker: file answer %s/%s: %w", key, a.ID, err)
-					}
-					filed[m.ID+"/"+a.ID] = own
-				}
-				if !own {
-					// The same form, submitted twice: counted with the other message.
-					w.m.duplicates.Inc()
-					continue
-				}
-				counted[a.ID] = true
-				adding = append(adding, *a)
-				fresh = append(fresh, a.ID)
-				known[a.ID] = a
-				if !a.CreatedOn.IsZero() {
-					created = append(created, a.CreatedOn)
-				}
-			}
-			sum.AppliedMessages = append(sum.AppliedMessages, m.ID)
-			changed = true
 		}
 		// The batch's answers counted at once: a text question's words
 		// are bounded once a batch, not once an answer (AddAll).
-		sum.AddAll(adding)
+		sum.AddAll(mg.adding)
 		if w.trim(key, sum) {
-			changed = true
+			mg.changed = true
 		}
-		if !changed {
+		if !mg.changed {
 			// Merged before; the ranks may not have been moved.
 			w.remember(key, sum, etag)
 			return w.rank(ctx, key, tenant, slug, sum)
@@ -478,44 +399,289 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 		// Webhooks before the commit point: a crash from here to the
 		// summary write merges the batch again and queues its events
 		// again, with the same webhook-ids (at least once).
-		if err := w.emitAnswers(ctx, tenant, slug, fresh, known, emitted); err != nil {
+		if err := w.emitAnswers(ctx, tenant, slug, mg.fresh, mg.known, b.emitted); err != nil {
 			return err
 		}
-		// The previous batch is listed (above): this write names its own.
-		sum.Pending, sum.ListFrom, sum.Positions = fresh, base, base+int64(len(fresh))
-		newTag, err := w.sums.Put(ctx, sum, etag)
-		if survey.ErrorCode(err) == survey.ECONFLICT {
-			w.m.conflicts.Inc()
-			w.forget(key)
+		newTag, written, err := w.commit(ctx, b, mg)
+		if err != nil {
+			return err
+		}
+		if !written {
+			continue // another writer's summary came first: merge again
+		}
+		return w.followCommit(ctx, b, mg, newTag)
+	}
+}
+
+// surveyBatch is one survey's share of a batch, as apply merges it, with
+// what apply keeps from one attempt to the next: an answer read, a blob
+// filed or an answer's webhooks queued once is not again when a
+// conflicting writer makes apply merge again.
+type surveyBatch struct {
+	key, tenant, slug string
+	msgs              []*message
+	filed             map[string]bool                 // message/answer ID → the message's to count
+	resolved          map[string]*survey.SurveyAnswer // message/answer ID → the whole answer
+	emitted           map[string]bool                 // answer IDs whose webhooks are queued
+}
+
+// newSurveyBatch returns the surveyBatch of msgs for the survey key
+// (tenant/slug), nothing read, filed or queued yet.
+func newSurveyBatch(key, tenant, slug string, msgs []*message) *surveyBatch {
+	return &surveyBatch{key: key, tenant: tenant, slug: slug, msgs: msgs,
+		filed: map[string]bool{}, resolved: map[string]*survey.SurveyAnswer{}, emitted: map[string]bool{}}
+}
+
+// merge is one attempt of apply: the survey's summary as read, and what
+// the batch adds to it.
+type merge struct {
+	sum       *store.StoredSummary
+	etag      string
+	applied   map[string]bool                 // the messages the summary merged already
+	gone      map[string]bool                 // the answers deleted from the survey
+	base      int64                           // the summary's answers before the batch's
+	changed   bool                            // the summary is to be written
+	fresh     []string                        // the IDs of the answers counted, in order
+	adding    []survey.SurveyAnswer           // the fresh answers, in order
+	known     map[string]*survey.SurveyAnswer // the fresh answers, by ID
+	created   []time.Time                     // of the fresh answers, for the delay metric
+	counted   map[string]bool                 // the fresh answers' IDs
+	byID      map[string]store.Question       // the summary's questions, made by questions
+	refreshed bool                            // the questions were read again (refreshQuestions)
+}
+
+// newMerge returns the attempt that merges into sum, read with etag.
+func newMerge(sum *store.StoredSummary, etag string) *merge {
+	return &merge{sum: sum, etag: etag, applied: toSet(sum.AppliedMessages), gone: toSet(sum.Deleted), base: sum.Len(),
+		known: map[string]*survey.SurveyAnswer{}, counted: map[string]bool{}}
+}
+
+// questions returns the summary's questions by ID, which the answers are
+// read with; made once, and again after refreshQuestions.
+func (mg *merge) questions() map[string]store.Question {
+	if mg.byID == nil {
+		mg.byID = make(map[string]store.Question, len(mg.sum.Questions))
+		for _, q := range mg.sum.Questions {
+			mg.byID[q.QuestionID] = store.Question{Text: q.QuestionText, Type: q.Type}
+		}
+	}
+	return mg.byID
+}
+
+// count adds a to the answers the attempt counts: to the summary's
+// (adding), to the list's (fresh), to those the writes after the commit
+// use (known), and to the delay metric's (created).
+func (mg *merge) count(a *survey.SurveyAnswer) {
+	mg.counted[a.ID] = true
+	mg.adding = append(mg.adding, *a)
+	mg.fresh = append(mg.fresh, a.ID)
+	mg.known[a.ID] = a
+	if !a.CreatedOn.IsZero() {
+		mg.created = append(mg.created, a.CreatedOn)
+	}
+}
+
+// discardGone counts the answers of b as discarded: their survey was
+// deleted, so nothing is filed or merged, and apply lets the messages go.
+func (w *Worker) discardGone(b *surveyBatch) {
+	for _, m := range b.msgs {
+		w.m.discarded.Add(float64(len(m.answers)))
+	}
+	w.log.Info("worker: dropped the answers of a deleted survey", "tenant", b.tenant, "survey", b.slug, "messages", len(b.msgs))
+}
+
+// listPending makes the answer list and the segments hold the batch the
+// summary's last write named (Pending, at ListFrom), before this attempt
+// names its own.
+func (w *Worker) listPending(ctx context.Context, b *surveyBatch, sum *store.StoredSummary) error {
+	// The last writer may have died before listing its batch.
+	if err := w.list(ctx, b.key, b.tenant, b.slug, sum.ListFrom, sum.Pending); err != nil {
+		return err
+	}
+	return w.segment(ctx, b.key, b.tenant, b.slug, sum.ListFrom, sum.Pending, nil)
+}
+
+// readAnswers reads into b.resolved every answer to the survey of the
+// messages the summary has not merged, before any is merged. A message
+// with an answer that cannot be read is marked failed: it is left out
+// whole, and comes back alone.
+func (w *Worker) readAnswers(ctx context.Context, b *surveyBatch, mg *merge) {
+	for _, m := range b.msgs {
+		if mg.applied[m.ID] || m.failed {
 			continue
 		}
-		if err != nil {
-			w.forget(key)
-			return err
+		if err := w.resolveAll(ctx, b.resolved, m, b.tenant, b.slug, mg.questions); err != nil {
+			// Every answer of a message is read before any is merged,
+			// so a message whose answer cannot be read (its spill
+			// gone, or a read failed) is left out whole: it alone
+			// comes back, and fails to the poison queue with the
+			// reason, while its neighbours are merged.
+			m.failed = true
+			w.setFailure(m.ID, err.Error())
+			w.log.Warn("worker: a message's answer could not be read", "tenant", b.tenant, "survey", b.slug, "message", m.ID, "err", err)
 		}
-		w.m.answers.Add(float64(len(fresh)))
-		// Each answer's delay once, now that its count is written.
-		now := w.now()
-		for _, c := range created {
-			w.m.delay.Observe(now.Sub(c).Seconds())
+	}
+}
+
+// mergeMessages counts into mg the answers of each message the summary
+// has not merged (mergeAnswer), and names each such message in the
+// summary's AppliedMessages; a message merged already counts its answers
+// as duplicates, and a failed one is left out.
+func (w *Worker) mergeMessages(ctx context.Context, b *surveyBatch, mg *merge) error {
+	for _, m := range b.msgs {
+		if mg.applied[m.ID] {
+			// Merged already; delivered again.
+			w.m.duplicates.Add(float64(len(m.answers)))
+			continue
 		}
-		w.remember(key, sum, newTag)
-		// Counted: e-mails of the new answers, at most once each.
-		w.Notify.Answers(ctx, tenant, slug, base, fresh, known)
-		if err := w.afterCommit(ctx, key, tenant, slug, sum, base, fresh, known); err != nil {
-			return err
+		if m.failed {
+			continue // one of its answers could not be read (readAnswers)
 		}
-		w.closeAtLimit(ctx, tenant, slug, msgs, sum.TotalAnswers)
+		for _, p := range m.answers {
+			if err := w.mergeAnswer(ctx, b, mg, m, p); err != nil {
+				return err
+			}
+		}
+		mg.sum.AppliedMessages = append(mg.sum.AppliedMessages, m.ID)
+		mg.changed = true
+	}
+	return nil
+}
+
+// mergeAnswer counts answer p of m into mg, or leaves it out: an answer
+// to another survey is skipped; one deleted from the survey (its blob
+// dropped again), one counted already in the batch and one whose blob
+// another message filed are duplicates; one that fits not even every
+// question the survey has had (refreshQuestions) is discarded.
+func (w *Worker) mergeAnswer(ctx context.Context, b *surveyBatch, mg *merge, m *message, p store.PendingAnswer) error {
+	if p.Tenant != b.tenant || p.Slug != b.slug {
 		return nil
 	}
+	if mg.gone[p.ID] {
+		// A deleted answer's form, posted again: not counted,
+		// and its blob (filed by an attempt that read an older
+		// summary) goes again.
+		w.m.duplicates.Inc()
+		return w.answers.DropDeleted(ctx, b.tenant, b.slug, p.ID)
+	}
+	if mg.counted[p.ID] {
+		// The same answer twice in this batch.
+		w.m.duplicates.Inc()
+		return nil
+	}
+	a, err := w.resolve(ctx, b.resolved, m, p, mg.questions)
+	if errors.Is(err, store.ErrUnknownQuestion) && !mg.refreshed {
+		// A question added to the published survey since its
+		// summary was made, or dropped by an edit while the
+		// answer was on its way: the summary learns every
+		// question the survey has had (once a batch), and the
+		// answer is read again.
+		if err := w.refreshQuestions(ctx, b, mg); err != nil {
+			return err
+		}
+		a, err = w.resolve(ctx, b.resolved, m, p, mg.questions)
+	}
+	if errors.Is(err, store.ErrUnknownQuestion) {
+		w.m.discarded.Inc()
+		w.log.Warn("worker: dropped an answer that does not fit its survey", "tenant", b.tenant, "survey", b.slug, "answer", p.ID, "err", err)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("worker: answer %s/%s: %w", b.key, p.ID, err)
+	}
+	own, err := w.fileOnce(ctx, b, m, a)
+	if err != nil {
+		return err
+	}
+	if !own {
+		// The same form, submitted twice: counted with the other message.
+		w.m.duplicates.Inc()
+		return nil
+	}
+	mg.count(a)
+	return nil
+}
+
+// refreshQuestions makes the summary know every question the survey has
+// had (QuestionsEver), and the answers be read with them; once an attempt.
+func (w *Worker) refreshQuestions(ctx context.Context, b *surveyBatch, mg *merge) error {
+	mg.refreshed = true
+	ever, err := w.surveys.QuestionsEver(ctx, b.tenant, b.slug)
+	if err != nil {
+		return fmt.Errorf("worker: questions of %s: %w", b.key, err)
+	}
+	mg.sum.AddQuestions(&survey.Survey{Questions: ever})
+	mg.byID = nil
+	return nil
+}
+
+// fileOnce files a's blob for m, unless fileAll (or an earlier attempt)
+// did, and says whether the blob is m's: an answer is counted with the
+// message its blob names.
+func (w *Worker) fileOnce(ctx context.Context, b *surveyBatch, m *message, a *survey.SurveyAnswer) (bool, error) {
+	if own, ok := b.filed[m.ID+"/"+a.ID]; ok {
+		return own, nil
+	}
+	own, err := w.answers.File(ctx, a, m.ID)
+	if err != nil {
+		return false, fmt.Errorf("worker: file answer %s/%s: %w", b.key, a.ID, err)
+	}
+	b.filed[m.ID+"/"+a.ID] = own
+	return own, nil
+}
+
+// commit writes the merged summary if it is still the one read (its
+// ETag): the commit point. The write names the attempt's answers
+// (Pending, at ListFrom), which the next writer lists if this one dies
+// before it does. It returns the new ETag, or written false when another
+// writer's summary came first (nothing written; apply merges again). When
+// the write fails or loses, the summary is not kept in the cache.
+func (w *Worker) commit(ctx context.Context, b *surveyBatch, mg *merge) (etag string, written bool, err error) {
+	sum := mg.sum
+	// The previous batch is listed (listPending): this write names its own.
+	sum.Pending, sum.ListFrom, sum.Positions = mg.fresh, mg.base, mg.base+int64(len(mg.fresh))
+	newTag, err := w.sums.Put(ctx, sum, mg.etag)
+	if survey.ErrorCode(err) == survey.ECONFLICT {
+		w.m.conflicts.Inc()
+		w.forget(b.key)
+		return "", false, nil
+	}
+	if err != nil {
+		w.forget(b.key)
+		return "", false, err
+	}
+	return newTag, true, nil
+}
+
+// followCommit does what follows a summary write, in this order: the
+// answers and their delays go to the metrics (once each, now that their
+// count is written), the summary to the cache with its new ETag, the
+// e-mails of the new answers out (at most once each), the list, segment
+// and rank writes (afterCommit) and, at the plan's answer limit, the
+// survey closed.
+func (w *Worker) followCommit(ctx context.Context, b *surveyBatch, mg *merge, etag string) error {
+	w.m.answers.Add(float64(len(mg.fresh)))
+	// Each answer's delay once, now that its count is written.
+	now := w.now()
+	for _, c := range mg.created {
+		w.m.delay.Observe(now.Sub(c).Seconds())
+	}
+	w.remember(b.key, mg.sum, etag)
+	// Counted: e-mails of the new answers, at most once each.
+	w.Notify.Answers(ctx, b.tenant, b.slug, mg.base, mg.fresh, mg.known)
+	if err := w.afterCommit(ctx, b.key, b.tenant, b.slug, mg.sum, mg.base, mg.fresh, mg.known); err != nil {
+		return err
+	}
+	w.closeAtLimit(ctx, b.tenant, b.slug, b.msgs, mg.sum.TotalAnswers)
+	return nil
 }
 
 // afterCommit does, all at once, the three writes that follow a summary
 // write: the batch's answers listed, added to the segments, and the
 // survey moved in the ranked lists. Each is a write of its own (two blobs
 // and some table rows) that the next writer repairs if this one dies
-// part-way (list and segment at the start of apply, the ranks when the
-// messages come back), so none needs to wait for another; the messages
+// part-way (list and segment at the start of apply: listPending; the
+// ranks when the messages come back), so none needs to wait for another; the messages
 // are deleted once all three are done.
 func (w *Worker) afterCommit(ctx context.Context, key, tenant, slug string, sum *store.StoredSummary, base int64, fresh []string, known map[string]*survey.SurveyAnswer) error {
 	var wg sync.WaitGroup
@@ -538,7 +704,7 @@ const (
 )
 
 // fileAll files, several at a time, the answers of msgs that the merge
-// (apply) will file one by one: those read already (resolved), not of a
+// (mergeAnswer) would file one by one: those read already (resolved), not of a
 // message merged (applied) or left out, not deleted (gone), not filed
 // yet. What each put found is kept in filed (message/answer ID → whether
 // the blob is this message's), which the merge then reads instead of
@@ -645,11 +811,8 @@ func (w *Worker) emitAnswers(ctx context.Context, tenant, slug string, ids []str
 	return nil
 }
 
-// resolve returns the whole answer p of m stands for, once per apply: its
-// question texts and types come from the survey's summary, which holds its
-// definition's.
 // resolveAll reads every answer of m to the survey (an answer that no
-// longer fits its survey is dropped later, in apply).
+// longer fits its survey is dropped later, in mergeAnswer).
 func (w *Worker) resolveAll(ctx context.Context, resolved map[string]*survey.SurveyAnswer, m *message, tenant, slug string, questions func() map[string]store.Question) error {
 	for _, p := range m.answers {
 		if p.Tenant != tenant || p.Slug != slug {
@@ -662,6 +825,9 @@ func (w *Worker) resolveAll(ctx context.Context, resolved map[string]*survey.Sur
 	return nil
 }
 
+// resolve returns the whole answer p of m stands for, once per apply: its
+// question texts and types come from the survey's summary, which holds its
+// definition's.
 func (w *Worker) resolve(ctx context.Context, resolved map[string]*survey.SurveyAnswer, m *message, p store.PendingAnswer, questions func() map[string]store.Question) (*survey.SurveyAnswer, error) {
 	key := m.ID + "/" + p.ID
 	if a := resolved[key]; a != nil {
