@@ -574,7 +574,8 @@ func (w *Worker) mergeAnswer(ctx context.Context, b *surveyBatch, mg *merge, m *
 		// A question added to the published survey since its
 		// summary was made, or dropped by an edit while the
 		// answer was on its way: the summary learns every
-		// question the survey has had (once a batch), and the
+		// question the survey has had (once an attempt: a retry
+		// after a conflict starts from a summary read again), and the
 		// answer is read again.
 		if err := w.refreshQuestions(ctx, b, mg); err != nil {
 			return err
