@@ -1,8 +1,7 @@
-package web
+package api
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,100 +12,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
-
-// Tokens checks API tokens, and makes, lists and revokes them (the
-// tokens page).
-type Tokens interface {
-	Check(ctx context.Context, token string) (*store.TokenAuth, error)
-	CreateWithRole(ctx context.Context, tenant, name string, role survey.Role, ttl time.Duration) (string, error)
-	List(ctx context.Context, tenant string) ([]store.TokenInfo, error)
-	Revoke(ctx context.Context, tenant, id string) error
-}
-
-type apiTenantKey struct{}
-
-// apiAuth is the request's token's tenant and role, set by requireToken.
-func apiAuth(r *http.Request) *store.TokenAuth {
-	a, _ := r.Context().Value(apiTenantKey{}).(*store.TokenAuth)
-	if a == nil {
-		return &store.TokenAuth{}
-	}
-	return a
-}
-
-func apiTenant(r *http.Request) string { return apiAuth(r).Tenant }
-
-// apiHandlerFunc is a JSON handler: it returns the value to write (with
-// its status) or an error, written as JSON by apiHandle.
-type apiHandlerFunc func(w http.ResponseWriter, r *http.Request) (int, any, error)
-
-type apiError struct {
-	Error  string            `json:"error"`
-	Fields map[string]string `json:"fields,omitempty"`
-}
-
-func (s *Server) apiHandle(h apiHandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		status, v, err := h(w, r)
-		if err != nil {
-			status = errorStatus(err)
-			e := apiError{Error: survey.ErrorMessage(err)}
-			var se *survey.Error
-			if errors.As(err, &se) {
-				e.Fields = se.Fields
-			}
-			if status == http.StatusInternalServerError {
-				s.log.Error("api request failed", "method", r.Method, "path", r.URL.Path, "err", err)
-				e.Error = "Internal error."
-			}
-			v = e
-		}
-		if v == nil {
-			w.WriteHeader(status)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		_ = json.NewEncoder(w).Encode(v)
-	}
-}
-
-// requireToken takes the tenant from the request's bearer token: every
-// API call works on that tenant's data only.
-func (s *Server) requireToken(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		var auth *store.TokenAuth
-		var err error
-		if !ok {
-			err = survey.Errorf(survey.EFORBIDDEN, "Send an API token: Authorization: Bearer <token>.")
-		} else {
-			auth, err = s.tokens.Check(r.Context(), strings.TrimSpace(token))
-		}
-		if survey.ErrorCode(err) == survey.EFORBIDDEN {
-			// No token, or an unknown, revoked or expired one: 401.
-			w.Header().Set("WWW-Authenticate", `Bearer realm="surveys"`)
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusUnauthorized)
-			_ = json.NewEncoder(w).Encode(apiError{Error: survey.ErrorMessage(err)})
-			return
-		}
-		if err == nil {
-			err = s.tenantUsable(r.Context(), auth.Tenant)
-		}
-		if err != nil {
-			s.apiHandle(func(http.ResponseWriter, *http.Request) (int, any, error) { return 0, nil, err })(w, r)
-			return
-		}
-		// Answers carry a tenant's data, some a secret shown once (a new
-		// endpoint, a rotation): no cache keeps them.
-		w.Header().Set("Cache-Control", "no-store")
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), apiTenantKey{}, auth)))
-	})
-}
 
 type apiSurvey struct {
 	Slug        string       `json:"slug"`
@@ -323,7 +230,7 @@ func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) (int, any, er
 	for _, q := range in.Questions {
 		sv.Questions = append(sv.Questions, q.question())
 	}
-	if errs := definitionProblems(sv, nil); errs != nil {
+	if errs := sv.Problems(); errs != nil {
 		for i, q := range sv.Questions {
 			if !q.Type.Valid() {
 				errs["questions."+strconv.Itoa(i)+".type"] = fmt.Sprintf("Unknown type %q; the types are %s.", q.Type, knownTypes())
@@ -430,7 +337,7 @@ func (s *Server) apiAnswers(w http.ResponseWriter, r *http.Request) (int, any, e
 	if err != nil {
 		return 0, nil, err
 	}
-	f, err := filterOf(r, sv)
+	f, err := survey.AnswerFilterOf(sv, r.URL.Query())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -444,9 +351,9 @@ func (s *Server) apiAnswers(w http.ResponseWriter, r *http.Request) (int, any, e
 		return 0, nil, err
 	}
 	// Each answer as the JSON export gives it: a typed value per question.
-	answers := make([]jsonAnswer, 0, len(page))
+	answers := make([]survey.ExportedAnswer, 0, len(page))
 	for _, a := range page {
-		answers = append(answers, exportAnswer(sv, a))
+		answers = append(answers, survey.ExportAnswer(sv, a))
 	}
 	return http.StatusOK, map[string]any{"total": total, "offset": max(offset, 0), "answers": answers}, nil
 }
