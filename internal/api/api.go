@@ -83,8 +83,8 @@ type Deps struct {
 	WebhookURLProblem func(raw string) string
 }
 
-// Server holds the API's dependencies.
-type Server struct {
+// server holds the API's dependencies.
+type server struct {
 	log               *slog.Logger
 	surveys           Surveys
 	editor            Editor
@@ -100,7 +100,7 @@ type Server struct {
 // New returns the API's router, to mount at /api/v1 (its description,
 // openapi.json, needs no token: OpenAPI serves it).
 func New(d Deps) http.Handler {
-	s := &Server{log: d.Logger, surveys: d.Surveys, editor: d.Editor, summaries: d.Summaries, tokens: d.Tokens, webhooks: d.Webhooks,
+	s := &server{log: d.Logger, surveys: d.Surveys, editor: d.Editor, summaries: d.Summaries, tokens: d.Tokens, webhooks: d.Webhooks,
 		tenantUsable: d.TenantUsable, exportTo: d.Export, answersPicked: d.AnswersPicked, webhookURLProblem: d.WebhookURLProblem}
 	if s.log == nil {
 		s.log = slog.Default()
@@ -109,7 +109,7 @@ func New(d Deps) http.Handler {
 }
 
 // routes are the API's routes, each behind the token and the role it needs.
-func (s *Server) routes() *chi.Mux {
+func (s *server) routes() *chi.Mux {
 	r := chi.NewRouter()
 	r.Use(s.requireToken)
 	r.Group(func(r chi.Router) {
@@ -169,7 +169,7 @@ type apiError struct {
 	Fields map[string]string `json:"fields,omitempty"`
 }
 
-func (s *Server) apiHandle(h apiHandlerFunc) http.HandlerFunc {
+func (s *server) apiHandle(h apiHandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		status, v, err := h(w, r)
 		if err != nil {
@@ -197,7 +197,7 @@ func (s *Server) apiHandle(h apiHandlerFunc) http.HandlerFunc {
 
 // requireToken takes the tenant from the request's bearer token: every
 // API call works on that tenant's data only.
-func (s *Server) requireToken(next http.Handler) http.Handler {
+func (s *server) requireToken(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		var auth *store.TokenAuth
@@ -231,7 +231,7 @@ func (s *Server) requireToken(next http.Handler) http.Handler {
 
 // requireTokenRole lets through a token whose role may do a, or the
 // answer is a JSON 403. It follows requireToken.
-func (s *Server) requireTokenRole(a survey.Action) func(http.Handler) http.Handler {
+func (s *server) requireTokenRole(a survey.Action) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if role := apiAuth(r).Role; !role.May(a) {

@@ -109,7 +109,7 @@ func jsonProblem(err error) string {
 }
 
 // apiDefinition is a survey's definition.
-func (s *Server) apiDefinition(w http.ResponseWriter, r *http.Request) (int, any, error) {
+func (s *server) apiDefinition(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	sv, err := s.surveys.Get(r.Context(), apiTenant(r), chi.URLParam(r, "slug"))
 	if err != nil {
 		return 0, nil, err
@@ -118,7 +118,7 @@ func (s *Server) apiDefinition(w http.ResponseWriter, r *http.Request) (int, any
 }
 
 // apiImport makes a new draft from a definition; 201 with the survey.
-func (s *Server) apiImport(w http.ResponseWriter, r *http.Request) (int, any, error) {
+func (s *server) apiImport(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxDefinition))
 	if err != nil {
 		return 0, nil, survey.Errorf(survey.EINVALID, "A definition is at most 1 MiB.")

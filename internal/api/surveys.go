@@ -177,7 +177,7 @@ func toAPI(sv *survey.Survey) apiSurvey {
 	return a
 }
 
-func (s *Server) apiList(w http.ResponseWriter, r *http.Request) (int, any, error) {
+func (s *server) apiList(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	list, err := s.surveys.List(r.Context(), apiTenant(r))
 	if err != nil {
 		return 0, nil, err
@@ -194,7 +194,7 @@ func (s *Server) apiList(w http.ResponseWriter, r *http.Request) (int, any, erro
 // "questions": [apiQuestion]}.
 // A bad definition is a 422 with the problems by field
 // ("questions.0.choices"); an unknown type's problem lists the known ones.
-func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) (int, any, error) {
+func (s *server) apiCreate(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	var in struct {
 		Title       string       `json:"title"`
 		Description string       `json:"description"`
@@ -253,7 +253,7 @@ func knownTypes() string {
 	return strings.Join(names, ", ")
 }
 
-func (s *Server) apiGet(w http.ResponseWriter, r *http.Request) (int, any, error) {
+func (s *server) apiGet(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	sv, err := s.surveys.Get(r.Context(), apiTenant(r), chi.URLParam(r, "slug"))
 	if err != nil {
 		return 0, nil, err
@@ -261,7 +261,7 @@ func (s *Server) apiGet(w http.ResponseWriter, r *http.Request) (int, any, error
 	return http.StatusOK, toAPI(sv), nil
 }
 
-func (s *Server) apiSetState(state survey.State) apiHandlerFunc {
+func (s *server) apiSetState(state survey.State) apiHandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) (int, any, error) {
 		if _, err := s.editor.SetState(r.Context(), apiTenant(r), chi.URLParam(r, "slug"), state); err != nil {
 			return 0, nil, err
@@ -272,7 +272,7 @@ func (s *Server) apiSetState(state survey.State) apiHandlerFunc {
 
 // apiDuplicate makes a new draft of the survey ("Copy of <title>", the
 // same questions and settings, no answers) and returns it (201).
-func (s *Server) apiDuplicate(w http.ResponseWriter, r *http.Request) (int, any, error) {
+func (s *server) apiDuplicate(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	src, err := s.surveys.Get(r.Context(), apiTenant(r), chi.URLParam(r, "slug"))
 	if err != nil {
 		return 0, nil, err
@@ -287,7 +287,7 @@ func (s *Server) apiDuplicate(w http.ResponseWriter, r *http.Request) (int, any,
 // apiDelete moves a survey to the trash, as the dashboard does (restore
 // it with POST …/restore within survey.TrashDays days); ?forever=true
 // deletes it and its answers at once, trashed or not.
-func (s *Server) apiDelete(w http.ResponseWriter, r *http.Request) (int, any, error) {
+func (s *server) apiDelete(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	tenant, slug := apiTenant(r), chi.URLParam(r, "slug")
 	var err error
 	switch r.URL.Query().Get("forever") {
@@ -305,7 +305,7 @@ func (s *Server) apiDelete(w http.ResponseWriter, r *http.Request) (int, any, er
 }
 
 // apiRestore takes a survey out of the trash.
-func (s *Server) apiRestore(w http.ResponseWriter, r *http.Request) (int, any, error) {
+func (s *server) apiRestore(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	tenant, slug := apiTenant(r), chi.URLParam(r, "slug")
 	if err := s.editor.Restore(r.Context(), tenant, slug); err != nil {
 		return 0, nil, err
@@ -313,7 +313,7 @@ func (s *Server) apiRestore(w http.ResponseWriter, r *http.Request) (int, any, e
 	return s.apiGet(w, r)
 }
 
-func (s *Server) apiSummary(w http.ResponseWriter, r *http.Request) (int, any, error) {
+func (s *server) apiSummary(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	tenant, slug := apiTenant(r), chi.URLParam(r, "slug")
 	sv, err := s.surveys.Get(r.Context(), tenant, slug)
 	if err != nil {
@@ -331,7 +331,7 @@ func (s *Server) apiSummary(w http.ResponseWriter, r *http.Request) (int, any, e
 // apiAnswers pages through answers: ?offset=0&limit=50 (at most 100),
 // filtered by ?from=&to= (days) and ?q=&a= (one answer; see
 // survey.AnswerFilter). total counts the answers picked.
-func (s *Server) apiAnswers(w http.ResponseWriter, r *http.Request) (int, any, error) {
+func (s *server) apiAnswers(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	tenant, slug := apiTenant(r), chi.URLParam(r, "slug")
 	sv, err := s.surveys.Get(r.Context(), tenant, slug)
 	if err != nil {
@@ -361,7 +361,7 @@ func (s *Server) apiAnswers(w http.ResponseWriter, r *http.Request) (int, any, e
 // apiExport streams every answer, one JSON object per line (or CSV with
 // ?format=csv, an XLSX workbook with ?format=xlsx), or those the filter
 // picks (as apiAnswers').
-func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
+func (s *server) apiExport(w http.ResponseWriter, r *http.Request) {
 	format := r.URL.Query().Get("format")
 	if format == "" {
 		format = "json"

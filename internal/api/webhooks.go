@@ -61,7 +61,7 @@ func toAPIWebhook(e *store.WebhookEndpoint, withSecret bool) apiWebhook {
 
 // apiWebhooksOn is the check of every webhook endpoint of the API: a
 // server without webhooks has none.
-func (s *Server) apiWebhooksOn() error {
+func (s *server) apiWebhooksOn() error {
 	if s.webhooks == nil {
 		return notFound("This server sends no webhooks.")
 	}
@@ -69,7 +69,7 @@ func (s *Server) apiWebhooksOn() error {
 }
 
 // apiListWebhooks lists the token's tenant's endpoints, oldest first.
-func (s *Server) apiListWebhooks(w http.ResponseWriter, r *http.Request) (int, any, error) {
+func (s *server) apiListWebhooks(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	if err := s.apiWebhooksOn(); err != nil {
 		return 0, nil, err
 	}
@@ -87,7 +87,7 @@ func (s *Server) apiListWebhooks(w http.ResponseWriter, r *http.Request) (int, a
 // apiAddWebhook adds an endpoint, {"url", "events", "surveys"}, and
 // answers 201 with its secret, shown this once. Bad input is a 422 naming
 // each field, and adds nothing.
-func (s *Server) apiAddWebhook(w http.ResponseWriter, r *http.Request) (int, any, error) {
+func (s *server) apiAddWebhook(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	if err := s.apiWebhooksOn(); err != nil {
 		return 0, nil, err
 	}
@@ -129,7 +129,7 @@ func (s *Server) apiAddWebhook(w http.ResponseWriter, r *http.Request) (int, any
 }
 
 // apiGetWebhook is one endpoint with its last deliveries.
-func (s *Server) apiGetWebhook(w http.ResponseWriter, r *http.Request) (int, any, error) {
+func (s *server) apiGetWebhook(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	if err := s.apiWebhooksOn(); err != nil {
 		return 0, nil, err
 	}
@@ -141,7 +141,7 @@ func (s *Server) apiGetWebhook(w http.ResponseWriter, r *http.Request) (int, any
 }
 
 // apiDeleteWebhook deletes an endpoint: it receives no more events.
-func (s *Server) apiDeleteWebhook(w http.ResponseWriter, r *http.Request) (int, any, error) {
+func (s *server) apiDeleteWebhook(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	if err := s.apiWebhooksOn(); err != nil {
 		return 0, nil, err
 	}
@@ -154,7 +154,7 @@ func (s *Server) apiDeleteWebhook(w http.ResponseWriter, r *http.Request) (int, 
 // apiWebhookAction rotates an endpoint's secret (200, the endpoint with
 // its new secret, shown once), sends it a test event (202) or enables it
 // again (200).
-func (s *Server) apiWebhookAction(action string) func(http.ResponseWriter, *http.Request) (int, any, error) {
+func (s *server) apiWebhookAction(action string) func(http.ResponseWriter, *http.Request) (int, any, error) {
 	return func(w http.ResponseWriter, r *http.Request) (int, any, error) {
 		if err := s.apiWebhooksOn(); err != nil {
 			return 0, nil, err
@@ -163,7 +163,7 @@ func (s *Server) apiWebhookAction(action string) func(http.ResponseWriter, *http
 	}
 }
 
-func (s *Server) apiDoWebhookAction(w http.ResponseWriter, r *http.Request, action string) (int, any, error) {
+func (s *server) apiDoWebhookAction(w http.ResponseWriter, r *http.Request, action string) (int, any, error) {
 	ctx, tenant, id := r.Context(), apiTenant(r), chi.URLParam(r, "id")
 	switch action {
 	case "rotate":
