@@ -114,67 +114,67 @@ func (s *server) routes() *chi.Mux {
 	r.Use(s.requireToken)
 	r.Group(func(r chi.Router) {
 		r.Use(s.requireTokenRole(survey.ReadResults))
-		r.Get("/surveys", s.apiHandle(s.apiList))
-		r.Get("/surveys/{slug}", s.apiHandle(s.apiGet))
-		r.Get("/surveys/{slug}/summary", s.apiHandle(s.apiSummary))
-		r.Get("/surveys/{slug}/answers", s.apiHandle(s.apiAnswers))
-		r.Get("/surveys/{slug}/export", s.apiExport)
-		r.Get("/surveys/{slug}/definition", s.apiHandle(s.apiDefinition))
+		r.Get("/surveys", s.handle(s.listSurveys))
+		r.Get("/surveys/{slug}", s.handle(s.getSurvey))
+		r.Get("/surveys/{slug}/summary", s.handle(s.getSummary))
+		r.Get("/surveys/{slug}/answers", s.handle(s.listAnswers))
+		r.Get("/surveys/{slug}/export", s.exportAnswers)
+		r.Get("/surveys/{slug}/definition", s.handle(s.getDefinition))
 	})
 	r.Group(func(r chi.Router) {
 		r.Use(s.requireTokenRole(survey.EditSurveys))
-		r.Post("/surveys", s.apiHandle(s.apiCreate))
-		r.Post("/surveys/import", s.apiHandle(s.apiImport))
-		r.Delete("/surveys/{slug}", s.apiHandle(s.apiDelete))
-		r.Post("/surveys/{slug}/restore", s.apiHandle(s.apiRestore))
-		r.Post("/surveys/{slug}/publish", s.apiHandle(s.apiSetState(survey.Published)))
-		r.Post("/surveys/{slug}/close", s.apiHandle(s.apiSetState(survey.Closed)))
-		r.Post("/surveys/{slug}/duplicate", s.apiHandle(s.apiDuplicate))
+		r.Post("/surveys", s.handle(s.createSurvey))
+		r.Post("/surveys/import", s.handle(s.importSurvey))
+		r.Delete("/surveys/{slug}", s.handle(s.deleteSurvey))
+		r.Post("/surveys/{slug}/restore", s.handle(s.restoreSurvey))
+		r.Post("/surveys/{slug}/publish", s.handle(s.setState(survey.Published)))
+		r.Post("/surveys/{slug}/close", s.handle(s.setState(survey.Closed)))
+		r.Post("/surveys/{slug}/duplicate", s.handle(s.duplicateSurvey))
 	})
 	r.Group(func(r chi.Router) {
 		r.Use(s.requireTokenRole(survey.ManageTenant))
-		r.Get("/webhooks", s.apiHandle(s.apiListWebhooks))
-		r.Post("/webhooks", s.apiHandle(s.apiAddWebhook))
-		r.Get("/webhooks/{id}", s.apiHandle(s.apiGetWebhook))
-		r.Delete("/webhooks/{id}", s.apiHandle(s.apiDeleteWebhook))
-		r.Post("/webhooks/{id}/rotate", s.apiHandle(s.apiWebhookAction("rotate")))
-		r.Post("/webhooks/{id}/test", s.apiHandle(s.apiWebhookAction("test")))
-		r.Post("/webhooks/{id}/enable", s.apiHandle(s.apiWebhookAction("enable")))
+		r.Get("/webhooks", s.handle(s.listWebhooks))
+		r.Post("/webhooks", s.handle(s.addWebhook))
+		r.Get("/webhooks/{id}", s.handle(s.getWebhook))
+		r.Delete("/webhooks/{id}", s.handle(s.deleteWebhook))
+		r.Post("/webhooks/{id}/rotate", s.handle(s.webhookAction("rotate")))
+		r.Post("/webhooks/{id}/test", s.handle(s.webhookAction("test")))
+		r.Post("/webhooks/{id}/enable", s.handle(s.webhookAction("enable")))
 	})
-	r.NotFound(s.apiHandle(func(http.ResponseWriter, *http.Request) (int, any, error) {
+	r.NotFound(s.handle(func(http.ResponseWriter, *http.Request) (int, any, error) {
 		return 0, nil, notFound("No such API endpoint.")
 	}))
 	return r
 }
 
-type apiTenantKey struct{}
+type authKey struct{}
 
-// apiAuth is the request's token's tenant and role, set by requireToken.
-func apiAuth(r *http.Request) *store.TokenAuth {
-	a, _ := r.Context().Value(apiTenantKey{}).(*store.TokenAuth)
+// authOf is the request's token's tenant and role, set by requireToken.
+func authOf(r *http.Request) *store.TokenAuth {
+	a, _ := r.Context().Value(authKey{}).(*store.TokenAuth)
 	if a == nil {
 		return &store.TokenAuth{}
 	}
 	return a
 }
 
-func apiTenant(r *http.Request) string { return apiAuth(r).Tenant }
+func tenantOf(r *http.Request) string { return authOf(r).Tenant }
 
-// apiHandlerFunc is a JSON handler: it returns the value to write (with
-// its status) or an error, written as JSON by apiHandle.
-type apiHandlerFunc func(w http.ResponseWriter, r *http.Request) (int, any, error)
+// handlerFunc is a JSON handler: it returns the value to write (with
+// its status) or an error, written as JSON by handle.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) (int, any, error)
 
-type apiError struct {
+type errorBody struct {
 	Error  string            `json:"error"`
 	Fields map[string]string `json:"fields,omitempty"`
 }
 
-func (s *server) apiHandle(h apiHandlerFunc) http.HandlerFunc {
+func (s *server) handle(h handlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		status, v, err := h(w, r)
 		if err != nil {
 			status = errorStatus(err)
-			e := apiError{Error: survey.ErrorMessage(err)}
+			e := errorBody{Error: survey.ErrorMessage(err)}
 			var se *survey.Error
 			if errors.As(err, &se) {
 				e.Fields = se.Fields
@@ -212,20 +212,20 @@ func (s *server) requireToken(next http.Handler) http.Handler {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="surveys"`)
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusUnauthorized)
-			_ = json.NewEncoder(w).Encode(apiError{Error: survey.ErrorMessage(err)})
+			_ = json.NewEncoder(w).Encode(errorBody{Error: survey.ErrorMessage(err)})
 			return
 		}
 		if err == nil {
 			err = s.tenantUsable(r.Context(), auth.Tenant)
 		}
 		if err != nil {
-			s.apiHandle(func(http.ResponseWriter, *http.Request) (int, any, error) { return 0, nil, err })(w, r)
+			s.handle(func(http.ResponseWriter, *http.Request) (int, any, error) { return 0, nil, err })(w, r)
 			return
 		}
 		// Answers carry a tenant's data, some a secret shown once (a new
 		// endpoint, a rotation): no cache keeps them.
 		w.Header().Set("Cache-Control", "no-store")
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), apiTenantKey{}, auth)))
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), authKey{}, auth)))
 	})
 }
 
@@ -234,8 +234,8 @@ func (s *server) requireToken(next http.Handler) http.Handler {
 func (s *server) requireTokenRole(a survey.Action) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if role := apiAuth(r).Role; !role.May(a) {
-				s.apiHandle(func(http.ResponseWriter, *http.Request) (int, any, error) {
+			if role := authOf(r).Role; !role.May(a) {
+				s.handle(func(http.ResponseWriter, *http.Request) (int, any, error) {
 					return 0, nil, survey.Errorf(survey.EFORBIDDEN, "This API token's role (%s) may not %s.", role.Label(), a)
 				})(w, r)
 				return

@@ -28,13 +28,15 @@ const definitionFormat = "surveys.definition/1"
 // MaxDefinition bounds an imported definition.
 const MaxDefinition = 1 << 20
 
+// Definition is a survey's definition as it travels (DefinitionOf,
+// ParseDefinition).
 type Definition struct {
-	Format      string        `json:"format"`
-	Title       string        `json:"title"`
-	Description string        `json:"description,omitempty"`
-	ThankYou    string        `json:"thankYou,omitempty"`
-	Sections    []apiSection  `json:"sections,omitempty"`
-	Questions   []apiQuestion `json:"questions"`
+	Format      string         `json:"format"`
+	Title       string         `json:"title"`
+	Description string         `json:"description,omitempty"`
+	ThankYou    string         `json:"thankYou,omitempty"`
+	Sections    []jsonSection  `json:"sections,omitempty"`
+	Questions   []jsonQuestion `json:"questions"`
 	// Language and Translations (absent from definitions made before
 	// them, which import as English without translations): the texts'
 	// language and their translations, questions named q1, q2 ….
@@ -44,11 +46,11 @@ type Definition struct {
 
 // DefinitionOf is what respondents see of sv, as a definition.
 func DefinitionOf(sv *survey.Survey) Definition {
-	d := Definition{Format: definitionFormat, Title: sv.Title, Description: sv.Description, ThankYou: sv.ThankYou, Questions: []apiQuestion{}}
+	d := Definition{Format: definitionFormat, Title: sv.Title, Description: sv.Description, ThankYou: sv.ThankYou, Questions: []jsonQuestion{}}
 	cp := sv.Duplicate(time.Now())
-	d.Sections = apiSections(cp.Sections)
+	d.Sections = jsonSections(cp.Sections)
 	for _, q := range cp.Questions {
-		d.Questions = append(d.Questions, apiQuestionOf(q))
+		d.Questions = append(d.Questions, jsonQuestionOf(q))
 	}
 	d.Language, d.Translations = cp.Language, cp.Translations
 	return d
@@ -108,27 +110,27 @@ func jsonProblem(err error) string {
 	return "the JSON cannot be read"
 }
 
-// apiDefinition is a survey's definition.
-func (s *server) apiDefinition(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	sv, err := s.surveys.Get(r.Context(), apiTenant(r), chi.URLParam(r, "slug"))
+// getDefinition is a survey's definition.
+func (s *server) getDefinition(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	sv, err := s.surveys.Get(r.Context(), tenantOf(r), chi.URLParam(r, "slug"))
 	if err != nil {
 		return 0, nil, err
 	}
 	return http.StatusOK, DefinitionOf(sv), nil
 }
 
-// apiImport makes a new draft from a definition; 201 with the survey.
-func (s *server) apiImport(w http.ResponseWriter, r *http.Request) (int, any, error) {
+// importSurvey makes a new draft from a definition; 201 with the survey.
+func (s *server) importSurvey(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxDefinition))
 	if err != nil {
 		return 0, nil, survey.Errorf(survey.EINVALID, "A definition is at most 1 MiB.")
 	}
-	sv, err := ParseDefinition(apiTenant(r), data)
+	sv, err := ParseDefinition(tenantOf(r), data)
 	if err != nil {
 		return 0, nil, err
 	}
 	if err := s.editor.Create(r.Context(), sv); err != nil {
 		return 0, nil, err
 	}
-	return http.StatusCreated, toAPI(sv), nil
+	return http.StatusCreated, toJSON(sv), nil
 }
