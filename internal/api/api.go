@@ -164,11 +164,16 @@ func tenantOf(r *http.Request) string { return authOf(r).Tenant }
 // its status) or an error, written as JSON by handle.
 type handlerFunc func(w http.ResponseWriter, r *http.Request) (int, any, error)
 
+// errorBody is an error as the API writes it: its message and, for bad
+// input, the problems by field.
 type errorBody struct {
 	Error  string            `json:"error"`
 	Fields map[string]string `json:"fields,omitempty"`
 }
 
+// handle writes h's value as JSON with its status, or its error as an
+// errorBody with the error's status (errorStatus); an internal error is
+// logged, and its answer says no more than "Internal error.".
 func (s *server) handle(h handlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		status, v, err := h(w, r)
