@@ -1,6 +1,7 @@
 package survey
 
 import (
+	"errors"
 	"net/url"
 	"strconv"
 	"strings"
@@ -30,6 +31,24 @@ type AnswerFilter struct {
 
 	from, to time.Time // to is the start of the day after To
 	q        Question
+}
+
+// AnswerFilterOf is ParseAnswerFilter for a request that has no form to
+// show the problems beside (an export, the API): they are in the error's
+// message too, as "from: … to: …".
+func AnswerFilterOf(sv *Survey, v url.Values) (AnswerFilter, error) {
+	f, err := ParseAnswerFilter(sv, v)
+	var se *Error
+	if errors.As(err, &se) {
+		var parts []string
+		for _, k := range []string{"from", "to", "q", "a"} {
+			if m, ok := se.Fields[k]; ok {
+				parts = append(parts, k+": "+m)
+			}
+		}
+		return f, &Error{Code: se.Code, Message: "The filter has problems: " + strings.Join(parts, " "), Fields: se.Fields}
+	}
+	return f, err
 }
 
 // ParseAnswerFilter reads the filter of a query for survey sv: from and to

@@ -1,6 +1,8 @@
 package survey
 
 import (
+	"errors"
+	"maps"
 	"strconv"
 	"strings"
 	"time"
@@ -222,6 +224,21 @@ func (s *Survey) Normalize() {
 	s.normalizeLogic()
 	s.normalizeSections()
 	s.normalizeTranslations()
+}
+
+// Problems are the problems Validate finds in a copy of s normalized as
+// the store would, by Validate's keys; nil when there are none. s is left
+// as it is.
+func (s *Survey) Problems() map[string]string {
+	cp := *s
+	cp.Questions = append([]Question(nil), s.Questions...)
+	cp.Sections = append([]Section(nil), s.Sections...)
+	cp.Normalize()
+	var e *Error
+	if err := cp.Validate(); errors.As(err, &e) && len(e.Fields) > 0 {
+		return maps.Clone(e.Fields)
+	}
+	return nil
 }
 
 // Validate checks a survey definition. The error's Fields are keyed

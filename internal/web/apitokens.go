@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -12,6 +13,15 @@ import (
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
+
+// Tokens checks API tokens (for the API: api.Tokens), and makes, lists
+// and revokes them (the tokens page).
+type Tokens interface {
+	Check(ctx context.Context, token string) (*store.TokenAuth, error)
+	CreateWithRole(ctx context.Context, tenant, name string, role survey.Role, ttl time.Duration) (string, error)
+	List(ctx context.Context, tenant string) ([]store.TokenInfo, error)
+	Revoke(ctx context.Context, tenant, id string) error
+}
 
 // tokenLifetimes are the expiries a token may be given, in days (0:
 // never), in the order the form offers them.

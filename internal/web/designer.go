@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"html/template"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -559,23 +560,14 @@ func (p designerPage) definition(now time.Time) (*survey.Survey, map[string]stri
 // survey.Validate finds in a copy of sv normalized as the store would;
 // nil when there are none.
 func definitionProblems(sv *survey.Survey, own map[string]string) map[string]string {
-	cp := *sv
-	cp.Questions = append([]survey.Question(nil), sv.Questions...)
-	cp.Sections = append([]survey.Section(nil), sv.Sections...)
-	cp.Normalize()
-	errs := map[string]string{}
-	var e *survey.Error
-	if err := cp.Validate(); errors.As(err, &e) {
-		for k, v := range e.Fields {
-			errs[k] = v
-		}
-	}
-	for k, v := range own {
-		errs[k] = v
-	}
-	if len(errs) == 0 {
+	errs := sv.Problems()
+	if errs == nil && len(own) == 0 {
 		return nil
 	}
+	if errs == nil {
+		errs = map[string]string{}
+	}
+	maps.Copy(errs, own)
 	return errs
 }
 

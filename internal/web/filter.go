@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/surveys-dev/surveys/internal/survey"
 )
@@ -99,16 +98,5 @@ func (s *Server) scanFiltered(ctx context.Context, tenant, slug string, f survey
 // EINVALID error, its problems by field and, for a page that has no form
 // to show them beside, in its message.
 func filterOf(r *http.Request, sv *survey.Survey) (survey.AnswerFilter, error) {
-	f, err := survey.ParseAnswerFilter(sv, r.URL.Query())
-	var se *survey.Error
-	if errors.As(err, &se) {
-		var parts []string
-		for _, k := range []string{"from", "to", "q", "a"} {
-			if m, ok := se.Fields[k]; ok {
-				parts = append(parts, k+": "+m)
-			}
-		}
-		return f, &survey.Error{Code: se.Code, Message: "The filter has problems: " + strings.Join(parts, " "), Fields: se.Fields}
-	}
-	return f, err
+	return survey.AnswerFilterOf(sv, r.URL.Query())
 }

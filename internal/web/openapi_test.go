@@ -23,9 +23,10 @@ import (
 )
 
 // apiSpec is the OpenAPI document of /api/v1, loaded and validated once,
-// with a router that finds each request's operation in it.
+// with a router that finds each request's operation in it. The document
+// is the api package's, read as a file: what the API is checked against.
 var apiSpec = sync.OnceValues(func() (*openAPISpec, error) {
-	raw, err := os.ReadFile("openapi.json")
+	raw, err := os.ReadFile("../api/openapi.json")
 	if err != nil {
 		return nil, err
 	}

@@ -20,22 +20,6 @@ func (s *Server) requireRole(a survey.Action) func(http.Handler) http.Handler {
 	}
 }
 
-// requireTokenRole is requireRole for the API: the token's role may do a,
-// or the answer is a JSON 403. It follows requireToken.
-func (s *Server) requireTokenRole(a survey.Action) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if role := apiAuth(r).Role; !role.May(a) {
-				s.apiHandle(func(http.ResponseWriter, *http.Request) (int, any, error) {
-					return 0, nil, survey.Errorf(survey.EFORBIDDEN, "This API token's role (%s) may not %s.", role.Label(), a)
-				})(w, r)
-				return
-			}
-			next.ServeHTTP(w, r)
-		})
-	}
-}
-
 // roleOf is the signed-in member's role ("" when no one is signed in,
 // which may nothing).
 func roleOf(r *http.Request) survey.Role {

@@ -6,6 +6,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 
+	"github.com/surveys-dev/surveys/internal/api"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
@@ -151,44 +152,11 @@ func (s *Server) Routes() *chi.Mux {
 		})
 	})
 
-	// The JSON API: the tenant is the bearer token's. Its description
-	// needs no token.
-	r.With(middleware.GetHead).Get("/api/v1/openapi.json", s.openAPI)
-	r.Route("/api/v1", func(r chi.Router) {
-		r.Use(s.requireToken)
-		r.Group(func(r chi.Router) {
-			r.Use(s.requireTokenRole(survey.ReadResults))
-			r.Get("/surveys", s.apiHandle(s.apiList))
-			r.Get("/surveys/{slug}", s.apiHandle(s.apiGet))
-			r.Get("/surveys/{slug}/summary", s.apiHandle(s.apiSummary))
-			r.Get("/surveys/{slug}/answers", s.apiHandle(s.apiAnswers))
-			r.Get("/surveys/{slug}/export", s.apiExport)
-			r.Get("/surveys/{slug}/definition", s.apiHandle(s.apiDefinition))
-		})
-		r.Group(func(r chi.Router) {
-			r.Use(s.requireTokenRole(survey.EditSurveys))
-			r.Post("/surveys", s.apiHandle(s.apiCreate))
-			r.Post("/surveys/import", s.apiHandle(s.apiImport))
-			r.Delete("/surveys/{slug}", s.apiHandle(s.apiDelete))
-			r.Post("/surveys/{slug}/restore", s.apiHandle(s.apiRestore))
-			r.Post("/surveys/{slug}/publish", s.apiHandle(s.apiSetState(survey.Published)))
-			r.Post("/surveys/{slug}/close", s.apiHandle(s.apiSetState(survey.Closed)))
-			r.Post("/surveys/{slug}/duplicate", s.apiHandle(s.apiDuplicate))
-		})
-		r.Group(func(r chi.Router) {
-			r.Use(s.requireTokenRole(survey.ManageTenant))
-			r.Get("/webhooks", s.apiHandle(s.apiListWebhooks))
-			r.Post("/webhooks", s.apiHandle(s.apiAddWebhook))
-			r.Get("/webhooks/{id}", s.apiHandle(s.apiGetWebhook))
-			r.Delete("/webhooks/{id}", s.apiHandle(s.apiDeleteWebhook))
-			r.Post("/webhooks/{id}/rotate", s.apiHandle(s.apiWebhookAction("rotate")))
-			r.Post("/webhooks/{id}/test", s.apiHandle(s.apiWebhookAction("test")))
-			r.Post("/webhooks/{id}/enable", s.apiHandle(s.apiWebhookAction("enable")))
-		})
-		r.NotFound(s.apiHandle(func(http.ResponseWriter, *http.Request) (int, any, error) {
-			return 0, nil, notFound("No such API endpoint.")
-		}))
-	})
+	// The JSON API (package api): the tenant is the bearer token's. Its
+	// description needs no token.
+	r.With(middleware.GetHead).Get("/api/v1/openapi.json", api.OpenAPI)
+	r.Mount("/api/v1", api.New(api.Deps{Logger: s.log, Surveys: s.surveys, Editor: s.editor, Summaries: s.summaries, Tokens: s.tokens, Webhooks: s.webhooks,
+		TenantUsable: s.tenantUsable, Export: s.exportTo, AnswersPicked: s.answersPicked, WebhookURLProblem: s.webhookURLProblem}))
 
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		s.serveError(w, r, notFound("Page not found."))

@@ -1,4 +1,4 @@
-package web
+package api
 
 import (
 	"encoding/json"
@@ -13,23 +13,23 @@ import (
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
-// apiWebhook is an endpoint as the API shows it. Secret is there only in
+// jsonWebhook is an endpoint as the API shows it. Secret is there only in
 // the answer that made it (a new endpoint, a rotation): it is shown once.
-type apiWebhook struct {
-	ID                  string               `json:"id"`
-	URL                 string               `json:"url"`
-	Events              []string             `json:"events"`
-	Surveys             []string             `json:"surveys"`
-	CreatedOn           time.Time            `json:"createdOn"`
-	Disabled            bool                 `json:"disabled"`
-	DisabledReason      string               `json:"disabledReason,omitempty"`
-	Failures            int                  `json:"failures"`
-	PreviousSecretUntil *time.Time           `json:"previousSecretUntil,omitempty"`
-	Secret              string               `json:"secret,omitempty"`
-	Deliveries          []apiWebhookDelivery `json:"deliveries"`
+type jsonWebhook struct {
+	ID                  string         `json:"id"`
+	URL                 string         `json:"url"`
+	Events              []string       `json:"events"`
+	Surveys             []string       `json:"surveys"`
+	CreatedOn           time.Time      `json:"createdOn"`
+	Disabled            bool           `json:"disabled"`
+	DisabledReason      string         `json:"disabledReason,omitempty"`
+	Failures            int            `json:"failures"`
+	PreviousSecretUntil *time.Time     `json:"previousSecretUntil,omitempty"`
+	Secret              string         `json:"secret,omitempty"`
+	Deliveries          []jsonDelivery `json:"deliveries"`
 }
 
-type apiWebhookDelivery struct {
+type jsonDelivery struct {
 	At         time.Time `json:"at"`
 	Event      string    `json:"event"`
 	ID         string    `json:"id"`
@@ -39,9 +39,9 @@ type apiWebhookDelivery struct {
 	DurationMS int64     `json:"durationMs"`
 }
 
-func toAPIWebhook(e *store.WebhookEndpoint, withSecret bool) apiWebhook {
-	out := apiWebhook{ID: e.ID, URL: e.URL, Events: e.Events, Surveys: e.Surveys, CreatedOn: e.CreatedOn, Disabled: e.Disabled,
-		DisabledReason: e.DisabledReason, Failures: e.Failures, Deliveries: []apiWebhookDelivery{}}
+func webhookJSON(e *store.WebhookEndpoint, withSecret bool) jsonWebhook {
+	out := jsonWebhook{ID: e.ID, URL: e.URL, Events: e.Events, Surveys: e.Surveys, CreatedOn: e.CreatedOn, Disabled: e.Disabled,
+		DisabledReason: e.DisabledReason, Failures: e.Failures, Deliveries: []jsonDelivery{}}
 	if out.Surveys == nil {
 		out.Surveys = []string{}
 	}
@@ -53,42 +53,42 @@ func toAPIWebhook(e *store.WebhookEndpoint, withSecret bool) apiWebhook {
 		out.Secret = e.Secret
 	}
 	for _, d := range e.Deliveries {
-		out.Deliveries = append(out.Deliveries, apiWebhookDelivery{At: d.At, Event: d.Event, ID: d.ID, Attempt: d.Attempt,
+		out.Deliveries = append(out.Deliveries, jsonDelivery{At: d.At, Event: d.Event, ID: d.ID, Attempt: d.Attempt,
 			Status: d.Status, Error: d.Error, DurationMS: d.Duration.Milliseconds()})
 	}
 	return out
 }
 
-// apiWebhooksOn is the check of every webhook endpoint of the API: a
+// webhooksOn is the check of every webhook endpoint of the API: a
 // server without webhooks has none.
-func (s *Server) apiWebhooksOn() error {
+func (s *server) webhooksOn() error {
 	if s.webhooks == nil {
 		return notFound("This server sends no webhooks.")
 	}
 	return nil
 }
 
-// apiListWebhooks lists the token's tenant's endpoints, oldest first.
-func (s *Server) apiListWebhooks(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	if err := s.apiWebhooksOn(); err != nil {
+// listWebhooks lists the token's tenant's endpoints, oldest first.
+func (s *server) listWebhooks(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	if err := s.webhooksOn(); err != nil {
 		return 0, nil, err
 	}
-	eps, err := s.webhooks.List(r.Context(), apiTenant(r))
+	eps, err := s.webhooks.List(r.Context(), tenantOf(r))
 	if err != nil {
 		return 0, nil, err
 	}
-	out := make([]apiWebhook, 0, len(eps))
+	out := make([]jsonWebhook, 0, len(eps))
 	for _, e := range eps {
-		out = append(out, toAPIWebhook(e, false))
+		out = append(out, webhookJSON(e, false))
 	}
 	return http.StatusOK, map[string]any{"webhooks": out}, nil
 }
 
-// apiAddWebhook adds an endpoint, {"url", "events", "surveys"}, and
+// addWebhook adds an endpoint, {"url", "events", "surveys"}, and
 // answers 201 with its secret, shown this once. Bad input is a 422 naming
 // each field, and adds nothing.
-func (s *Server) apiAddWebhook(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	if err := s.apiWebhooksOn(); err != nil {
+func (s *server) addWebhook(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	if err := s.webhooksOn(); err != nil {
 		return 0, nil, err
 	}
 	var in struct {
@@ -101,7 +101,7 @@ func (s *Server) apiAddWebhook(w http.ResponseWriter, r *http.Request) (int, any
 	if err := dec.Decode(&in); err != nil {
 		return 0, nil, survey.Errorf(survey.EINVALID, "The body is not an endpoint: %v.", err)
 	}
-	tenant := apiTenant(r)
+	tenant := tenantOf(r)
 	list, err := s.surveys.List(r.Context(), tenant)
 	if err != nil {
 		return 0, nil, err
@@ -125,58 +125,58 @@ func (s *Server) apiAddWebhook(w http.ResponseWriter, r *http.Request) (int, any
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusCreated, toAPIWebhook(e, true), nil
+	return http.StatusCreated, webhookJSON(e, true), nil
 }
 
-// apiGetWebhook is one endpoint with its last deliveries.
-func (s *Server) apiGetWebhook(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	if err := s.apiWebhooksOn(); err != nil {
+// getWebhook is one endpoint with its last deliveries.
+func (s *server) getWebhook(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	if err := s.webhooksOn(); err != nil {
 		return 0, nil, err
 	}
-	e, err := s.webhooks.Get(r.Context(), apiTenant(r), chi.URLParam(r, "id"))
+	e, err := s.webhooks.Get(r.Context(), tenantOf(r), chi.URLParam(r, "id"))
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, toAPIWebhook(e, false), nil
+	return http.StatusOK, webhookJSON(e, false), nil
 }
 
-// apiDeleteWebhook deletes an endpoint: it receives no more events.
-func (s *Server) apiDeleteWebhook(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	if err := s.apiWebhooksOn(); err != nil {
+// deleteWebhook deletes an endpoint: it receives no more events.
+func (s *server) deleteWebhook(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	if err := s.webhooksOn(); err != nil {
 		return 0, nil, err
 	}
-	if err := s.webhooks.Delete(r.Context(), apiTenant(r), chi.URLParam(r, "id")); err != nil {
+	if err := s.webhooks.Delete(r.Context(), tenantOf(r), chi.URLParam(r, "id")); err != nil {
 		return 0, nil, err
 	}
 	return http.StatusNoContent, nil, nil
 }
 
-// apiWebhookAction rotates an endpoint's secret (200, the endpoint with
+// webhookAction rotates an endpoint's secret (200, the endpoint with
 // its new secret, shown once), sends it a test event (202) or enables it
 // again (200).
-func (s *Server) apiWebhookAction(action string) func(http.ResponseWriter, *http.Request) (int, any, error) {
+func (s *server) webhookAction(action string) func(http.ResponseWriter, *http.Request) (int, any, error) {
 	return func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		if err := s.apiWebhooksOn(); err != nil {
+		if err := s.webhooksOn(); err != nil {
 			return 0, nil, err
 		}
-		return s.apiDoWebhookAction(w, r, action)
+		return s.doWebhookAction(w, r, action)
 	}
 }
 
-func (s *Server) apiDoWebhookAction(w http.ResponseWriter, r *http.Request, action string) (int, any, error) {
-	ctx, tenant, id := r.Context(), apiTenant(r), chi.URLParam(r, "id")
+func (s *server) doWebhookAction(w http.ResponseWriter, r *http.Request, action string) (int, any, error) {
+	ctx, tenant, id := r.Context(), tenantOf(r), chi.URLParam(r, "id")
 	switch action {
 	case "rotate":
 		e, err := s.webhooks.Rotate(ctx, tenant, id)
 		if err != nil {
 			return 0, nil, err
 		}
-		return http.StatusOK, toAPIWebhook(e, true), nil
+		return http.StatusOK, webhookJSON(e, true), nil
 	case "test":
 		err := s.webhooks.SendTest(ctx, tenant, id)
 		if limited, ok := errors.AsType[*store.TestLimitError](err); ok {
 			w.Header().Set("Retry-After", retryAfter(limited.RetryAfter))
-			return http.StatusTooManyRequests, apiError{Error: limited.Error()}, nil
+			return http.StatusTooManyRequests, errorBody{Error: limited.Error()}, nil
 		}
 		if err != nil {
 			return 0, nil, err
@@ -186,7 +186,7 @@ func (s *Server) apiDoWebhookAction(w http.ResponseWriter, r *http.Request, acti
 		if err := s.webhooks.Enable(ctx, tenant, id); err != nil {
 			return 0, nil, err
 		}
-		return s.apiGetWebhook(w, r)
+		return s.getWebhook(w, r)
 	}
 	return 0, nil, notFound("No such API endpoint.")
 }

@@ -1,4 +1,4 @@
-package web
+package api
 
 import "testing"
 
@@ -13,7 +13,7 @@ func FuzzParseDefinition(f *testing.F) {
 	f.Add([]byte(`{"format":"surveys.definition/1","title":"T","questions":[{"id":"q1","text":"Q","type":"SimpleText","showIf":{"rules":[{"question":"q1","op":"equals","values":["x"]}]}}]}`))
 	f.Add([]byte(`{`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		sv, err := parseDefinition("adatum", data)
+		sv, err := ParseDefinition("adatum", data)
 		if err != nil {
 			return
 		}

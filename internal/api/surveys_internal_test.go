@@ -1,4 +1,4 @@
-package web
+package api
 
 import (
 	"encoding/json"
@@ -30,7 +30,7 @@ func TestAPIQuestionSettings(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var q apiQuestion
+			var q jsonQuestion
 			dec := json.NewDecoder(strings.NewReader(c.in))
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&q); err != nil {
@@ -39,7 +39,7 @@ func TestAPIQuestionSettings(t *testing.T) {
 			if got := q.question(); !reflect.DeepEqual(got, c.want) {
 				t.Fatalf("in: got %+v\nwant %+v", got, c.want)
 			}
-			out, err := json.Marshal(apiQuestionOf(c.want))
+			out, err := json.Marshal(jsonQuestionOf(c.want))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -53,7 +53,7 @@ func TestAPIQuestionSettings(t *testing.T) {
 		})
 	}
 	for _, bad := range []string{`{"text":"N","type":"T","min":{}}`, `{"text":"N","type":"T","max":[1]}`, `{"text":"N","type":"T","min":true}`} {
-		var q apiQuestion
+		var q jsonQuestion
 		if err := json.Unmarshal([]byte(bad), &q); err == nil {
 			t.Errorf("%s accepted", bad)
 		}

@@ -1,8 +1,7 @@
-package web
+package api
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,102 +12,10 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
-// Tokens checks API tokens, and makes, lists and revokes them (the
-// tokens page).
-type Tokens interface {
-	Check(ctx context.Context, token string) (*store.TokenAuth, error)
-	CreateWithRole(ctx context.Context, tenant, name string, role survey.Role, ttl time.Duration) (string, error)
-	List(ctx context.Context, tenant string) ([]store.TokenInfo, error)
-	Revoke(ctx context.Context, tenant, id string) error
-}
-
-type apiTenantKey struct{}
-
-// apiAuth is the request's token's tenant and role, set by requireToken.
-func apiAuth(r *http.Request) *store.TokenAuth {
-	a, _ := r.Context().Value(apiTenantKey{}).(*store.TokenAuth)
-	if a == nil {
-		return &store.TokenAuth{}
-	}
-	return a
-}
-
-func apiTenant(r *http.Request) string { return apiAuth(r).Tenant }
-
-// apiHandlerFunc is a JSON handler: it returns the value to write (with
-// its status) or an error, written as JSON by apiHandle.
-type apiHandlerFunc func(w http.ResponseWriter, r *http.Request) (int, any, error)
-
-type apiError struct {
-	Error  string            `json:"error"`
-	Fields map[string]string `json:"fields,omitempty"`
-}
-
-func (s *Server) apiHandle(h apiHandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		status, v, err := h(w, r)
-		if err != nil {
-			status = errorStatus(err)
-			e := apiError{Error: survey.ErrorMessage(err)}
-			var se *survey.Error
-			if errors.As(err, &se) {
-				e.Fields = se.Fields
-			}
-			if status == http.StatusInternalServerError {
-				s.log.Error("api request failed", "method", r.Method, "path", r.URL.Path, "err", err)
-				e.Error = "Internal error."
-			}
-			v = e
-		}
-		if v == nil {
-			w.WriteHeader(status)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		_ = json.NewEncoder(w).Encode(v)
-	}
-}
-
-// requireToken takes the tenant from the request's bearer token: every
-// API call works on that tenant's data only.
-func (s *Server) requireToken(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		var auth *store.TokenAuth
-		var err error
-		if !ok {
-			err = survey.Errorf(survey.EFORBIDDEN, "Send an API token: Authorization: Bearer <token>.")
-		} else {
-			auth, err = s.tokens.Check(r.Context(), strings.TrimSpace(token))
-		}
-		if survey.ErrorCode(err) == survey.EFORBIDDEN {
-			// No token, or an unknown, revoked or expired one: 401.
-			w.Header().Set("WWW-Authenticate", `Bearer realm="surveys"`)
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusUnauthorized)
-			_ = json.NewEncoder(w).Encode(apiError{Error: survey.ErrorMessage(err)})
-			return
-		}
-		if err == nil {
-			err = s.tenantUsable(r.Context(), auth.Tenant)
-		}
-		if err != nil {
-			s.apiHandle(func(http.ResponseWriter, *http.Request) (int, any, error) { return 0, nil, err })(w, r)
-			return
-		}
-		// Answers carry a tenant's data, some a secret shown once (a new
-		// endpoint, a rotation): no cache keeps them.
-		w.Header().Set("Cache-Control", "no-store")
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), apiTenantKey{}, auth)))
-	})
-}
-
-type apiSurvey struct {
+type jsonSurvey struct {
 	Slug        string       `json:"slug"`
 	Title       string       `json:"title"`
 	Description string       `json:"description,omitempty"`
@@ -128,18 +35,18 @@ type apiSurvey struct {
 	TrashedOn *time.Time `json:"trashedOn,omitempty"`
 	PurgeOn   *time.Time `json:"purgeOn,omitempty"`
 	// Sections are the survey's pages; none is one page.
-	Sections  []apiSection  `json:"sections,omitempty"`
-	Questions []apiQuestion `json:"questions,omitempty"`
+	Sections  []jsonSection  `json:"sections,omitempty"`
+	Questions []jsonQuestion `json:"questions,omitempty"`
 	// Language is that of the survey's own texts; Translations its texts
 	// in other languages, by language (survey.Translation).
 	Language     string                        `json:"language,omitempty"`
 	Translations map[string]survey.Translation `json:"translations,omitempty"`
 }
 
-// apiSection is a section: a page for respondents. Its ID is optional on
+// jsonSection is a section: a page for respondents. Its ID is optional on
 // the way in (a new one is s1, s2 …, the first free); a question names
 // its section by ID ("section"; none is the first section).
-type apiSection struct {
+type jsonSection struct {
 	ID          string `json:"id,omitempty"`
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
@@ -150,15 +57,15 @@ type apiSection struct {
 	Jumps  []survey.Jump     `json:"jumps,omitempty"`
 }
 
-func apiSections(in []survey.Section) []apiSection {
-	var out []apiSection
+func jsonSections(in []survey.Section) []jsonSection {
+	var out []jsonSection
 	for _, sc := range in {
-		out = append(out, apiSection{ID: sc.ID, Title: sc.Title, Description: sc.Description, Shuffle: sc.Shuffle, ShowIf: sc.ShowIf, Jumps: sc.Jumps})
+		out = append(out, jsonSection{ID: sc.ID, Title: sc.Title, Description: sc.Description, Shuffle: sc.Shuffle, ShowIf: sc.ShowIf, Jumps: sc.Jumps})
 	}
 	return out
 }
 
-func surveySections(in []apiSection) []survey.Section {
+func surveySections(in []jsonSection) []survey.Section {
 	var out []survey.Section
 	for _, sc := range in {
 		out = append(out, survey.Section{ID: sc.ID, Title: sc.Title, Description: sc.Description, Shuffle: sc.Shuffle, ShowIf: sc.ShowIf, Jumps: sc.Jumps})
@@ -166,12 +73,12 @@ func surveySections(in []apiSection) []survey.Section {
 	return out
 }
 
-// apiQuestion is a question with every setting a kind may have; a setting
+// jsonQuestion is a question with every setting a kind may have; a setting
 // at its zero value is left out, and a setting the question's kind does
 // not have is dropped (survey.Normalize). On the way in, ID is optional:
 // it names the question in the new survey's rules only (the survey's
 // questions are given IDs of their own when it is made).
-type apiQuestion struct {
+type jsonQuestion struct {
 	ID              string              `json:"id,omitempty"`
 	Text            string              `json:"text"`
 	Type            survey.QuestionType `json:"type"`
@@ -182,8 +89,8 @@ type apiQuestion struct {
 	Rows            []string            `json:"rows,omitempty"`
 	Other           bool                `json:"other,omitempty"`
 	Shuffle         bool                `json:"shuffle,omitempty"`
-	Min             apiBound            `json:"min,omitempty"`
-	Max             apiBound            `json:"max,omitempty"`
+	Min             jsonBound           `json:"min,omitempty"`
+	Max             jsonBound           `json:"max,omitempty"`
 	Integer         bool                `json:"integer,omitempty"`
 	Format          string              `json:"format,omitempty"`
 	Scale           int                 `json:"scale,omitempty"`
@@ -202,12 +109,12 @@ type apiQuestion struct {
 	InResults bool `json:"inResults,omitempty"`
 }
 
-// apiBound is a question's min or max: a JSON number or a string in, and
+// jsonBound is a question's min or max: a JSON number or a string in, and
 // out a JSON number when it is one (a length, a number, a count of
 // selections), else a string (a date, YYYY-MM-DD).
-type apiBound string
+type jsonBound string
 
-func (b *apiBound) UnmarshalJSON(data []byte) error {
+func (b *jsonBound) UnmarshalJSON(data []byte) error {
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -218,16 +125,16 @@ func (b *apiBound) UnmarshalJSON(data []byte) error {
 	case nil:
 		*b = ""
 	case string:
-		*b = apiBound(v)
+		*b = jsonBound(v)
 	case json.Number:
-		*b = apiBound(v.String())
+		*b = jsonBound(v.String())
 	default:
 		return errors.New("min and max are numbers or strings")
 	}
 	return nil
 }
 
-func (b apiBound) MarshalJSON() ([]byte, error) {
+func (b jsonBound) MarshalJSON() ([]byte, error) {
 	var v any
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	dec.UseNumber()
@@ -239,20 +146,20 @@ func (b apiBound) MarshalJSON() ([]byte, error) {
 	return json.Marshal(string(b))
 }
 
-func (q apiQuestion) question() survey.Question {
+func (q jsonQuestion) question() survey.Question {
 	return survey.Question{ID: q.ID, ShowIf: q.ShowIf, Text: q.Text, Type: q.Type, Section: q.Section, Help: q.Help, Optional: q.Optional, PossibleAnswers: q.PossibleAnswers, Rows: q.Rows,
 		Other: q.Other, Shuffle: q.Shuffle, Min: string(q.Min), Max: string(q.Max), Integer: q.Integer, Format: q.Format, Scale: q.Scale,
 		LowLabel: q.LowLabel, HighLabel: q.HighLabel, InResults: q.InResults}
 }
 
-func apiQuestionOf(q survey.Question) apiQuestion {
-	return apiQuestion{ID: q.ID, ShowIf: q.ShowIf, Text: q.Text, Type: q.Type, Section: q.Section, Help: q.Help, Optional: q.Optional, PossibleAnswers: q.PossibleAnswers, Rows: q.Rows,
-		Other: q.Other, Shuffle: q.Shuffle, Min: apiBound(q.Min), Max: apiBound(q.Max), Integer: q.Integer, Format: q.Format, Scale: q.Scale,
+func jsonQuestionOf(q survey.Question) jsonQuestion {
+	return jsonQuestion{ID: q.ID, ShowIf: q.ShowIf, Text: q.Text, Type: q.Type, Section: q.Section, Help: q.Help, Optional: q.Optional, PossibleAnswers: q.PossibleAnswers, Rows: q.Rows,
+		Other: q.Other, Shuffle: q.Shuffle, Min: jsonBound(q.Min), Max: jsonBound(q.Max), Integer: q.Integer, Format: q.Format, Scale: q.Scale,
 		LowLabel: q.LowLabel, HighLabel: q.HighLabel, Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows, InResults: q.InResults}
 }
 
-func toAPI(sv *survey.Survey) apiSurvey {
-	a := apiSurvey{Slug: sv.Slug, Title: sv.Title, Description: sv.Description, ThankYou: sv.ThankYou, State: sv.State, Listed: sv.Listed,
+func toJSON(sv *survey.Survey) jsonSurvey {
+	a := jsonSurvey{Slug: sv.Slug, Title: sv.Title, Description: sv.Description, ThankYou: sv.ThankYou, State: sv.State, Listed: sv.Listed,
 		OnePer: sv.OnePer.Name(), MayChange: sv.MayChange, PublicResults: sv.PublicResults, CreatedOn: sv.CreatedOn, PublicURL: "/survey/" + sv.Tenant + "/" + sv.Slug}
 	if sv.Trashed() {
 		trashed, purge := sv.TrashedOn, sv.PurgeOn()
@@ -262,45 +169,45 @@ func toAPI(sv *survey.Survey) apiSurvey {
 		p := sv.PublishedOn
 		a.PublishedOn = &p
 	}
-	a.Sections = apiSections(sv.Sections)
+	a.Sections = jsonSections(sv.Sections)
 	for _, q := range sv.Questions {
-		a.Questions = append(a.Questions, apiQuestionOf(q))
+		a.Questions = append(a.Questions, jsonQuestionOf(q))
 	}
 	a.Language, a.Translations = sv.Language, sv.Translations
 	return a
 }
 
-func (s *Server) apiList(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	list, err := s.surveys.List(r.Context(), apiTenant(r))
+func (s *server) listSurveys(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	list, err := s.surveys.List(r.Context(), tenantOf(r))
 	if err != nil {
 		return 0, nil, err
 	}
-	out := make([]apiSurvey, 0, len(list))
+	out := make([]jsonSurvey, 0, len(list))
 	for _, sv := range list {
-		out = append(out, toAPI(sv))
+		out = append(out, toJSON(sv))
 	}
 	return http.StatusOK, map[string]any{"surveys": out}, nil
 }
 
-// apiCreate creates a survey from a JSON definition: {"title",
-// "description", "thankYou", "listed", "publish", "sections": [apiSection],
-// "questions": [apiQuestion]}.
+// createSurvey creates a survey from a JSON definition: {"title",
+// "description", "thankYou", "listed", "publish", "sections": [jsonSection],
+// "questions": [jsonQuestion]}.
 // A bad definition is a 422 with the problems by field
 // ("questions.0.choices"); an unknown type's problem lists the known ones.
-func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) (int, any, error) {
+func (s *server) createSurvey(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	var in struct {
-		Title       string       `json:"title"`
-		Description string       `json:"description"`
-		ThankYou    string       `json:"thankYou"`
-		Listed      bool         `json:"listed"`
-		Publish     bool         `json:"publish"`
-		Sections    []apiSection `json:"sections"`
-		OnePer      string       `json:"onePer"`
-		MayChange   bool         `json:"mayChange"`
+		Title       string        `json:"title"`
+		Description string        `json:"description"`
+		ThankYou    string        `json:"thankYou"`
+		Listed      bool          `json:"listed"`
+		Publish     bool          `json:"publish"`
+		Sections    []jsonSection `json:"sections"`
+		OnePer      string        `json:"onePer"`
+		MayChange   bool          `json:"mayChange"`
 		// PublicResults shows the charts of the questions marked
 		// inResults at /survey/{tenant}/{slug}/results.
-		PublicResults bool          `json:"publicResults"`
-		Questions     []apiQuestion `json:"questions"`
+		PublicResults bool           `json:"publicResults"`
+		Questions     []jsonQuestion `json:"questions"`
 		// Language and Translations: the survey's texts' language and
 		// their translations, questions named by their id here.
 		Language     string                        `json:"language"`
@@ -311,7 +218,7 @@ func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) (int, any, er
 	if err := dec.Decode(&in); err != nil {
 		return 0, nil, survey.Errorf(survey.EINVALID, "The body is not a survey definition: %v.", err)
 	}
-	sv := &survey.Survey{Tenant: apiTenant(r), Title: in.Title, Description: in.Description, ThankYou: in.ThankYou, Listed: in.Listed, State: survey.Draft,
+	sv := &survey.Survey{Tenant: tenantOf(r), Title: in.Title, Description: in.Description, ThankYou: in.ThankYou, Listed: in.Listed, State: survey.Draft,
 		OnePer: survey.OnePer(in.OnePer), MayChange: in.MayChange, PublicResults: in.PublicResults, Sections: surveySections(in.Sections),
 		Language: in.Language, Translations: in.Translations}
 	if o, ok := survey.ParseOnePer(in.OnePer); ok {
@@ -323,7 +230,7 @@ func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) (int, any, er
 	for _, q := range in.Questions {
 		sv.Questions = append(sv.Questions, q.question())
 	}
-	if errs := definitionProblems(sv, nil); errs != nil {
+	if errs := sv.Problems(); errs != nil {
 		for i, q := range sv.Questions {
 			if !q.Type.Valid() {
 				errs["questions."+strconv.Itoa(i)+".type"] = fmt.Sprintf("Unknown type %q; the types are %s.", q.Type, knownTypes())
@@ -334,7 +241,7 @@ func (s *Server) apiCreate(w http.ResponseWriter, r *http.Request) (int, any, er
 	if err := s.editor.Create(r.Context(), sv); err != nil {
 		return 0, nil, err
 	}
-	return http.StatusCreated, toAPI(sv), nil
+	return http.StatusCreated, toJSON(sv), nil
 }
 
 // knownTypes lists the registered kinds' types, for an error message.
@@ -346,27 +253,27 @@ func knownTypes() string {
 	return strings.Join(names, ", ")
 }
 
-func (s *Server) apiGet(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	sv, err := s.surveys.Get(r.Context(), apiTenant(r), chi.URLParam(r, "slug"))
+func (s *server) getSurvey(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	sv, err := s.surveys.Get(r.Context(), tenantOf(r), chi.URLParam(r, "slug"))
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, toAPI(sv), nil
+	return http.StatusOK, toJSON(sv), nil
 }
 
-func (s *Server) apiSetState(state survey.State) apiHandlerFunc {
+func (s *server) setState(state survey.State) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		if _, err := s.editor.SetState(r.Context(), apiTenant(r), chi.URLParam(r, "slug"), state); err != nil {
+		if _, err := s.editor.SetState(r.Context(), tenantOf(r), chi.URLParam(r, "slug"), state); err != nil {
 			return 0, nil, err
 		}
-		return s.apiGet(w, r)
+		return s.getSurvey(w, r)
 	}
 }
 
-// apiDuplicate makes a new draft of the survey ("Copy of <title>", the
+// duplicateSurvey makes a new draft of the survey ("Copy of <title>", the
 // same questions and settings, no answers) and returns it (201).
-func (s *Server) apiDuplicate(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	src, err := s.surveys.Get(r.Context(), apiTenant(r), chi.URLParam(r, "slug"))
+func (s *server) duplicateSurvey(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	src, err := s.surveys.Get(r.Context(), tenantOf(r), chi.URLParam(r, "slug"))
 	if err != nil {
 		return 0, nil, err
 	}
@@ -374,14 +281,14 @@ func (s *Server) apiDuplicate(w http.ResponseWriter, r *http.Request) (int, any,
 	if err := s.editor.Create(r.Context(), cp); err != nil {
 		return 0, nil, err
 	}
-	return http.StatusCreated, toAPI(cp), nil
+	return http.StatusCreated, toJSON(cp), nil
 }
 
-// apiDelete moves a survey to the trash, as the dashboard does (restore
+// deleteSurvey moves a survey to the trash, as the dashboard does (restore
 // it with POST …/restore within survey.TrashDays days); ?forever=true
 // deletes it and its answers at once, trashed or not.
-func (s *Server) apiDelete(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	tenant, slug := apiTenant(r), chi.URLParam(r, "slug")
+func (s *server) deleteSurvey(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	tenant, slug := tenantOf(r), chi.URLParam(r, "slug")
 	var err error
 	switch r.URL.Query().Get("forever") {
 	case "", "false":
@@ -397,17 +304,17 @@ func (s *Server) apiDelete(w http.ResponseWriter, r *http.Request) (int, any, er
 	return http.StatusNoContent, nil, nil
 }
 
-// apiRestore takes a survey out of the trash.
-func (s *Server) apiRestore(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	tenant, slug := apiTenant(r), chi.URLParam(r, "slug")
+// restoreSurvey takes a survey out of the trash.
+func (s *server) restoreSurvey(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	tenant, slug := tenantOf(r), chi.URLParam(r, "slug")
 	if err := s.editor.Restore(r.Context(), tenant, slug); err != nil {
 		return 0, nil, err
 	}
-	return s.apiGet(w, r)
+	return s.getSurvey(w, r)
 }
 
-func (s *Server) apiSummary(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	tenant, slug := apiTenant(r), chi.URLParam(r, "slug")
+func (s *server) getSummary(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	tenant, slug := tenantOf(r), chi.URLParam(r, "slug")
 	sv, err := s.surveys.Get(r.Context(), tenant, slug)
 	if err != nil {
 		return 0, nil, err
@@ -421,16 +328,16 @@ func (s *Server) apiSummary(w http.ResponseWriter, r *http.Request) (int, any, e
 	return http.StatusOK, sum, nil
 }
 
-// apiAnswers pages through answers: ?offset=0&limit=50 (at most 100),
+// listAnswers pages through answers: ?offset=0&limit=50 (at most 100),
 // filtered by ?from=&to= (days) and ?q=&a= (one answer; see
 // survey.AnswerFilter). total counts the answers picked.
-func (s *Server) apiAnswers(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	tenant, slug := apiTenant(r), chi.URLParam(r, "slug")
+func (s *server) listAnswers(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	tenant, slug := tenantOf(r), chi.URLParam(r, "slug")
 	sv, err := s.surveys.Get(r.Context(), tenant, slug)
 	if err != nil {
 		return 0, nil, err
 	}
-	f, err := filterOf(r, sv)
+	f, err := survey.AnswerFilterOf(sv, r.URL.Query())
 	if err != nil {
 		return 0, nil, err
 	}
@@ -444,22 +351,22 @@ func (s *Server) apiAnswers(w http.ResponseWriter, r *http.Request) (int, any, e
 		return 0, nil, err
 	}
 	// Each answer as the JSON export gives it: a typed value per question.
-	answers := make([]jsonAnswer, 0, len(page))
+	answers := make([]survey.ExportedAnswer, 0, len(page))
 	for _, a := range page {
-		answers = append(answers, exportAnswer(sv, a))
+		answers = append(answers, survey.ExportAnswer(sv, a))
 	}
 	return http.StatusOK, map[string]any{"total": total, "offset": max(offset, 0), "answers": answers}, nil
 }
 
-// apiExport streams every answer, one JSON object per line (or CSV with
+// exportAnswers streams every answer, one JSON object per line (or CSV with
 // ?format=csv, an XLSX workbook with ?format=xlsx), or those the filter
-// picks (as apiAnswers').
-func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
+// picks (as listAnswers').
+func (s *server) exportAnswers(w http.ResponseWriter, r *http.Request) {
 	format := r.URL.Query().Get("format")
 	if format == "" {
 		format = "json"
 	}
-	if err := s.exportTo(w, r, apiTenant(r), chi.URLParam(r, "slug"), format); err != nil {
-		s.apiHandle(func(http.ResponseWriter, *http.Request) (int, any, error) { return 0, nil, err })(w, r)
+	if err := s.exportTo(w, r, tenantOf(r), chi.URLParam(r, "slug"), format); err != nil {
+		s.handle(func(http.ResponseWriter, *http.Request) (int, any, error) { return 0, nil, err })(w, r)
 	}
 }

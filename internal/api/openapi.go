@@ -1,4 +1,4 @@
-package web
+package api
 
 import (
 	"bytes"
@@ -11,8 +11,8 @@ import (
 
 // openAPIDocument is the OpenAPI 3.1 description of /api/v1: every
 // operation, its parameters, bodies, responses and errors, and the token
-// roles that may call it (x-roles). openapi_test.go checks it against the
-// router and every response of the API tests against it.
+// roles that may call it (x-roles). internal/web/openapi_test.go checks it
+// against the router and every response of the API tests against it.
 //
 //go:embed openapi.json
 var openAPIDocument []byte
@@ -23,10 +23,10 @@ var openAPIETag = func() string {
 	return `"` + hex.EncodeToString(sum[:8]) + `"`
 }()
 
-// openAPI serves the document at /api/v1/openapi.json, with no token: it
+// OpenAPI serves the document at /api/v1/openapi.json, with no token: it
 // is the same for everyone and holds no tenant's data, so caches may keep
 // it (an hour, then revalidate with its ETag).
-func (s *Server) openAPI(w http.ResponseWriter, r *http.Request) {
+func OpenAPI(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "public, max-age=3600")
 	w.Header().Set("ETag", openAPIETag)

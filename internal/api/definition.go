@@ -1,0 +1,136 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// A survey's definition travels between tenants and instances as JSON: its
+// texts and questions (each with its kind's settings, as the API takes
+// them) and its logic, never its answers, state or slug. Its questions'
+// IDs are q1, q2 … (which its rules name); importing one makes a new
+// draft, whose questions get IDs of their own.
+
+// definitionFormat names the format, so that it can change.
+const definitionFormat = "surveys.definition/1"
+
+// MaxDefinition bounds an imported definition.
+const MaxDefinition = 1 << 20
+
+// Definition is a survey's definition as it travels (DefinitionOf,
+// ParseDefinition).
+type Definition struct {
+	Format      string         `json:"format"`
+	Title       string         `json:"title"`
+	Description string         `json:"description,omitempty"`
+	ThankYou    string         `json:"thankYou,omitempty"`
+	Sections    []jsonSection  `json:"sections,omitempty"`
+	Questions   []jsonQuestion `json:"questions"`
+	// Language and Translations (absent from definitions made before
+	// them, which import as English without translations): the texts'
+	// language and their translations, questions named q1, q2 ….
+	Language     string                        `json:"language,omitempty"`
+	Translations map[string]survey.Translation `json:"translations,omitempty"`
+}
+
+// DefinitionOf is what respondents see of sv, as a definition.
+func DefinitionOf(sv *survey.Survey) Definition {
+	d := Definition{Format: definitionFormat, Title: sv.Title, Description: sv.Description, ThankYou: sv.ThankYou, Questions: []jsonQuestion{}}
+	cp := sv.Duplicate(time.Now())
+	d.Sections = jsonSections(cp.Sections)
+	for _, q := range cp.Questions {
+		d.Questions = append(d.Questions, jsonQuestionOf(q))
+	}
+	d.Language, d.Translations = cp.Language, cp.Translations
+	return d
+}
+
+// ParseDefinition reads a definition into a new draft of tenant; a bad one
+// is an EINVALID *Error whose Fields say what is wrong ("definition" for
+// the whole, "questions.N.<setting>" for a question).
+func ParseDefinition(tenant string, data []byte) (*survey.Survey, error) {
+	var d Definition
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	bad := func(msg string) error {
+		return &survey.Error{Code: survey.EINVALID, Message: msg, Fields: map[string]string{"definition": msg}}
+	}
+	if err := dec.Decode(&d); err != nil {
+		return nil, bad(fmt.Sprintf("This is not a survey definition: %s.", jsonProblem(err)))
+	}
+	if dec.More() {
+		return nil, bad("This is not a survey definition: there is more after its end.")
+	}
+	if d.Format != definitionFormat {
+		return nil, bad(fmt.Sprintf("This is not a survey definition: its format is %q, not %q.", d.Format, definitionFormat))
+	}
+	sv := &survey.Survey{Tenant: tenant, Title: d.Title, Description: d.Description, ThankYou: d.ThankYou, State: survey.Draft, Sections: surveySections(d.Sections),
+		Language: d.Language, Translations: d.Translations}
+	for _, q := range d.Questions {
+		sv.Questions = append(sv.Questions, q.question())
+	}
+	if errs := sv.Problems(); errs != nil {
+		for i, q := range sv.Questions {
+			if !q.Type.Valid() {
+				errs["questions."+strconv.Itoa(i)+".type"] = fmt.Sprintf("Unknown type %q; the types are %s.", q.Type, knownTypes())
+			}
+		}
+		return nil, &survey.Error{Code: survey.EINVALID, Message: "The definition has problems; see each field.", Fields: errs}
+	}
+	return sv, nil
+}
+
+// jsonProblem says where JSON went wrong, without echoing the input.
+func jsonProblem(err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Sprintf("the JSON is broken at byte %d", syn.Offset)
+	case errors.As(err, &typ):
+		return fmt.Sprintf("%s must be a %s", typ.Field, typ.Type)
+	case errors.Is(err, io.EOF):
+		return "it is empty"
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "the JSON ends too soon (is it cut short?)"
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return "it has an unknown field " + strings.TrimPrefix(err.Error(), "json: unknown field ")
+	}
+	return "the JSON cannot be read"
+}
+
+// getDefinition is a survey's definition.
+func (s *server) getDefinition(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	sv, err := s.surveys.Get(r.Context(), tenantOf(r), chi.URLParam(r, "slug"))
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, DefinitionOf(sv), nil
+}
+
+// importSurvey makes a new draft from a definition; 201 with the survey.
+func (s *server) importSurvey(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxDefinition))
+	if err != nil {
+		return 0, nil, survey.Errorf(survey.EINVALID, "A definition is at most 1 MiB.")
+	}
+	sv, err := ParseDefinition(tenantOf(r), data)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := s.editor.Create(r.Context(), sv); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusCreated, toJSON(sv), nil
+}
