@@ -172,13 +172,13 @@ type errorBody struct {
 }
 
 // handle writes h's value as JSON with its status, or its error as an
-// errorBody with the error's status (errorStatus); an internal error is
+// errorBody with the error's status (ErrorStatus); an internal error is
 // logged, and its answer says no more than "Internal error.".
 func (s *server) handle(h handlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		status, v, err := h(w, r)
 		if err != nil {
-			status = errorStatus(err)
+			status = ErrorStatus(err)
 			e := errorBody{Error: survey.ErrorMessage(err)}
 			var se *survey.Error
 			if errors.As(err, &se) {
@@ -250,7 +250,8 @@ func (s *server) requireTokenRole(a survey.Action) func(http.Handler) http.Handl
 	}
 }
 
-// statuses maps error codes to HTTP statuses (as the web pages').
+// statuses maps error codes to HTTP statuses, for the API and the web
+// pages alike (ErrorStatus).
 var statuses = map[string]int{
 	survey.EINVALID:   http.StatusUnprocessableEntity,
 	survey.ENOTFOUND:  http.StatusNotFound,
@@ -259,8 +260,9 @@ var statuses = map[string]int{
 	survey.EINTERNAL:  http.StatusInternalServerError,
 }
 
-// errorStatus returns the HTTP status for err.
-func errorStatus(err error) int {
+// ErrorStatus returns the HTTP status for err, by its survey error code:
+// one mapping for the API and the web pages.
+func ErrorStatus(err error) int {
 	if st, ok := statuses[survey.ErrorCode(err)]; ok {
 		return st
 	}
@@ -269,7 +271,7 @@ func errorStatus(err error) int {
 
 func notFound(msg string) error { return survey.Errorf(survey.ENOTFOUND, "%s", msg) }
 
-// retryAfter is a Retry-After header's seconds, rounded up.
-func retryAfter(d time.Duration) string {
+// RetryAfter is a Retry-After header's seconds, rounded up.
+func RetryAfter(d time.Duration) string {
 	return strconv.Itoa(max(1, int((d+time.Second-1)/time.Second)))
 }

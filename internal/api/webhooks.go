@@ -175,7 +175,7 @@ func (s *server) doWebhookAction(w http.ResponseWriter, r *http.Request, action 
 	case "test":
 		err := s.webhooks.SendTest(ctx, tenant, id)
 		if limited, ok := errors.AsType[*store.TestLimitError](err); ok {
-			w.Header().Set("Retry-After", retryAfter(limited.RetryAfter))
+			w.Header().Set("Retry-After", RetryAfter(limited.RetryAfter))
 			return http.StatusTooManyRequests, errorBody{Error: limited.Error()}, nil
 		}
 		if err != nil {

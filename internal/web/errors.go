@@ -6,6 +6,7 @@ import (
 
 	"github.com/surveys-dev/surveys/internal/i18n"
 
+	"github.com/surveys-dev/surveys/internal/api"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
@@ -20,23 +21,6 @@ func (s *Server) handle(h handlerFunc) http.HandlerFunc {
 			s.serveError(w, r, err)
 		}
 	}
-}
-
-// statuses maps error codes to HTTP statuses.
-var statuses = map[string]int{
-	survey.EINVALID:   http.StatusUnprocessableEntity,
-	survey.ENOTFOUND:  http.StatusNotFound,
-	survey.ECONFLICT:  http.StatusConflict,
-	survey.EFORBIDDEN: http.StatusForbidden,
-	survey.EINTERNAL:  http.StatusInternalServerError,
-}
-
-// errorStatus returns the HTTP status for err.
-func errorStatus(err error) int {
-	if st, ok := statuses[survey.ErrorCode(err)]; ok {
-		return st
-	}
-	return http.StatusInternalServerError
 }
 
 type errorPage struct {
@@ -71,7 +55,7 @@ func (s *Server) inRespondentLanguage(w http.ResponseWriter, r *http.Request, p 
 // serveError writes the error page for err. Internal errors are logged and
 // shown as a plain message, never err.Error().
 func (s *Server) serveError(w http.ResponseWriter, r *http.Request, err error) {
-	status := errorStatus(err)
+	status := api.ErrorStatus(err)
 	if status == http.StatusInternalServerError {
 		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}

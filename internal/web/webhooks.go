@@ -6,12 +6,12 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/surveys-dev/surveys/internal/api"
 	"github.com/surveys-dev/surveys/internal/outbound"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -269,14 +269,9 @@ func (s *Server) testLimited(w http.ResponseWriter, r *http.Request, limited *st
 		return err
 	}
 	page.Message = limited.Error()
-	w.Header().Set("Retry-After", retryAfter(limited.RetryAfter))
+	w.Header().Set("Retry-After", api.RetryAfter(limited.RetryAfter))
 	s.render(w, r, http.StatusTooManyRequests, "webhooks", page)
 	return nil
-}
-
-// retryAfter is a Retry-After header's seconds, rounded up.
-func retryAfter(d time.Duration) string {
-	return strconv.Itoa(max(1, int((d+time.Second-1)/time.Second)))
 }
 
 // rotateWebhook gives an endpoint a new secret and shows it once; the old
