@@ -383,7 +383,9 @@ func TestSegmentsBehindWorker(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		other := worker.New(st, testConfig, quiet, nil) // another process's worker
+		// Both workers' batches must succeed, and none needs a message back:
+		// a minute for each (one second ran out on a busy clean-clone run).
+		other := worker.New(st, patientConfig, quiet, nil) // another process's worker
 		hooked := make(chan struct{})
 		sb := worker.NewSegments(&hookSegments{Storage: st, hook: func() {
 			defer close(hooked)
@@ -392,7 +394,7 @@ func TestSegmentsBehindWorker(t *testing.T) {
 			}
 		}}, quiet)
 		other.Behind = sb.Need
-		w := worker.New(st, testConfig, quiet, nil)
+		w := worker.New(st, patientConfig, quiet, nil)
 		w.Behind = sb.Need
 		runCtx, cancel := context.WithCancel(ctx)
 		done := make(chan error, 1)
