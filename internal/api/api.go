@@ -83,28 +83,16 @@ type Deps struct {
 	WebhookURLProblem func(raw string) string
 }
 
-// server holds the API's dependencies.
-type server struct {
-	log               *slog.Logger
-	surveys           Surveys
-	editor            Editor
-	summaries         Summaries
-	tokens            Tokens
-	webhooks          Webhooks
-	tenantUsable      func(ctx context.Context, tenant string) error
-	exportTo          func(w http.ResponseWriter, r *http.Request, tenant, slug, format string) error
-	answersPicked     func(ctx context.Context, tenant, slug string, f survey.AnswerFilter, offset, limit int) ([]*survey.SurveyAnswer, int, int, error)
-	webhookURLProblem func(raw string) string
-}
+// server serves the API from its dependencies.
+type server struct{ Deps }
 
 // New returns the API's router, to mount at /api/v1 (its description,
 // openapi.json, needs no token: OpenAPI serves it).
 func New(d Deps) http.Handler {
-	s := &server{log: d.Logger, surveys: d.Surveys, editor: d.Editor, summaries: d.Summaries, tokens: d.Tokens, webhooks: d.Webhooks,
-		tenantUsable: d.TenantUsable, exportTo: d.Export, answersPicked: d.AnswersPicked, webhookURLProblem: d.WebhookURLProblem}
-	if s.log == nil {
-		s.log = slog.Default()
+	if d.Logger == nil {
+		d.Logger = slog.Default()
 	}
+	s := &server{d}
 	return s.routes()
 }
 
@@ -185,7 +173,7 @@ func (s *server) handle(h handlerFunc) http.HandlerFunc {
 				e.Fields = se.Fields
 			}
 			if status == http.StatusInternalServerError {
-				s.log.Error("api request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+				s.Logger.Error("api request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 				e.Error = "Internal error."
 			}
 			v = e
@@ -210,7 +198,7 @@ func (s *server) requireToken(next http.Handler) http.Handler {
 		if !ok {
 			err = survey.Errorf(survey.EFORBIDDEN, "Send an API token: Authorization: Bearer <token>.")
 		} else {
-			auth, err = s.tokens.Check(r.Context(), strings.TrimSpace(token))
+			auth, err = s.Tokens.Check(r.Context(), strings.TrimSpace(token))
 		}
 		if survey.ErrorCode(err) == survey.EFORBIDDEN {
 			// No token, or an unknown, revoked or expired one: 401.
@@ -221,7 +209,7 @@ func (s *server) requireToken(next http.Handler) http.Handler {
 			return
 		}
 		if err == nil {
-			err = s.tenantUsable(r.Context(), auth.Tenant)
+			err = s.TenantUsable(r.Context(), auth.Tenant)
 		}
 		if err != nil {
 			s.handle(func(http.ResponseWriter, *http.Request) (int, any, error) { return 0, nil, err })(w, r)

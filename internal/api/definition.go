@@ -112,7 +112,7 @@ func jsonProblem(err error) string {
 
 // getDefinition is a survey's definition.
 func (s *server) getDefinition(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	sv, err := s.surveys.Get(r.Context(), tenantOf(r), chi.URLParam(r, "slug"))
+	sv, err := s.Surveys.Get(r.Context(), tenantOf(r), chi.URLParam(r, "slug"))
 	if err != nil {
 		return 0, nil, err
 	}
@@ -129,7 +129,7 @@ func (s *server) importSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 	if err != nil {
 		return 0, nil, err
 	}
-	if err := s.editor.Create(r.Context(), sv); err != nil {
+	if err := s.Editor.Create(r.Context(), sv); err != nil {
 		return 0, nil, err
 	}
 	return http.StatusCreated, toJSON(sv), nil

@@ -178,7 +178,7 @@ func toJSON(sv *survey.Survey) jsonSurvey {
 }
 
 func (s *server) listSurveys(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	list, err := s.surveys.List(r.Context(), tenantOf(r))
+	list, err := s.Surveys.List(r.Context(), tenantOf(r))
 	if err != nil {
 		return 0, nil, err
 	}
@@ -238,7 +238,7 @@ func (s *server) createSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 		}
 		return 0, nil, &survey.Error{Code: survey.EINVALID, Message: "The survey has problems; see each field.", Fields: errs}
 	}
-	if err := s.editor.Create(r.Context(), sv); err != nil {
+	if err := s.Editor.Create(r.Context(), sv); err != nil {
 		return 0, nil, err
 	}
 	return http.StatusCreated, toJSON(sv), nil
@@ -254,7 +254,7 @@ func knownTypes() string {
 }
 
 func (s *server) getSurvey(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	sv, err := s.surveys.Get(r.Context(), tenantOf(r), chi.URLParam(r, "slug"))
+	sv, err := s.Surveys.Get(r.Context(), tenantOf(r), chi.URLParam(r, "slug"))
 	if err != nil {
 		return 0, nil, err
 	}
@@ -263,7 +263,7 @@ func (s *server) getSurvey(w http.ResponseWriter, r *http.Request) (int, any, er
 
 func (s *server) setState(state survey.State) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		if _, err := s.editor.SetState(r.Context(), tenantOf(r), chi.URLParam(r, "slug"), state); err != nil {
+		if _, err := s.Editor.SetState(r.Context(), tenantOf(r), chi.URLParam(r, "slug"), state); err != nil {
 			return 0, nil, err
 		}
 		return s.getSurvey(w, r)
@@ -273,12 +273,12 @@ func (s *server) setState(state survey.State) handlerFunc {
 // duplicateSurvey makes a new draft of the survey ("Copy of <title>", the
 // same questions and settings, no answers) and returns it (201).
 func (s *server) duplicateSurvey(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	src, err := s.surveys.Get(r.Context(), tenantOf(r), chi.URLParam(r, "slug"))
+	src, err := s.Surveys.Get(r.Context(), tenantOf(r), chi.URLParam(r, "slug"))
 	if err != nil {
 		return 0, nil, err
 	}
 	cp := src.Duplicate(time.Now())
-	if err := s.editor.Create(r.Context(), cp); err != nil {
+	if err := s.Editor.Create(r.Context(), cp); err != nil {
 		return 0, nil, err
 	}
 	return http.StatusCreated, toJSON(cp), nil
@@ -292,9 +292,9 @@ func (s *server) deleteSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 	var err error
 	switch r.URL.Query().Get("forever") {
 	case "", "false":
-		err = s.editor.Trash(r.Context(), tenant, slug)
+		err = s.Editor.Trash(r.Context(), tenant, slug)
 	case "true":
-		err = s.editor.Delete(r.Context(), tenant, slug)
+		err = s.Editor.Delete(r.Context(), tenant, slug)
 	default:
 		err = &survey.Error{Code: survey.EINVALID, Message: "forever is true or false.", Fields: map[string]string{"forever": "Use true or false."}}
 	}
@@ -307,7 +307,7 @@ func (s *server) deleteSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 // restoreSurvey takes a survey out of the trash.
 func (s *server) restoreSurvey(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	tenant, slug := tenantOf(r), chi.URLParam(r, "slug")
-	if err := s.editor.Restore(r.Context(), tenant, slug); err != nil {
+	if err := s.Editor.Restore(r.Context(), tenant, slug); err != nil {
 		return 0, nil, err
 	}
 	return s.getSurvey(w, r)
@@ -315,12 +315,12 @@ func (s *server) restoreSurvey(w http.ResponseWriter, r *http.Request) (int, any
 
 func (s *server) getSummary(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	tenant, slug := tenantOf(r), chi.URLParam(r, "slug")
-	sv, err := s.surveys.Get(r.Context(), tenant, slug)
+	sv, err := s.Surveys.Get(r.Context(), tenant, slug)
 	if err != nil {
 		return 0, nil, err
 	}
 	sum := survey.NewSummary(sv)
-	if stored, _, err := s.summaries.Get(r.Context(), tenant, slug); err == nil {
+	if stored, _, err := s.Summaries.Get(r.Context(), tenant, slug); err == nil {
 		sum = &stored.SurveyAnswersSummary
 	} else if survey.ErrorCode(err) != survey.ENOTFOUND {
 		return 0, nil, err
@@ -333,7 +333,7 @@ func (s *server) getSummary(w http.ResponseWriter, r *http.Request) (int, any, e
 // survey.AnswerFilter). total counts the answers picked.
 func (s *server) listAnswers(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	tenant, slug := tenantOf(r), chi.URLParam(r, "slug")
-	sv, err := s.surveys.Get(r.Context(), tenant, slug)
+	sv, err := s.Surveys.Get(r.Context(), tenant, slug)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -346,7 +346,7 @@ func (s *server) listAnswers(w http.ResponseWriter, r *http.Request) (int, any, 
 	if err != nil || limit <= 0 {
 		limit = 50
 	}
-	page, total, _, err := s.answersPicked(r.Context(), tenant, slug, f, max(offset, 0), min(limit, 100))
+	page, total, _, err := s.AnswersPicked(r.Context(), tenant, slug, f, max(offset, 0), min(limit, 100))
 	if err != nil {
 		return 0, nil, err
 	}
@@ -366,7 +366,7 @@ func (s *server) exportAnswers(w http.ResponseWriter, r *http.Request) {
 	if format == "" {
 		format = "json"
 	}
-	if err := s.exportTo(w, r, tenantOf(r), chi.URLParam(r, "slug"), format); err != nil {
+	if err := s.Export(w, r, tenantOf(r), chi.URLParam(r, "slug"), format); err != nil {
 		s.handle(func(http.ResponseWriter, *http.Request) (int, any, error) { return 0, nil, err })(w, r)
 	}
 }

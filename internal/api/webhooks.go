@@ -62,7 +62,7 @@ func webhookJSON(e *store.WebhookEndpoint, withSecret bool) jsonWebhook {
 // webhooksOn is the check of every webhook endpoint of the API: a
 // server without webhooks has none.
 func (s *server) webhooksOn() error {
-	if s.webhooks == nil {
+	if s.Webhooks == nil {
 		return notFound("This server sends no webhooks.")
 	}
 	return nil
@@ -73,7 +73,7 @@ func (s *server) listWebhooks(w http.ResponseWriter, r *http.Request) (int, any,
 	if err := s.webhooksOn(); err != nil {
 		return 0, nil, err
 	}
-	eps, err := s.webhooks.List(r.Context(), tenantOf(r))
+	eps, err := s.Webhooks.List(r.Context(), tenantOf(r))
 	if err != nil {
 		return 0, nil, err
 	}
@@ -102,7 +102,7 @@ func (s *server) addWebhook(w http.ResponseWriter, r *http.Request) (int, any, e
 		return 0, nil, survey.Errorf(survey.EINVALID, "The body is not an endpoint: %v.", err)
 	}
 	tenant := tenantOf(r)
-	list, err := s.surveys.List(r.Context(), tenant)
+	list, err := s.Surveys.List(r.Context(), tenant)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -115,13 +115,13 @@ func (s *server) addWebhook(w http.ResponseWriter, r *http.Request) (int, any, e
 	isKnown := func(slug string) bool { return known[slug] }
 	n := store.NewWebhook{URL: strings.TrimSpace(in.URL), Events: in.Events, Surveys: in.Surveys}
 	fields := n.Problems(isKnown)
-	if problem := s.webhookURLProblem(n.URL); problem != "" {
+	if problem := s.WebhookURLProblem(n.URL); problem != "" {
 		fields["url"] = problem
 	}
 	if len(fields) > 0 {
 		return 0, nil, &survey.Error{Code: survey.EINVALID, Message: "The endpoint was not added; see each field.", Fields: fields}
 	}
-	e, err := s.webhooks.Add(r.Context(), tenant, n, isKnown)
+	e, err := s.Webhooks.Add(r.Context(), tenant, n, isKnown)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -133,7 +133,7 @@ func (s *server) getWebhook(w http.ResponseWriter, r *http.Request) (int, any, e
 	if err := s.webhooksOn(); err != nil {
 		return 0, nil, err
 	}
-	e, err := s.webhooks.Get(r.Context(), tenantOf(r), chi.URLParam(r, "id"))
+	e, err := s.Webhooks.Get(r.Context(), tenantOf(r), chi.URLParam(r, "id"))
 	if err != nil {
 		return 0, nil, err
 	}
@@ -145,7 +145,7 @@ func (s *server) deleteWebhook(w http.ResponseWriter, r *http.Request) (int, any
 	if err := s.webhooksOn(); err != nil {
 		return 0, nil, err
 	}
-	if err := s.webhooks.Delete(r.Context(), tenantOf(r), chi.URLParam(r, "id")); err != nil {
+	if err := s.Webhooks.Delete(r.Context(), tenantOf(r), chi.URLParam(r, "id")); err != nil {
 		return 0, nil, err
 	}
 	return http.StatusNoContent, nil, nil
@@ -167,13 +167,13 @@ func (s *server) doWebhookAction(w http.ResponseWriter, r *http.Request, action 
 	ctx, tenant, id := r.Context(), tenantOf(r), chi.URLParam(r, "id")
 	switch action {
 	case "rotate":
-		e, err := s.webhooks.Rotate(ctx, tenant, id)
+		e, err := s.Webhooks.Rotate(ctx, tenant, id)
 		if err != nil {
 			return 0, nil, err
 		}
 		return http.StatusOK, webhookJSON(e, true), nil
 	case "test":
-		err := s.webhooks.SendTest(ctx, tenant, id)
+		err := s.Webhooks.SendTest(ctx, tenant, id)
 		if limited, ok := errors.AsType[*store.TestLimitError](err); ok {
 			w.Header().Set("Retry-After", RetryAfter(limited.RetryAfter))
 			return http.StatusTooManyRequests, errorBody{Error: limited.Error()}, nil
@@ -183,7 +183,7 @@ func (s *server) doWebhookAction(w http.ResponseWriter, r *http.Request, action 
 		}
 		return http.StatusAccepted, map[string]string{"status": "queued"}, nil
 	case "enable":
-		if err := s.webhooks.Enable(ctx, tenant, id); err != nil {
+		if err := s.Webhooks.Enable(ctx, tenant, id); err != nil {
 			return 0, nil, err
 		}
 		return s.getWebhook(w, r)
