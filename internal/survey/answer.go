@@ -17,6 +17,10 @@ type SurveyAnswer struct {
 	Title     string           `json:"title"`
 	CreatedOn time.Time        `json:"createdOn"`
 	Answers   []QuestionAnswer `json:"answers"`
+	// Hidden are the values of the survey's hidden fields the
+	// respondent's link carried, by name (hidden.go); absent from answers
+	// stored before them, and from those without any.
+	Hidden map[string]string `json:"hidden,omitempty"`
 }
 
 // QuestionAnswer is the answer to one question. For FiveStars Answer is
@@ -44,7 +48,14 @@ func (a *SurveyAnswer) Answer(questionID string) (QuestionAnswer, bool) {
 // The error's Fields are keyed by question ID. ID and CreatedOn are left
 // for the caller.
 func NewAnswer(s *Survey, forms map[string]Form) (SurveyAnswer, error) {
-	a := SurveyAnswer{Tenant: s.Tenant, Slug: s.Slug, Title: s.Title}
+	return NewAnswerWith(s, forms, nil)
+}
+
+// NewAnswerWith is NewAnswer for a respondent whose link carried the
+// values hidden of the survey's hidden fields: those it declares are
+// stored with the answer, and its logic reads them.
+func NewAnswerWith(s *Survey, forms map[string]Form, hidden map[string]string) (SurveyAnswer, error) {
+	a := SurveyAnswer{Tenant: s.Tenant, Slug: s.Slug, Title: s.Title, Hidden: s.KeepHidden(hidden)}
 	f, msgs := fieldErrors{}, map[string]Msg{}
 	type checked struct {
 		v       string
@@ -65,7 +76,7 @@ func NewAnswer(s *Survey, forms map[string]Form) (SurveyAnswer, error) {
 	}
 	// The logic's hidden questions are not required, and their answers
 	// are dropped.
-	shown := s.Shown(given)
+	shown := s.Shown(withHidden(given, a.Hidden))
 	for i, q := range s.Questions {
 		k, ok := KindOf(q.Type)
 		if !ok || (!shown[q.ID] && !q.Hidden) {

@@ -16,6 +16,9 @@ type ExportedAnswer struct {
 	Title     string         `json:"title"`
 	CreatedOn time.Time      `json:"createdOn"`
 	Answers   []ExportedPart `json:"answers"`
+	// Hidden are the values of the survey's hidden fields the answer
+	// carries, by name (absent when none).
+	Hidden map[string]string `json:"hidden,omitempty"`
 }
 
 // ExportedPart is one question's answer of an ExportedAnswer.
@@ -31,7 +34,7 @@ type ExportedPart struct {
 // of the survey's questions (an answer to a question the survey no longer
 // has comes last).
 func ExportAnswer(sv *Survey, a *SurveyAnswer) ExportedAnswer {
-	out := ExportedAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn, Answers: []ExportedPart{}}
+	out := ExportedAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn, Answers: []ExportedPart{}, Hidden: a.Hidden}
 	for _, qa := range a.Answers {
 		q, ok := sv.Question(qa.QuestionID)
 		if !ok || q.Type != qa.Type {

@@ -21,6 +21,7 @@ const MaxFilterAnswer = 200
 // around it, or, both being numbers, the same number: the choice of a
 // multiple choice or a dropdown, a checked box, a matrix row's column, a
 // rating, a number, a date, a whole short text. No kind is switched on.
+// Question may name a hidden field (HiddenRef): its value is Answer.
 // The zero AnswerFilter picks every answer.
 type AnswerFilter struct {
 	// From and To are days as YYYY-MM-DD, or "".
@@ -82,7 +83,11 @@ func ParseAnswerFilter(sv *Survey, v url.Values) (AnswerFilter, error) {
 		errs.add("q", "Choose the question whose answer to look for.")
 	case f.Question != "":
 		q, ok := sv.Question(f.Question)
-		if !ok {
+		if _, hidden := HiddenName(f.Question); hidden {
+			if p := sv.hiddenRefProblem(f.Question); p != "" {
+				errs.add("q", "%s", p)
+			}
+		} else if !ok {
 			errs.add("q", "This survey has no such question.")
 		}
 		f.q = q
@@ -119,6 +124,9 @@ func (f AnswerFilter) Match(a *SurveyAnswer) bool {
 	if f.Question == "" {
 		return true
 	}
+	if n, hidden := HiddenName(f.Question); hidden {
+		return cellsInclude([]string{strings.TrimSpace(a.Hidden[n])}, f.Answer)
+	}
 	qa, ok := a.Answer(f.Question)
 	if !ok {
 		return false
@@ -152,7 +160,9 @@ func (f AnswerFilter) Describe() string {
 	case f.To != "":
 		parts = append(parts, "until "+long(f.to.AddDate(0, 0, -1)))
 	}
-	if f.Question != "" {
+	if n, hidden := HiddenName(f.Question); hidden {
+		parts = append(parts, "hidden field “"+n+"” is “"+f.Answer+"”")
+	} else if f.Question != "" {
 		parts = append(parts, "answer to “"+f.q.Text+"” is “"+f.Answer+"”")
 	}
 	return strings.Join(parts, ", ")

@@ -23,7 +23,8 @@ type Condition struct {
 }
 
 // Rule compares the answer to an earlier question (by ID) with Values,
-// per Op.
+// per Op; or the value of a hidden field, Question being its HiddenRef
+// ("hidden:source", hidden.go).
 type Rule struct {
 	Question string   `json:"question"`
 	Op       string   `json:"op"`
@@ -151,7 +152,13 @@ func (s *Survey) validateCondition(c *Condition, key string, before int, f field
 	for i, r := range c.Rules {
 		rk := key + ".rules." + strconv.Itoa(i)
 		at := slices.IndexFunc(s.Questions, func(q Question) bool { return q.ID == r.Question })
+		_, hidden := HiddenName(r.Question)
 		switch {
+		case hidden:
+			// A hidden field's value is known from the first page.
+			if p := s.hiddenRefProblem(r.Question); p != "" {
+				f.add(rk+".question", "%s", p)
+			}
 		case r.Question == "":
 			f.add(rk+".question", "Choose the question the rule looks at.")
 		case at < 0 || s.Questions[at].Hidden:
@@ -296,6 +303,11 @@ func cellsInclude(cells []string, want string) bool {
 func (r Rule) holds(s *Survey, answers map[string]QuestionAnswer) bool {
 	q, _ := s.Question(r.Question)
 	cells, answered := answerCells(q, answers[r.Question])
+	if _, hidden := HiddenName(r.Question); hidden {
+		// A hidden field's value is its one cell.
+		v := strings.TrimSpace(answers[r.Question].Answer)
+		cells, answered = []string{v}, v != ""
+	}
 	switch r.Op {
 	case OpAnswered:
 		return answered
@@ -424,6 +436,11 @@ func (s *Survey) Path(answers map[string]QuestionAnswer) []string {
 func (s *Survey) Shown(answers map[string]QuestionAnswer) map[string]bool {
 	shown := map[string]bool{}
 	kept := map[string]QuestionAnswer{}
+	for id, qa := range answers {
+		if _, hidden := HiddenName(id); hidden {
+			kept[id] = qa // known from the start
+		}
+	}
 	cur := s.sectionID(0)
 	for range len(s.Sections) + 1 {
 		k := max(slices.IndexFunc(s.Sections, func(sc Section) bool { return sc.ID == cur }), 0)
@@ -451,7 +468,7 @@ func (s *Survey) DropHidden(answers map[string]QuestionAnswer) map[string]Questi
 	shown := s.Shown(answers)
 	out := make(map[string]QuestionAnswer, len(answers))
 	for id, qa := range answers {
-		if shown[id] {
+		if _, hidden := HiddenName(id); shown[id] || hidden {
 			out[id] = qa
 		}
 	}

@@ -85,6 +85,11 @@ type Survey struct {
 	// the thank-you page's message. Both may be empty.
 	Description string
 	ThankYou    string
+	// HiddenFields name the values the respondent's link may carry
+	// (?source=newsletter), stored with the answer (hidden.go); Prefill
+	// lets the link prefill the questions (?q-<ID>=value).
+	HiddenFields []string
+	Prefill      bool
 	// Sections are the survey's pages (section.go); none is one page.
 	Sections  []Section
 	Questions []Question
@@ -221,6 +226,7 @@ func (s *Survey) Normalize() {
 		q.HiddenChoices = hiddenLines(q.HiddenChoices, q.PossibleAnswers)
 		q.HiddenRows = hiddenLines(q.HiddenRows, q.Rows)
 	}
+	s.normalizeHiddenFields()
 	s.normalizeLogic()
 	s.normalizeSections()
 	s.normalizeTranslations()
@@ -233,6 +239,7 @@ func (s *Survey) Problems() map[string]string {
 	cp := *s
 	cp.Questions = append([]Question(nil), s.Questions...)
 	cp.Sections = append([]Section(nil), s.Sections...)
+	cp.HiddenFields = append([]string(nil), s.HiddenFields...)
 	cp.Normalize()
 	var e *Error
 	if err := cp.Validate(); errors.As(err, &e) && len(e.Fields) > 0 {
@@ -247,7 +254,8 @@ func (s *Survey) Problems() map[string]string {
 // ".max", ".scale", ".format", ".labels", ".section") for question N (from
 // 0), and "sections", "sections.N" and "sections.N.id", ".title",
 // ".description" for section N (section.go), and the keys of the logic
-// (logic.go: "questions.N.showIf.rules.M.question", "sections.N.jumps.M.to").
+// (logic.go: "questions.N.showIf.rules.M.question", "sections.N.jumps.M.to"),
+// and "hiddenFields" (hidden.go).
 func (s *Survey) Validate() error {
 	f := fieldErrors{}
 	switch n := utf8.RuneCountInString(s.Title); {
@@ -320,6 +328,7 @@ func (s *Survey) Validate() error {
 		}
 		k.validate(q, key, f)
 	}
+	s.validateHiddenFields(f)
 	s.validateSections(f)
 	s.validateLogic(f)
 	s.validateTranslations(f)
