@@ -413,7 +413,9 @@ type QueuedAnswer struct {
 	Title     string        `json:"title,omitempty"`
 	CreatedOn time.Time     `json:"createdOn"`
 	Values    []QueuedValue `json:"values,omitempty"`
-	Spill     string        `json:"spill,omitempty"`
+	// Hidden are the answer's hidden fields' values (SurveyAnswer.Hidden).
+	Hidden map[string]string `json:"hidden,omitempty"`
+	Spill  string            `json:"spill,omitempty"`
 }
 
 // QueuedValue is the answer to one question, by the question's ID.
@@ -508,7 +510,7 @@ func (as *SurveyAnswerStore) Resolve(ctx context.Context, p PendingAnswer, quest
 		}
 		q = whole
 	}
-	a := survey.SurveyAnswer{ID: q.ID, Tenant: q.Tenant, Slug: q.Slug, Title: q.Title, CreatedOn: q.CreatedOn}
+	a := survey.SurveyAnswer{ID: q.ID, Tenant: q.Tenant, Slug: q.Slug, Title: q.Title, CreatedOn: q.CreatedOn, Hidden: q.Hidden}
 	for _, v := range q.Values {
 		def, ok := questions[v.Question]
 		if !ok {
@@ -590,7 +592,7 @@ func (as *SurveyAnswerStore) EnqueueEach(ctx context.Context, p survey.Plan, ans
 		it := &item{a: a, at: []int{i}}
 		byID[a.ID] = it
 		all = append(all, it)
-		q := QueuedAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn}
+		q := QueuedAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn, Hidden: a.Hidden}
 		for _, qa := range a.Answers {
 			q.Values = append(q.Values, QueuedValue{Question: qa.QuestionID, Answer: qa.Answer})
 		}

@@ -84,6 +84,8 @@ func (d *lineDecoder) fast(line []byte, a *survey.SurveyAnswer) bool {
 			}
 		case keyAnswers:
 			ok = p.answers(a)
+		case keyHidden:
+			ok = p.hidden(a)
 		}
 		if !ok {
 			return false
@@ -108,6 +110,7 @@ const (
 	keyQuestionText
 	keyType
 	keyAnswer
+	keyHidden
 )
 
 // answerKey is the field of an answer key names; 0 for none.
@@ -125,6 +128,8 @@ func answerKey(key []byte) int {
 		return keyCreatedOn
 	case "answers":
 		return keyAnswers
+	case "hidden":
+		return keyHidden
 	}
 	return 0
 }
@@ -444,6 +449,37 @@ func (p *lineParser) questionAnswer(i int) (survey.QuestionAnswer, bool) {
 		}
 		if !p.byte(',') {
 			return qa, false
+		}
+	}
+}
+
+// hidden reads the object of an answer's hidden fields' values into
+// a.Hidden: plain keys, string values (anything else, such as a null, goes
+// to encoding/json).
+func (p *lineParser) hidden(a *survey.SurveyAnswer) bool {
+	if !p.byte('{') {
+		return false
+	}
+	a.Hidden = map[string]string{}
+	if p.byte('}') {
+		return true
+	}
+	for {
+		key, ok := p.key()
+		if !ok {
+			return false
+		}
+		name := p.d.text(key, nil)
+		v, ok := p.str(nil)
+		if !ok {
+			return false
+		}
+		a.Hidden[name] = v
+		if p.byte('}') {
+			return true
+		}
+		if !p.byte(',') {
+			return false
 		}
 	}
 }

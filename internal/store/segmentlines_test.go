@@ -22,6 +22,7 @@ func FuzzSegmentLine(f *testing.F) {
 		{ID: "1", Answers: []survey.QuestionAnswer{}},
 		{ID: "2", Answers: []survey.QuestionAnswer{{}}},
 		{ID: "3", Title: "bad \xff utf-8"},
+		{ID: "4", Answers: []survey.QuestionAnswer{{QuestionID: "q1", Answer: "x"}}, Hidden: map[string]string{"source": "news <letter> \"é\"", "panel_id": "42"}},
 	} {
 		line, err := encodeJSON(&a)
 		if err != nil {
@@ -33,7 +34,8 @@ func FuzzSegmentLine(f *testing.F) {
 		`{}`, ` { "id" : "a" , "answers" : [ ] } `, `{"id":"a","ID":"b"}`, `{"id":"a","id":"b"}`, `{"answers":null}`,
 		`{"answers":[{"answer":"x","answer":"y"}]}`, `{"title":"\ud83d\ude00 \ud83d \u00e9\u00E9"}`, `{"title":"\udc00"}`,
 		`{"createdOn":"2026-12-03T12:00:00Z"}`, `{"createdOn":"yesterday"}`, `{"createdOn":null}`, `{"id":1}`,
-		`{"id":"a"}{"id":"b"}`, `{"id":"a",}`, `{"id":"a"`, `{"message":"m","id":"a"}`, `{"id":"\q"}`, `[]`, ``,
+		`{"id":"a"}{"id":"b"}`, `{"hidden":{}}`, `{"hidden":null}`, `{"hidden":{"a":"b","a":"c"}}`, `{"hidden":{"a":1}}`, `{"hidden":{"\u0061":"b"}}`,
+		`{"hidden":{"a":"b"},"hidden":{}}`, `{"hidden":{"a":"b",}}`, `{"hidden":[]}`, `{"id":"a",}`, `{"id":"a"`, `{"message":"m","id":"a"}`, `{"id":"\q"}`, `[]`, ``,
 	} {
 		f.Add([]byte(s))
 	}

@@ -635,6 +635,13 @@ func surveyEntity(s *survey.Survey, version string) storage.Entity {
 		raw, _ := json.Marshal(sectionsOf(s.Sections))
 		putChunked(props, "Sections", []rune(string(raw)))
 	}
+	if len(s.HiddenFields) > 0 {
+		// Rows written before hidden fields have none.
+		props["HiddenFields"] = strings.Join(s.HiddenFields, " ")
+	}
+	if s.Prefill {
+		props["Prefill"] = true
+	}
 	if s.Language != "" {
 		props["Language"] = s.Language
 	}
@@ -662,6 +669,8 @@ func surveyFromEntity(e storage.Entity) *survey.Survey {
 		MayChange:     e.Bool("MayChange"),
 		EmbedOrigins:  strings.Fields(e.String("EmbedOrigins")),
 		PublicResults: e.Bool("PublicResults"),
+		HiddenFields:  strings.Fields(e.String("HiddenFields")),
+		Prefill:       e.Bool("Prefill"),
 		TrashedOn:     e.Time("TrashedOn"),
 		Description:   e.String("Description"),
 		ThankYou:      e.String("ThankYou"),
