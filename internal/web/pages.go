@@ -119,14 +119,14 @@ func pageCacheable(pages []survey.Page) bool {
 // with the state of the other pages sealed in the form: the answers of
 // every question the page does not show.
 func (s *Server) renderPage(w http.ResponseWriter, r *http.Request, status int, p surveyPage, pages []survey.Page, st pageState) error {
-	return s.renderPageOn(w, r, status, p, pages, st, routeOf(p.Survey, pages, st.Values))
+	return s.renderPageOn(w, r, status, p, pages, st, routeOf(p.Survey, pages, st.Values, st.Hidden))
 }
 
 // renderPageOn is renderPage on rt, the path of st.Values.
 func (s *Server) renderPageOn(w http.ResponseWriter, r *http.Request, status int, p surveyPage, pages []survey.Page, st pageState, rt route) error {
 	st.Page = rt.onPath(st.Page)
 	pageView(&p, pages, rt, st.Page, p.Token)
-	if len(pages) > 1 || st.Resume != "" {
+	if len(pages) > 1 || st.Resume != "" || len(st.Hidden) > 0 {
 		other := map[string]survey.Form{}
 		for id, f := range st.Values {
 			if !slices.ContainsFunc(p.Shown[0].Questions, func(q survey.Question) bool { return q.ID == id }) && len(f) > 0 {
@@ -167,7 +167,7 @@ const maxPageURL = 8000
 // long. The sealed answers stay in the browser's history, as a page of
 // answers does in its cache; the form they go with expires in a day.
 func (s *Server) pageURL(p surveyPage, st pageState) string {
-	all := pageState{Page: st.Page, Left: st.Left, Reached: st.Reached, Resume: st.Resume, Personal: p.Personal, Values: map[string]survey.Form{}}
+	all := pageState{Page: st.Page, Left: st.Left, Reached: st.Reached, Resume: st.Resume, Personal: p.Personal, Hidden: st.Hidden, Values: map[string]survey.Form{}}
 	for id, f := range p.Values {
 		if len(f) > 0 {
 			all.Values[id] = f
@@ -379,8 +379,9 @@ func (s *Server) writePath(w http.ResponseWriter, r *http.Request, page surveyPa
 // parsePage reads the form of a page of sv's answers, within its bounds.
 func parsePage(w http.ResponseWriter, r *http.Request, sv *survey.Survey) error {
 	limit := int64(maxAnswerBody)
-	if len(sv.Sections) > 1 {
-		// The other pages' answers come along, sealed.
+	if len(sv.Sections) > 1 || len(sv.HiddenFields) > 0 {
+		// The other pages' answers (or the hidden fields' values) come
+		// along, sealed.
 		limit += maxSealedState
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
@@ -421,8 +422,10 @@ func (s *Server) readTurn(r *http.Request, page surveyPage) (pageTurn, error) {
 			return pageTurn{}, &survey.Error{Code: survey.EINVALID, Message: stateRefused}
 		}
 	}
-	// The survey may have lost a page since the state was sealed.
+	// The survey may have lost a page, or a hidden field, since the state
+	// was sealed.
 	st.Page = min(st.Page, len(pages)-1)
+	st.Hidden = sv.KeepHidden(st.Hidden)
 	values := make(map[string]survey.Form, len(sv.Questions))
 	for id, f := range st.Values {
 		if _, ok := sv.Question(id); ok {
@@ -438,7 +441,7 @@ func (s *Server) readTurn(r *http.Request, page surveyPage) (pageTurn, error) {
 	}
 	st.Values, page.Values = values, values
 	// Where the respondent goes from here follows every answer so far.
-	rt := routeOf(sv, pages, values)
+	rt := routeOf(sv, pages, values, st.Hidden)
 	action := r.PostForm.Get("action")
 	if (action == "" || action == actionSubmit) && !rt.last(st.Page) {
 		// Sent from a page before the last: on to the next.
@@ -484,7 +487,7 @@ func (s *Server) turn(w http.ResponseWriter, r *http.Request, tn *pageTurn) (*su
 	// The page is checked as it is left: the whole answer so far, so that
 	// a question's condition on an earlier page's answer holds as it will
 	// at the end; only this page's problems count now.
-	a, err := survey.NewAnswer(sv, st.Values)
+	a, err := survey.NewAnswerWith(sv, st.Values, st.Hidden)
 	var e *survey.Error
 	if err != nil && (!errors.As(err, &e) || e.Code != survey.EINVALID) {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/surveys-dev/surveys/internal/secret"
 	"github.com/surveys-dev/surveys/internal/store"
@@ -41,6 +42,10 @@ type pageState struct {
 	// Personal is the personal link the form goes with, kept in saved
 	// progress (the form carries it as "k").
 	Personal string `json:"k,omitempty"`
+	// Hidden are the values of the survey's hidden fields the
+	// respondent's link carried (survey.HiddenValues), by name: kept from
+	// page to page and stored with the answer.
+	Hidden map[string]string `json:"h,omitempty"`
 }
 
 // Bounds of a state: sealed, its characters; open, the questions it may
@@ -104,6 +109,14 @@ func decodePageState(raw []byte) (pageState, error) {
 	}
 	if st.Page < 0 || st.Page >= maxStatePages || st.Left < 0 || len(st.Reached) > maxStatePages || len(st.Values) > survey.MaxQuestions || (st.Resume != "" && !store.ValidResumeKey(st.Resume)) || len(st.Personal) > maxStatePersonal {
 		return pageState{}, errPageState
+	}
+	if len(st.Hidden) > survey.MaxHiddenFields {
+		return pageState{}, errPageState
+	}
+	for name, v := range st.Hidden {
+		if len(name) > survey.MaxHiddenFieldName || utf8.RuneCountInString(v) > survey.MaxHiddenFieldValue {
+			return pageState{}, errPageState
+		}
 	}
 	n := 0
 	for _, f := range st.Values {

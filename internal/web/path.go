@@ -26,8 +26,9 @@ type route struct {
 	kept map[string]survey.QuestionAnswer
 }
 
-// routeOf is the path of a respondent who gave values.
-func routeOf(sv *survey.Survey, pages []survey.Page, values map[string]survey.Form) route {
+// routeOf is the path of a respondent who gave values, their link having
+// carried the values hidden of the survey's hidden fields.
+func routeOf(sv *survey.Survey, pages []survey.Page, values map[string]survey.Form, hidden map[string]string) route {
 	if !sv.HasLogic() {
 		path := make([]int, len(pages))
 		for i := range path {
@@ -35,7 +36,7 @@ func routeOf(sv *survey.Survey, pages []survey.Page, values map[string]survey.Fo
 		}
 		return route{path: path}
 	}
-	kept := sv.DropHidden(sv.Given(values))
+	kept := sv.DropHidden(sv.GivenWith(values, hidden))
 	return route{path: sv.PagePath(pages, kept), kept: kept}
 }
 

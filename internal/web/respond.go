@@ -257,13 +257,21 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	pages := sv.Pages()
-	if !pageCacheable(pages) || once.perRequest() {
+	// The link's values of the survey's hidden fields, and its answers to
+	// prefill (only those the survey declares or allows: anything else in
+	// the query is ignored).
+	hidden, prefill := sv.HiddenValues(r.URL.Query()), sv.PrefillForms(r.URL.Query())
+	if !pageCacheable(pages) || once.perRequest() || hidden != nil || prefill != nil {
 		// Each respondent sees the choices or questions of the first page
-		// in an order of their own, or their own personal link's form: it
-		// is rendered for the request, never kept.
+		// in an order of their own, or their own personal link's form, or
+		// their own link's values: it is rendered for the request, never
+		// kept (the cached form below never sees the query).
 		p := surveyPage{respondent: s.respondentOf(w, r, sv), Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: s.signer.issue(t.Key, sv.Slug)}
 		s.fillOnce(r.Context(), once, &p)
-		if err := s.renderPage(w, r, http.StatusOK, p, pages, pageState{Values: p.Values}); err != nil {
+		if p.Values == nil && prefill != nil {
+			p.Values = prefill
+		}
+		if err := s.renderPage(w, r, http.StatusOK, p, pages, pageState{Values: p.Values, Hidden: hidden}); err != nil {
 			return err
 		}
 		s.countView(t, sv)
@@ -280,7 +288,7 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 	}
 	form, err := s.forms.get(t, sv, variant, func() ([]byte, error) {
 		p := surveyPage{respondent: who, Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: tokenMark}
-		pageView(&p, pages, routeOf(sv, pages, nil), 0, tokenMark)
+		pageView(&p, pages, routeOf(sv, pages, nil, nil), 0, tokenMark)
 		p.CanSave = s.resume != nil && p.Paged()
 		if sv.Challenge {
 			p.Challenge, p.ChallengeMax = challengeMark, powMaxNumber

@@ -1,0 +1,197 @@
+package web_test
+
+import (
+	"context"
+	"net/url"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// hiddenSurvey is a published survey with the hidden fields source and
+// panel_id and three sections: "Your role" for everyone, "Partners" only
+// when the link says source=partner (a rule on a hidden field), "Last
+// words" for everyone. Its questions' stored IDs: role, partner, rate.
+func (a *testApp) hiddenSurvey(t testing.TB, title string, prefill bool) (*survey.Survey, map[string]string) {
+	t.Helper()
+	sv := &survey.Survey{Tenant: "adatum", State: survey.Published, Title: title, HiddenFields: []string{"source", "panel_id"}, Prefill: prefill,
+		Sections: []survey.Section{
+			{ID: "role", Title: "Your role"},
+			{ID: "partners", Title: "Partners", ShowIf: &survey.Condition{Rules: []survey.Rule{{Question: survey.HiddenRef("source"), Op: survey.OpEquals, Values: []string{"partner"}}}}},
+			{ID: "last", Title: "Last words"},
+		},
+		Questions: []survey.Question{
+			{Text: "What is your role?", Type: survey.MultipleChoice, PossibleAnswers: []string{"Manager", "Engineer"}, Section: "role"},
+			{Text: "Which partner sent you?", Type: survey.ShortText, Section: "partners"},
+			{Text: "Rate this survey", Type: survey.FiveStars, Section: "last", Optional: true},
+		}}
+	if err := a.surveys.Create(context.Background(), sv); err != nil {
+		t.Fatal(err)
+	}
+	a.pastCacheTTL()
+	ids := map[string]string{}
+	for i, name := range []string{"role", "partner", "rate"} {
+		ids[name] = sv.Questions[i].ID
+	}
+	return sv, ids
+}
+
+// TestHiddenFieldsCarried: the link's hidden values are kept, sealed,
+// through every page of the survey, steer its logic, and are stored with
+// the answer; unknown parameters are ignored, a long value is cut to its
+// limit, and no value is ever shown in the page.
+func TestHiddenFieldsCarried(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", survey.MaxHiddenFieldValue+100)
+	for _, c := range []struct {
+		name  string
+		query string
+		steps []logicStep
+		want  map[string]string
+		lack  []string // never in a page
+	}{
+		{"across two pages", "?source=newsletter&panel_id=42&utm_medium=mail", []logicStep{
+			{"next", []string{"role", "Manager"}, 200, []string{"Page 2 of 2", "Last words"}, []string{"Which partner"}},
+			{"submit", []string{"rate", "4"}, 303, nil, nil},
+		}, map[string]string{"source": "newsletter", "panel_id": "42"}, []string{"newsletter", "utm_medium"}},
+		{"a rule on a hidden field shows a page", "?source=partner", []logicStep{
+			{"next", []string{"role", "Engineer"}, 200, []string{"Page 2 of 3", "Which partner sent you?"}, nil},
+			{"next", []string{"partner", "Contoso"}, 200, []string{"Page 3 of 3"}, nil},
+			{"submit", nil, 303, nil, nil},
+		}, map[string]string{"source": "partner"}, nil},
+		{"markup is a value like any", "?source=" + url.QueryEscape(`<script>alert(1)</script>`), []logicStep{
+			{"next", []string{"role", "Engineer"}, 200, nil, nil},
+			{"submit", nil, 303, nil, nil},
+		}, map[string]string{"source": `<script>alert(1)</script>`}, []string{"<script>alert(1)", "alert(1)"}},
+		{"a value too long is cut", "?panel_id=" + long, []logicStep{
+			{"next", []string{"role", "Engineer"}, 200, nil, nil},
+			{"submit", nil, 303, nil, nil},
+		}, map[string]string{"panel_id": long[:survey.MaxHiddenFieldValue]}, []string{long[:50]}},
+		{"no values", "", []logicStep{
+			{"next", []string{"role", "Engineer"}, 200, nil, nil},
+			{"submit", nil, 303, nil, nil},
+		}, nil, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			app := newTestApp(t)
+			sv, ids := app.hiddenSurvey(t, "Hidden", false)
+			path := "/survey/adatum/" + sv.Slug
+			code, _, body := app.do(t, "GET", path+c.query, nil, nil)
+			if code != 200 {
+				t.Fatalf("GET = %d", code)
+			}
+			mustLack(t, "page 1", body, c.lack...)
+			token, state := formOf(t, body)
+			if c.want != nil && state == "" {
+				t.Fatal("the first page carries no state")
+			}
+			for i, s := range c.steps {
+				var fields []string
+				for j := 0; j+1 < len(s.answers); j += 2 {
+					fields = append(fields, "q-"+ids[s.answers[j]], s.answers[j+1])
+				}
+				code, body := app.post(t, path, token, state, s.action, fields...)
+				if code != s.code {
+					t.Fatalf("step %d = %d, want %d\n%s", i+1, code, s.code, body)
+				}
+				mustContain(t, s.action, body, s.want...)
+				mustLack(t, s.action, body, s.lack...)
+				mustLack(t, s.action, body, c.lack...)
+				if code == 200 {
+					_, state = formOf(t, body)
+				}
+			}
+			got := app.storedAnswers(t, sv.Slug)
+			if len(got) != 1 || !reflect.DeepEqual(got[0].Hidden, c.want) {
+				t.Fatalf("stored %+v, want hidden %q", got, c.want)
+			}
+		})
+	}
+}
+
+// TestHiddenFieldsOnePage: on a survey of one page, whose form is
+// rendered once for everyone (the cached first page), a link with hidden
+// values gets a page of its own that carries them, sealed; the cached
+// page never holds them, before or after, and an answer sent from it has
+// none.
+func TestHiddenFieldsOnePage(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	sv := &survey.Survey{Tenant: "adatum", State: survey.Published, Title: "One page", HiddenFields: []string{"source"},
+		Questions: []survey.Question{{Text: "Rate us", Type: survey.FiveStars}}}
+	if err := app.surveys.Create(context.Background(), sv); err != nil {
+		t.Fatal(err)
+	}
+	app.pastCacheTTL()
+	path, q := "/survey/adatum/"+sv.Slug, "q-"+sv.Questions[0].ID
+	_, _, plain := app.do(t, "GET", path, nil, nil)
+	if _, state := formOf(t, plain); state != "" {
+		t.Fatal("the shared page has a state")
+	}
+	_, h, mine := app.do(t, "GET", path+"?source=secret-campaign", nil, nil)
+	token, state := formOf(t, mine)
+	if state == "" || h.Get("Cache-Control") != "no-store" {
+		t.Fatalf("the link's page: state %q, Cache-Control %q", state, h.Get("Cache-Control"))
+	}
+	mustLack(t, "the link's page", mine, "secret-campaign")
+	// The next respondent, without the link's values, gets the shared
+	// page again: no state, nothing of the one before.
+	_, _, again := app.do(t, "GET", path, nil, nil)
+	other, otherState := formOf(t, again)
+	if otherState != "" || strings.Contains(again, "secret-campaign") {
+		t.Fatalf("the shared page after a link with values: state %q", otherState)
+	}
+	if code, body := app.post(t, path, token, state, "", q, "5"); code != 303 {
+		t.Fatalf("submit = %d\n%s", code, body)
+	}
+	if code, body := app.post(t, path, other, "", "", q, "3"); code != 303 {
+		t.Fatalf("submit without = %d\n%s", code, body)
+	}
+	byID := map[string]map[string]string{}
+	for _, a := range app.storedAnswers(t, sv.Slug) {
+		byID[a.ID] = a.Hidden
+	}
+	if len(byID) != 2 || byID[answerID(token)]["source"] != "secret-campaign" || byID[answerID(other)] != nil {
+		t.Fatalf("stored %q", byID)
+	}
+	// A state of another form does not open: refused, nothing stored.
+	if code, _ := app.post(t, path, app.token(t, path), state, "", q, "1"); code != 422 {
+		t.Errorf("another form's state = %d, want 422", code)
+	}
+}
+
+// TestPrefillFromLink: a survey that allows it prefills its questions
+// from the link (q-<ID>), only with values their kinds accept; one that
+// does not ignores them.
+func TestPrefillFromLink(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	sv, ids := app.hiddenSurvey(t, "Prefilled", true)
+	path := "/survey/adatum/" + sv.Slug
+	_, _, body := app.do(t, "GET", path+"?q-"+ids["role"]+"=Engineer&source=x", nil, nil)
+	mustContain(t, "prefilled", body, `value="Engineer" checked`)
+	_, _, body = app.do(t, "GET", path+"?q-"+ids["role"]+"=Astronaut", nil, nil)
+	mustLack(t, "not a choice", body, "checked", "Astronaut")
+	// A later page's question, prefilled from the first page's link.
+	token, state := formOf(t, mustGet(t, app, path+"?q-"+ids["rate"]+"=4"))
+	code, page2 := app.post(t, path, token, state, "next", "q-"+ids["role"], "Manager")
+	if code != 200 {
+		t.Fatalf("next = %d", code)
+	}
+	mustContain(t, "page 2", page2, `value="4" checked`)
+
+	off, offIDs := app.hiddenSurvey(t, "Not prefilled", false)
+	_, _, body = app.do(t, "GET", "/survey/adatum/"+off.Slug+"?q-"+offIDs["role"]+"=Engineer", nil, nil)
+	mustLack(t, "not allowed", body, "checked")
+}
+
+func mustGet(t *testing.T, app *testApp, path string) string {
+	t.Helper()
+	code, _, body := app.do(t, "GET", path, nil, nil)
+	if code != 200 {
+		t.Fatalf("GET %s = %d", path, code)
+	}
+	return body
+}
