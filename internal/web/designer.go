@@ -44,6 +44,10 @@ type designerPage struct {
 	// PublicResults shows the charts of the questions marked InResults on
 	// a public page.
 	PublicResults bool
+	// HiddenFields are the names of the survey's hidden fields, one a
+	// line, as typed; Prefill lets the link prefill its questions.
+	HiddenFields string
+	Prefill      bool
 	// OnePer and MayChange: one answer per browser or personal link
 	// (personallinks.go), as typed.
 	OnePer      string
@@ -131,6 +135,51 @@ func (p designerPage) SettingsNow() string {
 		out = append(out, "embedded in "+survey.Count(int64(n), "site"))
 	}
 	return strings.Join(out, " · ")
+}
+
+// hiddenFieldNames are the names of the hidden fields as typed: one a
+// line (or separated by spaces or commas), in lower case.
+func (p designerPage) hiddenFieldNames() []string {
+	var out []string
+	for _, n := range strings.FieldsFunc(p.HiddenFields, func(r rune) bool { return r == '\n' || r == '\r' || r == ' ' || r == '\t' || r == ',' }) {
+		out = append(out, strings.ToLower(n))
+	}
+	return out
+}
+
+// HiddenOpen: the hidden fields' panel shows its controls when the survey
+// has hidden fields or allows prefill, or one of them has a problem or
+// the focus.
+func (p designerPage) HiddenOpen() bool {
+	return strings.TrimSpace(p.HiddenFields) != "" || p.Prefill || p.Errors["hiddenFields"] != "" || p.Focus == "hiddenFields"
+}
+
+// HiddenNow says the hidden fields in a line, for the closed panel.
+func (p designerPage) HiddenNow() string {
+	names := p.hiddenFieldNames()
+	out := "none"
+	if len(names) > 0 {
+		out = strings.Join(names, ", ")
+	}
+	if p.Prefill {
+		out += " · questions prefilled from the link"
+	}
+	return out
+}
+
+// LinkExample is the survey's link with its first hidden field, for the
+// hint ("/survey/adatum/slug?source=…").
+func (p designerPage) LinkExample() string {
+	u := "/survey/" + p.Tenant + "/"
+	if p.Survey != nil {
+		u += p.Survey.Slug
+	} else {
+		u += "…"
+	}
+	if names := p.hiddenFieldNames(); len(names) > 0 {
+		return u + "?" + url.QueryEscape(names[0]) + "=…"
+	}
+	return u + "?source=newsletter"
 }
 
 // designerProblem is one line of the error summary: a link to the field
@@ -375,6 +424,7 @@ func designerForm(w http.ResponseWriter, r *http.Request) (page designerPage, er
 	page = designerPage{Title: f.Get("title"), Listed: f.Get("listed") != "", Challenge: f.Get("challenge") != "",
 		CloseOn: strings.TrimSpace(f.Get("closeOn")), Description: f.Get("description"), ThankYou: f.Get("thankYou"), EmbedOrigins: f.Get("embedOrigins"), PublicResults: f.Get("publicResults") != ""}
 	page.OnePer, page.MayChange = f.Get("onePer"), f.Get("mayChange") != ""
+	page.HiddenFields, page.Prefill = f.Get("hiddenFields"), f.Get("prefill") != ""
 	page.Version = f.Get("version")
 	page.Questions = parseQuestions(f)
 	page.Sections = parseSections(f)
@@ -544,7 +594,7 @@ func (p designerPage) definition(now time.Time) (*survey.Survey, map[string]stri
 	sections, sectionOf := p.surveySections()
 	sv := &survey.Survey{Tenant: p.Tenant, Title: p.Title, Listed: p.Listed, Challenge: p.Challenge, CloseOn: closeOn, OnePer: onePer, MayChange: p.MayChange,
 		EmbedOrigins: origins, PublicResults: p.PublicResults, Description: p.Description, ThankYou: p.ThankYou, State: survey.Draft, Sections: sections,
-		Version: p.Version, EditedBy: p.EditedBy}
+		HiddenFields: p.hiddenFieldNames(), Prefill: p.Prefill, Version: p.Version, EditedBy: p.EditedBy}
 	for i, dq := range p.Questions {
 		q, msg := dq.question()
 		q.Section = sectionOf(dq)
@@ -586,7 +636,7 @@ func (p *designerPage) setErrors(errs map[string]string) {
 		return
 	}
 	used := map[string]bool{}
-	for _, f := range []string{"title", "description", "thankYou", "onePer", "closeOn"} {
+	for _, f := range []string{"title", "description", "thankYou", "onePer", "closeOn", "hiddenFields"} {
 		if m := errs[f]; m != "" {
 			p.Problems, used[f] = append(p.Problems, designerProblem{Field: f, Message: m}), true
 		}
@@ -987,7 +1037,8 @@ func (s *Server) editSurvey(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p := designerPage{Tenant: tenant, Survey: sv, Title: sv.Title, Listed: sv.Listed, Challenge: sv.Challenge, OnePer: string(sv.OnePer), MayChange: sv.MayChange,
-		Description: sv.Description, ThankYou: sv.ThankYou, Frozen: sv.Trashed(), EmbedOrigins: strings.Join(sv.EmbedOrigins, "\n"), PublicResults: sv.PublicResults}
+		Description: sv.Description, ThankYou: sv.ThankYou, Frozen: sv.Trashed(), EmbedOrigins: strings.Join(sv.EmbedOrigins, "\n"), PublicResults: sv.PublicResults,
+		HiddenFields: strings.Join(sv.HiddenFields, "\n"), Prefill: sv.Prefill}
 	if r.URL.Query().Get("saved") == "1" {
 		p.Saved = true
 	}

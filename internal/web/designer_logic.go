@@ -355,6 +355,17 @@ func (p *designerPage) prepareCondition(c *designerCondition, ok []designerQuest
 			rule.Options = append(rule.Options, ruleOption{Value: q.Q.ID, Label: ruleQuestionLabel(q), Selected: q.Q.ID == rule.Question})
 			found = found || q.Q.ID == rule.Question
 		}
+		// The hidden fields' values are known from the first page: any
+		// rule may look at them.
+		for _, n := range p.hiddenFieldNames() {
+			ref := survey.HiddenRef(n)
+			rule.Options = append(rule.Options, ruleOption{Value: ref, Label: "Hidden field “" + n + "”", Selected: ref == rule.Question})
+			found = found || ref == rule.Question
+		}
+		if n, hidden := survey.HiddenName(rule.Question); !found && hidden {
+			rule.Options = append(rule.Options, ruleOption{Value: rule.Question, Label: "Hidden field “" + n + "” (no longer declared)", Selected: true})
+			found = true
+		}
 		if !found {
 			l := "A question that was removed"
 			if at := slices.IndexFunc(p.Questions, func(q designerQuestion) bool { return q.Q.ID == rule.Question }); at >= 0 {

@@ -195,3 +195,56 @@ func mustGet(t *testing.T, app *testApp, path string) string {
 	}
 	return body
 }
+
+// TestDesignerHiddenFields: the designer saves a survey's hidden fields
+// and its prefill switch, shows them again, and refuses a bad name or a
+// name twice (422 beside the field), saving nothing.
+func TestDesignerHiddenFields(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	ctx := context.Background()
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	cookie := map[string]string{"Cookie": "surveys_session=" + c.Value}
+	form := func(fields, prefill string) url.Values {
+		return url.Values{"title": {"With hidden fields"}, "n": {"1"}, "q.0.text": {"Anything else?"}, "q.0.type": {"SimpleText"}, "q.0.pos": {"1"},
+			"hiddenFields": {fields}, "prefill": {prefill}, "action": {"save"}}
+	}
+	for _, bad := range []struct{ fields, says string }{
+		{"source\nSource", "named twice"},
+		{"utm.source", "is not allowed"},
+		{"lang", "uses itself"},
+		{strings.Repeat("a", 41), "40 characters"},
+		{"<b>x</b>", "is not allowed"},
+	} {
+		code, _, body := app.do(t, "POST", "/adatum/surveys/new", form(bad.fields, ""), cookie)
+		if code != 422 || !strings.Contains(body, `id="hiddenFields-err"`) || !strings.Contains(body, bad.says) || !strings.Contains(body, `href="#hiddenFields"`) {
+			t.Errorf("hidden fields %q = %d, want 422 saying %q beside the field", bad.fields, code, bad.says)
+		}
+		mustLack(t, "a bad name", body, "<b>x</b>")
+	}
+	if list, _ := app.surveys.List(ctx, "adatum"); len(list) != 1 {
+		t.Fatalf("a refused form saved a survey: %d surveys", len(list))
+	}
+	if code, _, body := app.do(t, "POST", "/adatum/surveys/new", form("source\n panel_id ", "1"), cookie); code != 303 {
+		t.Fatalf("save = %d\n%s", code, body)
+	}
+	list, _ := app.surveys.List(ctx, "adatum")
+	var sv *survey.Survey
+	for _, s := range list {
+		if s.Title == "With hidden fields" {
+			sv, _ = app.surveys.Get(ctx, "adatum", s.Slug)
+		}
+	}
+	if sv == nil || !reflect.DeepEqual(sv.HiddenFields, []string{"source", "panel_id"}) || !sv.Prefill {
+		t.Fatalf("saved %+v", sv)
+	}
+	_, _, edit := app.do(t, "GET", "/adatum/surveys/"+sv.Slug+"/edit", nil, cookie)
+	mustContain(t, "the designer", edit, "source\npanel_id</textarea>", `name="prefill" value="1" aria-describedby="prefill-hint" checked`, "/survey/adatum/"+sv.Slug+"?source=…")
+	// A rule on a hidden field shows it in its select, chosen.
+	hs, _ := app.hiddenSurvey(t, "Rules on a link", false)
+	_, _, edit = app.do(t, "GET", "/adatum/surveys/"+hs.Slug+"/edit", nil, cookie)
+	mustContain(t, "the logic editor", edit, `<option value="hidden:source" selected>Hidden field “source”</option>`, `<option value="hidden:panel_id">Hidden field “panel_id”</option>`)
+}
