@@ -67,6 +67,9 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 		for _, q := range sv.Questions {
 			header = append(header, exportColumns(q)...)
 		}
+		for _, c := range sv.HiddenColumns() {
+			header = append(header, csvCell(c))
+		}
 		_ = cw.Write(header)
 	} else {
 		w.Header().Set("Content-Type", "application/x-ndjson")
@@ -139,13 +142,14 @@ func columnNames(q survey.Question) []string {
 // into one slice it reuses; a question left unanswered (an optional one)
 // gets the cells worked out once for the survey.
 type csvRows struct {
+	sv        *survey.Survey
 	questions []survey.Question
 	blank     [][]string // by question: the cells of no answer
 	buf       []string
 }
 
 func newCSVRows(sv *survey.Survey) *csvRows {
-	r := &csvRows{questions: sv.Questions}
+	r := &csvRows{sv: sv, questions: sv.Questions}
 	for _, q := range sv.Questions {
 		r.blank = append(r.blank, exportCells(q, survey.QuestionAnswer{}))
 	}
@@ -161,6 +165,10 @@ func (r *csvRows) row(a *survey.SurveyAnswer) []string {
 		} else {
 			row = append(row, r.blank[i]...)
 		}
+	}
+	// The hidden fields' values, after the questions.
+	for _, n := range r.sv.HiddenFields {
+		row = append(row, csvCell(a.Hidden[n]))
 	}
 	r.buf = row
 	return row

@@ -72,6 +72,9 @@ func (s *Server) exportXLSX(w http.ResponseWriter, r *http.Request, sv *survey.S
 		}
 		types = append(types, cellTypes(q))
 	}
+	for _, c := range sv.HiddenColumns() {
+		header = append(header, excelize.Cell{StyleID: bold, Value: c})
+	}
 	if err := sw.SetRow("A1", header); err != nil {
 		return err
 	}
@@ -109,6 +112,14 @@ func (s *Server) exportXLSX(w http.ResponseWriter, r *http.Request, sv *survey.S
 				default:
 					row = append(row, v)
 				}
+			}
+		}
+		// The hidden fields' values, after the questions: text.
+		for _, name := range sv.HiddenFields {
+			if v := a.Hidden[name]; v != "" {
+				row = append(row, v)
+			} else {
+				row = append(row, nil)
 			}
 		}
 		cell, err := excelize.CoordinatesToCellName(1, rowNum)

@@ -22,6 +22,9 @@ type filterView struct {
 	// Action is the page the form is sent to (GET).
 	Action    string
 	Questions []survey.Question
+	// Hidden are the survey's hidden fields, which the filter may look
+	// at like questions.
+	Hidden []hiddenOption
 	// Choices are the choices of the survey's questions, offered for the
 	// answer (a datalist: any answer may be typed).
 	Choices []string
@@ -48,6 +51,9 @@ func (f filterView) With(key string, value int) string {
 // A bad filter is no error here: the page shows its problems (422).
 func readFilter(r *http.Request, sv *survey.Survey, action string) filterView {
 	v := filterView{Action: action, Questions: sv.Questions}
+	for _, n := range sv.HiddenFields {
+		v.Hidden = append(v.Hidden, hiddenOption{Name: n, Ref: survey.HiddenRef(n)})
+	}
 	for _, q := range sv.Questions {
 		for _, c := range q.PossibleAnswers {
 			if !slices.Contains(v.Choices, c) {
@@ -66,6 +72,10 @@ func readFilter(r *http.Request, sv *survey.Survey, action string) filterView {
 	v.Filter, v.Form, v.Query = f, f, f.Values().Encode()
 	return v
 }
+
+// hiddenOption is a hidden field as the filter's select offers it: its
+// name, and its reference (the value of q).
+type hiddenOption struct{ Name, Ref string }
 
 // filterStatus is the status of a page with filter v.
 func (f filterView) status() int {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/xuri/excelize/v2"
+
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
@@ -247,4 +249,88 @@ func TestDesignerHiddenFields(t *testing.T) {
 	hs, _ := app.hiddenSurvey(t, "Rules on a link", false)
 	_, _, edit = app.do(t, "GET", "/adatum/surveys/"+hs.Slug+"/edit", nil, cookie)
 	mustContain(t, "the logic editor", edit, `<option value="hidden:source" selected>Hidden field “source”</option>`, `<option value="hidden:panel_id">Hidden field “panel_id”</option>`)
+}
+
+// answerWithLink answers the hidden survey from a link with query: a
+// role, then the last page (and the partners' page when shown).
+func (a *testApp) answerWithLink(t *testing.T, path, query string, ids map[string]string, role string) {
+	t.Helper()
+	token, state := formOf(t, mustGet(t, a, path+query))
+	for range 3 {
+		code, body := a.post(t, path, token, state, "", "q-"+ids["role"], role, "q-"+ids["partner"], "Contoso", "q-"+ids["rate"], "4")
+		if code == 303 {
+			return
+		}
+		if code != 200 {
+			t.Fatalf("answer = %d\n%s", code, body)
+		}
+		_, state = formOf(t, body)
+	}
+	t.Fatal("the survey did not end")
+}
+
+// TestHiddenFieldsInResults: the hidden fields are columns of the
+// exports (after the questions; CSV cells escaped as any), of the answers
+// table and the answer page, and a filter like any question's.
+func TestHiddenFieldsInResults(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	ctx := context.Background()
+	sv, ids := app.hiddenSurvey(t, "Results", false)
+	path := "/survey/adatum/" + sv.Slug
+	app.answerWithLink(t, path, "?source=newsletter&panel_id=42", ids, "Manager")
+	app.answerWithLink(t, path, "?source="+url.QueryEscape("=cmd|' /C calc'!A0"), ids, "Engineer")
+	app.answerWithLink(t, path, "", ids, "Engineer")
+	if n := app.storedOf(t, sv.Slug); n != 3 {
+		t.Fatalf("%d answers stored", n)
+	}
+	if _, err := testUsers(app.st).AddMember(ctx, "adatum", "vera@adatum.example", "correct horse battery", survey.Viewer); err != nil {
+		t.Fatal(err)
+	}
+	_, vera := app.signIn(t, "adatum", "vera@adatum.example", "correct horse battery")
+	cookie := map[string]string{"Cookie": "surveys_session=" + vera.Value}
+	base := "/adatum/surveys/" + sv.Slug
+
+	_, _, csvBody := app.do(t, "GET", base+"/export.csv", nil, cookie)
+	lines := strings.Split(strings.TrimSpace(strings.TrimPrefix(csvBody, "\uFEFF")), "\n")
+	if len(lines) != 4 || !strings.HasSuffix(strings.TrimSpace(lines[0]), ",source (hidden field),panel_id (hidden field)") {
+		t.Fatalf("CSV:\n%s", csvBody)
+	}
+	for i, want := range []string{",newsletter,42", `,'=cmd|' /C calc'!A0,`, ",,"} {
+		if !strings.HasSuffix(strings.TrimSpace(lines[i+1]), want) {
+			t.Errorf("CSV row %d = %q, want it to end %q", i+1, lines[i+1], want)
+		}
+	}
+	_, _, csvFiltered := app.do(t, "GET", base+"/export.csv?q=hidden:source&a=NEWSLETTER", nil, cookie)
+	if n := strings.Count(strings.TrimSpace(csvFiltered), "\n"); n != 1 || !strings.Contains(csvFiltered, ",newsletter,42") {
+		t.Errorf("CSV filtered by a hidden field:\n%s", csvFiltered)
+	}
+	_, _, jsonBody := app.do(t, "GET", base+"/export.json", nil, cookie)
+	if !strings.Contains(jsonBody, `"hidden":{"panel_id":"42","source":"newsletter"}`) || strings.Count(jsonBody, `"hidden"`) != 2 {
+		t.Errorf("JSON:\n%s", jsonBody)
+	}
+	_, _, xlsx := app.do(t, "GET", base+"/export.xlsx", nil, cookie)
+	rows := openXLSX(t, "xlsx", xlsx)
+	last := len(rows[0]) - 1
+	if rows[0][last-1].value != "source (hidden field)" || rows[0][last].value != "panel_id (hidden field)" ||
+		rows[1][last-1].value != "newsletter" || rows[1][last].value != "42" || rows[1][last].typ != excelize.CellTypeInlineString ||
+		rows[2][last-1].value != "=cmd|' /C calc'!A0" || rows[2][last-1].formula != "" || rows[3][last].value != "" {
+		t.Errorf("XLSX rows %+v", rows)
+	}
+
+	code, _, table := app.do(t, "GET", base+"/answers/table?q=hidden:source&a=newsletter", nil, cookie)
+	if code != 200 {
+		t.Fatalf("table = %d", code)
+	}
+	mustContain(t, "the filtered table", table, "source <span class=\"muted\">(hidden field)</span></th>", "<td>newsletter</td><td>42</td>", "Filtered: 1 of 3 answers",
+		`<option value="hidden:source" selected>Hidden field “source”</option>`)
+	mustLack(t, "the filtered table", table, "=cmd")
+	_, _, table = app.do(t, "GET", base+"/answers/table", nil, cookie)
+	mustContain(t, "the table", table, "<td>=cmd|&#39; /C calc&#39;!A0</td>")
+	code, _, bad := app.do(t, "GET", base+"/answers/table?q=hidden:medium&a=x", nil, cookie)
+	if code != 422 || !strings.Contains(bad, "no hidden field") {
+		t.Errorf("a filter on an unknown hidden field = %d", code)
+	}
+	_, _, one := app.do(t, "GET", base+"/answers?q=hidden:panel_id&a=42", nil, cookie)
+	mustContain(t, "the answer page", one, "<dt>source <span class=\"muted\">(hidden field)</span></dt><dd>newsletter</dd>", "<dd>42</dd>")
 }
