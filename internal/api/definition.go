@@ -37,6 +37,11 @@ type Definition struct {
 	ThankYou    string         `json:"thankYou,omitempty"`
 	Sections    []jsonSection  `json:"sections,omitempty"`
 	Questions   []jsonQuestion `json:"questions"`
+	// HiddenFields and Prefill (absent from definitions made before
+	// them): the values the link may carry, and whether it may prefill
+	// questions.
+	HiddenFields []string `json:"hiddenFields,omitempty"`
+	Prefill      bool     `json:"prefill,omitempty"`
 	// Language and Translations (absent from definitions made before
 	// them, which import as English without translations): the texts'
 	// language and their translations, questions named q1, q2 ….
@@ -52,6 +57,7 @@ func DefinitionOf(sv *survey.Survey) Definition {
 	for _, q := range cp.Questions {
 		d.Questions = append(d.Questions, jsonQuestionOf(q))
 	}
+	d.HiddenFields, d.Prefill = cp.HiddenFields, cp.Prefill
 	d.Language, d.Translations = cp.Language, cp.Translations
 	return d
 }
@@ -76,7 +82,7 @@ func ParseDefinition(tenant string, data []byte) (*survey.Survey, error) {
 		return nil, bad(fmt.Sprintf("This is not a survey definition: its format is %q, not %q.", d.Format, definitionFormat))
 	}
 	sv := &survey.Survey{Tenant: tenant, Title: d.Title, Description: d.Description, ThankYou: d.ThankYou, State: survey.Draft, Sections: surveySections(d.Sections),
-		Language: d.Language, Translations: d.Translations}
+		HiddenFields: d.HiddenFields, Prefill: d.Prefill, Language: d.Language, Translations: d.Translations}
 	for _, q := range d.Questions {
 		sv.Questions = append(sv.Questions, q.question())
 	}

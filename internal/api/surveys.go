@@ -34,6 +34,11 @@ type jsonSurvey struct {
 	// TrashedOn and PurgeOn: a survey in the trash, and when it goes for good.
 	TrashedOn *time.Time `json:"trashedOn,omitempty"`
 	PurgeOn   *time.Time `json:"purgeOn,omitempty"`
+	// HiddenFields name the values its link may carry (?source=…),
+	// stored with each answer; Prefill lets the link prefill questions
+	// (?q-<id>=…).
+	HiddenFields []string `json:"hiddenFields,omitempty"`
+	Prefill      bool     `json:"prefill,omitempty"`
 	// Sections are the survey's pages; none is one page.
 	Sections  []jsonSection  `json:"sections,omitempty"`
 	Questions []jsonQuestion `json:"questions,omitempty"`
@@ -173,6 +178,7 @@ func toJSON(sv *survey.Survey) jsonSurvey {
 	for _, q := range sv.Questions {
 		a.Questions = append(a.Questions, jsonQuestionOf(q))
 	}
+	a.HiddenFields, a.Prefill = sv.HiddenFields, sv.Prefill
 	a.Language, a.Translations = sv.Language, sv.Translations
 	return a
 }
@@ -208,6 +214,10 @@ func (s *server) createSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 		// inResults at /survey/{tenant}/{slug}/results.
 		PublicResults bool           `json:"publicResults"`
 		Questions     []jsonQuestion `json:"questions"`
+		// HiddenFields and Prefill: the values the link may carry, and
+		// whether it may prefill questions.
+		HiddenFields []string `json:"hiddenFields"`
+		Prefill      bool     `json:"prefill"`
 		// Language and Translations: the survey's texts' language and
 		// their translations, questions named by their id here.
 		Language     string                        `json:"language"`
@@ -220,7 +230,7 @@ func (s *server) createSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 	}
 	sv := &survey.Survey{Tenant: tenantOf(r), Title: in.Title, Description: in.Description, ThankYou: in.ThankYou, Listed: in.Listed, State: survey.Draft,
 		OnePer: survey.OnePer(in.OnePer), MayChange: in.MayChange, PublicResults: in.PublicResults, Sections: surveySections(in.Sections),
-		Language: in.Language, Translations: in.Translations}
+		HiddenFields: in.HiddenFields, Prefill: in.Prefill, Language: in.Language, Translations: in.Translations}
 	if o, ok := survey.ParseOnePer(in.OnePer); ok {
 		sv.OnePer = o
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
@@ -333,4 +334,70 @@ func TestHiddenFieldsInResults(t *testing.T) {
 	}
 	_, _, one := app.do(t, "GET", base+"/answers?q=hidden:panel_id&a=42", nil, cookie)
 	mustContain(t, "the answer page", one, "<dt>source <span class=\"muted\">(hidden field)</span></dt><dd>newsletter</dd>", "<dd>42</dd>")
+}
+
+// TestAPIHiddenFields: the API makes a survey with hidden fields and the
+// prefill switch and gives them back, refuses a bad name (422 by field),
+// carries them in a definition (exported, imported), and gives each
+// answer's hidden values.
+func TestAPIHiddenFields(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	token, err := store.NewTokenStore(app.st).Create(context.Background(), "adatum", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, v, raw := app.api(t, "POST", "/api/v1/surveys", token, `{"title":"API hidden","publish":true,"hiddenFields":["source","panel_id"],"prefill":true,
+		"sections":[{"id":"a"},{"id":"b","showIf":{"rules":[{"question":"hidden:source","op":"equals","values":["partner"]}]}}],
+		"questions":[{"id":"q1","text":"Rate","type":"FiveStars","section":"a"},{"id":"q2","text":"Which partner?","type":"SimpleText","section":"b"}]}`)
+	if code != 201 || !reflect.DeepEqual(v["hiddenFields"], []any{"source", "panel_id"}) || v["prefill"] != true {
+		t.Fatalf("create = %d %s", code, raw)
+	}
+	slug := v["slug"].(string)
+	code, v, _ = app.api(t, "GET", "/api/v1/surveys/"+slug, token, "")
+	if code != 200 || !reflect.DeepEqual(v["hiddenFields"], []any{"source", "panel_id"}) {
+		t.Errorf("get = %d %v", code, v)
+	}
+	code, v, raw = app.api(t, "POST", "/api/v1/surveys", token, `{"title":"Bad","hiddenFields":["Source","source"],"questions":[{"text":"Rate","type":"FiveStars"}]}`)
+	if fields, _ := v["fields"].(map[string]any); code != 422 || fields["hiddenFields"] == nil {
+		t.Errorf("a name twice = %d %s", code, raw)
+	}
+	code, v, raw = app.api(t, "POST", "/api/v1/surveys", token, `{"title":"Bad rule","questions":[{"text":"Rate","type":"FiveStars","showIf":{"rules":[{"question":"hidden:source","op":"answered"}]}}]}`)
+	if fields, _ := v["fields"].(map[string]any); code != 422 || fields["questions.0.showIf.rules.0.question"] == nil {
+		t.Errorf("a rule on an undeclared hidden field = %d %s", code, raw)
+	}
+
+	code, def, raw := app.api(t, "GET", "/api/v1/surveys/"+slug+"/definition", token, "")
+	if code != 200 || !reflect.DeepEqual(def["hiddenFields"], []any{"source", "panel_id"}) || def["prefill"] != true || !strings.Contains(raw, `"question":"hidden:source"`) {
+		t.Fatalf("definition = %d %s", code, raw)
+	}
+	code, v, raw = app.api(t, "POST", "/api/v1/surveys/import", token, raw)
+	if code != 201 || !reflect.DeepEqual(v["hiddenFields"], []any{"source", "panel_id"}) || !strings.Contains(raw, `"question":"hidden:source"`) {
+		t.Fatalf("import = %d %s", code, raw)
+	}
+
+	app.pastCacheTTL()
+	path := "/survey/adatum/" + slug
+	sv, err := app.surveys.Get(context.Background(), "adatum", slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	token2, state := formOf(t, mustGet(t, app, path+"?panel_id=7&source=partner"))
+	code, body := app.post(t, path, token2, state, "next", "q-"+sv.Questions[0].ID, "5")
+	if code != 200 || !strings.Contains(body, "Which partner?") {
+		t.Fatalf("next = %d", code)
+	}
+	_, state = formOf(t, body)
+	if code, _ := app.post(t, path, token2, state, "submit", "q-"+sv.Questions[1].ID, "Contoso"); code != 303 {
+		t.Fatalf("submit = %d", code)
+	}
+	app.storedOf(t, slug)
+	code, _, raw = app.api(t, "GET", "/api/v1/surveys/"+slug+"/answers", token, "")
+	if code != 200 || !strings.Contains(raw, `"hidden":{"panel_id":"7","source":"partner"}`) {
+		t.Errorf("answers = %d %s", code, raw)
+	}
+	code, _, raw = app.api(t, "GET", "/api/v1/surveys/"+slug+"/answers?q=hidden:source&a=web", token, "")
+	if code != 200 || !strings.Contains(raw, `"total":0`) {
+		t.Errorf("answers filtered by a hidden field = %d %s", code, raw)
+	}
 }
