@@ -13,6 +13,8 @@
 // SQLRows): one per answer, with item "", for most; one per checked choice
 // (checkboxes), per matrix row or per ranked item, with item naming it.
 // number holds numbers, scales and ratings (numeric), date holds dates.
+// The values of the survey's hidden fields an answer carried are answer
+// rows too: question_id hidden:<name>, type "hidden", the value in answer.
 // Tables made by an earlier version gain the new columns, and the answers'
 // key its item, when a transfer first meets them.
 //
@@ -27,7 +29,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/netip"
+	"slices"
 	"strconv"
 	"time"
 
@@ -269,6 +273,17 @@ func (s *SurveySQLStore) Transfer(ctx context.Context, db Database, sv *survey.S
 					}
 				}
 			}
+			// The hidden fields' values: a row each, as the answer to
+			// "hidden:<name>" of type "hidden".
+			for _, name := range slices.Sorted(maps.Keys(a.Hidden)) {
+				rows = append(rows, []any{sv.Tenant, sv.Slug, a.ID, survey.HiddenRef(name), a.CreatedOn, hiddenType,
+					survey.CleanText(a.Hidden[name]), nil, "", nil, nil})
+			}
+			if len(rows) >= batch {
+				if err := flush(); err != nil {
+					return copyError{err}
+				}
+			}
 			return nil
 		}); err != nil {
 			var ce copyError
@@ -290,6 +305,10 @@ func (s *SurveySQLStore) Transfer(ctx context.Context, db Database, sv *survey.S
 	res.Duration = time.Since(start)
 	return res, nil
 }
+
+// hiddenType is the type of the answers rows of hidden fields' values
+// (question_id hidden:<name>).
+const hiddenType = "hidden"
 
 // copyError marks an error of the database met while answers are read.
 type copyError struct{ error }

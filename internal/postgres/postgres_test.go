@@ -393,3 +393,21 @@ func TestTransferUpgradesTables(t *testing.T) {
 	equal(t, "the key", query(t, name, `SELECT count(*) FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
 		WHERE i.indrelid = 'answers'::regclass AND i.indisprimary`), "5")
 }
+
+// TestTransferHiddenFields: an answer's hidden values are answer rows of
+// their own (question_id hidden:<name>, type hidden); an answer without
+// any has none.
+func TestTransferHiddenFields(t *testing.T) {
+	ctx := context.Background()
+	db, name := newTestDatabase(t)
+	sv := testSurvey("adatum", "hidden")
+	sv.HiddenFields = []string{"source", "panel_id"}
+	list := answers(sv, 0, 2)
+	list[0].Hidden = map[string]string{"source": "news'letter", "panel_id": "42"}
+	if _, err := postgres.New(pgtest.Allow).Transfer(ctx, db, sv, each(list)); err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "hidden rows", query(t, name, `SELECT answer_id, question_id, type, answer FROM answers WHERE type = 'hidden' ORDER BY question_id`),
+		list[0].ID+"|hidden:panel_id|hidden|42", list[0].ID+"|hidden:source|hidden|news'letter")
+	equal(t, "rows of the answer without", query(t, name, `SELECT count(*) FROM answers WHERE answer_id = $1`, list[1].ID), "3")
+}
