@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/url"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -259,5 +260,48 @@ func TestDuplicateKeepsHiddenFields(t *testing.T) {
 	cp.HiddenFields[0] = "changed"
 	if s.HiddenFields[0] != "source" {
 		t.Error("the copy shares its hidden fields")
+	}
+}
+
+// TestHiddenSummary: a summary counts each hidden field's values, the
+// same whatever the order and batching of the answers (merges are
+// exact), and at most MaxSummaryHiddenValues values a field, the rest
+// counted apart.
+func TestHiddenSummary(t *testing.T) {
+	s := withHidden()
+	var all []survey.SurveyAnswer
+	for i := range survey.MaxSummaryHiddenValues + 50 {
+		a := survey.SurveyAnswer{ID: strconv.Itoa(i), Hidden: map[string]string{"source": "v" + strconv.Itoa(i)}}
+		if i%3 == 0 {
+			a.Hidden["panel_id"] = "p"
+		}
+		all = append(all, a, survey.SurveyAnswer{ID: "n" + strconv.Itoa(i)}) // and one without
+	}
+	one := survey.NewSummary(s)
+	for _, a := range all {
+		one.Add(a)
+	}
+	src := one.Hidden["source"]
+	if src.Answered != int64(survey.MaxSummaryHiddenValues+50) || len(src.Values) != survey.MaxSummaryHiddenValues || src.OtherValues != 50 {
+		t.Fatalf("source: %d answered, %d values, %d other", src.Answered, len(src.Values), src.OtherValues)
+	}
+	if p := one.Hidden["panel_id"]; p.Answered != int64((survey.MaxSummaryHiddenValues+50+2)/3) || p.Values["p"] != p.Answered {
+		t.Fatalf("panel_id: %+v", p)
+	}
+	if top := one.Hidden["panel_id"].TopValues(5); len(top) != 1 || top[0].Answer != "p" {
+		t.Errorf("TopValues = %v", top)
+	}
+	for _, size := range []int{1, 7, 100} {
+		merged := survey.NewSummary(s)
+		for i := len(all); i > 0; i -= size {
+			merged.AddAll(all[max(i-size, 0):i]) // backwards, in batches
+		}
+		if !reflect.DeepEqual(merged.Hidden, one.Hidden) {
+			t.Errorf("batches of %d: the hidden counts differ", size)
+		}
+	}
+	raw, _ := json.Marshal(survey.NewSummary(s))
+	if strings.Contains(string(raw), "hidden") {
+		t.Errorf("a summary without hidden values: %s", raw)
 	}
 }

@@ -15,6 +15,59 @@ type SurveyAnswersSummary struct {
 	Slug         string                   `json:"slug"`
 	TotalAnswers int64                    `json:"totalAnswers"`
 	Questions    []QuestionAnswersSummary `json:"questions"`
+	// Hidden counts the values of the hidden fields the answers carried,
+	// by field name (hidden.go); absent from summaries without any.
+	Hidden map[string]*HiddenSummary `json:"hidden,omitempty"`
+}
+
+// HiddenSummary counts the values of one hidden field: Answered the
+// answers that carried one, Values each value, at most
+// MaxSummaryHiddenValues of them (a fixed sample with exact counts, as
+// words are: see keepWords), OtherValues the answers whose value Values
+// does not hold.
+type HiddenSummary struct {
+	Answered    int64            `json:"answered"`
+	Values      map[string]int64 `json:"values,omitempty"`
+	OtherValues int64            `json:"otherValues,omitempty"`
+}
+
+// MaxSummaryHiddenValues bounds the distinct values a summary counts of
+// each hidden field: the link's values are anyone's to choose.
+const MaxSummaryHiddenValues = 200
+
+// hidden is the summary of hidden field name, made when missing.
+func (sum *SurveyAnswersSummary) hidden(name string) *HiddenSummary {
+	if sum.Hidden == nil {
+		sum.Hidden = map[string]*HiddenSummary{}
+	}
+	h := sum.Hidden[name]
+	if h == nil {
+		h = &HiddenSummary{}
+		sum.Hidden[name] = h
+	}
+	if h.Values == nil {
+		h.Values = map[string]int64{}
+	}
+	return h
+}
+
+// TopValues are the n values of h counted most (ties in the values'
+// order), with their counts.
+func (h *HiddenSummary) TopValues(n int) []ChoiceCount {
+	out := make([]ChoiceCount, 0, len(h.Values))
+	for v, c := range h.Values {
+		out = append(out, ChoiceCount{Answer: v, Count: c})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Count != out[j].Count {
+			return out[i].Count > out[j].Count
+		}
+		return out[i].Answer < out[j].Answer
+	})
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out
 }
 
 // QuestionAnswersSummary summarises the answers to one question. It is made
@@ -153,6 +206,12 @@ func (sum *SurveyAnswersSummary) Add(a SurveyAnswer) {
 			k.add(qs, qa.Answer)
 		}
 	}
+	for name, v := range a.Hidden {
+		h := sum.hidden(name)
+		h.Answered++
+		h.Values[v]++
+		h.OtherValues += keepFirst(h.Values, MaxSummaryHiddenValues)
+	}
 }
 
 // AddAll counts answers into the summary, as Add does each in turn: they
@@ -184,6 +243,15 @@ func (sum *SurveyAnswersSummary) Merge(other *SurveyAnswersSummary) {
 	for _, oq := range other.Questions {
 		qs := sum.question(QuestionAnswer{QuestionID: oq.QuestionID, QuestionText: oq.QuestionText, Type: oq.Type})
 		qs.merge(&oq)
+	}
+	for name, oh := range other.Hidden {
+		h := sum.hidden(name)
+		h.Answered += oh.Answered
+		h.OtherValues += oh.OtherValues
+		for v, n := range oh.Values {
+			h.Values[v] += n
+		}
+		h.OtherValues += keepFirst(h.Values, MaxSummaryHiddenValues)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"time"
@@ -45,7 +46,29 @@ type analyzePage struct {
 	// Funnel is where respondents stop, for a survey of several pages
 	// (unfiltered page only).
 	Funnel *funnelView
+	// Hidden are the survey's hidden fields and the values the answers
+	// carried.
+	Hidden []hiddenView
 }
+
+// hiddenView is what the analysis shows of a hidden field: how many
+// answers carried a value, the values counted most, each a link to the
+// answers with it, and how many answers carried another.
+type hiddenView struct {
+	Name     string
+	Answered int64
+	Top      []hiddenValue
+	Rest     int64
+}
+
+// hiddenValue is one value of a hidden field and its count.
+type hiddenValue struct {
+	Value, URL string
+	Count      int64
+}
+
+// hiddenTop is how many values of a hidden field the analysis shows.
+const hiddenTop = 10
 
 // questionView is what the analysis page knows of one question, and what
 // its kind's chart partial (templates/kinds/<key>.chart.html) is given:
@@ -351,6 +374,19 @@ func (page *analyzePage) questions(sum *survey.SurveyAnswersSummary, latest []po
 			}
 		}
 		page.Questions = append(page.Questions, v)
+	}
+	page.Hidden = nil
+	for _, name := range sv.HiddenFields {
+		hv := hiddenView{Name: name}
+		if h := sum.Hidden[name]; h != nil {
+			hv.Answered, hv.Rest = h.Answered, h.Answered
+			for _, c := range h.TopValues(hiddenTop) {
+				q := url.Values{"q": {survey.HiddenRef(name)}, "a": {c.Answer}}
+				hv.Top = append(hv.Top, hiddenValue{Value: c.Answer, Count: c.Count, URL: "/" + tenant + "/surveys/" + slug + "/answers/table?" + q.Encode()})
+				hv.Rest -= c.Count
+			}
+		}
+		page.Hidden = append(page.Hidden, hv)
 	}
 }
 

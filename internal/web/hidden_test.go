@@ -332,6 +332,12 @@ func TestHiddenFieldsInResults(t *testing.T) {
 	if code != 422 || !strings.Contains(bad, "no hidden field") {
 		t.Errorf("a filter on an unknown hidden field = %d", code)
 	}
+	_, _, analysis := app.do(t, "GET", base+"/analyze", nil, cookie)
+	mustContain(t, "the analysis", analysis, `<h2 class="qtitle" id="ah-source">source</h2>`, "<strong>2</strong> answers carried a value",
+		`<a href="/adatum/surveys/`+sv.Slug+`/answers/table?a=newsletter&amp;q=hidden%3Asource">newsletter</a></td><td class="num">1</td>`,
+		"<strong>1</strong> answer carried a value", ">=cmd|&#39; /C calc&#39;!A0</a>")
+	_, _, filtered := app.do(t, "GET", base+"/analyze?q=hidden:source&a=newsletter", nil, cookie)
+	mustContain(t, "the filtered analysis", filtered, "hidden field “source” is “newsletter”", `id="ah-panel_id">panel_id</h2>`, "<strong>1</strong> answer carried a value")
 	_, _, one := app.do(t, "GET", base+"/answers?q=hidden:panel_id&a=42", nil, cookie)
 	mustContain(t, "the answer page", one, "<dt>source <span class=\"muted\">(hidden field)</span></dt><dd>newsletter</dd>", "<dd>42</dd>")
 }
@@ -395,6 +401,10 @@ func TestAPIHiddenFields(t *testing.T) {
 	code, _, raw = app.api(t, "GET", "/api/v1/surveys/"+slug+"/answers", token, "")
 	if code != 200 || !strings.Contains(raw, `"hidden":{"panel_id":"7","source":"partner"}`) {
 		t.Errorf("answers = %d %s", code, raw)
+	}
+	code, _, raw = app.api(t, "GET", "/api/v1/surveys/"+slug+"/summary", token, "")
+	if code != 200 || !strings.Contains(raw, `"hidden":{"panel_id":{"answered":1,"values":{"7":1}},"source":{"answered":1,"values":{"partner":1}}}`) {
+		t.Errorf("summary = %d %s", code, raw)
 	}
 	code, _, raw = app.api(t, "GET", "/api/v1/surveys/"+slug+"/answers?q=hidden:source&a=web", token, "")
 	if code != 200 || !strings.Contains(raw, `"total":0`) {
