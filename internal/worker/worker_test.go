@@ -89,7 +89,7 @@ func newFixture(t *testing.T, st storage.Storage, tenant string, answers, perMes
 	if err := worker.Init(ctx, st); err != nil {
 		t.Fatal(err)
 	}
-	s := &survey.Survey{Tenant: tenant, Title: "Worker test", State: survey.Published, Questions: []survey.Question{
+	s := &survey.Survey{Tenant: tenant, Title: "Worker test", State: survey.Published, HiddenFields: []string{"source", "panel_id"}, Questions: []survey.Question{
 		{Text: "Rate", Type: survey.FiveStars},
 		{Text: "Pick", Type: survey.MultipleChoice, PossibleAnswers: []string{"Red", "Green", "Blue"}},
 		{Text: "Say", Type: survey.SimpleText},
@@ -135,7 +135,13 @@ func newFixture(t *testing.T, st storage.Storage, tenant string, answers, perMes
 		for j, form := range kindForms {
 			forms[s.Questions[4+j].ID] = form(r)
 		}
-		a, err := survey.NewAnswer(s, forms)
+		// Most answers carry hidden values (counted in the summary as
+		// exactly as the questions).
+		var hidden map[string]string
+		if i%4 != 3 {
+			hidden = map[string]string{"source": []string{"newsletter", "web", "<partner> & co"}[i%3], "panel_id": fmt.Sprint(i)}
+		}
+		a, err := survey.NewAnswerWith(s, forms, hidden)
 		if err != nil {
 			t.Fatal(err)
 		}
