@@ -305,3 +305,44 @@ func TestHiddenSummary(t *testing.T) {
 		t.Errorf("a summary without hidden values: %s", raw)
 	}
 }
+
+// FuzzLinkValues: whatever a link's query holds, the hidden values read
+// from it are the survey's declared fields only, clean lines within the
+// value limit (and what an answer keeps as they are), and the prefilled
+// forms name visible questions whose kinds accept them.
+func FuzzLinkValues(f *testing.F) {
+	for _, q := range []string{"source=newsletter&panel_id=42", "source=%00%E2%80%AE&q-q1=Manager", "q-q2=12&q-q2=13&q-q3-other=x", "source=" + strings.Repeat("é", 600), "%zz", "q-=x&q--=y&hidden:source=z"} {
+		f.Add(q)
+	}
+	s := withHidden()
+	s.Normalize()
+	f.Fuzz(func(t *testing.T, raw string) {
+		q, _ := url.ParseQuery(raw)
+		hv := s.HiddenValues(q)
+		if len(hv) > survey.MaxHiddenFields {
+			t.Fatalf("%d values", len(hv))
+		}
+		for n, v := range hv {
+			if !s.HasHidden(n) || v == "" || !survey.IsCleanLine(v) || len([]rune(v)) > survey.MaxHiddenFieldValue {
+				t.Fatalf("value %q of %q", v, n)
+			}
+		}
+		if kept := s.KeepHidden(hv); !reflect.DeepEqual(kept, hv) {
+			t.Fatalf("KeepHidden(%q) = %q", hv, kept)
+		}
+		for id, form := range s.PrefillForms(q) {
+			if _, err := survey.NewAnswer(&survey.Survey{Title: "x", Questions: []survey.Question{mustQuestion(t, s, id)}}, map[string]survey.Form{id: form}); err != nil {
+				t.Fatalf("prefilled %s with %v, which is not an answer: %v", id, form, err)
+			}
+		}
+	})
+}
+
+func mustQuestion(t *testing.T, s *survey.Survey, id string) survey.Question {
+	t.Helper()
+	q, ok := s.Question(id)
+	if !ok || q.Hidden {
+		t.Fatalf("prefilled %q, which is no visible question", id)
+	}
+	return q
+}
