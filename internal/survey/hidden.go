@@ -55,7 +55,22 @@ func ValidHiddenFieldName(name string) bool {
 			return false
 		}
 	}
-	return !slices.Contains(reservedParams, name) && !strings.HasPrefix(name, "q-")
+	return !slices.Contains(reservedParams, name) && !strings.HasPrefix(name, "q-") && !designerRef(name)
+}
+
+// designerRef reports whether name reads as the designer's reference to
+// a question by its position, q<N> (piping.go): no hidden field may have
+// such a name.
+func designerRef(name string) bool {
+	if len(name) < 2 || name[0] != 'q' {
+		return false
+	}
+	for _, c := range name[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // normalizeHiddenFields trims the names, in lower case, and drops the
@@ -84,7 +99,7 @@ func (s *Survey) validateHiddenFields(f fieldErrors) {
 		case !ValidHiddenFieldName(n) && slices.Contains(reservedParams, n):
 			f.add("hiddenFields", "%q is a name the survey's link uses itself: choose another.", n)
 		case !ValidHiddenFieldName(n):
-			f.add("hiddenFields", "The name %q is not allowed: use lower-case letters, digits, - and _, starting with a letter (and not q-…).", CleanLine(n))
+			f.add("hiddenFields", "The name %q is not allowed: use lower-case letters, digits, - and _, starting with a letter (and not q-… nor q and a number).", CleanLine(n))
 		case slices.Contains(s.HiddenFields[:i], n):
 			f.add("hiddenFields", "The hidden field %q is named twice.", n)
 		}

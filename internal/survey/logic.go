@@ -503,8 +503,13 @@ func (s *Survey) RenameQuestions(ids []string) {
 	}
 	for i := range s.Questions {
 		rename(s.Questions[i].ShowIf)
+		// And the answers its texts recall (piping.go).
+		q := &s.Questions[i]
+		q.Text, q.Help = renamePipes(q.Text, renamed), renamePipes(q.Help, renamed)
 	}
 	for i := range s.Sections {
+		sc := &s.Sections[i]
+		sc.Title, sc.Description = renamePipes(sc.Title, renamed), renamePipes(sc.Description, renamed)
 		rename(s.Sections[i].ShowIf)
 		for j := range s.Sections[i].Jumps {
 			rename(&s.Sections[i].Jumps[j].If)
@@ -518,8 +523,17 @@ func (s *Survey) RenameQuestions(ids []string) {
 			qs := map[string]QuestionText{}
 			for old, qt := range t.Questions {
 				if id := renamed[old]; id != "" {
+					qt.Text, qt.Help = renamePipes(qt.Text, renamed), renamePipes(qt.Help, renamed)
 					qs[id] = qt
 				}
+			}
+			secs := map[string]SectionText{}
+			for id, st := range t.Sections {
+				st.Title, st.Description = renamePipes(st.Title, renamed), renamePipes(st.Description, renamed)
+				secs[id] = st
+			}
+			if t.Sections != nil {
+				t.Sections = secs
 			}
 			t.Questions = qs
 			out[lang] = t

@@ -331,6 +331,7 @@ func (s *Survey) Validate() error {
 	s.validateHiddenFields(f)
 	s.validateSections(f)
 	s.validateLogic(f)
+	s.validatePiping(f)
 	s.validateTranslations(f)
 	return f.err("The survey")
 }

@@ -1,0 +1,165 @@
+package survey
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Piping (recall): a question's text or help, or a section's title or
+// description, may name an answer given on an earlier page, or a hidden
+// field, between double braces: {{<question ID>}} or {{<hidden field>}},
+// with a fallback after a bar, {{q3|your favourite}}, shown when there is
+// no answer (nothing when none is given). The respondent's pages show the
+// answer as people read it (AnswerText) in place; it is text, escaped as
+// any (html/template). A reference to a later question, one on the same
+// page (its answer is not known when the page is shown), a question the
+// survey does not have, or a hidden field it does not declare is refused.
+//
+// The stored texts name questions by ID (RenameQuestions follows them);
+// the designer shows and reads them as {{q<position>}}.
+
+// pipeRE matches a reference: its name (a question's ID, a hidden field's
+// name, or hidden:<name>) and its fallback.
+var pipeRE = regexp.MustCompile(`\{\{\s*([A-Za-z0-9_:\-]{1,60})\s*(?:\|([^{}]{0,200}))?\}\}`)
+
+// PipeRef is one reference of a text.
+type PipeRef struct {
+	Name, Fallback string
+}
+
+// PipeRefs are the references of text, in order.
+func PipeRefs(text string) []PipeRef {
+	if !strings.Contains(text, "{{") {
+		return nil
+	}
+	var out []PipeRef
+	for _, m := range pipeRE.FindAllStringSubmatch(text, -1) {
+		out = append(out, PipeRef{Name: m[1], Fallback: strings.TrimSpace(m[2])})
+	}
+	return out
+}
+
+// pipeHidden is the hidden field ref names, when it names one of s's:
+// "source" or "hidden:source" (a question's ID first: a question whose
+// ID is a hidden field's name is the question).
+func (s *Survey) pipeHidden(ref string) (string, bool) {
+	if _, ok := s.Question(ref); ok {
+		return "", false
+	}
+	if n, ok := HiddenName(ref); ok {
+		ref = n
+	}
+	return ref, s.HasHidden(ref)
+}
+
+// HasPiping reports whether a text of the survey's questions or sections
+// names an answer or a hidden field.
+func (s *Survey) HasPiping() bool {
+	for _, q := range s.Questions {
+		if strings.Contains(q.Text, "{{") || strings.Contains(q.Help, "{{") {
+			return true
+		}
+	}
+	for _, sc := range s.Sections {
+		if strings.Contains(sc.Title, "{{") || strings.Contains(sc.Description, "{{") {
+			return true
+		}
+	}
+	return false
+}
+
+// validatePipe adds the problem of the references of text under key: a
+// text of section `section` (an index of s.Sections; 0 for a survey
+// without sections) may name the questions of the sections before it,
+// and the hidden fields.
+func (s *Survey) validatePipe(text, key string, section int, f fieldErrors) {
+	for _, r := range PipeRefs(text) {
+		if _, ok := s.pipeHidden(r.Name); ok {
+			continue
+		}
+		at := slices.IndexFunc(s.Questions, func(q Question) bool { return q.ID == r.Name })
+		switch {
+		case at < 0 || s.Questions[at].Hidden:
+			f.add(key, "{{%s}} names no question and no hidden field of this survey.", CleanLine(r.Name))
+		case s.sectionIndex(s.Questions[at]) >= section:
+			f.add(key, "{{%s}} names a question on the same page or a later one: recall only the answers of earlier pages.", CleanLine(r.Name))
+		}
+	}
+}
+
+// validatePiping adds the problems of the references of every text that
+// may have them: "questions.N.text", ".help", "sections.N.title" and
+// ".description".
+func (s *Survey) validatePiping(f fieldErrors) {
+	for i, q := range s.Questions {
+		k := s.sectionIndex(q)
+		key := "questions." + strconv.Itoa(i)
+		s.validatePipe(q.Text, key+".text", k, f)
+		s.validatePipe(q.Help, key+".help", k, f)
+	}
+	for k, sc := range s.Sections {
+		key := "sections." + strconv.Itoa(k)
+		s.validatePipe(sc.Title, key+".title", k, f)
+		s.validatePipe(sc.Description, key+".description", k, f)
+	}
+}
+
+// Pipe is text with its references replaced: by the answer to the
+// question named (as people read it, AnswerText), by the hidden field's
+// value, else by the reference's fallback. answers are by question ID,
+// hidden values by name.
+func (s *Survey) Pipe(text string, answers map[string]QuestionAnswer, hidden map[string]string) string {
+	if !strings.Contains(text, "{{") {
+		return text
+	}
+	return pipeRE.ReplaceAllStringFunc(text, func(m string) string {
+		sub := pipeRE.FindStringSubmatch(m)
+		name, fallback := sub[1], strings.TrimSpace(sub[2])
+		if n, ok := s.pipeHidden(name); ok {
+			return or(hidden[n], fallback)
+		}
+		qa, ok := answers[name]
+		if !ok || qa.Answer == "" {
+			return fallback
+		}
+		q, _ := s.Question(name)
+		if k, ok := KindOf(qa.Type); ok {
+			if q.Type != qa.Type {
+				q = Question{ID: qa.QuestionID, Text: qa.QuestionText, Type: qa.Type}
+			}
+			return or(AnswerText(k, q, qa), fallback)
+		}
+		return or(qa.Answer, fallback)
+	})
+}
+
+// renamePipes is text with its references to questions renamed.
+func renamePipes(text string, renamed map[string]string) string {
+	if !strings.Contains(text, "{{") {
+		return text
+	}
+	return pipeRE.ReplaceAllStringFunc(text, func(m string) string {
+		sub := pipeRE.FindStringSubmatch(m)
+		id, ok := renamed[sub[1]]
+		if !ok || id == "" {
+			return m
+		}
+		if sub[2] != "" {
+			return "{{" + id + "|" + sub[2] + "}}"
+		}
+		return "{{" + id + "}}"
+	})
+}
+
+// RenamePipes is text with each reference whose name has a new one in
+// names renamed: the designer's {{q3}} to the question's ID, and back.
+func RenamePipes(text string, names map[string]string) string { return renamePipes(text, names) }
+
+func or(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
