@@ -125,6 +125,10 @@ func (s *Server) renderPage(w http.ResponseWriter, r *http.Request, status int, 
 // renderPageOn is renderPage on rt, the path of st.Values.
 func (s *Server) renderPageOn(w http.ResponseWriter, r *http.Request, status int, p surveyPage, pages []survey.Page, st pageState, rt route) error {
 	st.Page = rt.onPath(st.Page)
+	if p.Survey.HasPiping() {
+		// What the page's texts recall: the answers so far on the path.
+		p.pipeAnswers, p.pipeHidden = p.Survey.DropHidden(p.Survey.GivenWith(st.Values, st.Hidden)), st.Hidden
+	}
 	pageView(&p, pages, rt, st.Page, p.Token)
 	if len(pages) > 1 || st.Resume != "" || len(st.Hidden) > 0 {
 		other := map[string]survey.Form{}

@@ -78,6 +78,28 @@ type surveyPage struct {
 	// PageURL is the address that shows the page again, for the
 	// browser's history (pageURL; pages.js).
 	PageURL string
+	// pipeAnswers and pipeHidden are what the page's texts recall
+	// (survey.Pipe): the answers the respondent's path keeps, and the
+	// link's hidden values; nil on the cached first page, whose texts
+	// recall nothing but the hidden fields (their fallbacks, there).
+	pipeAnswers map[string]survey.QuestionAnswer
+	pipeHidden  map[string]string
+}
+
+// pipe is text with the answers and hidden values it recalls in place
+// (survey.Pipe): text, for html/template to escape.
+func (p surveyPage) pipe(text string) string {
+	return p.Survey.Pipe(text, p.pipeAnswers, p.pipeHidden)
+}
+
+// SectionTitle and SectionParagraphs are section sc's title and
+// description (in paragraphs), in the respondent's language, with what
+// they recall in place.
+func (p surveyPage) SectionTitle(sc survey.Section) string {
+	return p.pipe(p.respondent.SectionTitle(sc))
+}
+func (p surveyPage) SectionParagraphs(sc survey.Section) []string {
+	return paragraphs(p.pipe(or(p.Tr.Sections[sc.ID].Description, sc.Description)))
 }
 
 // Sections are the sections the page shows: Shown, or, when it was not
@@ -117,7 +139,7 @@ func (p surveyPage) Items(sec surveySection) []questionItem {
 	optional, required := p.T("Optional"), p.T("Required")
 	for i := range sec.Questions {
 		q := &sec.Questions[i]
-		it := questionItem{Q: q, Num: sec.Num(i), Text: p.QText(*q), Help: p.QHelp(*q), Tag: required,
+		it := questionItem{Q: q, Num: sec.Num(i), Text: p.pipe(p.QText(*q)), Help: p.pipe(p.QHelp(*q)), Tag: required,
 			Err: p.Errors[q.ID], Value: p.Values[q.ID], Live: sec.Live[q.ID], words: p.Input(*q)}
 		if q.Optional {
 			it.Tag = optional
