@@ -430,7 +430,65 @@ func designerForm(w http.ResponseWriter, r *http.Request) (page designerPage, er
 	page.Sections = parseSections(f)
 	groupQuestions(page.Questions, len(page.Sections))
 	newQuestionIDs(page.Questions)
+	page.readRefs()
 	return page, nil
+}
+
+// readRefs makes the references of the texts typed in the designer,
+// {{q3}} for the question shown third, name the questions' IDs, as the
+// survey stores them (survey.Pipe): the numbers are those of the page the
+// form was sent from, the posted indexes. A number of no question (one
+// removed) is left as typed, and refused as unknown.
+func (p *designerPage) readRefs() {
+	names := map[string]string{}
+	for _, q := range p.Questions {
+		if q.orig >= 0 {
+			names["q"+strconv.Itoa(q.orig+1)] = q.Q.ID
+		}
+	}
+	p.renameRefs(names)
+}
+
+// showRefs makes the references of the texts name the questions by their
+// numbers on the page about to be shown, {{q3}}, and so do the problems'
+// messages.
+func (p *designerPage) showRefs() {
+	names := map[string]string{}
+	for i, q := range p.Questions {
+		if q.Q.ID != "" {
+			names[q.Q.ID] = "q" + strconv.Itoa(i+1)
+		}
+	}
+	p.renameRefs(names)
+	for k, m := range p.Errors {
+		p.Errors[k] = survey.RenamePipes(m, names)
+	}
+	for i := range p.Problems {
+		p.Problems[i].Message = survey.RenamePipes(p.Problems[i].Message, names)
+	}
+	for i := range p.Questions {
+		for k, m := range p.Questions[i].Errors {
+			p.Questions[i].Errors[k] = survey.RenamePipes(m, names)
+		}
+	}
+	for i := range p.Sections {
+		for k, m := range p.Sections[i].Errors {
+			p.Sections[i].Errors[k] = survey.RenamePipes(m, names)
+		}
+	}
+}
+
+// renameRefs renames the references of the questions' texts and helps and
+// the sections' titles and descriptions.
+func (p *designerPage) renameRefs(names map[string]string) {
+	for i := range p.Questions {
+		q := &p.Questions[i].Q
+		q.Text, q.Help = survey.RenamePipes(q.Text, names), survey.RenamePipes(q.Help, names)
+	}
+	for i := range p.Sections {
+		sc := &p.Sections[i]
+		sc.Title, sc.Description = survey.RenamePipes(sc.Title, names), survey.RenamePipes(sc.Description, names)
+	}
 }
 
 // parseQuestions reads the questions q.N.* of the designer's form, in the
@@ -705,6 +763,9 @@ func (s *Server) renderDesigner(w http.ResponseWriter, r *http.Request, status i
 	for i := range p.Questions {
 		p.Questions[i].Sections = len(p.Sections)
 	}
+	// The texts' references as the page shows them, {{q3}}, and so the
+	// problems that name them.
+	p.showRefs()
 	if p.Errors != nil && p.Problems == nil {
 		p.setErrors(p.Errors)
 	}

@@ -2,6 +2,8 @@ package web_test
 
 import (
 	"context"
+	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -51,4 +53,68 @@ func TestPipingPages(t *testing.T) {
 		t.Fatalf("next = %d", code)
 	}
 	mustContain(t, "page 2 without a pet or a source", page2, "Why a pet, Bo?", "<p>From somewhere.</p>")
+}
+
+// TestDesignerPiping: the designer shows the references of the texts by
+// the questions' numbers ({{q1}}), saves them by the questions' IDs
+// (which follow a question moved), and refuses one to a later or unknown
+// question (422 beside the field, its number in the message).
+func TestDesignerPiping(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	ctx := context.Background()
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	cookie := map[string]string{"Cookie": "surveys_session=" + c.Value}
+	form := func(text2 string) url.Values {
+		return url.Values{"title": {"Piped in the designer"}, "n": {"2"}, "ns": {"2"}, "hiddenFields": {"source"},
+			"s.0.id": {"s1"}, "s.1.id": {"s2"}, "s.1.title": {"About {{q1}}"},
+			"q.0.text": {"Your name?"}, "q.0.type": {"ShortText"}, "q.0.pos": {"1"}, "q.0.section": {"0"},
+			"q.1.text": {text2}, "q.1.type": {"SimpleText"}, "q.1.pos": {"2"}, "q.1.section": {"1"}, "action": {"save"}}
+	}
+	code, _, body := app.do(t, "POST", "/adatum/surveys/new", form("Why, {{q2}}?"), cookie)
+	if code != 422 || !strings.Contains(body, "{{q2}} names a question on the same page or a later one") {
+		t.Fatalf("a reference to itself = %d\n%s", code, body)
+	}
+	code, _, body = app.do(t, "POST", "/adatum/surveys/new", form("Why, {{q7}}?"), cookie)
+	if code != 422 || !strings.Contains(body, "{{q7}} names no question") {
+		t.Fatalf("a reference to no question = %d", code)
+	}
+	mustContain(t, "the refused form", body, `value="Why, {{q7}}?"`)
+	code, _, body = app.do(t, "POST", "/adatum/surveys/new", form("Why, {{q1|friend}}, from {{source}}?"), cookie)
+	if code != 303 {
+		t.Fatalf("save = %d\n%s", code, body)
+	}
+	var sv *survey.Survey
+	list, _ := app.surveys.List(ctx, "adatum")
+	for _, s := range list {
+		if s.Title == "Piped in the designer" {
+			sv, _ = app.surveys.Get(ctx, "adatum", s.Slug)
+		}
+	}
+	if sv == nil || len(sv.Questions) != 2 || sv.Questions[1].Text != "Why, {{"+sv.Questions[0].ID+"|friend}}, from {{source}}?" {
+		t.Fatalf("stored %+v", sv)
+	}
+	_, _, edit := app.do(t, "GET", "/adatum/surveys/"+sv.Slug+"/edit", nil, cookie)
+	mustContain(t, "the designer", edit, `value="Why, {{q1|friend}}, from {{source}}?"`, `value="About {{q1}}"`)
+	mustLack(t, "the designer", edit, "{{"+sv.Questions[0].ID)
+
+	// A question added at the top: the reference follows "Your name?",
+	// now the second.
+	moved := url.Values{"title": {sv.Title}, "n": {"3"}, "ns": {"2"}, "hiddenFields": {"source"},
+		"s.0.id": {"s1"}, "s.1.id": {"s2"}, "s.1.title": {"About {{q1}}"},
+		"q.0.id": {sv.Questions[0].ID}, "q.0.text": {"Your name?"}, "q.0.type": {"ShortText"}, "q.0.pos": {"1"}, "q.0.section": {"0"},
+		"q.1.id": {sv.Questions[1].ID}, "q.1.text": {"Why, {{q1|friend}}?"}, "q.1.type": {"SimpleText"}, "q.1.pos": {"2"}, "q.1.section": {"1"},
+		"q.2.text": {"First of all?"}, "q.2.type": {"ShortText"}, "q.2.pos": {"1"}, "q.2.section": {"0"}, "action": {"save"}}
+	if code, _, body := app.do(t, "POST", "/adatum/surveys/"+sv.Slug+"/edit", moved, cookie); code != 303 {
+		t.Fatalf("save with a question added at the top = %d\n%s", code, body)
+	}
+	sv, _ = app.surveys.Get(ctx, "adatum", sv.Slug)
+	if len(sv.Questions) != 3 || sv.Questions[1].Text != "Your name?" || sv.Questions[2].Text != "Why, {{"+sv.Questions[1].ID+"|friend}}?" || sv.Sections[1].Title != "About {{"+sv.Questions[1].ID+"}}" {
+		t.Fatalf("stored %+v", sv.Questions)
+	}
+	_, _, edit = app.do(t, "GET", "/adatum/surveys/"+sv.Slug+"/edit", nil, cookie)
+	mustContain(t, "the designer after the move", edit, `value="Why, {{q2|friend}}?"`, `value="About {{q2}}"`)
 }
