@@ -507,6 +507,7 @@ func (s *Survey) RenameQuestions(ids []string) {
 		q := &s.Questions[i]
 		q.Text, q.Help = renamePipes(q.Text, renamed), renamePipes(q.Help, renamed)
 	}
+	s.ThankYou = renamePipes(s.ThankYou, renamed)
 	for i := range s.Sections {
 		sc := &s.Sections[i]
 		sc.Title, sc.Description = renamePipes(sc.Title, renamed), renamePipes(sc.Description, renamed)
@@ -536,6 +537,7 @@ func (s *Survey) RenameQuestions(ids []string) {
 				t.Sections = secs
 			}
 			t.Questions = qs
+			t.ThankYou = renamePipes(t.ThankYou, renamed)
 			out[lang] = t
 		}
 		s.Translations = out

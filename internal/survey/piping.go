@@ -104,6 +104,52 @@ func (s *Survey) validatePiping(f fieldErrors) {
 		s.validatePipe(sc.Title, key+".title", k, f)
 		s.validatePipe(sc.Description, key+".description", k, f)
 	}
+	// The thank-you message comes after every page.
+	s.validatePipe(s.ThankYou, "thankYou", max(len(s.Sections), 1), f)
+}
+
+// MaxRecalled bounds each answer the thank-you page recalls, in
+// characters: it travels in the page's address (web).
+const MaxRecalled = 200
+
+// Recalled are what the thank-you message (and its translations) recall
+// of answers and hidden values, by reference name, as Pipe shows them
+// (cut to MaxRecalled characters): what the thank-you page needs, and
+// nothing more. nil when it recalls nothing.
+func (s *Survey) Recalled(answers map[string]QuestionAnswer, hidden map[string]string) map[string]string {
+	texts := []string{s.ThankYou}
+	for _, t := range s.Translations {
+		texts = append(texts, t.ThankYou)
+	}
+	var out map[string]string
+	for _, text := range texts {
+		for _, r := range PipeRefs(text) {
+			v := s.Pipe("{{"+r.Name+"}}", answers, hidden)
+			if v == "" {
+				continue
+			}
+			if rs := []rune(v); len(rs) > MaxRecalled {
+				v = string(rs[:MaxRecalled-1]) + "…"
+			}
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[r.Name] = v
+		}
+	}
+	return out
+}
+
+// PipeRecalled is text with its references replaced by recalled (by
+// reference name, Recalled), else their fallbacks.
+func PipeRecalled(text string, recalled map[string]string) string {
+	if !strings.Contains(text, "{{") {
+		return text
+	}
+	return pipeRE.ReplaceAllStringFunc(text, func(m string) string {
+		sub := pipeRE.FindStringSubmatch(m)
+		return or(recalled[sub[1]], strings.TrimSpace(sub[2]))
+	})
 }
 
 // Pipe is text with its references replaced: by the answer to the

@@ -2,6 +2,8 @@ package survey_test
 
 import (
 	"errors"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -101,5 +103,30 @@ func TestPipingRenamed(t *testing.T) {
 	s.Normalize()
 	if err := s.Validate(); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestPipingThankYou: the thank-you message may recall any question and
+// the hidden fields, and only what it recalls travels to its page.
+func TestPipingThankYou(t *testing.T) {
+	s := piped()
+	s.ThankYou = "Thanks, {{name|friend}}, for your {{pet}} and {{source|nothing}}."
+	s.Translations = map[string]survey.Translation{"fr": {ThankYou: "Merci pour {{why}}"}}
+	s.Normalize()
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	given := s.GivenWith(map[string]survey.Form{"name": {"": {strings.Repeat("n", 300)}}, "pet": {"": {"Cat"}}}, map[string]string{"source": "mail"})
+	got := s.Recalled(given, map[string]string{"source": "mail"})
+	want := map[string]string{"name": strings.Repeat("n", survey.MaxRecalled-1) + "…", "pet": "Cat", "source": "mail"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Recalled = %q", got)
+	}
+	if got := survey.PipeRecalled(s.ThankYou, map[string]string{"pet": "Cat"}); got != "Thanks, friend, for your Cat and nothing." {
+		t.Errorf("PipeRecalled = %q", got)
+	}
+	s.ThankYou = "Thanks for {{q9}}"
+	if p := s.Problems(); p["thankYou"] == "" {
+		t.Errorf("a thank-you naming no question: %v", p)
 	}
 }

@@ -478,8 +478,8 @@ func (p *designerPage) showRefs() {
 	}
 }
 
-// renameRefs renames the references of the questions' texts and helps and
-// the sections' titles and descriptions.
+// renameRefs renames the references of the questions' texts and helps,
+// the sections' titles and descriptions and the thank-you message.
 func (p *designerPage) renameRefs(names map[string]string) {
 	for i := range p.Questions {
 		q := &p.Questions[i].Q
@@ -489,6 +489,7 @@ func (p *designerPage) renameRefs(names map[string]string) {
 		sc := &p.Sections[i]
 		sc.Title, sc.Description = survey.RenamePipes(sc.Title, names), survey.RenamePipes(sc.Description, names)
 	}
+	p.ThankYou = survey.RenamePipes(p.ThankYou, names)
 }
 
 // parseQuestions reads the questions q.N.* of the designer's form, in the

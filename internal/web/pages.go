@@ -328,8 +328,31 @@ func (s *Server) acceptAnswer(w http.ResponseWriter, r *http.Request, tn pageTur
 			s.log.Warn("delete saved progress", "tenant", t.Key, "survey", sv.Slug, "err", err)
 		}
 	}
-	http.Redirect(w, r, "/survey/"+t.Key+"/"+sv.Slug+"/thankyou"+tn.page.LangQuery(), http.StatusSeeOther)
+	http.Redirect(w, r, thankYouURL(s.pageStates, tn.page, a), http.StatusSeeOther)
 	return nil
+}
+
+// thankYouURL is the thank-you page's address for answer a, in the
+// respondent's language (when chosen), with what its message recalls of
+// the answer, sealed (survey.Recalled).
+func thankYouURL(sealer *pageSealer, p surveyPage, a *survey.SurveyAnswer) string {
+	t, sv := p.Tenant, p.Survey
+	q := url.Values{}
+	if p.chosen {
+		q.Set("lang", p.L.Tag())
+	}
+	answers := make(map[string]survey.QuestionAnswer, len(a.Answers))
+	for _, qa := range a.Answers {
+		answers[qa.QuestionID] = qa
+	}
+	if sealed := sealer.sealRecalled(t.Key, sv.Slug, sv.Recalled(answers, a.Hidden)); sealed != "" {
+		q.Set("r", sealed)
+	}
+	u := "/survey/" + t.Key + "/" + sv.Slug + "/thankyou"
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	return u
 }
 
 // pathReply is where a respondent's answers so far lead, in their

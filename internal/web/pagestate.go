@@ -139,3 +139,45 @@ func (st *pageState) reach(i int) bool {
 	st.Reached = append(st.Reached, i)
 	return true
 }
+
+// maxSealedRecalled bounds the sealed answers a thank-you page's address
+// carries (survey.Recalled).
+const maxSealedRecalled = 16 << 10
+
+func recalledAD(tenant, slug string) string { return "thank-you\x00" + tenant + "\x00" + slug }
+
+// sealRecalled seals what the thank-you message of tenant/slug recalls of
+// an answer, for the thank-you page's address: the respondent cannot read
+// or alter it, nor take it to another survey. "" when there is nothing,
+// or too much.
+func (p *pageSealer) sealRecalled(tenant, slug string, recalled map[string]string) string {
+	if len(recalled) == 0 {
+		return ""
+	}
+	raw, err := json.Marshal(recalled)
+	if err != nil {
+		return ""
+	}
+	sealed, err := p.box.Seal(string(raw), recalledAD(tenant, slug))
+	if err != nil || len(sealed) > maxSealedRecalled {
+		return ""
+	}
+	return sealed
+}
+
+// openRecalled opens what sealRecalled sealed for tenant/slug; nil for
+// anything else.
+func (p *pageSealer) openRecalled(tenant, slug, sealed string) map[string]string {
+	if sealed == "" || len(sealed) > maxSealedRecalled {
+		return nil
+	}
+	raw, err := p.box.Open(sealed, recalledAD(tenant, slug))
+	if err != nil {
+		return nil
+	}
+	var out map[string]string
+	if json.Unmarshal([]byte(raw), &out) != nil || len(out) > 2*survey.MaxQuestions {
+		return nil
+	}
+	return out
+}

@@ -72,7 +72,7 @@ func TestDesignerPiping(t *testing.T) {
 		return url.Values{"title": {"Piped in the designer"}, "n": {"2"}, "ns": {"2"}, "hiddenFields": {"source"},
 			"s.0.id": {"s1"}, "s.1.id": {"s2"}, "s.1.title": {"About {{q1}}"},
 			"q.0.text": {"Your name?"}, "q.0.type": {"ShortText"}, "q.0.pos": {"1"}, "q.0.section": {"0"},
-			"q.1.text": {text2}, "q.1.type": {"SimpleText"}, "q.1.pos": {"2"}, "q.1.section": {"1"}, "action": {"save"}}
+			"q.1.text": {text2}, "q.1.type": {"SimpleText"}, "q.1.pos": {"2"}, "q.1.section": {"1"}, "thankYou": {"Bye, {{q1|you}}."}, "action": {"save"}}
 	}
 	code, _, body := app.do(t, "POST", "/adatum/surveys/new", form("Why, {{q2}}?"), cookie)
 	if code != 422 || !strings.Contains(body, "{{q2}} names a question on the same page or a later one") {
@@ -94,11 +94,11 @@ func TestDesignerPiping(t *testing.T) {
 			sv, _ = app.surveys.Get(ctx, "adatum", s.Slug)
 		}
 	}
-	if sv == nil || len(sv.Questions) != 2 || sv.Questions[1].Text != "Why, {{"+sv.Questions[0].ID+"|friend}}, from {{source}}?" {
+	if sv == nil || len(sv.Questions) != 2 || sv.Questions[1].Text != "Why, {{"+sv.Questions[0].ID+"|friend}}, from {{source}}?" || sv.ThankYou != "Bye, {{"+sv.Questions[0].ID+"|you}}." {
 		t.Fatalf("stored %+v", sv)
 	}
 	_, _, edit := app.do(t, "GET", "/adatum/surveys/"+sv.Slug+"/edit", nil, cookie)
-	mustContain(t, "the designer", edit, `value="Why, {{q1|friend}}, from {{source}}?"`, `value="About {{q1}}"`)
+	mustContain(t, "the designer", edit, `value="Why, {{q1|friend}}, from {{source}}?"`, `value="About {{q1}}"`, ">Bye, {{q1|you}}.</textarea>")
 	mustLack(t, "the designer", edit, "{{"+sv.Questions[0].ID)
 
 	// A question added at the top: the reference follows "Your name?",
@@ -117,4 +117,48 @@ func TestDesignerPiping(t *testing.T) {
 	}
 	_, _, edit = app.do(t, "GET", "/adatum/surveys/"+sv.Slug+"/edit", nil, cookie)
 	mustContain(t, "the designer after the move", edit, `value="Why, {{q2|friend}}?"`, `value="About {{q2}}"`)
+}
+
+// TestPipingThankYou: the thank-you page recalls the answer it follows,
+// escaped, from its sealed address: an address altered, or of another
+// survey, recalls nothing (the fallbacks), and the page is never cached.
+func TestPipingThankYou(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	ctx := context.Background()
+	mk := func(title string) *survey.Survey {
+		sv := &survey.Survey{Tenant: "adatum", State: survey.Published, Title: title, HiddenFields: []string{"source"},
+			ThankYou:  "Thanks, {{name|friend}}, from {{source|the web}}!",
+			Questions: []survey.Question{{ID: "name", Text: "Your name?", Type: survey.ShortText}}}
+		if err := app.surveys.Create(ctx, sv); err != nil {
+			t.Fatal(err)
+		}
+		return sv
+	}
+	sv, other := mk("Thanks"), mk("Other thanks")
+	app.pastCacheTTL()
+	path := "/survey/adatum/" + sv.Slug
+	token, state := formOf(t, mustGet(t, app, path+"?source=mail"))
+	v := url.Values{"token": {token}, "state": {state}, "q-" + sv.Questions[0].ID: {"<b>Ann</b>"}}
+	code, h, _ := app.do(t, "POST", path, v, nil)
+	loc := h.Get("Location")
+	if code != 303 || !strings.HasPrefix(loc, path+"/thankyou?r=") || strings.Contains(loc, "Ann") || strings.Contains(loc, "mail") {
+		t.Fatalf("submit = %d, Location %q", code, loc)
+	}
+	_, hh, thanks := app.do(t, "GET", loc, nil, nil)
+	mustContain(t, "the thank-you page", thanks, "Thanks, &lt;b&gt;Ann&lt;/b&gt;, from mail!")
+	mustLack(t, "the thank-you page", thanks, "<b>Ann", "{{")
+	if hh.Get("Cache-Control") != "no-store" {
+		t.Errorf("Cache-Control %q", hh.Get("Cache-Control"))
+	}
+	sealed := strings.TrimPrefix(loc, path+"/thankyou?r=")
+	for _, u := range []string{path + "/thankyou", path + "/thankyou?r=x" + sealed, "/survey/adatum/" + other.Slug + "/thankyou?r=" + sealed} {
+		mustContain(t, u, mustGet(t, app, u), "Thanks, friend, from the web!")
+	}
+	// A survey whose thank-you message recalls nothing sends no r.
+	token = app.token(t, "/survey/adatum/"+app.adatum.Slug)
+	_, h, _ = app.do(t, "POST", "/survey/adatum/"+app.adatum.Slug, app.complete(token), nil)
+	if loc := h.Get("Location"); strings.Contains(loc, "r=") {
+		t.Errorf("the demo survey's thank-you address %q", loc)
+	}
 }

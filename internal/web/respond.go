@@ -84,6 +84,9 @@ type surveyPage struct {
 	// recall nothing but the hidden fields (their fallbacks, there).
 	pipeAnswers map[string]survey.QuestionAnswer
 	pipeHidden  map[string]string
+	// recalled is what the thank-you message recalls of the answer
+	// (survey.Recalled), from the thank-you page's address.
+	recalled map[string]string
 }
 
 // pipe is text with the answers and hidden values it recalls in place
@@ -408,7 +411,14 @@ func (s *Server) thankYou(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	allowFraming(w, sv)
-	s.render(w, r, http.StatusOK, "thankyou", surveyPage{respondent: s.respondentOf(w, r, sv), Tenant: t, Survey: sv, LogoURL: s.logoURL(t)})
+	p := surveyPage{respondent: s.respondentOf(w, r, sv), Tenant: t, Survey: sv, LogoURL: s.logoURL(t)}
+	if sealed := r.URL.Query().Get("r"); sealed != "" {
+		// What the message recalls of the answer: the respondent's own.
+		p.recalled = s.pageStates.openRecalled(t.Key, sv.Slug, sealed)
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Referrer-Policy", "no-referrer")
+	}
+	s.render(w, r, http.StatusOK, "thankyou", p)
 	return nil
 }
 
@@ -432,7 +442,7 @@ func (p surveyPage) DescriptionParagraphs() []string {
 	return paragraphs(or(p.Tr.Description, p.Survey.Description))
 }
 func (p surveyPage) ThankYouParagraphs() []string {
-	return paragraphs(or(p.Tr.ThankYou, p.Survey.ThankYou))
+	return paragraphs(survey.PipeRecalled(or(p.Tr.ThankYou, p.Survey.ThankYou), p.recalled))
 }
 
 // Lead says how many questions the survey has, on how many pages, and
