@@ -209,3 +209,30 @@ func or(a, b string) string {
 	}
 	return b
 }
+
+// Numbered is s with the references of its texts naming the questions by
+// their numbers, {{q3}}, as the designer shows them: for the pages and
+// exports that show the texts to subscribers. s itself when it recalls
+// nothing; otherwise a copy (its questions and sections new slices).
+func (s *Survey) Numbered() *Survey {
+	if !s.HasPiping() && !strings.Contains(s.ThankYou, "{{") {
+		return s
+	}
+	names := make(map[string]string, len(s.Questions))
+	for i, q := range s.Questions {
+		names[q.ID] = "q" + strconv.Itoa(i+1)
+	}
+	cp := *s
+	cp.Questions = slices.Clone(s.Questions)
+	for i := range cp.Questions {
+		q := &cp.Questions[i]
+		q.Text, q.Help = renamePipes(q.Text, names), renamePipes(q.Help, names)
+	}
+	cp.Sections = slices.Clone(s.Sections)
+	for i := range cp.Sections {
+		sc := &cp.Sections[i]
+		sc.Title, sc.Description = renamePipes(sc.Title, names), renamePipes(sc.Description, names)
+	}
+	cp.ThankYou = renamePipes(s.ThankYou, names)
+	return &cp
+}

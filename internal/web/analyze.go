@@ -210,7 +210,7 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	// Every version's questions: the hidden ones too, with their answers.
-	sv = sv.Everything(nil)
+	sv = sv.Everything(nil).Numbered()
 	base := "/" + tenant + "/surveys/" + slug + "/analyze"
 	page := analyzePage{Tenant: tenant, Survey: sv, Filter: readFilter(r, sv, base), Self: base, Role: roleOf(r)}
 	if page.Transfer, err = s.transferViewFor(r, tenant, slug); err != nil {
@@ -361,7 +361,7 @@ func questionSummary(sum *survey.SurveyAnswersSummary, id string) *survey.Questi
 func (page *analyzePage) questions(sum *survey.SurveyAnswersSummary, latest []positioned) {
 	page.Total = sum.TotalAnswers
 	// And any question the summary counts that no version has now.
-	page.Survey = page.Survey.Everything(sum)
+	page.Survey = page.Survey.Everything(sum).Numbered()
 	sv, tenant, slug := page.Survey, page.Tenant, page.Survey.Slug
 	for i, q := range sv.Questions {
 		v := newQuestionView(i+1, q, questionSummary(sum, q.ID), sum.TotalAnswers)
@@ -416,7 +416,7 @@ func (s *Server) written(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sv = sv.Everything(nil)
+	sv = sv.Everything(nil).Numbered()
 	n := 0
 	for i, q := range sv.Questions {
 		if q.ID == id {
@@ -490,6 +490,7 @@ func (s *Server) browse(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	sv = sv.Numbered() // its texts' references as {{q3}}
 	i, _ := strconv.Atoi(r.URL.Query().Get("i"))
 	page := answerPage{Tenant: tenant, Survey: sv, Index: max(i, 0), Deleted: r.URL.Query().Get("deleted") == "1", Role: roleOf(r),
 		Filter: readFilter(r, sv, "/"+tenant+"/surveys/"+slug+"/answers")}
@@ -517,6 +518,7 @@ func (s *Server) answerTable(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	sv = sv.Numbered() // its texts' references as {{q3}}
 	p, _ := strconv.Atoi(r.URL.Query().Get("page"))
 	page := answerPage{Tenant: tenant, Survey: sv, Page: max(p, 1), PageSize: answersPageSize, Role: roleOf(r), Deleted: r.URL.Query().Get("deleted") == "1",
 		Filter: readFilter(r, sv, "/"+tenant+"/surveys/"+slug+"/answers/table")}

@@ -41,7 +41,7 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 	} else if survey.ErrorCode(err) != survey.ENOTFOUND {
 		return err
 	}
-	sv = sv.Everything(counts)
+	sv = sv.Everything(counts).Numbered()
 	filter, err := filterOf(r, sv)
 	if err != nil {
 		return err

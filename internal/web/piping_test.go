@@ -117,6 +117,12 @@ func TestDesignerPiping(t *testing.T) {
 	}
 	_, _, edit = app.do(t, "GET", "/adatum/surveys/"+sv.Slug+"/edit", nil, cookie)
 	mustContain(t, "the designer after the move", edit, `value="Why, {{q2|friend}}?"`, `value="About {{q2}}"`)
+	// The results' pages and exports name them so too.
+	for _, page := range []string{"/analyze", "/answers/table", "/export.csv"} {
+		_, _, body := app.do(t, "GET", "/adatum/surveys/"+sv.Slug+page, nil, cookie)
+		mustContain(t, page, body, "Why, {{q2|friend}}?")
+		mustLack(t, page, body, "{{"+sv.Questions[1].ID)
+	}
 }
 
 // TestPipingThankYou: the thank-you page recalls the answer it follows,
