@@ -285,7 +285,12 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 	// The link's values of the survey's hidden fields, and its answers to
 	// prefill (only those the survey declares or allows: anything else in
 	// the query is ignored).
-	hidden, prefill := sv.HiddenValues(r.URL.Query()), sv.PrefillForms(r.URL.Query())
+	var hidden map[string]string
+	var prefill map[string]survey.Form
+	if len(sv.HiddenFields) > 0 || sv.Prefill {
+		q := r.URL.Query()
+		hidden, prefill = sv.HiddenValues(q), sv.PrefillForms(q)
+	}
 	if !pageCacheable(pages) || once.perRequest() || hidden != nil || prefill != nil {
 		// Each respondent sees the choices or questions of the first page
 		// in an order of their own, or their own personal link's form, or
