@@ -153,6 +153,7 @@ func newFixture(t *testing.T, st storage.Storage, tenant string, answers, perMes
 			q, _ := s.Question(qa.QuestionID)
 			rows += int64(len(k.SQLRows(q, qa)))
 		}
+		rows += int64(len(a.Hidden)) // a row per hidden value (postgres.Transfer)
 		f.rows = append(f.rows, rows)
 		batch = append(batch, a)
 		if len(batch) == perMessage || i == answers-1 {
