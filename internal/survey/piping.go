@@ -55,7 +55,7 @@ func (s *Survey) pipeHidden(ref string) (string, bool) {
 }
 
 // HasPiping reports whether a text of the survey's questions or sections
-// names an answer or a hidden field.
+// (or of their translations) names an answer or a hidden field.
 func (s *Survey) HasPiping() bool {
 	for _, q := range s.Questions {
 		if strings.Contains(q.Text, "{{") || strings.Contains(q.Help, "{{") {
@@ -65,6 +65,18 @@ func (s *Survey) HasPiping() bool {
 	for _, sc := range s.Sections {
 		if strings.Contains(sc.Title, "{{") || strings.Contains(sc.Description, "{{") {
 			return true
+		}
+	}
+	for _, t := range s.Translations {
+		for _, qt := range t.Questions {
+			if strings.Contains(qt.Text, "{{") || strings.Contains(qt.Help, "{{") {
+				return true
+			}
+		}
+		for _, st := range t.Sections {
+			if strings.Contains(st.Title, "{{") || strings.Contains(st.Description, "{{") {
+				return true
+			}
 		}
 	}
 	return false

@@ -22,7 +22,8 @@ func TestPipingPages(t *testing.T) {
 			{ID: "name", Text: "Your name?", Help: "You came from {{source|the web}}.", Type: survey.ShortText, Section: "a"},
 			{ID: "pet", Text: "Your pet?", Type: survey.MultipleChoice, PossibleAnswers: []string{"Cat", "Dog"}, Section: "a", Optional: true},
 			{ID: "why", Text: "Why a {{pet|pet}}, {{name}}?", Type: survey.SimpleText, Section: "b"},
-		}}
+		},
+		Translations: map[string]survey.Translation{"fr": {Questions: map[string]survey.QuestionText{"why": {Text: "Pourquoi un {{pet|animal}}, {{name}} ?"}}}}}
 	if err := app.surveys.Create(context.Background(), sv); err != nil {
 		t.Fatal(err)
 	}
@@ -53,6 +54,14 @@ func TestPipingPages(t *testing.T) {
 		t.Fatalf("next = %d", code)
 	}
 	mustContain(t, "page 2 without a pet or a source", page2, "Why a pet, Bo?", "<p>From somewhere.</p>")
+
+	// In French, the translation recalls the same answers.
+	token, state = formOf(t, mustGet(t, app, path+"?lang=fr"))
+	code, page2 = app.post(t, path+"?lang=fr", token, state, "next", q(0), "Cleo", q(1), "Cat")
+	if code != 200 {
+		t.Fatalf("next in French = %d", code)
+	}
+	mustContain(t, "page 2 in French", page2, "Pourquoi un Cat, Cleo ?")
 }
 
 // TestDesignerPiping: the designer shows the references of the texts by
