@@ -411,3 +411,35 @@ func TestAPIHiddenFields(t *testing.T) {
 		t.Errorf("answers filtered by a hidden field = %d %s", code, raw)
 	}
 }
+
+// TestPersonalLinkChangeKeepsHidden: a respondent who changes their
+// answer through their personal link keeps the hidden values of the
+// answer it replaces.
+func TestPersonalLinkChangeKeepsHidden(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	sv := app.publish(t, &survey.Survey{Title: "Changeable with a source", OnePer: survey.OnePerLink, MayChange: true, HiddenFields: []string{"source"},
+		Questions: []survey.Question{{Text: "Rate the talk", Type: survey.FiveStars}}})
+	app.pastCacheTTL()
+	editor := app.signedIn(t, "adatum", "ed@adatum.example")
+	k := app.makeLinks(t, sv, editor, 1)[0]
+	path := "/survey/adatum/" + sv.Slug
+	star := "q-" + sv.Questions[0].ID
+	token, state := formOf(t, mustGet(t, app, path+"?k="+k+"&source=mail"))
+	if code, _, body := app.do(t, "POST", path, url.Values{"token": {token}, "state": {state}, "k": {k}, star: {"2"}}, nil); code != 303 {
+		t.Fatalf("answer = %d\n%s", code, body)
+	}
+	app.storedOf(t, sv.Slug)
+	token, state = formOf(t, mustGet(t, app, path+"?k="+k))
+	if state == "" {
+		t.Fatal("the form to change the answer carries no state")
+	}
+	if code, _, body := app.do(t, "POST", path, url.Values{"token": {token}, "state": {state}, "k": {k}, star: {"5"}}, nil); code != 303 {
+		t.Fatalf("change = %d\n%s", code, body)
+	}
+	for _, a := range app.storedAnswers(t, sv.Slug) {
+		if a.Hidden["source"] != "mail" {
+			t.Errorf("answer %s (%v) has hidden values %q", a.ID, a.Answers, a.Hidden)
+		}
+	}
+}

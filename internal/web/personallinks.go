@@ -111,15 +111,18 @@ func (s *Server) answerOnce(w http.ResponseWriter, r *http.Request, t *survey.Te
 func (g onceGate) perRequest() bool { return g.Token != "" }
 
 // fill puts the personal link in the form, and its earlier answer when
-// its holder is changing it (if the worker has filed it yet).
-func (s *Server) fillOnce(ctx context.Context, g onceGate, p *surveyPage) {
+// its holder is changing it (if the worker has filed it yet), whose
+// hidden values it returns.
+func (s *Server) fillOnce(ctx context.Context, g onceGate, p *surveyPage) (hidden map[string]string) {
 	p.Personal, p.Changing = g.Token, g.Changing
 	if !g.Changing || s.answerGet == nil || p.Values != nil {
-		return
+		return nil
 	}
 	if a, err := s.answerGet.Get(ctx, p.Tenant.Key, p.Survey.Slug, g.Link.Answer); err == nil {
 		p.Values = survey.FormOf(p.Survey, a)
+		return p.Survey.KeepHidden(a.Hidden)
 	}
+	return nil
 }
 
 // useOnce marks the personal link used by answer id before the answer is

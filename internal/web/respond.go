@@ -297,7 +297,11 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 		// their own link's values: it is rendered for the request, never
 		// kept (the cached form below never sees the query).
 		p := surveyPage{respondent: s.respondentOf(w, r, sv), Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: s.signer.issue(t.Key, sv.Slug)}
-		s.fillOnce(r.Context(), once, &p)
+		if earlier := s.fillOnce(r.Context(), once, &p); hidden == nil {
+			// A changed answer keeps the hidden values of the one it
+			// replaces, unless its link carries its own.
+			hidden = earlier
+		}
 		if p.Values == nil && prefill != nil {
 			p.Values = prefill
 		}
