@@ -118,3 +118,40 @@ func BenchmarkPageRenderRules(b *testing.B) {
 		}
 	})
 }
+
+// benchPiping is benchRules whose second page recalls the first page's
+// answers (its section's title, a question's text and help), with
+// fallbacks.
+func benchPiping() *survey.Survey {
+	s := benchRules()
+	q := s.Questions
+	s.Sections[1].Title = "Products: {{" + q[1].ID + "|yours}}"
+	q[2].Text = "You gave us {{" + q[0].ID + "|no}} stars for {{" + q[1].ID + "}}: how likely are you to recommend it?"
+	q[2].Help = "About {{" + q[1].ID + "|it}}."
+	return s
+}
+
+// BenchmarkPageRenderPiping is BenchmarkPageRenderRules' next page with
+// piping (benchPiping), to set against three-pages-rules/next.
+func BenchmarkPageRenderPiping(b *testing.B) {
+	s, pub := newBenchServer(b, benchPiping())
+	h := s.Handler()
+	q := pub.survey.Questions
+	m := regexp.MustCompile(`name="token" value="([^"]+)"`).FindStringSubmatch(benchGet(b, h).Body.String())
+	if m == nil {
+		b.Fatal("no token")
+	}
+	body := url.Values{"token": {m[1]}, "action": {"next"}, "q-" + q[0].ID: {"4"}, "q-" + q[1].ID: {"Mobile app"}}.Encode()
+	b.Run("three-pages-piping/next", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			req := httptest.NewRequest(http.MethodPost, benchPath, strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "You gave us 4 stars for Mobile app") {
+				b.Fatalf("POST = %d\n%s", rec.Code, rec.Body)
+			}
+		}
+	})
+}
