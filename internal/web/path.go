@@ -167,7 +167,9 @@ func (p respondent) LiveHint(sv *survey.Survey, lq *liveQuestion) string {
 func (p respondent) ruleWords(sv *survey.Survey, r survey.Rule) string {
 	text := r.Question
 	if o, ok := sv.Question(r.Question); ok {
-		text = p.QText(o)
+		// (What its text recalls shows as its fallback: the hint is the
+		// same on every page.)
+		text = sv.Pipe(p.QText(o), nil, nil)
 	}
 	text = "“" + text + "”"
 	qt := p.Tr.Questions[r.Question]
