@@ -96,7 +96,7 @@ func (s *Survey) validateHiddenFields(f fieldErrors) {
 		switch {
 		case utf8.RuneCountInString(n) > MaxHiddenFieldName:
 			f.add("hiddenFields", "Keep the name of a hidden field to %d characters (%q has %d).", MaxHiddenFieldName, n, utf8.RuneCountInString(n))
-		case !ValidHiddenFieldName(n) && slices.Contains(reservedParams, n):
+		case slices.Contains(reservedParams, n):
 			f.add("hiddenFields", "%q is a name the survey's link uses itself: choose another.", n)
 		case !ValidHiddenFieldName(n):
 			f.add("hiddenFields", "The name %q is not allowed: use lower-case letters, digits, - and _, starting with a letter (and not q-… nor q and a number).", CleanLine(n))
