@@ -308,6 +308,7 @@ func (m *Main) webDeps(s *services) web.Deps {
 		Editor:      store.NewPlanGuard(s.surveys, s.tenants),
 		Reader:      s.answers,
 		Remover:     s.answers,
+		Uploads:     store.NewUploadStore(m.Storage),
 		Tokens:      store.NewTokenStore(m.Storage),
 		TenantAdmin: s.tenants,
 		Accounts:    s.users,

@@ -100,6 +100,22 @@ func UploadFamilies(q Question) []string {
 	return out
 }
 
+// TakesFiles reports whether q is answered with files (Settings.Files).
+func TakesFiles(q Question) bool {
+	k, ok := KindOf(q.Type)
+	return ok && k.Settings().Files
+}
+
+// HasUploads reports whether a question of s is answered with files.
+func (s *Survey) HasUploads() bool {
+	for _, q := range s.Questions {
+		if TakesFiles(q) {
+			return true
+		}
+	}
+	return false
+}
+
 // UploadAccepts reports whether q takes a file of MIME type t.
 func UploadAccepts(q Question, t string) bool {
 	fam := FamilyOf(t)
@@ -172,7 +188,7 @@ func (fileUpload) Type() QuestionType { return FileUpload }
 func (fileUpload) Key() string        { return "fileupload" }
 func (fileUpload) Label() string      { return "File upload" }
 func (fileUpload) Settings() Settings {
-	return Settings{Choices: true, MaxChoices: len(FileFamilies), Bounds: "files", Scale: true,
+	return Settings{Choices: true, MaxChoices: len(FileFamilies), Bounds: "files", Scale: true, Files: true,
 		ScaleName: "Largest file, in MB", ScaleTops: []int{1, 2, 5, 10, 25, 50, 100},
 		ChoicesName: "Kinds of file", ChoicesHint: "One per line among " + familyNames() + "; none takes them all"}
 }

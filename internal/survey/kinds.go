@@ -93,6 +93,10 @@ type Settings struct {
 	// what the choices are (the kinds of file an upload takes).
 	ScaleName, ChoicesName, ChoicesHint string
 	ScaleTops                           []int
+	// Files: the answers are files the server stored (UploadedFile): a
+	// respondent's own field values are never taken for them, and the
+	// page state carries them on every page (a trait of the kind).
+	Files bool
 	// Text: the answers are texts people write, which the analysis page
 	// lists besides counting their words (not a setting of a question: a
 	// trait of the kind).
