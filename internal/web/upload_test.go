@@ -2,8 +2,8 @@ package web_test
 
 import (
 	"bytes"
-	"html"
 	"context"
+	"html"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -81,7 +81,6 @@ func uploadSurvey(t testing.TB, app *testApp) *survey.Survey {
 	return sv
 }
 
-
 // uploadParts lists the part blobs of a survey's files.
 func uploadParts(t testing.TB, st storage.Storage, sv *survey.Survey) []string {
 	t.Helper()
@@ -96,7 +95,9 @@ func uploadParts(t testing.TB, st storage.Storage, sv *survey.Survey) []string {
 	return names
 }
 
-func errorsIsNotFound(err error) bool { return err != nil && strings.Contains(err.Error(), "not found") }
+func errorsIsNotFound(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "not found")
+}
 
 // TestUpload answers a survey with a file: the page is a multipart form
 // that works without JavaScript; a file sent with a problem elsewhere on
