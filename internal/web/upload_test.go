@@ -176,6 +176,16 @@ func TestUpload(t *testing.T) {
 	if code, _, _ := app.get(t, link, nil); code == 200 {
 		t.Error("a download without signing in succeeded")
 	}
+	// Another tenant's admin: refused, whatever the link.
+	if _, err := testUsers(app.st).Add(ctx, "fabrikam", "fred@fabrikam.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	_, fred := app.signIn(t, "fabrikam", "fred@fabrikam.example", "correct horse battery")
+	for _, l := range []string{link, strings.Replace(link, "/adatum/", "/fabrikam/", 1)} {
+		if code, _, body := app.get(t, l, fred); code == 200 || strings.Contains(body, "%PDF") {
+			t.Errorf("Fabrikam's member downloads %s: %d", l, code)
+		}
+	}
 	if code, _, _ := app.get(t, strings.TrimSuffix(link, "0")+"1", c); code != 404 {
 		t.Errorf("a file the answer does not have = %d, want 404", code)
 	}
