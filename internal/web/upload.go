@@ -47,6 +47,10 @@ type Uploads interface {
 // rest. Files on an earlier page of a multi-page survey are stored at that
 // page's POST the same way.
 
+// maxFilesState bounds the state of a one-page survey, which carries
+// only the files received: a description of about 1 KB per file, sealed.
+const maxFilesState = survey.MaxQuestions * survey.MaxUploadFiles * 2048
+
 // sniffLen is how much of a file's start its type is read from
 // (mimetype's own read limit).
 const sniffLen = 3072
@@ -97,9 +101,13 @@ func fileQuestion(sv *survey.Survey, name string) (survey.Question, bool) {
 // question ID.
 func (s *Server) readPageForm(w http.ResponseWriter, r *http.Request, t *survey.Tenant, sv *survey.Survey, store bool) (map[string]survey.Msg, error) {
 	limit := int64(maxAnswerBody)
-	if len(sv.Sections) > 1 || sv.HasUploads() {
+	switch {
+	case len(sv.Sections) > 1:
 		// The other pages' answers come along, sealed.
 		limit += maxSealedState
+	case sv.HasUploads():
+		// The files received, sealed.
+		limit += maxFilesState
 	}
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mt != "multipart/form-data" || !sv.HasUploads() {
@@ -128,7 +136,10 @@ func (s *Server) readPageForm(w http.ResponseWriter, r *http.Request, t *survey.
 		}
 		name := part.FormName()
 		if q, ok := fileQuestion(sv, name); ok {
-			err = u.file(q, part.FileName(), part)
+			body := &bodyReader{r: part}
+			if err = u.file(q, part.FileName(), body); err != nil && body.err == nil {
+				return nil, err // storage's
+			}
 		} else if part.FileName() == "" {
 			var b []byte
 			b, err = io.ReadAll(io.LimitReader(part, budget+1))
@@ -160,10 +171,26 @@ func formError(err error) error {
 	if errors.As(err, &tooBig) {
 		return &survey.Error{Code: survey.EINVALID, Message: "Your answers are too long to send."}
 	}
-	if survey.ErrorCode(err) == survey.EINTERNAL || errors.Is(err, context.Canceled) {
+	if errors.Is(err, context.Canceled) {
 		return err
 	}
 	return &survey.Error{Code: survey.EINVALID, Message: formUnreadable}
+}
+
+// bodyReader records the error of reading a request's body, so that a
+// failed upload is told apart: the client's (a form cut short or too
+// long: 4xx) or storage's (5xx).
+type bodyReader struct {
+	r   io.Reader
+	err error
+}
+
+func (b *bodyReader) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err != nil && err != io.EOF && b.err == nil {
+		b.err = err
+	}
+	return n, err
 }
 
 // dropFileValues removes the values a respondent sent for questions
