@@ -245,3 +245,106 @@ func TestUploadRefused(t *testing.T) {
 		t.Errorf("%d answers stored", n)
 	}
 }
+
+// TestUploadEarlierPage: a file sent on the first page of two is stored
+// at that page's POST, carried sealed to the last, and claimed by the
+// answer; Back and Next keep it without sending it again.
+func TestUploadEarlierPage(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	sv := app.publish(t, &survey.Survey{Title: "Two pages of files",
+		Sections: []survey.Section{{ID: "files", Title: "Your files"}, {ID: "last", Title: "Last words"}},
+		Questions: []survey.Question{
+			{Text: "Your CV", Type: survey.FileUpload, Section: "files", PossibleAnswers: []string{"PDF"}},
+			{Text: "Rate us", Type: survey.FiveStars, Section: "last"},
+		}})
+	app.pastCacheTTL()
+	path := "/survey/adatum/" + sv.Slug
+	q := sv.Questions
+	token := app.token(t, path)
+	code, _, body := app.postFiles(t, path, multipartForm{fields: [][2]string{{"token", token}, {"action", "next"}},
+		files: []formFile{{"q-" + q[0].ID + "-file", "cv.pdf", bytes.NewReader(pdf(100))}}})
+	_, state := formOf(t, body)
+	if code != 200 || state == "" || !strings.Contains(body, "Rate us") {
+		t.Fatalf("next page = %d\n%s", code, body)
+	}
+	// Back to the first page: the file is shown as received.
+	code, _, body = app.postFiles(t, path, multipartForm{fields: [][2]string{{"token", token}, {"state", state}, {"action", "back"}}})
+	_, state = formOf(t, body)
+	if code != 200 || !strings.Contains(body, "Received:") || !strings.Contains(body, "cv.pdf") {
+		t.Fatalf("back = %d, without the file received\n%s", code, body)
+	}
+	// Next without choosing it again, then submit.
+	code, _, body = app.postFiles(t, path, multipartForm{fields: [][2]string{{"token", token}, {"state", state}, {"action", "next"}}})
+	_, state = formOf(t, body)
+	if code != 200 {
+		t.Fatalf("next again = %d\n%s", code, body)
+	}
+	if code, _, body = app.postFiles(t, path, multipartForm{fields: [][2]string{{"token", token}, {"state", state}, {"q-" + q[1].ID, "5"}}}); code != http.StatusSeeOther {
+		t.Fatalf("submit = %d\n%s", code, body)
+	}
+	if n := app.storedOf(t, sv.Slug); n != 1 {
+		t.Fatalf("%d answers stored", n)
+	}
+	a, err := app.answers.Get(context.Background(), "adatum", sv.Slug, answerID(token))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if keys := store.Claimed(a); len(keys) != 1 || len(uploadParts(t, app.st, sv)) != 1 || !strings.HasPrefix(uploadParts(t, app.st, sv)[0], keys[0]+"/") {
+		t.Errorf("the answer claims %v; stored %v", keys, uploadParts(t, app.st, sv))
+	}
+}
+
+// TestUploadStorageFull: a tenant whose files fill its plan's storage
+// gets a clear message beside the question, and nothing is stored.
+func TestUploadStorageFull(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	sv := uploadSurvey(t, app)
+	us := store.NewUploadStore(app.st)
+	quota := int64(survey.Premium.Limits().UploadStorageMB) << 20
+	if err := us.Reserve(context.Background(), "adatum", quota-100, quota); err != nil {
+		t.Fatal(err)
+	}
+	path := "/survey/adatum/" + sv.Slug
+	code, _, body := app.postFiles(t, path, multipartForm{fields: [][2]string{{"token", app.token(t, path)}, {"q-" + sv.Questions[1].ID, "Ana"}},
+		files: []formFile{{"q-" + sv.Questions[0].ID + "-file", "cv.pdf", bytes.NewReader(pdf(10))}}})
+	if code != http.StatusUnprocessableEntity || !strings.Contains(html.UnescapeString(body), "storage is full") {
+		t.Fatalf("upload to a full storage = %d\n%s", code, body)
+	}
+	if parts := uploadParts(t, app.st, sv); len(parts) != 0 {
+		t.Errorf("stored %v", parts)
+	}
+	if used, _ := us.Usage(context.Background(), "adatum"); used != quota-100 {
+		t.Errorf("usage %d after a refusal, want %d", used, quota-100)
+	}
+}
+
+// TestUploadSurveyDeleted: deleting a survey for good deletes its files
+// and gives their bytes back.
+func TestUploadSurveyDeleted(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	sv := uploadSurvey(t, app)
+	path := "/survey/adatum/" + sv.Slug
+	q := sv.Questions
+	code, _, _ := app.postFiles(t, path, multipartForm{fields: [][2]string{{"token", app.token(t, path)}, {"q-" + q[1].ID, "Ana"}},
+		files: []formFile{{"q-" + q[0].ID + "-file", "cv.pdf", bytes.NewReader(pdf(3000))}}})
+	if code != http.StatusSeeOther {
+		t.Fatalf("answer = %d", code)
+	}
+	app.storedOf(t, sv.Slug)
+	us := store.NewUploadStore(app.st)
+	if used, _ := us.Usage(context.Background(), "adatum"); used == 0 || len(uploadParts(t, app.st, sv)) != 1 {
+		t.Fatalf("usage %d, parts %v before the deletion", used, uploadParts(t, app.st, sv))
+	}
+	if err := app.surveys.Delete(context.Background(), "adatum", sv.Slug); err != nil {
+		t.Fatal(err)
+	}
+	if parts := uploadParts(t, app.st, sv); len(parts) != 0 {
+		t.Errorf("parts left after the survey's deletion: %v", parts)
+	}
+	if used, _ := us.Usage(context.Background(), "adatum"); used != 0 {
+		t.Errorf("usage %d after the survey's deletion, want 0", used)
+	}
+}
