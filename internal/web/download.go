@@ -67,6 +67,7 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	defer rc.Close()
+	transferTime(w, f.Size)
 	h := w.Header()
 	h.Set("Content-Type", "application/octet-stream")
 	h.Set("Content-Disposition", contentDisposition(f.Name))

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/gabriel-vasile/mimetype"
 
@@ -118,7 +119,9 @@ func (s *Server) readPageForm(w http.ResponseWriter, r *http.Request, t *survey.
 		dropFileValues(sv, r.PostForm)
 		return nil, nil
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, limit+uploadBodyLimit(sv, t.Plan))
+	files := uploadBodyLimit(sv, t.Plan)
+	r.Body = http.MaxBytesReader(w, r.Body, limit+files)
+	transferTime(w, limit+files)
 	mr, err := r.MultipartReader()
 	if err != nil {
 		return nil, &survey.Error{Code: survey.EINVALID, Message: formUnreadable}
@@ -163,6 +166,23 @@ func (s *Server) readPageForm(w http.ResponseWriter, r *http.Request, t *survey.
 	}
 	r.PostForm, r.Form = u.values, u.values
 	return u.problems, nil
+}
+
+// Time for files to come and go: the server's read and write timeouts
+// (cmd/surveys: 30 s and 60 s) suit pages, not files. A request that
+// may carry or return n bytes gets the time to move them at
+// minTransferRate more, within maxTransferTime.
+const (
+	minTransferRate = 64 << 10 // bytes a second
+	maxTransferTime = 30 * time.Minute
+)
+
+// transferTime gives the request of w the time to move n bytes.
+func transferTime(w http.ResponseWriter, n int64) {
+	d := min(time.Minute+time.Duration(n/minTransferRate)*time.Second, maxTransferTime)
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(d)) // unsupported (a test's recorder): as it was
+	_ = rc.SetWriteDeadline(time.Now().Add(d))
 }
 
 // formError is the error of a form that could not be read.
