@@ -31,6 +31,7 @@ var routeActions = map[string][]survey.Role{
 	"GET /{tenant}/surveys/{slug}/answers":                               ReadResults,
 	"GET /{tenant}/surveys/{slug}/answers/table":                         ReadResults,
 	"GET /{tenant}/surveys/{slug}/answers/{answer}/files/{question}/{n}": ReadResults,
+	"GET /{tenant}/surveys/{slug}/files.zip":                             ReadResults,
 	"GET /{tenant}/surveys/{slug}/export.{format}":                       ReadResults,
 	"GET /{tenant}/surveys/{slug}/definition.json":                       ReadResults,
 	"GET /{tenant}/surveys/{slug}/translations":                          EditSurveys,

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"html"
@@ -188,6 +189,17 @@ func TestUpload(t *testing.T) {
 	}
 	if code, _, _ := app.get(t, strings.TrimSuffix(link, "0")+"1", c); code != 404 {
 		t.Errorf("a file the answer does not have = %d, want 404", code)
+	}
+	// Every file of the survey, in one zip.
+	code, h, z := app.get(t, "/adatum/surveys/"+sv.Slug+"/files.zip", c)
+	zr, err := zip.NewReader(strings.NewReader(z), int64(len(z)))
+	if code != 200 || err != nil || h.Get("Content-Type") != "application/zip" || len(zr.File) != 1 || zr.File[0].Name != id+"/q1-1-cv.pdf" {
+		t.Fatalf("files.zip = %d, %v, %q", code, err, h.Get("Content-Type"))
+	}
+	if rc, err := zr.File[0].Open(); err != nil {
+		t.Fatal(err)
+	} else if got, err := io.ReadAll(rc); err != nil || !bytes.Equal(got, content) {
+		t.Errorf("the zip's file: %d bytes, %v", len(got), err)
 	}
 	// Never on the public pages.
 	if _, _, body := app.do(t, "GET", path+"/results", nil, nil); strings.Contains(body, "cv.pdf") {
