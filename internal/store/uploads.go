@@ -107,8 +107,9 @@ var partBufs = sync.Pool{New: func() any { b := make([]byte, UploadPartSize); re
 
 // Put stores what r gives as the file key of a survey's answer, part by
 // part, and returns its size. More than limit bytes is ErrFileTooLarge,
-// and what was written of it is deleted (or left to the sweeper). The
-// answer's marker must be written first (Pending).
+// and what was written of it is deleted; the error also wraps
+// ErrPartsLeft when some of it may be left, for the sweeper. The answer's
+// marker must be written first (Pending).
 func (us *UploadStore) Put(ctx context.Context, tenant, slug, key string, r io.Reader, contentType string, limit int64) (int64, error) {
 	if !survey.ValidUploadKey(key) {
 		return 0, survey.Errorf(survey.EINVALID, "Upload key %q is not valid.", key)
@@ -121,17 +122,18 @@ func (us *UploadStore) Put(ctx context.Context, tenant, slug, key string, r io.R
 	for i := 0; ; i++ {
 		n, err := io.ReadFull(r, buf)
 		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-			us.deleteParts(context.WithoutCancel(ctx), container, key, i)
-			return 0, fmt.Errorf("store: read upload: %w", err)
+			left := us.deleteParts(context.WithoutCancel(ctx), container, key, i)
+			return 0, errors.Join(fmt.Errorf("store: read upload: %w", err), left)
 		}
 		if size+int64(n) > limit {
-			us.deleteParts(context.WithoutCancel(ctx), container, key, i)
-			return 0, ErrFileTooLarge
+			return 0, errors.Join(ErrFileTooLarge, us.deleteParts(context.WithoutCancel(ctx), container, key, i))
 		}
 		if n > 0 || i == 0 {
 			if err := us.putCreating(ctx, container, partName(key, i), buf[:n], storage.PutOptions{ContentType: contentType}); err != nil {
-				us.deleteParts(context.WithoutCancel(ctx), container, key, i)
-				return 0, mapErr(err, "Upload")
+				// This part may have been written (a reply lost): it is
+				// the sweeper's.
+				_ = us.deleteParts(context.WithoutCancel(ctx), container, key, i)
+				return 0, errors.Join(mapErr(err, "Upload"), ErrPartsLeft)
 			}
 		}
 		size += int64(n)
@@ -141,12 +143,19 @@ func (us *UploadStore) Put(ctx context.Context, tenant, slug, key string, r io.R
 	}
 }
 
+// ErrPartsLeft: a file refused or failed left parts that could not be
+// deleted; the sweeper deletes them (and gives their bytes back then).
+var ErrPartsLeft = errors.New("store: parts of the file are left for the sweeper")
+
 // deleteParts deletes the first n parts of file key, as far as it can:
-// the sweeper deletes what is left.
-func (us *UploadStore) deleteParts(ctx context.Context, container, key string, n int) {
+// ErrPartsLeft when some are left, for the sweeper.
+func (us *UploadStore) deleteParts(ctx context.Context, container, key string, n int) error {
 	for i := 0; i < n; i++ {
-		_ = us.st.DeleteBlob(ctx, container, partName(key, i), "")
+		if err := us.st.DeleteBlob(ctx, container, partName(key, i), ""); err != nil && !isNotFound(err) {
+			return ErrPartsLeft
+		}
 	}
+	return nil
 }
 
 // parts is the number of parts of a file of size bytes.
@@ -248,21 +257,28 @@ func (us *UploadStore) DeleteUnclaimed(ctx context.Context, tenant, slug, id str
 		keep[k] = true
 	}
 	container := UploadsContainer(tenant, slug)
-	var freed int64
 	var names []string
+	var sizes []int64
 	err := us.eachPart(ctx, tenant, slug, id+"/", func(it storage.BlobItem) error {
 		if !keep[it.Name[:strings.LastIndexByte(it.Name, '/')]] {
-			names = append(names, it.Name)
-			freed += it.Size
+			names, sizes = append(names, it.Name), append(sizes, it.Size)
 		}
 		return nil
 	})
 	if err != nil {
 		return 0, err
 	}
-	for _, name := range names {
-		if err := us.st.DeleteBlob(ctx, container, name, ""); err != nil && !isNotFound(err) {
-			return 0, mapErr(err, "File")
+	// Only the parts this call deleted count: of two sweepers (or a
+	// sweeper and an answer's deletion) at once, each part is given back
+	// once.
+	var freed int64
+	for i, name := range names {
+		err := us.st.DeleteBlob(ctx, container, name, "")
+		switch {
+		case err == nil:
+			freed += sizes[i]
+		case !isNotFound(err):
+			return freed, mapErr(err, "File")
 		}
 	}
 	return freed, nil

@@ -285,7 +285,11 @@ func (u *uploadRun) file(q survey.Question, filename string, part io.Reader) err
 	key := store.NewUploadKey(id)
 	size, err := u.s.uploads.Put(u.ctx, u.t.Key, u.sv.Slug, key, io.MultiReader(bytes.NewReader(head), part), typ, maxBytes)
 	if err != nil {
-		u.release(maxBytes)
+		if !errors.Is(err, store.ErrPartsLeft) {
+			// Nothing of it is stored; else the sweeper gives back what
+			// it deletes, and the rest stays taken (the safe side).
+			u.release(maxBytes)
+		}
 		if errors.Is(err, store.ErrFileTooLarge) {
 			return drop(survey.M("Please send files of at most %d MB (%q is larger).", maxBytes>>20, name))
 		}
