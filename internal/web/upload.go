@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strings"
@@ -368,7 +370,7 @@ func readFormDroppingFiles(w http.ResponseWriter, r *http.Request, limit int64) 
 			return formError(err)
 		}
 		if part.FileName() != "" || strings.HasSuffix(part.FormName(), "-file") {
-			_, err = io.Copy(io.Discard, part)
+			err = previewFile(values, part)
 		} else {
 			var b []byte
 			b, err = io.ReadAll(io.LimitReader(part, budget+1))
@@ -383,5 +385,33 @@ func readFormDroppingFiles(w http.ResponseWriter, r *http.Request, limit int64) 
 		}
 	}
 	r.PostForm, r.Form = values, values
+	return nil
+}
+
+// previewKey is the key of a preview's files, which are never stored.
+const previewKey = "0000000000000000000-000000/0000000000000000"
+
+// previewFile reads a file a preview's page sent and drops it, keeping
+// its description as its question's value (q-<ID>), so that the preview
+// checks it as an answer would be: its kind, its size.
+func previewFile(values url.Values, part *multipart.Part) error {
+	head := make([]byte, sniffLen)
+	n, err := io.ReadFull(part, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return err
+	}
+	rest, err := io.Copy(io.Discard, part)
+	if err != nil {
+		return err
+	}
+	field, ok := strings.CutSuffix(part.FormName(), "-file")
+	if n == 0 || !ok || !strings.HasPrefix(field, "q-") {
+		return nil
+	}
+	files := survey.DecodeFiles(values.Get(field))
+	typ, _, _ := strings.Cut(mimetype.Detect(head[:n]).String(), ";")
+	key := previewKey[:len(previewKey)-4] + fmt.Sprintf("%04x", len(files))
+	files = append(files, survey.UploadedFile{Name: survey.CleanFileName(part.FileName()), Size: int64(n) + rest, Type: typ, Key: key})
+	values.Set(field, survey.EncodeFiles(files))
 	return nil
 }

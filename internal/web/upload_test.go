@@ -360,3 +360,32 @@ func TestUploadSurveyDeleted(t *testing.T) {
 		t.Errorf("usage %d after the survey's deletion, want 0", used)
 	}
 }
+
+// TestUploadPreview: a preview of a survey with a required file question
+// checks the file sent as an answer would be (its kind), stores nothing,
+// and goes on to its last page with one.
+func TestUploadPreview(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	sv := uploadSurvey(t, app)
+	link := app.previewLink(t, sv.Slug)
+	q := sv.Questions
+	send := func(name string, content []byte) (int, string) {
+		code, _, page := app.do(t, "GET", link, nil, nil)
+		if code != 200 {
+			t.Fatalf("GET %s = %d", link, code)
+		}
+		code, _, body := app.postFiles(t, link, multipartForm{fields: [][2]string{{"token", tokenOf(t, page)}, {"q-" + q[1].ID, "Ana"}},
+			files: []formFile{{"q-" + q[0].ID + "-file", name, bytes.NewReader(content)}}})
+		return code, html.UnescapeString(body)
+	}
+	if code, body := send("cv.pdf", pdf(100)); code != 200 || !strings.Contains(body, "Nothing entered here is stored") {
+		t.Errorf("preview with a file = %d\n%s", code, body)
+	}
+	if code, body := send("photo.png", []byte("\x89PNG\r\n\x1a\n0000")); code != http.StatusUnprocessableEntity || !strings.Contains(body, "Please send a file of one of these kinds") {
+		t.Errorf("preview with a file of a kind not taken = %d\n%s", code, body)
+	}
+	if parts := uploadParts(t, app.st, sv); len(parts) != 0 {
+		t.Errorf("a preview stored %v", parts)
+	}
+}
