@@ -41,7 +41,7 @@ func answerFiles(tenant string, a *survey.SurveyAnswer, q survey.Question) []fil
 // type unnamed and not to be sniffed, a sandbox should a browser render
 // it anyway). The file must be one the answer names, under its own ID.
 func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request) error {
-	if s.uploads == nil {
+	if s.uploads == nil || s.remover == nil {
 		return notFound("File not found.")
 	}
 	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
