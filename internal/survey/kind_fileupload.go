@@ -193,8 +193,8 @@ func (fileUpload) Settings() Settings {
 		ChoicesName: "Kinds of file", ChoicesHint: "One per line among " + familyNames() + "; none takes them all"}
 }
 
-// normalize writes each family as FileFamilies names it, and the counts
-// canonically.
+// normalize writes each family as FileFamilies names it (all of them
+// when none is chosen), and the counts canonically.
 func (fileUpload) normalize(q *Question) {
 	fams := normalizeLines(q.PossibleAnswers)
 	for i, name := range fams {
@@ -203,6 +203,11 @@ func (fileUpload) normalize(q *Question) {
 				fams[i] = f.Name
 			}
 		}
+	}
+	if len(fams) == 0 {
+		// None chosen: all of them, said explicitly, so that a summary
+		// made from the definition counts every family in one order.
+		fams = UploadFamilies(Question{})
 	}
 	q.PossibleAnswers = fams
 	q.Min, q.Max = canonicalCount(q.Min), canonicalCount(q.Max)
@@ -306,8 +311,10 @@ func (fileUpload) answer(q Question, f Form) (string, Msg) {
 
 func (fileUpload) form(_ Question, stored string) Form { return Value(stored) }
 
+// newSummary counts the question's families, in its order (none, for a
+// summary made from an answer alone: families are added as files come).
 func (fileUpload) newSummary(q Question, qs *QuestionAnswersSummary) {
-	for _, fam := range UploadFamilies(q) {
+	for _, fam := range q.PossibleAnswers {
 		qs.Choices = append(qs.Choices, ChoiceCount{Answer: fam})
 	}
 }
@@ -388,8 +395,8 @@ func (fileUpload) Value(_ Question, qa QuestionAnswer) any {
 	return out
 }
 
-// SQLRows: one row per file, its name as the item and the text, its size
-// as the number.
+// SQLRows: one row per file, its position as the item (two files may
+// share a name), its name as the text, its size as the number.
 func (fileUpload) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 	files := DecodeFiles(qa.Answer)
 	if len(files) == 0 {
@@ -397,7 +404,7 @@ func (fileUpload) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 	}
 	rows := make([]SQLRow, len(files))
 	for i, fl := range files {
-		rows[i] = SQLRow{Item: fl.Name, Text: fl.Name, Number: strconv.FormatInt(fl.Size, 10)}
+		rows[i] = SQLRow{Item: strconv.Itoa(i + 1), Text: fl.Name, Number: strconv.FormatInt(fl.Size, 10)}
 	}
 	return rows
 }
