@@ -26,6 +26,8 @@ type Uploads interface {
 	Open(ctx context.Context, tenant, slug string, f survey.UploadedFile) (io.ReadCloser, error)
 	Reserve(ctx context.Context, tenant string, n, quota int64) error
 	Release(ctx context.Context, tenant string, n int64) error
+	// Usage is the bytes of the files a tenant keeps.
+	Usage(ctx context.Context, tenant string) (int64, error)
 }
 
 // A survey with a file upload question sends its pages as

@@ -68,6 +68,8 @@ func fileSize(n int64) string {
 		return fmt.Sprintf("%d bytes", n)
 	case n < 1<<20:
 		return fmt.Sprintf("%d KB", (n+1<<9)>>10)
+	case n < 1<<30:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
 	}
-	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
 }

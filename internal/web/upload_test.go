@@ -330,6 +330,14 @@ func TestUploadStorageFull(t *testing.T) {
 	if used, _ := us.Usage(context.Background(), "adatum"); used != quota-100 {
 		t.Errorf("usage %d after a refusal, want %d", used, quota-100)
 	}
+	// The settings page says how full it is.
+	if _, err := testUsers(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	if code, _, body := app.get(t, "/adatum/settings", c); code != 200 || !strings.Contains(body, "100.0 GB of 100.0 GB taken by the files respondents sent.") {
+		t.Errorf("settings = %d, without the storage taken", code)
+	}
 }
 
 // TestUploadSurveyDeleted: deleting a survey for good deletes its files
