@@ -242,6 +242,7 @@ type workers struct {
 	transfers *worker.Transfers
 	segments  *worker.Segments
 	webhooks  *worker.Webhooks
+	uploads   *worker.UploadSweeper
 	mail      *worker.Mail   // nil when e-mail is off
 	notify    *worker.Notify // nil when e-mail is off
 }
@@ -259,6 +260,7 @@ func (m *Main) newWorkers(s *services) (*workers, error) {
 	ws.answers = worker.New(m.Storage, worker.DefaultConfig, m.log, ws.metrics)
 	// Surveys answered before segments existed get them built.
 	ws.segments = worker.NewSegments(m.Storage, m.log)
+	ws.uploads = worker.NewUploadSweeper(m.Storage, worker.DefaultSweepConfig, m.log)
 	ws.answers.Behind = ws.segments.Need
 	ws.views = worker.NewViews(m.Storage, worker.DefaultViewsConfig, m.log)
 	ws.transfers = worker.NewTransfers(m.Storage, s.tenants, s.sqlStore, worker.DefaultTransferConfig, m.log)
@@ -308,6 +310,7 @@ func (m *Main) webDeps(s *services) web.Deps {
 		Editor:      store.NewPlanGuard(s.surveys, s.tenants),
 		Reader:      s.answers,
 		Remover:     s.answers,
+		Uploads:     store.NewUploadStore(m.Storage),
 		Tokens:      store.NewTokenStore(m.Storage),
 		TenantAdmin: s.tenants,
 		Accounts:    s.users,
@@ -371,18 +374,20 @@ func (m *Main) startViews() {
 func (m *Main) startWorkers(ws *workers, reg *metrics.Registry) {
 	wctx, cancel := context.WithCancel(context.Background())
 	m.stopWorker = cancel
-	m.workerDone = make(chan error, 7)
+	m.workerDone = make(chan error, 8)
 	reg.Register(ws.metrics.Collectors()...)
 	reg.Register(ws.views.Collectors()...)
 	reg.Register(ws.transfers.Collectors()...)
 	reg.Register(ws.segments.Collectors()...)
 	reg.Register(ws.webhooks.Collectors()...)
-	m.workers = 5
+	reg.Register(ws.uploads.Collectors()...)
+	m.workers = 6
 	go func() { m.workerDone <- ws.answers.Run(wctx) }()
 	go func() { m.workerDone <- ws.views.Run(wctx) }()
 	go func() { m.workerDone <- ws.transfers.Run(wctx) }()
 	go func() { m.workerDone <- ws.segments.Run(wctx) }()
 	go func() { m.workerDone <- ws.webhooks.Run(wctx) }()
+	go func() { m.workerDone <- ws.uploads.Run(wctx) }()
 	if ws.mail != nil {
 		reg.Register(ws.mail.Collectors()...)
 		m.workers++

@@ -5,6 +5,8 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -70,6 +72,11 @@ func TestBrowserEveryKind(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// The respondent's file.
+	ticket := filepath.Join(t.TempDir(), "ticket.pdf")
+	if err := os.WriteFile(ticket, []byte("%PDF-1.4\n% a ticket\n"+strings.Repeat("x", 5000)), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	set := func(i, field, value string) chromedp.Action {
 		return chromedp.SetValue(`#q`+i+`-`+field, value, chromedp.ByQuery)
 	}
@@ -146,6 +153,11 @@ func TestBrowserEveryKind(t *testing.T) {
 					return chromedp.SetValue(fs+`//div[@class="ranking-item"][.//label[contains(., "`+name+`")]]//select`, pos, byXPath)
 				}
 				return []chromedp.Action{item("Taste", "1"), item("Price", "2"), item("Speed", "3")}
+			}},
+		{"A photo of your ticket", survey.FileUpload,
+			func(i string) []chromedp.Action { return []chromedp.Action{keys(i, "choices", "PDF\nImages")} },
+			func(fs string) []chromedp.Action {
+				return []chromedp.Action{chromedp.SetUploadFiles(fs+`//input[@type="file"]`, []string{ticket}, byXPath)}
 			}},
 	}
 	if len(steps) != len(survey.Kinds()) {
@@ -264,6 +276,7 @@ func TestBrowserEveryKind(t *testing.T) {
 		"Rate each part of the visit [Service]": "Good",
 		"Rank these by importance [Taste]":      "1",
 		"Rank these by importance [Speed]":      "3",
+		"A photo of your ticket":                "ticket.pdf",
 	} {
 		if got, ok := cell[col]; !ok || got != want {
 			t.Errorf("CSV column %q = %q (present %v), want %q", col, got, ok, want)
@@ -290,10 +303,15 @@ func TestBrowserEveryKind(t *testing.T) {
 		"Rank these by importance":            `["Taste","Price","Speed"]`,
 		"Rate each part of the visit":         `{"Food":"Great","Service":"Good"}`,
 		"When did you visit?":                 `"2026-03-14"`,
+		"A photo of your ticket":              `[{"name":"ticket.pdf","size":5020,"type":"application/pdf"}]`,
 	} {
 		if values[q] != want {
 			t.Errorf("JSON value of %q = %s, want %s", q, values[q], want)
 		}
+	}
+	// The file itself, from the answer page's link.
+	if got := fetch("/northwindtraders/surveys/northwind-visit/answers/" + cell["answer_id"] + "/files/" + sv.Questions[12].ID + "/0"); !strings.HasPrefix(got, "%PDF-1.4\n% a ticket") || len(got) != 5020 {
+		t.Errorf("the file downloaded: %d bytes", len(got))
 	}
 	// The XLSX export: the CSV's columns, in cells typed by each kind.
 	wb, err := excelize.OpenReader(strings.NewReader(fetch("/northwindtraders/surveys/northwind-visit/export.xlsx")))

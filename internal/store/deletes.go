@@ -120,8 +120,12 @@ func (as *SurveyAnswerStore) DeleteAnswer(ctx context.Context, sv *survey.Survey
 }
 
 // DropDeleted deletes the blob of a deleted answer, if a worker filed it
-// again (its form posted again).
+// again (its form posted again), and first its files: a crash between
+// leaves the blob, and the next call deletes both.
 func (as *SurveyAnswerStore) DropDeleted(ctx context.Context, tenant, slug, id string) error {
+	if err := NewUploadStore(as.st).DeleteAnswerFiles(ctx, tenant, slug, id); err != nil {
+		return err
+	}
 	if err := as.st.DeleteBlob(ctx, AnswersContainer(tenant, slug), id, ""); err != nil && !isNotFound(err) {
 		return mapErr(err, "Answer")
 	}

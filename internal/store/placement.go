@@ -122,6 +122,9 @@ func containerTenant(container string) string {
 	if rest, ok := strings.CutPrefix(container, answersPrefix); ok {
 		return beforeDash(rest)
 	}
+	if rest, ok := strings.CutPrefix(container, uploadsPrefix); ok {
+		return beforeDash(rest)
+	}
 	return ""
 }
 

@@ -90,6 +90,8 @@ func sampleSurvey(tenant, title string) *survey.Survey {
 		{Text: "How many people in your team use Adatum?", Type: survey.Number, Optional: true, Integer: true, Min: "1", Max: "100000"},
 		{Text: "When did you start using Adatum?", Type: survey.Date, Optional: true, Min: "2000-01-01"},
 		{Text: "Your e-mail address, if you would like a reply", Type: survey.ShortText, Optional: true, Format: "email"},
+		{Text: "A screenshot or a document, if it helps", Type: survey.FileUpload, Optional: true, Max: "3",
+			PossibleAnswers: []string{"Images", "PDF", "Text and CSV"}, Help: "Only our team sees it."},
 	}
 	return s
 }

@@ -469,6 +469,9 @@ func (ss *SurveyStore) Delete(ctx context.Context, tenant, slug string) error {
 	if err := ss.answers.deleteAll(ctx, tenant, slug); err != nil {
 		return err
 	}
+	if err := NewUploadStore(ss.st).deleteAll(ctx, tenant, slug); err != nil {
+		return err
+	}
 	if err := ss.st.DeleteBlob(ctx, SummariesContainer, summaryBlob(tenant, slug), ""); err != nil && !isNotFound(err) {
 		return mapErr(err, "Survey summary")
 	}

@@ -87,6 +87,16 @@ type Settings struct {
 	Bounds string
 	// Integer, Format (short text), Scale and its end labels.
 	Integer, Format, Scale, ScaleLabels bool
+	// ScaleName and ScaleTops, when set, are what Scale means to the
+	// designer and the values offered ("Largest file, in MB"); else a
+	// scale from 1 to 2 … 10. ChoicesName and ChoicesHint, when set, say
+	// what the choices are (the kinds of file an upload takes).
+	ScaleName, ChoicesName, ChoicesHint string
+	ScaleTops                           []int
+	// Files: the answers are files the server stored (UploadedFile): a
+	// respondent's own field values are never taken for them, and the
+	// page state carries them on every page (a trait of the kind).
+	Files bool
 	// Text: the answers are texts people write, which the analysis page
 	// lists besides counting their words (not a setting of a question: a
 	// trait of the kind).
@@ -240,7 +250,7 @@ type SQLRow struct {
 
 // kinds lists every kind, in the order the designer offers them.
 var kinds = []Kind{simpleText{}, multipleChoice{}, fiveStars{}, shortText{}, numberKind{}, dateKind{}, linearScale{}, netPromoterScore{},
-	checkboxes{}, dropdown{}, matrix{}, ranking{}}
+	checkboxes{}, dropdown{}, matrix{}, ranking{}, fileUpload{}}
 
 var kindByType = func() map[QuestionType]Kind {
 	m := make(map[QuestionType]Kind, len(kinds))

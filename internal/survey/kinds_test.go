@@ -181,8 +181,14 @@ func TestKindConformance(t *testing.T) {
 				if len(rows) == 0 {
 					t.Fatalf("answer %q has no SQL row", qa.Answer)
 				}
+				items := map[string]bool{}
 				for _, row := range rows {
 					checkSQLRow(t, qa, row)
+					// The copy's key is (answer, question, item).
+					if items[row.Item] {
+						t.Fatalf("answer %q has two SQL rows of item %q", qa.Answer, row.Item)
+					}
+					items[row.Item] = true
 				}
 			}
 		})

@@ -77,6 +77,10 @@ type PlanLimits struct {
 	QuestionsPerSurvey int
 	AnswersPerSurvey   int
 	TrialDays          int
+	// UploadMB bounds a file a respondent sends, in MB (a question may
+	// allow less); UploadStorageMB bounds the tenant's stored files, all
+	// surveys together, in MB.
+	UploadMB, UploadStorageMB int
 }
 
 // Plans lists the plans a subscriber may choose, cheapest first.
@@ -86,13 +90,13 @@ var Plans = []Plan{Trial, Individual, Standard, Premium}
 func (p Plan) Limits() PlanLimits {
 	switch p {
 	case Trial:
-		return PlanLimits{ActiveSurveys: 1, QuestionsPerSurvey: 10, AnswersPerSurvey: 100, TrialDays: 30}
+		return PlanLimits{ActiveSurveys: 1, QuestionsPerSurvey: 10, AnswersPerSurvey: 100, TrialDays: 30, UploadMB: 5, UploadStorageMB: 100}
 	case Individual:
-		return PlanLimits{ActiveSurveys: 3, QuestionsPerSurvey: 20, AnswersPerSurvey: 1000}
+		return PlanLimits{ActiveSurveys: 3, QuestionsPerSurvey: 20, AnswersPerSurvey: 1000, UploadMB: 10, UploadStorageMB: 1024}
 	case Standard:
-		return PlanLimits{ActiveSurveys: 10, QuestionsPerSurvey: MaxQuestions, AnswersPerSurvey: 10000}
+		return PlanLimits{ActiveSurveys: 10, QuestionsPerSurvey: MaxQuestions, AnswersPerSurvey: 10000, UploadMB: 25, UploadStorageMB: 10 * 1024}
 	default:
-		return PlanLimits{QuestionsPerSurvey: MaxQuestions}
+		return PlanLimits{QuestionsPerSurvey: MaxQuestions, UploadMB: MaxUploadMB, UploadStorageMB: 100 * 1024}
 	}
 }
 

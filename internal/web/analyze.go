@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -575,5 +576,13 @@ const exportWindow = time.Minute
 // answerTo is the answer to question id, for the templates.
 func answerTo(a *survey.SurveyAnswer, id string) string {
 	qa, _ := a.Answer(id)
+	if k, ok := survey.KindOf(qa.Type); ok && k.Settings().Files {
+		// Files by their names (the answer page links them).
+		var names []string
+		for _, f := range survey.DecodeFiles(qa.Answer) {
+			names = append(names, f.Name)
+		}
+		return strings.Join(names, "; ")
+	}
 	return qa.Answer
 }

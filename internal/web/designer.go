@@ -279,6 +279,8 @@ func boundLabels(bounds string) [2]string {
 		return [2]string{"Earliest", "Latest"}
 	case "selections":
 		return [2]string{"Fewest selections", "Most selections"}
+	case "files":
+		return [2]string{"Fewest files", "Most files (1 when empty)"}
 	}
 	return [2]string{"Lowest", "Highest"}
 }
@@ -287,7 +289,12 @@ func boundLabels(bounds string) [2]string {
 var designerFormats = []struct{ Value, Label string }{{"", "Free text"}, {"email", "E-mail address"}, {"url", "Web address"}}
 
 // ScaleTops are the tops a scale may have.
-func (designerQuestion) ScaleTops() []int { return []int{2, 3, 4, 5, 6, 7, 8, 9, 10} }
+func (q designerQuestion) ScaleTops() []int {
+	if q.Settings.ScaleTops != nil {
+		return q.Settings.ScaleTops
+	}
+	return []int{2, 3, 4, 5, 6, 7, 8, 9, 10}
+}
 
 // Formats lists the formats of a short text.
 func (designerQuestion) Formats() []struct{ Value, Label string } { return designerFormats }

@@ -130,10 +130,13 @@ func (s *Server) renderPageOn(w http.ResponseWriter, r *http.Request, status int
 		p.pipeAnswers, p.pipeHidden = p.Survey.DropHidden(p.Survey.GivenWith(st.Values, st.Hidden)), st.Hidden
 	}
 	pageView(&p, pages, rt, st.Page, p.Token)
-	if len(pages) > 1 || st.Resume != "" || len(st.Hidden) > 0 {
+	if len(pages) > 1 || st.Resume != "" || len(st.Hidden) > 0 || hasFiles(p.Survey, st.Values) {
 		other := map[string]survey.Form{}
 		for id, f := range st.Values {
-			if !slices.ContainsFunc(p.Shown[0].Questions, func(q survey.Question) bool { return q.ID == id }) && len(f) > 0 {
+			// Files received ride in the state on their own page too: a
+			// file input cannot show them again.
+			q, _ := p.Survey.Question(id)
+			if (survey.TakesFiles(q) || !slices.ContainsFunc(p.Shown[0].Questions, func(q survey.Question) bool { return q.ID == id })) && len(f) > 0 {
 				other[id] = f
 			}
 		}
@@ -242,7 +245,8 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil || sv == nil {
 		return err
 	}
-	if err := parsePage(w, r, sv); err != nil {
+	fileProblems, err := s.readPageForm(w, r, t, sv, true)
+	if err != nil {
 		return err
 	}
 	// One answer per browser or personal link (personallinks.go):
@@ -260,6 +264,17 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	id, ok := s.signer.check(t.Key, sv.Slug, token)
 	if !ok {
 		tn.page.Token, tn.page.Message = s.signer.issue(t.Key, sv.Slug), page.T(formExpired)
+		return s.renderPageOn(w, r, http.StatusUnprocessableEntity, tn.page, tn.pages, tn.st, tn.rt)
+	}
+	// Files stored under another ID (a renewed token) are not this
+	// answer's: they are asked for again.
+	ownFiles(sv, tn.st.Values, id)
+	if len(fileProblems) > 0 && (tn.action == actionNext || tn.action == actionSubmit) {
+		// A file refused: the page again, the files received kept.
+		tn.page.Errors = map[string]string{}
+		for qid, m := range fileProblems {
+			tn.page.Errors[qid] = tn.page.L.Msg(m)
+		}
 		return s.renderPageOn(w, r, http.StatusUnprocessableEntity, tn.page, tn.pages, tn.st, tn.rt)
 	}
 	a, err := s.turn(w, r, &tn)
@@ -376,7 +391,7 @@ func (s *Server) pathProbe(w http.ResponseWriter, r *http.Request) error {
 	if err != nil || sv == nil {
 		return err
 	}
-	if err := parsePage(w, r, sv); err != nil {
+	if _, err := s.readPageForm(w, r, t, sv, false); err != nil {
 		return err
 	}
 	return s.writePath(w, r, surveyPage{respondent: s.respondentOf(w, r, sv), Tenant: t, Survey: sv, Token: r.PostForm.Get("token")})
@@ -401,25 +416,6 @@ func (s *Server) writePath(w http.ResponseWriter, r *http.Request, page surveyPa
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	return json.NewEncoder(w).Encode(reply)
-}
-
-// parsePage reads the form of a page of sv's answers, within its bounds.
-func parsePage(w http.ResponseWriter, r *http.Request, sv *survey.Survey) error {
-	limit := int64(maxAnswerBody)
-	if len(sv.Sections) > 1 || len(sv.HiddenFields) > 0 {
-		// The other pages' answers (or the hidden fields' values) come
-		// along, sealed.
-		limit += maxSealedState
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, limit)
-	if err := r.ParseForm(); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return &survey.Error{Code: survey.EINVALID, Message: "Your answers are too long to send."}
-		}
-		return &survey.Error{Code: survey.EINVALID, Message: formUnreadable}
-	}
-	return nil
 }
 
 // formUnreadable says a page's form could not be read.

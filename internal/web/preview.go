@@ -228,9 +228,8 @@ func previewToken() string { return "preview-" + rand.Text() }
 // it carries one, within bounds) and the survey it previews.
 func (s *Server) readPreview(w http.ResponseWriter, r *http.Request) (link string, t *survey.Tenant, sv *survey.Survey, def string, err error) {
 	link = chi.URLParam(r, "link")
-	r.Body = http.MaxBytesReader(w, r.Body, maxPreviewDef+maxAnswerBody+maxSealedState)
-	if err := r.ParseForm(); err != nil {
-		return "", nil, nil, "", &survey.Error{Code: survey.EINVALID, Message: formUnreadable}
+	if err := readFormDroppingFiles(w, r, maxPreviewDef+maxAnswerBody+maxSealedState); err != nil {
+		return "", nil, nil, "", err
 	}
 	t, sv, def, err = s.previewSurvey(w, r, link)
 	return link, t, sv, def, err

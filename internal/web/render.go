@@ -59,7 +59,7 @@ func newViews() (*views, error) {
 	if err != nil {
 		return nil, fmt.Errorf("web: hash assets: %w", err)
 	}
-	funcs := template.FuncMap{"asset": v.assetURL, "inc": inc, "answerTo": answerTo, "dec": func(i int) int { return i - 1 },
+	funcs := template.FuncMap{"asset": v.assetURL, "inc": inc, "answerTo": answerTo, "answerFiles": answerFiles, "dec": func(i int) int { return i - 1 },
 		"homeList": homeListOf,
 		"plural":   pluralCount, "noun": pluralNoun, "surveyNav": surveyNav, "eventLabel": eventLabel, "shortDuration": shortDuration,
 		"kindInput": v.kindInput, "kindChart": v.kindChart, "languages": i18n.Languages}

@@ -91,6 +91,7 @@ func newTestAppOn(t testing.TB, st storage.Storage, opts ...func(*web.Deps)) *te
 		Editor:      store.NewPlanGuard(surveys, tenants),
 		Reader:      answers,
 		Remover:     answers,
+		Uploads:     store.NewUploadStore(st),
 		Tokens:      store.NewTokenStore(st),
 		TenantAdmin: tenants,
 		Accounts:    testUsers(st),

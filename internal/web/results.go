@@ -92,11 +92,12 @@ func (s *Server) publicResults(w http.ResponseWriter, r *http.Request) error {
 	return err
 }
 
-// writtenKind reports whether q's answers are texts people write (a
-// kind with Settings().Text): such a question has no public chart.
+// writtenKind reports whether q's answers are texts people write or
+// files they send (a kind with Settings().Text or Files): such a
+// question has no public chart.
 func writtenKind(q survey.Question) bool {
 	k, ok := survey.KindOf(q.Type)
-	return !ok || k.Settings().Text
+	return !ok || k.Settings().Text || k.Settings().Files
 }
 
 // publicView is v without anything a respondent wrote: no words (of

@@ -129,6 +129,9 @@ type Deps struct {
 	// Resume keeps the progress respondents of multi-page surveys save to
 	// finish later; nil offers no saving.
 	Resume ResumeStore
+	// Uploads keeps the files respondents send to file upload questions
+	// (upload.go); nil: such questions take no file.
+	Uploads Uploads
 
 	// Notifications keeps the members' e-mail choices (the survey's
 	// notifications page, the account's failure alerts, unsubscribe
@@ -190,6 +193,7 @@ type Server struct {
 	// (pagestate.go); resume keeps saved progress (nil: none).
 	pageStates *pageSealer
 	resume     ResumeStore
+	uploads    Uploads
 	// previews sign preview links and seal unsaved previews (preview.go).
 	previews *previewLinks
 	// signInThrottle counts sign-ins per client address.
@@ -278,7 +282,7 @@ func New(d Deps) (*Server, error) {
 	}
 	s.limit = s.newLimiters(d.Limits)
 	s.signer = newFormSigner(d.FormKey, d.Clock)
-	s.pageStates, s.resume = newPageSealer(s.signer.key), d.Resume
+	s.pageStates, s.resume, s.uploads = newPageSealer(s.signer.key), d.Resume, d.Uploads
 	s.previews = newPreviewLinks(s.signer.key)
 	return s, nil
 }

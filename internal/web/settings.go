@@ -40,6 +40,9 @@ type settingsPage struct {
 	// DisabledWebhooks counts the webhook endpoints disabled after
 	// failing, for the banner.
 	DisabledWebhooks int
+	// Files says how much of the plan's storage the files respondents
+	// sent take ("" when unknown).
+	Files string
 }
 
 func (s *Server) settingsPageFor(t *survey.Tenant) settingsPage {
@@ -56,6 +59,11 @@ func (s *Server) showSettings(w http.ResponseWriter, r *http.Request) error {
 	page := s.settingsPageFor(t)
 	page.Saved = r.URL.Query().Get("saved") == "1"
 	page.DisabledWebhooks = s.disabledWebhooks(r.Context(), t.Key)
+	if s.uploads != nil {
+		if used, err := s.uploads.Usage(r.Context(), t.Key); err == nil {
+			page.Files = fileSize(used) + " of " + fileSize(int64(t.Plan.Limits().UploadStorageMB)<<20) + " taken by the files respondents sent."
+		}
+	}
 	s.render(w, r, http.StatusOK, "settings", page)
 	return nil
 }

@@ -30,6 +30,7 @@ var examples = map[survey.QuestionType]example{
 	survey.Dropdown:         dropdown,
 	survey.Matrix:           matrix,
 	survey.Ranking:          ranking,
+	survey.FileUpload:       fileUpload,
 }
 
 func simpleText() (survey.Question, func(*rand.Rand) survey.Form) {
@@ -165,5 +166,23 @@ func ranking() (survey.Question, func(*rand.Rand) survey.Form) {
 			f["0"][0] = " 0" + f["0"][0]
 		}
 		return f
+	}
+}
+
+func fileUpload() (survey.Question, func(*rand.Rand) survey.Form) {
+	q := survey.Question{Text: "Your CV and a photo, if you like", Type: survey.FileUpload,
+		PossibleAnswers: []string{"pdf", " Images", "Office documents", ""}, Max: "03", Scale: 5}
+	types := []string{"application/pdf", "image/png", "image/jpeg; charset=binary", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"}
+	names := []string{"cv.pdf", "C:\\Users\\ana\\photo.png", "../../me.jpg", "Lettre de motivation été.docx", " .hidden"}
+	return q, func(r *rand.Rand) survey.Form {
+		// One to three files, as the server describes them after storing
+		// them: the answer's ID, and random keys.
+		id := fmt.Sprintf("%019d-%06x", 638000000000000000+r.Int64N(1e15), r.IntN(1<<24))
+		var files []survey.UploadedFile
+		for n := 1 + r.IntN(3); n > 0; n-- {
+			files = append(files, survey.UploadedFile{Name: names[r.IntN(len(names))], Size: r.Int64N(5 << 20),
+				Type: types[r.IntN(len(types))], Key: fmt.Sprintf("%s/%016x", id, r.Uint64())})
+		}
+		return survey.Value(survey.EncodeFiles(files))
 	}
 }
