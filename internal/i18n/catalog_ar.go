@@ -175,4 +175,7 @@ var ar = map[string]string{
 	"This survey cannot be saved to finish later.":                    "لا يمكن حفظ هذا الاستبيان لإكماله لاحقًا.",
 	"Something went wrong on our side. Please try again in a moment.": "حدث خطأ من جهتنا. يُرجى المحاولة مرة أخرى بعد قليل.",
 	"Back to the home page":                                           "العودة إلى الصفحة الرئيسية",
+	"Yes":                                                             "نعم",
+	"No":                                                              "لا",
+	"Please answer yes or no.":                                        "يُرجى الإجابة بنعم أو لا.",
 }

@@ -175,4 +175,7 @@ var de = map[string]string{
 	"This survey cannot be saved to finish later.":                    "Diese Umfrage kann nicht gespeichert und später beendet werden.",
 	"Something went wrong on our side. Please try again in a moment.": "Bei uns ist etwas schiefgegangen. Bitte versuchen Sie es gleich noch einmal.",
 	"Back to the home page":                                           "Zurück zur Startseite",
+	"Yes":                                                             "Ja",
+	"No":                                                              "Nein",
+	"Please answer yes or no.":                                        "Bitte antworten Sie mit Ja oder Nein.",
 }

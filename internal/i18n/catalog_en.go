@@ -179,4 +179,8 @@ var Keys = []string{
 	"This survey cannot be saved to finish later.",
 	"Something went wrong on our side. Please try again in a moment.",
 	"Back to the home page",
+	// Yes/No, consent, slider and contact questions.
+	"Yes",
+	"No",
+	"Please answer yes or no.",
 }

@@ -175,4 +175,7 @@ var es = map[string]string{
 	"This survey cannot be saved to finish later.":                    "Esta encuesta no se puede guardar para terminarla más tarde.",
 	"Something went wrong on our side. Please try again in a moment.": "Algo salió mal por nuestra parte. Vuelva a intentarlo en un momento.",
 	"Back to the home page":                                           "Volver a la página de inicio",
+	"Yes":                                                             "Sí",
+	"No":                                                              "No",
+	"Please answer yes or no.":                                        "Responda sí o no.",
 }

@@ -175,4 +175,7 @@ var fr = map[string]string{
 	"This survey cannot be saved to finish later.":                    "Ce questionnaire ne peut pas être enregistré pour être terminé plus tard.",
 	"Something went wrong on our side. Please try again in a moment.": "Un problème est survenu de notre côté. Veuillez réessayer dans un instant.",
 	"Back to the home page":                                           "Retour à l’accueil",
+	"Yes":                                                             "Oui",
+	"No":                                                              "Non",
+	"Please answer yes or no.":                                        "Veuillez répondre par oui ou par non.",
 }

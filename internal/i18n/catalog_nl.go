@@ -175,4 +175,7 @@ var nl = map[string]string{
 	"This survey cannot be saved to finish later.":                    "Deze enquête kan niet worden bewaard om later af te maken.",
 	"Something went wrong on our side. Please try again in a moment.": "Er ging bij ons iets mis. Probeer het zo dadelijk opnieuw.",
 	"Back to the home page":                                           "Terug naar de startpagina",
+	"Yes":                                                             "Ja",
+	"No":                                                              "Nee",
+	"Please answer yes or no.":                                        "Antwoord met ja of nee.",
 }

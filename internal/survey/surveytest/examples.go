@@ -30,6 +30,7 @@ var examples = map[survey.QuestionType]example{
 	survey.Dropdown:         dropdown,
 	survey.Matrix:           matrix,
 	survey.Ranking:          ranking,
+	survey.YesNo:            yesNo,
 }
 
 func simpleText() (survey.Question, func(*rand.Rand) survey.Form) {
@@ -165,5 +166,12 @@ func ranking() (survey.Question, func(*rand.Rand) survey.Form) {
 			f["0"][0] = " 0" + f["0"][0]
 		}
 		return f
+	}
+}
+
+func yesNo() (survey.Question, func(*rand.Rand) survey.Form) {
+	q := survey.Question{Text: "Would you buy from us again?", Type: survey.YesNo}
+	return q, func(r *rand.Rand) survey.Form {
+		return survey.Value([]string{"Yes", "No", " yes", "NO", "Yes"}[r.IntN(5)])
 	}
 }
