@@ -96,6 +96,8 @@ type jsonQuestion struct {
 	Scale           int                 `json:"scale,omitempty"`
 	LowLabel        string              `json:"lowLabel,omitempty"`
 	HighLabel       string              `json:"highLabel,omitempty"`
+	// Statement is a consent question's statement.
+	Statement string `json:"statement,omitempty"`
 	// ShowIf shows the question only when it holds for the answers to
 	// earlier questions.
 	ShowIf *survey.Condition `json:"showIf,omitempty"`
@@ -149,13 +151,13 @@ func (b jsonBound) MarshalJSON() ([]byte, error) {
 func (q jsonQuestion) question() survey.Question {
 	return survey.Question{ID: q.ID, ShowIf: q.ShowIf, Text: q.Text, Type: q.Type, Section: q.Section, Help: q.Help, Optional: q.Optional, PossibleAnswers: q.PossibleAnswers, Rows: q.Rows,
 		Other: q.Other, Shuffle: q.Shuffle, Min: string(q.Min), Max: string(q.Max), Integer: q.Integer, Format: q.Format, Scale: q.Scale,
-		LowLabel: q.LowLabel, HighLabel: q.HighLabel, InResults: q.InResults}
+		LowLabel: q.LowLabel, HighLabel: q.HighLabel, Statement: q.Statement, InResults: q.InResults}
 }
 
 func jsonQuestionOf(q survey.Question) jsonQuestion {
 	return jsonQuestion{ID: q.ID, ShowIf: q.ShowIf, Text: q.Text, Type: q.Type, Section: q.Section, Help: q.Help, Optional: q.Optional, PossibleAnswers: q.PossibleAnswers, Rows: q.Rows,
 		Other: q.Other, Shuffle: q.Shuffle, Min: jsonBound(q.Min), Max: jsonBound(q.Max), Integer: q.Integer, Format: q.Format, Scale: q.Scale,
-		LowLabel: q.LowLabel, HighLabel: q.HighLabel, Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows, InResults: q.InResults}
+		LowLabel: q.LowLabel, HighLabel: q.HighLabel, Statement: q.Statement, Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows, InResults: q.InResults}
 }
 
 func toJSON(sv *survey.Survey) jsonSurvey {

@@ -178,4 +178,6 @@ var ar = map[string]string{
 	"Yes":                                                             "نعم",
 	"No":                                                              "لا",
 	"Please answer yes or no.":                                        "يُرجى الإجابة بنعم أو لا.",
+	"Please tick the box to give your consent.":                       "يُرجى تحديد المربع لإعطاء موافقتك.",
+	"To give your consent, tick the box; to decline, leave it empty.": "لإعطاء موافقتك حدّد المربع، وللرفض اتركه فارغًا.",
 }

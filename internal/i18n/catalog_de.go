@@ -178,4 +178,6 @@ var de = map[string]string{
 	"Yes":                                                             "Ja",
 	"No":                                                              "Nein",
 	"Please answer yes or no.":                                        "Bitte antworten Sie mit Ja oder Nein.",
+	"Please tick the box to give your consent.":                       "Bitte kreuzen Sie das Kästchen an, um Ihre Einwilligung zu geben.",
+	"To give your consent, tick the box; to decline, leave it empty.": "Um einzuwilligen, kreuzen Sie das Kästchen an; um abzulehnen, lassen Sie es leer.",
 }

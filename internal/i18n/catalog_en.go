@@ -183,4 +183,6 @@ var Keys = []string{
 	"Yes",
 	"No",
 	"Please answer yes or no.",
+	"Please tick the box to give your consent.",
+	"To give your consent, tick the box; to decline, leave it empty.",
 }

@@ -178,4 +178,6 @@ var es = map[string]string{
 	"Yes":                                                             "Sí",
 	"No":                                                              "No",
 	"Please answer yes or no.":                                        "Responda sí o no.",
+	"Please tick the box to give your consent.":                       "Marque la casilla para dar su consentimiento.",
+	"To give your consent, tick the box; to decline, leave it empty.": "Para dar su consentimiento, marque la casilla; para rechazarlo, déjela vacía.",
 }

@@ -178,4 +178,6 @@ var fr = map[string]string{
 	"Yes":                                                             "Oui",
 	"No":                                                              "Non",
 	"Please answer yes or no.":                                        "Veuillez répondre par oui ou par non.",
+	"Please tick the box to give your consent.":                       "Veuillez cocher la case pour donner votre consentement.",
+	"To give your consent, tick the box; to decline, leave it empty.": "Pour donner votre consentement, cochez la case ; pour refuser, laissez-la vide.",
 }

@@ -178,4 +178,6 @@ var nl = map[string]string{
 	"Yes":                                                             "Ja",
 	"No":                                                              "Nee",
 	"Please answer yes or no.":                                        "Antwoord met ja of nee.",
+	"Please tick the box to give your consent.":                       "Vink het vakje aan om uw toestemming te geven.",
+	"To give your consent, tick the box; to decline, leave it empty.": "Vink het vakje aan om toestemming te geven; laat het leeg om te weigeren.",
 }

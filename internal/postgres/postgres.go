@@ -377,6 +377,9 @@ func questionSettings(q survey.Question) string {
 	if q.Scale != 0 {
 		set["scale"] = q.Scale
 	}
+	if q.Statement != "" {
+		set["statement"] = survey.CleanText(q.Statement)
+	}
 	b, _ := json.Marshal(set)
 	return string(b)
 }

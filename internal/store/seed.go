@@ -90,6 +90,9 @@ func sampleSurvey(tenant, title string) *survey.Survey {
 		{Text: "How many people in your team use Adatum?", Type: survey.Number, Optional: true, Integer: true, Min: "1", Max: "100000"},
 		{Text: "When did you start using Adatum?", Type: survey.Date, Optional: true, Min: "2000-01-01"},
 		{Text: "Your e-mail address, if you would like a reply", Type: survey.ShortText, Optional: true, Format: "email"},
+		{Text: "Would you choose Adatum again?", Type: survey.YesNo, Optional: true},
+		{Text: "May we follow up?", Type: survey.Consent, Optional: true,
+			Statement: "Adatum may contact me about my answers, once, within the next three months."},
 	}
 	return s
 }

@@ -87,6 +87,8 @@ type Settings struct {
 	Bounds string
 	// Integer, Format (short text), Scale and its end labels.
 	Integer, Format, Scale, ScaleLabels bool
+	// Statement: the text a consent question asks to agree to.
+	Statement bool
 	// Text: the answers are texts people write, which the analysis page
 	// lists besides counting their words (not a setting of a question: a
 	// trait of the kind).
@@ -124,6 +126,10 @@ func normalizeSettings(q *Question, s Settings) {
 		q.LowLabel, q.HighLabel = "", ""
 	}
 	q.LowLabel, q.HighLabel = strings.TrimSpace(CleanLine(q.LowLabel)), strings.TrimSpace(CleanLine(q.HighLabel))
+	if !s.Statement {
+		q.Statement = ""
+	}
+	q.Statement = strings.TrimSpace(CleanText(strings.ReplaceAll(q.Statement, "\r\n", "\n")))
 }
 
 // Form is what a respondent's browser sent for one question, by the field's
@@ -240,7 +246,7 @@ type SQLRow struct {
 
 // kinds lists every kind, in the order the designer offers them.
 var kinds = []Kind{simpleText{}, multipleChoice{}, fiveStars{}, shortText{}, numberKind{}, dateKind{}, linearScale{}, netPromoterScore{},
-	checkboxes{}, dropdown{}, matrix{}, ranking{}, yesNo{}}
+	checkboxes{}, dropdown{}, matrix{}, ranking{}, yesNo{}, consent{}}
 
 var kindByType = func() map[QuestionType]Kind {
 	m := make(map[QuestionType]Kind, len(kinds))

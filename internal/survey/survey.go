@@ -173,6 +173,9 @@ type Question struct {
 	Scale int
 	// LowLabel and HighLabel name the ends of a scale.
 	LowLabel, HighLabel string
+	// Statement is what a consent question's respondent agrees to by
+	// ticking its box (lines of text).
+	Statement string
 
 	// Hidden questions are not shown to respondents: a question of a
 	// published survey that has answers is hidden rather than deleted, so

@@ -58,6 +58,8 @@ type QuestionText struct {
 	Rows      map[string]string `json:"rows,omitempty"`
 	LowLabel  string            `json:"lowLabel,omitempty"`
 	HighLabel string            `json:"highLabel,omitempty"`
+	// Statement is a consent question's statement.
+	Statement string `json:"statement,omitempty"`
 }
 
 // Lang is the language of the survey's own texts ("en" when unset).
@@ -142,9 +144,12 @@ func (s *Survey) normalizeTranslations() {
 			if q.HighLabel == "" {
 				c.HighLabel = ""
 			}
+			if q.Statement != "" {
+				c.Statement = text(qt.Statement)
+			}
 			c.Choices = keptLines(qt.Choices, q.PossibleAnswers, line)
 			c.Rows = keptLines(qt.Rows, q.Rows, line)
-			if c.Text != "" || c.Help != "" || c.LowLabel != "" || c.HighLabel != "" || c.Choices != nil || c.Rows != nil {
+			if c.Text != "" || c.Help != "" || c.LowLabel != "" || c.HighLabel != "" || c.Statement != "" || c.Choices != nil || c.Rows != nil {
 				if n.Questions == nil {
 					n.Questions = map[string]QuestionText{}
 				}
@@ -207,7 +212,7 @@ func (t Translation) length() int {
 		n += utf8.RuneCountInString(st.Title) + utf8.RuneCountInString(st.Description)
 	}
 	for _, qt := range t.Questions {
-		n += utf8.RuneCountInString(qt.Text) + utf8.RuneCountInString(qt.Help) + utf8.RuneCountInString(qt.LowLabel) + utf8.RuneCountInString(qt.HighLabel)
+		n += utf8.RuneCountInString(qt.Text) + utf8.RuneCountInString(qt.Help) + utf8.RuneCountInString(qt.LowLabel) + utf8.RuneCountInString(qt.HighLabel) + utf8.RuneCountInString(qt.Statement)
 		for _, v := range qt.Choices {
 			n += utf8.RuneCountInString(v)
 		}
@@ -223,7 +228,7 @@ func (t Translation) length() int {
 // and that no two choices or rows of a question read the same. The
 // problems are keyed "title", "description", "thankYou",
 // "sections.<ID>.title", ".description", "questions.<ID>.text", ".help",
-// ".lowLabel", ".highLabel", "questions.<ID>.choices.<N>" and
+// ".lowLabel", ".highLabel", ".statement", "questions.<ID>.choices.<N>" and
 // "questions.<ID>.rows.<N>" (N: the choice's or row's place, from 0).
 func (s *Survey) TranslationProblems(t Translation) map[string]string {
 	f := fieldErrors{}
@@ -260,6 +265,7 @@ func (s *Survey) TranslationProblems(t Translation) map[string]string {
 		checkLine(key+".help", qt.Help, MaxHelpLength)
 		checkLine(key+".lowLabel", qt.LowLabel, MaxScaleLabelSize)
 		checkLine(key+".highLabel", qt.HighLabel, MaxScaleLabelSize)
+		checkText(key+".statement", qt.Statement, MaxStatementLength)
 		for _, l := range []struct {
 			key       string
 			originals []string

@@ -288,6 +288,9 @@ func (d kindInputData) RowLabel(r string) string { return d.words.QT.Row(r) }
 func (d kindInputData) LowLabel() string  { return or(d.words.QT.LowLabel, d.Question.LowLabel) }
 func (d kindInputData) HighLabel() string { return or(d.words.QT.HighLabel, d.Question.HighLabel) }
 
+// Statement is a consent question's statement as the respondent reads it.
+func (d kindInputData) Statement() string { return or(d.words.QT.Statement, d.Question.Statement) }
+
 // kindChart is the chart of a question on the analysis page: the partial
 // kinds/<key>.chart.html, given the question's view.
 func (v *views) kindChart(q questionView) (template.HTML, error) {

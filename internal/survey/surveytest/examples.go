@@ -31,6 +31,7 @@ var examples = map[survey.QuestionType]example{
 	survey.Matrix:           matrix,
 	survey.Ranking:          ranking,
 	survey.YesNo:            yesNo,
+	survey.Consent:          consent,
 }
 
 func simpleText() (survey.Question, func(*rand.Rand) survey.Form) {
@@ -173,5 +174,13 @@ func yesNo() (survey.Question, func(*rand.Rand) survey.Form) {
 	q := survey.Question{Text: "Would you buy from us again?", Type: survey.YesNo}
 	return q, func(r *rand.Rand) survey.Form {
 		return survey.Value([]string{"Yes", "No", " yes", "NO", "Yes"}[r.IntN(5)])
+	}
+}
+
+func consent() (survey.Question, func(*rand.Rand) survey.Form) {
+	q := survey.Question{Text: "Your consent", Type: survey.Consent,
+		Statement: " I agree that Adatum keeps my answers for a year\r\nto improve its shops. "}
+	return q, func(r *rand.Rand) survey.Form {
+		return survey.Value([]string{"accepted", " accepted", "Accepted", "true"}[r.IntN(4)])
 	}
 }

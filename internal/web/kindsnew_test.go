@@ -1,0 +1,201 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// oneQuestionForm is the designer's form of a survey of one question of
+// kind typ, with fields kv ("q.0.<name>", value) added.
+func oneQuestionForm(typ survey.QuestionType, kv ...string) url.Values {
+	v := url.Values{"title": {"New kinds"}, "n": {"1"}, "q.0.text": {"The question"}, "q.0.type": {string(typ)}, "action": {"save"}}
+	return with(v, kv...)
+}
+
+// TestNewKindsDesigner: the settings of the yes/no, consent, slider and
+// contact kinds and of a short text's pattern are saved from the designer
+// (and saved again as the designer shows them), and a bad one is refused
+// with a 422 whose message is beside its control.
+func TestNewKindsDesigner(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	ctx := context.Background()
+	cookie := app.signedIn(t, "adatum", "ana@adatum.example")
+
+	saved := []struct {
+		name  string
+		form  url.Values
+		check func(t *testing.T, q survey.Question)
+		shown []string
+	}{
+		{"yes or no", oneQuestionForm(survey.YesNo), func(t *testing.T, q survey.Question) {
+			if q.Type != survey.YesNo {
+				t.Errorf("saved %+v", q)
+			}
+		}, []string{`<option value="YesNo" selected>Yes or no</option>`}},
+		{"consent", oneQuestionForm(survey.Consent, "q.0.statement", " I agree to be contacted\r\nabout my answers. "), func(t *testing.T, q survey.Question) {
+			if q.Statement != "I agree to be contacted\nabout my answers." || q.Optional {
+				t.Errorf("saved %+v", q)
+			}
+		}, []string{`<textarea id="q0-statement" name="q.0.statement"`, "I agree to be contacted\nabout my answers.</textarea>"}},
+	}
+	for _, tc := range saved {
+		t.Run(tc.name, func(t *testing.T) {
+			code, h, body := app.do(t, "POST", "/adatum/surveys/new", tc.form, cookie)
+			if code != http.StatusSeeOther {
+				t.Fatalf("save = %d\n%s", code, problems(body))
+			}
+			slug := strings.TrimSuffix(strings.TrimPrefix(h.Get("Location"), "/adatum/surveys/"), "/edit")
+			sv, err := app.surveys.Get(ctx, "adatum", slug)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, sv.Questions[0])
+			_, _, body = app.do(t, "GET", "/adatum/surveys/"+slug+"/edit", nil, cookie)
+			mustContain(t, "shown", body, tc.shown...)
+			again := designerFormOf(t, body)
+			again.Set("action", "save")
+			if code, _, body := app.do(t, "POST", "/adatum/surveys/"+slug+"/edit", again, cookie); code != http.StatusSeeOther {
+				t.Fatalf("save again = %d\n%s", code, problems(body))
+			}
+			sv2, _ := app.surveys.Get(ctx, "adatum", slug)
+			tc.check(t, sv2.Questions[0])
+		})
+	}
+
+	refused := []struct {
+		name        string
+		form        url.Values
+		id, message string
+	}{
+		{"consent without a statement", oneQuestionForm(survey.Consent), "q0-statement", "Write the statement people agree to by ticking the box."},
+		{"consent statement too long", oneQuestionForm(survey.Consent, "q.0.statement", strings.Repeat("a", 2001)), "q0-statement", "Keep the statement to 2000 characters (it has 2001)."},
+	}
+	for _, tc := range refused {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, body := app.do(t, "POST", "/adatum/surveys/new", tc.form, cookie)
+			if code != http.StatusUnprocessableEntity {
+				t.Fatalf("= %d, want 422\n%s", code, problems(body))
+			}
+			at := strings.Index(body, `id="`+tc.id+`-err"`)
+			if at < 0 {
+				t.Fatalf("no %s-err in the page; problems: %s", tc.id, problems(body))
+			}
+			if p := body[at:min(at+400, len(body))]; !strings.Contains(p, tc.message) {
+				t.Errorf("beside %s: %q, want %q", tc.id, p, tc.message)
+			}
+			if !strings.Contains(body, `aria-describedby="`+tc.id+`-err`) {
+				t.Errorf("no control described by %s-err", tc.id)
+			}
+		})
+	}
+}
+
+// TestNewKindsThroughTheForm answers a survey of the new kinds through the
+// real form: each input as the respondent sees it (labelled, without
+// JavaScript), bad answers refused beside their question, and each chart
+// on the analysis page.
+func TestNewKindsThroughTheForm(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	ctx := context.Background()
+	s := &survey.Survey{Tenant: "adatum", Title: "New kinds", State: survey.Published, Questions: []survey.Question{
+		{Text: "Would you buy again?", Type: survey.YesNo},
+		{Text: "Your consent", Type: survey.Consent, Statement: "I agree that my answers are kept\nfor a year."},
+	}}
+	if err := app.surveys.Create(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	s, err := app.surveys.Get(ctx, "adatum", s.Slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app.pastCacheTTL()
+	path := "/survey/adatum/" + s.Slug
+	id := func(i int) string { return s.Questions[i].ID }
+
+	_, _, body := app.do(t, "GET", path, nil, nil)
+	for i, want := range [][]string{
+		{`type="radio" name="q-` + id(0) + `" value="Yes" required`, `<span>Yes</span>`, `value="No" required`, `<span>No</span>`},
+		{`<label class="choice consent" for="f-` + id(1) + `"><input type="checkbox" id="f-` + id(1) + `" name="q-` + id(1) + `" value="accepted" required>`,
+			`<span class="consent-statement">I agree that my answers are kept` + "\n" + `for a year.</span>`},
+	} {
+		mustContain(t, "question "+id(i), fieldsetOf(t, body, id(i)), want...)
+	}
+
+	good := []map[int]string{
+		{0: "Yes", 1: "accepted"},
+		{0: "Yes", 1: "accepted"},
+		{0: "No", 1: "accepted"},
+	}
+	for _, a := range good {
+		v := url.Values{"token": {app.token(t, path)}}
+		for i, ans := range a {
+			v.Set("q-"+id(i), ans)
+		}
+		if code, _, body := app.do(t, "POST", path, v, nil); code != 303 {
+			t.Fatalf("answer %v = %d\n%s", a, code, body)
+		}
+	}
+
+	// Bad answers, then none: each beside its question, in its own words.
+	for _, tc := range []struct {
+		sent map[int]string
+		want map[int]string
+	}{
+		{map[int]string{0: "Maybe", 1: "on"}, map[int]string{0: "Please answer yes or no.", 1: "To give your consent, tick the box; to decline, leave it empty."}},
+		{map[int]string{}, map[int]string{0: "Please answer yes or no.", 1: "Please tick the box to give your consent."}},
+	} {
+		v := url.Values{"token": {app.token(t, path)}}
+		for i, ans := range tc.sent {
+			v.Set("q-"+id(i), ans)
+		}
+		code, _, body := app.do(t, "POST", path, v, nil)
+		if code != 422 {
+			t.Fatalf("%v = %d, want 422", tc.sent, code)
+		}
+		for i, msg := range tc.want {
+			fs := fieldsetOf(t, body, id(i))
+			mustContain(t, "question "+id(i), fs, `<p class="field-error" id="err-`+id(i)+`"><span class="sr-only">Error:</span> `+msg+`</p>`, `aria-invalid="true"`)
+		}
+	}
+	app.stored(t)
+
+	// A respondent reading German sees "Ja" and "Nein".
+	_, _, body = app.do(t, "GET", path, nil, map[string]string{"Accept-Language": "de"})
+	mustContain(t, "German", fieldsetOf(t, body, id(0)), "<span>Ja</span>", "<span>Nein</span>")
+
+	cookie := app.signedIn(t, "adatum", "ana@adatum.example")
+
+	// The texts a respondent reads are translated on the translations
+	// page, and shown to a respondent reading that language.
+	tr := "/adatum/surveys/" + s.Slug + "/translations"
+	_, _, body = app.do(t, "GET", tr+"?lang=de", nil, cookie)
+	mustContain(t, "translations", body, `name="questions.`+id(1)+`.statement"`, "Consent statement")
+	if code, _, body := app.do(t, "POST", tr, url.Values{"lang": {"de"}, "language": {"en"}, "questions." + id(1) + ".statement": {"Ich stimme zu."}}, cookie); code != 303 {
+		t.Fatalf("save translations = %d\n%s", code, body)
+	}
+	app.pastCacheTTL()
+	_, _, body = app.do(t, "GET", path, nil, map[string]string{"Accept-Language": "de"})
+	mustContain(t, "German", fieldsetOf(t, body, id(1)), `<span class="consent-statement">Ich stimme zu.</span>`)
+
+	code, _, body := app.do(t, "GET", "/adatum/surveys/"+s.Slug+"/analyze", nil, cookie)
+	if code != 200 {
+		t.Fatalf("analysis = %d", code)
+	}
+	sections := strings.Split(body, `<section class="question analysis-q"`)[1:]
+	if len(sections) < len(s.Questions) {
+		t.Fatalf("analysis has %d question sections", len(sections))
+	}
+	for i, want := range [][]string{
+		{`<span class="bars-label">Yes</span>`, `<strong>2</strong><span class="sr-only"> answers,</span> <span class="bars-share">67%</span>`, `<span class="bars-label">No</span>`, `<span class="bars-share">33%</span>`},
+		{"<dt>Accepted</dt><dd>3</dd>"},
+	} {
+		mustContain(t, "analysis of question "+id(i), sections[i], want...)
+	}
+}
