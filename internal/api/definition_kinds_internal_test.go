@@ -16,8 +16,10 @@ func TestDefinitionNewKinds(t *testing.T) {
 	sv := &survey.Survey{Tenant: "adatum", Slug: "kinds", Title: "New kinds", State: survey.Published, Questions: []survey.Question{
 		{ID: "a", Text: "Again?", Type: survey.YesNo},
 		{ID: "b", Text: "Consent", Type: survey.Consent, Statement: "I agree.\nTruly."},
+		{ID: "c", Text: "Warm?", Type: survey.Slider, Min: "-10", Max: "30", Step: "5", LowLabel: "Cold", HighLabel: "Hot"},
 	}, Language: "en", Translations: map[string]survey.Translation{"de": {Questions: map[string]survey.QuestionText{
 		"b": {Text: "Einwilligung", Statement: "Ich stimme zu.\nWirklich."},
+		"c": {LowLabel: "Kalt", HighLabel: "Heiß"},
 	}}}}
 	sv.Normalize()
 	if err := sv.Validate(); err != nil {
@@ -36,6 +38,9 @@ func TestDefinitionNewKinds(t *testing.T) {
 	if got := raw.Questions[1]["statement"]; got != "I agree.\nTruly." {
 		t.Errorf("statement in JSON = %v", got)
 	}
+	if got := raw.Questions[2]["step"]; got != 5.0 || raw.Questions[2]["min"] != -10.0 {
+		t.Errorf("slider in JSON: step %v, min %v; want numbers", got, raw.Questions[2]["min"])
+	}
 	back, err := ParseDefinition("adatum", data)
 	if err != nil {
 		t.Fatal(err)
@@ -52,5 +57,8 @@ func TestDefinitionNewKinds(t *testing.T) {
 	}
 	if got := back.Translations["de"].Questions[back.Questions[1].ID].Statement; got != "Ich stimme zu.\nWirklich." {
 		t.Errorf("translated statement back as %q", got)
+	}
+	if got := back.Translations["de"].Questions[back.Questions[2].ID]; got.LowLabel != "Kalt" || got.HighLabel != "Heiß" {
+		t.Errorf("translated slider labels back as %+v", got)
 	}
 }

@@ -179,5 +179,9 @@ var ar = map[string]string{
 	"No":                                                              "لا",
 	"Please answer yes or no.":                                        "يُرجى الإجابة بنعم أو لا.",
 	"Please tick the box to give your consent.":                       "يُرجى تحديد المربع لإعطاء موافقتك.",
-	"To give your consent, tick the box; to decline, leave it empty.": "لإعطاء موافقتك حدّد المربع، وللرفض اتركه فارغًا.",
+	"To give your consent, tick the box; to decline, leave it empty.":                                     "لإعطاء موافقتك حدّد المربع، وللرفض اتركه فارغًا.",
+	"From %s to %s, in steps of %s. Move the slider (or use the arrow keys), then tick the box under it.": "من %s إلى %s بخطوات قدرها %s. حرّك المنزلق (أو استخدم مفاتيح الأسهم)، ثم حدّد المربع أسفله.",
+	"I have set the slider to my answer":                                                                  "ضبطتُ المنزلق على إجابتي",
+	"Please set the slider to your answer and tick the box under it.":                                     "يُرجى ضبط المنزلق على إجابتك وتحديد المربع أسفله.",
+	"Please choose a value from %d to %d in steps of %d.":                                                 "يُرجى اختيار قيمة من %d إلى %d بخطوات قدرها %d.",
 }

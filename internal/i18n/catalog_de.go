@@ -179,5 +179,9 @@ var de = map[string]string{
 	"No":                                                              "Nein",
 	"Please answer yes or no.":                                        "Bitte antworten Sie mit Ja oder Nein.",
 	"Please tick the box to give your consent.":                       "Bitte kreuzen Sie das Kästchen an, um Ihre Einwilligung zu geben.",
-	"To give your consent, tick the box; to decline, leave it empty.": "Um einzuwilligen, kreuzen Sie das Kästchen an; um abzulehnen, lassen Sie es leer.",
+	"To give your consent, tick the box; to decline, leave it empty.":                                     "Um einzuwilligen, kreuzen Sie das Kästchen an; um abzulehnen, lassen Sie es leer.",
+	"From %s to %s, in steps of %s. Move the slider (or use the arrow keys), then tick the box under it.": "Von %s bis %s, in Schritten von %s. Bewegen Sie den Schieberegler (oder nutzen Sie die Pfeiltasten) und kreuzen Sie dann das Kästchen darunter an.",
+	"I have set the slider to my answer":                                                                  "Ich habe den Schieberegler auf meine Antwort gestellt",
+	"Please set the slider to your answer and tick the box under it.":                                     "Bitte stellen Sie den Schieberegler auf Ihre Antwort und kreuzen Sie das Kästchen darunter an.",
+	"Please choose a value from %d to %d in steps of %d.":                                                 "Bitte wählen Sie einen Wert von %d bis %d in Schritten von %d.",
 }

@@ -185,4 +185,8 @@ var Keys = []string{
 	"Please answer yes or no.",
 	"Please tick the box to give your consent.",
 	"To give your consent, tick the box; to decline, leave it empty.",
+	"From %s to %s, in steps of %s. Move the slider (or use the arrow keys), then tick the box under it.",
+	"I have set the slider to my answer",
+	"Please set the slider to your answer and tick the box under it.",
+	"Please choose a value from %d to %d in steps of %d.",
 }

@@ -179,5 +179,9 @@ var es = map[string]string{
 	"No":                                                              "No",
 	"Please answer yes or no.":                                        "Responda sí o no.",
 	"Please tick the box to give your consent.":                       "Marque la casilla para dar su consentimiento.",
-	"To give your consent, tick the box; to decline, leave it empty.": "Para dar su consentimiento, marque la casilla; para rechazarlo, déjela vacía.",
+	"To give your consent, tick the box; to decline, leave it empty.":                                     "Para dar su consentimiento, marque la casilla; para rechazarlo, déjela vacía.",
+	"From %s to %s, in steps of %s. Move the slider (or use the arrow keys), then tick the box under it.": "De %s a %s, en pasos de %s. Mueva el control deslizante (o use las teclas de flecha) y marque la casilla de debajo.",
+	"I have set the slider to my answer":                                                                  "He colocado el control deslizante en mi respuesta",
+	"Please set the slider to your answer and tick the box under it.":                                     "Coloque el control deslizante en su respuesta y marque la casilla de debajo.",
+	"Please choose a value from %d to %d in steps of %d.":                                                 "Elija un valor de %d a %d en pasos de %d.",
 }

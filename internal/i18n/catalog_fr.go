@@ -179,5 +179,9 @@ var fr = map[string]string{
 	"No":                                                              "Non",
 	"Please answer yes or no.":                                        "Veuillez répondre par oui ou par non.",
 	"Please tick the box to give your consent.":                       "Veuillez cocher la case pour donner votre consentement.",
-	"To give your consent, tick the box; to decline, leave it empty.": "Pour donner votre consentement, cochez la case ; pour refuser, laissez-la vide.",
+	"To give your consent, tick the box; to decline, leave it empty.":                                     "Pour donner votre consentement, cochez la case ; pour refuser, laissez-la vide.",
+	"From %s to %s, in steps of %s. Move the slider (or use the arrow keys), then tick the box under it.": "De %s à %s, par pas de %s. Déplacez le curseur (ou utilisez les touches fléchées), puis cochez la case en dessous.",
+	"I have set the slider to my answer":                                                                  "J’ai placé le curseur sur ma réponse",
+	"Please set the slider to your answer and tick the box under it.":                                     "Veuillez placer le curseur sur votre réponse et cocher la case en dessous.",
+	"Please choose a value from %d to %d in steps of %d.":                                                 "Veuillez choisir une valeur de %d à %d par pas de %d.",
 }

@@ -179,5 +179,9 @@ var nl = map[string]string{
 	"No":                                                              "Nee",
 	"Please answer yes or no.":                                        "Antwoord met ja of nee.",
 	"Please tick the box to give your consent.":                       "Vink het vakje aan om uw toestemming te geven.",
-	"To give your consent, tick the box; to decline, leave it empty.": "Vink het vakje aan om toestemming te geven; laat het leeg om te weigeren.",
+	"To give your consent, tick the box; to decline, leave it empty.":                                     "Vink het vakje aan om toestemming te geven; laat het leeg om te weigeren.",
+	"From %s to %s, in steps of %s. Move the slider (or use the arrow keys), then tick the box under it.": "Van %s tot %s, in stappen van %s. Verschuif de schuifregelaar (of gebruik de pijltoetsen) en vink daarna het vakje eronder aan.",
+	"I have set the slider to my answer":                                                                  "Ik heb de schuifregelaar op mijn antwoord gezet",
+	"Please set the slider to your answer and tick the box under it.":                                     "Zet de schuifregelaar op uw antwoord en vink het vakje eronder aan.",
+	"Please choose a value from %d to %d in steps of %d.":                                                 "Kies een waarde van %d tot %d in stappen van %d.",
 }

@@ -89,6 +89,8 @@ type Settings struct {
 	Integer, Format, Scale, ScaleLabels bool
 	// Statement: the text a consent question asks to agree to.
 	Statement bool
+	// Step: a slider's step between Min and Max.
+	Step bool
 	// Text: the answers are texts people write, which the analysis page
 	// lists besides counting their words (not a setting of a question: a
 	// trait of the kind).
@@ -126,6 +128,9 @@ func normalizeSettings(q *Question, s Settings) {
 		q.LowLabel, q.HighLabel = "", ""
 	}
 	q.LowLabel, q.HighLabel = strings.TrimSpace(CleanLine(q.LowLabel)), strings.TrimSpace(CleanLine(q.HighLabel))
+	if !s.Step {
+		q.Step = ""
+	}
 	if !s.Statement {
 		q.Statement = ""
 	}
@@ -246,7 +251,7 @@ type SQLRow struct {
 
 // kinds lists every kind, in the order the designer offers them.
 var kinds = []Kind{simpleText{}, multipleChoice{}, fiveStars{}, shortText{}, numberKind{}, dateKind{}, linearScale{}, netPromoterScore{},
-	checkboxes{}, dropdown{}, matrix{}, ranking{}, yesNo{}, consent{}}
+	checkboxes{}, dropdown{}, matrix{}, ranking{}, yesNo{}, consent{}, slider{}}
 
 var kindByType = func() map[QuestionType]Kind {
 	m := make(map[QuestionType]Kind, len(kinds))

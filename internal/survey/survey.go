@@ -173,6 +173,8 @@ type Question struct {
 	Scale int
 	// LowLabel and HighLabel name the ends of a scale.
 	LowLabel, HighLabel string
+	// Step is the step of a slider, from Min to Max (a whole number).
+	Step string
 	// Statement is what a consent question's respondent agrees to by
 	// ticking its box (lines of text).
 	Statement string

@@ -179,7 +179,7 @@ func (q designerQuestion) Idx() int { return q.Pos - 1 }
 // the page's order; the keys survey.Validate gives them after
 // "questions.N.". A problem of a field the kind does not show is shown
 // beside the kind's select.
-var designerFields = []string{"text", "type", "section", "help", "choices", "rows", "min", "max", "scale", "format", "labels", "statement"}
+var designerFields = []string{"text", "type", "section", "help", "choices", "rows", "min", "max", "scale", "format", "step", "labels", "statement"}
 
 // shown reports whether the question shows field.
 func (q designerQuestion) shown(field string) bool {
@@ -199,6 +199,8 @@ func (q designerQuestion) shown(field string) bool {
 		return s.ScaleLabels
 	case "statement":
 		return s.Statement
+	case "step":
+		return s.Step
 	case "section":
 		return q.Sections > 1
 	}
@@ -314,7 +316,7 @@ func parseDesignerQuestion(f url.Values, i int) designerQuestion {
 		Text: f.Get(p + "text"), Type: survey.QuestionType(f.Get(p + "type")), Help: f.Get(p + "help"), Optional: on("optional"),
 		Other: on("other"), Shuffle: on("shuffle"), Min: f.Get(p + "min"), Max: f.Get(p + "max"), Integer: on("integer"),
 		Format: f.Get(p + "format"), LowLabel: f.Get(p + "low"), HighLabel: f.Get(p + "high"),
-		Statement: f.Get(p + "statement"),
+		Statement: f.Get(p + "statement"), Step: f.Get(p + "step"),
 	}, Choices: f.Get(p + "choices"), Rows: f.Get(p + "rows"), Scale: strings.TrimSpace(f.Get(p + "scale")), Open: on("open")}
 	q.Pos = i + 1
 	q.Sec, _ = strconv.Atoi(f.Get(p + "section"))

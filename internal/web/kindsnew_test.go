@@ -43,6 +43,16 @@ func TestNewKindsDesigner(t *testing.T) {
 				t.Errorf("saved %+v", q)
 			}
 		}, []string{`<textarea id="q0-statement" name="q.0.statement"`, "I agree to be contacted\nabout my answers.</textarea>"}},
+		{"slider", oneQuestionForm(survey.Slider, "q.0.min", "-10", "q.0.max", "+30", "q.0.step", "05", "q.0.low", "Cold", "q.0.high", "Hot"), func(t *testing.T, q survey.Question) {
+			if q.Min != "-10" || q.Max != "30" || q.Step != "5" || q.LowLabel != "Cold" || q.HighLabel != "Hot" {
+				t.Errorf("saved %+v", q)
+			}
+		}, []string{`<input id="q0-step" name="q.0.step" value="5"`, `name="q.0.min" value="-10"`, `<label for="q0-min">Smallest`}},
+		{"slider with the defaults", oneQuestionForm(survey.Slider), func(t *testing.T, q survey.Question) {
+			if q.Min != "0" || q.Max != "100" || q.Step != "1" {
+				t.Errorf("saved %+v", q)
+			}
+		}, []string{`<input id="q0-step" name="q.0.step" value="1"`}},
 	}
 	for _, tc := range saved {
 		t.Run(tc.name, func(t *testing.T) {
@@ -75,6 +85,12 @@ func TestNewKindsDesigner(t *testing.T) {
 	}{
 		{"consent without a statement", oneQuestionForm(survey.Consent), "q0-statement", "Write the statement people agree to by ticking the box."},
 		{"consent statement too long", oneQuestionForm(survey.Consent, "q.0.statement", strings.Repeat("a", 2001)), "q0-statement", "Keep the statement to 2000 characters (it has 2001)."},
+		{"slider step not a number", oneQuestionForm(survey.Slider, "q.0.step", "1.5"), "q0-step", "Give the step as a whole number of at least 1."},
+		{"slider step of zero", oneQuestionForm(survey.Slider, "q.0.step", "0"), "q0-step", "Give the step as a whole number of at least 1."},
+		{"slider bounds reversed", oneQuestionForm(survey.Slider, "q.0.min", "10", "q.0.max", "5"), "q0-max", "The largest value must be above the smallest (10)."},
+		{"slider bound not whole", oneQuestionForm(survey.Slider, "q.0.min", "0.5"), "q0-min", "Give the smallest value as a whole number from -1000000 to 1000000."},
+		{"slider steps not whole", oneQuestionForm(survey.Slider, "q.0.max", "10", "q.0.step", "3"), "q0-step", "From 0 to 10 is not a whole number of steps of 3"},
+		{"slider of too many positions", oneQuestionForm(survey.Slider, "q.0.max", "1000"), "q0-step", "A slider has at most 201 positions: from 0 to 1000 in steps of 1 makes 1001."},
 	}
 	for _, tc := range refused {
 		t.Run(tc.name, func(t *testing.T) {
@@ -107,6 +123,7 @@ func TestNewKindsThroughTheForm(t *testing.T) {
 	s := &survey.Survey{Tenant: "adatum", Title: "New kinds", State: survey.Published, Questions: []survey.Question{
 		{Text: "Would you buy again?", Type: survey.YesNo},
 		{Text: "Your consent", Type: survey.Consent, Statement: "I agree that my answers are kept\nfor a year."},
+		{Text: "How warm?", Type: survey.Slider, Min: "-10", Max: "30", Step: "5", LowLabel: "Cold", HighLabel: "Hot"},
 	}}
 	if err := app.surveys.Create(ctx, s); err != nil {
 		t.Fatal(err)
@@ -124,19 +141,34 @@ func TestNewKindsThroughTheForm(t *testing.T) {
 		{`type="radio" name="q-` + id(0) + `" value="Yes" required`, `<span>Yes</span>`, `value="No" required`, `<span>No</span>`},
 		{`<label class="choice consent" for="f-` + id(1) + `"><input type="checkbox" id="f-` + id(1) + `" name="q-` + id(1) + `" value="accepted" required>`,
 			`<span class="consent-statement">I agree that my answers are kept` + "\n" + `for a year.</span>`},
+		// The range starts in the middle, which is no answer until the
+		// box is ticked (required: the browser asks for the tick).
+		{`<label class="sr-only" for="f-` + id(2) + `">Your answer</label>`,
+			`<input type="range" class="slider-range" id="f-` + id(2) + `" name="q-` + id(2) + `-slider" min="-10" max="30" step="5" value="10" aria-describedby="f-` + id(2) + `-ends f-` + id(2) + `-hint">`,
+			`<p class="scale-ends" id="f-` + id(2) + `-ends"><span>-10: Cold</span> <span>30: Hot</span></p>`,
+			`<input type="checkbox" id="f-` + id(2) + `-set" name="q-` + id(2) + `-set" value="1" required>`, "I have set the slider to my answer",
+			"From -10 to 30, in steps of 5."},
 	} {
 		mustContain(t, "question "+id(i), fieldsetOf(t, body, id(i)), want...)
 	}
 
-	good := []map[int]string{
-		{0: "Yes", 1: "accepted"},
-		{0: "Yes", 1: "accepted"},
-		{0: "No", 1: "accepted"},
+	good := []map[string]string{
+		{"0": "Yes", "1": "accepted", "2-slider": "10", "2-set": "1"},
+		{"0": "Yes", "1": "accepted", "2-slider": "-5", "2-set": "1"},
+		{"0": "No", "1": "accepted", "2-slider": "30", "2-set": "1"},
+	}
+	field := func(k string) string {
+		i, suffix, _ := strings.Cut(k, "-")
+		n := int(i[0] - '0')
+		if suffix != "" {
+			return "q-" + id(n) + "-" + suffix
+		}
+		return "q-" + id(n)
 	}
 	for _, a := range good {
 		v := url.Values{"token": {app.token(t, path)}}
-		for i, ans := range a {
-			v.Set("q-"+id(i), ans)
+		for k, ans := range a {
+			v.Set(field(k), ans)
 		}
 		if code, _, body := app.do(t, "POST", path, v, nil); code != 303 {
 			t.Fatalf("answer %v = %d\n%s", a, code, body)
@@ -145,15 +177,20 @@ func TestNewKindsThroughTheForm(t *testing.T) {
 
 	// Bad answers, then none: each beside its question, in its own words.
 	for _, tc := range []struct {
-		sent map[int]string
+		sent map[string]string
 		want map[int]string
 	}{
-		{map[int]string{0: "Maybe", 1: "on"}, map[int]string{0: "Please answer yes or no.", 1: "To give your consent, tick the box; to decline, leave it empty."}},
-		{map[int]string{}, map[int]string{0: "Please answer yes or no.", 1: "Please tick the box to give your consent."}},
+		{map[string]string{"0": "Maybe", "1": "on", "2-slider": "7", "2-set": "1"}, map[int]string{0: "Please answer yes or no.", 1: "To give your consent, tick the box; to decline, leave it empty.",
+			2: "Please choose a value from -10 to 30 in steps of 5."}},
+		{map[string]string{"2-slider": "35", "2-set": "1"}, map[int]string{2: "Please choose a whole number from -10 to 30."}},
+		// The range untouched (it always sends its value), the box not
+		// ticked: no answer.
+		{map[string]string{"2-slider": "10"}, map[int]string{0: "Please answer yes or no.", 1: "Please tick the box to give your consent.",
+			2: "Please set the slider to your answer and tick the box under it."}},
 	} {
 		v := url.Values{"token": {app.token(t, path)}}
-		for i, ans := range tc.sent {
-			v.Set("q-"+id(i), ans)
+		for k, ans := range tc.sent {
+			v.Set(field(k), ans)
 		}
 		code, _, body := app.do(t, "POST", path, v, nil)
 		if code != 422 {
@@ -195,6 +232,8 @@ func TestNewKindsThroughTheForm(t *testing.T) {
 	for i, want := range [][]string{
 		{`<span class="bars-label">Yes</span>`, `<strong>2</strong><span class="sr-only"> answers,</span> <span class="bars-share">67%</span>`, `<span class="bars-label">No</span>`, `<span class="bars-share">33%</span>`},
 		{"<dt>Accepted</dt><dd>3</dd>"},
+		// -5, 10, 30: mean 11.67, median 10; a bar per position.
+		{"<dt>Mean</dt><dd>11.67</dd>", "<dt>Median</dt><dd>10</dd>", `<span class="bars-label">-10</span>`, `<span class="bars-label">30</span>`, `<span class="bars-share">33%</span>`},
 	} {
 		mustContain(t, "analysis of question "+id(i), sections[i], want...)
 	}

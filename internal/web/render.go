@@ -288,6 +288,34 @@ func (d kindInputData) RowLabel(r string) string { return d.words.QT.Row(r) }
 func (d kindInputData) LowLabel() string  { return or(d.words.QT.LowLabel, d.Question.LowLabel) }
 func (d kindInputData) HighLabel() string { return or(d.words.QT.HighLabel, d.Question.HighLabel) }
 
+// sliderState is where a slider's partial puts its range and whether its
+// box "I have set the slider" is ticked.
+type sliderState struct {
+	Value string
+	Set   bool
+}
+
+// Slider is the slider's position: the answer given (stored, or sent by
+// the page that came back with a problem), else the middle position
+// (rounded down to a step), unticked: the range always holds a value, the
+// box says whether it is an answer.
+func (d kindInputData) Slider() sliderState {
+	if d.Value != "" {
+		return sliderState{Value: d.Value, Set: true}
+	}
+	if v := d.Form.Get("slider"); v != "" {
+		return sliderState{Value: v, Set: d.Form.Get("set") != ""}
+	}
+	lo, _ := strconv.Atoi(d.Question.Min)
+	hi, _ := strconv.Atoi(d.Question.Max)
+	step, _ := strconv.Atoi(d.Question.Step)
+	mid := lo
+	if step > 0 && hi > lo {
+		mid = lo + (hi-lo)/2/step*step
+	}
+	return sliderState{Value: strconv.Itoa(mid)}
+}
+
 // Statement is a consent question's statement as the respondent reads it.
 func (d kindInputData) Statement() string { return or(d.words.QT.Statement, d.Question.Statement) }
 

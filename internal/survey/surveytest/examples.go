@@ -32,6 +32,7 @@ var examples = map[survey.QuestionType]example{
 	survey.Ranking:          ranking,
 	survey.YesNo:            yesNo,
 	survey.Consent:          consent,
+	survey.Slider:           slider,
 }
 
 func simpleText() (survey.Question, func(*rand.Rand) survey.Form) {
@@ -182,5 +183,20 @@ func consent() (survey.Question, func(*rand.Rand) survey.Form) {
 		Statement: " I agree that Adatum keeps my answers for a year\r\nto improve its shops. "}
 	return q, func(r *rand.Rand) survey.Form {
 		return survey.Value([]string{"accepted", " accepted", "Accepted", "true"}[r.IntN(4)])
+	}
+}
+
+func slider() (survey.Question, func(*rand.Rand) survey.Form) {
+	q := survey.Question{Text: "How warm should the office be?", Type: survey.Slider, Min: "-10", Max: "+030", Step: "5", LowLabel: "Cold", HighLabel: "Hot"}
+	return q, func(r *rand.Rand) survey.Form {
+		v := strconv.Itoa(-10 + 5*r.IntN(9))
+		switch r.IntN(3) {
+		case 0: // the page: the range, and its box ticked
+			return survey.Form{"slider": {v}, "set": {"1"}}
+		case 1: // an API client: the number itself
+			return survey.Value(" " + v)
+		}
+		// Both: the number sent wins over the range.
+		return survey.Form{"": {v}, "slider": {"30"}, "set": {"1"}}
 	}
 }
