@@ -17,6 +17,7 @@ func TestDefinitionNewKinds(t *testing.T) {
 		{ID: "a", Text: "Again?", Type: survey.YesNo},
 		{ID: "b", Text: "Consent", Type: survey.Consent, Statement: "I agree.\nTruly."},
 		{ID: "c", Text: "Warm?", Type: survey.Slider, Min: "-10", Max: "30", Step: "5", LowLabel: "Cold", HighLabel: "Hot"},
+		{ID: "d", Text: "Reach you", Type: survey.Contact, Parts: map[string]string{"name": "required", "email": "optional", "country": "optional"}},
 	}, Language: "en", Translations: map[string]survey.Translation{"de": {Questions: map[string]survey.QuestionText{
 		"b": {Text: "Einwilligung", Statement: "Ich stimme zu.\nWirklich."},
 		"c": {LowLabel: "Kalt", HighLabel: "Heiß"},
@@ -40,6 +41,9 @@ func TestDefinitionNewKinds(t *testing.T) {
 	}
 	if got := raw.Questions[2]["step"]; got != 5.0 || raw.Questions[2]["min"] != -10.0 {
 		t.Errorf("slider in JSON: step %v, min %v; want numbers", got, raw.Questions[2]["min"])
+	}
+	if got := raw.Questions[3]["parts"]; !reflect.DeepEqual(got, map[string]any{"name": "required", "email": "optional", "country": "optional"}) {
+		t.Errorf("contact parts in JSON = %v", got)
 	}
 	back, err := ParseDefinition("adatum", data)
 	if err != nil {

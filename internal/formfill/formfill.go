@@ -3,7 +3,7 @@
 // and the crash test send, for a survey of any kinds of question, knowing
 // only the page. It reads the controls the kinds' input partials write
 // (templates/kinds): radio buttons, checkboxes, selects, text areas and
-// text, e-mail, web address, date, number and range inputs.
+// text, e-mail, web address, phone, date, number and range inputs.
 package formfill
 
 import (
@@ -31,6 +31,7 @@ const (
 	Checkbox             // any of Values
 	Select               // one of Values (the empty option left out)
 	Range                // <input type="range">: Min, Max and Step
+	Phone                // <input type="tel">
 )
 
 // Field is one named control of the form (all the radio buttons or
@@ -117,6 +118,8 @@ func Parse(page []byte) (Form, error) {
 				field(n, Email)
 			case a["type"] == "url":
 				field(n, URL)
+			case a["type"] == "tel":
+				field(n, Phone)
 			case a["type"] == "range":
 				fl := field(n, Range)
 				fl.Min, fl.Max, fl.Step = a["min"], a["max"], a["step"]
@@ -237,6 +240,8 @@ func (f Form) Answer(r *rand.Rand, text func(*rand.Rand) string) url.Values {
 			}
 		case Email:
 			v.Set(fl.Name, "respondent"+strconv.Itoa(r.IntN(100000))+"@example.com")
+		case Phone:
+			v.Set(fl.Name, "+44 20 7946 "+strconv.Itoa(1000+r.IntN(9000)))
 		case URL:
 			v.Set(fl.Name, "https://example.com/"+strconv.Itoa(r.IntN(100000)))
 		case Number:

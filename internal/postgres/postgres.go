@@ -380,6 +380,9 @@ func questionSettings(q survey.Question) string {
 	if q.Statement != "" {
 		set["statement"] = survey.CleanText(q.Statement)
 	}
+	if len(q.Parts) > 0 {
+		set["parts"] = q.Parts
+	}
 	b, _ := json.Marshal(set)
 	return string(b)
 }

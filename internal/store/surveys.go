@@ -723,6 +723,8 @@ type questionSettings struct {
 	HighLabel string   `json:"highLabel,omitempty"`
 	Statement string   `json:"statement,omitempty"`
 	Step      string   `json:"step,omitempty"`
+	// Parts: a contact question's parts, part → "optional"/"required".
+	Parts map[string]string `json:"parts,omitempty"`
 	// Hidden, HiddenChoices and HiddenRows: what an edit of a published
 	// survey took away from respondents but kept for its answers.
 	Hidden        bool     `json:"hidden,omitempty"`
@@ -749,7 +751,7 @@ func questionProperties(q survey.Question) map[string]any {
 		putChunked(props, "PossibleAnswers", []rune(string(raw)))
 	}
 	set := questionSettings{Help: q.Help, Optional: q.Optional, Rows: q.Rows, Other: q.Other, Shuffle: q.Shuffle,
-		Min: q.Min, Max: q.Max, Integer: q.Integer, Format: q.Format, Scale: q.Scale, LowLabel: q.LowLabel, HighLabel: q.HighLabel, Statement: q.Statement, Step: q.Step,
+		Min: q.Min, Max: q.Max, Integer: q.Integer, Format: q.Format, Scale: q.Scale, LowLabel: q.LowLabel, HighLabel: q.HighLabel, Statement: q.Statement, Step: q.Step, Parts: q.Parts,
 		Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows, Section: q.Section, InResults: q.InResults, ShowIf: q.ShowIf}
 	if raw, _ := json.Marshal(set); string(raw) != "{}" {
 		putChunked(props, "Settings", []rune(string(raw)))
@@ -798,7 +800,7 @@ func questionFromEntity(e storage.Entity) (survey.Question, error) {
 		}
 		q.Help, q.Optional, q.Rows, q.Other, q.Shuffle = set.Help, set.Optional, set.Rows, set.Other, set.Shuffle
 		q.Min, q.Max, q.Integer, q.Format, q.Scale, q.LowLabel, q.HighLabel = set.Min, set.Max, set.Integer, set.Format, set.Scale, set.LowLabel, set.HighLabel
-		q.Statement, q.Step = set.Statement, set.Step
+		q.Statement, q.Step, q.Parts = set.Statement, set.Step, set.Parts
 		q.Hidden, q.HiddenChoices, q.HiddenRows = set.Hidden, set.HiddenChoices, set.HiddenRows
 		q.Section, q.InResults, q.ShowIf = set.Section, set.InResults, set.ShowIf
 	}

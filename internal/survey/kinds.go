@@ -91,6 +91,8 @@ type Settings struct {
 	Statement bool
 	// Step: a slider's step between Min and Max.
 	Step bool
+	// Parts: the parts a contact question asks.
+	Parts bool
 	// Text: the answers are texts people write, which the analysis page
 	// lists besides counting their words (not a setting of a question: a
 	// trait of the kind).
@@ -128,6 +130,9 @@ func normalizeSettings(q *Question, s Settings) {
 		q.LowLabel, q.HighLabel = "", ""
 	}
 	q.LowLabel, q.HighLabel = strings.TrimSpace(CleanLine(q.LowLabel)), strings.TrimSpace(CleanLine(q.HighLabel))
+	if !s.Parts {
+		q.Parts = nil
+	}
 	if !s.Step {
 		q.Step = ""
 	}
@@ -251,7 +256,7 @@ type SQLRow struct {
 
 // kinds lists every kind, in the order the designer offers them.
 var kinds = []Kind{simpleText{}, multipleChoice{}, fiveStars{}, shortText{}, numberKind{}, dateKind{}, linearScale{}, netPromoterScore{},
-	checkboxes{}, dropdown{}, matrix{}, ranking{}, yesNo{}, consent{}, slider{}}
+	checkboxes{}, dropdown{}, matrix{}, ranking{}, yesNo{}, consent{}, slider{}, contact{}}
 
 var kindByType = func() map[QuestionType]Kind {
 	m := make(map[QuestionType]Kind, len(kinds))

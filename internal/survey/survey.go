@@ -173,6 +173,10 @@ type Question struct {
 	Scale int
 	// LowLabel and HighLabel name the ends of a scale.
 	LowLabel, HighLabel string
+	// Parts are the parts a contact question asks (ContactParts' keys),
+	// each PartOptional or PartRequired; a part it does not name is not
+	// asked.
+	Parts map[string]string
 	// Step is the step of a slider, from Min to Max (a whole number).
 	Step string
 	// Statement is what a consent question's respondent agrees to by

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"maps"
 	"net/http"
 	"net/url"
 	"strings"
@@ -48,6 +49,18 @@ func TestNewKindsDesigner(t *testing.T) {
 				t.Errorf("saved %+v", q)
 			}
 		}, []string{`<input id="q0-step" name="q.0.step" value="5"`, `name="q.0.min" value="-10"`, `<label for="q0-min">Smallest`}},
+		{"contact", oneQuestionForm(survey.Contact, "q.0.part.name", "required", "q.0.part.email", "optional", "q.0.part.phone", "",
+			"q.0.part.street", "", "q.0.part.city", "optional", "q.0.part.postcode", "", "q.0.part.country", ""), func(t *testing.T, q survey.Question) {
+			if want := map[string]string{"name": "required", "email": "optional", "city": "optional"}; !maps.Equal(q.Parts, want) {
+				t.Errorf("saved parts %v, want %v", q.Parts, want)
+			}
+		}, []string{`<fieldset class="dz-field dq-parts" id="q0-parts" aria-describedby="q0-parts-hint">`, `<select id="q0-part-name" name="q.0.part.name">`,
+			`<option value="required" selected>Required</option>`, `<label for="q0-part-city">Town or city</label>`}},
+		{"contact of a new question: the defaults", oneQuestionForm(survey.Contact), func(t *testing.T, q survey.Question) {
+			if want := map[string]string{"name": "required", "email": "required"}; !maps.Equal(q.Parts, want) {
+				t.Errorf("saved parts %v, want %v", q.Parts, want)
+			}
+		}, nil},
 		{"slider with the defaults", oneQuestionForm(survey.Slider), func(t *testing.T, q survey.Question) {
 			if q.Min != "0" || q.Max != "100" || q.Step != "1" {
 				t.Errorf("saved %+v", q)
@@ -85,6 +98,7 @@ func TestNewKindsDesigner(t *testing.T) {
 	}{
 		{"consent without a statement", oneQuestionForm(survey.Consent), "q0-statement", "Write the statement people agree to by ticking the box."},
 		{"consent statement too long", oneQuestionForm(survey.Consent, "q.0.statement", strings.Repeat("a", 2001)), "q0-statement", "Keep the statement to 2000 characters (it has 2001)."},
+		{"contact asking nothing", oneQuestionForm(survey.Contact, "q.0.part.name", "", "q.0.part.email", ""), "q0-parts", "Ask for at least one part of the contact details."},
 		{"slider step not a number", oneQuestionForm(survey.Slider, "q.0.step", "1.5"), "q0-step", "Give the step as a whole number of at least 1."},
 		{"slider step of zero", oneQuestionForm(survey.Slider, "q.0.step", "0"), "q0-step", "Give the step as a whole number of at least 1."},
 		{"slider bounds reversed", oneQuestionForm(survey.Slider, "q.0.min", "10", "q.0.max", "5"), "q0-max", "The largest value must be above the smallest (10)."},
@@ -123,8 +137,9 @@ func TestNewKindsThroughTheForm(t *testing.T) {
 	s := &survey.Survey{Tenant: "adatum", Title: "New kinds", State: survey.Published, Questions: []survey.Question{
 		{Text: "Would you buy again?", Type: survey.YesNo},
 		{Text: "Your consent", Type: survey.Consent, Statement: "I agree that my answers are kept\nfor a year."},
-		{Text: "How warm?", Type: survey.Slider, Min: "-10", Max: "30", Step: "5", LowLabel: "Cold", HighLabel: "Hot"},
-	}}
+		{Text: "How warm?", Type: survey.Slider, Min: "-10", Max: "30", Step: "5", LowLabel: "Cold", HighLabel: "Hot", InResults: true},
+		{Text: "How can we reach you?", Type: survey.Contact, InResults: true, Parts: map[string]string{"name": "required", "email": "required", "phone": "optional"}},
+	}, PublicResults: true}
 	if err := app.surveys.Create(ctx, s); err != nil {
 		t.Fatal(err)
 	}
@@ -148,14 +163,20 @@ func TestNewKindsThroughTheForm(t *testing.T) {
 			`<p class="scale-ends" id="f-` + id(2) + `-ends"><span>-10: Cold</span> <span>30: Hot</span></p>`,
 			`<input type="checkbox" id="f-` + id(2) + `-set" name="q-` + id(2) + `-set" value="1" required>`, "I have set the slider to my answer",
 			"From -10 to 30, in steps of 5."},
+		// A labelled line per part, the browser's autofill named; only the
+		// required parts required.
+		{`<label for="f-` + id(3) + `-name">Name</label>`, `<input class="line-input" type="text" id="f-` + id(3) + `-name" name="q-` + id(3) + `-name" value="" autocomplete="name" maxlength="100" required>`,
+			`<input class="line-input" type="email" id="f-` + id(3) + `-email" name="q-` + id(3) + `-email" value="" autocomplete="email" maxlength="254" spellcheck="false" required>`,
+			`<label for="f-` + id(3) + `-phone">Phone number <span class="muted">(Optional)</span></label>`,
+			`<input class="line-input" type="tel" id="f-` + id(3) + `-phone" name="q-` + id(3) + `-phone" value="" autocomplete="tel" maxlength="30">`},
 	} {
 		mustContain(t, "question "+id(i), fieldsetOf(t, body, id(i)), want...)
 	}
 
 	good := []map[string]string{
-		{"0": "Yes", "1": "accepted", "2-slider": "10", "2-set": "1"},
-		{"0": "Yes", "1": "accepted", "2-slider": "-5", "2-set": "1"},
-		{"0": "No", "1": "accepted", "2-slider": "30", "2-set": "1"},
+		{"0": "Yes", "1": "accepted", "2-slider": "10", "2-set": "1", "3-name": "Ana Berg", "3-email": "ana@example.com"},
+		{"0": "Yes", "1": "accepted", "2-slider": "-5", "2-set": "1", "3-name": "Bo", "3-email": "bo@example.com", "3-phone": "+44 20 7946 0000"},
+		{"0": "No", "1": "accepted", "2-slider": "30", "2-set": "1", "3-name": "Cy", "3-email": "cy@example.com"},
 	}
 	field := func(k string) string {
 		i, suffix, _ := strings.Cut(k, "-")
@@ -180,13 +201,14 @@ func TestNewKindsThroughTheForm(t *testing.T) {
 		sent map[string]string
 		want map[int]string
 	}{
-		{map[string]string{"0": "Maybe", "1": "on", "2-slider": "7", "2-set": "1"}, map[int]string{0: "Please answer yes or no.", 1: "To give your consent, tick the box; to decline, leave it empty.",
-			2: "Please choose a value from -10 to 30 in steps of 5."}},
+		{map[string]string{"0": "Maybe", "1": "on", "2-slider": "7", "2-set": "1", "3-name": "Di", "3-email": "di@example.com", "3-phone": "call me"}, map[int]string{0: "Please answer yes or no.", 1: "To give your consent, tick the box; to decline, leave it empty.",
+			2: "Please choose a value from -10 to 30 in steps of 5.", 3: "Please give a phone number in digits, like &#43;44 20 7946 0000."}}, // html/template writes + so
+		{map[string]string{"3-name": "Di"}, map[int]string{3: "Please also give: E-mail address."}},
 		{map[string]string{"2-slider": "35", "2-set": "1"}, map[int]string{2: "Please choose a whole number from -10 to 30."}},
 		// The range untouched (it always sends its value), the box not
 		// ticked: no answer.
 		{map[string]string{"2-slider": "10"}, map[int]string{0: "Please answer yes or no.", 1: "Please tick the box to give your consent.",
-			2: "Please set the slider to your answer and tick the box under it."}},
+			2: "Please set the slider to your answer and tick the box under it.", 3: "Please give your contact details."}},
 	} {
 		v := url.Values{"token": {app.token(t, path)}}
 		for k, ans := range tc.sent {
@@ -233,8 +255,22 @@ func TestNewKindsThroughTheForm(t *testing.T) {
 		{`<span class="bars-label">Yes</span>`, `<strong>2</strong><span class="sr-only"> answers,</span> <span class="bars-share">67%</span>`, `<span class="bars-label">No</span>`, `<span class="bars-share">33%</span>`},
 		{"<dt>Accepted</dt><dd>3</dd>"},
 		// -5, 10, 30: mean 11.67, median 10; a bar per position.
-		{"<dt>Mean</dt><dd>11.67</dd>", "<dt>Median</dt><dd>10</dd>", `<span class="bars-label">-10</span>`, `<span class="bars-label">30</span>`, `<span class="bars-share">33%</span>`},
+		{"<dt>Mean</dt><dd>11.67</dd>", "<dt>Median</dt><dd>10</dd>", `<span class="bars-label">-5</span>`, `<span class="bars-label">30</span>`, `<span class="bars-share">33%</span>`},
+		// How many gave each part; never what they wrote.
+		{`<span class="bars-label">Name</span>`, `<span class="bars-label">Phone number</span>`, `<strong>1</strong><span class="sr-only"> answer,</span> <span class="bars-share">33%</span>`},
 	} {
 		mustContain(t, "analysis of question "+id(i), sections[i], want...)
 	}
+	mustLack(t, "analysis of the contact question", sections[3], "Ana Berg", "ana@example.com", "7946")
+
+	// The public results page shows the slider's chart, never the
+	// contact question (written by people about themselves), though it
+	// is ticked for the results.
+	_, _, body = app.do(t, "GET", path+"/results", nil, nil)
+	mustContain(t, "results", body, "How warm?")
+	mustLack(t, "results", body, "How can we reach you?", "Ana Berg", "ana@example.com")
+
+	// The export: a column per part asked.
+	_, _, csv := app.do(t, "GET", "/adatum/surveys/"+s.Slug+"/export.csv", nil, cookie)
+	mustContain(t, "export", csv, "How can we reach you? [Name]", "How can we reach you? [E-mail address]", "How can we reach you? [Phone number]", "Ana Berg,ana@example.com,")
 }

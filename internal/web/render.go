@@ -316,6 +316,38 @@ func (d kindInputData) Slider() sliderState {
 	return sliderState{Value: strconv.Itoa(mid)}
 }
 
+// contactInput is a part of a contact question as its partial shows it.
+type contactInput struct {
+	Key, Label, Value string
+	// Type and Autocomplete are the input's (the browser's autofill of
+	// the respondent's own details).
+	Type, Autocomplete string
+	// Required: the part must be given (the question being answered);
+	// Optional marks it "Optional" beside its label.
+	Required, Optional bool
+	Max                int
+}
+
+// contactAutofill is each part's input type and autocomplete token.
+var contactAutofill = map[string][2]string{
+	"name": {"text", "name"}, "email": {"email", "email"}, "phone": {"tel", "tel"}, "street": {"text", "street-address"},
+	"city": {"text", "address-level2"}, "postcode": {"text", "postal-code"}, "country": {"text", "country-name"},
+}
+
+// Contact is the parts a contact question asks, in the respondent's
+// language, with what they sent. A part is required in the browser only
+// when the question is (an optional question may be left wholly empty).
+func (d kindInputData) Contact() []contactInput {
+	parts := survey.AskedParts(d.Question)
+	out := make([]contactInput, len(parts))
+	for i, p := range parts {
+		af := contactAutofill[p.Key]
+		out[i] = contactInput{Key: p.Key, Label: d.words.L.T(p.Label), Value: d.Form.Get(p.Key), Type: af[0], Autocomplete: af[1],
+			Required: p.Required && d.Required, Optional: !p.Required, Max: p.Max}
+	}
+	return out
+}
+
 // Statement is a consent question's statement as the respondent reads it.
 func (d kindInputData) Statement() string { return or(d.words.QT.Statement, d.Question.Statement) }
 

@@ -33,6 +33,7 @@ var examples = map[survey.QuestionType]example{
 	survey.YesNo:            yesNo,
 	survey.Consent:          consent,
 	survey.Slider:           slider,
+	survey.Contact:          contact,
 }
 
 func simpleText() (survey.Question, func(*rand.Rand) survey.Form) {
@@ -198,5 +199,23 @@ func slider() (survey.Question, func(*rand.Rand) survey.Form) {
 		}
 		// Both: the number sent wins over the range.
 		return survey.Form{"": {v}, "slider": {"30"}, "set": {"1"}}
+	}
+}
+
+func contact() (survey.Question, func(*rand.Rand) survey.Form) {
+	q := survey.Question{Text: "How can we reach you?", Type: survey.Contact, Parts: map[string]string{
+		"name": "required", " EMAIL": "Required", "phone": "optional", "street": "optional", "city": "optional", "postcode": "optional", "country": "optional"}}
+	return q, func(r *rand.Rand) survey.Form {
+		f := survey.Form{
+			"name":  {[]string{"Ana Berg", " Émile  Zola ", "Bo"}[r.IntN(3)]},
+			"email": {[]string{"ana@example.com", "emile@adatum.example ", "bo+x@mail.fabrikam.example"}[r.IntN(3)]},
+		}
+		if r.IntN(2) == 0 {
+			f["phone"] = []string{[]string{"+44 20 7946 0000", "(030) 123-4567", "0612345678"}[r.IntN(3)]}
+		}
+		if r.IntN(2) == 0 {
+			f["street"], f["city"], f["postcode"], f["country"] = []string{"1 Main Street"}, []string{"Leeds"}, []string{"LS1 4AP"}, []string{"United Kingdom"}
+		}
+		return f
 	}
 }
