@@ -105,7 +105,7 @@ func Parse(page []byte) (Form, error) {
 				f.Token = a["value"]
 			case !strings.HasPrefix(n, "q-"):
 			case a["type"] == "radio":
-				if v := a["value"]; v != "" { // "" is "Other": its text box says what
+				if v := a["value"]; v != "" && !strings.HasSuffix(a["id"], "-otherchoice") { // "Other": its text box says what
 					fl := field(n, Radio)
 					fl.Values = append(fl.Values, v)
 				}

@@ -159,9 +159,9 @@ func TestNewKindsThroughTheForm(t *testing.T) {
 		// The range starts in the middle, which is no answer until the
 		// box is ticked (required: the browser asks for the tick).
 		{`<label class="sr-only" for="f-` + id(2) + `">Your answer</label>`,
-			`<input type="range" class="slider-range" id="f-` + id(2) + `" name="q-` + id(2) + `-slider" min="-10" max="30" step="5" value="10" aria-describedby="f-` + id(2) + `-ends f-` + id(2) + `-hint">`,
+			`<input type="range" class="slider-range" id="f-` + id(2) + `" name="q-` + id(2) + `-slider" data-answer-if="f-` + id(2) + `-set" min="-10" max="30" step="5" value="10" aria-describedby="f-` + id(2) + `-ends f-` + id(2) + `-hint">`,
 			`<p class="scale-ends" id="f-` + id(2) + `-ends"><span>-10: Cold</span> <span>30: Hot</span></p>`,
-			`<input type="checkbox" id="f-` + id(2) + `-set" name="q-` + id(2) + `-set" value="1" required>`, "I have set the slider to my answer",
+			`<input type="checkbox" id="f-` + id(2) + `-set" name="q-` + id(2) + `-set" value="1" data-not-answer required>`, "I have set the slider to my answer",
 			"From -10 to 30, in steps of 5."},
 		// A labelled line per part, the browser's autofill named; only the
 		// required parts required.
@@ -273,4 +273,37 @@ func TestNewKindsThroughTheForm(t *testing.T) {
 	// The export: a column per part asked.
 	_, _, csv := app.do(t, "GET", "/adatum/surveys/"+s.Slug+"/export.csv", nil, cookie)
 	mustContain(t, "export", csv, "How can we reach you? [Name]", "How can we reach you? [E-mail address]", "How can we reach you? [Phone number]", "Ana Berg,ana@example.com,")
+}
+
+// TestOtherTickedNeedsItsText: a respondent who ticks "Other" of a
+// multiple choice question and writes nothing is told to write their
+// answer, beside the question, even when the question is optional.
+func TestOtherTickedNeedsItsText(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	ctx := context.Background()
+	s := &survey.Survey{Tenant: "adatum", Title: "Other", State: survey.Published, Questions: []survey.Question{
+		{Text: "What do you drink?", Type: survey.MultipleChoice, PossibleAnswers: []string{"Coffee", "Tea"}, Other: true, Optional: true},
+	}}
+	if err := app.surveys.Create(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	s, _ = app.surveys.Get(ctx, "adatum", s.Slug)
+	app.pastCacheTTL()
+	path, id := "/survey/adatum/"+s.Slug, s.Questions[0].ID
+	_, _, body := app.do(t, "GET", path, nil, nil)
+	other := `<input type="radio" id="f-` + id + `-otherchoice" name="q-` + id + `" value="(other)" data-not-answer`
+	mustContain(t, "page", body, other)
+	code, _, body := app.do(t, "POST", path, url.Values{"token": {app.token(t, path)}, "q-" + id: {"(other)"}, "q-" + id + "-other": {" "}}, nil)
+	if code != 422 {
+		t.Fatalf("Other ticked without a text = %d, want 422", code)
+	}
+	mustContain(t, "refused", fieldsetOf(t, body, id), `<span class="sr-only">Error:</span> Please say what your other answer is.</p>`, other+` checked`)
+	if code, _, body := app.do(t, "POST", path, url.Values{"token": {app.token(t, path)}, "q-" + id: {"(other)"}, "q-" + id + "-other": {"Mate"}}, nil); code != 303 {
+		t.Fatalf("Other ticked with a text = %d\n%s", code, body)
+	}
+	// Left wholly empty, the optional question is no answer.
+	if code, _, body := app.do(t, "POST", path, url.Values{"token": {app.token(t, path)}}, nil); code != 303 {
+		t.Fatalf("nothing = %d\n%s", code, body)
+	}
 }

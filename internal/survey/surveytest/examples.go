@@ -53,7 +53,9 @@ func multipleChoice() (survey.Question, func(*rand.Rand) survey.Form) {
 		PossibleAnswers: []string{"Coffee", " Tea", "Cake", ""}, Other: true, Shuffle: true}
 	return q, func(r *rand.Rand) survey.Form {
 		if r.IntN(5) == 0 {
-			return survey.Form{"": {""}, "other": {[]string{"Mate", "hot chocolate", "Water and more water"}[r.IntN(3)]}}
+			// The Other text, with Other ticked (as the page sends it) or
+			// not (typing in it is choosing it).
+			return survey.Form{"": {[]string{"", "(other)"}[r.IntN(2)]}, "other": {[]string{"Mate", "hot chocolate", "Water and more water"}[r.IntN(3)]}}
 		}
 		return survey.Value([]string{"Coffee", "Tea", "Cake ", "Coffee"}[r.IntN(4)])
 	}
