@@ -17,10 +17,12 @@ func TestDefinitionNewKinds(t *testing.T) {
 		{ID: "a", Text: "Again?", Type: survey.YesNo},
 		{ID: "b", Text: "Consent", Type: survey.Consent, Statement: "I agree.\nTruly."},
 		{ID: "c", Text: "Warm?", Type: survey.Slider, Min: "-10", Max: "30", Step: "5", LowLabel: "Cold", HighLabel: "Hot"},
+		{ID: "e", Text: "Member number", Type: survey.ShortText, Pattern: `[A-Z]{2}\d{6}`, PatternMessage: "Two capitals, six digits."},
 		{ID: "d", Text: "Reach you", Type: survey.Contact, Parts: map[string]string{"name": "required", "email": "optional", "country": "optional"}},
 	}, Language: "en", Translations: map[string]survey.Translation{"de": {Questions: map[string]survey.QuestionText{
 		"b": {Text: "Einwilligung", Statement: "Ich stimme zu.\nWirklich."},
 		"c": {LowLabel: "Kalt", HighLabel: "Heiß"},
+		"e": {PatternMessage: "Zwei Großbuchstaben, sechs Ziffern."},
 	}}}}
 	sv.Normalize()
 	if err := sv.Validate(); err != nil {
@@ -42,7 +44,10 @@ func TestDefinitionNewKinds(t *testing.T) {
 	if got := raw.Questions[2]["step"]; got != 5.0 || raw.Questions[2]["min"] != -10.0 {
 		t.Errorf("slider in JSON: step %v, min %v; want numbers", got, raw.Questions[2]["min"])
 	}
-	if got := raw.Questions[3]["parts"]; !reflect.DeepEqual(got, map[string]any{"name": "required", "email": "optional", "country": "optional"}) {
+	if got := raw.Questions[3]; got["pattern"] != `[A-Z]{2}\d{6}` || got["patternMessage"] != "Two capitals, six digits." {
+		t.Errorf("pattern in JSON = %v", got)
+	}
+	if got := raw.Questions[4]["parts"]; !reflect.DeepEqual(got, map[string]any{"name": "required", "email": "optional", "country": "optional"}) {
 		t.Errorf("contact parts in JSON = %v", got)
 	}
 	back, err := ParseDefinition("adatum", data)
@@ -64,5 +69,13 @@ func TestDefinitionNewKinds(t *testing.T) {
 	}
 	if got := back.Translations["de"].Questions[back.Questions[2].ID]; got.LowLabel != "Kalt" || got.HighLabel != "Heiß" {
 		t.Errorf("translated slider labels back as %+v", got)
+	}
+	if got := back.Translations["de"].Questions[back.Questions[3].ID].PatternMessage; got != "Zwei Großbuchstaben, sechs Ziffern." {
+		t.Errorf("translated pattern message back as %q", got)
+	}
+	// A definition whose pattern is not RE2 is refused beside it.
+	bad := []byte(`{"format":"surveys.definition/1","title":"T","questions":[{"text":"Q","type":"ShortText","pattern":"(a)\\1","patternMessage":"m"}]}`)
+	if _, err := ParseDefinition("adatum", bad); err == nil || err.(*survey.Error).Fields["questions.0.pattern"] == "" {
+		t.Errorf("a pattern with a backreference: %v", err)
 	}
 }

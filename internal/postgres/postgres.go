@@ -364,7 +364,7 @@ func cleanLines(lines []string) []string {
 // those set).
 func questionSettings(q survey.Question) string {
 	set := map[string]any{}
-	for name, v := range map[string]any{"min": q.Min, "max": q.Max, "format": q.Format, "lowLabel": q.LowLabel, "highLabel": q.HighLabel, "step": q.Step} {
+	for name, v := range map[string]any{"min": q.Min, "max": q.Max, "format": q.Format, "lowLabel": q.LowLabel, "highLabel": q.HighLabel, "step": q.Step, "pattern": q.Pattern, "patternMessage": q.PatternMessage} {
 		if v != "" {
 			set[name] = survey.CleanLine(v.(string))
 		}

@@ -93,6 +93,8 @@ type Settings struct {
 	Step bool
 	// Parts: the parts a contact question asks.
 	Parts bool
+	// Pattern: a short text's regular expression and its message.
+	Pattern bool
 	// Text: the answers are texts people write, which the analysis page
 	// lists besides counting their words (not a setting of a question: a
 	// trait of the kind).
@@ -130,6 +132,13 @@ func normalizeSettings(q *Question, s Settings) {
 		q.LowLabel, q.HighLabel = "", ""
 	}
 	q.LowLabel, q.HighLabel = strings.TrimSpace(CleanLine(q.LowLabel)), strings.TrimSpace(CleanLine(q.HighLabel))
+	if !s.Pattern {
+		q.Pattern, q.PatternMessage = "", ""
+	}
+	q.Pattern, q.PatternMessage = strings.TrimSpace(CleanLine(q.Pattern)), strings.TrimSpace(CleanLine(q.PatternMessage))
+	if q.Pattern == "" {
+		q.PatternMessage = ""
+	}
 	if !s.Parts {
 		q.Parts = nil
 	}

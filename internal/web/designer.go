@@ -179,7 +179,7 @@ func (q designerQuestion) Idx() int { return q.Pos - 1 }
 // the page's order; the keys survey.Validate gives them after
 // "questions.N.". A problem of a field the kind does not show is shown
 // beside the kind's select.
-var designerFields = []string{"text", "type", "section", "help", "choices", "rows", "min", "max", "scale", "format", "step", "labels", "statement", "parts"}
+var designerFields = []string{"text", "type", "section", "help", "choices", "rows", "min", "max", "scale", "format", "step", "labels", "statement", "parts", "pattern", "patternMessage"}
 
 // shown reports whether the question shows field.
 func (q designerQuestion) shown(field string) bool {
@@ -203,6 +203,8 @@ func (q designerQuestion) shown(field string) bool {
 		return s.Step
 	case "parts":
 		return s.Parts
+	case "pattern", "patternMessage":
+		return s.Pattern
 	case "section":
 		return q.Sections > 1
 	}
@@ -360,6 +362,7 @@ func parseDesignerQuestion(f url.Values, i int) designerQuestion {
 		Other: on("other"), Shuffle: on("shuffle"), Min: f.Get(p + "min"), Max: f.Get(p + "max"), Integer: on("integer"),
 		Format: f.Get(p + "format"), LowLabel: f.Get(p + "low"), HighLabel: f.Get(p + "high"),
 		Statement: f.Get(p + "statement"), Step: f.Get(p + "step"), Parts: designerParts(f, p),
+		Pattern: f.Get(p + "pattern"), PatternMessage: f.Get(p + "patternMessage"),
 	}, Choices: f.Get(p + "choices"), Rows: f.Get(p + "rows"), Scale: strings.TrimSpace(f.Get(p + "scale")), Open: on("open")}
 	q.Pos = i + 1
 	q.Sec, _ = strconv.Atoi(f.Get(p + "section"))

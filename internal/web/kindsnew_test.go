@@ -61,6 +61,11 @@ func TestNewKindsDesigner(t *testing.T) {
 				t.Errorf("saved parts %v, want %v", q.Parts, want)
 			}
 		}, nil},
+		{"short text with a pattern", oneQuestionForm(survey.ShortText, "q.0.pattern", ` [A-Z]{2}[0-9]{6} `, "q.0.patternMessage", "Two capitals and six digits."), func(t *testing.T, q survey.Question) {
+			if q.Pattern != "[A-Z]{2}[0-9]{6}" || q.PatternMessage != "Two capitals and six digits." {
+				t.Errorf("saved %+v", q)
+			}
+		}, []string{`<input id="q0-pattern" name="q.0.pattern" value="[A-Z]{2}[0-9]{6}"`, `<input id="q0-patternMessage" name="q.0.patternMessage" value="Two capitals and six digits."`}},
 		{"slider with the defaults", oneQuestionForm(survey.Slider), func(t *testing.T, q survey.Question) {
 			if q.Min != "0" || q.Max != "100" || q.Step != "1" {
 				t.Errorf("saved %+v", q)
@@ -98,6 +103,8 @@ func TestNewKindsDesigner(t *testing.T) {
 	}{
 		{"consent without a statement", oneQuestionForm(survey.Consent), "q0-statement", "Write the statement people agree to by ticking the box."},
 		{"consent statement too long", oneQuestionForm(survey.Consent, "q.0.statement", strings.Repeat("a", 2001)), "q0-statement", "Keep the statement to 2000 characters (it has 2001)."},
+		{"a pattern that is not RE2", oneQuestionForm(survey.ShortText, "q.0.pattern", `(\d)\1`, "q.0.patternMessage", "Twice the same digit."), "q0-pattern", "This is not a regular expression Go can read (RE2): invalid escape sequence"},
+		{"a pattern without its message", oneQuestionForm(survey.ShortText, "q.0.pattern", `\d+`), "q0-patternMessage", "Say what an answer should look like"},
 		{"contact asking nothing", oneQuestionForm(survey.Contact, "q.0.part.name", "", "q.0.part.email", ""), "q0-parts", "Ask for at least one part of the contact details."},
 		{"slider step not a number", oneQuestionForm(survey.Slider, "q.0.step", "1.5"), "q0-step", "Give the step as a whole number of at least 1."},
 		{"slider step of zero", oneQuestionForm(survey.Slider, "q.0.step", "0"), "q0-step", "Give the step as a whole number of at least 1."},
@@ -139,6 +146,7 @@ func TestNewKindsThroughTheForm(t *testing.T) {
 		{Text: "Your consent", Type: survey.Consent, Statement: "I agree that my answers are kept\nfor a year."},
 		{Text: "How warm?", Type: survey.Slider, Min: "-10", Max: "30", Step: "5", LowLabel: "Cold", HighLabel: "Hot", InResults: true},
 		{Text: "How can we reach you?", Type: survey.Contact, InResults: true, Parts: map[string]string{"name": "required", "email": "required", "phone": "optional"}},
+		{Text: "Your member number", Type: survey.ShortText, Optional: true, Pattern: `[A-Z]{2}[0-9]{6}`, PatternMessage: "Two capitals and six digits, like AB123456."},
 	}, PublicResults: true}
 	if err := app.surveys.Create(ctx, s); err != nil {
 		t.Fatal(err)
@@ -169,12 +177,15 @@ func TestNewKindsThroughTheForm(t *testing.T) {
 			`<input class="line-input" type="email" id="f-` + id(3) + `-email" name="q-` + id(3) + `-email" value="" autocomplete="email" maxlength="254" spellcheck="false" required>`,
 			`<label for="f-` + id(3) + `-phone">Phone number <span class="muted">(Optional)</span></label>`,
 			`<input class="line-input" type="tel" id="f-` + id(3) + `-phone" name="q-` + id(3) + `-phone" value="" autocomplete="tel" maxlength="30">`},
+		// The pattern's message is the field's hint; no HTML pattern
+		// (the browser's syntax is not RE2's).
+		{`<p class="kind-hint" id="f-` + id(4) + `-hint"> Two capitals and six digits, like AB123456.</p>`, `aria-describedby="f-` + id(4) + `-hint`},
 	} {
 		mustContain(t, "question "+id(i), fieldsetOf(t, body, id(i)), want...)
 	}
 
 	good := []map[string]string{
-		{"0": "Yes", "1": "accepted", "2-slider": "10", "2-set": "1", "3-name": "Ana Berg", "3-email": "ana@example.com"},
+		{"0": "Yes", "1": "accepted", "2-slider": "10", "2-set": "1", "3-name": "Ana Berg", "3-email": "ana@example.com", "4": "AB123456"},
 		{"0": "Yes", "1": "accepted", "2-slider": "-5", "2-set": "1", "3-name": "Bo", "3-email": "bo@example.com", "3-phone": "+44 20 7946 0000"},
 		{"0": "No", "1": "accepted", "2-slider": "30", "2-set": "1", "3-name": "Cy", "3-email": "cy@example.com"},
 	}
@@ -201,7 +212,8 @@ func TestNewKindsThroughTheForm(t *testing.T) {
 		sent map[string]string
 		want map[int]string
 	}{
-		{map[string]string{"0": "Maybe", "1": "on", "2-slider": "7", "2-set": "1", "3-name": "Di", "3-email": "di@example.com", "3-phone": "call me"}, map[int]string{0: "Please answer yes or no.", 1: "To give your consent, tick the box; to decline, leave it empty.",
+		{map[string]string{"0": "Maybe", "1": "on", "2-slider": "7", "2-set": "1", "3-name": "Di", "3-email": "di@example.com", "3-phone": "call me", "4": "ab123456"}, map[int]string{0: "Please answer yes or no.", 1: "To give your consent, tick the box; to decline, leave it empty.",
+			4: "Two capitals and six digits, like AB123456.",
 			2: "Please choose a value from -10 to 30 in steps of 5.", 3: "Please give a phone number in digits, like &#43;44 20 7946 0000."}}, // html/template writes + so
 		{map[string]string{"3-name": "Di"}, map[int]string{3: "Please also give: E-mail address."}},
 		{map[string]string{"2-slider": "35", "2-set": "1"}, map[int]string{2: "Please choose a whole number from -10 to 30."}},
@@ -235,13 +247,19 @@ func TestNewKindsThroughTheForm(t *testing.T) {
 	// page, and shown to a respondent reading that language.
 	tr := "/adatum/surveys/" + s.Slug + "/translations"
 	_, _, body = app.do(t, "GET", tr+"?lang=de", nil, cookie)
-	mustContain(t, "translations", body, `name="questions.`+id(1)+`.statement"`, "Consent statement")
-	if code, _, body := app.do(t, "POST", tr, url.Values{"lang": {"de"}, "language": {"en"}, "questions." + id(1) + ".statement": {"Ich stimme zu."}}, cookie); code != 303 {
+	mustContain(t, "translations", body, `name="questions.`+id(1)+`.statement"`, "Consent statement", `name="questions.`+id(4)+`.patternMessage"`)
+	if code, _, body := app.do(t, "POST", tr, url.Values{"lang": {"de"}, "language": {"en"}, "questions." + id(1) + ".statement": {"Ich stimme zu."},
+		"questions." + id(4) + ".patternMessage": {"Zwei Großbuchstaben und sechs Ziffern."}}, cookie); code != 303 {
 		t.Fatalf("save translations = %d\n%s", code, body)
 	}
 	app.pastCacheTTL()
 	_, _, body = app.do(t, "GET", path, nil, map[string]string{"Accept-Language": "de"})
 	mustContain(t, "German", fieldsetOf(t, body, id(1)), `<span class="consent-statement">Ich stimme zu.</span>`)
+	mustContain(t, "German", fieldsetOf(t, body, id(4)), "Zwei Großbuchstaben und sechs Ziffern.")
+	// A German respondent's answer not fitting: the message in German.
+	v := url.Values{"token": {app.token(t, path)}, "q-" + id(4): {"nope"}}
+	_, _, body = app.do(t, "POST", path, v, map[string]string{"Accept-Language": "de"})
+	mustContain(t, "German problem", fieldsetOf(t, body, id(4)), `</span> Zwei Großbuchstaben und sechs Ziffern.</p>`)
 
 	code, _, body := app.do(t, "GET", "/adatum/surveys/"+s.Slug+"/analyze", nil, cookie)
 	if code != 200 {

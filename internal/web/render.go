@@ -348,6 +348,12 @@ func (d kindInputData) Contact() []contactInput {
 	return out
 }
 
+// PatternMessage is a short text's message for an answer not fitting its
+// pattern, as the respondent reads it (shown as the field's hint).
+func (d kindInputData) PatternMessage() string {
+	return or(d.words.QT.PatternMessage, d.Question.PatternMessage)
+}
+
 // Statement is a consent question's statement as the respondent reads it.
 func (d kindInputData) Statement() string { return or(d.words.QT.Statement, d.Question.Statement) }
 
