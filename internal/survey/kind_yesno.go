@@ -85,14 +85,8 @@ func (yesNo) Value(_ Question, qa QuestionAnswer) any {
 	return nil
 }
 
-// SQLRows: the answer as text, and 1 or 0 in the numeric column.
+// SQLRows: the answer as text (the numeric column holds only answers
+// that are numbers).
 func (yesNo) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
-	row := SQLRow{Text: qa.Answer}
-	switch qa.Answer {
-	case AnswerYes:
-		row.Number = "1"
-	case AnswerNo:
-		row.Number = "0"
-	}
-	return []SQLRow{row}
+	return []SQLRow{{Text: qa.Answer}}
 }
