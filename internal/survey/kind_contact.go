@@ -80,8 +80,9 @@ type AskedPart struct {
 // given whenever the question is answered (an optional question left
 // wholly empty is no answer); each is checked (an e-mail address, a
 // phone number of digits, a postcode, lengths). Its answers are what
-// people write about themselves (Settings.Text): never on the public
-// results page, and exported one column per part asked. Its summary
+// people write about themselves (Settings.Text): listed on the analysis
+// page as written answers are, never on the public results page, and
+// exported one column per part asked. Its summary
 // counts the answers that gave each part (Choices, by part key).
 type contact struct{}
 
@@ -197,6 +198,20 @@ func (contact) form(_ Question, stored string) Form {
 		f[k] = []string{v}
 	}
 	return f
+}
+
+// written is a contact answer as one line for the analysis page (a
+// private page: never the public results): the parts given, in order,
+// " · " between them.
+func (contact) written(_ Question, stored string) string {
+	m := decodeRows(stored)
+	var out []string
+	for _, p := range ContactParts {
+		if v, ok := m[p.Key]; ok {
+			out = append(out, v)
+		}
+	}
+	return strings.Join(out, " · ")
 }
 
 // newSummary: a count per part asked, at zero, in the question's order.

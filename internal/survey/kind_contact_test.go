@@ -100,7 +100,7 @@ func TestContactExport(t *testing.T) {
 	if !reflect.DeepEqual(c.Labels, []string{"Name", "E-mail address", "Town or city"}) || !reflect.DeepEqual(c.Counts, []int64{2, 1, 1}) || c.Words != nil {
 		t.Errorf("chart %v %v %v", c.Labels, c.Counts, c.Words)
 	}
-	if Written(q, qa.Answer) != "" {
-		t.Error("a contact's answer is listed as written text")
+	if got := Written(q, qa.Answer); got != "Ana · Leeds" {
+		t.Errorf("written as %q, want the parts given, in order", got)
 	}
 }

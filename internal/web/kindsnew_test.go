@@ -274,12 +274,16 @@ func TestNewKindsThroughTheForm(t *testing.T) {
 		{"<dt>Accepted</dt><dd>3</dd>"},
 		// -5, 10, 30: mean 11.67, median 10; a bar per position.
 		{"<dt>Mean</dt><dd>11.67</dd>", "<dt>Median</dt><dd>10</dd>", `<span class="bars-label">-5</span>`, `<span class="bars-label">30</span>`, `<span class="bars-share">33%</span>`},
-		// How many gave each part; never what they wrote.
-		{`<span class="bars-label">Name</span>`, `<span class="bars-label">Phone number</span>`, `<strong>1</strong><span class="sr-only"> answer,</span> <span class="bars-share">33%</span>`},
+		// How many gave each part, and, as for written answers, the
+		// latest ones (this page is the subscriber's alone).
+		{`<span class="bars-label">Name</span>`, `<span class="bars-label">Phone number</span>`, `<strong>1</strong><span class="sr-only"> answer,</span> <span class="bars-share">33%</span>`,
+			`<blockquote class="written-text">Bo · bo@example.com · &#43;44 20 7946 0000</blockquote>`},
 	} {
 		mustContain(t, "analysis of question "+id(i), sections[i], want...)
 	}
-	mustLack(t, "analysis of the contact question", sections[3], "Ana Berg", "ana@example.com", "7946")
+	// The chart itself holds no contact details.
+	chart := sections[3][:strings.Index(sections[3], `<div class="written">`)]
+	mustLack(t, "chart of the contact question", chart, "Ana Berg", "ana@example.com", "7946")
 
 	// The public results page shows the slider's chart, never the
 	// contact question (written by people about themselves), though it
