@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/xuri/excelize/v2"
 
 	"github.com/surveys-dev/surveys/internal/store"
@@ -159,6 +160,33 @@ func TestBrowserEveryKind(t *testing.T) {
 			func(fs string) []chromedp.Action {
 				return []chromedp.Action{chromedp.SetUploadFiles(fs+`//input[@type="file"]`, []string{ticket}, byXPath)}
 			}},
+		{"Did you find parking?", survey.YesNo, nil,
+			func(fs string) []chromedp.Action { return []chromedp.Action{label(fs, "Yes")} }},
+		{"Your consent", survey.Consent,
+			func(i string) []chromedp.Action {
+				return []chromedp.Action{keys(i, "statement", "Northwind may keep my answers for a year.")}
+			},
+			func(fs string) []chromedp.Action {
+				return []chromedp.Action{label(fs, "Northwind may keep my answers for a year.")}
+			}},
+		{"How far did you travel, in miles?", survey.Slider,
+			func(i string) []chromedp.Action {
+				return []chromedp.Action{keys(i, "min", "0"), keys(i, "max", "10"), keys(i, "step", "2"), keys(i, "low", "Next door"), keys(i, "high", "Far")}
+			},
+			// By keyboard: the range starts at 4, one step right is 6,
+			// which ticks its box (slider.js).
+			func(fs string) []chromedp.Action {
+				return []chromedp.Action{chromedp.Focus(fs+`//input[@type="range"]`, byXPath), chromedp.KeyEvent(kb.ArrowRight)}
+			}},
+		{"How can we reach you?", survey.Contact,
+			func(i string) []chromedp.Action { return []chromedp.Action{set(i, "part-phone", "optional")} },
+			func(fs string) []chromedp.Action {
+				return []chromedp.Action{
+					chromedp.SendKeys(fs+`//input[@autocomplete="name"]`, "Guest Visitor", byXPath),
+					chromedp.SendKeys(fs+`//input[@autocomplete="email"]`, "guest@example.com", byXPath),
+					chromedp.SendKeys(fs+`//input[@type="tel"]`, "+44 20 7946 0000", byXPath),
+				}
+			}},
 	}
 	if len(steps) != len(survey.Kinds()) {
 		t.Fatalf("the test covers %d kinds, %d are registered", len(steps), len(survey.Kinds()))
@@ -244,7 +272,7 @@ func TestBrowserEveryKind(t *testing.T) {
 	}
 	run("analysis page", chromedp.Text(`main`, &analysis, chromedp.ByQuery), shot("every-kind-analysis-phone"),
 		noSidewaysScroll(t, "analysis of every kind"), axeCheck("analysis of every kind (390 px)"))
-	for _, want := range []string{"terrace", "Tea", "Fruit", "Oslo", "4.00", "NPS", "+100", "Histogram", "Answers per month", "Mar 2026", "Food", "Service", "Average position", "Taste"} {
+	for _, want := range []string{"terrace", "Tea", "Fruit", "Oslo", "4.00", "NPS", "+100", "Histogram", "Answers per month", "Mar 2026", "Food", "Service", "Average position", "Taste", "ACCEPTED", "MEDIAN", "Phone number"} {
 		if !strings.Contains(analysis, want) {
 			t.Errorf("the analysis page lacks %q", want)
 		}
@@ -277,6 +305,11 @@ func TestBrowserEveryKind(t *testing.T) {
 		"Rank these by importance [Taste]":      "1",
 		"Rank these by importance [Speed]":      "3",
 		"A photo of your ticket":                "ticket.pdf",
+		"Did you find parking?":                 "Yes",
+		"Your consent":                          "accepted",
+		"How far did you travel, in miles?":     "6",
+		"How can we reach you? [Name]":          "Guest Visitor",
+		"How can we reach you? [Phone number]":  "'+44 20 7946 0000", // a spreadsheet would take "+…" for a formula
 	} {
 		if got, ok := cell[col]; !ok || got != want {
 			t.Errorf("CSV column %q = %q (present %v), want %q", col, got, ok, want)

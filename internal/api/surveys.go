@@ -101,6 +101,17 @@ type jsonQuestion struct {
 	Scale           int                 `json:"scale,omitempty"`
 	LowLabel        string              `json:"lowLabel,omitempty"`
 	HighLabel       string              `json:"highLabel,omitempty"`
+	// Statement is a consent question's statement.
+	Statement string `json:"statement,omitempty"`
+	// Step is a slider's step from min to max.
+	Step jsonBound `json:"step,omitempty"`
+	// Pattern is a short text's regular expression (RE2) and
+	// PatternMessage what a respondent whose answer does not match reads.
+	Pattern        string `json:"pattern,omitempty"`
+	PatternMessage string `json:"patternMessage,omitempty"`
+	// Parts are a contact question's parts: part → "optional" or
+	// "required".
+	Parts map[string]string `json:"parts,omitempty"`
 	// ShowIf shows the question only when it holds for the answers to
 	// earlier questions.
 	ShowIf *survey.Condition `json:"showIf,omitempty"`
@@ -154,13 +165,13 @@ func (b jsonBound) MarshalJSON() ([]byte, error) {
 func (q jsonQuestion) question() survey.Question {
 	return survey.Question{ID: q.ID, ShowIf: q.ShowIf, Text: q.Text, Type: q.Type, Section: q.Section, Help: q.Help, Optional: q.Optional, PossibleAnswers: q.PossibleAnswers, Rows: q.Rows,
 		Other: q.Other, Shuffle: q.Shuffle, Min: string(q.Min), Max: string(q.Max), Integer: q.Integer, Format: q.Format, Scale: q.Scale,
-		LowLabel: q.LowLabel, HighLabel: q.HighLabel, InResults: q.InResults}
+		LowLabel: q.LowLabel, HighLabel: q.HighLabel, Statement: q.Statement, Step: string(q.Step), Parts: q.Parts, Pattern: q.Pattern, PatternMessage: q.PatternMessage, InResults: q.InResults}
 }
 
 func jsonQuestionOf(q survey.Question) jsonQuestion {
 	return jsonQuestion{ID: q.ID, ShowIf: q.ShowIf, Text: q.Text, Type: q.Type, Section: q.Section, Help: q.Help, Optional: q.Optional, PossibleAnswers: q.PossibleAnswers, Rows: q.Rows,
 		Other: q.Other, Shuffle: q.Shuffle, Min: jsonBound(q.Min), Max: jsonBound(q.Max), Integer: q.Integer, Format: q.Format, Scale: q.Scale,
-		LowLabel: q.LowLabel, HighLabel: q.HighLabel, Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows, InResults: q.InResults}
+		LowLabel: q.LowLabel, HighLabel: q.HighLabel, Statement: q.Statement, Step: jsonBound(q.Step), Parts: q.Parts, Pattern: q.Pattern, PatternMessage: q.PatternMessage, Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows, InResults: q.InResults}
 }
 
 func toJSON(sv *survey.Survey) jsonSurvey {

@@ -3,7 +3,7 @@
 // and the crash test send, for a survey of any kinds of question, knowing
 // only the page. It reads the controls the kinds' input partials write
 // (templates/kinds): radio buttons, checkboxes, selects, text areas and
-// text, e-mail, web address, date and number inputs.
+// text, e-mail, web address, phone, date, number and range inputs.
 package formfill
 
 import (
@@ -30,15 +30,17 @@ const (
 	Radio                // one of Values
 	Checkbox             // any of Values
 	Select               // one of Values (the empty option left out)
+	Range                // <input type="range">: Min, Max and Step
+	Phone                // <input type="tel">
 )
 
 // Field is one named control of the form (all the radio buttons or
 // checkboxes of one name are one Field).
 type Field struct {
-	Name     string
-	Kind     Kind
-	Values   []string
-	Min, Max string
+	Name           string
+	Kind           Kind
+	Values         []string
+	Min, Max, Step string
 	// Other is the text box of an "Other (please specify)" choice
 	// (q-<ID>-other), left empty.
 	Other bool
@@ -103,7 +105,7 @@ func Parse(page []byte) (Form, error) {
 				f.Token = a["value"]
 			case !strings.HasPrefix(n, "q-"):
 			case a["type"] == "radio":
-				if v := a["value"]; v != "" { // "" is "Other": its text box says what
+				if v := a["value"]; v != "" && !strings.HasSuffix(a["id"], "-otherchoice") { // "Other": its text box says what
 					fl := field(n, Radio)
 					fl.Values = append(fl.Values, v)
 				}
@@ -116,6 +118,11 @@ func Parse(page []byte) (Form, error) {
 				field(n, Email)
 			case a["type"] == "url":
 				field(n, URL)
+			case a["type"] == "tel":
+				field(n, Phone)
+			case a["type"] == "range":
+				fl := field(n, Range)
+				fl.Min, fl.Max, fl.Step = a["min"], a["max"], a["step"]
 			case a["type"] == "date":
 				fl := field(n, Date)
 				fl.Min, fl.Max = a["min"], a["max"]
@@ -213,7 +220,7 @@ func parseAttrs(b []byte) map[string]string {
 
 // Answer fills the form with a complete, valid, varied answer: text from
 // text(r), one checkbox, an e-mail address, a web address, a small whole
-// number, a date near the date's least, any choice; the selects of one
+// number, a date near the date's least, a range's position, any choice; the selects of one
 // question (a ranking) get the positions 1 to N once each.
 func (f Form) Answer(r *rand.Rand, text func(*rand.Rand) string) url.Values {
 	v := make(url.Values, len(f.Fields)+1)
@@ -233,12 +240,16 @@ func (f Form) Answer(r *rand.Rand, text func(*rand.Rand) string) url.Values {
 			}
 		case Email:
 			v.Set(fl.Name, "respondent"+strconv.Itoa(r.IntN(100000))+"@example.com")
+		case Phone:
+			v.Set(fl.Name, "+44 20 7946 "+strconv.Itoa(1000+r.IntN(9000)))
 		case URL:
 			v.Set(fl.Name, "https://example.com/"+strconv.Itoa(r.IntN(100000)))
 		case Number:
 			v.Set(fl.Name, strconv.Itoa(1+r.IntN(50)))
 		case Date:
 			v.Set(fl.Name, date(r, fl.Min, fl.Max))
+		case Range:
+			v.Set(fl.Name, position(r, fl.Min, fl.Max, fl.Step))
 		case Radio, Checkbox:
 			v.Set(fl.Name, fl.Values[r.IntN(len(fl.Values))])
 		case Select:
@@ -270,4 +281,19 @@ func date(r *rand.Rand, least, most string) string {
 	}
 	days := int(hi.Sub(lo).Hours()/24) + 1
 	return lo.AddDate(0, 0, r.IntN(max(days, 1))).Format(time.DateOnly)
+}
+
+// position is a position of a range from min to max in steps of step
+// (whole numbers; 0 to 100 in steps of 1 when they are not).
+func position(r *rand.Rand, least, most, step string) string {
+	lo, err1 := strconv.Atoi(least)
+	hi, err2 := strconv.Atoi(most)
+	st, err3 := strconv.Atoi(step)
+	if err1 != nil || err2 != nil || hi < lo {
+		lo, hi = 0, 100
+	}
+	if err3 != nil || st < 1 {
+		st = 1
+	}
+	return strconv.Itoa(lo + st*r.IntN((hi-lo)/st+1))
 }

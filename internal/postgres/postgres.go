@@ -383,7 +383,7 @@ func cleanLines(lines []string) []string {
 // those set).
 func questionSettings(q survey.Question) string {
 	set := map[string]any{}
-	for name, v := range map[string]any{"min": q.Min, "max": q.Max, "format": q.Format, "lowLabel": q.LowLabel, "highLabel": q.HighLabel} {
+	for name, v := range map[string]any{"min": q.Min, "max": q.Max, "format": q.Format, "lowLabel": q.LowLabel, "highLabel": q.HighLabel, "step": q.Step, "pattern": q.Pattern, "patternMessage": q.PatternMessage} {
 		if v != "" {
 			set[name] = survey.CleanLine(v.(string))
 		}
@@ -395,6 +395,12 @@ func questionSettings(q survey.Question) string {
 	}
 	if q.Scale != 0 {
 		set["scale"] = q.Scale
+	}
+	if q.Statement != "" {
+		set["statement"] = survey.CleanText(q.Statement)
+	}
+	if len(q.Parts) > 0 {
+		set["parts"] = q.Parts
 	}
 	b, _ := json.Marshal(set)
 	return string(b)

@@ -92,6 +92,12 @@ func sampleSurvey(tenant, title string) *survey.Survey {
 		{Text: "Your e-mail address, if you would like a reply", Type: survey.ShortText, Optional: true, Format: "email"},
 		{Text: "A screenshot or a document, if it helps", Type: survey.FileUpload, Optional: true, Max: "3",
 			PossibleAnswers: []string{"Images", "PDF", "Text and CSV"}, Help: "Only our team sees it."},
+		{Text: "Would you choose Adatum again?", Type: survey.YesNo, Optional: true},
+		{Text: "May we follow up?", Type: survey.Consent, Optional: true,
+			Statement: "Adatum may contact me about my answers, once, within the next three months."},
+		{Text: "How can we reach you?", Type: survey.Contact, Optional: true, Help: "Only if you agreed above that we may follow up.",
+			Parts: map[string]string{"name": survey.PartRequired, "email": survey.PartRequired, "phone": survey.PartOptional, "country": survey.PartOptional}},
+		{Text: "How many hours a week do you spend in Adatum?", Type: survey.Slider, Optional: true, Min: "0", Max: "40", Step: "1", LowLabel: "None", HighLabel: "All week"},
 	}
 	return s
 }

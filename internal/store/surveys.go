@@ -721,18 +721,24 @@ func sectionsOf(sections []survey.Section) []storedSection {
 // choices, stored as one JSON property ("Settings"; absent on questions
 // written before them, which read as required with no settings).
 type questionSettings struct {
-	Help      string   `json:"help,omitempty"`
-	Optional  bool     `json:"optional,omitempty"`
-	Rows      []string `json:"rows,omitempty"`
-	Other     bool     `json:"other,omitempty"`
-	Shuffle   bool     `json:"shuffle,omitempty"`
-	Min       string   `json:"min,omitempty"`
-	Max       string   `json:"max,omitempty"`
-	Integer   bool     `json:"integer,omitempty"`
-	Format    string   `json:"format,omitempty"`
-	Scale     int      `json:"scale,omitempty"`
-	LowLabel  string   `json:"lowLabel,omitempty"`
-	HighLabel string   `json:"highLabel,omitempty"`
+	Help           string   `json:"help,omitempty"`
+	Optional       bool     `json:"optional,omitempty"`
+	Rows           []string `json:"rows,omitempty"`
+	Other          bool     `json:"other,omitempty"`
+	Shuffle        bool     `json:"shuffle,omitempty"`
+	Min            string   `json:"min,omitempty"`
+	Max            string   `json:"max,omitempty"`
+	Integer        bool     `json:"integer,omitempty"`
+	Format         string   `json:"format,omitempty"`
+	Scale          int      `json:"scale,omitempty"`
+	LowLabel       string   `json:"lowLabel,omitempty"`
+	HighLabel      string   `json:"highLabel,omitempty"`
+	Statement      string   `json:"statement,omitempty"`
+	Step           string   `json:"step,omitempty"`
+	Pattern        string   `json:"pattern,omitempty"`
+	PatternMessage string   `json:"patternMessage,omitempty"`
+	// Parts: a contact question's parts, part → "optional"/"required".
+	Parts map[string]string `json:"parts,omitempty"`
 	// Hidden, HiddenChoices and HiddenRows: what an edit of a published
 	// survey took away from respondents but kept for its answers.
 	Hidden        bool     `json:"hidden,omitempty"`
@@ -759,7 +765,7 @@ func questionProperties(q survey.Question) map[string]any {
 		putChunked(props, "PossibleAnswers", []rune(string(raw)))
 	}
 	set := questionSettings{Help: q.Help, Optional: q.Optional, Rows: q.Rows, Other: q.Other, Shuffle: q.Shuffle,
-		Min: q.Min, Max: q.Max, Integer: q.Integer, Format: q.Format, Scale: q.Scale, LowLabel: q.LowLabel, HighLabel: q.HighLabel,
+		Min: q.Min, Max: q.Max, Integer: q.Integer, Format: q.Format, Scale: q.Scale, LowLabel: q.LowLabel, HighLabel: q.HighLabel, Statement: q.Statement, Step: q.Step, Parts: q.Parts, Pattern: q.Pattern, PatternMessage: q.PatternMessage,
 		Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows, Section: q.Section, InResults: q.InResults, ShowIf: q.ShowIf}
 	if raw, _ := json.Marshal(set); string(raw) != "{}" {
 		putChunked(props, "Settings", []rune(string(raw)))
@@ -808,6 +814,7 @@ func questionFromEntity(e storage.Entity) (survey.Question, error) {
 		}
 		q.Help, q.Optional, q.Rows, q.Other, q.Shuffle = set.Help, set.Optional, set.Rows, set.Other, set.Shuffle
 		q.Min, q.Max, q.Integer, q.Format, q.Scale, q.LowLabel, q.HighLabel = set.Min, set.Max, set.Integer, set.Format, set.Scale, set.LowLabel, set.HighLabel
+		q.Statement, q.Step, q.Parts, q.Pattern, q.PatternMessage = set.Statement, set.Step, set.Parts, set.Pattern, set.PatternMessage
 		q.Hidden, q.HiddenChoices, q.HiddenRows = set.Hidden, set.HiddenChoices, set.HiddenRows
 		q.Section, q.InResults, q.ShowIf = set.Section, set.InResults, set.ShowIf
 	}

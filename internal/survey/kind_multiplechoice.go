@@ -19,6 +19,9 @@ func (multipleChoice) normalize(q *Question) { q.PossibleAnswers = normalizeLine
 
 func (multipleChoice) validate(q Question, key string, f fieldErrors) {
 	validateLines(q.PossibleAnswers, 2, MaxChoices, "possible answer", key+".choices", f)
+	if q.Other && contains(q.PossibleAnswers, OtherChoice) {
+		f.add(key+".choices", "%q is what the page sends for “Other”: rename that possible answer, or take Other away.", OtherChoice)
+	}
 }
 
 func (multipleChoice) required() Msg { return M("Please choose one answer.") }
@@ -27,10 +30,20 @@ func (multipleChoice) answer(q Question, f Form) (string, Msg) {
 	return oneChoice(q, f)
 }
 
+// OtherChoice is what the "Other" radio button of a multiple choice
+// question sends: not a possible answer (validate refuses it as one when
+// the question has Other), so that a respondent who ticks Other and
+// writes nothing is told to write their answer rather than taken to have
+// answered nothing.
+const OtherChoice = "(other)"
+
 // oneChoice is the answer of a question of one choice, or of "Other"
-// when the question has it: the choice sent, or else the other text.
+// when the question has it: the choice sent, or else the other text,
+// which "Other" ticked (OtherChoice) requires.
 func oneChoice(q Question, f Form) (string, Msg) {
 	switch v, other := f.Get(""), f.Get("other"); {
+	case v == OtherChoice && q.Other:
+		return otherText(other)
 	case v != "" && !contains(q.PossibleAnswers, v):
 		return "", M("Please choose one of the answers offered.")
 	case v != "":
@@ -43,10 +56,11 @@ func oneChoice(q Question, f Form) (string, Msg) {
 
 func (multipleChoice) form(_ Question, stored string) Form { return choiceForm(stored) }
 
-// choiceForm is the form of a stored choice or Other text.
+// choiceForm is the form of a stored choice, or of Other ticked and its
+// text.
 func choiceForm(stored string) Form {
 	if other, ok := strings.CutPrefix(stored, OtherMark); ok {
-		return Form{"other": {other}}
+		return Form{"": {OtherChoice}, "other": {other}}
 	}
 	return Value(stored)
 }

@@ -22,7 +22,7 @@ func (shortText) Type() QuestionType { return ShortText }
 func (shortText) Key() string        { return "shorttext" }
 func (shortText) Label() string      { return "Short text" }
 func (shortText) Settings() Settings {
-	return Settings{Bounds: "length", Format: true, Text: true}
+	return Settings{Bounds: "length", Format: true, Pattern: true, Text: true}
 }
 
 func (shortText) normalize(q *Question) {
@@ -55,6 +55,7 @@ func (shortText) validate(q Question, key string, f fieldErrors) {
 	if ok && q.Max != "" && min > max {
 		f.add(key+".max", "The longest answer cannot be shorter than the shortest (%d characters).", min)
 	}
+	validatePattern(q, key, f)
 }
 
 func (shortText) required() Msg { return M("Please write an answer.") }
@@ -91,6 +92,11 @@ func (k shortText) answer(q Question, f Form) (string, Msg) {
 	case "url":
 		if !isWebAddress(v) {
 			return "", M("Please give a web address starting with https:// or http://, like https://example.com.")
+		}
+	}
+	if q.Pattern != "" {
+		if re, err := compilePattern(q.Pattern); err != nil || !re.MatchString(v) {
+			return "", M("%s", PatternMessage(q.PatternMessage))
 		}
 	}
 	return v, Msg{}

@@ -97,6 +97,14 @@ type Settings struct {
 	// respondent's own field values are never taken for them, and the
 	// page state carries them on every page (a trait of the kind).
 	Files bool
+	// Statement: the text a consent question asks to agree to.
+	Statement bool
+	// Step: a slider's step between Min and Max.
+	Step bool
+	// Parts: the parts a contact question asks.
+	Parts bool
+	// Pattern: a short text's regular expression and its message.
+	Pattern bool
 	// Text: the answers are texts people write, which the analysis page
 	// lists besides counting their words (not a setting of a question: a
 	// trait of the kind).
@@ -134,6 +142,23 @@ func normalizeSettings(q *Question, s Settings) {
 		q.LowLabel, q.HighLabel = "", ""
 	}
 	q.LowLabel, q.HighLabel = strings.TrimSpace(CleanLine(q.LowLabel)), strings.TrimSpace(CleanLine(q.HighLabel))
+	if !s.Pattern {
+		q.Pattern, q.PatternMessage = "", ""
+	}
+	q.Pattern, q.PatternMessage = strings.TrimSpace(CleanLine(q.Pattern)), strings.TrimSpace(CleanLine(q.PatternMessage))
+	if q.Pattern == "" {
+		q.PatternMessage = ""
+	}
+	if !s.Parts {
+		q.Parts = nil
+	}
+	if !s.Step {
+		q.Step = ""
+	}
+	if !s.Statement {
+		q.Statement = ""
+	}
+	q.Statement = strings.TrimSpace(CleanText(strings.ReplaceAll(q.Statement, "\r\n", "\n")))
 }
 
 // Form is what a respondent's browser sent for one question, by the field's
@@ -250,7 +275,7 @@ type SQLRow struct {
 
 // kinds lists every kind, in the order the designer offers them.
 var kinds = []Kind{simpleText{}, multipleChoice{}, fiveStars{}, shortText{}, numberKind{}, dateKind{}, linearScale{}, netPromoterScore{},
-	checkboxes{}, dropdown{}, matrix{}, ranking{}, fileUpload{}}
+	checkboxes{}, dropdown{}, matrix{}, ranking{}, fileUpload{}, yesNo{}, consent{}, slider{}, contact{}}
 
 var kindByType = func() map[QuestionType]Kind {
 	m := make(map[QuestionType]Kind, len(kinds))

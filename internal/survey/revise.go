@@ -1,6 +1,7 @@
 package survey
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -317,7 +318,7 @@ func (s *Survey) Duplicate(now time.Time) *Survey {
 	var ids []string
 	for _, q := range s.Visible().Questions {
 		q.HiddenChoices, q.HiddenRows = nil, nil
-		q.PossibleAnswers, q.Rows = slices.Clone(q.PossibleAnswers), slices.Clone(q.Rows)
+		q.PossibleAnswers, q.Rows, q.Parts = slices.Clone(q.PossibleAnswers), slices.Clone(q.Rows), maps.Clone(q.Parts)
 		q.ShowIf = q.ShowIf.clone()
 		cp.Questions = append(cp.Questions, q)
 		ids = append(ids, "q"+strconv.Itoa(len(ids)+1))

@@ -178,6 +178,19 @@ type Question struct {
 	Scale int
 	// LowLabel and HighLabel name the ends of a scale.
 	LowLabel, HighLabel string
+	// Pattern is a regular expression (RE2, Go's regexp) a short text
+	// answer must match whole; PatternMessage is what a respondent whose
+	// answer does not match reads (and sees as the field's hint).
+	Pattern, PatternMessage string
+	// Parts are the parts a contact question asks (ContactParts' keys),
+	// each PartOptional or PartRequired; a part it does not name is not
+	// asked.
+	Parts map[string]string
+	// Step is the step of a slider, from Min to Max (a whole number).
+	Step string
+	// Statement is what a consent question's respondent agrees to by
+	// ticking its box (lines of text).
+	Statement string
 
 	// Hidden questions are not shown to respondents: a question of a
 	// published survey that has answers is hidden rather than deleted, so

@@ -58,6 +58,10 @@ type QuestionText struct {
 	Rows      map[string]string `json:"rows,omitempty"`
 	LowLabel  string            `json:"lowLabel,omitempty"`
 	HighLabel string            `json:"highLabel,omitempty"`
+	// Statement is a consent question's statement; PatternMessage a
+	// short text's message for an answer not matching its pattern.
+	Statement      string `json:"statement,omitempty"`
+	PatternMessage string `json:"patternMessage,omitempty"`
 }
 
 // Lang is the language of the survey's own texts ("en" when unset).
@@ -142,9 +146,15 @@ func (s *Survey) normalizeTranslations() {
 			if q.HighLabel == "" {
 				c.HighLabel = ""
 			}
+			if q.Statement != "" {
+				c.Statement = text(qt.Statement)
+			}
+			if q.PatternMessage != "" {
+				c.PatternMessage = line(qt.PatternMessage)
+			}
 			c.Choices = keptLines(qt.Choices, q.PossibleAnswers, line)
 			c.Rows = keptLines(qt.Rows, q.Rows, line)
-			if c.Text != "" || c.Help != "" || c.LowLabel != "" || c.HighLabel != "" || c.Choices != nil || c.Rows != nil {
+			if c.Text != "" || c.Help != "" || c.LowLabel != "" || c.HighLabel != "" || c.Statement != "" || c.PatternMessage != "" || c.Choices != nil || c.Rows != nil {
 				if n.Questions == nil {
 					n.Questions = map[string]QuestionText{}
 				}
@@ -207,7 +217,7 @@ func (t Translation) length() int {
 		n += utf8.RuneCountInString(st.Title) + utf8.RuneCountInString(st.Description)
 	}
 	for _, qt := range t.Questions {
-		n += utf8.RuneCountInString(qt.Text) + utf8.RuneCountInString(qt.Help) + utf8.RuneCountInString(qt.LowLabel) + utf8.RuneCountInString(qt.HighLabel)
+		n += utf8.RuneCountInString(qt.Text) + utf8.RuneCountInString(qt.Help) + utf8.RuneCountInString(qt.LowLabel) + utf8.RuneCountInString(qt.HighLabel) + utf8.RuneCountInString(qt.Statement) + utf8.RuneCountInString(qt.PatternMessage)
 		for _, v := range qt.Choices {
 			n += utf8.RuneCountInString(v)
 		}
@@ -223,7 +233,7 @@ func (t Translation) length() int {
 // and that no two choices or rows of a question read the same. The
 // problems are keyed "title", "description", "thankYou",
 // "sections.<ID>.title", ".description", "questions.<ID>.text", ".help",
-// ".lowLabel", ".highLabel", "questions.<ID>.choices.<N>" and
+// ".lowLabel", ".highLabel", ".statement", ".patternMessage", "questions.<ID>.choices.<N>" and
 // "questions.<ID>.rows.<N>" (N: the choice's or row's place, from 0).
 func (s *Survey) TranslationProblems(t Translation) map[string]string {
 	f := fieldErrors{}
@@ -260,6 +270,8 @@ func (s *Survey) TranslationProblems(t Translation) map[string]string {
 		checkLine(key+".help", qt.Help, MaxHelpLength)
 		checkLine(key+".lowLabel", qt.LowLabel, MaxScaleLabelSize)
 		checkLine(key+".highLabel", qt.HighLabel, MaxScaleLabelSize)
+		checkText(key+".statement", qt.Statement, MaxStatementLength)
+		checkLine(key+".patternMessage", qt.PatternMessage, MaxPatternMessageLength)
 		for _, l := range []struct {
 			key       string
 			originals []string

@@ -2,12 +2,17 @@ package survey
 
 // Written is the text a respondent wrote in a stored answer to q, which the
 // analysis page lists: the answer itself for a kind whose answers are
-// texts (Settings().Text), the "Other (please specify)" text for a kind
-// with Other; "" for anything else, and when the respondent wrote none.
+// texts (Settings().Text; a kind whose answer is several texts says how
+// they read as one, its written method), the "Other (please specify)"
+// text for a kind with Other; "" for anything else, and when the
+// respondent wrote none.
 func Written(q Question, stored string) string {
 	k, ok := KindOf(q.Type)
 	if !ok || stored == "" {
 		return ""
+	}
+	if w, ok := k.(interface{ written(Question, string) string }); ok {
+		return w.written(q, stored)
 	}
 	switch s := k.Settings(); {
 	case s.Text:

@@ -228,7 +228,7 @@ func (q designerQuestion) Idx() int { return q.Pos - 1 }
 // the page's order; the keys survey.Validate gives them after
 // "questions.N.". A problem of a field the kind does not show is shown
 // beside the kind's select.
-var designerFields = []string{"text", "type", "section", "help", "choices", "rows", "min", "max", "scale", "format", "labels"}
+var designerFields = []string{"text", "type", "section", "help", "choices", "rows", "min", "max", "scale", "format", "step", "labels", "statement", "parts", "pattern", "patternMessage"}
 
 // shown reports whether the question shows field.
 func (q designerQuestion) shown(field string) bool {
@@ -246,6 +246,14 @@ func (q designerQuestion) shown(field string) bool {
 		return s.Format
 	case "labels":
 		return s.ScaleLabels
+	case "statement":
+		return s.Statement
+	case "step":
+		return s.Step
+	case "parts":
+		return s.Parts
+	case "pattern", "patternMessage":
+		return s.Pattern
 	case "section":
 		return q.Sections > 1
 	}
@@ -287,6 +295,47 @@ func boundLabels(bounds string) [2]string {
 
 // designerFormats are the formats a short text may ask for.
 var designerFormats = []struct{ Value, Label string }{{"", "Free text"}, {"email", "E-mail address"}, {"url", "Web address"}}
+
+// designerParts reads a contact question's parts (fields q.<i>.part.<key>:
+// "", "optional" or "required"): nil when the form has none of the
+// fields (the defaults), empty when it asks none (refused).
+func designerParts(f url.Values, p string) map[string]string {
+	var parts map[string]string
+	for _, cp := range survey.ContactParts {
+		vs, ok := f[p+"part."+cp.Key]
+		if !ok {
+			continue
+		}
+		if parts == nil {
+			parts = map[string]string{}
+		}
+		if len(vs) > 0 && strings.TrimSpace(vs[0]) != "" {
+			parts[cp.Key] = strings.TrimSpace(vs[0])
+		}
+	}
+	return parts
+}
+
+// designerPart is a part of a contact question as the designer shows it:
+// how it is asked ("" for not asked).
+type designerPart struct {
+	Key, Label, How string
+}
+
+// ContactParts are the parts a contact question may ask, each with how
+// the question asks it (the default parts when it names none, as saving
+// it would give).
+func (q designerQuestion) ContactParts() []designerPart {
+	parts := q.Q.Parts
+	if parts == nil {
+		parts = survey.DefaultParts()
+	}
+	out := make([]designerPart, len(survey.ContactParts))
+	for i, cp := range survey.ContactParts {
+		out[i] = designerPart{Key: cp.Key, Label: cp.Label, How: parts[cp.Key]}
+	}
+	return out
+}
 
 // ScaleTops are the tops a scale may have.
 func (q designerQuestion) ScaleTops() []int {
@@ -368,6 +417,8 @@ func parseDesignerQuestion(f url.Values, i int) designerQuestion {
 		Text: f.Get(p + "text"), Type: survey.QuestionType(f.Get(p + "type")), Help: f.Get(p + "help"), Optional: on("optional"),
 		Other: on("other"), Shuffle: on("shuffle"), Min: f.Get(p + "min"), Max: f.Get(p + "max"), Integer: on("integer"),
 		Format: f.Get(p + "format"), LowLabel: f.Get(p + "low"), HighLabel: f.Get(p + "high"),
+		Statement: f.Get(p + "statement"), Step: f.Get(p + "step"), Parts: designerParts(f, p),
+		Pattern: f.Get(p + "pattern"), PatternMessage: f.Get(p + "patternMessage"),
 	}, Choices: f.Get(p + "choices"), Rows: f.Get(p + "rows"), Scale: strings.TrimSpace(f.Get(p + "scale")), Open: on("open")}
 	q.Pos = i + 1
 	q.Sec, _ = strconv.Atoi(f.Get(p + "section"))

@@ -65,7 +65,7 @@ func TestChoiceKindsAnswered(t *testing.T) {
 		`<label class="sr-only" for="f-` + dd + `">Where do you live?</label>`, `<select class="dropdown" id="f-` + dd + `" name="q-` + dd + `" required`, `<option value="">Choose…</option>`, `<option value="Country 30">`,
 		`<th scope="col">5</th>`, `<th scope="row">Price</th>`, `name="q-` + mx + `-1" value="5"`, `<span class="sr-only">Price: 5</span>`,
 		`<label for="f-` + rk + `-2"><span class="sr-only">Position of </span>Delivery</label>`, `<select id="f-` + rk + `-2" name="q-` + rk + `-2" required aria-describedby="f-` + rk + `-hint"`, `<option value="3">3</option>`,
-		`type="radio" id="f-` + mc + `-otherchoice" name="q-` + mc + `" value=""`, `<label for="f-` + mc + `-other">Other (please specify)</label>`,
+		`type="radio" id="f-` + mc + `-otherchoice" name="q-` + mc + `" value="(other)" data-not-answer`, `<label for="f-` + mc + `-other">Other (please specify)</label>`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the survey page lacks %s", want)

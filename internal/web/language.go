@@ -164,11 +164,26 @@ func (p respondent) problems(e *survey.Error) map[string]string {
 	out := make(map[string]string, len(e.Fields))
 	for k, v := range e.Fields {
 		if m, ok := e.Msgs[k]; ok {
-			v = p.L.Msg(m)
+			v = p.L.Msg(p.ownWords(k, m))
 		}
 		out[k] = v
 	}
 	return out
+}
+
+// ownWords is m with the words of question id's designer in the
+// respondent's language: a pattern's message from the question's
+// translation.
+func (p respondent) ownWords(id string, m survey.Msg) survey.Msg {
+	for i, a := range m.Args {
+		if _, ok := a.(survey.PatternMessage); ok {
+			if tr := p.Tr.Questions[id].PatternMessage; tr != "" {
+				m.Args = append([]any(nil), m.Args...)
+				m.Args[i] = tr
+			}
+		}
+	}
+	return m
 }
 
 func or(a, b string) string {

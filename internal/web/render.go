@@ -288,6 +288,75 @@ func (d kindInputData) RowLabel(r string) string { return d.words.QT.Row(r) }
 func (d kindInputData) LowLabel() string  { return or(d.words.QT.LowLabel, d.Question.LowLabel) }
 func (d kindInputData) HighLabel() string { return or(d.words.QT.HighLabel, d.Question.HighLabel) }
 
+// sliderState is where a slider's partial puts its range and whether its
+// box "I have set the slider" is ticked.
+type sliderState struct {
+	Value string
+	Set   bool
+}
+
+// Slider is the slider's position: the answer given (stored, or sent by
+// the page that came back with a problem), else the middle position
+// (rounded down to a step), unticked: the range always holds a value, the
+// box says whether it is an answer.
+func (d kindInputData) Slider() sliderState {
+	if d.Value != "" {
+		return sliderState{Value: d.Value, Set: true}
+	}
+	if v := d.Form.Get("slider"); v != "" {
+		return sliderState{Value: v, Set: d.Form.Get("set") != ""}
+	}
+	lo, _ := strconv.Atoi(d.Question.Min)
+	hi, _ := strconv.Atoi(d.Question.Max)
+	step, _ := strconv.Atoi(d.Question.Step)
+	mid := lo
+	if step > 0 && hi > lo {
+		mid = lo + (hi-lo)/2/step*step
+	}
+	return sliderState{Value: strconv.Itoa(mid)}
+}
+
+// contactInput is a part of a contact question as its partial shows it.
+type contactInput struct {
+	Key, Label, Value string
+	// Type and Autocomplete are the input's (the browser's autofill of
+	// the respondent's own details).
+	Type, Autocomplete string
+	// Required: the part must be given (the question being answered);
+	// Optional marks it "Optional" beside its label.
+	Required, Optional bool
+	Max                int
+}
+
+// contactAutofill is each part's input type and autocomplete token.
+var contactAutofill = map[string][2]string{
+	"name": {"text", "name"}, "email": {"email", "email"}, "phone": {"tel", "tel"}, "street": {"text", "street-address"},
+	"city": {"text", "address-level2"}, "postcode": {"text", "postal-code"}, "country": {"text", "country-name"},
+}
+
+// Contact is the parts a contact question asks, in the respondent's
+// language, with what they sent. A part is required in the browser only
+// when the question is (an optional question may be left wholly empty).
+func (d kindInputData) Contact() []contactInput {
+	parts := survey.AskedParts(d.Question)
+	out := make([]contactInput, len(parts))
+	for i, p := range parts {
+		af := contactAutofill[p.Key]
+		out[i] = contactInput{Key: p.Key, Label: d.words.L.T(p.Label), Value: d.Form.Get(p.Key), Type: af[0], Autocomplete: af[1],
+			Required: p.Required && d.Required, Optional: !p.Required, Max: p.Max}
+	}
+	return out
+}
+
+// PatternMessage is a short text's message for an answer not fitting its
+// pattern, as the respondent reads it (shown as the field's hint).
+func (d kindInputData) PatternMessage() string {
+	return or(d.words.QT.PatternMessage, d.Question.PatternMessage)
+}
+
+// Statement is a consent question's statement as the respondent reads it.
+func (d kindInputData) Statement() string { return or(d.words.QT.Statement, d.Question.Statement) }
+
 // kindChart is the chart of a question on the analysis page: the partial
 // kinds/<key>.chart.html, given the question's view.
 func (v *views) kindChart(q questionView) (template.HTML, error) {

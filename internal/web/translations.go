@@ -107,6 +107,12 @@ func translationItems(sv *survey.Survey, t survey.Translation) []translationGrou
 			if q.HighLabel != "" {
 				g.Items = append(g.Items, translationItem{Key: key + ".highLabel", Label: "High end of the scale", Original: q.HighLabel, Value: qt.HighLabel, Max: survey.MaxScaleLabelSize})
 			}
+			if q.PatternMessage != "" {
+				g.Items = append(g.Items, translationItem{Key: key + ".patternMessage", Label: "Message for an answer not fitting the pattern", Original: q.PatternMessage, Value: qt.PatternMessage, Max: survey.MaxPatternMessageLength})
+			}
+			if q.Statement != "" {
+				g.Items = append(g.Items, translationItem{Key: key + ".statement", Label: "Consent statement", Original: q.Statement, Value: qt.Statement, Long: true, Max: survey.MaxStatementLength})
+			}
 			out = append(out, g)
 		}
 	}
@@ -123,7 +129,7 @@ func translationFrom(sv *survey.Survey, form url.Values) survey.Translation {
 	}
 	for _, q := range sv.Questions {
 		key := "questions." + q.ID
-		qt := survey.QuestionText{Text: form.Get(key + ".text"), Help: form.Get(key + ".help"), LowLabel: form.Get(key + ".lowLabel"), HighLabel: form.Get(key + ".highLabel"),
+		qt := survey.QuestionText{Text: form.Get(key + ".text"), Help: form.Get(key + ".help"), LowLabel: form.Get(key + ".lowLabel"), HighLabel: form.Get(key + ".highLabel"), Statement: form.Get(key + ".statement"), PatternMessage: form.Get(key + ".patternMessage"),
 			Choices: map[string]string{}, Rows: map[string]string{}}
 		for n, c := range q.PossibleAnswers {
 			qt.Choices[c] = form.Get(key + ".choices." + strconv.Itoa(n))

@@ -25,6 +25,11 @@
       var name = el.name || "";
       if (name !== "q-" + id && name.indexOf("q-" + id + "-") !== 0) return;
       if ((el.type === "radio" || el.type === "checkbox") && !el.checked) return;
+      // Not an answer in itself: the "Other" radio (its text is), a
+      // slider's box; a slider's range only once its box is ticked.
+      if (el.hasAttribute("data-not-answer")) return;
+      var needs = el.getAttribute("data-answer-if");
+      if (needs && !(document.getElementById(needs) || {}).checked) return;
       var v = (el.value || "").trim();
       if (v !== "") out.push(v);
     });

@@ -31,6 +31,10 @@ var examples = map[survey.QuestionType]example{
 	survey.Matrix:           matrix,
 	survey.Ranking:          ranking,
 	survey.FileUpload:       fileUpload,
+	survey.YesNo:            yesNo,
+	survey.Consent:          consent,
+	survey.Slider:           slider,
+	survey.Contact:          contact,
 }
 
 func simpleText() (survey.Question, func(*rand.Rand) survey.Form) {
@@ -50,7 +54,9 @@ func multipleChoice() (survey.Question, func(*rand.Rand) survey.Form) {
 		PossibleAnswers: []string{"Coffee", " Tea", "Cake", ""}, Other: true, Shuffle: true}
 	return q, func(r *rand.Rand) survey.Form {
 		if r.IntN(5) == 0 {
-			return survey.Form{"": {""}, "other": {[]string{"Mate", "hot chocolate", "Water and more water"}[r.IntN(3)]}}
+			// The Other text, with Other ticked (as the page sends it) or
+			// not (typing in it is choosing it).
+			return survey.Form{"": {[]string{"", "(other)"}[r.IntN(2)]}, "other": {[]string{"Mate", "hot chocolate", "Water and more water"}[r.IntN(3)]}}
 		}
 		return survey.Value([]string{"Coffee", "Tea", "Cake ", "Coffee"}[r.IntN(4)])
 	}
@@ -184,5 +190,53 @@ func fileUpload() (survey.Question, func(*rand.Rand) survey.Form) {
 				Type: types[r.IntN(len(types))], Key: fmt.Sprintf("%s/%016x", id, r.Uint64())})
 		}
 		return survey.Value(survey.EncodeFiles(files))
+	}
+}
+
+func yesNo() (survey.Question, func(*rand.Rand) survey.Form) {
+	q := survey.Question{Text: "Would you buy from us again?", Type: survey.YesNo}
+	return q, func(r *rand.Rand) survey.Form {
+		return survey.Value([]string{"Yes", "No", " yes", "NO", "Yes"}[r.IntN(5)])
+	}
+}
+
+func consent() (survey.Question, func(*rand.Rand) survey.Form) {
+	q := survey.Question{Text: "Your consent", Type: survey.Consent,
+		Statement: " I agree that Adatum keeps my answers for a year\r\nto improve its shops. "}
+	return q, func(r *rand.Rand) survey.Form {
+		return survey.Value([]string{"accepted", " accepted", "Accepted", "true"}[r.IntN(4)])
+	}
+}
+
+func slider() (survey.Question, func(*rand.Rand) survey.Form) {
+	q := survey.Question{Text: "How warm should the office be?", Type: survey.Slider, Min: "-10", Max: "+030", Step: "5", LowLabel: "Cold", HighLabel: "Hot"}
+	return q, func(r *rand.Rand) survey.Form {
+		v := strconv.Itoa(-10 + 5*r.IntN(9))
+		switch r.IntN(3) {
+		case 0: // the page: the range, and its box ticked
+			return survey.Form{"slider": {v}, "set": {"1"}}
+		case 1: // an API client: the number itself
+			return survey.Value(" " + v)
+		}
+		// Both: the number sent wins over the range.
+		return survey.Form{"": {v}, "slider": {"30"}, "set": {"1"}}
+	}
+}
+
+func contact() (survey.Question, func(*rand.Rand) survey.Form) {
+	q := survey.Question{Text: "How can we reach you?", Type: survey.Contact, Parts: map[string]string{
+		"name": "required", " EMAIL": "Required", "phone": "optional", "street": "optional", "city": "optional", "postcode": "optional", "country": "optional"}}
+	return q, func(r *rand.Rand) survey.Form {
+		f := survey.Form{
+			"name":  {[]string{"Ana Berg", " Émile  Zola ", "Bo"}[r.IntN(3)]},
+			"email": {[]string{"ana@example.com", "emile@adatum.example ", "bo+x@mail.fabrikam.example"}[r.IntN(3)]},
+		}
+		if r.IntN(2) == 0 {
+			f["phone"] = []string{[]string{"+44 20 7946 0000", "(030) 123-4567", "0612345678"}[r.IntN(3)]}
+		}
+		if r.IntN(2) == 0 {
+			f["street"], f["city"], f["postcode"], f["country"] = []string{"1 Main Street"}, []string{"Leeds"}, []string{"LS1 4AP"}, []string{"United Kingdom"}
+		}
+		return f
 	}
 }
