@@ -114,25 +114,7 @@ func (as *SurveyAnswerStore) Get(ctx context.Context, tenant, slug, id string) (
 // ListAll calls f with every stored answer ID of a survey, in ID order,
 // from the blobs themselves (not the list): for recounts and exports.
 func (as *SurveyAnswerStore) ListAll(ctx context.Context, tenant, slug string, f func(id string) error) error {
-	o := storage.ListOptions{}
-	for {
-		page, err := as.st.ListBlobs(ctx, AnswersContainer(tenant, slug), o)
-		if isContainerNotFound(err) {
-			return nil
-		}
-		if err != nil {
-			return mapErr(err, "Answers")
-		}
-		for _, it := range page.Items {
-			if err := f(it.Name); err != nil {
-				return err
-			}
-		}
-		if page.NextMarker == "" {
-			return nil
-		}
-		o.Marker = page.NextMarker
-	}
+	return eachBlob(ctx, as.st, AnswersContainer(tenant, slug), "", "Answers", func(it storage.BlobItem) error { return f(it.Name) })
 }
 
 // answerList is one chunk of a survey's answer list.
@@ -148,20 +130,11 @@ func chunkName(tenant, slug string, n int) string {
 // chunks returns the names of a survey's answer-list chunks, in order.
 func (as *SurveyAnswerStore) chunks(ctx context.Context, tenant, slug string) ([]string, error) {
 	var names []string
-	o := storage.ListOptions{Prefix: answerListPrefix(tenant, slug)}
-	for {
-		page, err := as.st.ListBlobs(ctx, AnswerListContainer, o)
-		if err != nil {
-			return nil, mapErr(err, "Answer list")
-		}
-		for _, it := range page.Items {
-			names = append(names, it.Name)
-		}
-		if page.NextMarker == "" {
-			return names, nil
-		}
-		o.Marker = page.NextMarker
-	}
+	err := eachBlob(ctx, as.st, AnswerListContainer, answerListPrefix(tenant, slug), "Answer list", func(it storage.BlobItem) error {
+		names = append(names, it.Name)
+		return nil
+	})
+	return names, err
 }
 
 func (as *SurveyAnswerStore) readChunk(ctx context.Context, name string) (answerList, string, error) {

@@ -58,27 +58,15 @@ type segmentRef struct {
 func (as *SurveyAnswerStore) segments(ctx context.Context, tenant, slug string) ([]segmentRef, error) {
 	var out []segmentRef
 	prefix := segmentPrefix(tenant, slug)
-	o := storage.ListOptions{Prefix: prefix}
-	for {
-		page, err := as.st.ListBlobs(ctx, SegmentContainer, o)
-		if isContainerNotFound(err) {
-			return nil, nil
+	err := eachBlob(ctx, as.st, SegmentContainer, prefix, "Answer segments", func(it storage.BlobItem) error {
+		start, err := strconv.Atoi(strings.TrimPrefix(it.Name, prefix))
+		if err != nil || start < 0 {
+			return nil // not a segment of this survey (a longer slug)
 		}
-		if err != nil {
-			return nil, mapErr(err, "Answer segments")
-		}
-		for _, it := range page.Items {
-			start, err := strconv.Atoi(strings.TrimPrefix(it.Name, prefix))
-			if err != nil || start < 0 {
-				continue // not a segment of this survey (a longer slug)
-			}
-			out = append(out, segmentRef{name: it.Name, start: start})
-		}
-		if page.NextMarker == "" {
-			return out, nil
-		}
-		o.Marker = page.NextMarker
-	}
+		out = append(out, segmentRef{name: it.Name, start: start})
+		return nil
+	})
+	return out, err
 }
 
 // SegmentTail is the open end of a survey's segments as a writer last saw

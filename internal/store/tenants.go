@@ -151,44 +151,26 @@ func (ts *TenantStore) put(ctx context.Context, t *survey.Tenant, o storage.PutO
 // List returns every tenant, in key order.
 func (ts *TenantStore) List(ctx context.Context) ([]*survey.Tenant, error) {
 	var out []*survey.Tenant
-	o := storage.ListOptions{}
-	for {
-		page, err := ts.st.ListBlobs(ctx, TenantsContainer, o)
+	err := eachBlob(ctx, ts.st, TenantsContainer, "", "Tenants", func(it storage.BlobItem) error {
+		t, err := ts.Get(ctx, it.Name)
 		if err != nil {
-			return nil, mapErr(err, "Tenants")
+			return err
 		}
-		for _, it := range page.Items {
-			t, err := ts.Get(ctx, it.Name)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, t)
-		}
-		if page.NextMarker == "" {
-			return out, nil
-		}
-		o.Marker = page.NextMarker
-	}
+		out = append(out, t)
+		return nil
+	})
+	return out, err
 }
 
 // Keys returns every tenant's key, in order, without reading the tenants:
 // one listing per 5,000 tenants, and no secret to open.
 func (ts *TenantStore) Keys(ctx context.Context) ([]string, error) {
 	var out []string
-	o := storage.ListOptions{}
-	for {
-		page, err := ts.st.ListBlobs(ctx, TenantsContainer, o)
-		if err != nil {
-			return nil, mapErr(err, "Tenants")
-		}
-		for _, it := range page.Items {
-			out = append(out, it.Name)
-		}
-		if page.NextMarker == "" {
-			return out, nil
-		}
-		o.Marker = page.NextMarker
-	}
+	err := eachBlob(ctx, ts.st, TenantsContainer, "", "Tenants", func(it storage.BlobItem) error {
+		out = append(out, it.Name)
+		return nil
+	})
+	return out, err
 }
 
 // Delete removes a tenant's record. (Its surveys are removed by the caller,

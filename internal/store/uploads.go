@@ -222,28 +222,12 @@ func (us *UploadStore) AnswerFiles(ctx context.Context, tenant, slug, id string)
 
 // eachPart calls f with every part under prefix.
 func (us *UploadStore) eachPart(ctx context.Context, tenant, slug, prefix string, f func(storage.BlobItem) error) error {
-	o := storage.ListOptions{Prefix: prefix}
-	for {
-		page, err := us.st.ListBlobs(ctx, UploadsContainer(tenant, slug), o)
-		if isContainerNotFound(err) {
+	return eachBlob(ctx, us.st, UploadsContainer(tenant, slug), prefix, "Files", func(it storage.BlobItem) error {
+		if strings.Count(it.Name, "/") != 2 {
 			return nil
 		}
-		if err != nil {
-			return mapErr(err, "Files")
-		}
-		for _, it := range page.Items {
-			if strings.Count(it.Name, "/") != 2 {
-				continue
-			}
-			if err := f(it); err != nil {
-				return err
-			}
-		}
-		if page.NextMarker == "" {
-			return nil
-		}
-		o.Marker = page.NextMarker
-	}
+		return f(it)
+	})
 }
 
 // DeleteUnclaimed deletes the files of answer id that claimed does not
