@@ -157,8 +157,12 @@ const MaxRecalled = 200
 // nothing more. nil when it recalls nothing.
 func (s *Survey) Recalled(answers map[string]QuestionAnswer, hidden map[string]string) map[string]string {
 	texts := []string{s.ThankYou}
+	for _, o := range s.Outcomes {
+		texts = append(texts, o.Message)
+	}
 	for _, t := range s.Translations {
 		texts = append(texts, t.ThankYou)
+		texts = append(texts, t.Outcomes...)
 	}
 	var out map[string]string
 	for _, text := range texts {

@@ -652,3 +652,14 @@ func cloneVariables(vs []Variable) []Variable {
 	}
 	return out
 }
+
+// Scorable reports whether questions of kind t may have points and
+// correct answers.
+func Scorable(t QuestionType) bool {
+	k, ok := KindOf(t)
+	if !ok {
+		return false
+	}
+	_, ok = k.(pointChoices)
+	return ok
+}
