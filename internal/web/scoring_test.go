@@ -204,3 +204,40 @@ func TestDesignerScoring(t *testing.T) {
 		mustContain(t, bad.field, body, bad.want)
 	}
 }
+
+// TestScoringTranslated: the translations page carries the outcomes'
+// messages and a quiz question's feedback; a French respondent reads
+// them, and the thank-you page's own words, in French.
+func TestScoringTranslated(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	ctx := context.Background()
+	sv, ids := app.quizSurvey(t)
+	ana := app.signedIn(t, "adatum", "ana@adatum.example")
+	page := "/adatum/surveys/" + sv.Slug + "/translations"
+	_, _, body := app.do(t, "GET", page+"?lang=fr", nil, ana)
+	mustContain(t, "translations page", body, `name="outcomes.0"`, `name="questions.`+ids["wet"]+`.feedback"`, "Top marks, total {{total}}!")
+	v := url.Values{"lang": {"fr"}, "language": {"en"}, "outcomes.0": {"Bravo, {{total}} !"}, "questions." + ids["wet"] + ".feedback": {"Elle l'est."}}
+	if code, _, body := app.do(t, "POST", page, v, ana); code != http.StatusSeeOther {
+		t.Fatalf("save = %d\n%s", code, body)
+	}
+	got, _ := app.surveys.Get(ctx, "adatum", sv.Slug)
+	if fr := got.Translations["fr"]; len(fr.Outcomes) != 2 || fr.Outcomes[0] != "Bravo, {{total}} !" || fr.Questions[ids["wet"]].Feedback != "Elle l'est." {
+		t.Fatalf("saved %+v", got.Translations)
+	}
+	app.pastCacheTTL()
+	path := "/survey/adatum/" + sv.Slug
+	token, _ := formOf(t, mustGet(t, app, path+"?lang=fr"))
+	form := url.Values{"token": {token}, "action": {"submit"}, "lang": {"fr"}, "q-" + ids["colour"]: {"Red"}, "q-" + ids["wet"]: {"Yes"}}
+	_, _, body = app.do(t, "POST", path+"?lang=fr", form, nil)
+	_, state := formOf(t, body)
+	form.Set("state", state)
+	form.Del("q-" + ids["colour"])
+	form.Del("q-" + ids["wet"])
+	code, h, body := app.do(t, "POST", path+"?lang=fr", form, nil)
+	if code != http.StatusSeeOther {
+		t.Fatalf("submit = %d\n%s", code, body)
+	}
+	_, _, thanks := app.do(t, "GET", h.Get("Location"), nil, nil)
+	mustContain(t, "French thank-you page", thanks, "Bravo, 6 !", "Votre score : 6", "Elle l&#39;est.")
+}
