@@ -144,3 +144,22 @@ func (p designerPage) ScoringOpen() bool {
 
 // Scorable: the question's kind may have points and correct answers.
 func (q designerQuestion) Scorable() bool { return survey.Scorable(q.Q.Type) }
+
+// variableNames are the names of the variables as typed, and the score
+// when a question has points or correct answers: what a rule may look at.
+func (p designerPage) variableNames() []string {
+	var out []string
+	for _, q := range p.Questions {
+		if q.Scorable() && strings.TrimSpace(q.Points+q.Correct) != "" {
+			out = append(out, survey.ScoreName)
+			break
+		}
+	}
+	vs, _ := parseVariables(p.Variables, nil)
+	for _, v := range vs {
+		if survey.ValidVariableName(v.Name) && v.Name != survey.ScoreName {
+			out = append(out, v.Name)
+		}
+	}
+	return out
+}

@@ -241,3 +241,22 @@ func TestScoringTranslated(t *testing.T) {
 	_, _, thanks := app.do(t, "GET", h.Get("Location"), nil, nil)
 	mustContain(t, "French thank-you page", thanks, "Bravo, 6 !", "Votre score : 6", "Elle l&#39;est.")
 }
+
+// TestDesignerRuleOnVariable: a rule's question select offers the score
+// and the variables, and a rule on one saves.
+func TestDesignerRuleOnVariable(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	ana := app.signedIn(t, "adatum", "ana@adatum.example")
+	form := url.Values{"title": {"Scored"}, "n": {"2"}, "ns": {"2"}, "s.0.id": {"s1"}, "s.1.id": {"s2"},
+		"q.0.text": {"Colour?"}, "q.0.type": {"MultipleChoice"}, "q.0.choices": {"Red\nBlue"}, "q.0.points": {"Red = 3"}, "q.0.section": {"0"},
+		"q.1.text": {"Why?"}, "q.1.type": {"SimpleText"}, "q.1.section": {"1"},
+		"q.1.if.match": {"all"}, "q.1.if.n": {"1"}, "q.1.if.0.question": {"var:total"}, "q.1.if.0.op": {"greater_than"}, "q.1.if.0.value": {"2"},
+		"variables": {"total = sum(q1)"}, "action": {"save"}}
+	code, h, body := app.do(t, "POST", "/adatum/surveys/new", form, ana)
+	if code != http.StatusSeeOther {
+		t.Fatalf("save = %d\n%s", code, problems(body))
+	}
+	_, _, body = app.do(t, "GET", h.Get("Location"), nil, ana)
+	mustContain(t, "designer", body, `<option value="var:total" selected>Variable “total”</option>`, `<option value="var:score">Variable “score”</option>`)
+}
