@@ -113,6 +113,9 @@ func TestScoringRespondent(t *testing.T) {
 			}
 			_, _, jsonBody := app.do(t, "GET", "/adatum/surveys/"+sv.Slug+"/export.json", nil, cookie)
 			mustContain(t, "JSON export", jsonBody, `"values":{"score":`+c.stored["score"])
+			_, _, analysis := app.do(t, "GET", "/adatum/surveys/"+sv.Slug+"/analyze", nil, cookie)
+			mustContain(t, "analysis", analysis, `id="av-score"`, `id="av-total"`, "mean <strong>"+c.stored["total"]+"</strong>",
+				`href="/adatum/surveys/`+sv.Slug+`/answers/table?a=`+c.stored["total"]+`&amp;q=var%3Atotal"`)
 		})
 	}
 }
