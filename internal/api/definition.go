@@ -42,6 +42,10 @@ type Definition struct {
 	// questions.
 	HiddenFields []string `json:"hiddenFields,omitempty"`
 	Prefill      bool     `json:"prefill,omitempty"`
+	// Variables, Outcomes, ShowCorrect, Redirect and RedirectFields
+	// (absent from definitions made before them): the scoring, its
+	// variables naming questions q1, q2 ….
+	jsonScoring
 	// Language and Translations (absent from definitions made before
 	// them, which import as English without translations): the texts'
 	// language and their translations, questions named q1, q2 ….
@@ -58,6 +62,7 @@ func DefinitionOf(sv *survey.Survey) Definition {
 		d.Questions = append(d.Questions, jsonQuestionOf(q))
 	}
 	d.HiddenFields, d.Prefill = cp.HiddenFields, cp.Prefill
+	d.jsonScoring = scoringOf(cp)
 	d.Language, d.Translations = cp.Language, cp.Translations
 	return d
 }
@@ -83,6 +88,7 @@ func ParseDefinition(tenant string, data []byte) (*survey.Survey, error) {
 	}
 	sv := &survey.Survey{Tenant: tenant, Title: d.Title, Description: d.Description, ThankYou: d.ThankYou, State: survey.Draft, Sections: surveySections(d.Sections),
 		HiddenFields: d.HiddenFields, Prefill: d.Prefill, Language: d.Language, Translations: d.Translations}
+	d.jsonScoring.set(sv)
 	for _, q := range d.Questions {
 		sv.Questions = append(sv.Questions, q.question())
 	}

@@ -39,6 +39,8 @@ type jsonSurvey struct {
 	// (?q-<id>=…).
 	HiddenFields []string `json:"hiddenFields,omitempty"`
 	Prefill      bool     `json:"prefill,omitempty"`
+	// The score's variables, outcomes and redirect.
+	jsonScoring
 	// Sections are the survey's pages; none is one page.
 	Sections  []jsonSection  `json:"sections,omitempty"`
 	Questions []jsonQuestion `json:"questions,omitempty"`
@@ -109,6 +111,11 @@ type jsonQuestion struct {
 	// PatternMessage what a respondent whose answer does not match reads.
 	Pattern        string `json:"pattern,omitempty"`
 	PatternMessage string `json:"patternMessage,omitempty"`
+	// Points are a choice question's points by choice, Correct its
+	// correct choices (a quiz), Feedback shown after the answer.
+	Points   map[string]float64 `json:"points,omitempty"`
+	Correct  []string           `json:"correct,omitempty"`
+	Feedback string             `json:"feedback,omitempty"`
 	// Parts are a contact question's parts: part → "optional" or
 	// "required".
 	Parts map[string]string `json:"parts,omitempty"`
@@ -165,13 +172,15 @@ func (b jsonBound) MarshalJSON() ([]byte, error) {
 func (q jsonQuestion) question() survey.Question {
 	return survey.Question{ID: q.ID, ShowIf: q.ShowIf, Text: q.Text, Type: q.Type, Section: q.Section, Help: q.Help, Optional: q.Optional, PossibleAnswers: q.PossibleAnswers, Rows: q.Rows,
 		Other: q.Other, Shuffle: q.Shuffle, Min: string(q.Min), Max: string(q.Max), Integer: q.Integer, Format: q.Format, Scale: q.Scale,
-		LowLabel: q.LowLabel, HighLabel: q.HighLabel, Statement: q.Statement, Step: string(q.Step), Parts: q.Parts, Pattern: q.Pattern, PatternMessage: q.PatternMessage, InResults: q.InResults}
+		LowLabel: q.LowLabel, HighLabel: q.HighLabel, Statement: q.Statement, Step: string(q.Step), Parts: q.Parts, Pattern: q.Pattern, PatternMessage: q.PatternMessage, InResults: q.InResults,
+		Points: q.Points, Correct: q.Correct, Feedback: q.Feedback}
 }
 
 func jsonQuestionOf(q survey.Question) jsonQuestion {
 	return jsonQuestion{ID: q.ID, ShowIf: q.ShowIf, Text: q.Text, Type: q.Type, Section: q.Section, Help: q.Help, Optional: q.Optional, PossibleAnswers: q.PossibleAnswers, Rows: q.Rows,
 		Other: q.Other, Shuffle: q.Shuffle, Min: jsonBound(q.Min), Max: jsonBound(q.Max), Integer: q.Integer, Format: q.Format, Scale: q.Scale,
-		LowLabel: q.LowLabel, HighLabel: q.HighLabel, Statement: q.Statement, Step: jsonBound(q.Step), Parts: q.Parts, Pattern: q.Pattern, PatternMessage: q.PatternMessage, Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows, InResults: q.InResults}
+		LowLabel: q.LowLabel, HighLabel: q.HighLabel, Statement: q.Statement, Step: jsonBound(q.Step), Parts: q.Parts, Pattern: q.Pattern, PatternMessage: q.PatternMessage, Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows, InResults: q.InResults,
+		Points: q.Points, Correct: q.Correct, Feedback: q.Feedback}
 }
 
 func toJSON(sv *survey.Survey) jsonSurvey {
@@ -190,8 +199,31 @@ func toJSON(sv *survey.Survey) jsonSurvey {
 		a.Questions = append(a.Questions, jsonQuestionOf(q))
 	}
 	a.HiddenFields, a.Prefill = sv.HiddenFields, sv.Prefill
+	a.jsonScoring = scoringOf(sv)
 	a.Language, a.Translations = sv.Language, sv.Translations
 	return a
+}
+
+// jsonScoring are a survey's variables (computed from answers; a
+// question named by its id, another variable as var:<name>, or a
+// number), outcomes (the thank-you message chosen by a variable's or
+// the score's value), whether the thank-you page shows a quiz's correct
+// answers, and the https address respondents are sent on to.
+type jsonScoring struct {
+	Variables      []survey.Variable `json:"variables,omitempty"`
+	Outcomes       []survey.Outcome  `json:"outcomes,omitempty"`
+	ShowCorrect    bool              `json:"showCorrect,omitempty"`
+	Redirect       string            `json:"redirect,omitempty"`
+	RedirectFields bool              `json:"redirectFields,omitempty"`
+}
+
+func scoringOf(sv *survey.Survey) jsonScoring {
+	return jsonScoring{Variables: sv.Variables, Outcomes: sv.Outcomes, ShowCorrect: sv.ShowCorrect, Redirect: sv.Redirect, RedirectFields: sv.RedirectFields}
+}
+
+// set gives sv the scoring settings of j.
+func (j jsonScoring) set(sv *survey.Survey) {
+	sv.Variables, sv.Outcomes, sv.ShowCorrect, sv.Redirect, sv.RedirectFields = j.Variables, j.Outcomes, j.ShowCorrect, j.Redirect, j.RedirectFields
 }
 
 func (s *server) listSurveys(w http.ResponseWriter, r *http.Request) (int, any, error) {
@@ -229,6 +261,7 @@ func (s *server) createSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 		// whether it may prefill questions.
 		HiddenFields []string `json:"hiddenFields"`
 		Prefill      bool     `json:"prefill"`
+		jsonScoring
 		// Language and Translations: the survey's texts' language and
 		// their translations, questions named by their id here.
 		Language     string                        `json:"language"`
@@ -242,6 +275,7 @@ func (s *server) createSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 	sv := &survey.Survey{Tenant: tenantOf(r), Title: in.Title, Description: in.Description, ThankYou: in.ThankYou, Listed: in.Listed, State: survey.Draft,
 		OnePer: survey.OnePer(in.OnePer), MayChange: in.MayChange, PublicResults: in.PublicResults, Sections: surveySections(in.Sections),
 		HiddenFields: in.HiddenFields, Prefill: in.Prefill, Language: in.Language, Translations: in.Translations}
+	in.jsonScoring.set(sv)
 	if o, ok := survey.ParseOnePer(in.OnePer); ok {
 		sv.OnePer = o
 	}

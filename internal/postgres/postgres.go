@@ -14,7 +14,9 @@
 // (checkboxes), per matrix row or per ranked item, with item naming it.
 // number holds numbers, scales and ratings (numeric), date holds dates.
 // The values of the survey's hidden fields an answer carried are answer
-// rows too: question_id hidden:<name>, type "hidden", the value in answer.
+// rows too: question_id hidden:<name>, type "hidden", the value in answer;
+// and so are its score and variables: question_id var:<name>, type
+// "variable", the value in answer and number.
 // Tables made by an earlier version gain the new columns, and the answers'
 // key its item, when a transfer first meets them.
 //
@@ -279,6 +281,14 @@ func (s *SurveySQLStore) Transfer(ctx context.Context, db Database, sv *survey.S
 				rows = append(rows, []any{sv.Tenant, sv.Slug, a.ID, survey.HiddenRef(name), a.CreatedOn, hiddenType,
 					survey.CleanText(a.Hidden[name]), nil, "", nil, nil})
 			}
+			// The score and variables: a row each, as the answer to
+			// "var:<name>" of type "variable", its number in number.
+			names, cells := sv.VarNames(), sv.VarCells(a)
+			for i, name := range names {
+				if cells[i] != "" {
+					rows = append(rows, []any{sv.Tenant, sv.Slug, a.ID, survey.VarRef(name), a.CreatedOn, variableType, cells[i], nil, "", numeric(cells[i]), nil})
+				}
+			}
 			if len(rows) >= batch {
 				if err := flush(); err != nil {
 					return copyError{err}
@@ -309,6 +319,10 @@ func (s *SurveySQLStore) Transfer(ctx context.Context, db Database, sv *survey.S
 // hiddenType is the type of the answers rows of hidden fields' values
 // (question_id hidden:<name>).
 const hiddenType = "hidden"
+
+// variableType is the type of the answers rows of the score and
+// variables (question_id var:<name>).
+const variableType = "variable"
 
 // copyError marks an error of the database met while answers are read.
 type copyError struct{ error }

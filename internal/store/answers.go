@@ -388,7 +388,10 @@ type QueuedAnswer struct {
 	Values    []QueuedValue `json:"values,omitempty"`
 	// Hidden are the answer's hidden fields' values (SurveyAnswer.Hidden).
 	Hidden map[string]string `json:"hidden,omitempty"`
-	Spill  string            `json:"spill,omitempty"`
+	// Vars are the answer's values of the survey's score and variables
+	// (SurveyAnswer.Values).
+	Vars  map[string]string `json:"vars,omitempty"`
+	Spill string            `json:"spill,omitempty"`
 }
 
 // QueuedValue is the answer to one question, by the question's ID.
@@ -483,7 +486,7 @@ func (as *SurveyAnswerStore) Resolve(ctx context.Context, p PendingAnswer, quest
 		}
 		q = whole
 	}
-	a := survey.SurveyAnswer{ID: q.ID, Tenant: q.Tenant, Slug: q.Slug, Title: q.Title, CreatedOn: q.CreatedOn, Hidden: q.Hidden}
+	a := survey.SurveyAnswer{ID: q.ID, Tenant: q.Tenant, Slug: q.Slug, Title: q.Title, CreatedOn: q.CreatedOn, Hidden: q.Hidden, Values: q.Vars}
 	for _, v := range q.Values {
 		def, ok := questions[v.Question]
 		if !ok {
@@ -565,7 +568,7 @@ func (as *SurveyAnswerStore) EnqueueEach(ctx context.Context, p survey.Plan, ans
 		it := &item{a: a, at: []int{i}}
 		byID[a.ID] = it
 		all = append(all, it)
-		q := QueuedAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn, Hidden: a.Hidden}
+		q := QueuedAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn, Hidden: a.Hidden, Vars: a.Values}
 		for _, qa := range a.Answers {
 			q.Values = append(q.Values, QueuedValue{Question: qa.QuestionID, Answer: qa.Answer})
 		}

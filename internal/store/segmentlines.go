@@ -85,7 +85,9 @@ func (d *lineDecoder) fast(line []byte, a *survey.SurveyAnswer) bool {
 		case keyAnswers:
 			ok = p.answers(a)
 		case keyHidden:
-			ok = p.hidden(a)
+			ok = p.strMap(&a.Hidden)
+		case keyValues:
+			ok = p.strMap(&a.Values)
 		}
 		if !ok {
 			return false
@@ -111,6 +113,7 @@ const (
 	keyType
 	keyAnswer
 	keyHidden
+	keyValues
 )
 
 // answerKey is the field of an answer key names; 0 for none.
@@ -130,6 +133,8 @@ func answerKey(key []byte) int {
 		return keyAnswers
 	case "hidden":
 		return keyHidden
+	case "values":
+		return keyValues
 	}
 	return 0
 }
@@ -453,14 +458,14 @@ func (p *lineParser) questionAnswer(i int) (survey.QuestionAnswer, bool) {
 	}
 }
 
-// hidden reads the object of an answer's hidden fields' values into
-// a.Hidden: plain keys, string values (anything else, such as a null, goes
-// to encoding/json).
-func (p *lineParser) hidden(a *survey.SurveyAnswer) bool {
+// strMap reads an object of plain keys and string values into *m: an
+// answer's hidden fields' values or its variables' values (anything
+// else, such as a null, goes to encoding/json).
+func (p *lineParser) strMap(m *map[string]string) bool {
 	if !p.byte('{') {
 		return false
 	}
-	a.Hidden = map[string]string{}
+	*m = map[string]string{}
 	if p.byte('}') {
 		return true
 	}
@@ -474,7 +479,7 @@ func (p *lineParser) hidden(a *survey.SurveyAnswer) bool {
 		if !ok {
 			return false
 		}
-		a.Hidden[name] = v
+		(*m)[name] = v
 		if p.byte('}') {
 			return true
 		}

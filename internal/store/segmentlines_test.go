@@ -23,6 +23,7 @@ func FuzzSegmentLine(f *testing.F) {
 		{ID: "2", Answers: []survey.QuestionAnswer{{}}},
 		{ID: "3", Title: "bad \xff utf-8"},
 		{ID: "4", Answers: []survey.QuestionAnswer{{QuestionID: "q1", Answer: "x"}}, Hidden: map[string]string{"source": "news <letter> \"é\"", "panel_id": "42"}},
+		{ID: "5", Answers: []survey.QuestionAnswer{{QuestionID: "q1", Answer: "x"}}, Hidden: map[string]string{"source": "s"}, Values: map[string]string{"score": "6", "total": "-1.25"}},
 	} {
 		line, err := encodeJSON(&a)
 		if err != nil {
@@ -35,7 +36,7 @@ func FuzzSegmentLine(f *testing.F) {
 		`{"answers":[{"answer":"x","answer":"y"}]}`, `{"title":"\ud83d\ude00 \ud83d \u00e9\u00E9"}`, `{"title":"\udc00"}`,
 		`{"createdOn":"2026-12-03T12:00:00Z"}`, `{"createdOn":"yesterday"}`, `{"createdOn":null}`, `{"id":1}`,
 		`{"id":"a"}{"id":"b"}`, `{"hidden":{}}`, `{"hidden":null}`, `{"hidden":{"a":"b","a":"c"}}`, `{"hidden":{"a":1}}`, `{"hidden":{"\u0061":"b"}}`,
-		`{"hidden":{"a":"b"},"hidden":{}}`, `{"hidden":{"a":"b",}}`, `{"hidden":[]}`, `{"id":"a",}`, `{"id":"a"`, `{"message":"m","id":"a"}`, `{"id":"\q"}`, `[]`, ``,
+		`{"hidden":{"a":"b"},"hidden":{}}`, `{"values":{"score":"3"}}`, `{"values":null}`, `{"values":{"a":1}}`, `{"values":{},"hidden":{}}`, `{"hidden":{"a":"b",}}`, `{"hidden":[]}`, `{"id":"a",}`, `{"id":"a"`, `{"message":"m","id":"a"}`, `{"id":"\q"}`, `[]`, ``,
 	} {
 		f.Add([]byte(s))
 	}

@@ -645,6 +645,12 @@ func surveyEntity(s *survey.Survey, version string) storage.Entity {
 	if s.Prefill {
 		props["Prefill"] = true
 	}
+	if sc := scoringOf(s); len(sc.Variables)+len(sc.Outcomes) > 0 || sc.ShowCorrect || sc.Redirect != "" {
+		// One JSON property, split as long ones are (rows written before
+		// scoring have none).
+		raw, _ := json.Marshal(sc)
+		putChunked(props, "Scoring", []rune(string(raw)))
+	}
 	if s.Language != "" {
 		props["Language"] = s.Language
 	}
@@ -686,6 +692,13 @@ func surveyFromEntity(e storage.Entity) *survey.Survey {
 		// A row this code wrote; one that does not read has none.
 		_ = json.Unmarshal([]byte(raw), &s.Translations)
 	}
+	if raw := getChunked(e, "Scoring"); raw != "" {
+		var sc storedScoring
+		// A row this code wrote; one that does not read has none.
+		if json.Unmarshal([]byte(raw), &sc) == nil {
+			s.Variables, s.Outcomes, s.ShowCorrect, s.Redirect, s.RedirectFields = sc.Variables, sc.Outcomes, sc.ShowCorrect, sc.Redirect, sc.RedirectFields
+		}
+	}
 	if raw := getChunked(e, "Sections"); raw != "" {
 		var stored []storedSection
 		// A row this code wrote; one that does not read is one page.
@@ -696,6 +709,20 @@ func surveyFromEntity(e storage.Entity) *survey.Survey {
 		}
 	}
 	return s
+}
+
+// storedScoring is a survey's scoring as the Surveys row keeps it
+// (JSON).
+type storedScoring struct {
+	Variables      []survey.Variable `json:"variables,omitempty"`
+	Outcomes       []survey.Outcome  `json:"outcomes,omitempty"`
+	ShowCorrect    bool              `json:"showCorrect,omitempty"`
+	Redirect       string            `json:"redirect,omitempty"`
+	RedirectFields bool              `json:"redirectFields,omitempty"`
+}
+
+func scoringOf(s *survey.Survey) storedScoring {
+	return storedScoring{Variables: s.Variables, Outcomes: s.Outcomes, ShowCorrect: s.ShowCorrect, Redirect: s.Redirect, RedirectFields: s.RedirectFields}
 }
 
 // storedSection is a section as the Surveys row keeps it (JSON).
@@ -750,6 +777,10 @@ type questionSettings struct {
 	InResults bool `json:"inResults,omitempty"`
 	// ShowIf is the question's condition (logic).
 	ShowIf *survey.Condition `json:"showIf,omitempty"`
+	// Points, Correct and Feedback: the question's scoring (scoring.go).
+	Points   map[string]float64 `json:"points,omitempty"`
+	Correct  []string           `json:"correct,omitempty"`
+	Feedback string             `json:"feedback,omitempty"`
 }
 
 // chunkRunes bounds a string property: Azure Tables holds at most 64 KiB
@@ -766,7 +797,8 @@ func questionProperties(q survey.Question) map[string]any {
 	}
 	set := questionSettings{Help: q.Help, Optional: q.Optional, Rows: q.Rows, Other: q.Other, Shuffle: q.Shuffle,
 		Min: q.Min, Max: q.Max, Integer: q.Integer, Format: q.Format, Scale: q.Scale, LowLabel: q.LowLabel, HighLabel: q.HighLabel, Statement: q.Statement, Step: q.Step, Parts: q.Parts, Pattern: q.Pattern, PatternMessage: q.PatternMessage,
-		Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows, Section: q.Section, InResults: q.InResults, ShowIf: q.ShowIf}
+		Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows, Section: q.Section, InResults: q.InResults, ShowIf: q.ShowIf,
+		Points: q.Points, Correct: q.Correct, Feedback: q.Feedback}
 	if raw, _ := json.Marshal(set); string(raw) != "{}" {
 		putChunked(props, "Settings", []rune(string(raw)))
 	}
@@ -817,6 +849,7 @@ func questionFromEntity(e storage.Entity) (survey.Question, error) {
 		q.Statement, q.Step, q.Parts, q.Pattern, q.PatternMessage = set.Statement, set.Step, set.Parts, set.Pattern, set.PatternMessage
 		q.Hidden, q.HiddenChoices, q.HiddenRows = set.Hidden, set.HiddenChoices, set.HiddenRows
 		q.Section, q.InResults, q.ShowIf = set.Section, set.InResults, set.ShowIf
+		q.Points, q.Correct, q.Feedback = set.Points, set.Correct, set.Feedback
 	}
 	return q, nil
 }

@@ -21,6 +21,10 @@ type SurveyAnswer struct {
 	// respondent's link carried, by name (hidden.go); absent from answers
 	// stored before them, and from those without any.
 	Hidden map[string]string `json:"hidden,omitempty"`
+	// Values are the survey's score and variables for the answer, by
+	// name, as decimal numbers (scoring.go), computed at submit; absent
+	// from answers stored before them, and from surveys without any.
+	Values map[string]string `json:"values,omitempty"`
 }
 
 // QuestionAnswer is the answer to one question. For FiveStars Answer is
@@ -98,6 +102,7 @@ func NewAnswerWith(s *Survey, forms map[string]Form, hidden map[string]string) (
 		err.(*Error).Msgs = msgs
 		return SurveyAnswer{}, err
 	}
+	a.Values = s.Values(a.Answers)
 	return a, nil
 }
 

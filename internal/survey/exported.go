@@ -19,6 +19,9 @@ type ExportedAnswer struct {
 	// Hidden are the values of the survey's hidden fields the answer
 	// carries, by name (absent when none).
 	Hidden map[string]string `json:"hidden,omitempty"`
+	// Values are the answer's score and variables, by name (scoring.go;
+	// absent when the survey has none).
+	Values map[string]float64 `json:"values,omitempty"`
 }
 
 // ExportedPart is one question's answer of an ExportedAnswer.
@@ -35,6 +38,15 @@ type ExportedPart struct {
 // has comes last).
 func ExportAnswer(sv *Survey, a *SurveyAnswer) ExportedAnswer {
 	out := ExportedAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn, Answers: []ExportedPart{}, Hidden: a.Hidden}
+	cells := sv.VarCells(a)
+	for i, n := range sv.VarNames() {
+		if x, ok := filterNumber(cells[i]); ok {
+			if out.Values == nil {
+				out.Values = map[string]float64{}
+			}
+			out.Values[n] = x
+		}
+	}
 	for _, qa := range a.Answers {
 		q, ok := sv.Question(qa.QuestionID)
 		if !ok || q.Type != qa.Type {

@@ -87,6 +87,10 @@ func ParseAnswerFilter(sv *Survey, v url.Values) (AnswerFilter, error) {
 			if p := sv.hiddenRefProblem(f.Question); p != "" {
 				errs.add("q", "%s", p)
 			}
+		} else if n, isVar := VarName(f.Question); isVar {
+			if !sv.HasVariable(n) {
+				errs.add("q", "This survey has no variable %q.", CleanLine(n))
+			}
 		} else if !ok {
 			errs.add("q", "This survey has no such question.")
 		}
@@ -127,6 +131,10 @@ func (f AnswerFilter) Match(a *SurveyAnswer) bool {
 	if n, hidden := HiddenName(f.Question); hidden {
 		return cellsInclude([]string{strings.TrimSpace(a.Hidden[n])}, f.Answer)
 	}
+	if n, isVar := VarName(f.Question); isVar {
+		// A variable's value is its one cell.
+		return cellsInclude([]string{a.Values[n]}, f.Answer)
+	}
 	qa, ok := a.Answer(f.Question)
 	if !ok {
 		return false
@@ -162,6 +170,8 @@ func (f AnswerFilter) Describe() string {
 	}
 	if n, hidden := HiddenName(f.Question); hidden {
 		parts = append(parts, "hidden field “"+n+"” is “"+f.Answer+"”")
+	} else if n, isVar := VarName(f.Question); isVar {
+		parts = append(parts, "variable “"+n+"” is “"+f.Answer+"”")
 	} else if f.Question != "" {
 		parts = append(parts, "answer to “"+f.q.Text+"” is “"+f.Answer+"”")
 	}

@@ -153,7 +153,12 @@ func (s *Survey) validateCondition(c *Condition, key string, before int, f field
 		rk := key + ".rules." + strconv.Itoa(i)
 		at := slices.IndexFunc(s.Questions, func(q Question) bool { return q.ID == r.Question })
 		_, hidden := HiddenName(r.Question)
+		_, isVar := VarName(r.Question)
 		switch {
+		case isVar:
+			if p := s.varRefProblem(r.Question, before); p != "" {
+				f.add(rk+".question", "%s", p)
+			}
 		case hidden:
 			// A hidden field's value is known from the first page.
 			if p := s.hiddenRefProblem(r.Question); p != "" {
@@ -192,7 +197,7 @@ func (s *Survey) validateCondition(c *Condition, key string, before int, f field
 			}
 		}
 		if numberOp(r.Op) {
-			if at >= 0 && !numeric(s.Questions[at]) {
+			if at >= 0 && !numeric(s.Questions[at]) && !isVar {
 				f.add(rk+".op", "Greater than and less than compare numbers: choose a question answered with a number.")
 			}
 			for _, v := range r.Values {
@@ -306,6 +311,10 @@ func (r Rule) holds(s *Survey, answers map[string]QuestionAnswer) bool {
 	if _, hidden := HiddenName(r.Question); hidden {
 		// A hidden field's value is its one cell.
 		v := strings.TrimSpace(answers[r.Question].Answer)
+		cells, answered = []string{v}, v != ""
+	}
+	if _, isVar := VarName(r.Question); isVar {
+		v := s.varAnswer(r.Question, answers).Answer
 		cells, answered = []string{v}, v != ""
 	}
 	switch r.Op {
@@ -508,6 +517,10 @@ func (s *Survey) RenameQuestions(ids []string) {
 		q.Text, q.Help = renamePipes(q.Text, renamed), renamePipes(q.Help, renamed)
 	}
 	s.ThankYou = renamePipes(s.ThankYou, renamed)
+	s.renameVarArgs(renamed)
+	for i := range s.Outcomes {
+		s.Outcomes[i].Message = renamePipes(s.Outcomes[i].Message, renamed)
+	}
 	for i := range s.Sections {
 		sc := &s.Sections[i]
 		sc.Title, sc.Description = renamePipes(sc.Title, renamed), renamePipes(sc.Description, renamed)

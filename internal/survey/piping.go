@@ -54,6 +54,23 @@ func (s *Survey) pipeHidden(ref string) (string, bool) {
 	return ref, s.HasHidden(ref)
 }
 
+// pipeVar is the variable reference ref names, when it names one of
+// s's (or its score): "total" or "var:total" (a question or a hidden
+// field of that name first).
+func (s *Survey) pipeVar(ref string) (string, bool) {
+	if _, ok := s.Question(ref); ok {
+		return "", false
+	}
+	n, ok := VarName(ref)
+	if !ok {
+		if s.HasHidden(ref) {
+			return "", false
+		}
+		n = ref
+	}
+	return VarRef(n), s.HasVariable(n)
+}
+
 // HasPiping reports whether a text of the survey's questions or sections
 // (or of their translations) names an answer or a hidden field.
 func (s *Survey) HasPiping() bool {
@@ -89,6 +106,16 @@ func (s *Survey) HasPiping() bool {
 func (s *Survey) validatePipe(text, key string, section int, f fieldErrors) {
 	for _, r := range PipeRefs(text) {
 		if _, ok := s.pipeHidden(r.Name); ok {
+			continue
+		}
+		if ref, ok := s.pipeVar(r.Name); ok {
+			before := slices.IndexFunc(s.Questions, func(q Question) bool { return s.sectionIndex(q) >= section })
+			if before < 0 {
+				before = len(s.Questions)
+			}
+			if p := s.varRefProblem(ref, before); p != "" {
+				f.add(key, "{{%s}}: %s", CleanLine(r.Name), p)
+			}
 			continue
 		}
 		at := slices.IndexFunc(s.Questions, func(q Question) bool { return q.ID == r.Name })
@@ -130,8 +157,12 @@ const MaxRecalled = 200
 // nothing more. nil when it recalls nothing.
 func (s *Survey) Recalled(answers map[string]QuestionAnswer, hidden map[string]string) map[string]string {
 	texts := []string{s.ThankYou}
+	for _, o := range s.Outcomes {
+		texts = append(texts, o.Message)
+	}
 	for _, t := range s.Translations {
 		texts = append(texts, t.ThankYou)
+		texts = append(texts, t.Outcomes...)
 	}
 	var out map[string]string
 	for _, text := range texts {
@@ -177,6 +208,9 @@ func (s *Survey) Pipe(text string, answers map[string]QuestionAnswer, hidden map
 		name, fallback := sub[1], strings.TrimSpace(sub[2])
 		if n, ok := s.pipeHidden(name); ok {
 			return or(hidden[n], fallback)
+		}
+		if ref, ok := s.pipeVar(name); ok {
+			return or(s.varAnswer(ref, answers).Answer, fallback)
 		}
 		qa, ok := answers[name]
 		if !ok || qa.Answer == "" {

@@ -308,6 +308,7 @@ func (s *Survey) Duplicate(now time.Time) *Survey {
 	cp := &Survey{Tenant: s.Tenant, Title: strings.TrimSpace(string(title)), State: Draft, Listed: s.Listed, Challenge: s.Challenge, OnePer: s.OnePer, MayChange: s.MayChange,
 		EmbedOrigins: slices.Clone(s.EmbedOrigins), PublicResults: s.PublicResults, Description: s.Description, ThankYou: s.ThankYou, Sections: slices.Clone(s.Sections),
 		HiddenFields: slices.Clone(s.HiddenFields), Prefill: s.Prefill,
+		Variables: cloneVariables(s.Variables), Outcomes: slices.Clone(s.Outcomes), ShowCorrect: s.ShowCorrect, Redirect: s.Redirect, RedirectFields: s.RedirectFields,
 		Language: s.Language, Translations: s.cloneTranslations()}
 	if !s.CloseOn.IsZero() && now.Before(s.ClosesAt()) {
 		cp.CloseOn = s.CloseOn
@@ -320,6 +321,7 @@ func (s *Survey) Duplicate(now time.Time) *Survey {
 		q.HiddenChoices, q.HiddenRows = nil, nil
 		q.PossibleAnswers, q.Rows, q.Parts = slices.Clone(q.PossibleAnswers), slices.Clone(q.Rows), maps.Clone(q.Parts)
 		q.ShowIf = q.ShowIf.clone()
+		q.Points, q.Correct = maps.Clone(q.Points), slices.Clone(q.Correct)
 		cp.Questions = append(cp.Questions, q)
 		ids = append(ids, "q"+strconv.Itoa(len(ids)+1))
 	}

@@ -16,7 +16,9 @@ type SurveyAnswersSummary struct {
 	TotalAnswers int64                    `json:"totalAnswers"`
 	Questions    []QuestionAnswersSummary `json:"questions"`
 	// Hidden counts the values of the hidden fields the answers carried,
-	// by field name (hidden.go); absent from summaries without any.
+	// by field name (hidden.go), and those of the score and variables,
+	// by reference (var:<name>, scoring.go); absent from summaries
+	// without any.
 	Hidden map[string]*HiddenSummary `json:"hidden,omitempty"`
 }
 
@@ -208,6 +210,15 @@ func (sum *SurveyAnswersSummary) Add(a SurveyAnswer) {
 	}
 	for name, v := range a.Hidden {
 		h := sum.hidden(name)
+		h.Answered++
+		h.Values[v]++
+		h.OtherValues += keepFirst(h.Values, MaxSummaryHiddenValues)
+	}
+	// The score's and variables' values are counted as a hidden field's
+	// are, under their references (var:<name>): their distribution and
+	// mean on the analysis page.
+	for name, v := range a.Values {
+		h := sum.hidden(VarRef(name))
 		h.Answered++
 		h.Values[v]++
 		h.OtherValues += keepFirst(h.Values, MaxSummaryHiddenValues)

@@ -3,6 +3,7 @@ package survey
 import (
 	"errors"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -90,6 +91,16 @@ type Survey struct {
 	// lets the link prefill the questions (?q-<ID>=value).
 	HiddenFields []string
 	Prefill      bool
+	// Variables are values computed from the answers, Outcomes the
+	// thank-you messages chosen by them, ShowCorrect shows a quiz's
+	// correct answers and feedback on the thank-you page, Redirect sends
+	// the respondent on to an https address after their answer, with the
+	// values and hidden fields appended when RedirectFields (scoring.go).
+	Variables      []Variable
+	Outcomes       []Outcome
+	ShowCorrect    bool
+	Redirect       string
+	RedirectFields bool
 	// Sections are the survey's pages (section.go); none is one page.
 	Sections  []Section
 	Questions []Question
@@ -203,6 +214,13 @@ type Question struct {
 	// InResults puts the question's chart on the survey's public results
 	// page (Survey.PublicResults).
 	InResults bool
+
+	// Points are the points of the choices of a choice question (by
+	// choice; none: 0), Correct its correct choices (a quiz), and
+	// Feedback what the thank-you page says of it (scoring.go).
+	Points   map[string]float64
+	Correct  []string
+	Feedback string
 }
 
 // Question returns the question with the given ID.
@@ -240,6 +258,7 @@ func (s *Survey) Normalize() {
 		q.HiddenRows = hiddenLines(q.HiddenRows, q.Rows)
 	}
 	s.normalizeHiddenFields()
+	s.normalizeScoring()
 	s.normalizeLogic()
 	s.normalizeSections()
 	s.normalizeTranslations()
@@ -253,6 +272,11 @@ func (s *Survey) Problems() map[string]string {
 	cp.Questions = append([]Question(nil), s.Questions...)
 	cp.Sections = append([]Section(nil), s.Sections...)
 	cp.HiddenFields = append([]string(nil), s.HiddenFields...)
+	cp.Variables = cloneVariables(s.Variables)
+	cp.Outcomes = slices.Clone(s.Outcomes)
+	for i := range cp.Questions {
+		cp.Questions[i].Points = maps.Clone(cp.Questions[i].Points)
+	}
 	cp.Normalize()
 	var e *Error
 	if err := cp.Validate(); errors.As(err, &e) && len(e.Fields) > 0 {
@@ -342,6 +366,7 @@ func (s *Survey) Validate() error {
 		k.validate(q, key, f)
 	}
 	s.validateHiddenFields(f)
+	s.validateScoring(f)
 	s.validateSections(f)
 	s.validateLogic(f)
 	s.validatePiping(f)

@@ -37,6 +37,8 @@ type Translation struct {
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
 	ThankYou    string `json:"thankYou,omitempty"`
+	// Outcomes are the outcomes' messages, in the survey's order.
+	Outcomes []string `json:"outcomes,omitempty"`
 	// Sections are by section ID, Questions by question ID.
 	Sections  map[string]SectionText  `json:"sections,omitempty"`
 	Questions map[string]QuestionText `json:"questions,omitempty"`
@@ -62,6 +64,8 @@ type QuestionText struct {
 	// short text's message for an answer not matching its pattern.
 	Statement      string `json:"statement,omitempty"`
 	PatternMessage string `json:"patternMessage,omitempty"`
+	// Feedback is a quiz question's feedback.
+	Feedback string `json:"feedback,omitempty"`
 }
 
 // Lang is the language of the survey's own texts ("en" when unset).
@@ -84,7 +88,7 @@ func (s *Survey) Translated(lang string) (Translation, bool) {
 
 // Empty reports whether t translates nothing.
 func (t Translation) Empty() bool {
-	return t.Title == "" && t.Description == "" && t.ThankYou == "" && len(t.Sections) == 0 && len(t.Questions) == 0
+	return t.Title == "" && t.Description == "" && t.ThankYou == "" && len(t.Sections) == 0 && len(t.Questions) == 0 && len(t.Outcomes) == 0
 }
 
 // Choice is the translation of choice c, or c.
@@ -121,6 +125,19 @@ func (s *Survey) normalizeTranslations() {
 			continue
 		}
 		n := Translation{Title: line(t.Title), Description: text(t.Description), ThankYou: text(t.ThankYou)}
+		// One message per outcome ("" for one in the original), none
+		// when none is translated.
+		for i := range s.Outcomes {
+			if i < len(t.Outcomes) && text(t.Outcomes[i]) != "" {
+				n.Outcomes = make([]string, len(s.Outcomes))
+				for j := range n.Outcomes {
+					if j < len(t.Outcomes) {
+						n.Outcomes[j] = text(t.Outcomes[j])
+					}
+				}
+				break
+			}
+		}
 		for _, sc := range s.Sections {
 			st, ok := t.Sections[sc.ID]
 			if !ok {
@@ -152,9 +169,12 @@ func (s *Survey) normalizeTranslations() {
 			if q.PatternMessage != "" {
 				c.PatternMessage = line(qt.PatternMessage)
 			}
+			if q.Feedback != "" {
+				c.Feedback = line(qt.Feedback)
+			}
 			c.Choices = keptLines(qt.Choices, q.PossibleAnswers, line)
 			c.Rows = keptLines(qt.Rows, q.Rows, line)
-			if c.Text != "" || c.Help != "" || c.LowLabel != "" || c.HighLabel != "" || c.Statement != "" || c.PatternMessage != "" || c.Choices != nil || c.Rows != nil {
+			if c.Text != "" || c.Help != "" || c.LowLabel != "" || c.HighLabel != "" || c.Statement != "" || c.PatternMessage != "" || c.Feedback != "" || c.Choices != nil || c.Rows != nil {
 				if n.Questions == nil {
 					n.Questions = map[string]QuestionText{}
 				}
@@ -213,11 +233,14 @@ func (s *Survey) validateTranslations(f fieldErrors) {
 // length counts t's characters.
 func (t Translation) length() int {
 	n := utf8.RuneCountInString(t.Title) + utf8.RuneCountInString(t.Description) + utf8.RuneCountInString(t.ThankYou)
+	for _, o := range t.Outcomes {
+		n += utf8.RuneCountInString(o)
+	}
 	for _, st := range t.Sections {
 		n += utf8.RuneCountInString(st.Title) + utf8.RuneCountInString(st.Description)
 	}
 	for _, qt := range t.Questions {
-		n += utf8.RuneCountInString(qt.Text) + utf8.RuneCountInString(qt.Help) + utf8.RuneCountInString(qt.LowLabel) + utf8.RuneCountInString(qt.HighLabel) + utf8.RuneCountInString(qt.Statement) + utf8.RuneCountInString(qt.PatternMessage)
+		n += utf8.RuneCountInString(qt.Text) + utf8.RuneCountInString(qt.Help) + utf8.RuneCountInString(qt.LowLabel) + utf8.RuneCountInString(qt.HighLabel) + utf8.RuneCountInString(qt.Statement) + utf8.RuneCountInString(qt.PatternMessage) + utf8.RuneCountInString(qt.Feedback)
 		for _, v := range qt.Choices {
 			n += utf8.RuneCountInString(v)
 		}
@@ -256,6 +279,9 @@ func (s *Survey) TranslationProblems(t Translation) map[string]string {
 	checkLine("title", t.Title, MaxTitleLength)
 	checkText("description", t.Description, MaxDescriptionLength)
 	checkText("thankYou", t.ThankYou, MaxDescriptionLength)
+	for i, o := range t.Outcomes {
+		checkText("outcomes."+strconv.Itoa(i), o, MaxOutcomeLength)
+	}
 	for id, st := range t.Sections {
 		checkLine("sections."+id+".title", st.Title, MaxTitleLength)
 		checkText("sections."+id+".description", st.Description, MaxDescriptionLength)
@@ -272,6 +298,7 @@ func (s *Survey) TranslationProblems(t Translation) map[string]string {
 		checkLine(key+".highLabel", qt.HighLabel, MaxScaleLabelSize)
 		checkText(key+".statement", qt.Statement, MaxStatementLength)
 		checkLine(key+".patternMessage", qt.PatternMessage, MaxPatternMessageLength)
+		checkLine(key+".feedback", qt.Feedback, MaxFeedback)
 		for _, l := range []struct {
 			key       string
 			originals []string

@@ -50,6 +50,18 @@ type analyzePage struct {
 	// Hidden are the survey's hidden fields and the values the answers
 	// carried.
 	Hidden []hiddenView
+	// Variables are the survey's score and variables: their values'
+	// distribution and mean.
+	Variables []variableView
+}
+
+// variableView is what the analysis shows of the score or a variable:
+// its values counted (as a hidden field's, each a link to the answers
+// with it) and their mean, when every value is counted (Exact).
+type variableView struct {
+	hiddenView
+	Mean  string
+	Exact bool
 }
 
 // hiddenView is what the analysis shows of a hidden field: how many
@@ -389,6 +401,38 @@ func (page *analyzePage) questions(sum *survey.SurveyAnswersSummary, latest []po
 		}
 		page.Hidden = append(page.Hidden, hv)
 	}
+	page.Variables = nil
+	for _, name := range sv.VarNames() {
+		ref := survey.VarRef(name)
+		vv := variableView{hiddenView: hiddenView{Name: name}}
+		if h := sum.Hidden[ref]; h != nil {
+			vv.Answered, vv.Rest = h.Answered, h.Answered
+			for _, c := range h.TopValues(hiddenTop) {
+				q := url.Values{"q": {ref}, "a": {c.Answer}}
+				vv.Top = append(vv.Top, hiddenValue{Value: c.Answer, Count: c.Count, URL: "/" + tenant + "/surveys/" + slug + "/answers/table?" + q.Encode()})
+				vv.Rest -= c.Count
+			}
+			vv.Mean, vv.Exact = valuesMean(h)
+		}
+		page.Variables = append(page.Variables, vv)
+	}
+}
+
+// valuesMean is the mean of the numbers h counts; exact when it counts
+// every answer's value.
+func valuesMean(h *survey.HiddenSummary) (string, bool) {
+	var sum float64
+	var n int64
+	for v, c := range h.Values {
+		if x, err := strconv.ParseFloat(v, 64); err == nil {
+			sum += x * float64(c)
+			n += c
+		}
+	}
+	if n == 0 {
+		return "", false
+	}
+	return survey.FormatValue(sum / float64(n)), h.OtherValues == 0
 }
 
 // writtenPage is the page of what the answers to one question wrote.

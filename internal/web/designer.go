@@ -48,6 +48,11 @@ type designerPage struct {
 	// line, as typed; Prefill lets the link prefill its questions.
 	HiddenFields string
 	Prefill      bool
+	// Variables and Outcomes are the scoring's lines as typed
+	// (designer_scoring.go), ShowCorrect, Redirect and RedirectFields
+	// the survey's.
+	Variables, Outcomes, Redirect string
+	ShowCorrect, RedirectFields   bool
 	// OnePer and MayChange: one answer per browser or personal link
 	// (personallinks.go), as typed.
 	OnePer      string
@@ -198,7 +203,8 @@ type designerQuestion struct {
 	// not lists or numbers as typed.
 	Q survey.Question
 	// Choices and Rows are the lists, one per line; Scale as typed.
-	Choices, Rows, Scale string
+	// Points ("Choice = 3") and Correct (choices), one a line.
+	Choices, Rows, Scale, Points, Correct string
 	// Label is the kind's name for people; Settings what it shows.
 	Label    string
 	Settings survey.Settings
@@ -228,7 +234,7 @@ func (q designerQuestion) Idx() int { return q.Pos - 1 }
 // the page's order; the keys survey.Validate gives them after
 // "questions.N.". A problem of a field the kind does not show is shown
 // beside the kind's select.
-var designerFields = []string{"text", "type", "section", "help", "choices", "rows", "min", "max", "scale", "format", "step", "labels", "statement", "parts", "pattern", "patternMessage"}
+var designerFields = []string{"text", "type", "section", "help", "choices", "rows", "min", "max", "scale", "format", "step", "labels", "statement", "parts", "pattern", "patternMessage", "points", "correct", "feedback"}
 
 // shown reports whether the question shows field.
 func (q designerQuestion) shown(field string) bool {
@@ -256,6 +262,8 @@ func (q designerQuestion) shown(field string) bool {
 		return s.Pattern
 	case "section":
 		return q.Sections > 1
+	case "points", "correct", "feedback":
+		return q.Scorable()
 	}
 	return true
 }
@@ -418,8 +426,8 @@ func parseDesignerQuestion(f url.Values, i int) designerQuestion {
 		Other: on("other"), Shuffle: on("shuffle"), Min: f.Get(p + "min"), Max: f.Get(p + "max"), Integer: on("integer"),
 		Format: f.Get(p + "format"), LowLabel: f.Get(p + "low"), HighLabel: f.Get(p + "high"),
 		Statement: f.Get(p + "statement"), Step: f.Get(p + "step"), Parts: designerParts(f, p),
-		Pattern: f.Get(p + "pattern"), PatternMessage: f.Get(p + "patternMessage"),
-	}, Choices: f.Get(p + "choices"), Rows: f.Get(p + "rows"), Scale: strings.TrimSpace(f.Get(p + "scale")), Open: on("open")}
+		Pattern: f.Get(p + "pattern"), PatternMessage: f.Get(p + "patternMessage"), Feedback: f.Get(p + "feedback"),
+	}, Choices: f.Get(p + "choices"), Rows: f.Get(p + "rows"), Points: f.Get(p + "points"), Correct: f.Get(p + "correct"), Scale: strings.TrimSpace(f.Get(p + "scale")), Open: on("open")}
 	q.Pos = i + 1
 	q.Sec, _ = strconv.Atoi(f.Get(p + "section"))
 	q.If = parseCondition(f, p+"if")
@@ -436,6 +444,7 @@ func (q designerQuestion) question() (survey.Question, string) {
 	out := q.Q
 	out.PossibleAnswers, out.Rows = lines(q.Choices), lines(q.Rows)
 	out.ShowIf = q.If.condition()
+	out.Correct = lines(q.Correct)
 	if q.Scale == "" {
 		return out, ""
 	}
@@ -461,7 +470,8 @@ func designerQuestionOf(q survey.Question, pos int) designerQuestion {
 	dq.Q.ShowIf = nil
 	// The ID goes with the form: an edit of a published survey keeps
 	// each question's (answers refer to it).
-	dq.Q.PossibleAnswers, dq.Q.Rows, dq.Q.HiddenChoices, dq.Q.HiddenRows = nil, nil, nil, nil
+	dq.Points, dq.Correct = pointsText(q.Points, survey.PointChoices(q)), strings.Join(q.Correct, "\n")
+	dq.Q.PossibleAnswers, dq.Q.Rows, dq.Q.HiddenChoices, dq.Q.HiddenRows, dq.Q.Points, dq.Q.Correct = nil, nil, nil, nil, nil, nil
 	if q.Scale != 0 {
 		dq.Scale = strconv.Itoa(q.Scale)
 	}
@@ -483,6 +493,8 @@ func designerForm(w http.ResponseWriter, r *http.Request) (page designerPage, er
 		CloseOn: strings.TrimSpace(f.Get("closeOn")), Description: f.Get("description"), ThankYou: f.Get("thankYou"), EmbedOrigins: f.Get("embedOrigins"), PublicResults: f.Get("publicResults") != ""}
 	page.OnePer, page.MayChange = f.Get("onePer"), f.Get("mayChange") != ""
 	page.HiddenFields, page.Prefill = f.Get("hiddenFields"), f.Get("prefill") != ""
+	page.Variables, page.Outcomes, page.ShowCorrect = f.Get("variables"), f.Get("outcomes"), f.Get("showCorrect") != ""
+	page.Redirect, page.RedirectFields = f.Get("redirect"), f.Get("redirectFields") != ""
 	page.Version = f.Get("version")
 	page.Questions = parseQuestions(f)
 	page.Sections = parseSections(f)
@@ -548,6 +560,11 @@ func (p *designerPage) renameRefs(names map[string]string) {
 		sc.Title, sc.Description = survey.RenamePipes(sc.Title, names), survey.RenamePipes(sc.Description, names)
 	}
 	p.ThankYou = survey.RenamePipes(p.ThankYou, names)
+	p.Outcomes = survey.RenamePipes(p.Outcomes, names)
+	if vs, msg := parseVariables(p.Variables, names); msg == "" {
+		// Their questions renamed; one that does not read stays as typed.
+		p.Variables = variablesText(vs, names)
+	}
 }
 
 // parseQuestions reads the questions q.N.* of the designer's form, in the
@@ -711,12 +728,30 @@ func (p designerPage) definition(now time.Time) (*survey.Survey, map[string]stri
 	sections, sectionOf := p.surveySections()
 	sv := &survey.Survey{Tenant: p.Tenant, Title: p.Title, Listed: p.Listed, Challenge: p.Challenge, CloseOn: closeOn, OnePer: onePer, MayChange: p.MayChange,
 		EmbedOrigins: origins, PublicResults: p.PublicResults, Description: p.Description, ThankYou: p.ThankYou, State: survey.Draft, Sections: sections,
-		HiddenFields: p.hiddenFieldNames(), Prefill: p.Prefill, Version: p.Version, EditedBy: p.EditedBy}
+		HiddenFields: p.hiddenFieldNames(), Prefill: p.Prefill, Version: p.Version, EditedBy: p.EditedBy,
+		ShowCorrect: p.ShowCorrect, Redirect: p.Redirect, RedirectFields: p.RedirectFields}
+	ids := map[string]string{}
+	for _, dq := range p.Questions {
+		if dq.Q.ID != "" {
+			ids[dq.Q.ID] = dq.Q.ID
+		}
+	}
+	sv.Variables, msg = parseVariables(p.Variables, ids)
+	if msg != "" {
+		own["variables"] = msg
+	}
+	sv.Outcomes, msg = parseOutcomes(p.Outcomes)
+	if msg != "" {
+		own["outcomes"] = msg
+	}
 	for i, dq := range p.Questions {
 		q, msg := dq.question()
 		q.Section = sectionOf(dq)
 		if msg != "" {
 			own["questions."+strconv.Itoa(i)+".scale"] = msg
+		}
+		if q.Points, msg = parsePoints(dq.Points); msg != "" {
+			own["questions."+strconv.Itoa(i)+".points"] = msg
 		}
 		sv.Questions = append(sv.Questions, q)
 	}
@@ -753,7 +788,7 @@ func (p *designerPage) setErrors(errs map[string]string) {
 		return
 	}
 	used := map[string]bool{}
-	for _, f := range []string{"title", "description", "thankYou", "onePer", "closeOn", "hiddenFields"} {
+	for _, f := range []string{"title", "description", "thankYou", "onePer", "closeOn", "hiddenFields", "variables", "outcomes", "redirect"} {
 		if m := errs[f]; m != "" {
 			p.Problems, used[f] = append(p.Problems, designerProblem{Field: f, Message: m}), true
 		}
@@ -1158,7 +1193,8 @@ func (s *Server) editSurvey(w http.ResponseWriter, r *http.Request) error {
 	}
 	p := designerPage{Tenant: tenant, Survey: sv, Title: sv.Title, Listed: sv.Listed, Challenge: sv.Challenge, OnePer: string(sv.OnePer), MayChange: sv.MayChange,
 		Description: sv.Description, ThankYou: sv.ThankYou, Frozen: sv.Trashed(), EmbedOrigins: strings.Join(sv.EmbedOrigins, "\n"), PublicResults: sv.PublicResults,
-		HiddenFields: strings.Join(sv.HiddenFields, "\n"), Prefill: sv.Prefill}
+		HiddenFields: strings.Join(sv.HiddenFields, "\n"), Prefill: sv.Prefill,
+		Variables: variablesText(sv.Variables, nil), Outcomes: outcomesText(sv.Outcomes), ShowCorrect: sv.ShowCorrect, Redirect: sv.Redirect, RedirectFields: sv.RedirectFields}
 	if r.URL.Query().Get("saved") == "1" {
 		p.Saved = true
 	}

@@ -362,6 +362,17 @@ func (p *designerPage) prepareCondition(c *designerCondition, ok []designerQuest
 			rule.Options = append(rule.Options, ruleOption{Value: ref, Label: "Hidden field “" + n + "”", Selected: ref == rule.Question})
 			found = found || ref == rule.Question
 		}
+		// The variables, known when the questions they add up are
+		// (survey.Validate says when they are not).
+		for _, n := range p.variableNames() {
+			ref := survey.VarRef(n)
+			rule.Options = append(rule.Options, ruleOption{Value: ref, Label: "Variable “" + n + "”", Selected: ref == rule.Question})
+			found = found || ref == rule.Question
+		}
+		if n, isVar := survey.VarName(rule.Question); !found && isVar {
+			rule.Options = append(rule.Options, ruleOption{Value: rule.Question, Label: "Variable “" + n + "” (no longer defined)", Selected: true})
+			found = true
+		}
 		if n, hidden := survey.HiddenName(rule.Question); !found && hidden {
 			rule.Options = append(rule.Options, ruleOption{Value: rule.Question, Label: "Hidden field “" + n + "” (no longer declared)", Selected: true})
 			found = true

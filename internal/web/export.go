@@ -70,6 +70,9 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 		for _, c := range sv.HiddenColumns() {
 			header = append(header, csvCell(c))
 		}
+		for _, c := range sv.VarColumns() {
+			header = append(header, csvCell(c))
+		}
 		_ = cw.Write(header)
 	} else {
 		w.Header().Set("Content-Type", "application/x-ndjson")
@@ -170,6 +173,8 @@ func (r *csvRows) row(a *survey.SurveyAnswer) []string {
 	for _, n := range r.sv.HiddenFields {
 		row = append(row, csvCell(a.Hidden[n]))
 	}
+	// The score and variables, numbers, after them.
+	row = append(row, r.sv.VarCells(a)...)
 	r.buf = row
 	return row
 }

@@ -75,6 +75,9 @@ func (s *Server) exportXLSX(w http.ResponseWriter, r *http.Request, sv *survey.S
 	for _, c := range sv.HiddenColumns() {
 		header = append(header, excelize.Cell{StyleID: bold, Value: c})
 	}
+	for _, c := range sv.VarColumns() {
+		header = append(header, excelize.Cell{StyleID: bold, Value: c})
+	}
 	if err := sw.SetRow("A1", header); err != nil {
 		return err
 	}
@@ -121,6 +124,10 @@ func (s *Server) exportXLSX(w http.ResponseWriter, r *http.Request, sv *survey.S
 			} else {
 				row = append(row, nil)
 			}
+		}
+		// The score and variables: numbers.
+		for _, v := range sv.VarCells(a) {
+			row = append(row, survey.TypedCell(survey.CellNumber, v))
 		}
 		cell, err := excelize.CoordinatesToCellName(1, rowNum)
 		if err != nil {

@@ -343,6 +343,12 @@ func (s *Server) acceptAnswer(w http.ResponseWriter, r *http.Request, tn pageTur
 			s.log.Warn("delete saved progress", "tenant", t.Key, "survey", sv.Slug, "err", err)
 		}
 	}
+	if u := sv.RedirectURL(a.Values, a.Hidden); u != "" {
+		// The designer's own https address (validated), instead of the
+		// thank-you page.
+		http.Redirect(w, r, u, http.StatusSeeOther)
+		return nil
+	}
 	http.Redirect(w, r, thankYouURL(s.pageStates, tn.page, a), http.StatusSeeOther)
 	return nil
 }
@@ -360,7 +366,7 @@ func thankYouURL(sealer *pageSealer, p surveyPage, a *survey.SurveyAnswer) strin
 	for _, qa := range a.Answers {
 		answers[qa.QuestionID] = qa
 	}
-	if sealed := sealer.sealRecalled(t.Key, sv.Slug, sv.Recalled(answers, a.Hidden)); sealed != "" {
+	if sealed := sealer.sealRecalled(t.Key, sv.Slug, withScores(sv, sv.Recalled(answers, a.Hidden), a)); sealed != "" {
 		q.Set("r", sealed)
 	}
 	u := "/survey/" + t.Key + "/" + sv.Slug + "/thankyou"
@@ -369,6 +375,34 @@ func thankYouURL(sealer *pageSealer, p surveyPage, a *survey.SurveyAnswer) strin
 	}
 	return u
 }
+
+// withScores is recalled with what the thank-you page shows of answer
+// a's scoring: its values (var:<name>, which choose the outcome and show
+// the score) and, when the survey shows them, whether each quiz question
+// was answered correctly (quiz:<ID>, "1" or "0").
+func withScores(sv *survey.Survey, recalled map[string]string, a *survey.SurveyAnswer) map[string]string {
+	if len(a.Values) == 0 && !sv.ShowCorrect {
+		return recalled
+	}
+	if recalled == nil {
+		recalled = map[string]string{}
+	}
+	for n, v := range a.Values {
+		recalled[survey.VarRef(n)] = v
+	}
+	if sv.ShowCorrect {
+		for _, q := range sv.Questions {
+			qa, _ := a.Answer(q.ID)
+			if correct, ok := survey.Correctly(q, qa); ok && !q.Hidden {
+				recalled[quizKey+q.ID] = map[bool]string{true: "1", false: "0"}[correct]
+			}
+		}
+	}
+	return recalled
+}
+
+// quizKey starts the keys of the recalled quiz results.
+const quizKey = "quiz:"
 
 // pathReply is where a respondent's answers so far lead, in their
 // language: "Page 1 of 2", and the page's button.

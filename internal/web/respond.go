@@ -451,7 +451,63 @@ func (p surveyPage) DescriptionParagraphs() []string {
 	return paragraphs(or(p.Tr.Description, p.Survey.Description))
 }
 func (p surveyPage) ThankYouParagraphs() []string {
-	return paragraphs(survey.PipeRecalled(or(p.Tr.ThankYou, p.Survey.ThankYou), p.recalled))
+	msg := or(p.Tr.ThankYou, p.Survey.ThankYou)
+	if i, ok := p.Survey.Outcome(p.values()); ok {
+		// The outcome the answer's values choose.
+		msg = p.Survey.Outcomes[i].Message
+		if i < len(p.Tr.Outcomes) && p.Tr.Outcomes[i] != "" {
+			msg = p.Tr.Outcomes[i]
+		}
+	}
+	return paragraphs(survey.PipeRecalled(msg, p.recalled))
+}
+
+// values are the answer's values the thank-you page's address carries
+// (withScores), by variable name.
+func (p surveyPage) values() map[string]string {
+	var out map[string]string
+	for k, v := range p.recalled {
+		if n, ok := survey.VarName(k); ok {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[n] = v
+		}
+	}
+	return out
+}
+
+// Score is the answer's score, for the thank-you page ("" for none).
+func (p surveyPage) Score() string { return p.recalled[survey.VarRef(survey.ScoreName)] }
+
+// quizResult is a quiz question's result on the thank-you page.
+type quizResult struct {
+	Text, Correct, Feedback string
+	Right                   bool
+}
+
+// QuizResults are the quiz questions' results the thank-you page shows:
+// their texts, whether the answer was right, the correct answers and
+// the feedback, in the respondent's language.
+func (p surveyPage) QuizResults() []quizResult {
+	if !p.Survey.ShowCorrect || len(p.recalled) == 0 {
+		return nil
+	}
+	var out []quizResult
+	for _, q := range p.Survey.Questions {
+		got, ok := p.recalled[quizKey+q.ID]
+		if !ok {
+			continue
+		}
+		qt := p.Tr.Questions[q.ID]
+		var correct []string
+		for _, c := range q.Correct {
+			correct = append(correct, qt.Choice(c))
+		}
+		out = append(out, quizResult{Text: or(qt.Text, survey.PipeRecalled(q.Text, nil)), Right: got == "1",
+			Correct: strings.Join(correct, ", "), Feedback: or(qt.Feedback, q.Feedback)})
+	}
+	return out
 }
 
 // Lead says how many questions the survey has, on how many pages, and

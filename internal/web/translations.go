@@ -73,6 +73,14 @@ func translationItems(sv *survey.Survey, t survey.Translation) []translationGrou
 	if sv.ThankYou != "" {
 		g.Items = append(g.Items, translationItem{Key: "thankYou", Label: "Thank-you message", Original: sv.ThankYou, Value: t.ThankYou, Long: true, Max: survey.MaxDescriptionLength})
 	}
+	for i, o := range sv.Outcomes {
+		v := ""
+		if i < len(t.Outcomes) {
+			v = t.Outcomes[i]
+		}
+		g.Items = append(g.Items, translationItem{Key: "outcomes." + strconv.Itoa(i), Label: "Outcome " + strconv.Itoa(i+1) + " (" + o.Var + " ≥ " + survey.FormatValue(o.Min) + ")",
+			Original: o.Message, Value: v, Long: true, Max: survey.MaxOutcomeLength})
+	}
 	out := []translationGroup{g}
 	for i, pg := range sv.Visible().Pages() {
 		sc := pg.Section
@@ -110,6 +118,9 @@ func translationItems(sv *survey.Survey, t survey.Translation) []translationGrou
 			if q.PatternMessage != "" {
 				g.Items = append(g.Items, translationItem{Key: key + ".patternMessage", Label: "Message for an answer not fitting the pattern", Original: q.PatternMessage, Value: qt.PatternMessage, Max: survey.MaxPatternMessageLength})
 			}
+			if q.Feedback != "" {
+				g.Items = append(g.Items, translationItem{Key: key + ".feedback", Label: "Feedback after the answer", Original: q.Feedback, Value: qt.Feedback, Max: survey.MaxFeedback})
+			}
 			if q.Statement != "" {
 				g.Items = append(g.Items, translationItem{Key: key + ".statement", Label: "Consent statement", Original: q.Statement, Value: qt.Statement, Long: true, Max: survey.MaxStatementLength})
 			}
@@ -124,12 +135,15 @@ func translationItems(sv *survey.Survey, t survey.Translation) []translationGrou
 func translationFrom(sv *survey.Survey, form url.Values) survey.Translation {
 	t := survey.Translation{Title: form.Get("title"), Description: form.Get("description"), ThankYou: form.Get("thankYou"),
 		Sections: map[string]survey.SectionText{}, Questions: map[string]survey.QuestionText{}}
+	for i := range sv.Outcomes {
+		t.Outcomes = append(t.Outcomes, form.Get("outcomes."+strconv.Itoa(i)))
+	}
 	for _, sc := range sv.Sections {
 		t.Sections[sc.ID] = survey.SectionText{Title: form.Get("sections." + sc.ID + ".title"), Description: form.Get("sections." + sc.ID + ".description")}
 	}
 	for _, q := range sv.Questions {
 		key := "questions." + q.ID
-		qt := survey.QuestionText{Text: form.Get(key + ".text"), Help: form.Get(key + ".help"), LowLabel: form.Get(key + ".lowLabel"), HighLabel: form.Get(key + ".highLabel"), Statement: form.Get(key + ".statement"), PatternMessage: form.Get(key + ".patternMessage"),
+		qt := survey.QuestionText{Text: form.Get(key + ".text"), Help: form.Get(key + ".help"), LowLabel: form.Get(key + ".lowLabel"), HighLabel: form.Get(key + ".highLabel"), Statement: form.Get(key + ".statement"), PatternMessage: form.Get(key + ".patternMessage"), Feedback: form.Get(key + ".feedback"),
 			Choices: map[string]string{}, Rows: map[string]string{}}
 		for n, c := range q.PossibleAnswers {
 			qt.Choices[c] = form.Get(key + ".choices." + strconv.Itoa(n))
