@@ -645,6 +645,10 @@ func surveyEntity(s *survey.Survey, version string) storage.Entity {
 	if s.Prefill {
 		props["Prefill"] = true
 	}
+	if s.KeepPartial > 0 {
+		// Seconds; rows written before partial answers have none.
+		props["KeepPartial"] = int64(s.KeepPartial / time.Second)
+	}
 	if s.Language != "" {
 		props["Language"] = s.Language
 	}
@@ -674,6 +678,7 @@ func surveyFromEntity(e storage.Entity) *survey.Survey {
 		PublicResults: e.Bool("PublicResults"),
 		HiddenFields:  strings.Fields(e.String("HiddenFields")),
 		Prefill:       e.Bool("Prefill"),
+		KeepPartial:   time.Duration(e.Int("KeepPartial")) * time.Second,
 		TrashedOn:     e.Time("TrashedOn"),
 		Description:   e.String("Description"),
 		ThankYou:      e.String("ThankYou"),

@@ -21,6 +21,10 @@ type SurveyAnswer struct {
 	// respondent's link carried, by name (hidden.go); absent from answers
 	// stored before them, and from those without any.
 	Hidden map[string]string `json:"hidden,omitempty"`
+	// Partial marks what a respondent who left without submitting had
+	// answered on the pages they moved past (partial.go); its ID is
+	// PartialID of the form's. Absent from complete answers.
+	Partial bool `json:"partial,omitempty"`
 }
 
 // QuestionAnswer is the answer to one question. For FiveStars Answer is

@@ -18,6 +18,9 @@ type SurveyAnswersSummary struct {
 	// Hidden counts the values of the hidden fields the answers carried,
 	// by field name (hidden.go); absent from summaries without any.
 	Hidden map[string]*HiddenSummary `json:"hidden,omitempty"`
+	// Partial counts the partial answers kept (partial.go): apart from
+	// TotalAnswers, and merged into no question's counts.
+	Partial int64 `json:"partial,omitempty"`
 }
 
 // HiddenSummary counts the values of one hidden field: Answered the
@@ -195,6 +198,11 @@ func (sum *SurveyAnswersSummary) question(qa QuestionAnswer) *QuestionAnswersSum
 
 // Add counts one answer into the summary.
 func (sum *SurveyAnswersSummary) Add(a SurveyAnswer) {
+	if a.Partial {
+		// Counted apart: no complete count moves (partial.go).
+		sum.Partial++
+		return
+	}
 	sum.TotalAnswers++
 	for _, qa := range a.Answers {
 		if qa.Answer == "" {
@@ -240,6 +248,7 @@ func (sum *SurveyAnswersSummary) AddAll(answers []SurveyAnswer) {
 // keeps every count.
 func (sum *SurveyAnswersSummary) Merge(other *SurveyAnswersSummary) {
 	sum.TotalAnswers += other.TotalAnswers
+	sum.Partial += other.Partial
 	for _, oq := range other.Questions {
 		qs := sum.question(QuestionAnswer{QuestionID: oq.QuestionID, QuestionText: oq.QuestionText, Type: oq.Type})
 		qs.merge(&oq)
