@@ -20,13 +20,15 @@ const (
 // NewPartialAnswer builds the answer a respondent gave so far: the
 // questions answered as their kinds accept them, shown by the logic; a
 // required question left unanswered and a value a kind refuses are left
-// out, never an error. It has no answer when nothing was answered.
+// out, never an error; so are files (TakesFiles). It has no answer when nothing was answered.
 func NewPartialAnswer(s *Survey, forms map[string]Form, hidden map[string]string) SurveyAnswer {
 	a := SurveyAnswer{Tenant: s.Tenant, Slug: s.Slug, Title: s.Title, Hidden: s.KeepHidden(hidden), Partial: true}
 	given := map[string]QuestionAnswer{}
 	for _, q := range s.Questions {
 		k, ok := KindOf(q.Type)
-		if !ok {
+		if !ok || TakesFiles(q) {
+			// Files are stored under the complete answer's ID, and
+			// claimed by it only: a partial answer leaves them out.
 			continue
 		}
 		v, problem := k.answer(q, cleanForm(forms[q.ID]))
