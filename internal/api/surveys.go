@@ -39,6 +39,9 @@ type jsonSurvey struct {
 	// (?q-<id>=…).
 	HiddenFields []string `json:"hiddenFields,omitempty"`
 	Prefill      bool     `json:"prefill,omitempty"`
+	// KeepPartialMinutes keeps partial answers that long after the
+	// respondent's last page move (0: none kept).
+	KeepPartialMinutes int `json:"keepPartialMinutes,omitempty"`
 	// Sections are the survey's pages; none is one page.
 	Sections  []jsonSection  `json:"sections,omitempty"`
 	Questions []jsonQuestion `json:"questions,omitempty"`
@@ -190,6 +193,7 @@ func toJSON(sv *survey.Survey) jsonSurvey {
 		a.Questions = append(a.Questions, jsonQuestionOf(q))
 	}
 	a.HiddenFields, a.Prefill = sv.HiddenFields, sv.Prefill
+	a.KeepPartialMinutes = int(sv.KeepPartial / time.Minute)
 	a.Language, a.Translations = sv.Language, sv.Translations
 	return a
 }
@@ -229,6 +233,9 @@ func (s *server) createSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 		// whether it may prefill questions.
 		HiddenFields []string `json:"hiddenFields"`
 		Prefill      bool     `json:"prefill"`
+		// KeepPartialMinutes: partial answers kept that long after the
+		// last page move (0: none).
+		KeepPartialMinutes int `json:"keepPartialMinutes"`
 		// Language and Translations: the survey's texts' language and
 		// their translations, questions named by their id here.
 		Language     string                        `json:"language"`
@@ -241,7 +248,8 @@ func (s *server) createSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 	}
 	sv := &survey.Survey{Tenant: tenantOf(r), Title: in.Title, Description: in.Description, ThankYou: in.ThankYou, Listed: in.Listed, State: survey.Draft,
 		OnePer: survey.OnePer(in.OnePer), MayChange: in.MayChange, PublicResults: in.PublicResults, Sections: surveySections(in.Sections),
-		HiddenFields: in.HiddenFields, Prefill: in.Prefill, Language: in.Language, Translations: in.Translations}
+		HiddenFields: in.HiddenFields, Prefill: in.Prefill, Language: in.Language, Translations: in.Translations,
+		KeepPartial: time.Duration(in.KeepPartialMinutes) * time.Minute}
 	if o, ok := survey.ParseOnePer(in.OnePer); ok {
 		sv.OnePer = o
 	}
