@@ -48,6 +48,9 @@ type designerPage struct {
 	// line, as typed; Prefill lets the link prefill its questions.
 	HiddenFields string
 	Prefill      bool
+	// KeepPartial is the minutes after which partial answers are kept,
+	// as typed ("" or "0": none).
+	KeepPartial string
 	// OnePer and MayChange: one answer per browser or personal link
 	// (personallinks.go), as typed.
 	OnePer      string
@@ -483,6 +486,7 @@ func designerForm(w http.ResponseWriter, r *http.Request) (page designerPage, er
 		CloseOn: strings.TrimSpace(f.Get("closeOn")), Description: f.Get("description"), ThankYou: f.Get("thankYou"), EmbedOrigins: f.Get("embedOrigins"), PublicResults: f.Get("publicResults") != ""}
 	page.OnePer, page.MayChange = f.Get("onePer"), f.Get("mayChange") != ""
 	page.HiddenFields, page.Prefill = f.Get("hiddenFields"), f.Get("prefill") != ""
+	page.KeepPartial = strings.TrimSpace(f.Get("keepPartial"))
 	page.Version = f.Get("version")
 	page.Questions = parseQuestions(f)
 	page.Sections = parseSections(f)
@@ -704,6 +708,10 @@ func (p designerPage) definition(now time.Time) (*survey.Survey, map[string]stri
 	if errors.As(err, &e) {
 		own["embedOrigins"] = e.Fields["embedOrigins"]
 	}
+	keep, msg := parseKeepPartial(p.KeepPartial)
+	if msg != "" {
+		own["keepPartial"] = msg
+	}
 	onePer, ok := survey.ParseOnePer(p.OnePer)
 	if !ok {
 		own["onePer"] = "Choose none, one per browser or personal links."
@@ -711,7 +719,7 @@ func (p designerPage) definition(now time.Time) (*survey.Survey, map[string]stri
 	sections, sectionOf := p.surveySections()
 	sv := &survey.Survey{Tenant: p.Tenant, Title: p.Title, Listed: p.Listed, Challenge: p.Challenge, CloseOn: closeOn, OnePer: onePer, MayChange: p.MayChange,
 		EmbedOrigins: origins, PublicResults: p.PublicResults, Description: p.Description, ThankYou: p.ThankYou, State: survey.Draft, Sections: sections,
-		HiddenFields: p.hiddenFieldNames(), Prefill: p.Prefill, Version: p.Version, EditedBy: p.EditedBy}
+		HiddenFields: p.hiddenFieldNames(), Prefill: p.Prefill, KeepPartial: keep, Version: p.Version, EditedBy: p.EditedBy}
 	for i, dq := range p.Questions {
 		q, msg := dq.question()
 		q.Section = sectionOf(dq)
@@ -1158,7 +1166,7 @@ func (s *Server) editSurvey(w http.ResponseWriter, r *http.Request) error {
 	}
 	p := designerPage{Tenant: tenant, Survey: sv, Title: sv.Title, Listed: sv.Listed, Challenge: sv.Challenge, OnePer: string(sv.OnePer), MayChange: sv.MayChange,
 		Description: sv.Description, ThankYou: sv.ThankYou, Frozen: sv.Trashed(), EmbedOrigins: strings.Join(sv.EmbedOrigins, "\n"), PublicResults: sv.PublicResults,
-		HiddenFields: strings.Join(sv.HiddenFields, "\n"), Prefill: sv.Prefill}
+		HiddenFields: strings.Join(sv.HiddenFields, "\n"), Prefill: sv.Prefill, KeepPartial: keepPartialMinutes(sv.KeepPartial)}
 	if r.URL.Query().Get("saved") == "1" {
 		p.Saved = true
 	}
@@ -1228,4 +1236,26 @@ func (s *Server) surveyAction(w http.ResponseWriter, r *http.Request) error {
 	}
 	http.Redirect(w, r, "/"+tenant+"/surveys", http.StatusSeeOther)
 	return nil
+}
+
+// parseKeepPartial reads the designer's minutes after which partial
+// answers are kept: "" or "0" keeps none; survey.Validate checks the
+// bounds.
+func parseKeepPartial(v string) (time.Duration, string) {
+	if v == "" || v == "0" {
+		return 0, ""
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0, "Enter a number of minutes, such as 60 (or leave it empty)."
+	}
+	return time.Duration(n) * time.Minute, ""
+}
+
+// keepPartialMinutes is the designer's field for d ("" when none are kept).
+func keepPartialMinutes(d time.Duration) string {
+	if d <= 0 {
+		return ""
+	}
+	return strconv.Itoa(int(d / time.Minute))
 }

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -56,4 +57,48 @@ func TestPartialSavedAtNext(t *testing.T) {
 	if n := app.blobs(t, store.PartialsContainer); n != 0 {
 		t.Fatalf("%d partial answers after the submit", n)
 	}
+}
+
+// TestDesignerKeepPartial: the designer saves the minutes after which
+// partial answers are kept, shows them again, and refuses a delay out of
+// bounds or not a number (422 beside the field), saving nothing.
+func TestDesignerKeepPartial(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	ctx := context.Background()
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	cookie := map[string]string{"Cookie": "surveys_session=" + c.Value}
+	form := func(keep string) url.Values {
+		return url.Values{"title": {"Keeps partial"}, "n": {"1"}, "q.0.text": {"Anything else?"}, "q.0.type": {"SimpleText"}, "q.0.pos": {"1"},
+			"keepPartial": {keep}, "action": {"save"}}
+	}
+	for _, bad := range []string{"2", "an hour", "20000"} {
+		code, _, body := app.do(t, "POST", "/adatum/surveys/new", form(bad), cookie)
+		if code != 422 || !strings.Contains(body, `id="keepPartial-err"`) {
+			t.Errorf("keep partial %q = %d, want 422 beside the field", bad, code)
+		}
+	}
+	if list, _ := app.surveys.List(ctx, "adatum"); len(list) != 1 {
+		t.Fatalf("a refused form saved a survey: %d surveys", len(list))
+	}
+	if code, _, body := app.do(t, "POST", "/adatum/surveys/new", form("60"), cookie); code != 303 {
+		t.Fatalf("save = %d\n%s", code, body)
+	}
+	list, _ := app.surveys.List(ctx, "adatum")
+	for _, s := range list {
+		if s.Title != "Keeps partial" {
+			continue
+		}
+		sv, _ := app.surveys.Get(ctx, "adatum", s.Slug)
+		if sv.KeepPartial != time.Hour {
+			t.Fatalf("saved KeepPartial %v, want 1h", sv.KeepPartial)
+		}
+		_, _, body := app.do(t, "GET", "/adatum/surveys/"+s.Slug+"/edit", nil, cookie)
+		mustContain(t, "the designer again", body, `name="keepPartial" inputmode="numeric" value="60"`, "kept after 60 minutes")
+		return
+	}
+	t.Fatal("no survey saved")
 }
