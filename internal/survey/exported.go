@@ -19,6 +19,8 @@ type ExportedAnswer struct {
 	// Hidden are the values of the survey's hidden fields the answer
 	// carries, by name (absent when none).
 	Hidden map[string]string `json:"hidden,omitempty"`
+	// Partial marks a partial answer (absent from complete ones).
+	Partial bool `json:"partial,omitempty"`
 }
 
 // ExportedPart is one question's answer of an ExportedAnswer.
@@ -34,7 +36,7 @@ type ExportedPart struct {
 // of the survey's questions (an answer to a question the survey no longer
 // has comes last).
 func ExportAnswer(sv *Survey, a *SurveyAnswer) ExportedAnswer {
-	out := ExportedAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn, Answers: []ExportedPart{}, Hidden: a.Hidden}
+	out := ExportedAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn, Answers: []ExportedPart{}, Hidden: a.Hidden, Partial: a.Partial}
 	for _, qa := range a.Answers {
 		q, ok := sv.Question(qa.QuestionID)
 		if !ok || q.Type != qa.Type {

@@ -34,8 +34,11 @@ type analyzePage struct {
 	Survey *survey.Survey
 	// Total is the number of answers the page counts: all of them, or
 	// those the filter picks out of Of.
-	Total     int64
-	Of        int
+	Total int64
+	Of    int
+	// Partial counts the partial answers, apart from Total (none in a
+	// filtered page's).
+	Partial   int64
 	Questions []questionView
 	Transfer  transferView
 	Filter    filterView
@@ -360,7 +363,7 @@ func questionSummary(sum *survey.SurveyAnswersSummary, id string) *survey.Questi
 // questions sets the page's total and questions from summary sum, with
 // what the latest answers (newest first) wrote.
 func (page *analyzePage) questions(sum *survey.SurveyAnswersSummary, latest []positioned) {
-	page.Total = sum.TotalAnswers
+	page.Total, page.Partial = sum.TotalAnswers, sum.Partial
 	// And any question the summary counts that no version has now.
 	page.Survey = page.Survey.Everything(sum).Numbered()
 	sv, tenant, slug := page.Survey, page.Tenant, page.Survey.Slug

@@ -70,6 +70,9 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 		for _, c := range sv.HiddenColumns() {
 			header = append(header, csvCell(c))
 		}
+		if sv.KeepPartial > 0 {
+			header = append(header, partialColumn)
+		}
 		_ = cw.Write(header)
 	} else {
 		w.Header().Set("Content-Type", "application/x-ndjson")
@@ -170,6 +173,9 @@ func (r *csvRows) row(a *survey.SurveyAnswer) []string {
 	for _, n := range r.sv.HiddenFields {
 		row = append(row, csvCell(a.Hidden[n]))
 	}
+	if r.sv.KeepPartial > 0 {
+		row = append(row, partialCell(a))
+	}
 	r.buf = row
 	return row
 }
@@ -241,4 +247,15 @@ type jsonAnswer = survey.ExportedAnswer
 // exportAnswer is a as a line of the JSON export (survey.ExportAnswer).
 func exportAnswer(sv *survey.Survey, a *survey.SurveyAnswer) jsonAnswer {
 	return survey.ExportAnswer(sv, a)
+}
+
+// partialColumn is the last column of the exports of a survey that keeps
+// partial answers: partialCell says "partial" or "complete".
+const partialColumn = "status"
+
+func partialCell(a *survey.SurveyAnswer) string {
+	if a.Partial {
+		return "partial"
+	}
+	return "complete"
 }

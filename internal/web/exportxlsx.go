@@ -75,6 +75,9 @@ func (s *Server) exportXLSX(w http.ResponseWriter, r *http.Request, sv *survey.S
 	for _, c := range sv.HiddenColumns() {
 		header = append(header, excelize.Cell{StyleID: bold, Value: c})
 	}
+	if sv.KeepPartial > 0 {
+		header = append(header, excelize.Cell{StyleID: bold, Value: partialColumn})
+	}
 	if err := sw.SetRow("A1", header); err != nil {
 		return err
 	}
@@ -121,6 +124,9 @@ func (s *Server) exportXLSX(w http.ResponseWriter, r *http.Request, sv *survey.S
 			} else {
 				row = append(row, nil)
 			}
+		}
+		if sv.KeepPartial > 0 {
+			row = append(row, partialCell(a))
 		}
 		cell, err := excelize.CoordinatesToCellName(1, rowNum)
 		if err != nil {

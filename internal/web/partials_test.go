@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/worker"
 )
 
 // TestPartialSavedAtNext: on a survey that keeps partial answers, each
@@ -101,4 +102,57 @@ func TestDesignerKeepPartial(t *testing.T) {
 		return
 	}
 	t.Fatal("no survey saved")
+}
+
+// TestPartialAnswersShown: a respondent who left after page 1 of a survey
+// that keeps partial answers is, once the promoter and the worker have
+// run, one partial answer: counted apart on the analysis page, marked in
+// the answers table and the answer page, and a status column in the
+// exports; the complete answers' count does not move.
+func TestPartialAnswersShown(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	ctx := context.Background()
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	sv := app.threePages(t, "Partial shown")
+	sv.KeepPartial = time.Hour
+	if err := app.surveys.Update(ctx, sv); err != nil {
+		t.Fatal(err)
+	}
+	app.pastCacheTTL()
+	path := "/survey/adatum/" + sv.Slug
+	q := sv.Questions
+	// One completes, one leaves after page 1.
+	token := app.token(t, path)
+	_, body := app.post(t, path, token, "", "next", "q-"+q[0].ID, "Ada")
+	_, state := formOf(t, body)
+	_, body = app.post(t, path, token, state, "next", "q-"+q[2].ID, "Salad")
+	_, state = formOf(t, body)
+	if code, _ := app.post(t, path, token, state, "submit", "q-"+q[3].ID, "5"); code != 303 {
+		t.Fatalf("submit = %d", code)
+	}
+	token = app.token(t, path)
+	app.post(t, path, token, "", "next", "q-"+q[0].ID, "Bob")
+	p := worker.NewPromoter(app.st, nil)
+	p.Now = func() time.Time { return time.Now().Add(2 * time.Hour) }
+	if err := p.RunOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := app.storedOf(t, sv.Slug); n != 2 {
+		t.Fatalf("%d answers stored, want 2", n)
+	}
+	base := "/adatum/surveys/" + sv.Slug
+	_, _, body = app.get(t, base+"/analyze", ana)
+	mustContain(t, "analysis", body, `<strong class="big-number">1</strong> answer so far.`, "And 1 partial answer, counted apart")
+	_, _, body = app.get(t, base+"/answers/table", ana)
+	mustContain(t, "answers table", body, `<span class="tag tag-optional">partial</span>`, "Bob")
+	_, _, body = app.get(t, base+"/export.csv", ana)
+	mustContain(t, "CSV", body, ",status\n", ",complete\n", ",partial\n")
+	_, _, body = app.get(t, base+"/export.json", ana)
+	if strings.Count(body, `"partial":true`) != 1 {
+		t.Errorf("JSON export:\n%s", body)
+	}
 }
