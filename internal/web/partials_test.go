@@ -151,6 +151,15 @@ func TestPartialAnswersShown(t *testing.T) {
 	mustContain(t, "answers table", body, `<span class="tag tag-optional">partial</span>`, "Bob")
 	_, _, body = app.get(t, base+"/export.csv", ana)
 	mustContain(t, "CSV", body, ",status\n", ",complete\n", ",partial\n")
+	_, _, body = app.get(t, base+"/answers/table?status=partial", ana)
+	mustContain(t, "partial answers only", body, "Bob", `<option value="partial" selected>`)
+	mustLack(t, "partial answers only", body, "Ada")
+	_, _, body = app.get(t, base+"/answers/table?status=complete", ana)
+	mustContain(t, "complete answers only", body, "Ada")
+	mustLack(t, "complete answers only", body, "Bob")
+	if code, _, _ := app.get(t, base+"/answers/table?status=other", ana); code != 422 {
+		t.Errorf("a bad status = %d, want 422", code)
+	}
 	_, _, body = app.get(t, base+"/export.json", ana)
 	if strings.Count(body, `"partial":true`) != 1 {
 		t.Errorf("JSON export:\n%s", body)
