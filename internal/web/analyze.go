@@ -304,14 +304,17 @@ func (s *Server) summarize(ctx context.Context, page *analyzePage, sum *survey.S
 		// One read of the newest answers serves every question: the
 		// summary, the segments' names and the segment that holds them
 		// (single blobs for the newest not in a segment yet).
-		answers, _, err := s.reader.LatestAnswers(ctx, page.Tenant, page.Survey.Slug, 0, latestWritten)
+		answers, total, err := s.reader.LatestAnswers(ctx, page.Tenant, page.Survey.Slug, 0, latestWritten)
 		if err != nil {
 			return err
 		}
 		// The newest answers left, numbered among them (deleted ones
-		// are no longer counted nor listed).
+		// are no longer counted nor listed; partial ones are listed,
+		// not summarised).
 		for i, a := range answers {
-			latest = append(latest, positioned{a, int(sum.TotalAnswers) - 1 - i})
+			if !a.Partial {
+				latest = append(latest, positioned{a, total - 1 - i})
+			}
 		}
 	}
 	page.questions(sum, latest)
