@@ -20,8 +20,9 @@ import (
 // partialFixture is a survey that keeps partial answers after an hour,
 // and three respondents who moved past its first page: the first leaves
 // (kept as partial), the second completes after their partial answer was
-// kept (theirs replaces it), the third completes within the hour (theirs
-// is dropped when they submit).
+// kept (theirs replaces it), the third completes within the hour (their
+// progress is queued too, after their answer: the delete at their submit
+// failed, and the worker discards it).
 type partialFixture struct {
 	st       storage.Storage
 	sv       *survey.Survey
@@ -62,17 +63,23 @@ func newPartialFixture(t *testing.T, st storage.Storage) *partialFixture {
 		c.ID, c.CreatedOn = id, time.Now().UTC()
 		f.complete[i] = c
 	}
-	f.submit(t, st, 2) // the third, within the hour
+	// The third, within the hour; the delete of their progress failed,
+	// so the promoter queues it too, after their complete answer.
+	f.submit(t, st, 2, false)
 	return f
 }
 
 // submit is what the respondent's final submit does: the complete answer
-// queued, then the saved progress deleted.
-func (f *partialFixture) submit(t *testing.T, st storage.Storage, i int) {
+// queued, then the saved progress deleted (unless that failed: drop
+// false).
+func (f *partialFixture) submit(t *testing.T, st storage.Storage, i int, drop bool) {
 	t.Helper()
 	ctx := context.Background()
 	if err := store.NewSurveyAnswerStore(st).Enqueue(ctx, []survey.SurveyAnswer{f.complete[i]}); err != nil {
 		t.Fatal(err)
+	}
+	if !drop {
+		return
 	}
 	if err := store.NewPartialStore(st).Delete(ctx, f.sv.Tenant, f.sv.Slug, f.complete[i].ID); err != nil {
 		t.Fatal(err)
@@ -152,7 +159,7 @@ func (f *partialFixture) run(st storage.Storage, submit storage.Storage, t *test
 			break
 		}
 	}
-	f.submit(t, submit, 1)
+	f.submit(t, submit, 1, true)
 	for range 10 {
 		if n, _ := w.RunOnce(ctx); n == 0 {
 			break
@@ -184,6 +191,19 @@ func TestPartialAnswers(t *testing.T) {
 		drain(t, st, worker.New(st, testConfig, quiet, nil))
 		if msg := f.diff(); msg != "" {
 			t.Fatal("after copies: " + msg)
+		}
+		// The partial answer deleted (spam, say): out of the partial
+		// count and of Partials, the complete counts unchanged.
+		ctx := context.Background()
+		if err := store.NewSurveyAnswerStore(st).DeleteAnswer(ctx, f.sv, store.PartialID(f.partials[0].ID)); err != nil {
+			t.Fatal(err)
+		}
+		sum, _, err := store.NewSurveyAnswersSummaryStore(st).Get(ctx, f.sv.Tenant, f.sv.Slug)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Partial != 0 || len(sum.Partials) != 0 || sum.TotalAnswers != 2 {
+			t.Fatalf("after deleting the partial answer: %d partial %v, %d complete", sum.Partial, sum.Partials, sum.TotalAnswers)
 		}
 	})
 }
