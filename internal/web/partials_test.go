@@ -160,6 +160,11 @@ func TestPartialAnswersShown(t *testing.T) {
 	if code, _, _ := app.get(t, base+"/answers/table?status=other", ana); code != 422 {
 		t.Errorf("a bad status = %d, want 422", code)
 	}
+	_, _, body = app.get(t, base+"/export.xlsx", ana)
+	rows := openXLSX(t, "XLSX", body)
+	if last := len(rows[0]) - 1; len(rows) != 3 || rows[0][last].value != "status" || rows[1][last].value != "complete" || rows[2][last].value != "partial" {
+		t.Errorf("XLSX rows %v", rows)
+	}
 	_, _, body = app.get(t, base+"/export.json", ana)
 	if strings.Count(body, `"partial":true`) != 1 {
 		t.Errorf("JSON export:\n%s", body)
