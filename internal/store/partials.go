@@ -165,3 +165,26 @@ func (ps *PartialStore) drop(ctx context.Context, name, etag string) error {
 	}
 	return nil
 }
+
+// DeleteAll removes every saved progress of a survey (it is deleted: a
+// survey made again under its name never gets them).
+func (ps *PartialStore) DeleteAll(ctx context.Context, tenant, slug string) error {
+	for {
+		// Each pass deletes what it listed: start again from the top.
+		page, err := ps.st.ListBlobs(ctx, PartialsContainer, storage.ListOptions{Prefix: tenant + "/" + slug + "/"})
+		if isContainerNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return mapErr(err, "Partial answers")
+		}
+		if len(page.Items) == 0 {
+			return nil
+		}
+		for _, it := range page.Items {
+			if err := ps.st.DeleteBlob(ctx, PartialsContainer, it.Name, ""); err != nil && !isNotFound(err) {
+				return mapErr(err, "Partial answers")
+			}
+		}
+	}
+}
