@@ -243,6 +243,7 @@ type workers struct {
 	segments  *worker.Segments
 	webhooks  *worker.Webhooks
 	uploads   *worker.UploadSweeper
+	partials  *worker.Promoter
 	mail      *worker.Mail   // nil when e-mail is off
 	notify    *worker.Notify // nil when e-mail is off
 }
@@ -261,6 +262,7 @@ func (m *Main) newWorkers(s *services) (*workers, error) {
 	// Surveys answered before segments existed get them built.
 	ws.segments = worker.NewSegments(m.Storage, m.log)
 	ws.uploads = worker.NewUploadSweeper(m.Storage, worker.DefaultSweepConfig, m.log)
+	ws.partials = worker.NewPromoter(m.Storage, m.log)
 	ws.answers.Behind = ws.segments.Need
 	ws.views = worker.NewViews(m.Storage, worker.DefaultViewsConfig, m.log)
 	ws.transfers = worker.NewTransfers(m.Storage, s.tenants, s.sqlStore, worker.DefaultTransferConfig, m.log)
@@ -353,7 +355,8 @@ func (m *Main) webDeps(s *services) web.Deps {
 		Notifications:  s.notifications,
 		UnsubscribeKey: s.unsubscribeKey,
 		// Progress respondents of multi-page surveys save to finish later.
-		Resume: store.NewResumeStore(m.Storage),
+		Resume:   store.NewResumeStore(m.Storage),
+		Partials: store.NewPartialStore(m.Storage),
 	}
 	if m.Mail != nil {
 		deps.Mail = m.Mail
@@ -374,20 +377,21 @@ func (m *Main) startViews() {
 func (m *Main) startWorkers(ws *workers, reg *metrics.Registry) {
 	wctx, cancel := context.WithCancel(context.Background())
 	m.stopWorker = cancel
-	m.workerDone = make(chan error, 8)
+	m.workerDone = make(chan error, 9)
 	reg.Register(ws.metrics.Collectors()...)
 	reg.Register(ws.views.Collectors()...)
 	reg.Register(ws.transfers.Collectors()...)
 	reg.Register(ws.segments.Collectors()...)
 	reg.Register(ws.webhooks.Collectors()...)
 	reg.Register(ws.uploads.Collectors()...)
-	m.workers = 6
+	m.workers = 7
 	go func() { m.workerDone <- ws.answers.Run(wctx) }()
 	go func() { m.workerDone <- ws.views.Run(wctx) }()
 	go func() { m.workerDone <- ws.transfers.Run(wctx) }()
 	go func() { m.workerDone <- ws.segments.Run(wctx) }()
 	go func() { m.workerDone <- ws.webhooks.Run(wctx) }()
 	go func() { m.workerDone <- ws.uploads.Run(wctx) }()
+	go func() { m.workerDone <- ws.partials.Run(wctx) }()
 	if ws.mail != nil {
 		reg.Register(ws.mail.Collectors()...)
 		m.workers++

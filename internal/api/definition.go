@@ -46,6 +46,9 @@ type Definition struct {
 	// (absent from definitions made before them): the scoring, its
 	// variables naming questions q1, q2 ….
 	jsonScoring
+	// KeepPartialMinutes (absent from definitions made before it, and
+	// when none are kept): partial answers kept that long.
+	KeepPartialMinutes int `json:"keepPartialMinutes,omitempty"`
 	// Language and Translations (absent from definitions made before
 	// them, which import as English without translations): the texts'
 	// language and their translations, questions named q1, q2 ….
@@ -63,6 +66,7 @@ func DefinitionOf(sv *survey.Survey) Definition {
 	}
 	d.HiddenFields, d.Prefill = cp.HiddenFields, cp.Prefill
 	d.jsonScoring = scoringOf(cp)
+	d.KeepPartialMinutes = int(cp.KeepPartial / time.Minute)
 	d.Language, d.Translations = cp.Language, cp.Translations
 	return d
 }
@@ -87,7 +91,8 @@ func ParseDefinition(tenant string, data []byte) (*survey.Survey, error) {
 		return nil, bad(fmt.Sprintf("This is not a survey definition: its format is %q, not %q.", d.Format, definitionFormat))
 	}
 	sv := &survey.Survey{Tenant: tenant, Title: d.Title, Description: d.Description, ThankYou: d.ThankYou, State: survey.Draft, Sections: surveySections(d.Sections),
-		HiddenFields: d.HiddenFields, Prefill: d.Prefill, Language: d.Language, Translations: d.Translations}
+		HiddenFields: d.HiddenFields, Prefill: d.Prefill, Language: d.Language, Translations: d.Translations,
+		KeepPartial: time.Duration(d.KeepPartialMinutes) * time.Minute}
 	d.jsonScoring.set(sv)
 	for _, q := range d.Questions {
 		sv.Questions = append(sv.Questions, q.question())

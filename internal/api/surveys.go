@@ -41,6 +41,9 @@ type jsonSurvey struct {
 	Prefill      bool     `json:"prefill,omitempty"`
 	// The score's variables, outcomes and redirect.
 	jsonScoring
+	// KeepPartialMinutes keeps partial answers that long after the
+	// respondent's last page move (0: none kept).
+	KeepPartialMinutes int `json:"keepPartialMinutes,omitempty"`
 	// Sections are the survey's pages; none is one page.
 	Sections  []jsonSection  `json:"sections,omitempty"`
 	Questions []jsonQuestion `json:"questions,omitempty"`
@@ -200,6 +203,7 @@ func toJSON(sv *survey.Survey) jsonSurvey {
 	}
 	a.HiddenFields, a.Prefill = sv.HiddenFields, sv.Prefill
 	a.jsonScoring = scoringOf(sv)
+	a.KeepPartialMinutes = int(sv.KeepPartial / time.Minute)
 	a.Language, a.Translations = sv.Language, sv.Translations
 	return a
 }
@@ -262,6 +266,9 @@ func (s *server) createSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 		HiddenFields []string `json:"hiddenFields"`
 		Prefill      bool     `json:"prefill"`
 		jsonScoring
+		// KeepPartialMinutes: partial answers kept that long after the
+		// last page move (0: none).
+		KeepPartialMinutes int `json:"keepPartialMinutes"`
 		// Language and Translations: the survey's texts' language and
 		// their translations, questions named by their id here.
 		Language     string                        `json:"language"`
@@ -274,7 +281,8 @@ func (s *server) createSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 	}
 	sv := &survey.Survey{Tenant: tenantOf(r), Title: in.Title, Description: in.Description, ThankYou: in.ThankYou, Listed: in.Listed, State: survey.Draft,
 		OnePer: survey.OnePer(in.OnePer), MayChange: in.MayChange, PublicResults: in.PublicResults, Sections: surveySections(in.Sections),
-		HiddenFields: in.HiddenFields, Prefill: in.Prefill, Language: in.Language, Translations: in.Translations}
+		HiddenFields: in.HiddenFields, Prefill: in.Prefill, Language: in.Language, Translations: in.Translations,
+		KeepPartial: time.Duration(in.KeepPartialMinutes) * time.Minute}
 	in.jsonScoring.set(sv)
 	if o, ok := survey.ParseOnePer(in.OnePer); ok {
 		sv.OnePer = o

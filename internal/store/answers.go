@@ -392,6 +392,8 @@ type QueuedAnswer struct {
 	// (SurveyAnswer.Values).
 	Vars  map[string]string `json:"vars,omitempty"`
 	Spill string            `json:"spill,omitempty"`
+	// Partial marks a partial answer (SurveyAnswer.Partial).
+	Partial bool `json:"partial,omitempty"`
 }
 
 // QueuedValue is the answer to one question, by the question's ID.
@@ -486,7 +488,7 @@ func (as *SurveyAnswerStore) Resolve(ctx context.Context, p PendingAnswer, quest
 		}
 		q = whole
 	}
-	a := survey.SurveyAnswer{ID: q.ID, Tenant: q.Tenant, Slug: q.Slug, Title: q.Title, CreatedOn: q.CreatedOn, Hidden: q.Hidden, Values: q.Vars}
+	a := survey.SurveyAnswer{ID: q.ID, Tenant: q.Tenant, Slug: q.Slug, Title: q.Title, CreatedOn: q.CreatedOn, Hidden: q.Hidden, Values: q.Vars, Partial: q.Partial}
 	for _, v := range q.Values {
 		def, ok := questions[v.Question]
 		if !ok {
@@ -568,7 +570,7 @@ func (as *SurveyAnswerStore) EnqueueEach(ctx context.Context, p survey.Plan, ans
 		it := &item{a: a, at: []int{i}}
 		byID[a.ID] = it
 		all = append(all, it)
-		q := QueuedAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn, Hidden: a.Hidden, Vars: a.Values}
+		q := QueuedAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn, Hidden: a.Hidden, Vars: a.Values, Partial: a.Partial}
 		for _, qa := range a.Answers {
 			q.Values = append(q.Values, QueuedValue{Question: qa.QuestionID, Answer: qa.Answer})
 		}
@@ -586,7 +588,7 @@ func (as *SurveyAnswerStore) EnqueueEach(ctx context.Context, p survey.Plan, ans
 		go func() {
 			defer func() { <-slots; wg.Done() }()
 			if it.spill, it.err = as.spill(ctx, it.a.ID, it.data); it.err == nil {
-				it.data, it.err = encodeJSON(QueuedAnswer{ID: it.a.ID, Tenant: it.a.Tenant, Slug: it.a.Slug, CreatedOn: it.a.CreatedOn, Spill: it.spill})
+				it.data, it.err = encodeJSON(QueuedAnswer{ID: it.a.ID, Tenant: it.a.Tenant, Slug: it.a.Slug, CreatedOn: it.a.CreatedOn, Spill: it.spill, Partial: it.a.Partial})
 			}
 		}()
 	}

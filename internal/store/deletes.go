@@ -107,6 +107,9 @@ func (as *SurveyAnswerStore) DeleteAnswer(ctx context.Context, sv *survey.Survey
 		next.SurveyAnswersSummary = *fresh // not added to again if written
 		next.Positions = int64(end)
 		next.Deleted = append(slices.Clone(sum.Deleted), id)
+		// A partial answer deleted is no partial answer its complete one
+		// replaces (worker/partials.go).
+		next.Partials = slices.DeleteFunc(slices.Clone(sum.Partials), func(p string) bool { return p == id })
 		_, err = sums.Put(ctx, &next, etag)
 		if survey.ErrorCode(err) == survey.ECONFLICT {
 			continue // a worker merged a batch: recount it too

@@ -40,7 +40,10 @@ const (
 	SystemContainer = "system"
 	// ResumeContainer holds the saved progress of respondents of
 	// multi-page surveys (resume.go).
-	ResumeContainer     = "surveyresume"
+	ResumeContainer = "surveyresume"
+	// PartialsContainer holds the progress of respondents of surveys
+	// that keep partial answers (partials.go).
+	PartialsContainer   = "surveypartials"
 	AnswersQueue        = "surveyanswers"
 	PremiumAnswersQueue = "surveyanswers-premium"
 	TransfersQueue      = "surveytransfers"
@@ -55,7 +58,7 @@ func Init(ctx context.Context, st storage.Storage) error {
 			return fmt.Errorf("store: create table %s: %w", t, err)
 		}
 	}
-	for _, c := range []string{TenantsContainer, SummariesContainer, AnswerListContainer, SegmentContainer, SystemContainer, TransferStatusContainer, SpillContainer, WebhookPayloadsContainer, ResumeContainer} {
+	for _, c := range []string{TenantsContainer, SummariesContainer, AnswerListContainer, SegmentContainer, SystemContainer, TransferStatusContainer, SpillContainer, WebhookPayloadsContainer, ResumeContainer, PartialsContainer} {
 		if err := st.CreateContainer(ctx, c, false); err != nil {
 			return fmt.Errorf("store: create container %s: %w", c, err)
 		}

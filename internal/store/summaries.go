@@ -43,6 +43,12 @@ type StoredSummary struct {
 	// SurveyAnswerStore.DeleteAnswer): readers leave them out, and the
 	// worker never counts them again.
 	Deleted []string `json:"deleted,omitempty"`
+	// Partials holds the IDs of the partial answers counted (in
+	// Partial) and not replaced by their complete answer since: the
+	// worker's partial rules (worker/partials.go) read and write it in
+	// the same write as the counts, so a partial answer moves to complete
+	// exactly once.
+	Partials []string `json:"partials,omitempty"`
 }
 
 // Len is the length of the answer list the summary covers: its answers

@@ -484,6 +484,9 @@ func (ss *SurveyStore) Delete(ctx context.Context, tenant, slug string) error {
 	if err := NewResumeStore(ss.st).DeleteAll(ctx, tenant, slug); err != nil {
 		return err
 	}
+	if err := NewPartialStore(ss.st).DeleteAll(ctx, tenant, slug); err != nil {
+		return err
+	}
 	if err := ss.st.DeleteEntity(ctx, SurveysTable, tenant, surveyRowKey(tenant, slug), e.ETag); err != nil {
 		return mapErr(err, "Survey")
 	}
@@ -651,6 +654,10 @@ func surveyEntity(s *survey.Survey, version string) storage.Entity {
 		raw, _ := json.Marshal(sc)
 		putChunked(props, "Scoring", []rune(string(raw)))
 	}
+	if s.KeepPartial > 0 {
+		// Seconds; rows written before partial answers have none.
+		props["KeepPartial"] = int64(s.KeepPartial / time.Second)
+	}
 	if s.Language != "" {
 		props["Language"] = s.Language
 	}
@@ -680,6 +687,7 @@ func surveyFromEntity(e storage.Entity) *survey.Survey {
 		PublicResults: e.Bool("PublicResults"),
 		HiddenFields:  strings.Fields(e.String("HiddenFields")),
 		Prefill:       e.Bool("Prefill"),
+		KeepPartial:   time.Duration(e.Int("KeepPartial")) * time.Second,
 		TrashedOn:     e.Time("TrashedOn"),
 		Description:   e.String("Description"),
 		ThankYou:      e.String("ThankYou"),

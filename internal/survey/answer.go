@@ -25,6 +25,10 @@ type SurveyAnswer struct {
 	// name, as decimal numbers (scoring.go), computed at submit; absent
 	// from answers stored before them, and from surveys without any.
 	Values map[string]string `json:"values,omitempty"`
+	// Partial marks what a respondent who left without submitting had
+	// answered on the pages they moved past (partial.go); its ID is
+	// PartialID of the form's. Absent from complete answers.
+	Partial bool `json:"partial,omitempty"`
 }
 
 // QuestionAnswer is the answer to one question. For FiveStars Answer is

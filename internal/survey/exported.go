@@ -22,6 +22,8 @@ type ExportedAnswer struct {
 	// Values are the answer's score and variables, by name (scoring.go;
 	// absent when the survey has none).
 	Values map[string]float64 `json:"values,omitempty"`
+	// Partial marks a partial answer (absent from complete ones).
+	Partial bool `json:"partial,omitempty"`
 }
 
 // ExportedPart is one question's answer of an ExportedAnswer.
@@ -37,7 +39,7 @@ type ExportedPart struct {
 // of the survey's questions (an answer to a question the survey no longer
 // has comes last).
 func ExportAnswer(sv *Survey, a *SurveyAnswer) ExportedAnswer {
-	out := ExportedAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn, Answers: []ExportedPart{}, Hidden: a.Hidden}
+	out := ExportedAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn, Answers: []ExportedPart{}, Hidden: a.Hidden, Partial: a.Partial}
 	cells := sv.VarCells(a)
 	for i, n := range sv.VarNames() {
 		if x, ok := filterNumber(cells[i]); ok {

@@ -29,6 +29,9 @@ type AnswerFilter struct {
 	// Question is a question's ID, or ""; Answer what its answer is.
 	Question string
 	Answer   string
+	// Status is "complete" or "partial" (partial answers: partial.go),
+	// or "" for both.
+	Status string
 
 	from, to time.Time // to is the start of the day after To
 	q        Question
@@ -42,7 +45,7 @@ func AnswerFilterOf(sv *Survey, v url.Values) (AnswerFilter, error) {
 	var se *Error
 	if errors.As(err, &se) {
 		var parts []string
-		for _, k := range []string{"from", "to", "q", "a"} {
+		for _, k := range []string{"from", "to", "q", "a", "status"} {
 			if m, ok := se.Fields[k]; ok {
 				parts = append(parts, k+": "+m)
 			}
@@ -58,8 +61,11 @@ func AnswerFilterOf(sv *Survey, v url.Values) (AnswerFilter, error) {
 // say what is wrong with each ("from", "to", "q", "a").
 func ParseAnswerFilter(sv *Survey, v url.Values) (AnswerFilter, error) {
 	get := func(k string) string { return strings.TrimSpace(CleanLine(v.Get(k))) }
-	f := AnswerFilter{From: get("from"), To: get("to"), Question: get("q"), Answer: get("a")}
+	f := AnswerFilter{From: get("from"), To: get("to"), Question: get("q"), Answer: get("a"), Status: get("status")}
 	errs := fieldErrors{}
+	if f.Status != "" && f.Status != "complete" && f.Status != "partial" {
+		errs.add("status", "Choose complete or partial answers, or both.")
+	}
 	day := func(s, field string) time.Time {
 		if s == "" {
 			return time.Time{}
@@ -115,7 +121,9 @@ func filterNumber(s string) (float64, bool) {
 }
 
 // Active reports whether f picks fewer than every answer.
-func (f AnswerFilter) Active() bool { return f.From != "" || f.To != "" || f.Question != "" }
+func (f AnswerFilter) Active() bool {
+	return f.From != "" || f.To != "" || f.Question != "" || f.Status != ""
+}
 
 // Match reports whether f picks answer a.
 func (f AnswerFilter) Match(a *SurveyAnswer) bool {
@@ -123,6 +131,9 @@ func (f AnswerFilter) Match(a *SurveyAnswer) bool {
 		return false
 	}
 	if !f.to.IsZero() && !a.CreatedOn.Before(f.to) {
+		return false
+	}
+	if f.Status != "" && a.Partial != (f.Status == "partial") {
 		return false
 	}
 	if f.Question == "" {
@@ -147,7 +158,7 @@ func (f AnswerFilter) Match(a *SurveyAnswer) bool {
 // empty parameters left out.
 func (f AnswerFilter) Values() url.Values {
 	v := url.Values{}
-	for _, p := range [][2]string{{"from", f.From}, {"to", f.To}, {"q", f.Question}, {"a", f.Answer}} {
+	for _, p := range [][2]string{{"from", f.From}, {"to", f.To}, {"q", f.Question}, {"a", f.Answer}, {"status", f.Status}} {
 		if p[1] != "" {
 			v.Set(p[0], p[1])
 		}
@@ -174,6 +185,9 @@ func (f AnswerFilter) Describe() string {
 		parts = append(parts, "variable “"+n+"” is “"+f.Answer+"”")
 	} else if f.Question != "" {
 		parts = append(parts, "answer to “"+f.q.Text+"” is “"+f.Answer+"”")
+	}
+	if f.Status != "" {
+		parts = append(parts, f.Status+" answers only")
 	}
 	return strings.Join(parts, ", ")
 }

@@ -20,6 +20,9 @@ type SurveyAnswersSummary struct {
 	// by reference (var:<name>, scoring.go); absent from summaries
 	// without any.
 	Hidden map[string]*HiddenSummary `json:"hidden,omitempty"`
+	// Partial counts the partial answers kept (partial.go): apart from
+	// TotalAnswers, and merged into no question's counts.
+	Partial int64 `json:"partial,omitempty"`
 }
 
 // HiddenSummary counts the values of one hidden field: Answered the
@@ -197,6 +200,11 @@ func (sum *SurveyAnswersSummary) question(qa QuestionAnswer) *QuestionAnswersSum
 
 // Add counts one answer into the summary.
 func (sum *SurveyAnswersSummary) Add(a SurveyAnswer) {
+	if a.Partial {
+		// Counted apart: no complete count moves (partial.go).
+		sum.Partial++
+		return
+	}
 	sum.TotalAnswers++
 	for _, qa := range a.Answers {
 		if qa.Answer == "" {
@@ -251,6 +259,7 @@ func (sum *SurveyAnswersSummary) AddAll(answers []SurveyAnswer) {
 // keeps every count.
 func (sum *SurveyAnswersSummary) Merge(other *SurveyAnswersSummary) {
 	sum.TotalAnswers += other.TotalAnswers
+	sum.Partial += other.Partial
 	for _, oq := range other.Questions {
 		qs := sum.question(QuestionAnswer{QuestionID: oq.QuestionID, QuestionText: oq.QuestionText, Type: oq.Type})
 		qs.merge(&oq)

@@ -101,6 +101,11 @@ type Survey struct {
 	ShowCorrect    bool
 	Redirect       string
 	RedirectFields bool
+	// KeepPartial, when set, keeps what a respondent of a multi-page
+	// survey answered on the pages they moved past when they leave
+	// without submitting: KeepPartial after their last page move it
+	// becomes an answer marked partial (partial.go). Zero: not kept.
+	KeepPartial time.Duration
 	// Sections are the survey's pages (section.go); none is one page.
 	Sections  []Section
 	Questions []Question
@@ -322,6 +327,9 @@ func (s *Survey) Validate() error {
 		case !IsCleanText(d.text):
 			f.add(d.key, "The %s may not contain control characters or direction overrides.", d.what)
 		}
+	}
+	if s.KeepPartial != 0 && (s.KeepPartial < MinKeepPartial || s.KeepPartial > MaxKeepPartial) {
+		f.add("keepPartial", "Keep partial answers after %d minutes to %d days.", int(MinKeepPartial/time.Minute), int(MaxKeepPartial/(24*time.Hour)))
 	}
 	if _, ok := ParseOnePer(string(s.OnePer)); !ok || s.OnePer == "none" {
 		f.add("onePer", "Choose none, one per browser or personal links.")

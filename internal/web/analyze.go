@@ -34,8 +34,11 @@ type analyzePage struct {
 	Survey *survey.Survey
 	// Total is the number of answers the page counts: all of them, or
 	// those the filter picks out of Of.
-	Total     int64
-	Of        int
+	Total int64
+	Of    int
+	// Partial counts the partial answers, apart from Total (none in a
+	// filtered page's).
+	Partial   int64
 	Questions []questionView
 	Transfer  transferView
 	Filter    filterView
@@ -313,14 +316,17 @@ func (s *Server) summarize(ctx context.Context, page *analyzePage, sum *survey.S
 		// One read of the newest answers serves every question: the
 		// summary, the segments' names and the segment that holds them
 		// (single blobs for the newest not in a segment yet).
-		answers, _, err := s.reader.LatestAnswers(ctx, page.Tenant, page.Survey.Slug, 0, latestWritten)
+		answers, total, err := s.reader.LatestAnswers(ctx, page.Tenant, page.Survey.Slug, 0, latestWritten)
 		if err != nil {
 			return err
 		}
 		// The newest answers left, numbered among them (deleted ones
-		// are no longer counted nor listed).
+		// are no longer counted nor listed; partial ones are listed,
+		// not summarised).
 		for i, a := range answers {
-			latest = append(latest, positioned{a, int(sum.TotalAnswers) - 1 - i})
+			if !a.Partial {
+				latest = append(latest, positioned{a, total - 1 - i})
+			}
 		}
 	}
 	page.questions(sum, latest)
@@ -372,7 +378,7 @@ func questionSummary(sum *survey.SurveyAnswersSummary, id string) *survey.Questi
 // questions sets the page's total and questions from summary sum, with
 // what the latest answers (newest first) wrote.
 func (page *analyzePage) questions(sum *survey.SurveyAnswersSummary, latest []positioned) {
-	page.Total = sum.TotalAnswers
+	page.Total, page.Partial = sum.TotalAnswers, sum.Partial
 	// And any question the summary counts that no version has now.
 	page.Survey = page.Survey.Everything(sum).Numbered()
 	sv, tenant, slug := page.Survey, page.Tenant, page.Survey.Slug

@@ -53,6 +53,9 @@ type designerPage struct {
 	// the survey's.
 	Variables, Outcomes, Redirect string
 	ShowCorrect, RedirectFields   bool
+	// KeepPartial is the minutes after which partial answers are kept,
+	// as typed ("" or "0": none).
+	KeepPartial string
 	// OnePer and MayChange: one answer per browser or personal link
 	// (personallinks.go), as typed.
 	OnePer      string
@@ -495,6 +498,7 @@ func designerForm(w http.ResponseWriter, r *http.Request) (page designerPage, er
 	page.HiddenFields, page.Prefill = f.Get("hiddenFields"), f.Get("prefill") != ""
 	page.Variables, page.Outcomes, page.ShowCorrect = f.Get("variables"), f.Get("outcomes"), f.Get("showCorrect") != ""
 	page.Redirect, page.RedirectFields = f.Get("redirect"), f.Get("redirectFields") != ""
+	page.KeepPartial = strings.TrimSpace(f.Get("keepPartial"))
 	page.Version = f.Get("version")
 	page.Questions = parseQuestions(f)
 	page.Sections = parseSections(f)
@@ -721,6 +725,10 @@ func (p designerPage) definition(now time.Time) (*survey.Survey, map[string]stri
 	if errors.As(err, &e) {
 		own["embedOrigins"] = e.Fields["embedOrigins"]
 	}
+	keep, msg := parseKeepPartial(p.KeepPartial)
+	if msg != "" {
+		own["keepPartial"] = msg
+	}
 	onePer, ok := survey.ParseOnePer(p.OnePer)
 	if !ok {
 		own["onePer"] = "Choose none, one per browser or personal links."
@@ -728,7 +736,7 @@ func (p designerPage) definition(now time.Time) (*survey.Survey, map[string]stri
 	sections, sectionOf := p.surveySections()
 	sv := &survey.Survey{Tenant: p.Tenant, Title: p.Title, Listed: p.Listed, Challenge: p.Challenge, CloseOn: closeOn, OnePer: onePer, MayChange: p.MayChange,
 		EmbedOrigins: origins, PublicResults: p.PublicResults, Description: p.Description, ThankYou: p.ThankYou, State: survey.Draft, Sections: sections,
-		HiddenFields: p.hiddenFieldNames(), Prefill: p.Prefill, Version: p.Version, EditedBy: p.EditedBy,
+		HiddenFields: p.hiddenFieldNames(), Prefill: p.Prefill, KeepPartial: keep, Version: p.Version, EditedBy: p.EditedBy,
 		ShowCorrect: p.ShowCorrect, Redirect: p.Redirect, RedirectFields: p.RedirectFields}
 	ids := map[string]string{}
 	for _, dq := range p.Questions {
@@ -1194,7 +1202,8 @@ func (s *Server) editSurvey(w http.ResponseWriter, r *http.Request) error {
 	p := designerPage{Tenant: tenant, Survey: sv, Title: sv.Title, Listed: sv.Listed, Challenge: sv.Challenge, OnePer: string(sv.OnePer), MayChange: sv.MayChange,
 		Description: sv.Description, ThankYou: sv.ThankYou, Frozen: sv.Trashed(), EmbedOrigins: strings.Join(sv.EmbedOrigins, "\n"), PublicResults: sv.PublicResults,
 		HiddenFields: strings.Join(sv.HiddenFields, "\n"), Prefill: sv.Prefill,
-		Variables: variablesText(sv.Variables, nil), Outcomes: outcomesText(sv.Outcomes), ShowCorrect: sv.ShowCorrect, Redirect: sv.Redirect, RedirectFields: sv.RedirectFields}
+		Variables: variablesText(sv.Variables, nil), Outcomes: outcomesText(sv.Outcomes), ShowCorrect: sv.ShowCorrect, Redirect: sv.Redirect, RedirectFields: sv.RedirectFields,
+		KeepPartial: keepPartialMinutes(sv.KeepPartial)}
 	if r.URL.Query().Get("saved") == "1" {
 		p.Saved = true
 	}
@@ -1264,4 +1273,26 @@ func (s *Server) surveyAction(w http.ResponseWriter, r *http.Request) error {
 	}
 	http.Redirect(w, r, "/"+tenant+"/surveys", http.StatusSeeOther)
 	return nil
+}
+
+// parseKeepPartial reads the designer's minutes after which partial
+// answers are kept: "" or "0" keeps none; survey.Validate checks the
+// bounds.
+func parseKeepPartial(v string) (time.Duration, string) {
+	if v == "" || v == "0" {
+		return 0, ""
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0, "Enter a number of minutes, such as 60 (or leave it empty)."
+	}
+	return time.Duration(n) * time.Minute, ""
+}
+
+// keepPartialMinutes is the designer's field for d ("" when none are kept).
+func keepPartialMinutes(d time.Duration) string {
+	if d <= 0 {
+		return ""
+	}
+	return strconv.Itoa(int(d / time.Minute))
 }

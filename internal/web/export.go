@@ -73,6 +73,9 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 		for _, c := range sv.VarColumns() {
 			header = append(header, csvCell(c))
 		}
+		if sv.KeepPartial > 0 {
+			header = append(header, partialColumn)
+		}
 		_ = cw.Write(header)
 	} else {
 		w.Header().Set("Content-Type", "application/x-ndjson")
@@ -175,6 +178,9 @@ func (r *csvRows) row(a *survey.SurveyAnswer) []string {
 	}
 	// The score and variables, numbers, after them.
 	row = append(row, r.sv.VarCells(a)...)
+	if r.sv.KeepPartial > 0 {
+		row = append(row, partialCell(a))
+	}
 	r.buf = row
 	return row
 }
@@ -246,4 +252,15 @@ type jsonAnswer = survey.ExportedAnswer
 // exportAnswer is a as a line of the JSON export (survey.ExportAnswer).
 func exportAnswer(sv *survey.Survey, a *survey.SurveyAnswer) jsonAnswer {
 	return survey.ExportAnswer(sv, a)
+}
+
+// partialColumn is the last column of the exports of a survey that keeps
+// partial answers: partialCell says "partial" or "complete".
+const partialColumn = "status"
+
+func partialCell(a *survey.SurveyAnswer) string {
+	if a.Partial {
+		return "partial"
+	}
+	return "complete"
 }

@@ -78,6 +78,9 @@ func (s *Server) exportXLSX(w http.ResponseWriter, r *http.Request, sv *survey.S
 	for _, c := range sv.VarColumns() {
 		header = append(header, excelize.Cell{StyleID: bold, Value: c})
 	}
+	if sv.KeepPartial > 0 {
+		header = append(header, excelize.Cell{StyleID: bold, Value: partialColumn})
+	}
 	if err := sw.SetRow("A1", header); err != nil {
 		return err
 	}
@@ -128,6 +131,9 @@ func (s *Server) exportXLSX(w http.ResponseWriter, r *http.Request, sv *survey.S
 		// The score and variables: numbers.
 		for _, v := range sv.VarCells(a) {
 			row = append(row, survey.TypedCell(survey.CellNumber, v))
+		}
+		if sv.KeepPartial > 0 {
+			row = append(row, partialCell(a))
 		}
 		cell, err := excelize.CoordinatesToCellName(1, rowNum)
 		if err != nil {

@@ -30,6 +30,9 @@ type filterView struct {
 	Choices []string
 	// Query is the filter as a query, "" when there is none.
 	Query string
+	// Partial offers complete or partial answers (a survey that keeps
+	// partial answers).
+	Partial bool
 }
 
 // Active reports whether the page is filtered.
@@ -62,7 +65,8 @@ func readFilter(r *http.Request, sv *survey.Survey, action string) filterView {
 		}
 	}
 	q := r.URL.Query()
-	v.Form = survey.AnswerFilter{From: q.Get("from"), To: q.Get("to"), Question: q.Get("q"), Answer: q.Get("a")}
+	v.Form = survey.AnswerFilter{From: q.Get("from"), To: q.Get("to"), Question: q.Get("q"), Answer: q.Get("a"), Status: q.Get("status")}
+	v.Partial = sv.KeepPartial > 0 || v.Form.Status != ""
 	f, err := survey.ParseAnswerFilter(sv, q)
 	var se *survey.Error
 	if errors.As(err, &se) {

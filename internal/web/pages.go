@@ -269,6 +269,7 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	// Files stored under another ID (a renewed token) are not this
 	// answer's: they are asked for again.
 	ownFiles(sv, tn.st.Values, id)
+	tn.id = id
 	if len(fileProblems) > 0 && (tn.action == actionNext || tn.action == actionSubmit) {
 		// A file refused: the page again, the files received kept.
 		tn.page.Errors = map[string]string{}
@@ -336,6 +337,7 @@ func (s *Server) acceptAnswer(w http.ResponseWriter, r *http.Request, tn pageTur
 	}
 	s.accepted.Inc()
 	s.acknowledgedOnce(w, r, t, sv, link)
+	s.dropPartial(r, sv, id)
 	if tn.st.Resume != "" && s.resume != nil {
 		// Sent: the saved progress is no longer needed. A failure here
 		// leaves a blob that the survey's deletion removes.
@@ -464,6 +466,8 @@ type pageTurn struct {
 	st     pageState
 	rt     route
 	action string
+	// id is the form's answer ID (its token's), once checked.
+	id string
 }
 
 // readTurn reads the page of answers r sent for page.Survey (r's form
@@ -562,6 +566,7 @@ func (s *Server) turn(w http.ResponseWriter, r *http.Request, tn *pageTurn) (*su
 			// funnel (AddPage counts page n+1 reached as page n left).
 			s.viewCounter.AddPage(page.Tenant.Key, sv.Slug, next)
 		}
+		s.savePartial(r, page, tn.id, *st)
 		return show(http.StatusOK)
 	}
 	if err != nil {

@@ -109,6 +109,7 @@ func newTestAppOn(t testing.TB, st storage.Storage, opts ...func(*web.Deps)) *te
 		Answers:        answers,
 		Webhooks:       store.NewWebhookStore(st).WithSecrets(testBox),
 		Resume:         store.NewResumeStore(st),
+		Partials:       store.NewPartialStore(st),
 		Notifications:  store.NewNotificationStore(st),
 		UnsubscribeKey: testUnsubscribeKey,
 		// No rate limits, but the test client is a proxy on loopback.

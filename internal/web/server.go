@@ -129,6 +129,9 @@ type Deps struct {
 	// Resume keeps the progress respondents of multi-page surveys save to
 	// finish later; nil offers no saving.
 	Resume ResumeStore
+	// Partials keeps the progress of respondents of surveys that keep
+	// partial answers (store.PartialStore); nil keeps none.
+	Partials PartialStore
 	// Uploads keeps the files respondents send to file upload questions
 	// (upload.go); nil: such questions take no file.
 	Uploads Uploads
@@ -193,6 +196,7 @@ type Server struct {
 	// (pagestate.go); resume keeps saved progress (nil: none).
 	pageStates *pageSealer
 	resume     ResumeStore
+	partials   PartialStore
 	uploads    Uploads
 	// previews sign preview links and seal unsaved previews (preview.go).
 	previews *previewLinks
@@ -282,7 +286,7 @@ func New(d Deps) (*Server, error) {
 	}
 	s.limit = s.newLimiters(d.Limits)
 	s.signer = newFormSigner(d.FormKey, d.Clock)
-	s.pageStates, s.resume, s.uploads = newPageSealer(s.signer.key), d.Resume, d.Uploads
+	s.pageStates, s.resume, s.uploads, s.partials = newPageSealer(s.signer.key), d.Resume, d.Uploads, d.Partials
 	s.previews = newPreviewLinks(s.signer.key)
 	return s, nil
 }

@@ -399,7 +399,7 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 		// Webhooks before the commit point: a crash from here to the
 		// summary write merges the batch again and queues its events
 		// again, with the same webhook-ids (at least once).
-		if err := w.emitAnswers(ctx, tenant, slug, mg.fresh, mg.known, b.emitted); err != nil {
+		if err := w.emitAnswers(ctx, tenant, slug, mg.complete(), mg.known, b.emitted); err != nil {
 			return err
 		}
 		newTag, written, err := w.commit(ctx, b, mg)
@@ -448,12 +448,14 @@ type merge struct {
 	counted   map[string]bool                 // the fresh answers' IDs
 	byID      map[string]store.Question       // the summary's questions, made by questions
 	refreshed bool                            // the questions were read again (refreshQuestions)
+	partials  map[string]bool                 // the partial answers counted, not replaced (partials.go)
+	replaced  []string                        // the partial answers this attempt replaced
 }
 
 // newMerge returns the attempt that merges into sum, read with etag.
 func newMerge(sum *store.StoredSummary, etag string) *merge {
 	return &merge{sum: sum, etag: etag, applied: toSet(sum.AppliedMessages), gone: toSet(sum.Deleted), base: sum.Len(),
-		known: map[string]*survey.SurveyAnswer{}, counted: map[string]bool{}}
+		known: map[string]*survey.SurveyAnswer{}, counted: map[string]bool{}, partials: toSet(sum.Partials)}
 }
 
 // questions returns the summary's questions by ID, which the answers are
@@ -472,6 +474,7 @@ func (mg *merge) questions() map[string]store.Question {
 // (adding), to the list's (fresh), to those the writes after the commit
 // use (known), and to the delay metric's (created).
 func (mg *merge) count(a *survey.SurveyAnswer) {
+	mg.countPartial(a)
 	mg.counted[a.ID] = true
 	mg.adding = append(mg.adding, *a)
 	mg.fresh = append(mg.fresh, a.ID)
@@ -590,6 +593,12 @@ func (w *Worker) mergeAnswer(ctx context.Context, b *surveyBatch, mg *merge, m *
 	if err != nil {
 		return fmt.Errorf("worker: answer %s/%s: %w", b.key, p.ID, err)
 	}
+	if a.Partial {
+		keep, err := w.keepPartial(ctx, b, mg, m, a)
+		if err != nil || !keep {
+			return err
+		}
+	}
 	own, err := w.fileOnce(ctx, b, m, a)
 	if err != nil {
 		return err
@@ -669,7 +678,8 @@ func (w *Worker) followCommit(ctx context.Context, b *surveyBatch, mg *merge, et
 	}
 	w.remember(b.key, mg.sum, etag)
 	// Counted: e-mails of the new answers, at most once each.
-	w.Notify.Answers(ctx, b.tenant, b.slug, mg.base, mg.fresh, mg.known)
+	w.Notify.Answers(ctx, b.tenant, b.slug, mg.base, mg.complete(), mg.known)
+	w.dropReplaced(ctx, b, mg)
 	if err := w.afterCommit(ctx, b.key, b.tenant, b.slug, mg.sum, mg.base, mg.fresh, mg.known); err != nil {
 		return err
 	}
@@ -729,7 +739,9 @@ func (w *Worker) fileAll(ctx context.Context, key, tenant, slug string, msgs []*
 		}
 		for _, p := range m.answers {
 			k := m.ID + "/" + p.ID
-			if a := resolved[k]; a != nil && p.Tenant == tenant && p.Slug == slug && !gone[p.ID] {
+			// A partial answer is filed by mergeAnswer, once its rules
+			// (keepPartial) keep it.
+			if a := resolved[k]; a != nil && !a.Partial && p.Tenant == tenant && p.Slug == slug && !gone[p.ID] {
 				if _, done := filed[k]; !done {
 					if jobs[p.ID] == nil {
 						order = append(order, p.ID)
