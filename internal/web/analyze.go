@@ -316,16 +316,18 @@ func (s *Server) summarize(ctx context.Context, page *analyzePage, sum *survey.S
 		// One read of the newest answers serves every question: the
 		// summary, the segments' names and the segment that holds them
 		// (single blobs for the newest not in a segment yet).
-		answers, total, err := s.reader.LatestAnswers(ctx, page.Tenant, page.Survey.Slug, 0, latestWritten)
+		answers, _, err := s.reader.LatestAnswers(ctx, page.Tenant, page.Survey.Slug, 0, latestWritten)
 		if err != nil {
 			return err
 		}
 		// The newest answers left, numbered among them (deleted ones
 		// are no longer counted nor listed; partial ones are listed,
-		// not summarised).
+		// not summarised: the summary's counts of both are the answers
+		// left, whatever the list still names).
+		listed := int(sum.TotalAnswers + sum.Partial)
 		for i, a := range answers {
 			if !a.Partial {
-				latest = append(latest, positioned{a, total - 1 - i})
+				latest = append(latest, positioned{a, listed - 1 - i})
 			}
 		}
 	}
