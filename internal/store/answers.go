@@ -415,7 +415,9 @@ type QueuedAnswer struct {
 	Values    []QueuedValue `json:"values,omitempty"`
 	// Hidden are the answer's hidden fields' values (SurveyAnswer.Hidden).
 	Hidden map[string]string `json:"hidden,omitempty"`
-	Spill  string            `json:"spill,omitempty"`
+	// Quotas are the quota cells the answer took (SurveyAnswer.Quotas).
+	Quotas []string `json:"quotas,omitempty"`
+	Spill  string   `json:"spill,omitempty"`
 }
 
 // QueuedValue is the answer to one question, by the question's ID.
@@ -510,7 +512,7 @@ func (as *SurveyAnswerStore) Resolve(ctx context.Context, p PendingAnswer, quest
 		}
 		q = whole
 	}
-	a := survey.SurveyAnswer{ID: q.ID, Tenant: q.Tenant, Slug: q.Slug, Title: q.Title, CreatedOn: q.CreatedOn, Hidden: q.Hidden}
+	a := survey.SurveyAnswer{ID: q.ID, Tenant: q.Tenant, Slug: q.Slug, Title: q.Title, CreatedOn: q.CreatedOn, Hidden: q.Hidden, Quotas: q.Quotas}
 	for _, v := range q.Values {
 		def, ok := questions[v.Question]
 		if !ok {
@@ -592,7 +594,7 @@ func (as *SurveyAnswerStore) EnqueueEach(ctx context.Context, p survey.Plan, ans
 		it := &item{a: a, at: []int{i}}
 		byID[a.ID] = it
 		all = append(all, it)
-		q := QueuedAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn, Hidden: a.Hidden}
+		q := QueuedAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn, Hidden: a.Hidden, Quotas: a.Quotas}
 		for _, qa := range a.Answers {
 			q.Values = append(q.Values, QueuedValue{Question: qa.QuestionID, Answer: qa.Answer})
 		}

@@ -645,6 +645,12 @@ func surveyEntity(s *survey.Survey, version string) storage.Entity {
 	if s.Prefill {
 		props["Prefill"] = true
 	}
+	if len(s.Quotas) > 0 {
+		// One JSON property (survey.Quota's JSON), split as long ones
+		// are; rows written before quotas have none.
+		raw, _ := json.Marshal(s.Quotas)
+		putChunked(props, "Quotas", []rune(string(raw)))
+	}
 	if s.Language != "" {
 		props["Language"] = s.Language
 	}
@@ -685,6 +691,10 @@ func surveyFromEntity(e storage.Entity) *survey.Survey {
 	if raw := getChunked(e, "Translations"); raw != "" {
 		// A row this code wrote; one that does not read has none.
 		_ = json.Unmarshal([]byte(raw), &s.Translations)
+	}
+	if raw := getChunked(e, "Quotas"); raw != "" {
+		// A row this code wrote; one that does not read has none.
+		_ = json.Unmarshal([]byte(raw), &s.Quotas)
 	}
 	if raw := getChunked(e, "Sections"); raw != "" {
 		var stored []storedSection

@@ -21,6 +21,10 @@ type SurveyAnswer struct {
 	// respondent's link carried, by name (hidden.go); absent from answers
 	// stored before them, and from those without any.
 	Hidden map[string]string `json:"hidden,omitempty"`
+	// Quotas name the quota cells the answer took when it was accepted
+	// (quota.go): deleting it gives them back. Absent from answers stored
+	// before quotas, and from those no quota counted.
+	Quotas []string `json:"quotas,omitempty"`
 }
 
 // QuestionAnswer is the answer to one question. For FiveStars Answer is

@@ -508,6 +508,9 @@ func (s *Survey) RenameQuestions(ids []string) {
 		q.Text, q.Help = renamePipes(q.Text, renamed), renamePipes(q.Help, renamed)
 	}
 	s.ThankYou = renamePipes(s.ThankYou, renamed)
+	for i := range s.Quotas {
+		rename(&s.Quotas[i].If)
+	}
 	for i := range s.Sections {
 		sc := &s.Sections[i]
 		sc.Title, sc.Description = renamePipes(sc.Title, renamed), renamePipes(sc.Description, renamed)

@@ -90,6 +90,8 @@ type Survey struct {
 	// lets the link prefill the questions (?q-<ID>=value).
 	HiddenFields []string
 	Prefill      bool
+	// Quotas cap the complete answers per cell of choices (quota.go).
+	Quotas []Quota
 	// Sections are the survey's pages (section.go); none is one page.
 	Sections  []Section
 	Questions []Question
@@ -241,6 +243,7 @@ func (s *Survey) Normalize() {
 	}
 	s.normalizeHiddenFields()
 	s.normalizeLogic()
+	s.normalizeQuotas()
 	s.normalizeSections()
 	s.normalizeTranslations()
 }
@@ -253,6 +256,7 @@ func (s *Survey) Problems() map[string]string {
 	cp.Questions = append([]Question(nil), s.Questions...)
 	cp.Sections = append([]Section(nil), s.Sections...)
 	cp.HiddenFields = append([]string(nil), s.HiddenFields...)
+	cp.Quotas = cloneQuotas(s.Quotas)
 	cp.Normalize()
 	var e *Error
 	if err := cp.Validate(); errors.As(err, &e) && len(e.Fields) > 0 {
@@ -268,7 +272,7 @@ func (s *Survey) Problems() map[string]string {
 // 0), and "sections", "sections.N" and "sections.N.id", ".title",
 // ".description" for section N (section.go), and the keys of the logic
 // (logic.go: "questions.N.showIf.rules.M.question", "sections.N.jumps.M.to"),
-// and "hiddenFields" (hidden.go).
+// and "hiddenFields" (hidden.go), and "quotas…" (quota.go).
 func (s *Survey) Validate() error {
 	f := fieldErrors{}
 	switch n := utf8.RuneCountInString(s.Title); {
@@ -344,6 +348,7 @@ func (s *Survey) Validate() error {
 	s.validateHiddenFields(f)
 	s.validateSections(f)
 	s.validateLogic(f)
+	s.validateQuotas(f)
 	s.validatePiping(f)
 	s.validateTranslations(f)
 	return f.err("The survey")

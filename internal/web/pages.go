@@ -327,11 +327,24 @@ func (s *Server) acceptAnswer(w http.ResponseWriter, r *http.Request, tn pageTur
 	if err != nil || done {
 		return err
 	}
+	// Its quota cells are taken before it is acknowledged (quota.go).
+	full, err := s.takeQuotas(r.Context(), t, sv, a)
+	if err != nil || full != nil {
+		if sv.Challenge {
+			s.signer.release(token)
+		}
+		s.releaseOnce(t, sv, once, id)
+		if err != nil {
+			return err
+		}
+		return s.quotaFull(w, r, tn.page, full)
+	}
 	if err := s.notifier.Notify(r.Context(), *a, t.Plan); err != nil {
 		if sv.Challenge {
 			s.signer.release(token) // not accepted: it may be sent again
 		}
 		s.releaseOnce(t, sv, once, id)
+		s.giveQuotas(t, sv, a)
 		return err
 	}
 	s.accepted.Inc()

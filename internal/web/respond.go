@@ -56,6 +56,9 @@ type surveyPage struct {
 	// PastCloseOn says on the closed page that the survey's last day to
 	// answer has passed.
 	PastCloseOn bool
+	// QuotaFull is the full quota whose message the quota-full page
+	// shows (quota.go).
+	QuotaFull *survey.Quota
 	// Personal is the personal link's token the form goes with;
 	// Changing, that its holder is changing their answer
 	// (personallinks.go).
@@ -452,6 +455,14 @@ func (p surveyPage) DescriptionParagraphs() []string {
 }
 func (p surveyPage) ThankYouParagraphs() []string {
 	return paragraphs(survey.PipeRecalled(or(p.Tr.ThankYou, p.Survey.ThankYou), p.recalled))
+}
+
+// QuotaParagraphs are the full quota's message in paragraphs.
+func (p surveyPage) QuotaParagraphs() []string {
+	if p.QuotaFull == nil {
+		return nil
+	}
+	return paragraphs(p.QuotaFull.Message)
 }
 
 // Lead says how many questions the survey has, on how many pages, and
