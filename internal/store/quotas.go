@@ -161,7 +161,7 @@ func give(c *quotaCounts, names []string) {
 // GiveDeleted gives back the cells deleted answer a took
 // (a.Quotas), once whatever crashes and calls again.
 func (qs *QuotaStore) GiveDeleted(ctx context.Context, tenant, slug string, a *survey.SurveyAnswer) error {
-	if len(a.Quotas) == 0 {
+	if a == nil || len(a.Quotas) == 0 {
 		return nil
 	}
 	return qs.update(ctx, tenant, slug, func(c *quotaCounts) (bool, error) {
