@@ -1,0 +1,137 @@
+package web_test
+
+import (
+	"context"
+	"flag"
+	"net/http"
+	"net/url"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// quotaPoll publishes a survey asking a gender (its first question), with
+// the quota "women" of limit answers Female.
+func (a *testApp) quotaPoll(t testing.TB, title string, limit int) *survey.Survey {
+	t.Helper()
+	sv := a.publish(t, &survey.Survey{Title: title,
+		Questions: []survey.Question{{ID: "g", Text: "Gender", Type: survey.MultipleChoice, PossibleAnswers: []string{"Female", "Male"}}},
+		Quotas: []survey.Quota{{Name: "women", Limit: limit, Message: "We have heard from enough women, thank you.",
+			If: survey.Condition{Rules: []survey.Rule{{Question: "g", Op: "equals", Values: []string{"Female"}}}}}}})
+	a.pastCacheTTL()
+	return sv
+}
+
+// answerQuota sends one answer of gender to sv through app: its status and
+// page.
+func (a *testApp) answerQuota(t testing.TB, sv *survey.Survey, gender string) (int, string) {
+	t.Helper()
+	path := "/survey/adatum/" + sv.Slug
+	code, _, body := a.do(t, "POST", path, url.Values{"token": {a.token(t, path)}, "q-" + sv.Questions[0].ID: {gender}}, nil)
+	return code, body
+}
+
+// TestQuotaFull: once a cell holds its limit, an answer in it gets the
+// quota's message (200) and nothing is stored; an answer in no cell is
+// taken; deleting an answer of the cell makes room for one more.
+func TestQuotaFull(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	sv := app.quotaPoll(t, "Quota", 2)
+	for range 2 {
+		if code, body := app.answerQuota(t, sv, "Female"); code != http.StatusSeeOther {
+			t.Fatalf("answer in a cell with room = %d\n%s", code, body)
+		}
+	}
+	code, body := app.answerQuota(t, sv, "Female")
+	if code != http.StatusOK || !strings.Contains(body, "We have heard from enough women, thank you.") {
+		t.Fatalf("answer in a full cell = %d\n%s", code, body)
+	}
+	if code, _ := app.answerQuota(t, sv, "Male"); code != http.StatusSeeOther {
+		t.Fatalf("answer in no cell = %d", code)
+	}
+	filed, counted, _ := app.countAnswers(t, sv)
+	if filed != 3 || counted != 3 {
+		t.Fatalf("%d filed, %d counted; want 3", filed, counted)
+	}
+	ctx := context.Background()
+	qs := store.NewQuotaStore(app.st)
+	if c, err := qs.Counts(ctx, "adatum", sv.Slug); err != nil || !reflect.DeepEqual(c, map[string]int{"women": 2}) {
+		t.Fatalf("counts %v, %v", c, err)
+	}
+	// Delete one of the women's answers: its cell has room for one.
+	var women []string
+	if err := app.answers.ListAll(ctx, "adatum", sv.Slug, func(id string) error {
+		a, err := app.answers.Get(ctx, "adatum", sv.Slug, id)
+		if err == nil && len(a.Quotas) == 1 {
+			women = append(women, id)
+		}
+		return err
+	}); err != nil || len(women) != 2 {
+		t.Fatalf("answers naming the cell: %v, %v", women, err)
+	}
+	full, _ := app.surveys.Get(ctx, "adatum", sv.Slug)
+	if err := app.answers.DeleteAnswer(ctx, full, women[0]); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := qs.Counts(ctx, "adatum", sv.Slug); c["women"] != 1 {
+		t.Fatalf("counts after a deletion: %v", c)
+	}
+	if code, _ := app.answerQuota(t, sv, "Female"); code != http.StatusSeeOther {
+		t.Fatalf("answer after a deletion = %d", code)
+	}
+	if code, _ := app.answerQuota(t, sv, "Female"); code != http.StatusOK {
+		t.Fatalf("answer in the cell full again = %d", code)
+	}
+}
+
+// quotaRuns is how many runs TestQuotaTwoServers makes: 3 by default
+// (about 2 s of CPU each under -race), 10 for the target
+// (go test ./internal/web -run TestQuotaTwoServers -quota-runs=10).
+var quotaRuns = flag.Int("quota-runs", 3, "runs of TestQuotaTwoServers")
+
+// TestQuotaTwoServers: two servers over one Azure storage (Azurite), 50
+// respondents at once in a cell of 20, half to each server: exactly 20
+// are acknowledged, filed and counted, the others read the quota's
+// message; each run a survey of its own (-quota-runs).
+func TestQuotaTwoServers(t *testing.T) {
+	st := backends.Azure(t)
+	a, b := newTestAppOn(t, st), newTestAppOn(t, st)
+	const n, limit = 50, 20
+	for run := range *quotaRuns {
+		sv := a.quotaPoll(t, "Race", limit)
+		b.pastCacheTTL()
+		path := "/survey/adatum/" + sv.Slug
+		forms := make([]url.Values, n)
+		for i := range forms {
+			app := []*testApp{a, b}[i%2]
+			forms[i] = url.Values{"token": {app.token(t, path)}, "q-" + sv.Questions[0].ID: {"Female"}}
+		}
+		var wg sync.WaitGroup
+		codes, bodies := make([]int, n), make([]string, n)
+		for i := range n {
+			wg.Go(func() { codes[i], _, bodies[i] = []*testApp{a, b}[i%2].do(t, "POST", path, forms[i], nil) })
+		}
+		wg.Wait()
+		ok, full := 0, 0
+		for i, c := range codes {
+			switch {
+			case c == http.StatusSeeOther:
+				ok++
+			case c == http.StatusOK && strings.Contains(bodies[i], "We have heard from enough women"):
+				full++
+			default:
+				t.Errorf("run %d: status %d\n%s", run, c, bodies[i])
+			}
+		}
+		filed, counted, _ := a.countAnswers(t, sv)
+		if ok != limit || full != n-limit || filed != limit || counted != limit {
+			t.Fatalf("run %d: %d acknowledged, %d refused, %d filed, %d counted; want %d, %d, %d, %d", run, ok, full, filed, counted, limit, n-limit, limit, limit)
+		}
+	}
+}
