@@ -39,6 +39,9 @@ type jsonSurvey struct {
 	// (?q-<id>=…).
 	HiddenFields []string `json:"hiddenFields,omitempty"`
 	Prefill      bool     `json:"prefill,omitempty"`
+	// Quotas cap the complete answers per cell of choices (survey.Quota:
+	// name, limit, if, message).
+	Quotas []survey.Quota `json:"quotas,omitempty"`
 	// Sections are the survey's pages; none is one page.
 	Sections  []jsonSection  `json:"sections,omitempty"`
 	Questions []jsonQuestion `json:"questions,omitempty"`
@@ -190,6 +193,7 @@ func toJSON(sv *survey.Survey) jsonSurvey {
 		a.Questions = append(a.Questions, jsonQuestionOf(q))
 	}
 	a.HiddenFields, a.Prefill = sv.HiddenFields, sv.Prefill
+	a.Quotas = sv.Quotas
 	a.Language, a.Translations = sv.Language, sv.Translations
 	return a
 }
@@ -229,6 +233,9 @@ func (s *server) createSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 		// whether it may prefill questions.
 		HiddenFields []string `json:"hiddenFields"`
 		Prefill      bool     `json:"prefill"`
+		// Quotas: the limits on complete answers per cell, rules naming
+		// questions by their id here.
+		Quotas []survey.Quota `json:"quotas"`
 		// Language and Translations: the survey's texts' language and
 		// their translations, questions named by their id here.
 		Language     string                        `json:"language"`
@@ -241,7 +248,7 @@ func (s *server) createSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 	}
 	sv := &survey.Survey{Tenant: tenantOf(r), Title: in.Title, Description: in.Description, ThankYou: in.ThankYou, Listed: in.Listed, State: survey.Draft,
 		OnePer: survey.OnePer(in.OnePer), MayChange: in.MayChange, PublicResults: in.PublicResults, Sections: surveySections(in.Sections),
-		HiddenFields: in.HiddenFields, Prefill: in.Prefill, Language: in.Language, Translations: in.Translations}
+		HiddenFields: in.HiddenFields, Prefill: in.Prefill, Quotas: in.Quotas, Language: in.Language, Translations: in.Translations}
 	if o, ok := survey.ParseOnePer(in.OnePer); ok {
 		sv.OnePer = o
 	}

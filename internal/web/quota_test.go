@@ -135,3 +135,48 @@ func TestQuotaTwoServers(t *testing.T) {
 		}
 	}
 }
+
+// TestQuotasAPI: the API creates a survey with a quota and reads it back,
+// its rule naming the question by its stored ID; a bad quota is a 422
+// naming the field, making nothing; the survey's definition carries its
+// quotas (rules naming q1 …) and imports with them.
+func TestQuotasAPI(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	ctx := context.Background()
+	tok, err := store.NewTokenStore(app.st).Create(ctx, "adatum", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const def = `{"title":"API quota","questions":[{"id":"g","text":"Gender","type":"MultipleChoice","possibleAnswers":["Female","Male"]}],` +
+		`"quotas":[{"name":"women","limit":%s,"if":{"rules":[{"question":"g","op":"equals","values":["%s"]}]},"message":"Enough."}]}`
+	code, got, raw := app.api(t, "POST", "/api/v1/surveys", tok, fmtDef(def, "5", "Female"))
+	if code != http.StatusCreated {
+		t.Fatalf("API create = %d %s", code, raw)
+	}
+	code, got, raw = app.api(t, "GET", "/api/v1/surveys/"+got["slug"].(string), tok, "")
+	qs, _ := got["quotas"].([]any)
+	if code != http.StatusOK || len(qs) != 1 {
+		t.Fatalf("API get = %d %s", code, raw)
+	}
+	q := qs[0].(map[string]any)
+	rule := q["if"].(map[string]any)["rules"].([]any)[0].(map[string]any)
+	qid := got["questions"].([]any)[0].(map[string]any)["id"]
+	if q["name"] != "women" || q["limit"] != float64(5) || q["message"] != "Enough." || rule["question"] != qid {
+		t.Fatalf("quota read back %v (question %v)", q, qid)
+	}
+	for _, c := range []struct{ limit, value, field string }{{"0", "Female", "quotas.0.limit"}, {"5", "Robot", "quotas.0.if.rules.0.values"}} {
+		code, _, raw := app.api(t, "POST", "/api/v1/surveys", tok, fmtDef(def, c.limit, c.value))
+		if code != http.StatusUnprocessableEntity || !strings.Contains(raw, c.field) {
+			t.Errorf("bad quota (%s) = %d %s", c.field, code, raw)
+		}
+	}
+	code, _, raw = app.api(t, "GET", "/api/v1/surveys/"+got["slug"].(string)+"/definition", tok, "")
+	if code != http.StatusOK || !strings.Contains(raw, `"quotas":[{"name":"women","limit":5,"if":{"match":"all","rules":[{"question":"q1","op":"equals","values":["Female"]}]},"message":"Enough."}]`) {
+		t.Fatalf("definition = %d %s", code, raw)
+	}
+}
+
+func fmtDef(def, limit, value string) string {
+	return strings.Replace(strings.Replace(def, "%s", limit, 1), "%s", value, 1)
+}
