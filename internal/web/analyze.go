@@ -50,7 +50,19 @@ type analyzePage struct {
 	// Hidden are the survey's hidden fields and the values the answers
 	// carried.
 	Hidden []hiddenView
+	// Quotas are the survey's quotas and their cells' counts (unfiltered
+	// page only).
+	Quotas []quotaView
 }
+
+// quotaView is a quota as the analysis shows it: its count of its limit.
+type quotaView struct {
+	Name         string
+	Count, Limit int
+}
+
+// Full reports whether the quota's cell takes no more answers.
+func (q quotaView) Full() bool { return q.Count >= q.Limit }
 
 // hiddenView is what the analysis shows of a hidden field: how many
 // answers carried a value, the values counted most, each a link to the
@@ -232,6 +244,9 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 		}
 		if err == nil {
 			page.Funnel, err = s.funnelOf(r.Context(), sv, page.Total)
+		}
+		if err == nil {
+			page.Quotas, err = s.quotaViews(r.Context(), sv)
 		}
 	}
 	if err != nil {

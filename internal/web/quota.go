@@ -59,3 +59,20 @@ func (s *Server) quotaFull(w http.ResponseWriter, r *http.Request, p surveyPage,
 	s.render(w, r, http.StatusOK, "quotafull", p)
 	return nil
 }
+
+// quotaViews are sv's quotas with their cells' counts (one read), for the
+// analysis page; none for a survey without quotas.
+func (s *Server) quotaViews(ctx context.Context, sv *survey.Survey) ([]quotaView, error) {
+	if len(sv.Quotas) == 0 || s.quotas == nil {
+		return nil, nil
+	}
+	counts, err := s.quotas.Counts(ctx, sv.Tenant, sv.Slug)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]quotaView, len(sv.Quotas))
+	for i, q := range sv.Quotas {
+		out[i] = quotaView{Name: q.Name, Count: counts[q.Name], Limit: q.Limit}
+	}
+	return out, nil
+}

@@ -55,6 +55,11 @@ func TestQuotaFull(t *testing.T) {
 	if code, _ := app.answerQuota(t, sv, "Male"); code != http.StatusSeeOther {
 		t.Fatalf("answer in no cell = %d", code)
 	}
+	editor := app.signedIn(t, "adatum", "ed@adatum.example")
+	if code, _, body := app.do(t, "GET", "/adatum/surveys/"+sv.Slug+"/analyze", nil, editor); code != http.StatusOK ||
+		!strings.Contains(body, `<th scope="row">women</th><td class="num">2</td><td class="num">2</td><td>Full</td>`) {
+		t.Fatalf("analysis = %d without the quota's count\n%s", code, body)
+	}
 	filed, counted, _ := app.countAnswers(t, sv)
 	if filed != 3 || counted != 3 {
 		t.Fatalf("%d filed, %d counted; want 3", filed, counted)
