@@ -185,3 +185,49 @@ func TestQuotasAPI(t *testing.T) {
 func fmtDef(def, limit, value string) string {
 	return strings.Replace(strings.Replace(def, "%s", limit, 1), "%s", value, 1)
 }
+
+// TestQuotasDesigner: the designer's Quotas panel adds a quota, saves it
+// with the survey (its rule naming the question by its stored ID), shows
+// it again, and refuses a bad one (422) beside its field, storing nothing.
+func TestQuotasDesigner(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	editor := app.signedIn(t, "adatum", "ed@adatum.example")
+	form := url.Values{"title": {"Designed quota"}, "n": {"1"}, "q.0.id": {"g"}, "q.0.text": {"Gender"}, "q.0.type": {"MultipleChoice"}, "q.0.choices": {"Female\nMale"}, "q.0.pos": {"1"},
+		"action": {"addquota"}}
+	code, _, body := app.do(t, "POST", "/adatum/surveys/new", form, editor)
+	if code != http.StatusOK || !strings.Contains(body, `id="quota0-name"`) || !strings.Contains(body, `name="quota.0.if.0.question"`) {
+		t.Fatalf("add a quota = %d\n%s", code, body)
+	}
+	form.Set("action", "save")
+	form.Set("nquota", "1")
+	form.Set("quota.0.name", "women")
+	form.Set("quota.0.limit", "many")
+	form.Set("quota.0.message", "Enough women.")
+	form.Set("quota.0.if.n", "1")
+	form.Set("quota.0.if.0.question", "g")
+	form.Set("quota.0.if.0.op", "equals")
+	form.Set("quota.0.if.0.values", "Robot")
+	before, _ := app.surveys.List(context.Background(), "adatum")
+	code, _, body = app.do(t, "POST", "/adatum/surveys/new", form, editor)
+	if code != http.StatusUnprocessableEntity || !strings.Contains(body, `id="quota0-limit-err"`) || !strings.Contains(body, `id="quota0-if-0-values-err"`) {
+		t.Fatalf("bad quota = %d\n%s", code, body)
+	}
+	if after, _ := app.surveys.List(context.Background(), "adatum"); len(after) != len(before) {
+		t.Fatalf("a refused quota stored a survey")
+	}
+	form.Set("quota.0.limit", "20")
+	form.Set("quota.0.if.0.values", "Female")
+	code, h, body := app.do(t, "POST", "/adatum/surveys/new", form, editor)
+	if code != http.StatusSeeOther {
+		t.Fatalf("save = %d\n%s", code, body)
+	}
+	slug := strings.Split(h.Get("Location"), "/")[3]
+	sv, err := app.surveys.Get(context.Background(), "adatum", slug)
+	if err != nil || len(sv.Quotas) != 1 || sv.Quotas[0].Limit != 20 || sv.Quotas[0].If.Rules[0].Question != sv.Questions[0].ID || sv.Quotas[0].Message != "Enough women." {
+		t.Fatalf("saved %+v, %v", sv.Quotas, err)
+	}
+	if _, _, body := app.do(t, "GET", "/adatum/surveys/"+slug+"/edit", nil, editor); !strings.Contains(body, `name="quota.0.name" value="women"`) || !strings.Contains(body, `name="quota.0.limit" value="20"`) {
+		t.Fatalf("the designer does not show the quota\n%s", body)
+	}
+}
