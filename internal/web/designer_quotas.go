@@ -28,8 +28,12 @@ type designerQuota struct {
 }
 
 // Field is the id of the quota's control of field; FName its form name.
-func (q designerQuota) Field(field string) string { return "quota" + strconv.Itoa(q.Pos-1) + "-" + field }
-func (q designerQuota) FName(field string) string { return "quota." + strconv.Itoa(q.Pos-1) + "." + field }
+func (q designerQuota) Field(field string) string {
+	return "quota" + strconv.Itoa(q.Pos-1) + "-" + field
+}
+func (q designerQuota) FName(field string) string {
+	return "quota." + strconv.Itoa(q.Pos-1) + "." + field
+}
 
 // Err is the quota's problem beside field.
 func (q designerQuota) Err(field string) string { return q.Errors[field] }
