@@ -344,7 +344,12 @@ func (s *Server) acceptAnswer(w http.ResponseWriter, r *http.Request, tn pageTur
 			s.signer.release(token) // not accepted: it may be sent again
 		}
 		s.releaseOnce(t, sv, once, id)
-		s.giveQuotas(t, sv, a)
+		if survey.ErrorCode(err) != survey.EINTERNAL {
+			// Refused before anything was written: its cells go back.
+			// A storage error may hide a message that was enqueued
+			// (its reply lost): they stay taken, the safe side.
+			s.giveQuotas(t, sv, a)
+		}
 		return err
 	}
 	s.accepted.Inc()

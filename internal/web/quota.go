@@ -37,9 +37,9 @@ func (s *Server) takeQuotas(ctx context.Context, t *survey.Tenant, sv *survey.Su
 	return nil, nil
 }
 
-// giveQuotas gives back the cells answer a took, when it was not
-// acknowledged. A failure leaves the counts one too high (the safe side),
-// and is logged.
+// giveQuotas gives back the cells answer a took, when it was refused
+// before it was enqueued. A failure leaves the counts one too high (the
+// safe side), and is logged.
 func (s *Server) giveQuotas(t *survey.Tenant, sv *survey.Survey, a *survey.SurveyAnswer) {
 	if len(a.Quotas) == 0 || s.quotas == nil {
 		return
