@@ -16,7 +16,9 @@ import (
 
 // swapQuotas and swapNotifier let a test give the server's submit path a
 // storage that dies (faulty), one process after another.
-type swapQuotas struct{ p atomic.Pointer[store.QuotaStore] }
+type swapQuotas struct {
+	p atomic.Pointer[store.QuotaStore]
+}
 
 func (s *swapQuotas) Take(ctx context.Context, tenant, slug string, names []string, limits map[string]int) (string, error) {
 	return s.p.Load().Take(ctx, tenant, slug, names, limits)
@@ -28,7 +30,9 @@ func (s *swapQuotas) Counts(ctx context.Context, tenant, slug string) (map[strin
 	return s.p.Load().Counts(ctx, tenant, slug)
 }
 
-type swapNotifier struct{ p atomic.Pointer[store.Notifier] }
+type swapNotifier struct {
+	p atomic.Pointer[store.Notifier]
+}
 
 func (s *swapNotifier) Notify(ctx context.Context, a survey.SurveyAnswer, p survey.Plan) error {
 	return s.p.Load().Notify(ctx, a, p)
