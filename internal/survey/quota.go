@@ -117,7 +117,13 @@ func (s *Survey) QuotaCells(a *SurveyAnswer) []string {
 	for _, qa := range a.Answers {
 		answers[qa.QuestionID] = qa
 	}
-	answers = withHidden(answers, a.Hidden)
+	return s.QuotaCellsOf(withHidden(answers, a.Hidden))
+}
+
+// QuotaCellsOf is QuotaCells for answers so far (by question ID, the
+// hidden fields under their references, as GivenWith gives them): a
+// cell whose rules look at a question not answered yet holds none.
+func (s *Survey) QuotaCellsOf(answers map[string]QuestionAnswer) []string {
 	var out []string
 	for _, qt := range s.Quotas {
 		if len(qt.If.Rules) > 0 && qt.If.Holds(s, answers) {

@@ -540,6 +540,17 @@ func (s *Server) turn(w http.ResponseWriter, r *http.Request, tn *pageTurn) (*su
 		}
 	}
 	if next, ok := rt.after(st.Page); tn.action == actionNext && ok {
+		if page.Preview == "" {
+			// A full quota cell is said as soon as the answers so far
+			// fall into it (quota.go).
+			full, err := s.fullSoFar(r.Context(), page.Tenant, sv, sv.DropHidden(sv.GivenWith(st.Values, st.Hidden)))
+			if err != nil {
+				return nil, err
+			}
+			if full != nil {
+				return nil, s.quotaFull(w, r, page, full)
+			}
+		}
 		st.Page = next
 		if st.reach(next) && s.viewCounter != nil && page.Preview == "" {
 			// The first time this respondent reaches this page: the

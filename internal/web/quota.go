@@ -76,3 +76,27 @@ func (s *Server) quotaViews(ctx context.Context, sv *survey.Survey) ([]quotaView
 	}
 	return out, nil
 }
+
+// fullSoFar is the first full quota whose cell the answers so far fall
+// into (the page that completes its condition was sent), nil when none:
+// a respondent learns it before the pages after. One read, for a survey
+// with quotas only; the final submit takes the cells for good.
+func (s *Server) fullSoFar(ctx context.Context, t *survey.Tenant, sv *survey.Survey, answers map[string]survey.QuestionAnswer) (*survey.Quota, error) {
+	if len(sv.Quotas) == 0 || s.quotas == nil {
+		return nil, nil
+	}
+	cells := sv.QuotaCellsOf(answers)
+	if len(cells) == 0 {
+		return nil, nil
+	}
+	counts, err := s.quotas.Counts(ctx, t.Key, sv.Slug)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range cells {
+		if q, ok := sv.Quota(n); ok && counts[n] >= q.Limit {
+			return &q, nil
+		}
+	}
+	return nil, nil
+}

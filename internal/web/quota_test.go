@@ -231,3 +231,29 @@ func TestQuotasDesigner(t *testing.T) {
 		t.Fatalf("the designer does not show the quota\n%s", body)
 	}
 }
+
+// TestQuotaFullEarly: on a survey of two pages, a respondent whose first
+// page puts them into a full cell reads the quota's message as they leave
+// it, not after the last page; another goes on.
+func TestQuotaFullEarly(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	sv := app.publish(t, &survey.Survey{Title: "Two pages",
+		Sections: []survey.Section{{ID: "a", Title: "You"}, {ID: "b", Title: "More"}},
+		Questions: []survey.Question{{ID: "g", Text: "Gender", Type: survey.MultipleChoice, PossibleAnswers: []string{"Female", "Male"}, Section: "a"},
+			{ID: "c", Text: "Comment", Type: survey.SimpleText, Section: "b"}},
+		Quotas: []survey.Quota{{Name: "women", Limit: 1, Message: "We have heard from enough women, thank you.",
+			If: survey.Condition{Rules: []survey.Rule{{Question: "g", Op: "equals", Values: []string{"Female"}}}}}}})
+	app.pastCacheTTL()
+	if _, err := store.NewQuotaStore(app.st).Take(context.Background(), "adatum", sv.Slug, []string{"women"}, map[string]int{"women": 1}); err != nil {
+		t.Fatal(err)
+	}
+	code, body := app.answerQuota(t, sv, "Female")
+	if code != http.StatusOK || !strings.Contains(body, "We have heard from enough women") {
+		t.Fatalf("first page into a full cell = %d\n%s", code, body)
+	}
+	code, body = app.answerQuota(t, sv, "Male")
+	if code != http.StatusOK || strings.Contains(body, "enough women") || !strings.Contains(body, "Comment") {
+		t.Fatalf("first page into no cell = %d\n%s", code, body)
+	}
+}
