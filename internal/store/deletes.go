@@ -70,9 +70,11 @@ func (as *SurveyAnswerStore) DeleteAnswer(ctx context.Context, sv *survey.Survey
 		if slices.Contains(sum.Deleted, id) {
 			// Deleted before: finish what a crash may have left. Its
 			// blob, while it is left, gives its quota cells back (once).
-			if a, err := as.Get(ctx, tenant, slug, id); err == nil {
-				if err := NewQuotaStore(as.st).GiveDeleted(ctx, tenant, slug, a); err != nil {
-					return err
+			if len(sv.Quotas) > 0 {
+				if a, err := as.Get(ctx, tenant, slug, id); err == nil {
+					if err := NewQuotaStore(as.st).GiveDeleted(ctx, tenant, slug, a); err != nil {
+						return err
+					}
 				}
 			}
 			return as.finishDelete(ctx, tenant, slug, id, sum)
