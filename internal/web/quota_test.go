@@ -110,6 +110,7 @@ func TestQuotaTwoServers(t *testing.T) {
 	const n, limit = 50, 20
 	for run := range *quotaRuns {
 		sv := a.quotaPoll(t, "Race", limit)
+		a.deleteAtEnd(t, sv) // the account is shared with the other tests on Azurite
 		b.pastCacheTTL()
 		path := "/survey/adatum/" + sv.Slug
 		forms := make([]url.Values, n)
@@ -256,4 +257,16 @@ func TestQuotaFullEarly(t *testing.T) {
 	if code != http.StatusOK || strings.Contains(body, "enough women") || !strings.Contains(body, "Comment") {
 		t.Fatalf("first page into no cell = %d\n%s", code, body)
 	}
+}
+
+// deleteAtEnd deletes sv when the test ends: a test on the shared Azurite
+// account leaves the demo tenant as it found it (newTestAppOn expects one
+// survey).
+func (a *testApp) deleteAtEnd(t testing.TB, sv *survey.Survey) {
+	t.Helper()
+	t.Cleanup(func() {
+		if err := a.surveys.Delete(context.Background(), sv.Tenant, sv.Slug); err != nil {
+			t.Errorf("delete %s: %v", sv.Slug, err)
+		}
+	})
 }
