@@ -23,9 +23,11 @@ import (
 // Take is called before an answer is acknowledged (enqueued), and takes
 // one in every cell the answer falls into, all or none: no cell ever
 // holds more than its limit. Give gives them back when the answer is then
-// not acknowledged. A crash between Take and the acknowledgement, or
-// before Give, leaves a count one too high: the safe side (the cell may
-// refuse an answer it had room for, never accept one too many). The
+// refused before it is enqueued (web/pages.go; not on a storage error of
+// the enqueue, whose message may have been written). A crash between Take
+// and the acknowledgement, or before Give, leaves a count one too high:
+// the safe side (the cell may refuse an answer it had room for, never
+// accept one too many). The
 // answer names the cells it took (survey.SurveyAnswer.Quotas), and
 // deleting it gives them back once (GiveDeleted).
 
