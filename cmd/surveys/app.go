@@ -313,6 +313,7 @@ func (m *Main) webDeps(s *services) web.Deps {
 		Reader:      s.answers,
 		Remover:     s.answers,
 		Uploads:     store.NewUploadStore(m.Storage),
+		Quotas:      store.NewQuotaStore(m.Storage),
 		Tokens:      store.NewTokenStore(m.Storage),
 		TenantAdmin: s.tenants,
 		Accounts:    s.users,

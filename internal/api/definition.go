@@ -49,6 +49,9 @@ type Definition struct {
 	// KeepPartialMinutes (absent from definitions made before it, and
 	// when none are kept): partial answers kept that long.
 	KeepPartialMinutes int `json:"keepPartialMinutes,omitempty"`
+	// Quotas (absent from definitions made before them): their rules
+	// name questions q1, q2 …; the counts do not travel.
+	Quotas []survey.Quota `json:"quotas,omitempty"`
 	// Language and Translations (absent from definitions made before
 	// them, which import as English without translations): the texts'
 	// language and their translations, questions named q1, q2 ….
@@ -67,6 +70,7 @@ func DefinitionOf(sv *survey.Survey) Definition {
 	d.HiddenFields, d.Prefill = cp.HiddenFields, cp.Prefill
 	d.jsonScoring = scoringOf(cp)
 	d.KeepPartialMinutes = int(cp.KeepPartial / time.Minute)
+	d.Quotas = cp.Quotas
 	d.Language, d.Translations = cp.Language, cp.Translations
 	return d
 }
@@ -91,7 +95,7 @@ func ParseDefinition(tenant string, data []byte) (*survey.Survey, error) {
 		return nil, bad(fmt.Sprintf("This is not a survey definition: its format is %q, not %q.", d.Format, definitionFormat))
 	}
 	sv := &survey.Survey{Tenant: tenant, Title: d.Title, Description: d.Description, ThankYou: d.ThankYou, State: survey.Draft, Sections: surveySections(d.Sections),
-		HiddenFields: d.HiddenFields, Prefill: d.Prefill, Language: d.Language, Translations: d.Translations,
+		HiddenFields: d.HiddenFields, Prefill: d.Prefill, Quotas: d.Quotas, Language: d.Language, Translations: d.Translations,
 		KeepPartial: time.Duration(d.KeepPartialMinutes) * time.Minute}
 	d.jsonScoring.set(sv)
 	for _, q := range d.Questions {

@@ -44,6 +44,9 @@ type jsonSurvey struct {
 	// KeepPartialMinutes keeps partial answers that long after the
 	// respondent's last page move (0: none kept).
 	KeepPartialMinutes int `json:"keepPartialMinutes,omitempty"`
+	// Quotas cap the complete answers per cell of choices (survey.Quota:
+	// name, limit, if, message).
+	Quotas []survey.Quota `json:"quotas,omitempty"`
 	// Sections are the survey's pages; none is one page.
 	Sections  []jsonSection  `json:"sections,omitempty"`
 	Questions []jsonQuestion `json:"questions,omitempty"`
@@ -204,6 +207,7 @@ func toJSON(sv *survey.Survey) jsonSurvey {
 	a.HiddenFields, a.Prefill = sv.HiddenFields, sv.Prefill
 	a.jsonScoring = scoringOf(sv)
 	a.KeepPartialMinutes = int(sv.KeepPartial / time.Minute)
+	a.Quotas = sv.Quotas
 	a.Language, a.Translations = sv.Language, sv.Translations
 	return a
 }
@@ -269,6 +273,9 @@ func (s *server) createSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 		// KeepPartialMinutes: partial answers kept that long after the
 		// last page move (0: none).
 		KeepPartialMinutes int `json:"keepPartialMinutes"`
+		// Quotas: the limits on complete answers per cell, rules naming
+		// questions by their id here.
+		Quotas []survey.Quota `json:"quotas"`
 		// Language and Translations: the survey's texts' language and
 		// their translations, questions named by their id here.
 		Language     string                        `json:"language"`
@@ -281,7 +288,7 @@ func (s *server) createSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 	}
 	sv := &survey.Survey{Tenant: tenantOf(r), Title: in.Title, Description: in.Description, ThankYou: in.ThankYou, Listed: in.Listed, State: survey.Draft,
 		OnePer: survey.OnePer(in.OnePer), MayChange: in.MayChange, PublicResults: in.PublicResults, Sections: surveySections(in.Sections),
-		HiddenFields: in.HiddenFields, Prefill: in.Prefill, Language: in.Language, Translations: in.Translations,
+		HiddenFields: in.HiddenFields, Prefill: in.Prefill, Quotas: in.Quotas, Language: in.Language, Translations: in.Translations,
 		KeepPartial: time.Duration(in.KeepPartialMinutes) * time.Minute}
 	in.jsonScoring.set(sv)
 	if o, ok := survey.ParseOnePer(in.OnePer); ok {

@@ -82,6 +82,7 @@ var Keys = []string{
 	"This survey is closed",
 	"%s by %s no longer takes answers. Thank you for your interest.",
 	"%s by %s no longer takes answers: the last day to answer was %s. Thank you for your interest.",
+	"%[1]s by %[2]s has all the answers it needs from people who answered as you did. Thank you for your time.",
 	"By invitation — %s",
 	"Already answered — %s",
 	"This survey is by invitation: use the link you received",

@@ -43,6 +43,10 @@ func tombstone(id string) []byte {
 // call, or to the worker's next merge into the summary, which rank the
 // same way. A count older than the ranks' changes nothing
 // (RankingStore.SetCount), whoever writes last.
+//
+// The quota cells the answer took (SurveyAnswer.Quotas) are given back
+// after the summary's write and before its blob goes
+// (QuotaStore.GiveDeleted, once per answer).
 func (as *SurveyAnswerStore) DeleteAnswer(ctx context.Context, sv *survey.Survey, id string) error {
 	tenant, slug := sv.Tenant, sv.Slug
 	if !ValidAnswerID(id) {
@@ -54,6 +58,7 @@ func (as *SurveyAnswerStore) DeleteAnswer(ctx context.Context, sv *survey.Survey
 	var fresh *survey.SurveyAnswersSummary
 	var gone []string
 	scanned, at := 0, -1
+	var victim *survey.SurveyAnswer
 	for attempt := 0; attempt < 20; attempt++ {
 		sum, etag, err := sums.Get(ctx, tenant, slug)
 		if err != nil {
@@ -63,7 +68,15 @@ func (as *SurveyAnswerStore) DeleteAnswer(ctx context.Context, sv *survey.Survey
 			return err
 		}
 		if slices.Contains(sum.Deleted, id) {
-			// Deleted before: finish what a crash may have left.
+			// Deleted before: finish what a crash may have left. Its
+			// blob, while it is left, gives its quota cells back (once).
+			if len(sv.Quotas) > 0 {
+				if a, err := as.Get(ctx, tenant, slug, id); err == nil {
+					if err := NewQuotaStore(as.st).GiveDeleted(ctx, tenant, slug, a); err != nil {
+						return err
+					}
+				}
+			}
 			return as.finishDelete(ctx, tenant, slug, id, sum)
 		}
 		if len(sum.Deleted) >= MaxDeletedAnswers {
@@ -87,7 +100,7 @@ func (as *SurveyAnswerStore) DeleteAnswer(ctx context.Context, sv *survey.Survey
 				switch {
 				case skip[a.ID]:
 				case a.ID == id:
-					at = pos
+					at, victim = pos, &survey.SurveyAnswer{ID: a.ID, Quotas: slices.Clone(a.Quotas)}
 				default:
 					fresh.Add(*a)
 				}
@@ -115,6 +128,12 @@ func (as *SurveyAnswerStore) DeleteAnswer(ctx context.Context, sv *survey.Survey
 			continue // a worker merged a batch: recount it too
 		}
 		if err != nil {
+			return err
+		}
+		// The quota cells it took are given back (once: GiveDeleted),
+		// before its blob goes, so that a call again after a crash
+		// here still finds them.
+		if err := NewQuotaStore(as.st).GiveDeleted(ctx, tenant, slug, victim); err != nil {
 			return err
 		}
 		return as.finishDelete(ctx, tenant, slug, id, &next)

@@ -487,6 +487,9 @@ func (ss *SurveyStore) Delete(ctx context.Context, tenant, slug string) error {
 	if err := NewPartialStore(ss.st).DeleteAll(ctx, tenant, slug); err != nil {
 		return err
 	}
+	if err := NewQuotaStore(ss.st).Delete(ctx, tenant, slug); err != nil {
+		return err
+	}
 	if err := ss.st.DeleteEntity(ctx, SurveysTable, tenant, surveyRowKey(tenant, slug), e.ETag); err != nil {
 		return mapErr(err, "Survey")
 	}
@@ -658,6 +661,12 @@ func surveyEntity(s *survey.Survey, version string) storage.Entity {
 		// Seconds; rows written before partial answers have none.
 		props["KeepPartial"] = int64(s.KeepPartial / time.Second)
 	}
+	if len(s.Quotas) > 0 {
+		// One JSON property (survey.Quota's JSON), split as long ones
+		// are; rows written before quotas have none.
+		raw, _ := json.Marshal(s.Quotas)
+		putChunked(props, "Quotas", []rune(string(raw)))
+	}
 	if s.Language != "" {
 		props["Language"] = s.Language
 	}
@@ -706,6 +715,10 @@ func surveyFromEntity(e storage.Entity) *survey.Survey {
 		if json.Unmarshal([]byte(raw), &sc) == nil {
 			s.Variables, s.Outcomes, s.ShowCorrect, s.Redirect, s.RedirectFields = sc.Variables, sc.Outcomes, sc.ShowCorrect, sc.Redirect, sc.RedirectFields
 		}
+	}
+	if raw := getChunked(e, "Quotas"); raw != "" {
+		// A row this code wrote; one that does not read has none.
+		_ = json.Unmarshal([]byte(raw), &s.Quotas)
 	}
 	if raw := getChunked(e, "Sections"); raw != "" {
 		var stored []storedSection

@@ -29,6 +29,10 @@ type SurveyAnswer struct {
 	// answered on the pages they moved past (partial.go); its ID is
 	// PartialID of the form's. Absent from complete answers.
 	Partial bool `json:"partial,omitempty"`
+	// Quotas name the quota cells the answer took when it was accepted
+	// (quota.go): deleting it gives them back. Absent from answers stored
+	// before quotas, and from those no quota counted.
+	Quotas []string `json:"quotas,omitempty"`
 }
 
 // QuestionAnswer is the answer to one question. For FiveStars Answer is

@@ -521,6 +521,9 @@ func (s *Survey) RenameQuestions(ids []string) {
 	for i := range s.Outcomes {
 		s.Outcomes[i].Message = renamePipes(s.Outcomes[i].Message, renamed)
 	}
+	for i := range s.Quotas {
+		rename(&s.Quotas[i].If)
+	}
 	for i := range s.Sections {
 		sc := &s.Sections[i]
 		sc.Title, sc.Description = renamePipes(sc.Title, renamed), renamePipes(sc.Description, renamed)

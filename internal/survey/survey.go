@@ -106,6 +106,8 @@ type Survey struct {
 	// without submitting: KeepPartial after their last page move it
 	// becomes an answer marked partial (partial.go). Zero: not kept.
 	KeepPartial time.Duration
+	// Quotas cap the complete answers per cell of choices (quota.go).
+	Quotas []Quota
 	// Sections are the survey's pages (section.go); none is one page.
 	Sections  []Section
 	Questions []Question
@@ -265,6 +267,7 @@ func (s *Survey) Normalize() {
 	s.normalizeHiddenFields()
 	s.normalizeScoring()
 	s.normalizeLogic()
+	s.normalizeQuotas()
 	s.normalizeSections()
 	s.normalizeTranslations()
 }
@@ -282,6 +285,7 @@ func (s *Survey) Problems() map[string]string {
 	for i := range cp.Questions {
 		cp.Questions[i].Points = maps.Clone(cp.Questions[i].Points)
 	}
+	cp.Quotas = cloneQuotas(s.Quotas)
 	cp.Normalize()
 	var e *Error
 	if err := cp.Validate(); errors.As(err, &e) && len(e.Fields) > 0 {
@@ -297,7 +301,7 @@ func (s *Survey) Problems() map[string]string {
 // 0), and "sections", "sections.N" and "sections.N.id", ".title",
 // ".description" for section N (section.go), and the keys of the logic
 // (logic.go: "questions.N.showIf.rules.M.question", "sections.N.jumps.M.to"),
-// and "hiddenFields" (hidden.go).
+// and "hiddenFields" (hidden.go), and "quotas…" (quota.go).
 func (s *Survey) Validate() error {
 	f := fieldErrors{}
 	switch n := utf8.RuneCountInString(s.Title); {
@@ -377,6 +381,7 @@ func (s *Survey) Validate() error {
 	s.validateScoring(f)
 	s.validateSections(f)
 	s.validateLogic(f)
+	s.validateQuotas(f)
 	s.validatePiping(f)
 	s.validateTranslations(f)
 	return f.err("The survey")

@@ -56,6 +56,9 @@ type analyzePage struct {
 	// Variables are the survey's score and variables: their values'
 	// distribution and mean.
 	Variables []variableView
+	// Quotas are the survey's quotas and their cells' counts (unfiltered
+	// page only).
+	Quotas []quotaView
 }
 
 // variableView is what the analysis shows of the score or a variable:
@@ -66,6 +69,15 @@ type variableView struct {
 	Mean  string
 	Exact bool
 }
+
+// quotaView is a quota as the analysis shows it: its count of its limit.
+type quotaView struct {
+	Name         string
+	Count, Limit int
+}
+
+// Full reports whether the quota's cell takes no more answers.
+func (q quotaView) Full() bool { return q.Count >= q.Limit }
 
 // hiddenView is what the analysis shows of a hidden field: how many
 // answers carried a value, the values counted most, each a link to the
@@ -247,6 +259,9 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 		}
 		if err == nil {
 			page.Funnel, err = s.funnelOf(r.Context(), sv, page.Total)
+		}
+		if err == nil {
+			page.Quotas, err = s.quotaViews(r.Context(), sv)
 		}
 	}
 	if err != nil {

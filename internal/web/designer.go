@@ -66,6 +66,8 @@ type designerPage struct {
 	// Sections are the survey's sections (designer_sections.go); none is
 	// one page.
 	Sections []designerSection
+	// Quotas are the survey's quotas (designer_quotas.go).
+	Quotas []designerQuota
 	// Errors are the problems by survey.Validate's keys; Problems the
 	// same, in the page's order, for the summary at its top, each linked
 	// to the field it is shown beside.
@@ -502,6 +504,7 @@ func designerForm(w http.ResponseWriter, r *http.Request) (page designerPage, er
 	page.Version = f.Get("version")
 	page.Questions = parseQuestions(f)
 	page.Sections = parseSections(f)
+	page.Quotas = parseQuotas(f)
 	groupQuestions(page.Questions, len(page.Sections))
 	newQuestionIDs(page.Questions)
 	page.readRefs()
@@ -736,7 +739,7 @@ func (p designerPage) definition(now time.Time) (*survey.Survey, map[string]stri
 	sections, sectionOf := p.surveySections()
 	sv := &survey.Survey{Tenant: p.Tenant, Title: p.Title, Listed: p.Listed, Challenge: p.Challenge, CloseOn: closeOn, OnePer: onePer, MayChange: p.MayChange,
 		EmbedOrigins: origins, PublicResults: p.PublicResults, Description: p.Description, ThankYou: p.ThankYou, State: survey.Draft, Sections: sections,
-		HiddenFields: p.hiddenFieldNames(), Prefill: p.Prefill, KeepPartial: keep, Version: p.Version, EditedBy: p.EditedBy,
+		HiddenFields: p.hiddenFieldNames(), Prefill: p.Prefill, KeepPartial: keep, Quotas: p.surveyQuotas(), Version: p.Version, EditedBy: p.EditedBy,
 		ShowCorrect: p.ShowCorrect, Redirect: p.Redirect, RedirectFields: p.RedirectFields}
 	ids := map[string]string{}
 	for _, dq := range p.Questions {
@@ -803,6 +806,7 @@ func (p *designerPage) setErrors(errs map[string]string) {
 	}
 	p.Problems = append(p.Problems, p.setSectionErrors(errs, used)...)
 	p.Problems = append(p.Problems, p.setLogicErrors(errs, used)...)
+	p.Problems = append(p.Problems, p.setQuotaErrors(errs, used)...)
 	for i := range p.Questions {
 		q := &p.Questions[i]
 		key := "questions." + strconv.Itoa(i) + "."
@@ -1005,6 +1009,11 @@ func (s *Server) designerAction(w http.ResponseWriter, r *http.Request, page des
 	case "autosave":
 		return s.autosave(w, r, page, slug)
 	}
+	if focus, ok := page.quotaAction(action); ok {
+		page.Focus = focus
+		s.renderDesigner(w, r, http.StatusOK, page)
+		return nil
+	}
 	if focus, ok := page.logicAction(action); ok {
 		page.Focus = focus
 		s.renderDesigner(w, r, http.StatusOK, page)
@@ -1203,7 +1212,7 @@ func (s *Server) editSurvey(w http.ResponseWriter, r *http.Request) error {
 		Description: sv.Description, ThankYou: sv.ThankYou, Frozen: sv.Trashed(), EmbedOrigins: strings.Join(sv.EmbedOrigins, "\n"), PublicResults: sv.PublicResults,
 		HiddenFields: strings.Join(sv.HiddenFields, "\n"), Prefill: sv.Prefill,
 		Variables: variablesText(sv.Variables, nil), Outcomes: outcomesText(sv.Outcomes), ShowCorrect: sv.ShowCorrect, Redirect: sv.Redirect, RedirectFields: sv.RedirectFields,
-		KeepPartial: keepPartialMinutes(sv.KeepPartial)}
+		KeepPartial: keepPartialMinutes(sv.KeepPartial), Quotas: designerQuotasOf(sv.Quotas)}
 	if r.URL.Query().Get("saved") == "1" {
 		p.Saved = true
 	}

@@ -281,6 +281,7 @@ func (p *designerPage) prepareLogic() {
 		c.Name, c.ID, c.Jump, c.Lead = "q."+strconv.Itoa(i)+".if", "q"+strconv.Itoa(i)+"-if", 0, "Show this question if"
 		p.prepareCondition(c, allowed(i), "")
 	}
+	p.prepareQuotas(allowed(len(qs)))
 	// first[k] is the index of section k's first question.
 	first := make([]int, len(p.Sections)+1)
 	for k := range first {
@@ -523,6 +524,11 @@ func (p *designerPage) conditionOf(target string) (c *designerCondition, before 
 		return n
 	}
 	switch {
+	case len(parts) == 3 && parts[0] == "quota" && parts[2] == "if":
+		k := num(parts[1])
+		if k >= 0 && k < len(p.Quotas) {
+			return &p.Quotas[k].If, len(p.Questions), "quota" + strconv.Itoa(k) + "-if"
+		}
 	case len(parts) == 3 && parts[0] == "q" && parts[2] == "if":
 		orig := num(parts[1])
 		for i := range p.Questions {

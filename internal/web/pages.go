@@ -328,11 +328,29 @@ func (s *Server) acceptAnswer(w http.ResponseWriter, r *http.Request, tn pageTur
 	if err != nil || done {
 		return err
 	}
+	// Its quota cells are taken before it is acknowledged (quota.go).
+	full, err := s.takeQuotas(r.Context(), t, sv, a)
+	if err != nil || full != nil {
+		if sv.Challenge {
+			s.signer.release(token)
+		}
+		s.releaseOnce(t, sv, once, id)
+		if err != nil {
+			return err
+		}
+		return s.quotaFull(w, r, tn.page, full)
+	}
 	if err := s.notifier.Notify(r.Context(), *a, t.Plan); err != nil {
 		if sv.Challenge {
 			s.signer.release(token) // not accepted: it may be sent again
 		}
 		s.releaseOnce(t, sv, once, id)
+		if survey.ErrorCode(err) != survey.EINTERNAL {
+			// Refused before anything was written: its cells go back.
+			// A storage error may hide a message that was enqueued
+			// (its reply lost): they stay taken, the safe side.
+			s.giveQuotas(t, sv, a)
+		}
 		return err
 	}
 	s.accepted.Inc()
@@ -560,6 +578,17 @@ func (s *Server) turn(w http.ResponseWriter, r *http.Request, tn *pageTurn) (*su
 		}
 	}
 	if next, ok := rt.after(st.Page); tn.action == actionNext && ok {
+		if page.Preview == "" {
+			// A full quota cell is said as soon as the answers so far
+			// fall into it (quota.go).
+			full, err := s.fullSoFar(r.Context(), page.Tenant, sv, sv.DropHidden(sv.GivenWith(st.Values, st.Hidden)))
+			if err != nil {
+				return nil, err
+			}
+			if full != nil {
+				return nil, s.quotaFull(w, r, page, full)
+			}
+		}
 		st.Page = next
 		if st.reach(next) && s.viewCounter != nil && page.Preview == "" {
 			// The first time this respondent reaches this page: the

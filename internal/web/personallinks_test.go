@@ -278,6 +278,7 @@ func TestPersonalLinkTwoServers(t *testing.T) {
 	st := backends.Azure(t)
 	a, b := newTestAppOn(t, st), newTestAppOn(t, st)
 	sv := a.oncePoll(t, "Race", survey.OnePerLink, false)
+	a.deleteAtEnd(t, sv)
 	editor := a.signedIn(t, "adatum", "ed@adatum.example")
 	k := a.makeLinks(t, sv, editor, 1)[0]
 	path := "/survey/adatum/" + sv.Slug

@@ -56,6 +56,9 @@ type surveyPage struct {
 	// PastCloseOn says on the closed page that the survey's last day to
 	// answer has passed.
 	PastCloseOn bool
+	// QuotaFull is the full quota whose message the quota-full page
+	// shows (quota.go).
+	QuotaFull *survey.Quota
 	// Personal is the personal link's token the form goes with;
 	// Changing, that its holder is changing their answer
 	// (personallinks.go).
@@ -508,6 +511,14 @@ func (p surveyPage) QuizResults() []quizResult {
 			Correct: strings.Join(correct, ", "), Feedback: or(qt.Feedback, q.Feedback)})
 	}
 	return out
+}
+
+// QuotaParagraphs are the full quota's message in paragraphs.
+func (p surveyPage) QuotaParagraphs() []string {
+	if p.QuotaFull == nil {
+		return nil
+	}
+	return paragraphs(p.QuotaFull.Message)
 }
 
 // Lead says how many questions the survey has, on how many pages, and

@@ -4,6 +4,8 @@ package web
 
 import (
 	"context"
+	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/store"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -135,6 +137,9 @@ type Deps struct {
 	// Uploads keeps the files respondents send to file upload questions
 	// (upload.go); nil: such questions take no file.
 	Uploads Uploads
+	// Quotas counts the answers in surveys' quota cells (quota.go); nil:
+	// a store.QuotaStore over Storage.
+	Quotas Quotas
 
 	// Notifications keeps the members' e-mail choices (the survey's
 	// notifications page, the account's failure alerts, unsubscribe
@@ -198,6 +203,7 @@ type Server struct {
 	resume     ResumeStore
 	partials   PartialStore
 	uploads    Uploads
+	quotas     Quotas
 	// previews sign preview links and seal unsaved previews (preview.go).
 	previews *previewLinks
 	// signInThrottle counts sign-ins per client address.
@@ -288,5 +294,9 @@ func New(d Deps) (*Server, error) {
 	s.signer = newFormSigner(d.FormKey, d.Clock)
 	s.pageStates, s.resume, s.uploads, s.partials = newPageSealer(s.signer.key), d.Resume, d.Uploads, d.Partials
 	s.previews = newPreviewLinks(s.signer.key)
+	s.quotas = d.Quotas
+	if st, ok := d.Storage.(storage.Storage); ok && s.quotas == nil {
+		s.quotas = store.NewQuotaStore(st)
+	}
 	return s, nil
 }
