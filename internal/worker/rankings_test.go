@@ -107,7 +107,7 @@ func TestRanksCrashBetweenEveryCall(t *testing.T) {
 	t.Parallel() // its own embedded stores
 	clean := faulty.New(backends.Local(t))
 	f := newListedFixture(t, clean.Unwrap(), 7, 2)
-	drain(t, clean, worker.New(clean, testConfig, quiet, nil))
+	drain(t, clean, worker.New(clean, patientConfig, quiet, nil))
 	if msg := f.rankDiff(true); msg != "" {
 		t.Fatal(msg)
 	}

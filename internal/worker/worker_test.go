@@ -307,7 +307,7 @@ func TestCrashBetweenEveryCall(t *testing.T) {
 	if n := spills(t, clean.Unwrap()); n != 2 {
 		t.Fatalf("%d spilled answers, want 2", n)
 	}
-	drain(t, clean, worker.New(clean, testConfig, quiet, nil))
+	drain(t, clean, worker.New(clean, patientConfig, quiet, nil))
 	f.check(t)
 	if n := spills(t, clean.Unwrap()); n != 0 {
 		t.Fatalf("%d spilled answers left after the drain", n)
