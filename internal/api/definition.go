@@ -45,7 +45,7 @@ type Definition struct {
 	// Variables, Outcomes, ShowCorrect, Redirect and RedirectFields
 	// (absent from definitions made before them): the scoring, its
 	// variables naming questions q1, q2 ….
-	jsonScoring
+	survey.Scoring
 	// KeepPartialMinutes (absent from definitions made before it, and
 	// when none are kept): partial answers kept that long.
 	KeepPartialMinutes int `json:"keepPartialMinutes,omitempty"`
@@ -68,7 +68,7 @@ func DefinitionOf(sv *survey.Survey) Definition {
 		d.Questions = append(d.Questions, jsonQuestionOf(q))
 	}
 	d.HiddenFields, d.Prefill = cp.HiddenFields, cp.Prefill
-	d.jsonScoring = scoringOf(cp)
+	d.Scoring = cp.Scoring
 	d.KeepPartialMinutes = int(cp.KeepPartial / time.Minute)
 	d.Quotas = cp.Quotas
 	d.Language, d.Translations = cp.Language, cp.Translations
@@ -97,7 +97,7 @@ func ParseDefinition(tenant string, data []byte) (*survey.Survey, error) {
 	sv := &survey.Survey{Tenant: tenant, Title: d.Title, Description: d.Description, ThankYou: d.ThankYou, State: survey.Draft, Sections: surveySections(d.Sections),
 		HiddenFields: d.HiddenFields, Prefill: d.Prefill, Quotas: d.Quotas, Language: d.Language, Translations: d.Translations,
 		KeepPartial: time.Duration(d.KeepPartialMinutes) * time.Minute}
-	d.jsonScoring.set(sv)
+	sv.Scoring = d.Scoring
 	for _, q := range d.Questions {
 		sv.Questions = append(sv.Questions, q.question())
 	}

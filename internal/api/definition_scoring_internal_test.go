@@ -14,15 +14,15 @@ import (
 // and their translations come back whole from a definition's export and
 // import, under the names the OpenAPI document gives them.
 func TestDefinitionScoring(t *testing.T) {
-	sv := &survey.Survey{Tenant: "adatum", Slug: "quiz", Title: "Quiz", State: survey.Published, ShowCorrect: true,
-		Redirect: "https://example.com/done", RedirectFields: true,
+	sv := &survey.Survey{Tenant: "adatum", Slug: "quiz", Title: "Quiz", State: survey.Published,
+		Scoring: survey.Scoring{ShowCorrect: true, Redirect: "https://example.com/done", RedirectFields: true,
+			Variables: []survey.Variable{{Name: "total", Func: "sum", Args: []string{"x7", "y8", "1"}}, {Name: "top", Func: "max", Args: []string{"var:total", "x7"}}},
+			Outcomes:  []survey.Outcome{{Var: "total", Min: 3, Message: "Well done, {{total}}."}}},
 		Questions: []survey.Question{
 			{ID: "x7", Text: "Colour?", Type: survey.MultipleChoice, PossibleAnswers: []string{"Red", "Blue"}, Points: map[string]float64{"Red": 2.5}},
 			{ID: "y8", Text: "Wet?", Type: survey.YesNo, Correct: []string{"Yes"}, Feedback: "It is."},
 		},
-		Variables: []survey.Variable{{Name: "total", Func: "sum", Args: []string{"x7", "y8", "1"}}, {Name: "top", Func: "max", Args: []string{"var:total", "x7"}}},
-		Outcomes:  []survey.Outcome{{Var: "total", Min: 3, Message: "Well done, {{total}}."}},
-		Language:  "en", Translations: map[string]survey.Translation{"de": {Outcomes: []string{"Gut gemacht."},
+		Language: "en", Translations: map[string]survey.Translation{"de": {Outcomes: []string{"Gut gemacht."},
 			Questions: map[string]survey.QuestionText{"y8": {Feedback: "Ist es."}}}},
 	}
 	sv.Normalize()

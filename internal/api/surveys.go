@@ -40,7 +40,7 @@ type jsonSurvey struct {
 	HiddenFields []string `json:"hiddenFields,omitempty"`
 	Prefill      bool     `json:"prefill,omitempty"`
 	// The score's variables, outcomes and redirect.
-	jsonScoring
+	survey.Scoring
 	// KeepPartialMinutes keeps partial answers that long after the
 	// respondent's last page move (0: none kept).
 	KeepPartialMinutes int `json:"keepPartialMinutes,omitempty"`
@@ -205,33 +205,11 @@ func toJSON(sv *survey.Survey) jsonSurvey {
 		a.Questions = append(a.Questions, jsonQuestionOf(q))
 	}
 	a.HiddenFields, a.Prefill = sv.HiddenFields, sv.Prefill
-	a.jsonScoring = scoringOf(sv)
+	a.Scoring = sv.Scoring
 	a.KeepPartialMinutes = int(sv.KeepPartial / time.Minute)
 	a.Quotas = sv.Quotas
 	a.Language, a.Translations = sv.Language, sv.Translations
 	return a
-}
-
-// jsonScoring are a survey's variables (computed from answers; a
-// question named by its id, another variable as var:<name>, or a
-// number), outcomes (the thank-you message chosen by a variable's or
-// the score's value), whether the thank-you page shows a quiz's correct
-// answers, and the https address respondents are sent on to.
-type jsonScoring struct {
-	Variables      []survey.Variable `json:"variables,omitempty"`
-	Outcomes       []survey.Outcome  `json:"outcomes,omitempty"`
-	ShowCorrect    bool              `json:"showCorrect,omitempty"`
-	Redirect       string            `json:"redirect,omitempty"`
-	RedirectFields bool              `json:"redirectFields,omitempty"`
-}
-
-func scoringOf(sv *survey.Survey) jsonScoring {
-	return jsonScoring{Variables: sv.Variables, Outcomes: sv.Outcomes, ShowCorrect: sv.ShowCorrect, Redirect: sv.Redirect, RedirectFields: sv.RedirectFields}
-}
-
-// set gives sv the scoring settings of j.
-func (j jsonScoring) set(sv *survey.Survey) {
-	sv.Variables, sv.Outcomes, sv.ShowCorrect, sv.Redirect, sv.RedirectFields = j.Variables, j.Outcomes, j.ShowCorrect, j.Redirect, j.RedirectFields
 }
 
 func (s *server) listSurveys(w http.ResponseWriter, r *http.Request) (int, any, error) {
@@ -269,7 +247,7 @@ func (s *server) createSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 		// whether it may prefill questions.
 		HiddenFields []string `json:"hiddenFields"`
 		Prefill      bool     `json:"prefill"`
-		jsonScoring
+		survey.Scoring
 		// KeepPartialMinutes: partial answers kept that long after the
 		// last page move (0: none).
 		KeepPartialMinutes int `json:"keepPartialMinutes"`
@@ -290,7 +268,7 @@ func (s *server) createSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 		OnePer: survey.OnePer(in.OnePer), MayChange: in.MayChange, PublicResults: in.PublicResults, Sections: surveySections(in.Sections),
 		HiddenFields: in.HiddenFields, Prefill: in.Prefill, Quotas: in.Quotas, Language: in.Language, Translations: in.Translations,
 		KeepPartial: time.Duration(in.KeepPartialMinutes) * time.Minute}
-	in.jsonScoring.set(sv)
+	sv.Scoring = in.Scoring
 	if o, ok := survey.ParseOnePer(in.OnePer); ok {
 		sv.OnePer = o
 	}

@@ -651,7 +651,7 @@ func surveyEntity(s *survey.Survey, version string) storage.Entity {
 	if s.Prefill {
 		props["Prefill"] = true
 	}
-	if sc := scoringOf(s); len(sc.Variables)+len(sc.Outcomes) > 0 || sc.ShowCorrect || sc.Redirect != "" {
+	if sc := s.Scoring; len(sc.Variables)+len(sc.Outcomes) > 0 || sc.ShowCorrect || sc.Redirect != "" {
 		// One JSON property, split as long ones are (rows written before
 		// scoring have none).
 		raw, _ := json.Marshal(sc)
@@ -710,10 +710,10 @@ func surveyFromEntity(e storage.Entity) *survey.Survey {
 		_ = json.Unmarshal([]byte(raw), &s.Translations)
 	}
 	if raw := getChunked(e, "Scoring"); raw != "" {
-		var sc storedScoring
+		var sc survey.Scoring
 		// A row this code wrote; one that does not read has none.
 		if json.Unmarshal([]byte(raw), &sc) == nil {
-			s.Variables, s.Outcomes, s.ShowCorrect, s.Redirect, s.RedirectFields = sc.Variables, sc.Outcomes, sc.ShowCorrect, sc.Redirect, sc.RedirectFields
+			s.Scoring = sc
 		}
 	}
 	if raw := getChunked(e, "Quotas"); raw != "" {
@@ -730,20 +730,6 @@ func surveyFromEntity(e storage.Entity) *survey.Survey {
 		}
 	}
 	return s
-}
-
-// storedScoring is a survey's scoring as the Surveys row keeps it
-// (JSON).
-type storedScoring struct {
-	Variables      []survey.Variable `json:"variables,omitempty"`
-	Outcomes       []survey.Outcome  `json:"outcomes,omitempty"`
-	ShowCorrect    bool              `json:"showCorrect,omitempty"`
-	Redirect       string            `json:"redirect,omitempty"`
-	RedirectFields bool              `json:"redirectFields,omitempty"`
-}
-
-func scoringOf(s *survey.Survey) storedScoring {
-	return storedScoring{Variables: s.Variables, Outcomes: s.Outcomes, ShowCorrect: s.ShowCorrect, Redirect: s.Redirect, RedirectFields: s.RedirectFields}
 }
 
 // storedSection is a section as the Surveys row keeps it (JSON).

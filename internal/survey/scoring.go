@@ -663,3 +663,18 @@ func Scorable(t QuestionType) bool {
 	_, ok = k.(pointChoices)
 	return ok
 }
+
+// Scoring is what a survey computes from its answers and does with the
+// result: Variables are values computed from the answers, Outcomes the
+// thank-you messages chosen by them, ShowCorrect shows a quiz's correct
+// answers and feedback on the thank-you page, Redirect sends the
+// respondent on to an https address after their answer, with the values
+// and hidden fields appended when RedirectFields. Its JSON is how the API,
+// definitions and the Surveys row carry it.
+type Scoring struct {
+	Variables      []Variable `json:"variables,omitempty"`
+	Outcomes       []Outcome  `json:"outcomes,omitempty"`
+	ShowCorrect    bool       `json:"showCorrect,omitempty"`
+	Redirect       string     `json:"redirect,omitempty"`
+	RedirectFields bool       `json:"redirectFields,omitempty"`
+}

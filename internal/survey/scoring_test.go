@@ -15,14 +15,14 @@ func quiz() *Survey {
 			{ID: "c", Text: "Is water wet?", Type: YesNo, Correct: []string{"Yes"}, Feedback: "It is."},
 			{ID: "d", Text: "Age?", Type: Number, Optional: true},
 		},
-		Variables: []Variable{
+		Scoring: Scoring{Variables: []Variable{
 			{Name: "total", Func: FuncSum, Args: []string{"a", "b", "10"}},
 			{Name: "best", Func: FuncMax, Args: []string{"a", "b", "c"}},
 			{Name: "mean", Func: FuncAverage, Args: []string{"a", "d"}},
 			{Name: "n", Func: FuncCount, Args: []string{"a", "b", "d"}},
 			{Name: "low", Func: FuncMin, Args: []string{"var:total", "d"}},
 		},
-		Outcomes: []Outcome{{Var: "total", Min: 15, Message: "Great"}, {Var: ScoreName, Min: 1, Message: "Fine"}},
+			Outcomes: []Outcome{{Var: "total", Min: 15, Message: "Great"}, {Var: ScoreName, Min: 1, Message: "Fine"}}},
 	}
 }
 
@@ -131,7 +131,7 @@ func TestScoringLogicAndPiping(t *testing.T) {
 }
 
 func TestRedirectURL(t *testing.T) {
-	s := &Survey{Redirect: "https://example.com/done?x=1"}
+	s := &Survey{Scoring: Scoring{Redirect: "https://example.com/done?x=1"}}
 	if got := s.RedirectURL(map[string]string{"total": "3"}, nil); got != s.Redirect {
 		t.Errorf("without fields: %q", got)
 	}

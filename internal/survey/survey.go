@@ -91,16 +91,9 @@ type Survey struct {
 	// lets the link prefill the questions (?q-<ID>=value).
 	HiddenFields []string
 	Prefill      bool
-	// Variables are values computed from the answers, Outcomes the
-	// thank-you messages chosen by them, ShowCorrect shows a quiz's
-	// correct answers and feedback on the thank-you page, Redirect sends
-	// the respondent on to an https address after their answer, with the
-	// values and hidden fields appended when RedirectFields (scoring.go).
-	Variables      []Variable
-	Outcomes       []Outcome
-	ShowCorrect    bool
-	Redirect       string
-	RedirectFields bool
+	// Scoring: the survey's variables, outcomes, quiz feedback and
+	// redirect (scoring.go).
+	Scoring
 	// KeepPartial, when set, keeps what a respondent of a multi-page
 	// survey answered on the pages they moved past when they leave
 	// without submitting: KeepPartial after their last page move it

@@ -740,7 +740,7 @@ func (p designerPage) definition(now time.Time) (*survey.Survey, map[string]stri
 	sv := &survey.Survey{Tenant: p.Tenant, Title: p.Title, Listed: p.Listed, Challenge: p.Challenge, CloseOn: closeOn, OnePer: onePer, MayChange: p.MayChange,
 		EmbedOrigins: origins, PublicResults: p.PublicResults, Description: p.Description, ThankYou: p.ThankYou, State: survey.Draft, Sections: sections,
 		HiddenFields: p.hiddenFieldNames(), Prefill: p.Prefill, KeepPartial: keep, Quotas: p.surveyQuotas(), Version: p.Version, EditedBy: p.EditedBy,
-		ShowCorrect: p.ShowCorrect, Redirect: p.Redirect, RedirectFields: p.RedirectFields}
+		Scoring: survey.Scoring{ShowCorrect: p.ShowCorrect, Redirect: p.Redirect, RedirectFields: p.RedirectFields}}
 	ids := map[string]string{}
 	for _, dq := range p.Questions {
 		if dq.Q.ID != "" {

@@ -16,7 +16,10 @@ import (
 // recalls it ({{total}}). Outcomes by total; correct answers shown.
 func (a *testApp) quizSurvey(t *testing.T) (*survey.Survey, map[string]string) {
 	t.Helper()
-	sv := &survey.Survey{Tenant: "adatum", State: survey.Published, Title: "Quiz", ShowCorrect: true,
+	sv := &survey.Survey{Tenant: "adatum", State: survey.Published, Title: "Quiz",
+		Scoring: survey.Scoring{ShowCorrect: true,
+			Variables: []survey.Variable{{Name: "total", Func: survey.FuncSum, Args: []string{"colour", "wet"}}},
+			Outcomes:  []survey.Outcome{{Var: "total", Min: 6, Message: "Top marks, total {{total}}!"}, {Var: "score", Min: 2, Message: "Not bad."}}},
 		ThankYou: "Thanks for playing.",
 		Sections: []survey.Section{{ID: "one", Title: "Questions"},
 			{ID: "two", Title: "Bonus", ShowIf: &survey.Condition{Rules: []survey.Rule{{Question: "var:total", Op: survey.OpGreaterThan, Values: []string{"4"}}}}}},
@@ -25,8 +28,6 @@ func (a *testApp) quizSurvey(t *testing.T) (*survey.Survey, map[string]string) {
 			{ID: "wet", Text: "Is water wet?", Type: survey.YesNo, Correct: []string{"Yes"}, Feedback: "It <is>, mostly.", Section: "one"},
 			{ID: "bonus", Text: "Your total is {{total}}: how many stars?", Type: survey.FiveStars, Section: "two", Optional: true},
 		},
-		Variables: []survey.Variable{{Name: "total", Func: survey.FuncSum, Args: []string{"colour", "wet"}}},
-		Outcomes:  []survey.Outcome{{Var: "total", Min: 6, Message: "Top marks, total {{total}}!"}, {Var: "score", Min: 2, Message: "Not bad."}},
 	}
 	if err := a.surveys.Create(context.Background(), sv); err != nil {
 		t.Fatal(err)
@@ -137,7 +138,7 @@ func TestScoringRedirect(t *testing.T) {
 	t.Parallel()
 	app := newTestApp(t)
 	sv := &survey.Survey{Tenant: "adatum", State: survey.Published, Title: "Go on", HiddenFields: []string{"source"},
-		Redirect: "https://example.com/next", RedirectFields: true,
+		Scoring:   survey.Scoring{Redirect: "https://example.com/next", RedirectFields: true},
 		Questions: []survey.Question{{Text: "Pick", Type: survey.MultipleChoice, PossibleAnswers: []string{"A", "B"}, Points: map[string]float64{"A": 2}}}}
 	if err := app.surveys.Create(context.Background(), sv); err != nil {
 		t.Fatal(err)
