@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -54,20 +55,12 @@ func Seed(ctx context.Context, st storage.Storage) (bool, error) {
 }
 
 // sampleSurvey is a tenant's demo survey: Adatum's asks one question of
-// every kind (its first four required, as the demo always had them; the
-// others optional), Fabrikam's is a shorter survey of its own.
+// every kind on one page (its first four required, as the demo always had
+// them; the others optional), Fabrikam's is fabrikamSurvey.
 func sampleSurvey(tenant, title string) *survey.Survey {
 	s := &survey.Survey{Tenant: tenant, Title: title, State: survey.Published, Listed: true}
 	if tenant != "adatum" {
-		s.Description = "Four quick questions about the Fabrikam product you own."
-		s.Questions = []survey.Question{
-			{Text: "Which product do you own?", Type: survey.Dropdown,
-				PossibleAnswers: []string{"Fabrikam Fiber", "Fabrikam Home", "Fabrikam Go", "Fabrikam Studio"}},
-			{Text: "How would you rate its build quality?", Type: survey.LinearScale, Scale: 5, LowLabel: "Poor", HighLabel: "Excellent"},
-			{Text: "Where did you hear about us?", Type: survey.Checkboxes, Other: true, Shuffle: true,
-				PossibleAnswers: []string{"A friend", "A shop", "Social media", "A review site"}},
-			{Text: "Anything else you would like to tell us?", Type: survey.SimpleText, Optional: true},
-		}
+		fabrikamSurvey(s)
 		return s
 	}
 	s.Description = "Tell us how we are doing: about three minutes, and only the first four questions need an answer."
@@ -100,4 +93,48 @@ func sampleSurvey(tenant, title string) *survey.Survey {
 		{Text: "How many hours a week do you spend in Adatum?", Type: survey.Slider, Optional: true, Min: "0", Max: "40", Step: "1", LowLabel: "None", HighLabel: "All week"},
 	}
 	return s
+}
+
+// fabrikamSurvey makes s Fabrikam's demo survey: three pages that show
+// what a survey can carry beyond its questions. Its link may carry a
+// hidden field (?source=newsletter); the second page's title and
+// questions recall the first page's answers ({{product}}, {{name}}); its
+// quiz is scored, the thank-you message chosen by the score (an outcome)
+// with the right answers shown; and what a respondent leaves unfinished
+// is kept as a partial answer after an hour.
+func fabrikamSurvey(s *survey.Survey) {
+	s.Description = "A few questions about the Fabrikam product you own, and a three-question quiz on getting the most from it."
+	s.ThankYou = "Thank you for your answers."
+	s.HiddenFields = []string{"source"}
+	s.KeepPartial = time.Hour
+	s.Sections = []survey.Section{
+		{ID: "about", Title: "Your Fabrikam"},
+		{ID: "quiz", Title: "Three questions about your {{product|Fabrikam}}",
+			Description: "See how much you know, {{name|friend}}: your score comes with the thank-you page."},
+		{ID: "last", Title: "Anything else?"},
+	}
+	s.Questions = []survey.Question{
+		{ID: "product", Section: "about", Text: "Which product do you own?", Type: survey.Dropdown,
+			PossibleAnswers: []string{"Fabrikam Fiber", "Fabrikam Home", "Fabrikam Go", "Fabrikam Studio"}},
+		{ID: "name", Section: "about", Text: "What should we call you?", Type: survey.ShortText, Optional: true, Help: "A first name is plenty."},
+		{ID: "build", Section: "about", Text: "How would you rate its build quality?", Type: survey.LinearScale, Scale: 5, LowLabel: "Poor", HighLabel: "Excellent"},
+		{ID: "heard", Section: "about", Text: "Where did you hear about us?", Type: survey.Checkboxes, Optional: true, Other: true, Shuffle: true,
+			PossibleAnswers: []string{"A friend", "A shop", "Social media", "A review site"}},
+		{ID: "warranty", Section: "quiz", Text: "How long is the warranty of every Fabrikam product?", Type: survey.MultipleChoice,
+			PossibleAnswers: []string{"One year", "Two years", "Five years"}, Correct: []string{"Two years"},
+			Feedback: "Every Fabrikam product has a two-year warranty, parts and repairs included."},
+		{ID: "updates", Section: "quiz", Text: "Does your {{product|product}} install its updates at night?", Type: survey.YesNo,
+			Correct: []string{survey.AnswerYes}, Feedback: "Updates install overnight; Settings › Updates changes the hour."},
+		{ID: "share", Section: "quiz", Text: "Which of these can you share with your household?", Type: survey.Checkboxes,
+			PossibleAnswers: []string{"Profiles", "Saved settings", "Your password"}, Correct: []string{"Profiles", "Saved settings"},
+			Feedback: "Profiles and saved settings can be shared; a password never is."},
+		{ID: "photo", Section: "last", Text: "A photo of your {{product|product}}, if you would like to show us something", Type: survey.FileUpload, Optional: true,
+			Max: "3", PossibleAnswers: []string{"Images", "PDF"}, Help: "Only Fabrikam's support team sees it."},
+		{ID: "more", Section: "last", Text: "Anything else you would like to tell us?", Type: survey.SimpleText, Optional: true},
+	}
+	s.ShowCorrect = true
+	s.Outcomes = []survey.Outcome{
+		{Var: survey.ScoreName, Min: 3, Message: "Full marks, {{name|friend}}: 3 out of 3. You know your {{product|Fabrikam}} inside out."},
+		{Var: survey.ScoreName, Min: 0, Message: "Thank you, {{name|friend}}. You scored {{score}} out of 3: the right answers are below."},
+	}
 }

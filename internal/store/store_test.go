@@ -428,6 +428,12 @@ func TestSeedOnce(t *testing.T) {
 			if key == "adatum" && len(types) != len(survey.Kinds()) || key != "adatum" && len(types) < 3 {
 				t.Errorf("%s sample survey has types %v", key, types)
 			}
+			// Fabrikam's shows what a survey carries beyond its
+			// questions: pages, a hidden field, piping, a scored quiz
+			// with outcomes, partial answers kept.
+			if key == "fabrikam" && (len(s.Pages()) != 3 || !s.HasHidden("source") || !s.HasPiping() || !s.IsQuiz() || len(s.Outcomes) != 2 || s.KeepPartial == 0) {
+				t.Errorf("Fabrikam's sample survey lacks what it shows: %d pages, hidden %v, outcomes %d, partial after %v", len(s.Pages()), s.HiddenFields, len(s.Outcomes), s.KeepPartial)
+			}
 		}
 	})
 }

@@ -153,8 +153,9 @@ const MaxRecalled = 200
 
 // Recalled are what the thank-you message (and its translations) recall
 // of answers and hidden values, by reference name, as Pipe shows them
-// (cut to MaxRecalled characters): what the thank-you page needs, and
-// nothing more. nil when it recalls nothing.
+// (cut to MaxRecalled characters), with what the texts of the quiz
+// questions it lists (ShowCorrect) recall: what the thank-you page needs,
+// and nothing more. nil when it recalls nothing.
 func (s *Survey) Recalled(answers map[string]QuestionAnswer, hidden map[string]string) map[string]string {
 	texts := []string{s.ThankYou}
 	for _, o := range s.Outcomes {
@@ -163,6 +164,17 @@ func (s *Survey) Recalled(answers map[string]QuestionAnswer, hidden map[string]s
 	for _, t := range s.Translations {
 		texts = append(texts, t.ThankYou)
 		texts = append(texts, t.Outcomes...)
+	}
+	if s.ShowCorrect {
+		for _, q := range s.Questions {
+			if len(q.Correct) == 0 {
+				continue
+			}
+			texts = append(texts, q.Text)
+			for _, t := range s.Translations {
+				texts = append(texts, t.Questions[q.ID].Text)
+			}
+		}
 	}
 	var out map[string]string
 	for _, text := range texts {

@@ -507,7 +507,7 @@ func (p surveyPage) QuizResults() []quizResult {
 		for _, c := range q.Correct {
 			correct = append(correct, qt.Choice(c))
 		}
-		out = append(out, quizResult{Text: or(qt.Text, survey.PipeRecalled(q.Text, nil)), Right: got == "1",
+		out = append(out, quizResult{Text: survey.PipeRecalled(or(qt.Text, q.Text), p.recalled), Right: got == "1",
 			Correct: strings.Join(correct, ", "), Feedback: or(qt.Feedback, q.Feedback)})
 	}
 	return out
