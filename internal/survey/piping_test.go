@@ -130,3 +130,27 @@ func TestPipingThankYou(t *testing.T) {
 		t.Errorf("a thank-you naming no question: %v", p)
 	}
 }
+
+// TestPipingQuizRecalled: a thank-you page that lists the quiz's
+// questions (ShowCorrect) recalls what their texts name, and only when it
+// lists them.
+func TestPipingQuizRecalled(t *testing.T) {
+	s := piped()
+	s.Questions[2] = survey.Question{ID: "why", Text: "Is a {{pet|pet}} a mammal?", Type: survey.YesNo, Section: "b", Correct: []string{survey.AnswerYes}}
+	s.Normalize()
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	given := s.GivenWith(map[string]survey.Form{"name": {"": {"Ana"}}, "pet": {"": {"Dog"}}}, nil)
+	if got := s.Recalled(given, nil); got != nil {
+		t.Errorf("without the quiz's list, Recalled = %q", got)
+	}
+	s.ShowCorrect = true
+	got := s.Recalled(given, nil)
+	if want := map[string]string{"pet": "Dog"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("with the quiz's list, Recalled = %q, want %q", got, want)
+	}
+	if text := survey.PipeRecalled(s.Questions[2].Text, got); text != "Is a Dog a mammal?" {
+		t.Errorf("the listed question reads %q", text)
+	}
+}
