@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/survey/surveytest"
 )
 
 // benchPaged is benchSurvey on three pages: its first two questions, then
@@ -154,4 +156,71 @@ func BenchmarkPageRenderPiping(b *testing.B) {
 			}
 		}
 	})
+}
+
+// bench50 is a survey of 50 questions on two pages: a star rating and a
+// product on the first, then 48 questions of every kind in turn (their
+// examples, surveytest) on the second. With logic, each of the 48 shows
+// only after more than one star and recalls the product in its text and
+// help ({{…}}); without, its texts say the same words outright, so that
+// both render the same page.
+func bench50(b *testing.B, logic bool) *survey.Survey {
+	s := &survey.Survey{Tenant: "adatum", Slug: "adatum-customer-satisfaction", Title: "Adatum customer satisfaction", State: survey.Published,
+		Sections: []survey.Section{{ID: "a", Title: "About you"}, {ID: "b", Title: "Everything else"}}}
+	s.Questions = []survey.Question{
+		{ID: "stars", Section: "a", Text: "How satisfied are you with our service?", Type: survey.FiveStars},
+		{ID: "product", Section: "a", Text: "Which of our products do you use most?", Type: survey.MultipleChoice,
+			PossibleAnswers: []string{"Web portal", "Mobile app", "Desktop client", "API"}},
+	}
+	kinds := survey.Kinds()
+	for i := range 48 {
+		q, _ := surveytest.Example(kinds[i%len(kinds)])
+		q.ID, q.Section, q.Optional = fmt.Sprintf("q%d", i+3), "b", true
+		if logic {
+			q.Text += " (about {{product|your product}})"
+			q.Help = "Think of {{product}} as you answer."
+			q.ShowIf = &survey.Condition{Match: survey.MatchAll, Rules: []survey.Rule{{Question: "stars", Op: survey.OpGreaterThan, Values: []string{"1"}}}}
+		} else {
+			q.Text += " (about Mobile app)"
+			q.Help = "Think of Mobile app as you answer."
+		}
+		s.Questions = append(s.Questions, q)
+	}
+	s.Normalize()
+	if err := s.Validate(); err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+// BenchmarkPageRender50 is issue 27's target: the second page of bench50
+// (48 questions of every kind) after the first page's Next, with rules
+// and piping (rules-piping) against the same page without them (plain).
+// The goal is rules-piping at most 1.5× plain's time.
+func BenchmarkPageRender50(b *testing.B) {
+	for _, logic := range []bool{false, true} {
+		name := "plain"
+		if logic {
+			name = "rules-piping"
+		}
+		s, _ := newBenchServer(b, bench50(b, logic))
+		h := s.Handler()
+		m := regexp.MustCompile(`name="token" value="([^"]+)"`).FindStringSubmatch(benchGet(b, h).Body.String())
+		if m == nil {
+			b.Fatal("no token")
+		}
+		body := url.Values{"token": {m[1]}, "action": {"next"}, "q-stars": {"4"}, "q-product": {"Mobile app"}}.Encode()
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				req := httptest.NewRequest(http.MethodPost, benchPath, strings.NewReader(body))
+				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, req)
+				if n := strings.Count(rec.Body.String(), "Think of Mobile app as you answer."); rec.Code != http.StatusOK || n != 48 {
+					b.Fatalf("POST = %d, %d questions recall the product", rec.Code, n)
+				}
+			}
+		})
+	}
 }
