@@ -15,9 +15,11 @@
 //   - open loop: --rate-test answers/s for --rate-duration, and the delay
 //     from an answer to its summary, estimated from the buckets of
 //     surveys_summary_delay_seconds;
-//   - the ceiling: the same loop against an in-process trivial net/http
-//     server serving the same page, and GET-only rates of the real page and
-//     the trivial one;
+//   - the ceiling: the same loop against a trivial net/http server serving
+//     the same page, in a process of its own (the load tool run again as
+//     `loadgen trivial-serve ADDR PAGE`), as the real server is, and
+//     in-process beside it; and GET-only rates of the real page and the
+//     trivial one;
 //   - with --azure, the closed loop at --azure-concurrency against Azurite
 //     (from tools/node_modules; make tools installs it), then two instances
 //     on that Azurite, one web-only (--worker=false) taking answers at a
@@ -124,6 +126,16 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 }
 
 func main() {
+	if len(os.Args) == 4 && os.Args[1] == trivialCommand {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		err := runTrivialChild(ctx, os.Args[2], os.Args[3])
+		stop()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "loadgen trivial server:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	cfg, err := parseFlags(os.Args[1:], os.Stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return
@@ -252,41 +264,55 @@ func run(ctx context.Context, cfg config, out io.Writer) (err error) {
 		}
 	}
 
-	// The ceiling.
+	// The ceiling: a trivial server in a process of its own, as the real
+	// server runs, and the same in the load tool's process. The
+	// in-process one shares the load tool's scheduler, which favours it
+	// at one connection (no other process to wake) and starves it at
+	// many (the client's goroutines on the same threads): the goals are
+	// set against the first, the second is shown beside it.
 	triv, err := startTrivial(page)
 	if err != nil {
 		return err
 	}
 	defer triv.close()
 	trivialURL := triv.base + surveyPath
-	fmt.Fprintf(out, "\n== ceiling: in-process trivial net/http server (fixed %d-byte page; POST: parse form, 303), same client loop, %s per step ==\n", len(page), cfg.duration)
-	fmt.Fprintf(out, "%5s  %15s  %12s  %12s  %15s  %15s\n", "conc", "trivial pairs/s", "real pairs/s", "real/trivial", "trivial p50 ms", "trivial p99 ms")
+	trivCh, trivBase, err := startTrivialChild(ctx, client, tmp, page)
+	if err != nil {
+		return err
+	}
+	children = append(children, trivCh)
+	ownURL := trivBase + surveyPath
+	fmt.Fprintf(out, "\n== ceiling: trivial net/http server in a process of its own (fixed %d-byte page; POST: parse form, 303), same client loop, %s per step; goal: real >= 0.6 x trivial at 64 ==\n", len(page), cfg.duration)
+	fmt.Fprintf(out, "%5s  %15s  %12s  %12s  %15s  %15s  %s\n", "conc", "trivial pairs/s", "real pairs/s", "real/trivial", "trivial p50 ms", "trivial p99 ms", "(in-process trivial pairs/s, real/it)")
 	for i, c := range cfg.concurrency {
-		res := closedLoop(ctx, c, cfg.duration, respondTo(trivialURL))
+		res := closedLoop(ctx, c, cfg.duration, respondTo(ownURL))
+		inproc := closedLoop(ctx, c, cfg.duration, respondTo(trivialURL))
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		realRate := steps[i].res.rate()
-		fmt.Fprintf(out, "%5d  %15.1f  %12.1f  %12.2f  %15s  %15s%s\n", c, res.rate(), realRate, ratio(realRate, res.rate()),
-			ms(res.pct(.5)), ms(res.pct(.99)), errNote(res))
+		fmt.Fprintf(out, "%5d  %15.1f  %12.1f  %12.2f  %15s  %15s  (%.1f, %.2f)%s\n", c, res.rate(), realRate, ratio(realRate, res.rate()),
+			ms(res.pct(.5)), ms(res.pct(.99)), inproc.rate(), ratio(realRate, inproc.rate()), errNote(res))
 	}
 
-	fmt.Fprintf(out, "\n== GET only: survey page (real) vs the trivial page, %s per step; goal: real >= 0.5 x trivial ==\n", cfg.getDuration)
-	fmt.Fprintf(out, "%5s  %10s  %13s  %12s  %11s  %14s  %s\n", "conc", "real GET/s", "trivial GET/s", "real/trivial", "real p50 ms", "trivial p50 ms", "goal")
+	fmt.Fprintf(out, "\n== GET only: survey page (real) vs the trivial page (its own process; in-process beside it), %s per step; goal: real >= 0.5 x trivial at 1, 0.7 x at 64 ==\n", cfg.getDuration)
+	fmt.Fprintf(out, "%5s  %10s  %13s  %12s  %11s  %14s  %s  %s\n", "conc", "real GET/s", "trivial GET/s", "real/trivial", "real p50 ms", "trivial p50 ms", "goal", "(in-process trivial GET/s, real/it)")
 	for _, c := range cfg.concurrency {
 		realRes := closedLoop(ctx, c, cfg.getDuration, getOnly(surveyURL))
-		trivial := closedLoop(ctx, c, cfg.getDuration, getOnly(trivialURL))
+		trivial := closedLoop(ctx, c, cfg.getDuration, getOnly(ownURL))
+		inproc := closedLoop(ctx, c, cfg.getDuration, getOnly(trivialURL))
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		r := ratio(realRes.rate(), trivial.rate())
 		goal := "met"
-		if !(r >= 0.5) {
+		if !(r >= 0.5) || c >= 64 && !(r >= 0.7) {
 			goal = "NOT met"
 		}
-		fmt.Fprintf(out, "%5d  %10.1f  %13.1f  %12.2f  %11s  %14s  %s%s%s\n", c, realRes.rate(), trivial.rate(), r,
-			ms(realRes.pct(.5)), ms(trivial.pct(.5)), goal, errNote(realRes), errNote(trivial))
+		fmt.Fprintf(out, "%5d  %10.1f  %13.1f  %12.2f  %11s  %14s  %s  (%.1f, %.2f)%s%s\n", c, realRes.rate(), trivial.rate(), r,
+			ms(realRes.pct(.5)), ms(trivial.pct(.5)), goal, inproc.rate(), ratio(realRes.rate(), inproc.rate()), errNote(realRes), errNote(trivial))
 	}
+	stopChild(trivCh)
 	if err := triv.close(); err != nil {
 		return err
 	}
