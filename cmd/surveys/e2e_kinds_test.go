@@ -278,6 +278,31 @@ func TestBrowserEveryKind(t *testing.T) {
 		}
 	}
 
+	// The answer page shows each kind as people read it: lists, a grid's
+	// table, the ranking in order, a date in words, the file's link.
+	var shown struct {
+		Items, Ranked []string
+		Grid          int
+		Date, File    string
+	}
+	run("the answer page",
+		chromedp.Navigate(base+"/northwindtraders/surveys/northwind-visit/answers"),
+		chromedp.WaitVisible(`dl.answer`, chromedp.ByQuery),
+		chromedp.Evaluate(`({
+			items: [...document.querySelectorAll("dl.answer ul.ans-list li")].map(e => e.textContent.trim()),
+			ranked: [...document.querySelectorAll("dl.answer ol.ans-ranked li")].map(e => e.textContent.trim()),
+			grid: document.querySelectorAll("dl.answer table.ans-grid tr").length,
+			date: document.querySelector("dl.answer time")?.textContent ?? "",
+			file: document.querySelector("dl.answer a[download]")?.textContent ?? "",
+		})`, &shown),
+		shot("every-kind-answer-phone"),
+		noSidewaysScroll(t, "answer of every kind"),
+		axeCheck("answer of every kind (390 px)"))
+	if !slices.Contains(shown.Items, "Fruit") || !slices.Contains(shown.Items, "Nuts") || strings.Join(shown.Ranked, ",") != "Taste,Price,Speed" ||
+		shown.Grid != 2 || shown.Date != "14 March 2026" || shown.File != "ticket.pdf" {
+		t.Errorf("the answer page shows %+v", shown)
+	}
+
 	// 5. The exports, with the browser's session.
 	fetch := withSession(t, run, base)
 	rows, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(fetch("/northwindtraders/surveys/northwind-visit/export.csv"), "\uFEFF"))).ReadAll()

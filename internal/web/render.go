@@ -59,10 +59,10 @@ func newViews() (*views, error) {
 	if err != nil {
 		return nil, fmt.Errorf("web: hash assets: %w", err)
 	}
-	funcs := template.FuncMap{"asset": v.assetURL, "inc": inc, "answerTo": answerTo, "answerFiles": answerFiles, "dec": func(i int) int { return i - 1 },
+	funcs := template.FuncMap{"asset": v.assetURL, "inc": inc, "dec": func(i int) int { return i - 1 },
 		"homeList": homeListOf,
 		"plural":   pluralCount, "noun": pluralNoun, "surveyNav": surveyNav, "eventLabel": eventLabel, "shortDuration": shortDuration,
-		"kindInput": v.kindInput, "kindChart": v.kindChart, "languages": i18n.Languages}
+		"kindInput": v.kindInput, "kindChart": v.kindChart, "kindDisplay": v.kindDisplay, "stars": stars, "longDate": longDate, "languages": i18n.Languages}
 	if v.kinds, err = template.New("kinds").Funcs(funcs).ParseFS(templates.FS, "kinds/*.html"); err != nil {
 		return nil, fmt.Errorf("web: parse templates/kinds: %w", err)
 	}
@@ -102,7 +102,7 @@ func newViews() (*views, error) {
 // chart partial, so that the server does not start without them.
 func checkKindPartials(t *template.Template, kinds []survey.Kind) error {
 	for _, k := range kinds {
-		for _, part := range []string{".input.html", ".chart.html"} {
+		for _, part := range []string{".input.html", ".chart.html", ".display.html"} {
 			if t.Lookup(k.Key()+part) == nil {
 				return fmt.Errorf("web: kind %s has no template kinds/%s%s", k.Type(), k.Key(), part)
 			}
