@@ -306,43 +306,12 @@ func (rs *RankingStore) update(ctx context.Context, tenant, slug string, openOnl
 		if err != nil {
 			return err
 		}
-		rs.mu.Lock()
-		clean := p.etag != "" && rs.done[p.key()] == p.Seq
-		rs.mu.Unlock()
-		old := *p
-		old.Home, old.Stale = slices.Clone(p.Home), slices.Clone(p.Stale)
-		changed := change(p)
-		home := p.homeKeys()
-		if !slices.Equal(home, old.Home) || p.Title != old.Title || p.State != old.State {
-			changed = true
-		}
+		m, changed := rs.prepare(p, change)
 		if !changed {
-			if !clean && (len(p.Home) > 0 || len(p.Stale) > 0) {
-				// Finish what the pointer's writer may not have.
-				if err := rs.writeHome(ctx, p, p.Home, p.Stale); err != nil {
-					return err
-				}
-			}
-			rs.markDone(p)
-			if clean {
-				// Unchanged, and as this store left it: kept again.
-				rs.keep(&old)
-			}
-			return nil
+			return rs.settle(ctx, m)
 		}
-		p.Seq++
-		p.Home = home
-		p.Stale = nil
-		if !clean {
-			// The last writer may not have removed its stale rows.
-			p.Stale = append(p.Stale, old.Stale...)
-		}
-		for _, k := range old.Home {
-			if !slices.Contains(home, k) && !slices.Contains(p.Stale, k) {
-				p.Stale = append(p.Stale, k)
-			}
-		}
-		ops, later := rs.tenantOps(&old, p, lenient)
+		m.next()
+		ops, later := rs.tenantOps(&m.old, p, lenient)
 		if err := rs.st.Transact(ctx, RanksTable, tenant, ops); err != nil {
 			switch {
 			case errors.Is(err, storage.ErrPrecondition), errors.Is(err, storage.ErrExists):
@@ -355,40 +324,129 @@ func (rs *RankingStore) update(ctx context.Context, tenant, slug string, openOnl
 			}
 			return mapErr(err, "Survey ranks")
 		}
-		for _, k := range later {
-			if err := rs.st.DeleteEntity(ctx, RanksTable, tenant, k, ""); err != nil && !errors.Is(err, storage.ErrNotFound) {
-				return mapErr(err, "Survey ranks")
-			}
-		}
-		// New rows first, then the stale ones go: the survey is never
-		// missing from a list it stays on.
-		write := home
-		if clean {
-			write = nil
-			for _, k := range home {
-				if !slices.Contains(old.Home, k) {
-					write = append(write, k)
-				}
-			}
-		}
-		if err := rs.writeHome(ctx, p, write, p.Stale); err != nil {
+		if err := rs.deleteListRows(ctx, tenant, later); err != nil {
 			return err
 		}
-		var now *rankState
-		if len(write) > 0 {
-			if now, err = rs.checkWritten(ctx, p, write); err != nil {
-				return err
-			}
-		}
-		rs.markDone(p)
-		if now != nil && now.Seq == p.Seq {
-			// The pointer as written, with its ETag: the next move of
-			// the survey starts from it.
-			rs.keep(now)
-		}
-		return nil
+		return rs.moveHome(ctx, m)
 	}
 	return fmt.Errorf("store: ranks of %s/%s: too many conflicting writers", tenant, slug)
+}
+
+// rankMove is one pass of update over a survey: its pointer as read (old)
+// and as changed (p), and the home keys p belongs in.
+type rankMove struct {
+	old  rankState
+	p    *rankState
+	home []string
+	// clean: this store made and completed the pointer's last write, so
+	// its home rows need no repair.
+	clean bool
+}
+
+// prepare applies change to p, the pointer as read or kept, and reports
+// whether the pointer must be written: change said so, or the survey's
+// home keys, title or state differ from the pointer's.
+func (rs *RankingStore) prepare(p *rankState, change func(p *rankState) bool) (*rankMove, bool) {
+	rs.mu.Lock()
+	clean := p.etag != "" && rs.done[p.key()] == p.Seq
+	rs.mu.Unlock()
+	m := &rankMove{old: *p, p: p, clean: clean}
+	m.old.Home, m.old.Stale = slices.Clone(p.Home), slices.Clone(p.Stale)
+	changed := change(p)
+	m.home = p.homeKeys()
+	if !slices.Equal(m.home, m.old.Home) || p.Title != m.old.Title || p.State != m.old.State {
+		changed = true
+	}
+	return m, changed
+}
+
+// settle ends a pass that changes nothing: it completes the home rows of
+// a pointer this store did not complete, and remembers the pointer.
+func (rs *RankingStore) settle(ctx context.Context, m *rankMove) error {
+	p := m.p
+	if !m.clean && (len(p.Home) > 0 || len(p.Stale) > 0) {
+		// Finish what the pointer's writer may not have.
+		if err := rs.writeHome(ctx, p, p.Home, p.Stale); err != nil {
+			return err
+		}
+	}
+	rs.markDone(p)
+	if m.clean {
+		// Unchanged, and as this store left it: kept again.
+		rs.keep(&m.old)
+	}
+	return nil
+}
+
+// next makes p the pointer's next write: the next Seq, the home keys the
+// survey belongs in, and as stale those it had and no longer has (with
+// those the last writer may not have removed).
+func (m *rankMove) next() {
+	p := m.p
+	p.Seq++
+	p.Home = m.home
+	p.Stale = nil
+	if !m.clean {
+		// The last writer may not have removed its stale rows.
+		p.Stale = append(p.Stale, m.old.Stale...)
+	}
+	for _, k := range m.old.Home {
+		if !slices.Contains(m.home, k) && !slices.Contains(p.Stale, k) {
+			p.Stale = append(p.Stale, k)
+		}
+	}
+}
+
+// deleteListRows deletes a tenant's old list rows one by one, as a
+// lenient tenantOps left them, tolerating a missing row.
+func (rs *RankingStore) deleteListRows(ctx context.Context, tenant string, keys []string) error {
+	for _, k := range keys {
+		if err := rs.st.DeleteEntity(ctx, RanksTable, tenant, k, ""); err != nil && !errors.Is(err, storage.ErrNotFound) {
+			return mapErr(err, "Survey ranks")
+		}
+	}
+	return nil
+}
+
+// moveHome moves the survey's rows on the home page's lists once its
+// pointer is written: new rows first, then the stale ones go, so the
+// survey is never missing from a list it stays on. It then reads the
+// pointer back (checkWritten) and keeps it for the survey's next move.
+func (rs *RankingStore) moveHome(ctx context.Context, m *rankMove) error {
+	p := m.p
+	write := m.toWrite()
+	if err := rs.writeHome(ctx, p, write, p.Stale); err != nil {
+		return err
+	}
+	var now *rankState
+	if len(write) > 0 {
+		var err error
+		if now, err = rs.checkWritten(ctx, p, write); err != nil {
+			return err
+		}
+	}
+	rs.markDone(p)
+	if now != nil && now.Seq == p.Seq {
+		// The pointer as written, with its ETag: the next move of the
+		// survey starts from it.
+		rs.keep(now)
+	}
+	return nil
+}
+
+// toWrite is the home keys whose rows the move writes: all of them, but
+// after a pointer this store completed only those the survey was not in.
+func (m *rankMove) toWrite() []string {
+	if !m.clean {
+		return m.home
+	}
+	var write []string
+	for _, k := range m.home {
+		if !slices.Contains(m.old.Home, k) {
+			write = append(write, k)
+		}
+	}
+	return write
 }
 
 // tenantOps is the transaction that stores p (read as old) with its tenant
