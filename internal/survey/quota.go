@@ -302,3 +302,31 @@ func cloneQuotas(qs []Quota) []Quota {
 	}
 	return out
 }
+
+// KeepScreened is sc less the cells of quotas the survey no longer has
+// or that no longer skip (a state sealed before the survey changed).
+func (s *Survey) KeepScreened(sc Screened) Screened {
+	var out Screened
+	for n, from := range sc {
+		if qt, ok := s.Quota(n); ok && qt.Skips() {
+			if out == nil {
+				out = Screened{}
+			}
+			out[n] = from
+		}
+	}
+	return out
+}
+
+// OverQuotaColumn names the column of the exports of a survey with a
+// quota that skips (SkipsQuotas): OverQuotaCell is the cells an answer
+// was screened out of.
+const OverQuotaColumn = "over quota"
+
+// SkipsQuotas reports whether one of the survey's quotas skips to a
+// section when full: its exports have the OverQuotaColumn.
+func (s *Survey) SkipsQuotas() bool { return slices.ContainsFunc(s.Quotas, Quota.Skips) }
+
+// OverQuotaCell is answer a's cell of the OverQuotaColumn: the names of
+// the quota cells it was screened out of, joined by "; " ("" for none).
+func OverQuotaCell(a *SurveyAnswer) string { return strings.Join(a.OverQuota, "; ") }

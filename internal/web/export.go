@@ -73,6 +73,9 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 		for _, c := range sv.VarColumns() {
 			header = append(header, csvCell(c))
 		}
+		if sv.SkipsQuotas() {
+			header = append(header, survey.OverQuotaColumn)
+		}
 		if sv.KeepPartial > 0 {
 			header = append(header, partialColumn)
 		}
@@ -178,6 +181,9 @@ func (r *csvRows) row(a *survey.SurveyAnswer) []string {
 	}
 	// The score and variables, numbers, after them.
 	row = append(row, r.sv.VarCells(a)...)
+	if r.sv.SkipsQuotas() {
+		row = append(row, csvCell(survey.OverQuotaCell(a)))
+	}
 	if r.sv.KeepPartial > 0 {
 		row = append(row, partialCell(a))
 	}

@@ -78,6 +78,9 @@ func (s *Server) exportXLSX(w http.ResponseWriter, r *http.Request, sv *survey.S
 	for _, c := range sv.VarColumns() {
 		header = append(header, excelize.Cell{StyleID: bold, Value: c})
 	}
+	if sv.SkipsQuotas() {
+		header = append(header, excelize.Cell{StyleID: bold, Value: survey.OverQuotaColumn})
+	}
 	if sv.KeepPartial > 0 {
 		header = append(header, excelize.Cell{StyleID: bold, Value: partialColumn})
 	}
@@ -131,6 +134,13 @@ func (s *Server) exportXLSX(w http.ResponseWriter, r *http.Request, sv *survey.S
 		// The score and variables: numbers.
 		for _, v := range sv.VarCells(a) {
 			row = append(row, survey.TypedCell(survey.CellNumber, v))
+		}
+		if sv.SkipsQuotas() {
+			if v := survey.OverQuotaCell(a); v != "" {
+				row = append(row, v)
+			} else {
+				row = append(row, nil)
+			}
 		}
 		if sv.KeepPartial > 0 {
 			row = append(row, partialCell(a))

@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -325,7 +326,7 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 	}
 	form, err := s.forms.get(t, sv, variant, func() ([]byte, error) {
 		p := surveyPage{respondent: who, Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: tokenMark}
-		pageView(&p, pages, routeOf(sv, pages, nil, nil), 0, tokenMark)
+		pageView(&p, pages, routeOf(sv, pages, nil, nil, nil), 0, tokenMark)
 		p.CanSave = s.resume != nil && p.Paged()
 		if sv.Challenge {
 			p.Challenge, p.ChallengeMax = challengeMark, powMaxNumber
@@ -513,12 +514,17 @@ func (p surveyPage) QuizResults() []quizResult {
 	return out
 }
 
-// QuotaParagraphs are the full quota's message in paragraphs.
+// QuotaParagraphs are the full quota's message in paragraphs, in the
+// respondent's language.
 func (p surveyPage) QuotaParagraphs() []string {
 	if p.QuotaFull == nil {
 		return nil
 	}
-	return paragraphs(p.QuotaFull.Message)
+	msg := p.QuotaFull.Message
+	if i := slices.IndexFunc(p.Survey.Quotas, func(q survey.Quota) bool { return q.Name == p.QuotaFull.Name }); i >= 0 && i < len(p.Tr.Quotas) && p.Tr.Quotas[i] != "" {
+		msg = p.Tr.Quotas[i]
+	}
+	return paragraphs(msg)
 }
 
 // Lead says how many questions the survey has, on how many pages, and
