@@ -506,6 +506,12 @@ func (s *Survey) RenameQuestions(ids []string) {
 		}
 		s.Questions[i].ID = ids[i]
 	}
+	// Choices that recall answers (piping.go) are renamed, and so are
+	// the rules' values that name them.
+	changed := map[string]string{}
+	for i := range s.Questions {
+		renameChoicePipes(&s.Questions[i], renamed, changed)
+	}
 	rename := func(c *Condition) {
 		if c == nil {
 			return
@@ -513,6 +519,11 @@ func (s *Survey) RenameQuestions(ids []string) {
 		for i := range c.Rules {
 			if id, ok := renamed[c.Rules[i].Question]; ok {
 				c.Rules[i].Question = id
+			}
+			for j, v := range c.Rules[i].Values {
+				if n, ok := changed[v]; ok {
+					c.Rules[i].Values[j] = n
+				}
 			}
 		}
 	}
@@ -547,6 +558,7 @@ func (s *Survey) RenameQuestions(ids []string) {
 			for old, qt := range t.Questions {
 				if id := renamed[old]; id != "" {
 					qt.Text, qt.Help = renamePipes(qt.Text, renamed), renamePipes(qt.Help, renamed)
+					qt.Choices, qt.Rows = renameLabels(qt.Choices, renamed, changed), renameLabels(qt.Rows, renamed, changed)
 					qs[id] = qt
 				}
 			}

@@ -144,10 +144,15 @@ type questionItem struct {
 func (p surveyPage) Items(sec surveySection) []questionItem {
 	out := make([]questionItem, len(sec.Questions))
 	optional, required := p.T("Optional"), p.T("Required")
+	var pipe func(string) string
+	if p.Survey.HasPiping() {
+		pipe = p.pipe // choices that recall answers
+	}
 	for i := range sec.Questions {
 		q := &sec.Questions[i]
 		it := questionItem{Q: q, Num: sec.Num(i), Text: p.pipe(p.QText(*q)), Help: p.pipe(p.QHelp(*q)), Tag: required,
 			Err: p.Errors[q.ID], Value: p.Values[q.ID], Live: sec.Live[q.ID], words: p.Input(*q)}
+		it.words.pipe = pipe
 		if q.Optional {
 			it.Tag = optional
 		}
