@@ -110,6 +110,12 @@ func (s *Server) exportXLSX(w http.ResponseWriter, r *http.Request, sv *survey.S
 				}
 				continue
 			}
+			if files := s.fileCells(sv, a, q, qa); files != nil {
+				for _, f := range files {
+					row = append(row, xlsxFileCell(f))
+				}
+				continue
+			}
 			for j, c := range rawCells(q, qa) {
 				t := survey.CellText
 				if j < len(types[i]) {
