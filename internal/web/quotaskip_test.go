@@ -66,8 +66,11 @@ func TestQuotaSkip(t *testing.T) {
 	// The first woman fills the cell, through every page.
 	tok := app.token(t, path)
 	code, body, st := app.skipStep(t, sv, tok, "", g, "Female")
+	if code != http.StatusOK {
+		t.Fatalf("first woman's first page = %d\n%s", code, body)
+	}
 	mustContain(t, "first woman, page 1", body, "Tell us your story")
-	code, body, st = app.skipStep(t, sv, tok, st, s, "Mine.")
+	_, body, st = app.skipStep(t, sv, tok, st, s, "Mine.")
 	mustContain(t, "first woman, page 2", body, "Anything else?")
 	if code, body, _ = app.skipStep(t, sv, tok, st, l, "No."); code != http.StatusSeeOther {
 		t.Fatalf("first woman's submit = %d\n%s", code, body)

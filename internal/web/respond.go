@@ -511,7 +511,8 @@ func (p surveyPage) QuizResults() []quizResult {
 		qt := p.Tr.Questions[q.ID]
 		var correct []string
 		for _, c := range q.Correct {
-			correct = append(correct, qt.Choice(c))
+			// A choice that recalls answers reads with its fallbacks.
+			correct = append(correct, survey.PipeRecalled(qt.Choice(c), nil))
 		}
 		out = append(out, quizResult{Text: or(qt.Text, survey.PipeRecalled(q.Text, nil)), Right: got == "1",
 			Correct: strings.Join(correct, ", "), Feedback: or(qt.Feedback, q.Feedback)})
