@@ -25,6 +25,8 @@ func TestPipedChoices(t *testing.T) {
 			{ID: "greet", Text: "Greet whom?", Type: survey.MultipleChoice, PossibleAnswers: []string{"{{name|You}}", "Everyone"}, Section: "b"},
 			{ID: "rate", Text: "Rate", Type: survey.Matrix, Rows: []string{"Friend of {{name}}", "Others"}, PossibleAnswers: []string{"Good", "Bad"}, Section: "b", Optional: true},
 			{ID: "pick", Text: "Pick one", Type: survey.Dropdown, PossibleAnswers: []string{"Dear {{name}}", "Nobody"}, Section: "b", Optional: true},
+			{ID: "tick", Text: "Tick", Type: survey.Checkboxes, PossibleAnswers: []string{"Tick {{name}}", "Tick me"}, Section: "b", Optional: true},
+			{ID: "rank", Text: "Rank", Type: survey.Ranking, PossibleAnswers: []string{"Rank {{name}}", "Rank me"}, Section: "b", Optional: true},
 		}})
 	app.pastCacheTTL()
 	label := sv.Questions[1].PossibleAnswers[0]
@@ -37,7 +39,7 @@ func TestPipedChoices(t *testing.T) {
 	if code != http.StatusOK {
 		t.Fatalf("first page = %d\n%s", code, body)
 	}
-	mustContain(t, "second page", body, "<span>Ada</span>", `value="`+html.EscapeString(label)+`"`, ">Friend of Ada<", ">Dear Ada</option>")
+	mustContain(t, "second page", body, "<span>Ada</span>", `value="`+html.EscapeString(label)+`"`, ">Friend of Ada<", ">Dear Ada</option>", "<span>Tick Ada</span>", "Rank Ada</label>")
 	mustLack(t, "second page", body, ">"+html.EscapeString(label)+"<")
 	_, state := formOf(t, body)
 	code, body = app.post(t, path, token, state, "", "q-"+sv.Questions[1].ID, label, "q-"+sv.Questions[3].ID, sv.Questions[3].PossibleAnswers[0])
