@@ -7,7 +7,8 @@
 //	surveys   (tenant, slug)                              title, state, dates, answers, transferred_on
 //	questions (tenant, slug, question_id)                 position, text, type, possible_answers,
 //	                                                      optional, help, row_labels, settings (jsonb)
-//	answers   (tenant, slug, answer_id, question_id, item) created_on, type, answer, stars, number, date
+//	answers   (tenant, slug, answer_id, question_id, item) created_on, type, answer, stars, number, date,
+//	                                                      partial
 //
 // Each kind of question says which answer rows it writes (survey.Kind's
 // SQLRows): one per answer, with item "", for most; one per checked choice
@@ -16,7 +17,9 @@
 // The values of the survey's hidden fields an answer carried are answer
 // rows too: question_id hidden:<name>, type "hidden", the value in answer;
 // and so are its score and variables: question_id var:<name>, type
-// "variable", the value in answer and number.
+// "variable", the value in answer and number. partial marks every row of
+// a partial answer (survey.SurveyAnswer.Partial: what a respondent who
+// left without submitting had answered), false for a complete one.
 // Tables made by an earlier version gain the new columns, and the answers'
 // key its item, when a transfer first meets them.
 //
@@ -170,12 +173,14 @@ var schema = []string{
 		item text NOT NULL DEFAULT '',
 		number numeric,
 		date date,
+		partial boolean NOT NULL DEFAULT false,
 		PRIMARY KEY (tenant, slug, answer_id, question_id, item),
 		FOREIGN KEY (tenant, slug) REFERENCES surveys ON DELETE CASCADE)`,
 	// Tables of an earlier version: the new columns, and the key with item.
 	`ALTER TABLE answers ADD COLUMN IF NOT EXISTS item text NOT NULL DEFAULT ''`,
 	`ALTER TABLE answers ADD COLUMN IF NOT EXISTS number numeric`,
 	`ALTER TABLE answers ADD COLUMN IF NOT EXISTS date date`,
+	`ALTER TABLE answers ADD COLUMN IF NOT EXISTS partial boolean NOT NULL DEFAULT false`,
 	`DO $$ BEGIN
 		IF NOT EXISTS (SELECT 1 FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
 			WHERE i.indrelid = 'answers'::regclass AND i.indisprimary AND a.attname = 'item') THEN
@@ -186,7 +191,7 @@ var schema = []string{
 
 var (
 	questionColumns = []string{"tenant", "slug", "question_id", "position", "text", "type", "possible_answers", "optional", "help", "row_labels", "settings"}
-	answerColumns   = []string{"tenant", "slug", "answer_id", "question_id", "created_on", "type", "answer", "stars", "item", "number", "date"}
+	answerColumns   = []string{"tenant", "slug", "answer_id", "question_id", "created_on", "type", "answer", "stars", "item", "number", "date", "partial"}
 )
 
 // Transfer replaces the survey's rows in db with sv and its answers, in one
@@ -267,7 +272,7 @@ func (s *SurveySQLStore) Transfer(ctx context.Context, db Database, sv *survey.S
 					// or bytes that are not UTF-8, which PostgreSQL refuses:
 					// drop them here, or the copy would fail on every attempt.
 					rows = append(rows, []any{sv.Tenant, sv.Slug, a.ID, qa.QuestionID, a.CreatedOn, string(qa.Type),
-						survey.CleanText(row.Text), stars(qa, row), survey.CleanLine(row.Item), numeric(row.Number), date(row.Date)})
+						survey.CleanText(row.Text), stars(qa, row), survey.CleanLine(row.Item), numeric(row.Number), date(row.Date), a.Partial})
 				}
 				if len(rows) >= batch {
 					if err := flush(); err != nil {
@@ -279,14 +284,14 @@ func (s *SurveySQLStore) Transfer(ctx context.Context, db Database, sv *survey.S
 			// "hidden:<name>" of type "hidden".
 			for _, name := range slices.Sorted(maps.Keys(a.Hidden)) {
 				rows = append(rows, []any{sv.Tenant, sv.Slug, a.ID, survey.HiddenRef(name), a.CreatedOn, hiddenType,
-					survey.CleanText(a.Hidden[name]), nil, "", nil, nil})
+					survey.CleanText(a.Hidden[name]), nil, "", nil, nil, a.Partial})
 			}
 			// The score and variables: a row each, as the answer to
 			// "var:<name>" of type "variable", its number in number.
 			names, cells := sv.VarNames(), sv.VarCells(a)
 			for i, name := range names {
 				if cells[i] != "" {
-					rows = append(rows, []any{sv.Tenant, sv.Slug, a.ID, survey.VarRef(name), a.CreatedOn, variableType, cells[i], nil, "", numeric(cells[i]), nil})
+					rows = append(rows, []any{sv.Tenant, sv.Slug, a.ID, survey.VarRef(name), a.CreatedOn, variableType, cells[i], nil, "", numeric(cells[i]), nil, a.Partial})
 				}
 			}
 			if len(rows) >= batch {

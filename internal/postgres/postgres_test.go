@@ -388,7 +388,7 @@ func TestTransferUpgradesTables(t *testing.T) {
 	if _, err := postgres.New(pgtest.Allow).Transfer(ctx, db, sv, each(answers(sv, 0, 5))); err != nil {
 		t.Fatal(err)
 	}
-	equal(t, "the old row", query(t, name, `SELECT answer, stars, item, number IS NULL FROM answers WHERE tenant = 'fabrikam'`), "4|4||true")
+	equal(t, "the old row", query(t, name, `SELECT answer, stars, item, number IS NULL, partial FROM answers WHERE tenant = 'fabrikam'`), "4|4||true|false")
 	equal(t, "stars copied as numbers too", query(t, name, `SELECT count(*) FROM answers WHERE tenant = 'adatum' AND type = 'FiveStars' AND number = stars`), "5")
 	equal(t, "the key", query(t, name, `SELECT count(*) FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
 		WHERE i.indrelid = 'answers'::regclass AND i.indisprimary`), "5")
@@ -410,4 +410,40 @@ func TestTransferHiddenFields(t *testing.T) {
 	equal(t, "hidden rows", query(t, name, `SELECT answer_id, question_id, type, answer FROM answers WHERE type = 'hidden' ORDER BY question_id`),
 		list[0].ID+"|hidden:panel_id|hidden|42", list[0].ID+"|hidden:source|hidden|news'letter")
 	equal(t, "rows of the answer without", query(t, name, `SELECT count(*) FROM answers WHERE answer_id = $1`, list[1].ID), "3")
+}
+
+// TestTransferPartial: every row of a partial answer (its questions',
+// hidden fields' and variables') is marked partial, a complete answer's
+// none; a table of an earlier version gains the column, its rows false.
+func TestTransferPartial(t *testing.T) {
+	ctx := context.Background()
+	db, name := newTestDatabase(t)
+	pgtest.Exec(t, name,
+		`CREATE TABLE surveys (tenant text NOT NULL, slug text NOT NULL, title text NOT NULL, state text NOT NULL,
+			created_on timestamptz NOT NULL, published_on timestamptz, answers bigint NOT NULL, transferred_on timestamptz NOT NULL,
+			PRIMARY KEY (tenant, slug))`,
+		`CREATE TABLE answers (tenant text NOT NULL, slug text NOT NULL, answer_id text NOT NULL, question_id text NOT NULL,
+			created_on timestamptz NOT NULL, type text NOT NULL, answer text NOT NULL, stars smallint CHECK (stars BETWEEN 1 AND 5),
+			item text NOT NULL DEFAULT '', number numeric, date date,
+			PRIMARY KEY (tenant, slug, answer_id, question_id, item), FOREIGN KEY (tenant, slug) REFERENCES surveys ON DELETE CASCADE)`,
+		`INSERT INTO surveys VALUES ('fabrikam', 'old', 'Old', 'published', now(), NULL, 1, now())`,
+		`INSERT INTO answers VALUES ('fabrikam', 'old', '1', 'q1', now(), 'FiveStars', '4', 4, '', 4, NULL)`,
+		`ALTER TABLE surveys OWNER TO `+pgtest.Role,
+		`ALTER TABLE answers OWNER TO `+pgtest.Role)
+	sv := testSurvey("adatum", "partial")
+	sv.HiddenFields = []string{"source"}
+	sv.Variables = []survey.Variable{{Name: "stars2", Func: "sum", Args: []string{"q3", "q3"}}}
+	list := answers(sv, 0, 3)
+	list[1].Partial = true
+	list[1].Answers = list[1].Answers[:2]
+	list[1].Hidden = map[string]string{"source": "mail"}
+	list[1].Values = map[string]string{"stars2": "4"}
+	if _, err := postgres.New(pgtest.Allow).Transfer(ctx, db, sv, each(list)); err != nil {
+		t.Fatal(err)
+	}
+	equal(t, "rows by answer and partial", query(t, name, `SELECT answer_id, partial, count(*) FROM answers WHERE tenant = 'adatum' GROUP BY answer_id, partial ORDER BY answer_id`),
+		list[0].ID+"|false|4", list[1].ID+"|true|4", list[2].ID+"|false|4")
+	equal(t, "the partial answer's rows", query(t, name, `SELECT question_id FROM answers WHERE partial ORDER BY question_id`),
+		"hidden:source", "q1", "q2", "var:stars2")
+	equal(t, "the old row", query(t, name, `SELECT answer, partial FROM answers WHERE tenant = 'fabrikam'`), "4|false")
 }

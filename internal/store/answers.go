@@ -396,6 +396,9 @@ type QueuedAnswer struct {
 	Partial bool `json:"partial,omitempty"`
 	// Quotas are the quota cells the answer took (SurveyAnswer.Quotas).
 	Quotas []string `json:"quotas,omitempty"`
+	// OverQuota are the full cells the answer was screened out of
+	// (SurveyAnswer.OverQuota).
+	OverQuota []string `json:"overQuota,omitempty"`
 }
 
 // QueuedValue is the answer to one question, by the question's ID.
@@ -490,7 +493,7 @@ func (as *SurveyAnswerStore) Resolve(ctx context.Context, p PendingAnswer, quest
 		}
 		q = whole
 	}
-	a := survey.SurveyAnswer{ID: q.ID, Tenant: q.Tenant, Slug: q.Slug, Title: q.Title, CreatedOn: q.CreatedOn, Hidden: q.Hidden, Quotas: q.Quotas, Values: q.Vars, Partial: q.Partial}
+	a := survey.SurveyAnswer{ID: q.ID, Tenant: q.Tenant, Slug: q.Slug, Title: q.Title, CreatedOn: q.CreatedOn, Hidden: q.Hidden, Quotas: q.Quotas, OverQuota: q.OverQuota, Values: q.Vars, Partial: q.Partial}
 	for _, v := range q.Values {
 		def, ok := questions[v.Question]
 		if !ok {
@@ -572,7 +575,7 @@ func (as *SurveyAnswerStore) EnqueueEach(ctx context.Context, p survey.Plan, ans
 		it := &item{a: a, at: []int{i}}
 		byID[a.ID] = it
 		all = append(all, it)
-		q := QueuedAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn, Hidden: a.Hidden, Quotas: a.Quotas, Vars: a.Values, Partial: a.Partial}
+		q := QueuedAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn, Hidden: a.Hidden, Quotas: a.Quotas, OverQuota: a.OverQuota, Vars: a.Values, Partial: a.Partial}
 		for _, qa := range a.Answers {
 			q.Values = append(q.Values, QueuedValue{Question: qa.QuestionID, Answer: qa.Answer})
 		}

@@ -29,7 +29,10 @@ import (
 // the safe side (the cell may refuse an answer it had room for, never
 // accept one too many). The
 // answer names the cells it took (survey.SurveyAnswer.Quotas), and
-// deleting it gives them back once (GiveDeleted).
+// deleting it gives them back once (GiveDeleted). A cell whose quota
+// skips to a section when full is not taken at its limit: the answer is
+// accepted and names it in survey.SurveyAnswer.OverQuota (TakeCells), and
+// deleting it gives nothing back for it.
 
 // quotaCounts is the stored blob.
 type quotaCounts struct {
@@ -117,25 +120,47 @@ func (qs *QuotaStore) update(ctx context.Context, tenant, slug string, change fu
 // answer falls into, by name), all or none. full is the first cell, in
 // names' order, already at its limit: then nothing is taken.
 func (qs *QuotaStore) Take(ctx context.Context, tenant, slug string, names []string, limits map[string]int) (full string, err error) {
+	full, _, err = qs.TakeCells(ctx, tenant, slug, names, limits, nil)
+	return full, err
+}
+
+// TakeCells is Take for cells some of which skip (their quotas skip to a
+// section when full, survey.Quota.Skips): a cell of skip already at its
+// limit is not taken, and is named in over; the others are taken, all or
+// none. full is the first cell, in names' order, not of skip and already
+// at its limit: then nothing is taken. The counts read and the counts
+// written are those of one conditional write, so a cell is taken only
+// below its limit, however many answers race for its last place.
+func (qs *QuotaStore) TakeCells(ctx context.Context, tenant, slug string, names []string, limits map[string]int, skip map[string]bool) (full string, over []string, err error) {
 	if len(names) == 0 {
-		return "", nil
+		return "", nil, nil
 	}
 	err = qs.update(ctx, tenant, slug, func(c *quotaCounts) (bool, error) {
+		full, over = "", nil // this round's counts decide
 		for _, n := range names {
-			if c.Counts[n] >= limits[n] {
+			switch {
+			case c.Counts[n] < limits[n]:
+			case skip[n]:
+				over = append(over, n)
+			default:
 				full = n
 				return false, nil
 			}
 		}
+		if len(over) == len(names) {
+			return false, nil // nothing to take
+		}
 		for _, n := range names {
-			c.Counts[n]++
+			if !slices.Contains(over, n) {
+				c.Counts[n]++
+			}
 		}
 		return true, nil
 	})
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return full, nil
+	return full, over, nil
 }
 
 // Give gives back one in each cell named (taken for an answer that was

@@ -79,6 +79,61 @@ func TestQuotaCounts(t *testing.T) {
 	})
 }
 
+// TestQuotaSkipCounts: cells whose quotas skip are taken while below
+// their limits, each on its own, however many answers race for them:
+// past it an answer is over quota in that cell (named, not taken) and
+// still takes its other cells; a full cell that ends refuses it whole.
+func TestQuotaSkipCounts(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
+		ctx := context.Background()
+		qs := store.NewQuotaStore(st)
+		slug := "skip"
+		limits := map[string]int{"women": 4, "panel": 30}
+		skip := map[string]bool{"women": true}
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		taken, over := 0, 0
+		for range 20 {
+			wg.Go(func() {
+				f, o, err := qs.TakeCells(ctx, tenant, slug, []string{"women", "panel"}, limits, skip)
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case err != nil:
+					t.Error(err)
+				case f != "":
+					t.Errorf("full %q", f)
+				case len(o) == 0:
+					taken++
+				case reflect.DeepEqual(o, []string{"women"}):
+					over++
+				default:
+					t.Errorf("over %v", o)
+				}
+			})
+		}
+		wg.Wait()
+		if taken != 4 || over != 16 {
+			t.Errorf("%d taken, %d over quota; want 4 and 16", taken, over)
+		}
+		if c, _ := qs.Counts(ctx, tenant, slug); !reflect.DeepEqual(c, map[string]int{"women": 4, "panel": 20}) {
+			t.Errorf("counts %v", c)
+		}
+		// Over quota in every cell: nothing written, nothing refused.
+		if f, o, err := qs.TakeCells(ctx, tenant, slug, []string{"women"}, limits, skip); err != nil || f != "" || len(o) != 1 {
+			t.Errorf("take of a full skip cell: %q %v %v", f, o, err)
+		}
+		// A full cell that ends: nothing taken, over or not.
+		limits["panel"] = 20
+		if f, _, err := qs.TakeCells(ctx, tenant, slug, []string{"women", "panel"}, limits, skip); err != nil || f != "panel" {
+			t.Errorf("take with a full end cell: %q %v", f, err)
+		}
+		if c, _ := qs.Counts(ctx, tenant, slug); !reflect.DeepEqual(c, map[string]int{"women": 4, "panel": 20}) {
+			t.Errorf("counts %v", c)
+		}
+	})
+}
+
 // TestQuotasStored: a survey's quotas round-trip with it, and an answer's
 // cells go through the answers queue into the answer.
 func TestQuotasStored(t *testing.T) {
@@ -97,7 +152,7 @@ func TestQuotasStored(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []survey.Quota{{Name: "red", Limit: 3, Message: "Enough red.", If: survey.Condition{Match: "all", Rules: []survey.Rule{{Question: got.Questions[1].ID, Op: "equals", Values: []string{"Red"}}}}}}
+		want := []survey.Quota{{Name: "red", Limit: 3, Message: "Enough red.", Action: survey.QuotaEnd, If: survey.Condition{Match: "all", Rules: []survey.Rule{{Question: got.Questions[1].ID, Op: "equals", Values: []string{"Red"}}}}}}
 		if !reflect.DeepEqual(got.Quotas, want) {
 			t.Fatalf("quotas read %+v, want %+v", got.Quotas, want)
 		}
@@ -105,7 +160,7 @@ func TestQuotasStored(t *testing.T) {
 		as := store.NewSurveyAnswerStore(st)
 		q := got.Questions[1]
 		a := survey.SurveyAnswer{ID: store.NewAnswerID(time.Now()), Tenant: tenant, Slug: s.Slug, CreatedOn: time.Now().UTC().Truncate(time.Millisecond),
-			Answers: []survey.QuestionAnswer{{QuestionID: q.ID, QuestionText: q.Text, Type: q.Type, Answer: "Red"}}, Quotas: []string{"red"}}
+			Answers: []survey.QuestionAnswer{{QuestionID: q.ID, QuestionText: q.Text, Type: q.Type, Answer: "Red"}}, Quotas: []string{"red"}, OverQuota: []string{"blue"}}
 		if err := as.Enqueue(ctx, []survey.SurveyAnswer{a}); err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +174,7 @@ func TestQuotasStored(t *testing.T) {
 		}
 		pending, _ := am.Pending()
 		r, err := as.Resolve(ctx, pending[0], map[string]store.Question{q.ID: {Text: q.Text, Type: q.Type}})
-		if err != nil || !reflect.DeepEqual(r.Quotas, []string{"red"}) {
+		if err != nil || !reflect.DeepEqual(r.Quotas, []string{"red"}) || !reflect.DeepEqual(r.OverQuota, []string{"blue"}) {
 			t.Fatalf("resolved %+v, %v", r, err)
 		}
 		if _, err := store.NewQuotaStore(st).Take(ctx, tenant, s.Slug, []string{"red"}, map[string]int{"red": 3}); err != nil {

@@ -33,6 +33,11 @@ type SurveyAnswer struct {
 	// (quota.go): deleting it gives them back. Absent from answers stored
 	// before quotas, and from those no quota counted.
 	Quotas []string `json:"quotas,omitempty"`
+	// OverQuota name the full quota cells the answer fell into but was
+	// accepted without taking, their quotas skipping to a section
+	// (quota.go): the respondent was screened out of them. Absent from
+	// answers in no full cell.
+	OverQuota []string `json:"overQuota,omitempty"`
 }
 
 // QuestionAnswer is the answer to one question. For FiveStars Answer is
@@ -67,6 +72,13 @@ func NewAnswer(s *Survey, forms map[string]Form) (SurveyAnswer, error) {
 // values hidden of the survey's hidden fields: those it declares are
 // stored with the answer, and its logic reads them.
 func NewAnswerWith(s *Survey, forms map[string]Form, hidden map[string]string) (SurveyAnswer, error) {
+	return NewAnswerScreened(s, forms, hidden, nil)
+}
+
+// NewAnswerScreened is NewAnswerWith for a respondent screened out of the
+// quota cells sc on their way (quota.go): the sections they skipped are
+// not on their path, so their questions are not required.
+func NewAnswerScreened(s *Survey, forms map[string]Form, hidden map[string]string, sc Screened) (SurveyAnswer, error) {
 	a := SurveyAnswer{Tenant: s.Tenant, Slug: s.Slug, Title: s.Title, Hidden: s.KeepHidden(hidden)}
 	f, msgs := fieldErrors{}, map[string]Msg{}
 	type checked struct {
@@ -88,7 +100,7 @@ func NewAnswerWith(s *Survey, forms map[string]Form, hidden map[string]string) (
 	}
 	// The logic's hidden questions are not required, and their answers
 	// are dropped.
-	shown := s.Shown(withHidden(given, a.Hidden))
+	shown := s.Shown(s.WithScreened(withHidden(given, a.Hidden), sc))
 	for i, q := range s.Questions {
 		k, ok := KindOf(q.Type)
 		if !ok || (!shown[q.ID] && !q.Hidden) {

@@ -24,6 +24,9 @@ type ExportedAnswer struct {
 	Values map[string]float64 `json:"values,omitempty"`
 	// Partial marks a partial answer (absent from complete ones).
 	Partial bool `json:"partial,omitempty"`
+	// OverQuota are the full quota cells the answer was screened out of
+	// (SurveyAnswer.OverQuota; absent when none).
+	OverQuota []string `json:"overQuota,omitempty"`
 }
 
 // ExportedPart is one question's answer of an ExportedAnswer.
@@ -39,7 +42,7 @@ type ExportedPart struct {
 // of the survey's questions (an answer to a question the survey no longer
 // has comes last).
 func ExportAnswer(sv *Survey, a *SurveyAnswer) ExportedAnswer {
-	out := ExportedAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn, Answers: []ExportedPart{}, Hidden: a.Hidden, Partial: a.Partial}
+	out := ExportedAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn, Answers: []ExportedPart{}, Hidden: a.Hidden, Partial: a.Partial, OverQuota: a.OverQuota}
 	cells := sv.VarCells(a)
 	for i, n := range sv.VarNames() {
 		if x, ok := filterNumber(cells[i]); ok {

@@ -387,7 +387,8 @@ func (s *Survey) VisibleQuestions(section string, answers map[string]QuestionAns
 }
 
 // NextSection is the section that follows section current for answers:
-// that of the first of its jumps whose condition holds, else the next
+// that of a quota cell the respondent was screened out of as they left it
+// (WithScreened), else that of the first of its jumps whose condition holds, else the next
 // section whose ShowIf holds (and which has questions); end when there is
 // none, or a jump goes to the end.
 func (s *Survey) NextSection(current string, answers map[string]QuestionAnswer) (next string, end bool) {
@@ -399,6 +400,11 @@ func (s *Survey) NextSection(current string, answers map[string]QuestionAnswer) 
 		k = 0
 	}
 	from := k + 1
+	if to, ok := s.quotaSkip(current, k, answers); ok {
+		// Screened out of a full quota cell as they left this section
+		// (quota.go): its section, whatever the jumps and its ShowIf.
+		return s.Sections[to].ID, false
+	}
 	for _, j := range s.Sections[k].Jumps {
 		if !j.If.Holds(s, answers) {
 			continue
@@ -446,7 +452,7 @@ func (s *Survey) Shown(answers map[string]QuestionAnswer) map[string]bool {
 	shown := map[string]bool{}
 	kept := map[string]QuestionAnswer{}
 	for id, qa := range answers {
-		if _, hidden := HiddenName(id); hidden {
+		if pathKey(id) {
 			kept[id] = qa // known from the start
 		}
 	}
@@ -477,7 +483,7 @@ func (s *Survey) DropHidden(answers map[string]QuestionAnswer) map[string]Questi
 	shown := s.Shown(answers)
 	out := make(map[string]QuestionAnswer, len(answers))
 	for id, qa := range answers {
-		if _, hidden := HiddenName(id); shown[id] || hidden {
+		if shown[id] || pathKey(id) {
 			out[id] = qa
 		}
 	}
@@ -500,6 +506,12 @@ func (s *Survey) RenameQuestions(ids []string) {
 		}
 		s.Questions[i].ID = ids[i]
 	}
+	// Choices that recall answers (piping.go) are renamed, and so are
+	// the rules' values that name them.
+	changed := map[string]string{}
+	for i := range s.Questions {
+		renameChoicePipes(&s.Questions[i], renamed, changed)
+	}
 	rename := func(c *Condition) {
 		if c == nil {
 			return
@@ -507,6 +519,11 @@ func (s *Survey) RenameQuestions(ids []string) {
 		for i := range c.Rules {
 			if id, ok := renamed[c.Rules[i].Question]; ok {
 				c.Rules[i].Question = id
+			}
+			for j, v := range c.Rules[i].Values {
+				if n, ok := changed[v]; ok {
+					c.Rules[i].Values[j] = n
+				}
 			}
 		}
 	}
@@ -541,6 +558,7 @@ func (s *Survey) RenameQuestions(ids []string) {
 			for old, qt := range t.Questions {
 				if id := renamed[old]; id != "" {
 					qt.Text, qt.Help = renamePipes(qt.Text, renamed), renamePipes(qt.Help, renamed)
+					qt.Choices, qt.Rows = renameLabels(qt.Choices, renamed, changed), renameLabels(qt.Rows, renamed, changed)
 					qs[id] = qt
 				}
 			}

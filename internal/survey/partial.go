@@ -22,6 +22,12 @@ const (
 // required question left unanswered and a value a kind refuses are left
 // out, never an error; so are files (TakesFiles). It has no answer when nothing was answered.
 func NewPartialAnswer(s *Survey, forms map[string]Form, hidden map[string]string) SurveyAnswer {
+	return NewPartialAnswerScreened(s, forms, hidden, nil)
+}
+
+// NewPartialAnswerScreened is NewPartialAnswer for a respondent screened
+// out of the quota cells sc on their way (NewAnswerScreened).
+func NewPartialAnswerScreened(s *Survey, forms map[string]Form, hidden map[string]string, sc Screened) SurveyAnswer {
 	a := SurveyAnswer{Tenant: s.Tenant, Slug: s.Slug, Title: s.Title, Hidden: s.KeepHidden(hidden), Partial: true}
 	given := map[string]QuestionAnswer{}
 	for _, q := range s.Questions {
@@ -36,7 +42,7 @@ func NewPartialAnswer(s *Survey, forms map[string]Form, hidden map[string]string
 			given[q.ID] = QuestionAnswer{QuestionID: q.ID, QuestionText: q.Text, Type: q.Type, Answer: v}
 		}
 	}
-	shown := s.Shown(withHidden(given, a.Hidden))
+	shown := s.Shown(s.WithScreened(withHidden(given, a.Hidden), sc))
 	for _, q := range s.Questions {
 		if qa, ok := given[q.ID]; ok && (shown[q.ID] || q.Hidden) {
 			a.Answers = append(a.Answers, qa)

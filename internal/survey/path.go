@@ -8,10 +8,10 @@ import "slices"
 // grow or shrink as answers change).
 
 // HasLogic reports whether a question or a section of the survey has a
-// condition, or a section jumps.
+// condition, a section jumps, or a quota skips to a section.
 func (s *Survey) HasLogic() bool {
 	return slices.ContainsFunc(s.Questions, func(q Question) bool { return q.ShowIf != nil }) ||
-		slices.ContainsFunc(s.Sections, Section.hasLogic)
+		slices.ContainsFunc(s.Sections, Section.hasLogic) || slices.ContainsFunc(s.Quotas, Quota.Skips)
 }
 
 // Given are the answers forms give that their kinds accept, by question

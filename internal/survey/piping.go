@@ -1,6 +1,7 @@
 package survey
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -19,6 +20,13 @@ import (
 //
 // The stored texts name questions by ID (RenameQuestions follows them);
 // the designer shows and reads them as {{q<position>}}.
+//
+// A choice's label (a choice question's possible answers, a ranking's
+// items, a matrix's rows and columns) may recall answers too: the page
+// shows it piped, but what the respondent's choice sends, and the answer
+// stores, is the designer's label as it is, references and all, so that
+// summaries, logic and exports read the same choices whatever was
+// recalled.
 
 // pipeRE matches a reference: its name (a question's ID, a hidden field's
 // name, or hidden:<name>) and its fallback.
@@ -71,11 +79,14 @@ func (s *Survey) pipeVar(ref string) (string, bool) {
 	return VarRef(n), s.HasVariable(n)
 }
 
-// HasPiping reports whether a text of the survey's questions or sections
-// (or of their translations) names an answer or a hidden field.
+// HasPiping reports whether a text of the survey's questions (their
+// choices too) or sections (or of their translations) names an answer or
+// a hidden field.
 func (s *Survey) HasPiping() bool {
+	pipes := func(l string) bool { return strings.Contains(l, "{{") }
 	for _, q := range s.Questions {
-		if strings.Contains(q.Text, "{{") || strings.Contains(q.Help, "{{") {
+		if strings.Contains(q.Text, "{{") || strings.Contains(q.Help, "{{") ||
+			(!TakesFiles(q) && (slices.ContainsFunc(q.PossibleAnswers, pipes) || slices.ContainsFunc(q.Rows, pipes))) {
 			return true
 		}
 	}
@@ -86,7 +97,8 @@ func (s *Survey) HasPiping() bool {
 	}
 	for _, t := range s.Translations {
 		for _, qt := range t.Questions {
-			if strings.Contains(qt.Text, "{{") || strings.Contains(qt.Help, "{{") {
+			if strings.Contains(qt.Text, "{{") || strings.Contains(qt.Help, "{{") ||
+				slices.ContainsFunc(slices.Collect(maps.Values(qt.Choices)), pipes) || slices.ContainsFunc(slices.Collect(maps.Values(qt.Rows)), pipes) {
 				return true
 			}
 		}
@@ -129,14 +141,19 @@ func (s *Survey) validatePipe(text, key string, section int, f fieldErrors) {
 }
 
 // validatePiping adds the problems of the references of every text that
-// may have them: "questions.N.text", ".help", "sections.N.title" and
-// ".description".
+// may have them: "questions.N.text", ".help", ".choices", ".rows",
+// "sections.N.title" and ".description".
 func (s *Survey) validatePiping(f fieldErrors) {
 	for i, q := range s.Questions {
 		k := s.sectionIndex(q)
 		key := "questions." + strconv.Itoa(i)
 		s.validatePipe(q.Text, key+".text", k, f)
 		s.validatePipe(q.Help, key+".help", k, f)
+		if !TakesFiles(q) {
+			// (A file question's "choices" are kinds of file.)
+			s.validatePipe(strings.Join(q.PossibleAnswers, "\n"), key+".choices", k, f)
+			s.validatePipe(strings.Join(q.Rows, "\n"), key+".rows", k, f)
+		}
 	}
 	for k, sc := range s.Sections {
 		key := "sections." + strconv.Itoa(k)
@@ -239,6 +256,47 @@ func (s *Survey) Pipe(text string, answers map[string]QuestionAnswer, hidden map
 	})
 }
 
+// renameChoicePipes renames the references of q's choices and rows, and
+// of what names them (points, correct choices, hidden ones); the pairs
+// of changed, old label to new, for the rules and translations that name
+// them. A file question's "choices" are kinds of file: left alone.
+func renameChoicePipes(q *Question, renamed map[string]string, changed map[string]string) {
+	if TakesFiles(*q) {
+		return
+	}
+	rn := func(ls []string) {
+		for i, l := range ls {
+			if n := renamePipes(l, renamed); n != l {
+				changed[l], ls[i] = n, n
+			}
+		}
+	}
+	rn(q.PossibleAnswers)
+	rn(q.Rows)
+	rn(q.HiddenChoices)
+	rn(q.HiddenRows)
+	rn(q.Correct)
+	for c, p := range q.Points {
+		if n := renamePipes(c, renamed); n != c {
+			delete(q.Points, c)
+			q.Points[n] = p
+		}
+	}
+}
+
+// renameLabels is m (translations by original label) with its keys and
+// values' references renamed.
+func renameLabels(m map[string]string, renamed, changed map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[or(changed[k], k)] = renamePipes(v, renamed)
+	}
+	return out
+}
+
 // renamePipes is text with its references to questions renamed.
 func renamePipes(text string, renamed map[string]string) string {
 	if !strings.Contains(text, "{{") {
@@ -285,6 +343,7 @@ func (s *Survey) Numbered() *Survey {
 	for i := range cp.Questions {
 		q := &cp.Questions[i]
 		q.Text, q.Help = renamePipes(q.Text, names), renamePipes(q.Help, names)
+		// Its choices stay as stored: the answers' values are those.
 	}
 	cp.Sections = slices.Clone(s.Sections)
 	for i := range cp.Sections {

@@ -11,8 +11,13 @@ import (
 // fall into a cell (e.g. 100 answers with gender Female and age 18–29).
 // A quota's cell is its condition over choice answers and hidden fields:
 // rules "equals" or "one of", whose values are among the question's
-// choices. An answer in a full cell is not stored: the respondent reads
-// the quota's message ("quota full") instead of the thank-you page.
+// choices. What a full cell does is its Action: "end" (the default), an
+// answer in it is not stored and the respondent reads the quota's message
+// ("quota full") instead of the thank-you page; "skip", the respondent is
+// screened out of it: on their next page step they go to the quota's
+// Section (as a logic jump would send them), and their answer is stored
+// without taking the cell, naming it in SurveyAnswer.OverQuota, so that
+// the cell's count stays exactly its limit.
 //
 // The counting is the store's (store/quotas.go): a counter per quota,
 // taken with a conditional write before the answer is acknowledged and
@@ -29,7 +34,22 @@ type Quota struct {
 	// Message is what a respondent whose answers fall into the full cell
 	// reads (lines of text; empty: a plain "the survey is full" page).
 	Message string `json:"message,omitempty"`
+	// Action is what a full cell does: QuotaEnd ("" in quotas made
+	// before actions) or QuotaSkip, to Section (a section's ID, after
+	// the questions If names).
+	Action  string `json:"action,omitempty"`
+	Section string `json:"section,omitempty"`
 }
+
+// Actions of a full quota cell.
+const (
+	QuotaEnd  = "end"
+	QuotaSkip = "skip"
+)
+
+// Skips reports whether a full cell of the quota skips to its section
+// (rather than ending the survey).
+func (qt Quota) Skips() bool { return qt.Action == QuotaSkip }
 
 // Limits of quotas.
 const (
@@ -48,12 +68,17 @@ func (s *Survey) normalizeQuotas() {
 		qt.Name = strings.TrimSpace(CleanLine(qt.Name))
 		qt.Message = strings.TrimSpace(CleanText(strings.ReplaceAll(qt.Message, "\r\n", "\n")))
 		qt.If.normalize()
+		qt.Action = strings.ToLower(strings.TrimSpace(qt.Action))
+		if qt.Action == "" {
+			qt.Action = QuotaEnd
+		}
+		qt.Section = strings.TrimSpace(qt.Section)
 	}
 }
 
 // validateQuotas adds the problems of the quotas under "quotas" and
-// "quotas.N.name", ".limit", ".message" and ".if…" (the condition's keys,
-// as logic.go's).
+// "quotas.N.name", ".limit", ".message", ".action", ".section" and
+// ".if…" (the condition's keys, as logic.go's).
 func (s *Survey) validateQuotas(f fieldErrors) {
 	if len(s.Quotas) > MaxQuotas {
 		f.add("quotas", "A survey has at most %d quotas (it has %d).", MaxQuotas, len(s.Quotas))
@@ -78,6 +103,7 @@ func (s *Survey) validateQuotas(f fieldErrors) {
 		case !IsCleanText(qt.Message):
 			f.add(key+".message", "The message may not contain control characters or direction overrides.")
 		}
+		s.validateQuotaAction(qt, key, f)
 		ck := key + ".if"
 		s.validateCondition(&qt.If, ck, len(s.Questions), f)
 		for j, r := range qt.If.Rules {
@@ -105,6 +131,47 @@ func (s *Survey) validateQuotas(f fieldErrors) {
 			}
 		}
 	}
+}
+
+// validateQuotaAction adds the problems of quota qt's action and section
+// under key+".action" and key+".section": a quota that skips goes to a
+// section after the one where its cell is decided (quotaFrom), as a jump
+// goes forward only.
+func (s *Survey) validateQuotaAction(qt Quota, key string, f fieldErrors) {
+	switch qt.Action {
+	case QuotaEnd, "":
+		if qt.Section != "" {
+			f.add(key+".section", "A quota that ends the survey goes to no section: choose to skip to it, or no section.")
+		}
+		return
+	case QuotaSkip:
+	default:
+		f.add(key+".action", "Choose what a full quota does: end the survey, or skip to a section.")
+		return
+	}
+	to := slices.IndexFunc(s.Sections, func(sc Section) bool { return sc.ID == qt.Section })
+	from := s.quotaFrom(qt)
+	switch {
+	case qt.Section == "":
+		f.add(key+".section", "Choose the section to skip to.")
+	case to < 0:
+		f.add(key+".section", "This survey has no such section: choose another.")
+	case to <= from:
+		f.add(key+".section", "A quota skips forward only: choose a section after the questions its rules look at.")
+	}
+}
+
+// quotaFrom is the index of the section where quota qt's cell is decided:
+// that of the last question its rules name (the first section for hidden
+// fields only, or questions it does not have).
+func (s *Survey) quotaFrom(qt Quota) int {
+	from := 0
+	for _, r := range qt.If.Rules {
+		if q, ok := s.Question(r.Question); ok {
+			from = max(from, s.sectionIndex(q))
+		}
+	}
+	return from
 }
 
 // QuotaCells are the names of the quotas whose cell answer a falls into,
@@ -153,6 +220,81 @@ func (s *Survey) QuotaLimits(names []string) map[string]int {
 	return out
 }
 
+// Screened are the quota cells a respondent was screened out of on
+// their way (full cells of quotas that skip), by quota name: the ID of
+// the section they were leaving when their answers so far fell into the
+// full cell. After that section they go to the quota's section, while
+// their answers still fall into the cell (NextSection).
+type Screened map[string]string
+
+// quotaPrefix starts the keys under which a respondent's Screened cells
+// ride among the answers the logic reads (as hidden fields' values do:
+// no question ID has a colon).
+const quotaPrefix = "quota:"
+
+// WithScreened is answers (as GivenWith gives them) with the cells the
+// respondent was screened out of, as NextSection reads them: a new map
+// when there are any.
+func (s *Survey) WithScreened(answers map[string]QuestionAnswer, sc Screened) map[string]QuestionAnswer {
+	if len(sc) == 0 {
+		return answers
+	}
+	out := make(map[string]QuestionAnswer, len(answers)+len(sc))
+	for id, qa := range answers {
+		out[id] = qa
+	}
+	for n, from := range sc {
+		if qt, ok := s.Quota(n); ok && qt.Skips() {
+			out[quotaPrefix+n] = QuestionAnswer{QuestionID: quotaPrefix + n, Answer: from}
+		}
+	}
+	return out
+}
+
+// pathKey reports whether an answers' key is no question's but rides
+// with the answers for the logic from the start: a hidden field's value,
+// or a cell the respondent was screened out of.
+func pathKey(id string) bool {
+	_, hidden := HiddenName(id)
+	return hidden || strings.HasPrefix(id, quotaPrefix)
+}
+
+// quotaSkip is where a respondent leaving section k (of ID current) goes
+// because of a cell they were screened out of (WithScreened): the first
+// quota, in the survey's order, that screened them as they left this
+// section, whose cell their answers still fall into, and whose section
+// is after it. ok is false for none.
+func (s *Survey) quotaSkip(current string, k int, answers map[string]QuestionAnswer) (to int, ok bool) {
+	for _, qt := range s.Quotas {
+		if !qt.Skips() {
+			continue
+		}
+		from, screened := answers[quotaPrefix+qt.Name]
+		if !screened || from.Answer != current || len(qt.If.Rules) == 0 || !qt.If.Holds(s, answers) {
+			continue
+		}
+		if to := slices.IndexFunc(s.Sections, func(sc Section) bool { return sc.ID == qt.Section }); to > k {
+			return to, true
+		}
+	}
+	return 0, false
+}
+
+// OverQuota are the cells of cells (an answer's, QuotaCells) that an
+// answer of a respondent screened out of sc does not take: those of
+// quotas that skip and screened them.
+func (s *Survey) OverQuota(cells []string, sc Screened) []string {
+	var out []string
+	for _, n := range cells {
+		if _, screened := sc[n]; screened {
+			if qt, ok := s.Quota(n); ok && qt.Skips() {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
 func cloneQuotas(qs []Quota) []Quota {
 	out := slices.Clone(qs)
 	for i := range out {
@@ -160,3 +302,31 @@ func cloneQuotas(qs []Quota) []Quota {
 	}
 	return out
 }
+
+// KeepScreened is sc less the cells of quotas the survey no longer has
+// or that no longer skip (a state sealed before the survey changed).
+func (s *Survey) KeepScreened(sc Screened) Screened {
+	var out Screened
+	for n, from := range sc {
+		if qt, ok := s.Quota(n); ok && qt.Skips() {
+			if out == nil {
+				out = Screened{}
+			}
+			out[n] = from
+		}
+	}
+	return out
+}
+
+// OverQuotaColumn names the column of the exports of a survey with a
+// quota that skips (SkipsQuotas): OverQuotaCell is the cells an answer
+// was screened out of.
+const OverQuotaColumn = "over quota"
+
+// SkipsQuotas reports whether one of the survey's quotas skips to a
+// section when full: its exports have the OverQuotaColumn.
+func (s *Survey) SkipsQuotas() bool { return slices.ContainsFunc(s.Quotas, Quota.Skips) }
+
+// OverQuotaCell is answer a's cell of the OverQuotaColumn: the names of
+// the quota cells it was screened out of, joined by "; " ("" for none).
+func OverQuotaCell(a *SurveyAnswer) string { return strings.Join(a.OverQuota, "; ") }

@@ -39,6 +39,8 @@ type Translation struct {
 	ThankYou    string `json:"thankYou,omitempty"`
 	// Outcomes are the outcomes' messages, in the survey's order.
 	Outcomes []string `json:"outcomes,omitempty"`
+	// Quotas are the quotas' messages, in the survey's order.
+	Quotas []string `json:"quotas,omitempty"`
 	// Sections are by section ID, Questions by question ID.
 	Sections  map[string]SectionText  `json:"sections,omitempty"`
 	Questions map[string]QuestionText `json:"questions,omitempty"`
@@ -88,7 +90,7 @@ func (s *Survey) Translated(lang string) (Translation, bool) {
 
 // Empty reports whether t translates nothing.
 func (t Translation) Empty() bool {
-	return t.Title == "" && t.Description == "" && t.ThankYou == "" && len(t.Sections) == 0 && len(t.Questions) == 0 && len(t.Outcomes) == 0
+	return t.Title == "" && t.Description == "" && t.ThankYou == "" && len(t.Sections) == 0 && len(t.Questions) == 0 && len(t.Outcomes) == 0 && len(t.Quotas) == 0
 }
 
 // Choice is the translation of choice c, or c.
@@ -125,19 +127,10 @@ func (s *Survey) normalizeTranslations() {
 			continue
 		}
 		n := Translation{Title: line(t.Title), Description: text(t.Description), ThankYou: text(t.ThankYou)}
-		// One message per outcome ("" for one in the original), none
-		// when none is translated.
-		for i := range s.Outcomes {
-			if i < len(t.Outcomes) && text(t.Outcomes[i]) != "" {
-				n.Outcomes = make([]string, len(s.Outcomes))
-				for j := range n.Outcomes {
-					if j < len(t.Outcomes) {
-						n.Outcomes[j] = text(t.Outcomes[j])
-					}
-				}
-				break
-			}
-		}
+		// One message per outcome, and per quota ("" for one in the
+		// original), none when none is translated.
+		n.Outcomes = keptMessages(t.Outcomes, len(s.Outcomes), text)
+		n.Quotas = keptMessages(t.Quotas, len(s.Quotas), text)
 		for _, sc := range s.Sections {
 			st, ok := t.Sections[sc.ID]
 			if !ok {
@@ -191,6 +184,23 @@ func (s *Survey) normalizeTranslations() {
 	}
 }
 
+// keptMessages is the first n of messages, cleaned, one per place ("" for
+// none); nil when none is left.
+func keptMessages(messages []string, n int, clean func(string) string) []string {
+	for i := range n {
+		if i < len(messages) && clean(messages[i]) != "" {
+			out := make([]string, n)
+			for j := range out {
+				if j < len(messages) {
+					out[j] = clean(messages[j])
+				}
+			}
+			return out
+		}
+	}
+	return nil
+}
+
 // keptLines is the translations in m of the lines of originals, cleaned,
 // without the empty ones; nil for none.
 func keptLines(m map[string]string, originals []string, clean func(string) string) map[string]string {
@@ -233,7 +243,7 @@ func (s *Survey) validateTranslations(f fieldErrors) {
 // length counts t's characters.
 func (t Translation) length() int {
 	n := utf8.RuneCountInString(t.Title) + utf8.RuneCountInString(t.Description) + utf8.RuneCountInString(t.ThankYou)
-	for _, o := range t.Outcomes {
+	for _, o := range slices.Concat(t.Outcomes, t.Quotas) {
 		n += utf8.RuneCountInString(o)
 	}
 	for _, st := range t.Sections {
@@ -255,7 +265,8 @@ func (t Translation) length() int {
 // checked (their lengths; no control characters or direction overrides),
 // and that no two choices or rows of a question read the same. The
 // problems are keyed "title", "description", "thankYou",
-// "sections.<ID>.title", ".description", "questions.<ID>.text", ".help",
+// "outcomes.<N>", "quotas.<N>", "sections.<ID>.title", ".description",
+// "questions.<ID>.text", ".help",
 // ".lowLabel", ".highLabel", ".statement", ".patternMessage", "questions.<ID>.choices.<N>" and
 // "questions.<ID>.rows.<N>" (N: the choice's or row's place, from 0).
 func (s *Survey) TranslationProblems(t Translation) map[string]string {
@@ -281,6 +292,9 @@ func (s *Survey) TranslationProblems(t Translation) map[string]string {
 	checkText("thankYou", t.ThankYou, MaxDescriptionLength)
 	for i, o := range t.Outcomes {
 		checkText("outcomes."+strconv.Itoa(i), o, MaxOutcomeLength)
+	}
+	for i, m := range t.Quotas {
+		checkText("quotas."+strconv.Itoa(i), m, MaxQuotaMessage)
 	}
 	for id, st := range t.Sections {
 		checkLine("sections."+id+".title", st.Title, MaxTitleLength)
@@ -334,6 +348,7 @@ func (s *Survey) cloneTranslations() map[string]Translation {
 	out := make(map[string]Translation, len(s.Translations))
 	for lang, t := range s.Translations {
 		t.Sections = maps.Clone(t.Sections)
+		t.Outcomes, t.Quotas = slices.Clone(t.Outcomes), slices.Clone(t.Quotas)
 		qs := make(map[string]QuestionText, len(t.Questions))
 		for id, qt := range t.Questions {
 			qt.Choices, qt.Rows = maps.Clone(qt.Choices), maps.Clone(qt.Rows)

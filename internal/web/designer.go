@@ -556,11 +556,28 @@ func (p *designerPage) showRefs() {
 }
 
 // renameRefs renames the references of the questions' texts and helps,
-// the sections' titles and descriptions and the thank-you message.
+// their choices and rows (and the points, correct choices and rules'
+// values that name choices), the sections' titles and descriptions and
+// the thank-you message.
 func (p *designerPage) renameRefs(names map[string]string) {
 	for i := range p.Questions {
-		q := &p.Questions[i].Q
+		dq := &p.Questions[i]
+		q := &dq.Q
 		q.Text, q.Help = survey.RenamePipes(q.Text, names), survey.RenamePipes(q.Help, names)
+		if !survey.TakesFiles(*q) {
+			dq.Choices, dq.Rows = survey.RenamePipes(dq.Choices, names), survey.RenamePipes(dq.Rows, names)
+			dq.Points, dq.Correct = survey.RenamePipes(dq.Points, names), survey.RenamePipes(dq.Correct, names)
+		}
+		renameRuleValues(&dq.If, names)
+	}
+	for i := range p.Quotas {
+		renameRuleValues(&p.Quotas[i].If, names)
+	}
+	for i := range p.Sections {
+		renameRuleValues(&p.Sections[i].If, names)
+		for j := range p.Sections[i].Jumps {
+			renameRuleValues(&p.Sections[i].Jumps[j].If, names)
+		}
 	}
 	for i := range p.Sections {
 		sc := &p.Sections[i]
@@ -571,6 +588,16 @@ func (p *designerPage) renameRefs(names map[string]string) {
 	if vs, msg := parseVariables(p.Variables, names); msg == "" {
 		// Their questions renamed; one that does not read stays as typed.
 		p.Variables = variablesText(vs, names)
+	}
+}
+
+// renameRuleValues renames the references of c's rules' values: a rule
+// on a choice that recalls an answer names it as the choice reads.
+func renameRuleValues(c *designerCondition, names map[string]string) {
+	for i := range c.Rules {
+		for j, v := range c.Rules[i].Values {
+			c.Rules[i].Values[j] = survey.RenamePipes(v, names)
+		}
 	}
 }
 

@@ -10,7 +10,8 @@ import (
 )
 
 // The designer's Quotas panel, without JavaScript: each quota travels in
-// the form as quota.K.name, .limit, .message and its condition under
+// the form as quota.K.name, .limit, .message, .action (end or skip),
+// .section (where a quota that skips sends a respondent) and its condition under
 // quota.K.if (designer_logic.go's editor: rules on any question, equals
 // or one of its choices, or on a hidden field); nquota is their count.
 // The buttons are "addquota" and "rmquota.K"; the condition's own buttons
@@ -19,13 +20,21 @@ import (
 // designerQuota is a quota as typed.
 type designerQuota struct {
 	Name, Limit, Message string
-	If                   designerCondition
+	// Action is survey.QuotaEnd or survey.QuotaSkip; Section the section
+	// a quota that skips goes to.
+	Action, Section string
+	If              designerCondition
 	// Errors are the problems beside its fields: "name", "limit",
-	// "message".
+	// "message", "action", "section".
 	Errors map[string]string
-	// Pos is its number from 1 (set for the page).
-	Pos int
+	// Pos is its number from 1, and Targets the options of its select of
+	// sections (set for the page).
+	Pos     int
+	Targets []ruleOption
 }
+
+// Skips reports whether the quota skips to a section when full.
+func (q designerQuota) Skips() bool { return q.Action == survey.QuotaSkip }
 
 // Field is the id of the quota's control of field; FName its form name.
 func (q designerQuota) Field(field string) string {
@@ -45,7 +54,8 @@ func parseQuotas(f url.Values) []designerQuota {
 	var out []designerQuota
 	for k := range n {
 		p := "quota." + strconv.Itoa(k)
-		out = append(out, designerQuota{Name: f.Get(p + ".name"), Limit: strings.TrimSpace(f.Get(p + ".limit")), Message: f.Get(p + ".message"), If: parseCondition(f, p+".if")})
+		out = append(out, designerQuota{Name: f.Get(p + ".name"), Limit: strings.TrimSpace(f.Get(p + ".limit")), Message: f.Get(p + ".message"),
+			Action: strings.TrimSpace(f.Get(p + ".action")), Section: strings.TrimSpace(f.Get(p + ".section")), If: parseCondition(f, p+".if")})
 	}
 	return out
 }
@@ -55,7 +65,7 @@ func parseQuotas(f url.Values) []designerQuota {
 func designerQuotasOf(qs []survey.Quota) []designerQuota {
 	var out []designerQuota
 	for _, q := range qs {
-		out = append(out, designerQuota{Name: q.Name, Limit: strconv.Itoa(q.Limit), Message: q.Message, If: designerConditionOf(&q.If)})
+		out = append(out, designerQuota{Name: q.Name, Limit: strconv.Itoa(q.Limit), Message: q.Message, Action: q.Action, Section: q.Section, If: designerConditionOf(&q.If)})
 	}
 	return out
 }
@@ -73,7 +83,13 @@ func (p designerPage) surveyQuotas() []survey.Quota {
 		if c == nil {
 			c = &survey.Condition{Match: q.If.Match}
 		}
-		out = append(out, survey.Quota{Name: q.Name, Limit: limit, Message: q.Message, If: *c})
+		qt := survey.Quota{Name: q.Name, Limit: limit, Message: q.Message, Action: q.Action, If: *c}
+		if q.Skips() {
+			// The section select is there for every quota: only one
+			// that skips goes to it.
+			qt.Section = q.Section
+		}
+		out = append(out, qt)
 	}
 	return out
 }
@@ -121,12 +137,26 @@ func (p *designerPage) quotaAction(action string) (focus string, ok bool) {
 	return "", false
 }
 
-// prepareQuotas sets each quota's number and its condition's names for
-// the page; its rules may look at every question.
+// prepareQuotas sets each quota's number, the options of its select of
+// sections and its condition's names for the page; its rules may look at
+// every question.
 func (p *designerPage) prepareQuotas(allowed []designerQuestion) {
 	for k := range p.Quotas {
 		q := &p.Quotas[k]
 		q.Pos = k + 1
+		// Every section but the first: which are after the quota's
+		// questions is survey.Validate's to say, beside the select.
+		q.Targets = []ruleOption{{Value: "", Label: "Choose a section", Selected: q.Section == ""}}
+		found := q.Section == ""
+		for n, o := range p.Sections {
+			if n > 0 {
+				q.Targets = append(q.Targets, ruleOption{Value: o.ID, Label: sectionLabel(o), Selected: o.ID == q.Section})
+				found = found || o.ID == q.Section
+			}
+		}
+		if !found {
+			q.Targets = append(q.Targets, ruleOption{Value: q.Section, Label: "A section that was removed", Selected: true})
+		}
 		c := &q.If
 		c.Name, c.ID, c.Jump, c.Lead = "quota."+strconv.Itoa(k)+".if", "quota"+strconv.Itoa(k)+"-if", 0, "Count an answer in this quota if"
 		p.prepareCondition(c, allowed, "Quota "+strconv.Itoa(k+1)+", ")
@@ -134,7 +164,8 @@ func (p *designerPage) prepareQuotas(allowed []designerQuestion) {
 }
 
 // setQuotaErrors shows survey.Validate's problems of the quotas
-// ("quotas", "quotas.K.name", ".limit", ".message", ".if…") beside their
+// ("quotas", "quotas.K.name", ".limit", ".message", ".action", ".section",
+// ".if…") beside their
 // controls, and returns them for the page's summary.
 func (p *designerPage) setQuotaErrors(errs map[string]string, used map[string]bool) []designerProblem {
 	var out []designerProblem
@@ -147,7 +178,7 @@ func (p *designerPage) setQuotaErrors(errs map[string]string, used map[string]bo
 		q.Pos, q.Errors = k+1, nil
 		key := "quotas." + strconv.Itoa(k)
 		what := "Quota " + strconv.Itoa(k+1) + ": "
-		for _, f := range []string{"name", "limit", "message"} {
+		for _, f := range []string{"name", "limit", "message", "action", "section"} {
 			if m := errs[key+"."+f]; m != "" {
 				used[key+"."+f] = true
 				if q.Errors == nil {

@@ -31,7 +31,7 @@ func answerFiles(tenant string, a *survey.SurveyAnswer, q survey.Question) []fil
 	var out []fileLink
 	for i, f := range survey.DecodeFiles(qa.Answer) {
 		out = append(out, fileLink{UploadedFile: f, Size: fileSize(f.Size),
-			URL: "/" + tenant + "/surveys/" + a.Slug + "/answers/" + a.ID + "/files/" + q.ID + "/" + strconv.Itoa(i)})
+			URL: fileURL(tenant, a, q, i)})
 	}
 	return out
 }

@@ -73,6 +73,9 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 		for _, c := range sv.VarColumns() {
 			header = append(header, csvCell(c))
 		}
+		if sv.SkipsQuotas() {
+			header = append(header, survey.OverQuotaColumn)
+		}
 		if sv.KeepPartial > 0 {
 			header = append(header, partialColumn)
 		}
@@ -82,6 +85,7 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 	}
 	enc := json.NewEncoder(out)
 	rows := newCSVRows(sv)
+	rows.files = s.fileCells
 	n := 0
 	err = s.reader.Scan(r.Context(), tenant, slug, 0, func(_ int, a *survey.SurveyAnswer) error {
 		if filter.Match(a) {
@@ -152,6 +156,9 @@ type csvRows struct {
 	questions []survey.Question
 	blank     [][]string // by question: the cells of no answer
 	buf       []string
+	// files are the cells of a question that takes files (Server.fileCells;
+	// nil: the kind's own).
+	files func(*survey.Survey, *survey.SurveyAnswer, survey.Question, survey.QuestionAnswer) [][]exportFile
 }
 
 func newCSVRows(sv *survey.Survey) *csvRows {
@@ -167,6 +174,12 @@ func (r *csvRows) row(a *survey.SurveyAnswer) []string {
 	row := append(r.buf[:0], a.ID, a.CreatedOn.UTC().Format("2006-01-02T15:04:05Z"))
 	for i, q := range r.questions {
 		if qa, ok := a.Answer(q.ID); ok {
+			if files := r.fileCells(a, q, qa); files != nil {
+				for _, f := range files {
+					row = append(row, csvFileCell(f))
+				}
+				continue
+			}
 			row = append(row, exportCells(q, qa)...)
 		} else {
 			row = append(row, r.blank[i]...)
@@ -178,11 +191,23 @@ func (r *csvRows) row(a *survey.SurveyAnswer) []string {
 	}
 	// The score and variables, numbers, after them.
 	row = append(row, r.sv.VarCells(a)...)
+	if r.sv.SkipsQuotas() {
+		row = append(row, csvCell(survey.OverQuotaCell(a)))
+	}
 	if r.sv.KeepPartial > 0 {
 		row = append(row, partialCell(a))
 	}
 	r.buf = row
 	return row
+}
+
+// fileCells are the cells of a's files of q with their links; nil for
+// the kind's own.
+func (r *csvRows) fileCells(a *survey.SurveyAnswer, q survey.Question, qa survey.QuestionAnswer) [][]exportFile {
+	if r.files == nil || !survey.TakesFiles(q) {
+		return nil
+	}
+	return r.files(r.sv, a, q, qa)
 }
 
 // exportCells are the CSV cells of the answer to q, from its kind.

@@ -78,6 +78,9 @@ func (s *Server) exportXLSX(w http.ResponseWriter, r *http.Request, sv *survey.S
 	for _, c := range sv.VarColumns() {
 		header = append(header, excelize.Cell{StyleID: bold, Value: c})
 	}
+	if sv.SkipsQuotas() {
+		header = append(header, excelize.Cell{StyleID: bold, Value: survey.OverQuotaColumn})
+	}
 	if sv.KeepPartial > 0 {
 		header = append(header, excelize.Cell{StyleID: bold, Value: partialColumn})
 	}
@@ -107,6 +110,12 @@ func (s *Server) exportXLSX(w http.ResponseWriter, r *http.Request, sv *survey.S
 				}
 				continue
 			}
+			if files := s.fileCells(sv, a, q, qa); files != nil {
+				for _, f := range files {
+					row = append(row, xlsxFileCell(f))
+				}
+				continue
+			}
 			for j, c := range rawCells(q, qa) {
 				t := survey.CellText
 				if j < len(types[i]) {
@@ -131,6 +140,13 @@ func (s *Server) exportXLSX(w http.ResponseWriter, r *http.Request, sv *survey.S
 		// The score and variables: numbers.
 		for _, v := range sv.VarCells(a) {
 			row = append(row, survey.TypedCell(survey.CellNumber, v))
+		}
+		if sv.SkipsQuotas() {
+			if v := survey.OverQuotaCell(a); v != "" {
+				row = append(row, v)
+			} else {
+				row = append(row, nil)
+			}
 		}
 		if sv.KeepPartial > 0 {
 			row = append(row, partialCell(a))

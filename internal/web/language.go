@@ -156,6 +156,22 @@ func (p respondent) Input(q survey.Question) inputWords {
 type inputWords struct {
 	L  i18n.Lang
 	QT survey.QuestionText
+	// pipe puts what a label recalls in place (surveyPage.pipe); nil for
+	// a survey that recalls nothing.
+	pipe func(string) string
+}
+
+// choice and row are how choice c and row r (by their original texts,
+// which the input sends) read: translated, with what they recall in
+// place.
+func (w inputWords) choice(c string) string { return w.piped(w.QT.Choice(c)) }
+func (w inputWords) row(r string) string    { return w.piped(w.QT.Row(r)) }
+
+func (w inputWords) piped(text string) string {
+	if w.pipe == nil {
+		return text
+	}
+	return w.pipe(text)
 }
 
 // problems are the problems of a refused answer (survey.NewAnswer's

@@ -119,7 +119,7 @@ func pageCacheable(pages []survey.Page) bool {
 // with the state of the other pages sealed in the form: the answers of
 // every question the page does not show.
 func (s *Server) renderPage(w http.ResponseWriter, r *http.Request, status int, p surveyPage, pages []survey.Page, st pageState) error {
-	return s.renderPageOn(w, r, status, p, pages, st, routeOf(p.Survey, pages, st.Values, st.Hidden))
+	return s.renderPageOn(w, r, status, p, pages, st, routeOf(p.Survey, pages, st.Values, st.Hidden, st.Screened))
 }
 
 // renderPageOn is renderPage on rt, the path of st.Values.
@@ -127,7 +127,7 @@ func (s *Server) renderPageOn(w http.ResponseWriter, r *http.Request, status int
 	st.Page = rt.onPath(st.Page)
 	if p.Survey.HasPiping() {
 		// What the page's texts recall: the answers so far on the path.
-		p.pipeAnswers, p.pipeHidden = p.Survey.DropHidden(p.Survey.GivenWith(st.Values, st.Hidden)), st.Hidden
+		p.pipeAnswers, p.pipeHidden = st.kept(p.Survey), st.Hidden
 	}
 	pageView(&p, pages, rt, st.Page, p.Token)
 	if len(pages) > 1 || st.Resume != "" || len(st.Hidden) > 0 || hasFiles(p.Survey, st.Values) {
@@ -174,7 +174,7 @@ const maxPageURL = 8000
 // long. The sealed answers stay in the browser's history, as a page of
 // answers does in its cache; the form they go with expires in a day.
 func (s *Server) pageURL(p surveyPage, st pageState) string {
-	all := pageState{Page: st.Page, Left: st.Left, Reached: st.Reached, Resume: st.Resume, Personal: p.Personal, Hidden: st.Hidden, Values: map[string]survey.Form{}}
+	all := pageState{Page: st.Page, Left: st.Left, Reached: st.Reached, Resume: st.Resume, Personal: p.Personal, Hidden: st.Hidden, Screened: st.Screened, Values: map[string]survey.Form{}}
 	for id, f := range p.Values {
 		if len(f) > 0 {
 			all.Values[id] = f
@@ -329,7 +329,7 @@ func (s *Server) acceptAnswer(w http.ResponseWriter, r *http.Request, tn pageTur
 		return err
 	}
 	// Its quota cells are taken before it is acknowledged (quota.go).
-	full, err := s.takeQuotas(r.Context(), t, sv, a)
+	full, err := s.takeQuotas(r.Context(), t, sv, a, tn.st.Screened)
 	if err != nil || full != nil {
 		if sv.Challenge {
 			s.signer.release(token)
@@ -520,7 +520,8 @@ func (s *Server) readTurn(r *http.Request, page surveyPage) (pageTurn, error) {
 	}
 	st.Values, page.Values = values, values
 	// Where the respondent goes from here follows every answer so far.
-	rt := routeOf(sv, pages, values, st.Hidden)
+	st.Screened = sv.KeepScreened(st.Screened)
+	rt := routeOf(sv, pages, values, st.Hidden, st.Screened)
 	action := r.PostForm.Get("action")
 	if (action == "" || action == actionSubmit) && !rt.last(st.Page) {
 		// Sent from a page before the last: on to the next.
@@ -566,7 +567,7 @@ func (s *Server) turn(w http.ResponseWriter, r *http.Request, tn *pageTurn) (*su
 	// The page is checked as it is left: the whole answer so far, so that
 	// a question's condition on an earlier page's answer holds as it will
 	// at the end; only this page's problems count now.
-	a, err := survey.NewAnswerWith(sv, st.Values, st.Hidden)
+	a, err := survey.NewAnswerScreened(sv, st.Values, st.Hidden, st.Screened)
 	var e *survey.Error
 	if err != nil && (!errors.As(err, &e) || e.Code != survey.EINVALID) {
 		return nil, err
@@ -577,18 +578,24 @@ func (s *Server) turn(w http.ResponseWriter, r *http.Request, tn *pageTurn) (*su
 			return show(http.StatusUnprocessableEntity)
 		}
 	}
-	if next, ok := rt.after(st.Page); tn.action == actionNext && ok {
-		if page.Preview == "" {
-			// A full quota cell is said as soon as the answers so far
-			// fall into it (quota.go).
-			full, err := s.fullSoFar(r.Context(), page.Tenant, sv, sv.DropHidden(sv.GivenWith(st.Values, st.Hidden)))
-			if err != nil {
-				return nil, err
-			}
-			if full != nil {
-				return nil, s.quotaFull(w, r, page, full)
-			}
+	if _, ok := rt.after(st.Page); tn.action == actionNext && ok && page.Preview == "" {
+		// A full quota cell is said as soon as the answers so far fall
+		// into it (quota.go): the survey ends, or, for a quota that
+		// skips, the respondent is screened out of the cell and goes to
+		// its section from this page.
+		full, skips, err := s.fullSoFar(r.Context(), page.Tenant, sv, st.kept(sv))
+		if err != nil {
+			return nil, err
 		}
+		if full != nil {
+			return nil, s.quotaFull(w, r, page, full)
+		}
+		if st.screen(skips, pages[st.Page].Section.ID) {
+			rt = routeOf(sv, pages, st.Values, st.Hidden, st.Screened)
+			tn.rt = rt
+		}
+	}
+	if next, ok := rt.after(st.Page); tn.action == actionNext && ok {
 		st.Page = next
 		if st.reach(next) && s.viewCounter != nil && page.Preview == "" {
 			// The first time this respondent reaches this page: the

@@ -46,6 +46,9 @@ type pageState struct {
 	// respondent's link carried (survey.HiddenValues), by name: kept from
 	// page to page and stored with the answer.
 	Hidden map[string]string `json:"h,omitempty"`
+	// Screened are the full quota cells the respondent was screened out
+	// of on their way, with the section they were leaving (quota.go).
+	Screened survey.Screened `json:"q,omitempty"`
 }
 
 // Bounds of a state: sealed, its characters; open, the questions it may
@@ -118,6 +121,14 @@ func decodePageState(raw []byte) (pageState, error) {
 			return pageState{}, errPageState
 		}
 	}
+	if len(st.Screened) > survey.MaxQuotas {
+		return pageState{}, errPageState
+	}
+	for name, from := range st.Screened {
+		if utf8.RuneCountInString(name) > survey.MaxQuotaName || len(from) > survey.MaxSectionIDLength {
+			return pageState{}, errPageState
+		}
+	}
 	n := 0
 	for _, f := range st.Values {
 		for _, vs := range f {
@@ -128,6 +139,30 @@ func decodePageState(raw []byte) (pageState, error) {
 		return pageState{}, errPageState
 	}
 	return st, nil
+}
+
+// kept are the answers so far that the respondent's path keeps, with
+// their hidden fields and the cells they were screened out of, as the
+// logic reads them.
+func (st pageState) kept(sv *survey.Survey) map[string]survey.QuestionAnswer {
+	return sv.DropHidden(sv.WithScreened(sv.GivenWith(st.Values, st.Hidden), st.Screened))
+}
+
+// screen records that the respondent, leaving the section of ID from, was
+// screened out of the full cells of quotas, and reports whether one was
+// new (a cell screened before keeps the section it was screened at).
+func (st *pageState) screen(quotas []string, from string) bool {
+	changed := false
+	for _, n := range quotas {
+		if _, ok := st.Screened[n]; ok {
+			continue
+		}
+		if st.Screened == nil {
+			st.Screened = survey.Screened{}
+		}
+		st.Screened[n], changed = from, true
+	}
+	return changed
 }
 
 // reach records that the respondent reached page i (from 0) by Next, and

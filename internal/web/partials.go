@@ -25,7 +25,7 @@ func (s *Server) savePartial(r *http.Request, page surveyPage, id string, st pag
 	if s.partials == nil || sv.KeepPartial <= 0 || page.Preview != "" || id == "" {
 		return
 	}
-	a := survey.NewPartialAnswer(sv, st.Values, st.Hidden)
+	a := survey.NewPartialAnswerScreened(sv, st.Values, st.Hidden, st.Screened)
 	if len(a.Answers) == 0 {
 		return
 	}

@@ -27,8 +27,9 @@ type route struct {
 }
 
 // routeOf is the path of a respondent who gave values, their link having
-// carried the values hidden of the survey's hidden fields.
-func routeOf(sv *survey.Survey, pages []survey.Page, values map[string]survey.Form, hidden map[string]string) route {
+// carried the values hidden of the survey's hidden fields, screened out of
+// the quota cells screened on their way (quota.go).
+func routeOf(sv *survey.Survey, pages []survey.Page, values map[string]survey.Form, hidden map[string]string, screened survey.Screened) route {
 	if !sv.HasLogic() {
 		path := make([]int, len(pages))
 		for i := range path {
@@ -36,7 +37,7 @@ func routeOf(sv *survey.Survey, pages []survey.Page, values map[string]survey.Fo
 		}
 		return route{path: path}
 	}
-	kept := sv.DropHidden(sv.GivenWith(values, hidden))
+	kept := sv.DropHidden(sv.WithScreened(sv.GivenWith(values, hidden), screened))
 	return route{path: sv.PagePath(pages, kept), kept: kept}
 }
 

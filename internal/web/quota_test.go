@@ -177,8 +177,13 @@ func TestQuotasAPI(t *testing.T) {
 			t.Errorf("bad quota (%s) = %d %s", c.field, code, raw)
 		}
 	}
+	// A quota that skips names a later section.
+	skip := strings.Replace(def, `"message":"Enough."`, `"message":"Enough.","action":"skip","section":"nowhere"`, 1)
+	if code, _, raw := app.api(t, "POST", "/api/v1/surveys", tok, fmtDef(skip, "5", "Female")); code != http.StatusUnprocessableEntity || !strings.Contains(raw, "quotas.0.section") {
+		t.Errorf("quota skipping to no section = %d %s", code, raw)
+	}
 	code, _, raw = app.api(t, "GET", "/api/v1/surveys/"+got["slug"].(string)+"/definition", tok, "")
-	if code != http.StatusOK || !strings.Contains(raw, `"quotas":[{"name":"women","limit":5,"if":{"match":"all","rules":[{"question":"q1","op":"equals","values":["Female"]}]},"message":"Enough."}]`) {
+	if code != http.StatusOK || !strings.Contains(raw, `"quotas":[{"name":"women","limit":5,"if":{"match":"all","rules":[{"question":"q1","op":"equals","values":["Female"]}]},"message":"Enough.","action":"end"}]`) {
 		t.Fatalf("definition = %d %s", code, raw)
 	}
 }

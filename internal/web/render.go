@@ -130,7 +130,7 @@ func (v *views) kindInput(it questionItem) (template.HTML, error) {
 		sent := form[""]
 		d.Options = make([]option, len(d.Choices))
 		for i, c := range d.Choices {
-			d.Options[i] = option{Value: c, Label: d.words.QT.Choice(c), Chosen: slices.Contains(sent, c)}
+			d.Options[i] = option{Value: c, Label: d.words.choice(c), Chosen: slices.Contains(sent, c)}
 		}
 	}
 	var ids []string
@@ -224,7 +224,7 @@ func (d kindInputData) Grid() grid {
 	var g grid
 	if len(d.Question.PossibleAnswers) > 0 {
 		for _, c := range d.Question.PossibleAnswers {
-			g.Cols = append(g.Cols, option{Value: c, Label: d.words.QT.Choice(c)})
+			g.Cols = append(g.Cols, option{Value: c, Label: d.words.choice(c)})
 		}
 	} else {
 		g.Cols = d.Points(1, d.Question.Scale)
@@ -236,7 +236,7 @@ func (d kindInputData) Grid() grid {
 		for i, c := range g.Cols {
 			cells[i] = option{Value: c.Value, Label: c.Label, Chosen: got == c.Value}
 		}
-		g.Rows[r] = gridRow{Index: r, Label: d.words.QT.Row(row), Cells: cells}
+		g.Rows[r] = gridRow{Index: r, Label: d.words.row(row), Cells: cells}
 	}
 	return g
 }
@@ -266,7 +266,7 @@ func (d kindInputData) Ranks() []rankItem {
 			v := strconv.Itoa(p + 1)
 			pos[p] = option{Value: v, Label: v, Chosen: got == v, N: p + 1}
 		}
-		out = append(out, rankItem{Index: i, Label: d.words.QT.Choice(c), Positions: pos})
+		out = append(out, rankItem{Index: i, Label: d.words.choice(c), Positions: pos})
 	}
 	return out
 }
@@ -278,10 +278,10 @@ func (d kindInputData) T(key string, args ...any) string { return d.words.L.T(ke
 func (d kindInputData) Text() string { return or(d.words.QT.Text, d.Question.Text) }
 
 // Label is how choice c (a choice, column or item, by its original text,
-// which the input sends) reads in the respondent's language; RowLabel the
-// same of a row.
-func (d kindInputData) Label(c string) string    { return d.words.QT.Choice(c) }
-func (d kindInputData) RowLabel(r string) string { return d.words.QT.Row(r) }
+// which the input sends) reads in the respondent's language, with what
+// it recalls in place; RowLabel the same of a row.
+func (d kindInputData) Label(c string) string    { return d.words.choice(c) }
+func (d kindInputData) RowLabel(r string) string { return d.words.row(r) }
 
 // LowLabel and HighLabel are the scale's ends as the respondent reads
 // them.

@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -143,10 +144,15 @@ type questionItem struct {
 func (p surveyPage) Items(sec surveySection) []questionItem {
 	out := make([]questionItem, len(sec.Questions))
 	optional, required := p.T("Optional"), p.T("Required")
+	var pipe func(string) string
+	if p.Survey.HasPiping() {
+		pipe = p.pipe // choices that recall answers
+	}
 	for i := range sec.Questions {
 		q := &sec.Questions[i]
 		it := questionItem{Q: q, Num: sec.Num(i), Text: p.pipe(p.QText(*q)), Help: p.pipe(p.QHelp(*q)), Tag: required,
 			Err: p.Errors[q.ID], Value: p.Values[q.ID], Live: sec.Live[q.ID], words: p.Input(*q)}
+		it.words.pipe = pipe
 		if q.Optional {
 			it.Tag = optional
 		}
@@ -325,7 +331,7 @@ func (s *Server) showSurvey(w http.ResponseWriter, r *http.Request) error {
 	}
 	form, err := s.forms.get(t, sv, variant, func() ([]byte, error) {
 		p := surveyPage{respondent: who, Tenant: t, Survey: sv, LogoURL: s.logoURL(t), Token: tokenMark}
-		pageView(&p, pages, routeOf(sv, pages, nil, nil), 0, tokenMark)
+		pageView(&p, pages, routeOf(sv, pages, nil, nil, nil), 0, tokenMark)
 		p.CanSave = s.resume != nil && p.Paged()
 		if sv.Challenge {
 			p.Challenge, p.ChallengeMax = challengeMark, powMaxNumber
@@ -505,7 +511,8 @@ func (p surveyPage) QuizResults() []quizResult {
 		qt := p.Tr.Questions[q.ID]
 		var correct []string
 		for _, c := range q.Correct {
-			correct = append(correct, qt.Choice(c))
+			// A choice that recalls answers reads with its fallbacks.
+			correct = append(correct, survey.PipeRecalled(qt.Choice(c), nil))
 		}
 		out = append(out, quizResult{Text: survey.PipeRecalled(or(qt.Text, q.Text), p.recalled), Right: got == "1",
 			Correct: strings.Join(correct, ", "), Feedback: or(qt.Feedback, q.Feedback)})
@@ -513,12 +520,17 @@ func (p surveyPage) QuizResults() []quizResult {
 	return out
 }
 
-// QuotaParagraphs are the full quota's message in paragraphs.
+// QuotaParagraphs are the full quota's message in paragraphs, in the
+// respondent's language.
 func (p surveyPage) QuotaParagraphs() []string {
 	if p.QuotaFull == nil {
 		return nil
 	}
-	return paragraphs(p.QuotaFull.Message)
+	msg := p.QuotaFull.Message
+	if i := slices.IndexFunc(p.Survey.Quotas, func(q survey.Quota) bool { return q.Name == p.QuotaFull.Name }); i >= 0 && i < len(p.Tr.Quotas) && p.Tr.Quotas[i] != "" {
+		msg = p.Tr.Quotas[i]
+	}
+	return paragraphs(msg)
 }
 
 // Lead says how many questions the survey has, on how many pages, and

@@ -81,6 +81,17 @@ func translationItems(sv *survey.Survey, t survey.Translation) []translationGrou
 		g.Items = append(g.Items, translationItem{Key: "outcomes." + strconv.Itoa(i), Label: "Outcome " + strconv.Itoa(i+1) + " (" + o.Var + " ≥ " + survey.FormatValue(o.Min) + ")",
 			Original: o.Message, Value: v, Long: true, Max: survey.MaxOutcomeLength})
 	}
+	for i, q := range sv.Quotas {
+		if q.Message == "" {
+			continue
+		}
+		v := ""
+		if i < len(t.Quotas) {
+			v = t.Quotas[i]
+		}
+		g.Items = append(g.Items, translationItem{Key: "quotas." + strconv.Itoa(i), Label: "Quota “" + q.Name + "”: message when full",
+			Original: q.Message, Value: v, Long: true, Max: survey.MaxQuotaMessage})
+	}
 	out := []translationGroup{g}
 	for i, pg := range sv.Visible().Pages() {
 		sc := pg.Section
@@ -137,6 +148,9 @@ func translationFrom(sv *survey.Survey, form url.Values) survey.Translation {
 		Sections: map[string]survey.SectionText{}, Questions: map[string]survey.QuestionText{}}
 	for i := range sv.Outcomes {
 		t.Outcomes = append(t.Outcomes, form.Get("outcomes."+strconv.Itoa(i)))
+	}
+	for i := range sv.Quotas {
+		t.Quotas = append(t.Quotas, form.Get("quotas."+strconv.Itoa(i)))
 	}
 	for _, sc := range sv.Sections {
 		t.Sections[sc.ID] = survey.SectionText{Title: form.Get("sections." + sc.ID + ".title"), Description: form.Get("sections." + sc.ID + ".description")}
