@@ -354,6 +354,25 @@ func (d kindInputData) PatternMessage() string {
 	return or(d.words.QT.PatternMessage, d.Question.PatternMessage)
 }
 
+// pictureOption is a choice of a picture choice question as its partial
+// shows it: the option, the image's URL and its alt text in the
+// respondent's language.
+type pictureOption struct {
+	option
+	Src, Alt string
+}
+
+// Pictures are a picture choice question's choices in the order to show
+// them (Options: shuffled when the question asks), each with its picture.
+func (d kindInputData) Pictures() []pictureOption {
+	out := make([]pictureOption, len(d.Options))
+	for i, o := range d.Options {
+		p, _ := survey.PictureOf(d.Question, o.Value)
+		out[i] = pictureOption{option: o, Src: "/logos/" + p.Image, Alt: d.words.QT.Alt(p.Label, p.Alt)}
+	}
+	return out
+}
+
 // Statement is a consent question's statement as the respondent reads it.
 func (d kindInputData) Statement() string { return or(d.words.QT.Statement, d.Question.Statement) }
 
