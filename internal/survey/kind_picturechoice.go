@@ -117,11 +117,14 @@ func (pictureChoice) validate(q Question, key string, f fieldErrors) {
 	}
 }
 
-// validateTenant refuses an image of another tenant: an image's name
-// starts with its tenant's key and a hyphen (store.LogoStore).
+// validateTenant refuses an image of another tenant: an image's name is
+// its tenant's key, a hyphen and twelve hexadecimal digits
+// (store.LogoStore), so that tenant "ada" cannot name "ada-x-…", an
+// image of tenant "ada-x".
 func (pictureChoice) validateTenant(tenant string, q Question, key string, f fieldErrors) {
 	for i, p := range q.Pictures {
-		if p.Image != "" && ValidImageName(p.Image) && !strings.HasPrefix(p.Image, tenant+"-") {
+		rest, ok := strings.CutPrefix(p.Image, tenant+"-")
+		if p.Image != "" && ValidImageName(p.Image) && (!ok || len(rest) != len("0123456789ab.png")) {
 			f.add(key+".pictures."+strconv.Itoa(i)+".image", "This image belongs to another account: upload it here.")
 		}
 	}
