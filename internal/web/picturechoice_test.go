@@ -3,6 +3,7 @@ package web_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/png"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
@@ -174,4 +176,57 @@ func TestPictureChoiceDesigner(t *testing.T) {
 	}
 	_, _, csv := app.do(t, "GET", "/adatum/surveys/"+slug+"/export.csv", nil, cookie)
 	mustContain(t, "export", csv, "Which colour for the shop?", ",Green")
+}
+
+// TestPictureChoiceAPI: a picture is uploaded with a token (its tenant's
+// name), a survey of the API names it, the picture of another tenant is
+// refused beside its field, and what is not an image beside "picture";
+// the survey read back gives the pictures, their labels as its choices.
+func TestPictureChoiceAPI(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	ctx := context.Background()
+	tokens := store.NewTokenStore(app.st)
+	adatum, err := tokens.Create(ctx, "adatum", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fabrikam, err := tokens.Create(ctx, "fabrikam", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	upload := func(token string, data []byte) (int, map[string]any, string) {
+		return app.api(t, "POST", "/api/v1/pictures", token, string(data))
+	}
+	code, v, raw := upload(adatum, testPNG(t))
+	ours, _ := v["image"].(string)
+	if code != http.StatusCreated || !regexp.MustCompile(`^adatum-[0-9a-f]{12}\.png$`).MatchString(ours) || v["url"] != "/logos/"+ours {
+		t.Fatalf("upload = %d %s", code, raw)
+	}
+	code, v, _ = upload(fabrikam, testPNG(t))
+	theirs, _ := v["image"].(string)
+	if code != http.StatusCreated || !strings.HasPrefix(theirs, "fabrikam-") {
+		t.Fatalf("Fabrikam's upload = %d %v", code, v)
+	}
+	if code, v, raw := upload(adatum, []byte("<svg xmlns='http://www.w3.org/2000/svg'/>")); code != http.StatusUnprocessableEntity || !strings.Contains(fmt.Sprint(v["fields"]), "SVG pictures are not accepted") {
+		t.Errorf("an SVG = %d %s", code, raw)
+	}
+
+	def := func(image string) string {
+		return `{"title":"Shop colours","questions":[{"text":"Which colour?","type":"PictureChoice","multiple":true,"max":2,"pictures":[
+			{"label":"Red","alt":"A red door","image":"` + image + `"},{"label":"Green","alt":"A green door","image":"` + ours + `"}]}]}`
+	}
+	code, v, raw = app.api(t, "POST", "/api/v1/surveys", adatum, def(theirs))
+	if fields, _ := v["fields"].(map[string]any); code != http.StatusUnprocessableEntity || !strings.Contains(fmt.Sprint(fields["questions.0.pictures.0.image"]), "another account") {
+		t.Fatalf("another tenant's picture = %d %s", code, raw)
+	}
+	code, v, raw = app.api(t, "POST", "/api/v1/surveys", adatum, def(ours))
+	if code != http.StatusCreated {
+		t.Fatalf("create = %d %s", code, raw)
+	}
+	qs, _ := v["questions"].([]any)
+	q, _ := qs[0].(map[string]any)
+	if fmt.Sprint(q["possibleAnswers"]) != "[Red Green]" || q["multiple"] != true || !strings.Contains(fmt.Sprint(q["pictures"]), "alt:A red door") {
+		t.Errorf("created %v", q)
+	}
 }
