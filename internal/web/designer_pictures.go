@@ -93,15 +93,14 @@ func (q designerQuestion) PictureRows() []designerPictureRow {
 	return rows
 }
 
-// surveyPictures are the rows as the question's pictures (Normalize
-// drops the empty ones).
+// surveyPictures are the rows as the question's pictures, without the
+// empty ones.
 func surveyPictures(ps []designerPicture) []survey.Picture {
-	if len(ps) == 0 {
-		return nil
-	}
-	out := make([]survey.Picture, len(ps))
-	for i, p := range ps {
-		out[i] = survey.Picture{Label: p.Label, Alt: p.Alt, Image: p.Image}
+	var out []survey.Picture
+	for _, p := range ps {
+		if !emptyPicture(p) {
+			out = append(out, survey.Picture{Label: p.Label, Alt: p.Alt, Image: p.Image})
+		}
 	}
 	return out
 }

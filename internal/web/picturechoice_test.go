@@ -230,3 +230,39 @@ func TestPictureChoiceAPI(t *testing.T) {
 		t.Errorf("created %v", q)
 	}
 }
+
+// TestPictureChoiceTranslations: a picture's label and alt text are
+// translated on the translations page as a choice is; a French respondent
+// reads both, and their choice is stored as the original label.
+func TestPictureChoiceTranslations(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	sv := app.publish(t, &survey.Survey{Title: "Shop colours", Questions: []survey.Question{{Text: "Which colour?", Type: survey.PictureChoice, Pictures: []survey.Picture{
+		{Label: "Red", Alt: "A red door", Image: "adatum-0a1b2c3d4e5f.png"}, {Label: "Green", Alt: "A green door", Image: "adatum-00000000beef.jpg"}}}}})
+	id := sv.Questions[0].ID
+	ana := app.signedIn(t, "adatum", "ana@adatum.example")
+	page := "/adatum/surveys/" + sv.Slug + "/translations"
+	_, _, body := app.do(t, "GET", page+"?lang=fr", nil, ana)
+	mustContain(t, "translations", body, `name="questions.`+id+`.choices.1"`, `name="questions.`+id+`.alts.0"`, "Alt text of picture 1 (Red)", "A green door")
+
+	tooLong := url.Values{"lang": {"fr"}, "language": {"en"}, "questions." + id + ".alts.1": {strings.Repeat("x", survey.MaxAltLength+1)}}
+	if code, _, body := app.do(t, "POST", page, tooLong, ana); code != 422 || !strings.Contains(body, `id="tr-questions-`+id+`-alts-1-error"`) {
+		t.Errorf("an alt text too long = %d", code)
+	}
+	good := url.Values{"lang": {"fr"}, "language": {"en"}, "questions." + id + ".choices.0": {"Rouge"}, "questions." + id + ".alts.0": {"Une porte rouge"}}
+	if code, _, _ := app.do(t, "POST", page, good, ana); code != 303 {
+		t.Fatalf("save = %d", code)
+	}
+	app.pastCacheTTL()
+	path := "/survey/adatum/" + sv.Slug
+	_, _, body = app.do(t, "GET", path+"?lang=fr", nil, nil)
+	mustContain(t, "French page", fieldsetOf(t, body, id), `value="Red" required>`, `alt="Une porte rouge"`, `<span class="picture-label">Rouge</span>`,
+		`alt="A green door"`, `<span class="picture-label">Green</span>`)
+	v := url.Values{"token": {app.token(t, path)}, "q-" + id: {"Red"}}
+	if code, _, body := app.do(t, "POST", path+"?lang=fr", v, nil); code != http.StatusSeeOther {
+		t.Fatalf("answer = %d\n%s", code, body)
+	}
+	if stored := app.storedAnswers(t, sv.Slug); len(stored) != 1 || stored[0].Answers[0].Answer != `["Red"]` {
+		t.Fatalf("stored %+v", stored)
+	}
+}
