@@ -380,7 +380,7 @@ func (q designerQuestion) Err(field string) string { return q.Errors[errorKey(fi
 
 // ErrID is the id of the problem shown beside field.
 func (q designerQuestion) ErrID(field string) string {
-	return "q" + strconv.Itoa(q.Pos-1) + "-" + errorKey(field) + "-err"
+	return "q" + strconv.Itoa(q.Pos-1) + "-" + strings.ReplaceAll(errorKey(field), ".", "-") + "-err"
 }
 
 func errorKey(field string) string {
@@ -873,12 +873,14 @@ func (p *designerPage) setErrors(errs map[string]string) {
 	}
 }
 
-// questionFieldID is the id of question i's control of field.
+// questionFieldID is the id of question i's control of field (a field
+// of a picture, "pictures.2.alt", is "q0-pictures-2-alt": an id a CSS
+// selector reads as it is).
 func questionFieldID(i int, field string) string {
 	if field == "labels" {
 		field = "low"
 	}
-	return "q" + strconv.Itoa(i) + "-" + field
+	return "q" + strconv.Itoa(i) + "-" + strings.ReplaceAll(field, ".", "-")
 }
 
 func (s *Server) renderDesigner(w http.ResponseWriter, r *http.Request, status int, p designerPage) {

@@ -66,17 +66,17 @@ func TestPictureChoiceDesigner(t *testing.T) {
 		id, message string
 	}{
 		{"alt text missing", pictureForm(t, []string{"0", "1"}, "q.0.pictures.0.label", "Red", "q.0.pictures.0.alt", "A red door",
-			"q.0.pictures.1.label", "Green", "q.0.pictures.1.alt", " ", "action", "save"), "q0-pictures.1.alt", "Describe the picture for people who cannot see it (its alt text)."},
+			"q.0.pictures.1.label", "Green", "q.0.pictures.1.alt", " ", "action", "save"), "q0-pictures-1-alt", "Describe the picture for people who cannot see it (its alt text)."},
 		{"another tenant's image", pictureForm(t, []string{"1"}, "q.0.pictures.0.label", "Red", "q.0.pictures.0.alt", "A red door", "q.0.pictures.0.image", "fabrikam-0a1b2c3d4e5f.png",
-			"q.0.pictures.1.label", "Green", "q.0.pictures.1.alt", "A green door", "action", "save"), "q0-pictures.0.image", "This image belongs to another account: upload it here."},
+			"q.0.pictures.1.label", "Green", "q.0.pictures.1.alt", "A green door", "action", "save"), "q0-pictures-0-image", "This image belongs to another account: upload it here."},
 		{"a tenant whose key begins with ours", pictureForm(t, []string{"1"}, "q.0.pictures.0.label", "Red", "q.0.pictures.0.alt", "A red door", "q.0.pictures.0.image", "adatum-x-0a1b2c3d4e5f.png",
-			"q.0.pictures.1.label", "Green", "q.0.pictures.1.alt", "A green door", "action", "save"), "q0-pictures.0.image", "This image belongs to another account"},
+			"q.0.pictures.1.label", "Green", "q.0.pictures.1.alt", "A green door", "action", "save"), "q0-pictures-0-image", "This image belongs to another account"},
 		{"not an image", func() multipartForm {
 			m := pictureForm(t, []string{"1"}, "q.0.pictures.0.label", "Red", "q.0.pictures.0.alt", "A red door",
 				"q.0.pictures.1.label", "Green", "q.0.pictures.1.alt", "A green door", "action", "save")
 			m.files = append(m.files, formFile{field: "q.0.pictures.0.file", name: "red.png", data: strings.NewReader("<svg onload=alert(1)>")})
 			return m
-		}(), "q0-pictures.0.image", "SVG pictures are not accepted"},
+		}(), "q0-pictures-0-image", "SVG pictures are not accepted"},
 		{"one picture", pictureForm(t, []string{"0"}, "q.0.pictures.0.label", "Red", "q.0.pictures.0.alt", "A red door", "action", "save"), "q0-pictures", "Give at least two pictures to choose from."},
 	}
 	for _, tc := range refused {
@@ -127,7 +127,7 @@ func TestPictureChoiceDesigner(t *testing.T) {
 	// shown (the images by their names).
 	_, _, body = app.do(t, "GET", "/adatum/surveys/"+slug+"/edit", nil, cookie)
 	mustContain(t, "designer", body, `<img class="dq-picture-img" src="/logos/`+q.Pictures[0].Image+`"`, `name="q.0.pictures.1.label" value="Green"`,
-		`<input type="file" id="q0-pictures.2.image" name="q.0.pictures.2.file" accept="image/png,image/jpeg">`, `enctype="multipart/form-data"`)
+		`<input type="file" id="q0-pictures-2-image" name="q.0.pictures.2.file" accept="image/png,image/jpeg">`, `enctype="multipart/form-data"`)
 	again := designerFormOf(t, body)
 	again.Set("action", "save")
 	again.Set("confirm", "1")
