@@ -262,3 +262,40 @@ func TestValidImageName(t *testing.T) {
 		}
 	}
 }
+
+// TestPictureChoiceQuotaAndFilter: a quota counts a picture's label, as a
+// multiple choice's; a filter picks the answers that chose it.
+func TestPictureChoiceQuotaAndFilter(t *testing.T) {
+	s := &Survey{Tenant: "adatum", Title: "T", State: Published, Questions: []Question{
+		{ID: "a", Text: "Colours?", Type: PictureChoice, Pictures: pics(), Multiple: true},
+	}, Quotas: []Quota{{Name: "Reds", Limit: 10, If: Condition{Match: MatchAll, Rules: []Rule{{Question: "a", Op: OpEquals, Values: []string{"red"}}}}}}}
+	s.Normalize()
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	bad := *s
+	bad.Quotas = []Quota{{Name: "Blues", Limit: 10, If: Condition{Match: MatchAll, Rules: []Rule{{Question: "a", Op: OpEquals, Values: []string{"Blue"}}}}}}
+	if p := bad.Problems(); !strings.Contains(p["quotas.0.if.rules.0.values"], "not one of the question's choices") {
+		t.Errorf("a quota on a choice not offered: %v", p)
+	}
+	f, err := ParseAnswerFilter(s, map[string][]string{"q": {"a"}, "a": {"White"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		sent        []string
+		cells       []string
+		filterPicks bool
+	}{{[]string{"Red"}, []string{"Reds"}, false}, {[]string{"Green", "White"}, nil, true}, {[]string{"Red", "White"}, []string{"Reds"}, true}} {
+		a, err := NewAnswer(s, map[string]Form{"a": {"": tc.sent}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.QuotaCells(&a); !reflect.DeepEqual(got, tc.cells) {
+			t.Errorf("%q: quota cells %q, want %q", tc.sent, got, tc.cells)
+		}
+		if got := f.Match(&a); got != tc.filterPicks {
+			t.Errorf("%q: the filter on White picks it: %v", tc.sent, got)
+		}
+	}
+}
