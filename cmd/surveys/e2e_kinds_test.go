@@ -5,6 +5,9 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,6 +80,23 @@ func TestBrowserEveryKind(t *testing.T) {
 	ticket := filepath.Join(t.TempDir(), "ticket.pdf")
 	if err := os.WriteFile(ticket, []byte("%PDF-1.4\n% a ticket\n"+strings.Repeat("x", 5000)), 0o600); err != nil {
 		t.Fatal(err)
+	}
+	// The designer's pictures: two small PNGs.
+	pictures := make([]string, 2)
+	for n, c := range []color.RGBA{{R: 40, G: 140, B: 60, A: 255}, {R: 200, G: 180, B: 120, A: 255}} {
+		img := image.NewRGBA(image.Rect(0, 0, 80, 60))
+		for p := 0; p < len(img.Pix); p += 4 {
+			img.Pix[p], img.Pix[p+1], img.Pix[p+2], img.Pix[p+3] = c.R, c.G, c.B, c.A
+		}
+		f, err := os.Create(filepath.Join(t.TempDir(), "room"+strconv.Itoa(n)+".png"))
+		if err == nil {
+			err = png.Encode(f, img)
+			_ = f.Close()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		pictures[n] = f.Name()
 	}
 	set := func(i, field, value string) chromedp.Action {
 		return chromedp.SetValue(`#q`+i+`-`+field, value, chromedp.ByQuery)
@@ -187,6 +207,18 @@ func TestBrowserEveryKind(t *testing.T) {
 					chromedp.SendKeys(fs+`//input[@type="tel"]`, "+44 20 7946 0000", byXPath),
 				}
 			}},
+		// Last: its files go with the form when it is published (the
+		// designer's script sends a form with a file chosen by a page load).
+		{"Which room did you like best?", survey.PictureChoice,
+			func(i string) []chromedp.Action {
+				return []chromedp.Action{
+					keys(i, "pictures-0-label", "Garden room"), keys(i, "pictures-0-alt", "A green room opening on the garden"),
+					chromedp.SetUploadFiles(`#q`+i+`-pictures-0-image`, []string{pictures[0]}, chromedp.ByQuery),
+					keys(i, "pictures-1-label", "Hall"), keys(i, "pictures-1-alt", "A sand-coloured hall with long tables"),
+					chromedp.SetUploadFiles(`#q`+i+`-pictures-1-image`, []string{pictures[1]}, chromedp.ByQuery),
+				}
+			},
+			func(fs string) []chromedp.Action { return []chromedp.Action{label(fs, "Hall")} }},
 	}
 	if len(steps) != len(survey.Kinds()) {
 		t.Fatalf("the test covers %d kinds, %d are registered", len(steps), len(survey.Kinds()))
@@ -231,6 +263,9 @@ func TestBrowserEveryKind(t *testing.T) {
 	}
 	if q := sv.Questions[10]; strings.Join(q.Rows, ",") != "Food,Service" || strings.Join(q.PossibleAnswers, ",") != "Poor,Good,Great" {
 		t.Errorf("the matrix is %v × %v", q.Rows, q.PossibleAnswers)
+	}
+	if q := sv.Questions[len(steps)-1]; len(q.Pictures) != 2 || q.Pictures[1].Label != "Hall" || !strings.HasPrefix(q.Pictures[1].Image, "northwindtraders-") {
+		t.Errorf("the pictures are %+v", q.Pictures)
 	}
 
 	// 3. A respondent on a phone: the empty form is refused, then answered.
@@ -335,6 +370,7 @@ func TestBrowserEveryKind(t *testing.T) {
 		"How far did you travel, in miles?":     "6",
 		"How can we reach you? [Name]":          "Guest Visitor",
 		"How can we reach you? [Phone number]":  "'+44 20 7946 0000", // a spreadsheet would take "+…" for a formula
+		"Which room did you like best?":         "Hall",
 	} {
 		if got, ok := cell[col]; !ok || got != want {
 			t.Errorf("CSV column %q = %q (present %v), want %q", col, got, ok, want)

@@ -68,6 +68,9 @@ type Deps struct {
 	// Webhooks is nil on a server that sends no webhooks: its endpoints
 	// answer 404.
 	Webhooks Webhooks
+	// Pictures keeps picture choices' images; nil: POST /pictures
+	// answers 404.
+	Pictures Pictures
 
 	// TenantUsable says why a token's tenant may not be used now
 	// (suspended, deleted): an EFORBIDDEN error.
@@ -118,6 +121,7 @@ func (s *server) routes() *chi.Mux {
 		r.Post("/surveys/{slug}/publish", s.handle(s.setState(survey.Published)))
 		r.Post("/surveys/{slug}/close", s.handle(s.setState(survey.Closed)))
 		r.Post("/surveys/{slug}/duplicate", s.handle(s.duplicateSurvey))
+		r.Post("/pictures", s.handle(s.uploadPicture))
 	})
 	r.Group(func(r chi.Router) {
 		r.Use(s.requireTokenRole(survey.ManageTenant))

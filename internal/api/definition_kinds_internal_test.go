@@ -19,10 +19,13 @@ func TestDefinitionNewKinds(t *testing.T) {
 		{ID: "c", Text: "Warm?", Type: survey.Slider, Min: "-10", Max: "30", Step: "5", LowLabel: "Cold", HighLabel: "Hot"},
 		{ID: "e", Text: "Member number", Type: survey.ShortText, Pattern: `[A-Z]{2}\d{6}`, PatternMessage: "Two capitals, six digits."},
 		{ID: "d", Text: "Reach you", Type: survey.Contact, Parts: map[string]string{"name": "required", "email": "optional", "country": "optional"}},
+		{ID: "f", Text: "Colours", Type: survey.PictureChoice, Multiple: true, Min: "1", Pictures: []survey.Picture{
+			{Label: "Red", Alt: "A red door", Image: "adatum-0a1b2c3d4e5f.png"}, {Label: "Green", Alt: "A green door", Image: "adatum-00000000beef.jpg"}}},
 	}, Language: "en", Translations: map[string]survey.Translation{"de": {Questions: map[string]survey.QuestionText{
 		"b": {Text: "Einwilligung", Statement: "Ich stimme zu.\nWirklich."},
 		"c": {LowLabel: "Kalt", HighLabel: "Heiß"},
 		"e": {PatternMessage: "Zwei Großbuchstaben, sechs Ziffern."},
+		"f": {Choices: map[string]string{"Red": "Rot"}, Alts: map[string]string{"Red": "Eine rote Tür"}},
 	}}}}
 	sv.Normalize()
 	if err := sv.Validate(); err != nil {
@@ -50,6 +53,15 @@ func TestDefinitionNewKinds(t *testing.T) {
 	if got := raw.Questions[4]["parts"]; !reflect.DeepEqual(got, map[string]any{"name": "required", "email": "optional", "country": "optional"}) {
 		t.Errorf("contact parts in JSON = %v", got)
 	}
+	if got := raw.Questions[5]; got["multiple"] != true || !reflect.DeepEqual(got["pictures"], []any{
+		map[string]any{"label": "Red", "alt": "A red door", "image": "adatum-0a1b2c3d4e5f.png"},
+		map[string]any{"label": "Green", "alt": "A green door", "image": "adatum-00000000beef.jpg"}}) {
+		t.Errorf("pictures in JSON = %v", got)
+	}
+	// Imported by another tenant: its images are not that tenant's.
+	if _, err := ParseDefinition("fabrikam", data); err == nil || err.(*survey.Error).Fields["questions.5.pictures.0.image"] == "" {
+		t.Errorf("Adatum's pictures imported by Fabrikam: %v", err)
+	}
 	back, err := ParseDefinition("adatum", data)
 	if err != nil {
 		t.Fatal(err)
@@ -72,6 +84,9 @@ func TestDefinitionNewKinds(t *testing.T) {
 	}
 	if got := back.Translations["de"].Questions[back.Questions[3].ID].PatternMessage; got != "Zwei Großbuchstaben, sechs Ziffern." {
 		t.Errorf("translated pattern message back as %q", got)
+	}
+	if got := back.Translations["de"].Questions[back.Questions[5].ID]; got.Alt("Red", "") != "Eine rote Tür" || got.Choice("Red") != "Rot" {
+		t.Errorf("translated picture back as %+v", got)
 	}
 	// A definition whose pattern is not RE2 is refused beside it.
 	bad := []byte(`{"format":"surveys.definition/1","title":"T","questions":[{"text":"Q","type":"ShortText","pattern":"(a)\\1","patternMessage":"m"}]}`)

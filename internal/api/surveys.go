@@ -125,6 +125,10 @@ type jsonQuestion struct {
 	// Parts are a contact question's parts: part → "optional" or
 	// "required".
 	Parts map[string]string `json:"parts,omitempty"`
+	// Pictures are a picture choice question's choices (label, alt text,
+	// image name), Multiple whether several may be chosen.
+	Pictures []survey.Picture `json:"pictures,omitempty"`
+	Multiple bool             `json:"multiple,omitempty"`
 	// ShowIf shows the question only when it holds for the answers to
 	// earlier questions.
 	ShowIf *survey.Condition `json:"showIf,omitempty"`
@@ -178,14 +182,14 @@ func (b jsonBound) MarshalJSON() ([]byte, error) {
 func (q jsonQuestion) question() survey.Question {
 	return survey.Question{ID: q.ID, ShowIf: q.ShowIf, Text: q.Text, Type: q.Type, Section: q.Section, Help: q.Help, Optional: q.Optional, PossibleAnswers: q.PossibleAnswers, Rows: q.Rows,
 		Other: q.Other, Shuffle: q.Shuffle, Min: string(q.Min), Max: string(q.Max), Integer: q.Integer, Format: q.Format, Scale: q.Scale,
-		LowLabel: q.LowLabel, HighLabel: q.HighLabel, Statement: q.Statement, Step: string(q.Step), Parts: q.Parts, Pattern: q.Pattern, PatternMessage: q.PatternMessage, InResults: q.InResults,
+		LowLabel: q.LowLabel, HighLabel: q.HighLabel, Statement: q.Statement, Step: string(q.Step), Parts: q.Parts, Pictures: q.Pictures, Multiple: q.Multiple, Pattern: q.Pattern, PatternMessage: q.PatternMessage, InResults: q.InResults,
 		Points: q.Points, Correct: q.Correct, Feedback: q.Feedback}
 }
 
 func jsonQuestionOf(q survey.Question) jsonQuestion {
 	return jsonQuestion{ID: q.ID, ShowIf: q.ShowIf, Text: q.Text, Type: q.Type, Section: q.Section, Help: q.Help, Optional: q.Optional, PossibleAnswers: q.PossibleAnswers, Rows: q.Rows,
 		Other: q.Other, Shuffle: q.Shuffle, Min: jsonBound(q.Min), Max: jsonBound(q.Max), Integer: q.Integer, Format: q.Format, Scale: q.Scale,
-		LowLabel: q.LowLabel, HighLabel: q.HighLabel, Statement: q.Statement, Step: jsonBound(q.Step), Parts: q.Parts, Pattern: q.Pattern, PatternMessage: q.PatternMessage, Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows, InResults: q.InResults,
+		LowLabel: q.LowLabel, HighLabel: q.HighLabel, Statement: q.Statement, Step: jsonBound(q.Step), Parts: q.Parts, Pictures: q.Pictures, Multiple: q.Multiple, Pattern: q.Pattern, PatternMessage: q.PatternMessage, Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows, InResults: q.InResults,
 		Points: q.Points, Correct: q.Correct, Feedback: q.Feedback}
 }
 

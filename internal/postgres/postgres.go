@@ -407,7 +407,7 @@ func questionSettings(q survey.Question) string {
 			set[name] = survey.CleanLine(v.(string))
 		}
 	}
-	for name, v := range map[string]bool{"other": q.Other, "shuffle": q.Shuffle, "integer": q.Integer} {
+	for name, v := range map[string]bool{"other": q.Other, "shuffle": q.Shuffle, "integer": q.Integer, "multiple": q.Multiple} {
 		if v {
 			set[name] = true
 		}
@@ -420,6 +420,13 @@ func questionSettings(q survey.Question) string {
 	}
 	if len(q.Parts) > 0 {
 		set["parts"] = q.Parts
+	}
+	if len(q.Pictures) > 0 {
+		pics := make([]survey.Picture, len(q.Pictures))
+		for i, p := range q.Pictures {
+			pics[i] = survey.Picture{Label: survey.CleanLine(p.Label), Alt: survey.CleanLine(p.Alt), Image: survey.CleanLine(p.Image)}
+		}
+		set["pictures"] = pics
 	}
 	b, _ := json.Marshal(set)
 	return string(b)

@@ -23,7 +23,20 @@ func NewLogoStore(st storage.Storage) *LogoStore { return &LogoStore{st: st} }
 // Put checks and stores a tenant's logo, returning its blob name. Nothing
 // is stored when the image is refused.
 func (ls *LogoStore) Put(ctx context.Context, tenant string, data []byte) (string, error) {
-	ct, ext, err := survey.CheckLogo(data)
+	return ls.put(ctx, tenant, "logo", data)
+}
+
+// PutPicture checks and stores a picture of a tenant's picture choice
+// question beside its logos, in the same way (its problems are of the
+// field "picture"). A picture is not deleted with its survey, as a logo
+// replaced is: a copy of the survey, or its definition exported, may
+// still name it; deleting the tenant deletes them all.
+func (ls *LogoStore) PutPicture(ctx context.Context, tenant string, data []byte) (string, error) {
+	return ls.put(ctx, tenant, "picture", data)
+}
+
+func (ls *LogoStore) put(ctx context.Context, tenant, what string, data []byte) (string, error) {
+	ct, ext, err := survey.CheckImage(data, what)
 	if err != nil {
 		return "", err
 	}

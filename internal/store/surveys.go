@@ -773,6 +773,10 @@ type questionSettings struct {
 	PatternMessage string   `json:"patternMessage,omitempty"`
 	// Parts: a contact question's parts, part → "optional"/"required".
 	Parts map[string]string `json:"parts,omitempty"`
+	// Pictures and Multiple: a picture choice's pictures (label, alt
+	// text, image name) and whether several may be chosen.
+	Pictures []survey.Picture `json:"pictures,omitempty"`
+	Multiple bool             `json:"multiple,omitempty"`
 	// Hidden, HiddenChoices and HiddenRows: what an edit of a published
 	// survey took away from respondents but kept for its answers.
 	Hidden        bool     `json:"hidden,omitempty"`
@@ -803,7 +807,7 @@ func questionProperties(q survey.Question) map[string]any {
 		putChunked(props, "PossibleAnswers", []rune(string(raw)))
 	}
 	set := questionSettings{Help: q.Help, Optional: q.Optional, Rows: q.Rows, Other: q.Other, Shuffle: q.Shuffle,
-		Min: q.Min, Max: q.Max, Integer: q.Integer, Format: q.Format, Scale: q.Scale, LowLabel: q.LowLabel, HighLabel: q.HighLabel, Statement: q.Statement, Step: q.Step, Parts: q.Parts, Pattern: q.Pattern, PatternMessage: q.PatternMessage,
+		Min: q.Min, Max: q.Max, Integer: q.Integer, Format: q.Format, Scale: q.Scale, LowLabel: q.LowLabel, HighLabel: q.HighLabel, Statement: q.Statement, Step: q.Step, Parts: q.Parts, Pictures: q.Pictures, Multiple: q.Multiple, Pattern: q.Pattern, PatternMessage: q.PatternMessage,
 		Hidden: q.Hidden, HiddenChoices: q.HiddenChoices, HiddenRows: q.HiddenRows, Section: q.Section, InResults: q.InResults, ShowIf: q.ShowIf,
 		Points: q.Points, Correct: q.Correct, Feedback: q.Feedback}
 	if raw, _ := json.Marshal(set); string(raw) != "{}" {
@@ -854,6 +858,7 @@ func questionFromEntity(e storage.Entity) (survey.Question, error) {
 		q.Help, q.Optional, q.Rows, q.Other, q.Shuffle = set.Help, set.Optional, set.Rows, set.Other, set.Shuffle
 		q.Min, q.Max, q.Integer, q.Format, q.Scale, q.LowLabel, q.HighLabel = set.Min, set.Max, set.Integer, set.Format, set.Scale, set.LowLabel, set.HighLabel
 		q.Statement, q.Step, q.Parts, q.Pattern, q.PatternMessage = set.Statement, set.Step, set.Parts, set.Pattern, set.PatternMessage
+		q.Pictures, q.Multiple = set.Pictures, set.Multiple
 		q.Hidden, q.HiddenChoices, q.HiddenRows = set.Hidden, set.HiddenChoices, set.HiddenRows
 		q.Section, q.InResults, q.ShowIf = set.Section, set.InResults, set.ShowIf
 		q.Points, q.Correct, q.Feedback = set.Points, set.Correct, set.Feedback

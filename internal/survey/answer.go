@@ -112,8 +112,8 @@ func NewAnswerScreened(s *Survey, forms map[string]Form, hidden map[string]strin
 			f.add(q.ID, "%s", problem)
 			msgs[q.ID] = problem
 		case v == "" && !q.Optional:
-			f.add(q.ID, "%s", requiredMessage(k))
-			msgs[q.ID] = requiredMessage(k)
+			f.add(q.ID, "%s", requiredMessage(k, q))
+			msgs[q.ID] = requiredMessage(k, q)
 		case v != "":
 			a.Answers = append(a.Answers, QuestionAnswer{QuestionID: q.ID, QuestionText: q.Text, Type: q.Type, Answer: v})
 		}
@@ -147,7 +147,10 @@ func cleanForm(f Form) Form {
 
 // requiredMessage is what a respondent reads beside a required question
 // they did not answer: the kind's own words, when it has them.
-func requiredMessage(k Kind) Msg {
+func requiredMessage(k Kind, q Question) Msg {
+	if r, ok := k.(interface{ requiredFor(Question) Msg }); ok {
+		return r.requiredFor(q)
+	}
 	if r, ok := k.(interface{ required() Msg }); ok {
 		return r.required()
 	}

@@ -37,6 +37,12 @@ func (checkboxes) validate(q Question, key string, f fieldErrors) {
 	if q.Other {
 		most++
 	}
+	validateSelections(q, most, key, f)
+}
+
+// validateSelections checks q's bounds on its number of selections (Min
+// and Max, under key+".min" and ".max"), most being the choices there are.
+func validateSelections(q Question, most int, key string, f fieldErrors) {
 	min, max := 0, most
 	for _, b := range []struct {
 		text, field, what string

@@ -105,6 +105,10 @@ type Settings struct {
 	Parts bool
 	// Pattern: a short text's regular expression and its message.
 	Pattern bool
+	// Pictures: a picture choice's pictures (each a label, an alt text
+	// and an uploaded image, Question.Pictures), and whether several may
+	// be chosen (Multiple).
+	Pictures bool
 	// Text: the answers are texts people write, which the analysis page
 	// lists besides counting their words (not a setting of a question: a
 	// trait of the kind).
@@ -151,6 +155,9 @@ func normalizeSettings(q *Question, s Settings) {
 	}
 	if !s.Parts {
 		q.Parts = nil
+	}
+	if !s.Pictures {
+		q.Pictures, q.Multiple = nil, false
 	}
 	if !s.Step {
 		q.Step = ""
@@ -275,7 +282,7 @@ type SQLRow struct {
 
 // kinds lists every kind, in the order the designer offers them.
 var kinds = []Kind{simpleText{}, multipleChoice{}, fiveStars{}, shortText{}, numberKind{}, dateKind{}, linearScale{}, netPromoterScore{},
-	checkboxes{}, dropdown{}, matrix{}, ranking{}, fileUpload{}, yesNo{}, consent{}, slider{}, contact{}}
+	checkboxes{}, dropdown{}, matrix{}, ranking{}, fileUpload{}, yesNo{}, consent{}, slider{}, contact{}, pictureChoice{}}
 
 var kindByType = func() map[QuestionType]Kind {
 	m := make(map[QuestionType]Kind, len(kinds))

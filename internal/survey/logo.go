@@ -54,15 +54,20 @@ func bytesPerPixel(m color.Model) int {
 // or JPEG image that decodes, within the size limits. SVG is refused,
 // since an SVG can carry script. It returns the content type to serve it
 // with and the file extension.
-func CheckLogo(data []byte) (contentType, ext string, err error) {
+func CheckLogo(data []byte) (contentType, ext string, err error) { return CheckImage(data, "logo") }
+
+// CheckImage checks an uploaded public image (a logo, a picture choice's
+// picture) as CheckLogo does, within the same limits; what names it in
+// the problems ("logo", "picture"), and is the field of the error.
+func CheckImage(data []byte, what string) (contentType, ext string, err error) {
 	fail := func(msg string, args ...any) (string, string, error) {
-		return "", "", &Error{Code: EINVALID, Message: "The logo was not saved.", Fields: map[string]string{"logo": fmt.Sprintf(msg, args...)}}
+		return "", "", &Error{Code: EINVALID, Message: "The " + what + " was not saved.", Fields: map[string]string{what: fmt.Sprintf(msg, args...)}}
 	}
 	switch {
 	case len(data) == 0:
 		return fail("Choose an image file to upload.")
 	case len(data) > MaxLogoBytes:
-		return fail("The logo is %d KiB; keep it under %d KiB.", (len(data)+1023)/1024, MaxLogoBytes/1024)
+		return fail("The %s is %d KiB; keep it under %d KiB.", what, (len(data)+1023)/1024, MaxLogoBytes/1024)
 	}
 	switch sniffed := http.DetectContentType(data); sniffed {
 	case "image/png":
@@ -71,7 +76,7 @@ func CheckLogo(data []byte) (contentType, ext string, err error) {
 		contentType, ext = sniffed, "jpg"
 	default:
 		if looksLikeSVG(data) {
-			return fail("SVG logos are not accepted, since an SVG can carry script; upload a PNG or JPEG.")
+			return fail("SVG %ss are not accepted, since an SVG can carry script; upload a PNG or JPEG.", what)
 		}
 		return fail("This file is not a PNG or JPEG image.")
 	}
@@ -80,11 +85,11 @@ func CheckLogo(data []byte) (contentType, ext string, err error) {
 		return fail("This image is damaged and cannot be read.")
 	}
 	if cfg.Width < 1 || cfg.Height < 1 || cfg.Width > MaxLogoSide || cfg.Height > MaxLogoSide {
-		return fail("The logo is %d×%d pixels; keep each side under %d.", cfg.Width, cfg.Height, MaxLogoSide)
+		return fail("The %s is %d×%d pixels; keep each side under %d.", what, cfg.Width, cfg.Height, MaxLogoSide)
 	}
 	if bpp := bytesPerPixel(cfg.ColorModel); cfg.Width*cfg.Height*bpp > MaxLogoDecodedBytes {
-		return fail("The logo is %d×%d pixels of %d bytes each, %d MiB once opened; keep it under %d MiB: fewer pixels, or 8 bits a colour.",
-			cfg.Width, cfg.Height, bpp, (cfg.Width*cfg.Height*bpp+(1<<20)-1)>>20, MaxLogoDecodedBytes>>20)
+		return fail("The %s is %d×%d pixels of %d bytes each, %d MiB once opened; keep it under %d MiB: fewer pixels, or 8 bits a colour.",
+			what, cfg.Width, cfg.Height, bpp, (cfg.Width*cfg.Height*bpp+(1<<20)-1)>>20, MaxLogoDecodedBytes>>20)
 	}
 	// Decode it whole: a header that lies about the data is refused here.
 	logoDecodes <- struct{}{}

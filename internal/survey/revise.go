@@ -319,7 +319,7 @@ func (s *Survey) Duplicate(now time.Time) *Survey {
 	var ids []string
 	for _, q := range s.Visible().Questions {
 		q.HiddenChoices, q.HiddenRows = nil, nil
-		q.PossibleAnswers, q.Rows, q.Parts = slices.Clone(q.PossibleAnswers), slices.Clone(q.Rows), maps.Clone(q.Parts)
+		q.PossibleAnswers, q.Rows, q.Parts, q.Pictures = slices.Clone(q.PossibleAnswers), slices.Clone(q.Rows), maps.Clone(q.Parts), slices.Clone(q.Pictures)
 		q.ShowIf = q.ShowIf.clone()
 		q.Points, q.Correct = maps.Clone(q.Points), slices.Clone(q.Correct)
 		cp.Questions = append(cp.Questions, q)

@@ -199,6 +199,11 @@ type Question struct {
 	Parts map[string]string
 	// Step is the step of a slider, from Min to Max (a whole number).
 	Step string
+	// Pictures are a picture choice question's choices: each a label (a
+	// possible answer), an alt text and an uploaded image. Multiple lets
+	// a respondent choose several of them.
+	Pictures []Picture
+	Multiple bool
 	// Statement is what a consent question's respondent agrees to by
 	// ticking its box (lines of text).
 	Statement string
@@ -343,6 +348,9 @@ func (s *Survey) Validate() error {
 				lists += utf8.RuneCountInString(c)
 			}
 		}
+		for _, p := range q.Pictures {
+			lists += utf8.RuneCountInString(p.Alt) + utf8.RuneCountInString(p.Image)
+		}
 	}
 	if lists > MaxListsLength {
 		f.add("questions", "A survey's possible answers and rows hold at most %d characters in all (these hold %d).", MaxListsLength, lists)
@@ -369,6 +377,11 @@ func (s *Survey) Validate() error {
 			continue
 		}
 		k.validate(q, key, f)
+		if tv, ok := k.(interface {
+			validateTenant(tenant string, q Question, key string, f fieldErrors)
+		}); ok && s.Tenant != "" {
+			tv.validateTenant(s.Tenant, q, key, f)
+		}
 	}
 	s.validateHiddenFields(f)
 	s.validateScoring(f)

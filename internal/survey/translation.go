@@ -56,10 +56,13 @@ type SectionText struct {
 // possible answers: choices, a matrix's columns, a ranking's items) and
 // Rows are by their original text.
 type QuestionText struct {
-	Text      string            `json:"text,omitempty"`
-	Help      string            `json:"help,omitempty"`
-	Choices   map[string]string `json:"choices,omitempty"`
-	Rows      map[string]string `json:"rows,omitempty"`
+	Text    string            `json:"text,omitempty"`
+	Help    string            `json:"help,omitempty"`
+	Choices map[string]string `json:"choices,omitempty"`
+	Rows    map[string]string `json:"rows,omitempty"`
+	// Alts are a picture choice's alt texts, by the original label of
+	// their picture.
+	Alts      map[string]string `json:"alts,omitempty"`
 	LowLabel  string            `json:"lowLabel,omitempty"`
 	HighLabel string            `json:"highLabel,omitempty"`
 	// Statement is a consent question's statement; PatternMessage a
@@ -99,6 +102,15 @@ func (qt QuestionText) Choice(c string) string {
 		return v
 	}
 	return c
+}
+
+// Alt is the translation of the alt text of the picture labelled label,
+// or alt.
+func (qt QuestionText) Alt(label, alt string) string {
+	if v := qt.Alts[label]; v != "" {
+		return v
+	}
+	return alt
 }
 
 // Row is the translation of row r, or r.
@@ -167,7 +179,8 @@ func (s *Survey) normalizeTranslations() {
 			}
 			c.Choices = keptLines(qt.Choices, q.PossibleAnswers, line)
 			c.Rows = keptLines(qt.Rows, q.Rows, line)
-			if c.Text != "" || c.Help != "" || c.LowLabel != "" || c.HighLabel != "" || c.Statement != "" || c.PatternMessage != "" || c.Feedback != "" || c.Choices != nil || c.Rows != nil {
+			c.Alts = keptLines(qt.Alts, pictureLabels(q), line)
+			if c.Text != "" || c.Help != "" || c.LowLabel != "" || c.HighLabel != "" || c.Statement != "" || c.PatternMessage != "" || c.Feedback != "" || c.Choices != nil || c.Rows != nil || c.Alts != nil {
 				if n.Questions == nil {
 					n.Questions = map[string]QuestionText{}
 				}
@@ -199,6 +212,16 @@ func keptMessages(messages []string, n int, clean func(string) string) []string 
 		}
 	}
 	return nil
+}
+
+// pictureLabels are the labels of q's pictures (none but a picture
+// choice's).
+func pictureLabels(q Question) []string {
+	out := make([]string, len(q.Pictures))
+	for i, p := range q.Pictures {
+		out[i] = p.Label
+	}
+	return out
 }
 
 // keptLines is the translations in m of the lines of originals, cleaned,
@@ -257,6 +280,9 @@ func (t Translation) length() int {
 		for _, v := range qt.Rows {
 			n += utf8.RuneCountInString(v)
 		}
+		for _, v := range qt.Alts {
+			n += utf8.RuneCountInString(v)
+		}
 	}
 	return n
 }
@@ -267,8 +293,9 @@ func (t Translation) length() int {
 // problems are keyed "title", "description", "thankYou",
 // "outcomes.<N>", "quotas.<N>", "sections.<ID>.title", ".description",
 // "questions.<ID>.text", ".help",
-// ".lowLabel", ".highLabel", ".statement", ".patternMessage", "questions.<ID>.choices.<N>" and
-// "questions.<ID>.rows.<N>" (N: the choice's or row's place, from 0).
+// ".lowLabel", ".highLabel", ".statement", ".patternMessage", "questions.<ID>.choices.<N>",
+// "questions.<ID>.rows.<N>" and "questions.<ID>.alts.<N>" (N: the
+// choice's, row's or picture's place, from 0).
 func (s *Survey) TranslationProblems(t Translation) map[string]string {
 	f := fieldErrors{}
 	checkLine := func(key, v string, max int) {
@@ -313,6 +340,9 @@ func (s *Survey) TranslationProblems(t Translation) map[string]string {
 		checkText(key+".statement", qt.Statement, MaxStatementLength)
 		checkLine(key+".patternMessage", qt.PatternMessage, MaxPatternMessageLength)
 		checkLine(key+".feedback", qt.Feedback, MaxFeedback)
+		for i, p := range q.Pictures {
+			checkLine(key+".alts."+strconv.Itoa(i), qt.Alts[p.Label], MaxAltLength)
+		}
 		for _, l := range []struct {
 			key       string
 			originals []string
@@ -351,7 +381,7 @@ func (s *Survey) cloneTranslations() map[string]Translation {
 		t.Outcomes, t.Quotas = slices.Clone(t.Outcomes), slices.Clone(t.Quotas)
 		qs := make(map[string]QuestionText, len(t.Questions))
 		for id, qt := range t.Questions {
-			qt.Choices, qt.Rows = maps.Clone(qt.Choices), maps.Clone(qt.Rows)
+			qt.Choices, qt.Rows, qt.Alts = maps.Clone(qt.Choices), maps.Clone(qt.Rows), maps.Clone(qt.Alts)
 			qs[id] = qt
 		}
 		t.Questions = qs

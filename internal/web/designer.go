@@ -95,6 +95,9 @@ type designerPage struct {
 	// Conflict: the save was refused, the survey having been saved by
 	// someone else since (Message says who and when).
 	Conflict bool
+	// pictureProblems are the problems of the pictures uploaded with the
+	// form (uploadPictures), by survey.Validate's keys.
+	pictureProblems map[string]string
 }
 
 // Autosave: a new survey or a draft is saved as it is typed (with
@@ -210,6 +213,8 @@ type designerQuestion struct {
 	// Choices and Rows are the lists, one per line; Scale as typed.
 	// Points ("Choice = 3") and Correct (choices), one a line.
 	Choices, Rows, Scale, Points, Correct string
+	// Pictures are a picture choice's rows (designer_pictures.go).
+	Pictures []designerPicture
 	// Label is the kind's name for people; Settings what it shows.
 	Label    string
 	Settings survey.Settings
@@ -239,7 +244,7 @@ func (q designerQuestion) Idx() int { return q.Pos - 1 }
 // the page's order; the keys survey.Validate gives them after
 // "questions.N.". A problem of a field the kind does not show is shown
 // beside the kind's select.
-var designerFields = []string{"text", "type", "section", "help", "choices", "rows", "min", "max", "scale", "format", "step", "labels", "statement", "parts", "pattern", "patternMessage", "points", "correct", "feedback"}
+var designerFields = []string{"text", "type", "section", "help", "choices", "pictures", "rows", "min", "max", "scale", "format", "step", "labels", "statement", "parts", "pattern", "patternMessage", "points", "correct", "feedback"}
 
 // shown reports whether the question shows field.
 func (q designerQuestion) shown(field string) bool {
@@ -263,6 +268,8 @@ func (q designerQuestion) shown(field string) bool {
 		return s.Step
 	case "parts":
 		return s.Parts
+	case "pictures":
+		return s.Pictures
 	case "pattern", "patternMessage":
 		return s.Pattern
 	case "section":
@@ -373,7 +380,7 @@ func (q designerQuestion) Err(field string) string { return q.Errors[errorKey(fi
 
 // ErrID is the id of the problem shown beside field.
 func (q designerQuestion) ErrID(field string) string {
-	return "q" + strconv.Itoa(q.Pos-1) + "-" + errorKey(field) + "-err"
+	return "q" + strconv.Itoa(q.Pos-1) + "-" + strings.ReplaceAll(errorKey(field), ".", "-") + "-err"
 }
 
 func errorKey(field string) string {
@@ -430,12 +437,13 @@ func parseDesignerQuestion(f url.Values, i int) designerQuestion {
 		Text: f.Get(p + "text"), Type: survey.QuestionType(f.Get(p + "type")), Help: f.Get(p + "help"), Optional: on("optional"),
 		Other: on("other"), Shuffle: on("shuffle"), Min: f.Get(p + "min"), Max: f.Get(p + "max"), Integer: on("integer"),
 		Format: f.Get(p + "format"), LowLabel: f.Get(p + "low"), HighLabel: f.Get(p + "high"),
-		Statement: f.Get(p + "statement"), Step: f.Get(p + "step"), Parts: designerParts(f, p),
+		Statement: f.Get(p + "statement"), Step: f.Get(p + "step"), Parts: designerParts(f, p), Multiple: on("multiple"),
 		Pattern: f.Get(p + "pattern"), PatternMessage: f.Get(p + "patternMessage"), Feedback: f.Get(p + "feedback"),
 	}, Choices: f.Get(p + "choices"), Rows: f.Get(p + "rows"), Points: f.Get(p + "points"), Correct: f.Get(p + "correct"), Scale: strings.TrimSpace(f.Get(p + "scale")), Open: on("open")}
 	q.Pos = i + 1
 	q.Sec, _ = strconv.Atoi(f.Get(p + "section"))
 	q.If = parseCondition(f, p+"if")
+	q.Pictures = parsePictures(f, p)
 	if pos, err := strconv.Atoi(strings.TrimSpace(f.Get(p + "pos"))); err == nil {
 		q.Pos = pos
 	}
@@ -448,6 +456,7 @@ func parseDesignerQuestion(f url.Values, i int) designerQuestion {
 func (q designerQuestion) question() (survey.Question, string) {
 	out := q.Q
 	out.PossibleAnswers, out.Rows = lines(q.Choices), lines(q.Rows)
+	out.Pictures = surveyPictures(q.Pictures)
 	out.ShowIf = q.If.condition()
 	out.Correct = lines(q.Correct)
 	if q.Scale == "" {
@@ -477,6 +486,7 @@ func designerQuestionOf(q survey.Question, pos int) designerQuestion {
 	// each question's (answers refer to it).
 	dq.Points, dq.Correct = pointsText(q.Points, survey.PointChoices(q)), strings.Join(q.Correct, "\n")
 	dq.Q.PossibleAnswers, dq.Q.Rows, dq.Q.HiddenChoices, dq.Q.HiddenRows, dq.Q.Points, dq.Q.Correct = nil, nil, nil, nil, nil, nil
+	dq.Pictures, dq.Q.Pictures = designerPicturesOf(q.Pictures), nil
 	if q.Scale != 0 {
 		dq.Scale = strconv.Itoa(q.Scale)
 	}
@@ -489,9 +499,22 @@ func designerQuestionOf(q survey.Question, pos int) designerQuestion {
 // position goes before the one there when it moved up, after it when it
 // moved down), without those marked for removal.
 func designerForm(w http.ResponseWriter, r *http.Request) (page designerPage, err error) {
-	r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
-	if err := r.ParseForm(); err != nil {
-		return page, survey.Errorf(survey.EINVALID, "The form could not be read.")
+	// Multipart (the page's own form, which may carry pictures) or
+	// urlencoded (its script's posts, and clients of old).
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") {
+		r.Body = http.MaxBytesReader(w, r.Body, maxDesignerBody)
+		if err := r.ParseMultipartForm(maxDesignerFields); err != nil {
+			var tooBig *http.MaxBytesError
+			if errors.As(err, &tooBig) {
+				return page, survey.Errorf(survey.EINVALID, "The form is too large: upload at most %d pictures at a time, each under %d KiB.", maxDesignerPictures, survey.MaxLogoBytes>>10)
+			}
+			return page, survey.Errorf(survey.EINVALID, "The form could not be read.")
+		}
+	} else {
+		r.Body = http.MaxBytesReader(w, r.Body, maxDesignerFields)
+		if err := r.ParseForm(); err != nil {
+			return page, survey.Errorf(survey.EINVALID, "The form could not be read.")
+		}
 	}
 	f := r.PostForm
 	page = designerPage{Title: f.Get("title"), Listed: f.Get("listed") != "", Challenge: f.Get("challenge") != "",
@@ -782,6 +805,7 @@ func (p designerPage) definition(now time.Time) (*survey.Survey, map[string]stri
 	if msg != "" {
 		own["outcomes"] = msg
 	}
+	maps.Copy(own, p.pictureProblems)
 	for i, dq := range p.Questions {
 		q, msg := dq.question()
 		q.Section = sectionOf(dq)
@@ -846,7 +870,7 @@ func (p *designerPage) setErrors(errs map[string]string) {
 		sort.Strings(fields)
 		for _, f := range fields {
 			to := f
-			if !slices.Contains(designerFields, f) || !q.shown(f) {
+			if (!slices.Contains(designerFields, f) || !q.shown(f)) && (!strings.HasPrefix(f, "pictures.") || !q.Settings.Pictures) {
 				to = "type"
 			}
 			if q.Errors == nil {
@@ -858,7 +882,7 @@ func (p *designerPage) setErrors(errs map[string]string) {
 			q.Errors[to] += errs[key+f]
 			used[key+f] = true
 		}
-		for _, f := range designerFields {
+		for _, f := range append(slices.Clone(designerFields), pictureErrorKeys(q.Errors)...) {
 			if m := q.Errors[f]; m != "" {
 				p.Problems = append(p.Problems, designerProblem{Field: questionFieldID(i, f), Message: "Question " + strconv.Itoa(i+1) + ": " + m})
 			}
@@ -876,12 +900,14 @@ func (p *designerPage) setErrors(errs map[string]string) {
 	}
 }
 
-// questionFieldID is the id of question i's control of field.
+// questionFieldID is the id of question i's control of field (a field
+// of a picture, "pictures.2.alt", is "q0-pictures-2-alt": an id a CSS
+// selector reads as it is).
 func questionFieldID(i int, field string) string {
 	if field == "labels" {
 		field = "low"
 	}
-	return "q" + strconv.Itoa(i) + "-" + field
+	return "q" + strconv.Itoa(i) + "-" + strings.ReplaceAll(field, ".", "-")
 }
 
 func (s *Server) renderDesigner(w http.ResponseWriter, r *http.Request, status int, p designerPage) {
@@ -996,6 +1022,10 @@ func (s *Server) readDesigner(w http.ResponseWriter, r *http.Request, tenant, sl
 	page.Tenant = tenant
 	if sess := sessionFrom(r.Context()); sess != nil {
 		page.EditedBy = sess.Email
+	}
+	if page.pictureProblems = s.uploadPictures(r, &page); page.pictureProblems != nil {
+		// Shown whatever the button (save and the like add their own).
+		page.Errors, page.Message = maps.Clone(page.pictureProblems), "A picture was not saved; see the question."
 	}
 	if slug != "" {
 		cur, err := s.surveys.Get(r.Context(), tenant, slug)

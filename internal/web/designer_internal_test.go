@@ -88,7 +88,8 @@ func TestDesignerSettingsRoundTrip(t *testing.T) {
 	t.Parallel()
 	full := survey.Question{Text: "Rate the rooms", Type: "Test", Help: "Each row once", Optional: true,
 		PossibleAnswers: []string{"Poor", "Fair", "Good"}, Rows: []string{"Bed", "Bath"}, Other: true, Shuffle: true,
-		Min: "1.5", Max: "10", Integer: true, Format: "email", Scale: 7, LowLabel: "Bad", HighLabel: "Great & fine"}
+		Min: "1.5", Max: "10", Integer: true, Format: "email", Scale: 7, LowLabel: "Bad", HighLabel: "Great & fine",
+		Pictures: []survey.Picture{{Label: "Poor", Alt: "A poor room", Image: "adatum-0a1b2c3d4e5f.png"}, {Label: "Fair", Alt: "A \"fair\" room", Image: "adatum-00000000beef.jpg"}}, Multiple: true}
 	cases := []struct {
 		name     string
 		settings survey.Settings
@@ -101,6 +102,8 @@ func TestDesignerSettingsRoundTrip(t *testing.T) {
 		{"length", survey.Settings{Bounds: "length", Format: true}, []string{">Fewest characters ", ">Most characters ", `type="number"`, "Web address"}, []string{"q0-choices"}},
 		{"dates", survey.Settings{Bounds: "date"}, []string{">Earliest ", ">Latest ", `type="date"`}, []string{"q0-scale"}},
 		{"selections", survey.Settings{Choices: true, Bounds: "selections"}, []string{">Fewest selections ", ">Most selections "}, nil},
+		{"pictures", survey.Settings{Choices: true, MaxChoices: 20, Bounds: "selections", Pictures: true}, []string{">Pictures<", `<label for="q0-pictures-1-alt">Alt text 2</label>`,
+			`value="A &#34;fair&#34; room"`, `<img class="dq-picture-img" src="/logos/adatum-00000000beef.jpg"`, `<label for="q0-pictures-3-image">Image 4</label>`, "Several may be chosen"}, []string{"q0-choices"}},
 		{"scale", survey.Settings{Scale: true, ScaleLabels: true}, []string{"Scale from 1 to", `<option value="7" selected>`, `value="Great &amp; fine"`}, []string{"q0-choices"}},
 	}
 	for _, c := range cases {

@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"html/template"
+	"slices"
 	"strings"
 	"time"
 
@@ -73,4 +74,16 @@ func longDate(s string) string {
 		return s
 	}
 	return d.Format("2 January 2006")
+}
+
+// chosen reports whether label is among a choice kind's typed value: the
+// one label chosen, or a list of them.
+func chosen(label string, value any) bool {
+	switch v := value.(type) {
+	case string:
+		return v == label
+	case []string:
+		return slices.Contains(v, label)
+	}
+	return false
 }

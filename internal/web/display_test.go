@@ -19,13 +19,14 @@ func TestAnswerDisplay(t *testing.T) {
 	}
 	s, forms := surveytest.ExampleSurvey("adatum", "every-kind")
 	shape := map[survey.QuestionType][2]string{ // full, compact
-		survey.Checkboxes: {`<ul class="ans-list">`, `<ul class="ans-list">`},
-		survey.Ranking:    {`<ol class="ans-list ans-ranked">`, `<ol class="ans-list ans-ranked">`},
-		survey.Matrix:     {`<table class="ans-grid">`, `<ul class="ans-list">`},
-		survey.Date:       {`<time datetime="`, `<time datetime="`},
-		survey.Contact:    {`<dl class="ans-parts">`, `<dl class="ans-parts">`},
-		survey.FileUpload: {`<a href="/adatum/surveys/every-kind/answers/A1/files/`, `<a href="/adatum/surveys/every-kind/answers/A1/files/`},
-		survey.FiveStars:  {`<span class="ans-stars" aria-hidden="true">`, `<span class="ans-stars" aria-hidden="true">`},
+		survey.Checkboxes:    {`<ul class="ans-list">`, `<ul class="ans-list">`},
+		survey.Ranking:       {`<ol class="ans-list ans-ranked">`, `<ol class="ans-list ans-ranked">`},
+		survey.Matrix:        {`<table class="ans-grid">`, `<ul class="ans-list">`},
+		survey.Date:          {`<time datetime="`, `<time datetime="`},
+		survey.Contact:       {`<dl class="ans-parts">`, `<dl class="ans-parts">`},
+		survey.FileUpload:    {`<a href="/adatum/surveys/every-kind/answers/A1/files/`, `<a href="/adatum/surveys/every-kind/answers/A1/files/`},
+		survey.FiveStars:     {`<span class="ans-stars" aria-hidden="true">`, `<span class="ans-stars" aria-hidden="true">`},
+		survey.PictureChoice: {`<ul class="ans-list ans-pictures"><li><img src="/logos/`, `<ul class="ans-list ans-pictures"><li>`},
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 20 {

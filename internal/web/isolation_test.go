@@ -89,6 +89,7 @@ var routeActions = map[string][]survey.Role{
 	"POST /api/v1/surveys/{slug}/publish":   EditSurveys,
 	"POST /api/v1/surveys/{slug}/close":     EditSurveys,
 	"POST /api/v1/surveys/{slug}/duplicate": EditSurveys,
+	"POST /api/v1/pictures":                 EditSurveys,
 	"GET /api/v1/webhooks":                  ManageTenant,
 	"POST /api/v1/webhooks":                 ManageTenant,
 	"GET /api/v1/webhooks/{id}":             ManageTenant,
@@ -322,6 +323,8 @@ func TestIsolationEveryRoute(t *testing.T) {
 				switch {
 				case route == "/api/v1/webhooks" && method == http.MethodPost:
 					body = `{"url":"https://hooks.fabrikam.example/new","events":["response.created"]}`
+				case route == "/api/v1/pictures":
+					body = string(testPNG(t))
 				case route == "/api/v1/surveys/import":
 					body = `{"format":"surveys.definition/1","title":"Fabrikam private plan","questions":[{"text":"Why now?","type":"SimpleText"}]}`
 				case method == http.MethodPost:

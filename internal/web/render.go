@@ -62,7 +62,7 @@ func newViews() (*views, error) {
 	funcs := template.FuncMap{"asset": v.assetURL, "inc": inc, "dec": func(i int) int { return i - 1 },
 		"homeList": homeListOf,
 		"plural":   pluralCount, "noun": pluralNoun, "surveyNav": surveyNav, "eventLabel": eventLabel, "shortDuration": shortDuration,
-		"kindInput": v.kindInput, "kindChart": v.kindChart, "kindDisplay": v.kindDisplay, "stars": stars, "longDate": longDate, "languages": i18n.Languages}
+		"kindInput": v.kindInput, "kindChart": v.kindChart, "kindDisplay": v.kindDisplay, "stars": stars, "longDate": longDate, "chosen": chosen, "languages": i18n.Languages}
 	if v.kinds, err = template.New("kinds").Funcs(funcs).ParseFS(templates.FS, "kinds/*.html"); err != nil {
 		return nil, fmt.Errorf("web: parse templates/kinds: %w", err)
 	}
@@ -352,6 +352,25 @@ func (d kindInputData) Contact() []contactInput {
 // pattern, as the respondent reads it (shown as the field's hint).
 func (d kindInputData) PatternMessage() string {
 	return or(d.words.QT.PatternMessage, d.Question.PatternMessage)
+}
+
+// pictureOption is a choice of a picture choice question as its partial
+// shows it: the option, the image's URL and its alt text in the
+// respondent's language.
+type pictureOption struct {
+	option
+	Src, Alt string
+}
+
+// Pictures are a picture choice question's choices in the order to show
+// them (Options: shuffled when the question asks), each with its picture.
+func (d kindInputData) Pictures() []pictureOption {
+	out := make([]pictureOption, len(d.Options))
+	for i, o := range d.Options {
+		p, _ := survey.PictureOf(d.Question, o.Value)
+		out[i] = pictureOption{option: o, Src: "/logos/" + p.Image, Alt: d.words.QT.Alt(p.Label, p.Alt)}
+	}
+	return out
 }
 
 // Statement is a consent question's statement as the respondent reads it.

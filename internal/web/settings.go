@@ -21,9 +21,11 @@ type TenantSettings interface {
 	KeepsSecrets() bool
 }
 
-// Logos keeps tenants' logos.
+// Logos keeps tenants' public images: their logos, and the pictures of
+// their picture choice questions (PutPicture), served at /logos/{name}.
 type Logos interface {
 	Put(ctx context.Context, tenant string, data []byte) (string, error)
+	PutPicture(ctx context.Context, tenant string, data []byte) (string, error)
 	Get(ctx context.Context, name string) ([]byte, string, error)
 	Delete(ctx context.Context, tenant, name string) error
 }

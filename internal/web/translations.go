@@ -117,6 +117,9 @@ func translationItems(sv *survey.Survey, t survey.Translation) []translationGrou
 			for n, c := range q.PossibleAnswers {
 				g.Items = append(g.Items, translationItem{Key: key + ".choices." + strconv.Itoa(n), Label: "Choice " + strconv.Itoa(n+1), Original: c, Value: qt.Choices[c], Max: survey.MaxChoiceLength})
 			}
+			for n, p := range q.Pictures {
+				g.Items = append(g.Items, translationItem{Key: key + ".alts." + strconv.Itoa(n), Label: "Alt text of picture " + strconv.Itoa(n+1) + " (" + p.Label + ")", Original: p.Alt, Value: qt.Alts[p.Label], Max: survey.MaxAltLength})
+			}
 			for n, row := range q.Rows {
 				g.Items = append(g.Items, translationItem{Key: key + ".rows." + strconv.Itoa(n), Label: "Row " + strconv.Itoa(n+1), Original: row, Value: qt.Rows[row], Max: survey.MaxChoiceLength})
 			}
@@ -158,9 +161,12 @@ func translationFrom(sv *survey.Survey, form url.Values) survey.Translation {
 	for _, q := range sv.Questions {
 		key := "questions." + q.ID
 		qt := survey.QuestionText{Text: form.Get(key + ".text"), Help: form.Get(key + ".help"), LowLabel: form.Get(key + ".lowLabel"), HighLabel: form.Get(key + ".highLabel"), Statement: form.Get(key + ".statement"), PatternMessage: form.Get(key + ".patternMessage"), Feedback: form.Get(key + ".feedback"),
-			Choices: map[string]string{}, Rows: map[string]string{}}
+			Choices: map[string]string{}, Rows: map[string]string{}, Alts: map[string]string{}}
 		for n, c := range q.PossibleAnswers {
 			qt.Choices[c] = form.Get(key + ".choices." + strconv.Itoa(n))
+		}
+		for n, p := range q.Pictures {
+			qt.Alts[p.Label] = form.Get(key + ".alts." + strconv.Itoa(n))
 		}
 		for n, r := range q.Rows {
 			qt.Rows[r] = form.Get(key + ".rows." + strconv.Itoa(n))

@@ -143,20 +143,27 @@
   }
 
   // post sends the form with button's action the old way: a page load.
-  function post(button) {
+  function post(button, extra) {
     var f = form(), a = document.createElement("input");
     a.type = "hidden"; a.name = button.name; a.value = button.value;
     f.appendChild(a);
+    for (var k in extra || {}) {
+      var e = document.createElement("input");
+      e.type = "hidden"; e.name = k; e.value = extra[k];
+      f.appendChild(e);
+    }
     var to = button.getAttribute("formaction");
     if (to) f.setAttribute("action", to);
     if (button.getAttribute("formtarget")) f.setAttribute("target", button.getAttribute("formtarget"));
     HTMLFormElement.prototype.submit.call(f);
   }
 
-  // body is the form as the browser would post it (urlencoded), with
+  // body is the form as the browser would post it, urlencoded (without
+  // its files: a picture chosen goes with a page load, see edit), with
   // button's action.
   function body(f, button, extra) {
-    var fd = new URLSearchParams(new FormData(f));
+    var fd = new URLSearchParams();
+    new FormData(f).forEach(function (v, k) { if (typeof v === "string") fd.append(k, v); });
     if (button && button.name) fd.append(button.name, button.value);
     for (var k in extra || {}) fd.append(k, extra[k]);
     return fd;
@@ -167,6 +174,10 @@
   function edit(button, extra) {
     return send(function () {
       var f = form();
+      // A picture chosen to upload goes with the form the old way, a
+      // page load, rather than be lost with the old form.
+      var chosen = Array.prototype.some.call(f.querySelectorAll("input[type=file]"), function (i) { return i.files && i.files.length > 0; });
+      if (chosen) { post(button, extra); return; }
       return fetch(f.getAttribute("action"), { method: "POST", body: body(f, button, extra), headers: { "X-Designer": "live" }, credentials: "same-origin" })
         .then(function (res) {
           // The designer again (200, or 422 and the like with its

@@ -35,6 +35,7 @@ var examples = map[survey.QuestionType]example{
 	survey.Consent:          consent,
 	survey.Slider:           slider,
 	survey.Contact:          contact,
+	survey.PictureChoice:    pictureChoice,
 }
 
 func simpleText() (survey.Question, func(*rand.Rand) survey.Form) {
@@ -236,6 +237,27 @@ func contact() (survey.Question, func(*rand.Rand) survey.Form) {
 		}
 		if r.IntN(2) == 0 {
 			f["street"], f["city"], f["postcode"], f["country"] = []string{"1 Main Street"}, []string{"Leeds"}, []string{"LS1 4AP"}, []string{"United Kingdom"}
+		}
+		return f
+	}
+}
+
+func pictureChoice() (survey.Question, func(*rand.Rand) survey.Form) {
+	q := survey.Question{Text: "Which of these colours would you paint the shop?", Type: survey.PictureChoice, Multiple: true, Shuffle: true, Min: "1", Max: "03",
+		Pictures: []survey.Picture{
+			{Label: "Red", Alt: "A shop front painted red", Image: "adatum-0a1b2c3d4e5f.png"},
+			{Label: " Sea green ", Alt: " A shop front painted sea green", Image: "adatum-00000000beef.jpg"},
+			{},
+			{Label: "White", Alt: "A shop front painted white", Image: "adatum-ffffffffffff.png"},
+		}}
+	return q, func(r *rand.Rand) survey.Form {
+		// One to three choices, one of them perhaps sent twice.
+		f := survey.Form{}
+		for _, i := range r.Perm(3)[:1+r.IntN(3)] {
+			f[""] = append(f[""], []string{"Red", "Sea green ", "White"}[i])
+		}
+		if r.IntN(5) == 0 {
+			f[""] = append(f[""], f[""][0], "")
 		}
 		return f
 	}
