@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -77,8 +78,25 @@ func DefinitionOf(sv *survey.Survey) Definition {
 
 // ParseDefinition reads a definition into a new draft of tenant; a bad one
 // is an EINVALID *Error whose Fields say what is wrong ("definition" for
-// the whole, "questions.N.<setting>" for a question).
+// the whole, "questions.N.<setting>" for a question). Its pictures must
+// be tenant's images: ImportDefinition copies another tenant's first.
 func ParseDefinition(tenant string, data []byte) (*survey.Survey, error) {
+	return ImportDefinition(context.Background(), tenant, data, nil)
+}
+
+// PictureCopier copies an image of the public images' container (a logo
+// or a picture, of any tenant: they are served to anyone) as a picture of
+// tenant, checked again as an upload is; store.LogoStore is one.
+type PictureCopier interface {
+	CopyPicture(ctx context.Context, name, tenant string) (string, error)
+}
+
+// ImportDefinition is ParseDefinition that first copies, with pics, the
+// pictures of picture choices named as another tenant's images (a
+// definition exported by another tenant of this instance), so that the
+// draft is tenant's own. A picture not found here is named beside its
+// field ("questions.N.pictures.M.image"). Without pics, none is copied.
+func ImportDefinition(ctx context.Context, tenant string, data []byte, pics PictureCopier) (*survey.Survey, error) {
 	var d Definition
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -101,6 +119,9 @@ func ParseDefinition(tenant string, data []byte) (*survey.Survey, error) {
 	for _, q := range d.Questions {
 		sv.Questions = append(sv.Questions, q.question())
 	}
+	if err := adoptPictures(ctx, sv, pics); err != nil {
+		return nil, err
+	}
 	if errs := sv.Problems(); errs != nil {
 		for i, q := range sv.Questions {
 			if !q.Type.Valid() {
@@ -110,6 +131,41 @@ func ParseDefinition(tenant string, data []byte) (*survey.Survey, error) {
 		return nil, &survey.Error{Code: survey.EINVALID, Message: "The definition has problems; see each field.", Fields: errs}
 	}
 	return sv, nil
+}
+
+// adoptPictures copies the pictures of sv's questions that are images of
+// another tenant as sv's tenant's, each image once.
+func adoptPictures(ctx context.Context, sv *survey.Survey, pics PictureCopier) error {
+	if pics == nil {
+		return nil
+	}
+	copied := map[string]string{}
+	missing := map[string]string{}
+	for i := range sv.Questions {
+		for j, p := range sv.Questions[i].Pictures {
+			if !survey.ValidImageName(p.Image) || strings.HasPrefix(p.Image, sv.Tenant+"-") && len(p.Image) == len(sv.Tenant)+len("-0123456789ab.png") {
+				continue // none, or tenant's own (or not an image name: validation says so)
+			}
+			name, ok := copied[p.Image]
+			if !ok {
+				var err error
+				name, err = pics.CopyPicture(ctx, p.Image, sv.Tenant)
+				switch {
+				case survey.ErrorCode(err) == survey.ENOTFOUND:
+					missing["questions."+strconv.Itoa(i)+".pictures."+strconv.Itoa(j)+".image"] = "This picture is not on this server (the definition came from another one): upload it again."
+					continue
+				case err != nil:
+					return err
+				}
+				copied[p.Image] = name
+			}
+			sv.Questions[i].Pictures[j].Image = name
+		}
+	}
+	if len(missing) > 0 {
+		return &survey.Error{Code: survey.EINVALID, Message: "The definition has problems; see each field.", Fields: missing}
+	}
+	return nil
 }
 
 // jsonProblem says where JSON went wrong, without echoing the input.
@@ -146,7 +202,7 @@ func (s *server) importSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 	if err != nil {
 		return 0, nil, survey.Errorf(survey.EINVALID, "A definition is at most 1 MiB.")
 	}
-	sv, err := ParseDefinition(tenantOf(r), data)
+	sv, err := ImportDefinition(r.Context(), tenantOf(r), data, s.Pictures)
 	if err != nil {
 		return 0, nil, err
 	}

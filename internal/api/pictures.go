@@ -11,6 +11,7 @@ import (
 // Pictures keeps the images of picture choice questions (store.LogoStore).
 type Pictures interface {
 	PutPicture(ctx context.Context, tenant string, data []byte) (string, error)
+	PictureCopier
 }
 
 // jsonPicture is an image uploaded: its name, for a picture's "image",

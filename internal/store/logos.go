@@ -35,6 +35,17 @@ func (ls *LogoStore) PutPicture(ctx context.Context, tenant string, data []byte)
 	return ls.put(ctx, tenant, "picture", data)
 }
 
+// CopyPicture stores the image name (of any tenant: the images are public)
+// as a picture of tenant, checked again as an upload is, and gives its
+// name; ENOTFOUND when there is no such image.
+func (ls *LogoStore) CopyPicture(ctx context.Context, name, tenant string) (string, error) {
+	data, _, err := ls.Get(ctx, name)
+	if err != nil {
+		return "", err
+	}
+	return ls.PutPicture(ctx, tenant, data)
+}
+
 func (ls *LogoStore) put(ctx context.Context, tenant, what string, data []byte) (string, error) {
 	ct, ext, err := survey.CheckImage(data, what)
 	if err != nil {

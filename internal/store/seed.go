@@ -38,7 +38,22 @@ func Seed(ctx context.Context, st storage.Storage) (bool, error) {
 			return false, err
 		}
 		if len(existing) == 0 {
-			if err := surveys.Create(ctx, sampleSurvey(d.key, d.title)); err != nil {
+			s := sampleSurvey(d.key, d.title)
+			if d.key == "adatum" {
+				// Its picture choice's pictures: a crash before the
+				// survey is made leaves them unused, as a designer's
+				// upload whose survey was never saved.
+				pics, err := seedPictures(ctx, NewLogoStore(st), d.key)
+				if err != nil {
+					return false, fmt.Errorf("store: seed %s pictures: %w", d.key, err)
+				}
+				for i := range s.Questions {
+					if s.Questions[i].Type == survey.PictureChoice {
+						s.Questions[i].Pictures = pics
+					}
+				}
+			}
+			if err := surveys.Create(ctx, s); err != nil {
 				return false, fmt.Errorf("store: seed %s survey: %w", d.key, err)
 			}
 		}
@@ -91,6 +106,8 @@ func sampleSurvey(tenant, title string) *survey.Survey {
 		{Text: "How can we reach you?", Type: survey.Contact, Optional: true, Help: "Only if you agreed above that we may follow up.",
 			Parts: map[string]string{"name": survey.PartRequired, "email": survey.PartRequired, "phone": survey.PartOptional, "country": survey.PartOptional}},
 		{Text: "How many hours a week do you spend in Adatum?", Type: survey.Slider, Optional: true, Min: "0", Max: "40", Step: "1", LowLabel: "None", HighLabel: "All week"},
+		// Its pictures are drawn and stored by Seed (seedPictures).
+		{Text: "Which look would you like for our new home screen?", Type: survey.PictureChoice, Optional: true},
 	}
 	return s
 }

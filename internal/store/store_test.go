@@ -423,12 +423,15 @@ func TestSeedOnce(t *testing.T) {
 			for _, q := range s.Questions {
 				types[q.Type] = true
 			}
-			// Adatum's sample asks a question of every kind (but
-			// picture choice, not in the demo yet: it needs demo
-			// images seeded with it; take it out of this count
-			// when it is); Fabrikam's is a survey of its own.
-			if key == "adatum" {
-				types[survey.PictureChoice] = true
+			// Adatum's sample asks a question of every kind (its
+			// picture choice's pictures stored with it, each served);
+			// Fabrikam's is a survey of its own.
+			for _, q := range s.Questions {
+				for _, p := range q.Pictures {
+					if _, ct, err := store.NewLogoStore(st).Get(ctx, p.Image); err != nil || ct != "image/png" {
+						t.Errorf("%s's picture %q: %q %v", key, p.Label, ct, err)
+					}
+				}
 			}
 			if key == "adatum" && len(types) != len(survey.Kinds()) || key != "adatum" && len(types) < 3 {
 				t.Errorf("%s sample survey has types %v", key, types)

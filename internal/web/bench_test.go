@@ -85,6 +85,7 @@ func benchMixedSurvey() (*survey.Survey, func(*rand.Rand) url.Values) {
 	var forms []func(*rand.Rand) survey.Form
 	for i := 0; i < survey.MaxQuestions; i++ {
 		q, form := surveytest.Example(survey.Kinds()[i%len(survey.Kinds())])
+		q = surveytest.OfTenant(q, s.Tenant)
 		q.ID = fmt.Sprintf("0638800000000000000_%03d", i)
 		// Files come in a multipart form (BenchmarkUpload): what a
 		// url-encoded form sends for them is dropped.

@@ -76,7 +76,7 @@ func (s *Server) importSurvey(w http.ResponseWriter, r *http.Request) error {
 	if len(data) > api.MaxDefinition {
 		return fail(map[string]string{"definition": "A definition is at most 1 MiB."})
 	}
-	sv, err := api.ParseDefinition(tenant, data)
+	sv, err := api.ImportDefinition(r.Context(), tenant, data, s.logos)
 	var e *survey.Error
 	if errors.As(err, &e) && e.Code == survey.EINVALID {
 		return fail(e.Fields)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"mime/multipart"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -50,7 +51,10 @@ func TestDefinitionOutAndIn(t *testing.T) {
 			t.Fatalf("the definition carries the question ID %s:\n%s", q.ID, def)
 		}
 	}
-	if !strings.Contains(def, `"id": "q1"`) || strings.Contains(def, "Faster pages, please") || strings.Contains(def, "adatum") {
+	// The tenant's key is in no text but its pictures' image names (their
+	// public addresses, /logos/<name>).
+	pictureNames := regexp.MustCompile(`"image": "adatum-[0-9a-f]{12}\.png"`)
+	if !strings.Contains(def, `"id": "q1"`) || strings.Contains(def, "Faster pages, please") || strings.Contains(pictureNames.ReplaceAllString(def, ""), "adatum") {
 		t.Fatalf("the definition carries IDs, answers or the tenant:\n%s", def)
 	}
 	if code, _, _ := app.get(t, "/adatum/surveys/"+app.adatum.Slug+"/definition.json", fred); code != 403 {
@@ -100,6 +104,20 @@ func TestDefinitionOutAndIn(t *testing.T) {
 		if q.Text != want.Text || q.Type != want.Type || strings.Join(q.PossibleAnswers, "|") != strings.Join(want.PossibleAnswers, "|") {
 			t.Errorf("question %d imported as %+v, want %+v", i, q, want)
 		}
+		// Adatum's pictures were copied as Fabrikam's, the same bytes.
+		logos := store.NewLogoStore(app.st)
+		for j, p := range q.Pictures {
+			mine, _, err1 := logos.Get(ctx, p.Image)
+			theirs, _, err2 := logos.Get(ctx, want.Pictures[j].Image)
+			if !strings.HasPrefix(p.Image, "fabrikam-") || err1 != nil || err2 != nil || !bytes.Equal(mine, theirs) {
+				t.Errorf("picture %d imported as %q (%v, %v)", j, p.Image, err1, err2)
+			}
+		}
+	}
+	// A picture of no tenant here is named beside its field.
+	gone := pictureNames.ReplaceAllString(def, `"image": "adatum-000000000000.png"`)
+	if code, _, body := app.do(t, "POST", "/fabrikam/surveys/import", url.Values{"definition": {gone}}, cookie); code != 422 || !strings.Contains(body, "This picture is not on this server") {
+		t.Errorf("import with a picture not here = %d:\n%s", code, body)
 	}
 
 	// A file.

@@ -98,7 +98,7 @@ func newFixture(t *testing.T, st storage.Storage, tenant string, answers, perMes
 	var kindForms []func(*rand.Rand) survey.Form
 	for _, k := range survey.Kinds() {
 		q, form := surveytest.Example(k)
-		s.Questions = append(s.Questions, q)
+		s.Questions = append(s.Questions, surveytest.OfTenant(q, tenant))
 		kindForms = append(kindForms, form)
 	}
 	kinds := len(kindForms)

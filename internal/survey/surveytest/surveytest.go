@@ -6,7 +6,9 @@ package surveytest
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/surveys-dev/surveys/internal/survey"
 )
@@ -39,6 +41,18 @@ func Example(k survey.Kind) (survey.Question, func(r *rand.Rand) survey.Form) {
 	return q, form
 }
 
+// OfTenant is q with its pictures' images named as tenant's (an
+// example's are Adatum's), so that a survey of tenant may ask it.
+func OfTenant(q survey.Question, tenant string) survey.Question {
+	q.Pictures = slices.Clone(q.Pictures)
+	for j := range q.Pictures {
+		if rest, ok := strings.CutPrefix(q.Pictures[j].Image, "adatum-"); ok {
+			q.Pictures[j].Image = tenant + "-" + rest
+		}
+	}
+	return q
+}
+
 // ExampleSurvey is a survey of tenant with one example question of every
 // kind (IDs q1, q2, … in the registry's order), normalized, and a source
 // of forms a respondent may send to all of them.
@@ -52,6 +66,7 @@ func ExampleSurvey(tenant, slug string) (*survey.Survey, func(r *rand.Rand) map[
 		// without its files (url-encoded, as most tests send it) is an
 		// answer still; the domain's tests answer it with its example.
 		q.Optional = q.Optional || survey.TakesFiles(q)
+		q = OfTenant(q, tenant)
 		s.Questions = append(s.Questions, q)
 		forms = append(forms, form)
 	}
