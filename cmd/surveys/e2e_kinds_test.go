@@ -316,9 +316,9 @@ func TestBrowserEveryKind(t *testing.T) {
 	// The answer page shows each kind as people read it: lists, a grid's
 	// table, the ranking in order, a date in words, the file's link.
 	var shown struct {
-		Items, Ranked []string
-		Grid          int
-		Date, File    string
+		Items, Ranked, Pictures []string
+		Grid                    int
+		Date, File              string
 	}
 	run("the answer page",
 		chromedp.Navigate(base+"/northwindtraders/surveys/northwind-visit/answers"),
@@ -329,13 +329,39 @@ func TestBrowserEveryKind(t *testing.T) {
 			grid: document.querySelectorAll("dl.answer table.ans-grid tr").length,
 			date: document.querySelector("dl.answer time")?.textContent ?? "",
 			file: document.querySelector("dl.answer a[download]")?.textContent ?? "",
+			pictures: [...document.querySelectorAll("dl.answer ul.ans-pictures li")].map(e => e.textContent.trim()),
 		})`, &shown),
 		shot("every-kind-answer-phone"),
 		noSidewaysScroll(t, "answer of every kind"),
 		axeCheck("answer of every kind (390 px)"))
 	if !slices.Contains(shown.Items, "Fruit") || !slices.Contains(shown.Items, "Nuts") || strings.Join(shown.Ranked, ",") != "Taste,Price,Speed" ||
-		shown.Grid != 2 || shown.Date != "14 March 2026" || shown.File != "ticket.pdf" {
+		shown.Grid != 2 || shown.Date != "14 March 2026" || shown.File != "ticket.pdf" || strings.Join(shown.Pictures, ",") != "Hall" {
 		t.Errorf("the answer page shows %+v", shown)
+	}
+	// The table on a phone: a card per answer, each answer named by its
+	// question; the columns picked.
+	var card struct {
+		Display, Label, Head string
+		Cells                int
+	}
+	run("the answers table",
+		chromedp.Navigate(base+"/northwindtraders/surveys/northwind-visit/answers/table"),
+		chromedp.WaitVisible(`.answers-table td.received a`, chromedp.ByQuery),
+		chromedp.Evaluate(`(() => {
+			const td = document.querySelector(".answers-table td[data-label]");
+			return {display: getComputedStyle(document.querySelector(".answers-table tr")).display,
+				label: getComputedStyle(td, "::before").content,
+				head: getComputedStyle(document.querySelector(".answers-table thead")).position,
+				cells: document.querySelectorAll(".answers-table tbody td[data-label]").length};
+		})()`, &card),
+		shot("every-kind-table-phone"),
+		noSidewaysScroll(t, "answers table"),
+		axeCheck("answers table (390 px)"),
+		chromedp.Click(`.column-picker summary`, chromedp.ByQuery),
+		chromedp.WaitVisible(`.column-picker fieldset`, chromedp.ByQuery),
+		axeCheck("answers table's column picker (390 px)"))
+	if card.Display != "block" || card.Head != "absolute" || card.Label != `"What did you enjoy most?"` || card.Cells < len(sv.Questions)-1 {
+		t.Errorf("the table on a phone: %+v", card)
 	}
 
 	// 5. The exports, with the browser's session.

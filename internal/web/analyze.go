@@ -546,6 +546,18 @@ type answerPage struct {
 	// Deleted: the page comes after deleting an answer.
 	Deleted bool
 	Filter  filterView
+	// View is the table's columns and order.
+	View tableView
+}
+
+// RowIndex is the i-th row's place among the answers the filter picks
+// (from 0, the oldest): the answer page's ?i=.
+func (p answerPage) RowIndex(i int) int {
+	n := (p.Page-1)*p.PageSize + i
+	if p.View.Newest {
+		return p.Total - 1 - n
+	}
+	return n
 }
 
 const answersPageSize = 25
@@ -590,8 +602,14 @@ func (s *Server) answerTable(w http.ResponseWriter, r *http.Request) error {
 	p, _ := strconv.Atoi(r.URL.Query().Get("page"))
 	page := answerPage{Tenant: tenant, Survey: sv, Page: max(p, 1), PageSize: answersPageSize, Role: roleOf(r), Deleted: r.URL.Query().Get("deleted") == "1",
 		Filter: readFilter(r, sv, "/"+tenant+"/surveys/"+slug+"/answers/table")}
+	page.View = readTableView(r, sv, page.Filter)
 	if !page.Filter.Invalid() {
-		if page.Rows, err = s.pickAnswers(r.Context(), &page, (page.Page-1)*answersPageSize, answersPageSize); err != nil {
+		if page.View.Newest {
+			page.Rows, err = s.pickNewest(r.Context(), &page, (page.Page-1)*answersPageSize, answersPageSize)
+		} else {
+			page.Rows, err = s.pickAnswers(r.Context(), &page, (page.Page-1)*answersPageSize, answersPageSize)
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -608,6 +626,22 @@ func (s *Server) answerTable(w http.ResponseWriter, r *http.Request) error {
 // number those picked, and only the page's are kept.
 func (s *Server) pickAnswers(ctx context.Context, page *answerPage, offset, limit int) (rows []*survey.SurveyAnswer, err error) {
 	rows, page.Total, page.Of, err = s.answersPicked(ctx, page.Tenant, page.Survey.Slug, page.Filter.Filter, offset, limit)
+	return rows, err
+}
+
+// pickNewest is pickAnswers counted from the last answer: the offset-th
+// newest on, newest first. It counts the answers the filter picks first
+// (the summary says it without a filter; with one, that is a scan more).
+func (s *Server) pickNewest(ctx context.Context, page *answerPage, offset, limit int) ([]*survey.SurveyAnswer, error) {
+	if _, err := s.pickAnswers(ctx, page, 0, 0); err != nil {
+		return nil, err
+	}
+	end := page.Total - offset // the first after the page, counted from the oldest
+	if end <= 0 {
+		return nil, nil
+	}
+	rows, err := s.pickAnswers(ctx, page, max(end-limit, 0), min(limit, end))
+	slices.Reverse(rows)
 	return rows, err
 }
 

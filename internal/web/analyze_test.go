@@ -59,8 +59,8 @@ func TestAnalyzeBrowseExport(t *testing.T) {
 	if code, _, _ := app.get(t, base+"/answers?i=7", ana); code != 404 {
 		t.Errorf("answer past the end = %d", code)
 	}
-	if code, _, body := app.get(t, base+"/answers/table", ana); code != 200 || strings.Count(body, "<tr><td>") != 3 {
-		t.Errorf("answer table = %d with %d rows", code, strings.Count(body, "<tr><td>"))
+	if code, _, body := app.get(t, base+"/answers/table", ana); code != 200 || strings.Count(body, `<tr><td class="received">`) != 3 {
+		t.Errorf("answer table = %d with %d rows", code, strings.Count(body, `<tr><td class="received">`))
 	}
 
 	code, h, body := app.get(t, base+"/export.csv", ana)
