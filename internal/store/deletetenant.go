@@ -83,6 +83,10 @@ func DeleteTenant(ctx context.Context, st storage.Storage, tenants *TenantStore,
 	if _, err = deleteRows(ctx, st, NotificationsTable, []string{key}, nil); err != nil {
 		return d, err
 	}
+	// The surveys' saved segments.
+	if _, err = deleteRows(ctx, st, SavedSegmentsTable, []string{key}, nil); err != nil {
+		return d, err
+	}
 	if _, err = deleteBlobs(ctx, st, WebhookPayloadsContainer, key+"-"); err != nil {
 		return d, err
 	}

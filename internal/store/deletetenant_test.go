@@ -5,6 +5,7 @@ import (
 	"context"
 	"image"
 	"image/png"
+	"net/url"
 	"testing"
 	"time"
 
@@ -33,6 +34,14 @@ func tenantWithData(t *testing.T, st storage.Storage, key string) (*survey.Surve
 	}
 	a.ID, a.CreatedOn = store.NewAnswerID(time.Now()), time.Now().UTC()
 	if _, err := store.NewSurveyAnswerStore(st).File(ctx, &a, "msg-1"); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := survey.ParseAnswerFilter(s, url.Values{"q": {s.Questions[1].ID}, "a": {"Red"}})
+	g, err := survey.NewSegment(s, "Red", f, "admin@"+key+".example", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.NewSavedSegmentStore(st).Create(ctx, g); err != nil {
 		t.Fatal(err)
 	}
 	users := store.NewUserStore(st)
@@ -99,6 +108,12 @@ func TestDeleteTenant(t *testing.T) {
 		}
 		if page, _ := st.ListBlobs(ctx, store.LogosContainer, storage.ListOptions{Prefix: key + "-"}); len(page.Items) != 0 {
 			t.Fatalf("logos left: %v", page.Items)
+		}
+		if page, err := st.QueryPartition(ctx, store.SavedSegmentsTable, key, storage.Query{}); err != nil || len(page.Entities) != 0 {
+			t.Fatalf("saved segments left: %v %v", page.Entities, err)
+		}
+		if list, err := store.NewSavedSegmentStore(st).List(ctx, other, os.Slug); err != nil || len(list) != 1 {
+			t.Fatalf("the other tenant's segments: %v %v", list, err)
 		}
 		// The other tenant is whole.
 		if _, err := tenants.Get(ctx, other); err != nil {

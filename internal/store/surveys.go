@@ -490,6 +490,9 @@ func (ss *SurveyStore) Delete(ctx context.Context, tenant, slug string) error {
 	if err := NewQuotaStore(ss.st).Delete(ctx, tenant, slug); err != nil {
 		return err
 	}
+	if err := NewSavedSegmentStore(ss.st).deleteAll(ctx, tenant, slug); err != nil {
+		return err
+	}
 	if err := ss.st.DeleteEntity(ctx, SurveysTable, tenant, surveyRowKey(tenant, slug), e.ETag); err != nil {
 		return mapErr(err, "Survey")
 	}

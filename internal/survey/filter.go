@@ -2,7 +2,9 @@ package survey
 
 import (
 	"errors"
+	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +13,21 @@ import (
 
 // MaxFilterAnswer bounds the answer a filter looks for, in characters.
 const MaxFilterAnswer = 200
+
+// MaxFilterPicks bounds a filter's picked conditions (c=).
+const MaxFilterPicks = 5
+
+// FilterPick is one more condition of a filter, as the answer picked from
+// a question's choices sends it (c=<ref>=<answer>): the answer to
+// Question (a question's ID, or a hidden field's or a variable's
+// reference) is, or includes, Answer.
+type FilterPick struct {
+	Question, Answer string
+	q                Question
+}
+
+// Value is the pick as its c= parameter.
+func (p FilterPick) Value() string { return p.Question + "=" + p.Answer }
 
 // AnswerFilter picks some of a survey's answers: those given on the days
 // From to To (inclusive, days in UTC; either end may be open) and, when
@@ -22,7 +39,9 @@ const MaxFilterAnswer = 200
 // multiple choice or a dropdown, a checked box, a matrix row's column, a
 // rating, a number, a date, a whole short text. No kind is switched on.
 // Question may name a hidden field (HiddenRef): its value is Answer.
-// The zero AnswerFilter picks every answer.
+// Picks are more such conditions, each of which the answer must meet
+// too (a segment of several conditions). The zero AnswerFilter picks
+// every answer.
 type AnswerFilter struct {
 	// From and To are days as YYYY-MM-DD, or "".
 	From, To string
@@ -32,6 +51,8 @@ type AnswerFilter struct {
 	// Status is "complete" or "partial" (partial answers: partial.go),
 	// or "" for both.
 	Status string
+	// Picks are more conditions on answers, all of them met.
+	Picks []FilterPick
 
 	from, to time.Time // to is the start of the day after To
 	q        Question
@@ -50,15 +71,22 @@ func AnswerFilterOf(sv *Survey, v url.Values) (AnswerFilter, error) {
 				parts = append(parts, k+": "+m)
 			}
 		}
+		for i := range len(v["c"]) {
+			if m, ok := se.Fields["c."+strconv.Itoa(i)]; ok {
+				parts = append(parts, "c: "+m)
+			}
+		}
 		return f, &Error{Code: se.Code, Message: "The filter has problems: " + strings.Join(parts, " "), Fields: se.Fields}
 	}
 	return f, err
 }
 
 // ParseAnswerFilter reads the filter of a query for survey sv: from and to
-// (YYYY-MM-DD), q (a question's ID) and a (its answer). Missing or empty
-// parameters filter nothing. Bad ones give an EINVALID *Error whose Fields
-// say what is wrong with each ("from", "to", "q", "a").
+// (YYYY-MM-DD), q (a question's ID) and a (its answer), and c, up to
+// MaxFilterPicks times, <ref>=<answer> (a picked answer: q and a in one).
+// Missing or empty parameters filter nothing. Bad ones give an EINVALID
+// *Error whose Fields say what is wrong with each ("from", "to", "q",
+// "a", "c.<N>" for the N-th c, from 0).
 func ParseAnswerFilter(sv *Survey, v url.Values) (AnswerFilter, error) {
 	get := func(k string) string { return strings.TrimSpace(CleanLine(v.Get(k))) }
 	f := AnswerFilter{From: get("from"), To: get("to"), Question: get("q"), Answer: get("a"), Status: get("status")}
@@ -88,30 +116,68 @@ func ParseAnswerFilter(sv *Survey, v url.Values) (AnswerFilter, error) {
 	case f.Question == "" && f.Answer != "":
 		errs.add("q", "Choose the question whose answer to look for.")
 	case f.Question != "":
-		q, ok := sv.Question(f.Question)
-		if _, hidden := HiddenName(f.Question); hidden {
-			if p := sv.hiddenRefProblem(f.Question); p != "" {
-				errs.add("q", "%s", p)
-			}
-		} else if n, isVar := VarName(f.Question); isVar {
-			if !sv.HasVariable(n) {
-				errs.add("q", "This survey has no variable %q.", CleanLine(n))
-			}
-		} else if !ok {
-			errs.add("q", "This survey has no such question.")
+		if p := sv.filterRefProblem(f.Question); p != "" {
+			errs.add("q", "%s", p)
 		}
-		f.q = q
+		f.q, _ = sv.Question(f.Question)
+		if p := filterAnswerProblem(f.Answer); p != "" {
+			errs.add("a", "%s", p)
+		}
+	}
+	for i, c := range v["c"] {
+		key := "c." + strconv.Itoa(i)
+		c = strings.TrimSpace(CleanLine(c))
+		if c == "" {
+			continue // a picker left at "any answer"
+		}
+		ref, answer, _ := strings.Cut(c, "=")
+		p := FilterPick{Question: strings.TrimSpace(ref), Answer: strings.TrimSpace(answer)}
 		switch {
-		case f.Answer == "":
-			errs.add("a", "Give the answer to look for.")
-		case utf8.RuneCountInString(f.Answer) > MaxFilterAnswer:
-			errs.add("a", "Give an answer of at most %d characters.", MaxFilterAnswer)
+		case len(f.Picks) == MaxFilterPicks:
+			errs.add(key, "Pick at most %d answers.", MaxFilterPicks)
+		case sv.filterRefProblem(p.Question) != "":
+			errs.add(key, "%s", sv.filterRefProblem(p.Question))
+		case filterAnswerProblem(p.Answer) != "":
+			errs.add(key, "%s", filterAnswerProblem(p.Answer))
+		case !slices.ContainsFunc(f.Picks, func(o FilterPick) bool { return o.Question == p.Question && strings.EqualFold(o.Answer, p.Answer) }):
+			p.q, _ = sv.Question(p.Question)
+			f.Picks = append(f.Picks, p)
 		}
 	}
 	if err := errs.err("The filter"); err != nil {
 		return AnswerFilter{}, err
 	}
 	return f, nil
+}
+
+// filterRefProblem is what is wrong with a filter's reference to a
+// question, hidden field or variable of s; "" when it names one.
+func (s *Survey) filterRefProblem(ref string) string {
+	if _, hidden := HiddenName(ref); hidden {
+		return s.hiddenRefProblem(ref)
+	}
+	if n, isVar := VarName(ref); isVar {
+		if !s.HasVariable(n) {
+			return fmt.Sprintf("This survey has no variable %q.", CleanLine(n))
+		}
+		return ""
+	}
+	if _, ok := s.Question(ref); !ok {
+		return "This survey has no such question."
+	}
+	return ""
+}
+
+// filterAnswerProblem is what is wrong with the answer a filter looks
+// for; "" when there is none.
+func filterAnswerProblem(a string) string {
+	switch {
+	case a == "":
+		return "Give the answer to look for."
+	case utf8.RuneCountInString(a) > MaxFilterAnswer:
+		return fmt.Sprintf("Give an answer of at most %d characters.", MaxFilterAnswer)
+	}
+	return ""
 }
 
 // filterNumber is s as a number, when it is one.
@@ -122,7 +188,7 @@ func filterNumber(s string) (float64, bool) {
 
 // Active reports whether f picks fewer than every answer.
 func (f AnswerFilter) Active() bool {
-	return f.From != "" || f.To != "" || f.Question != "" || f.Status != ""
+	return f.From != "" || f.To != "" || f.Question != "" || f.Status != "" || len(f.Picks) > 0
 }
 
 // Match reports whether f picks answer a.
@@ -136,22 +202,33 @@ func (f AnswerFilter) Match(a *SurveyAnswer) bool {
 	if f.Status != "" && a.Partial != (f.Status == "partial") {
 		return false
 	}
-	if f.Question == "" {
-		return true
+	if f.Question != "" && !answerIncludes(a, f.Question, f.q, f.Answer) {
+		return false
 	}
-	if n, hidden := HiddenName(f.Question); hidden {
-		return cellsInclude([]string{strings.TrimSpace(a.Hidden[n])}, f.Answer)
+	for _, p := range f.Picks {
+		if !answerIncludes(a, p.Question, p.q, p.Answer) {
+			return false
+		}
 	}
-	if n, isVar := VarName(f.Question); isVar {
+	return true
+}
+
+// answerIncludes reports whether a's answer to ref (question q, or a
+// hidden field or a variable) is, or includes, want.
+func answerIncludes(a *SurveyAnswer, ref string, q Question, want string) bool {
+	if n, hidden := HiddenName(ref); hidden {
+		return cellsInclude([]string{strings.TrimSpace(a.Hidden[n])}, want)
+	}
+	if n, isVar := VarName(ref); isVar {
 		// A variable's value is its one cell.
-		return cellsInclude([]string{a.Values[n]}, f.Answer)
+		return cellsInclude([]string{a.Values[n]}, want)
 	}
-	qa, ok := a.Answer(f.Question)
+	qa, ok := a.Answer(ref)
 	if !ok {
 		return false
 	}
-	cells, ok := answerCells(f.q, qa)
-	return ok && cellsInclude(cells, f.Answer)
+	cells, ok := answerCells(q, qa)
+	return ok && cellsInclude(cells, want)
 }
 
 // Values is f as a query (the parameters ParseAnswerFilter reads), its
@@ -162,6 +239,9 @@ func (f AnswerFilter) Values() url.Values {
 		if p[1] != "" {
 			v.Set(p[0], p[1])
 		}
+	}
+	for _, p := range f.Picks {
+		v.Add("c", p.Value())
 	}
 	return v
 }
@@ -179,12 +259,18 @@ func (f AnswerFilter) Describe() string {
 	case f.To != "":
 		parts = append(parts, "until "+long(f.to.AddDate(0, 0, -1)))
 	}
-	if n, hidden := HiddenName(f.Question); hidden {
-		parts = append(parts, "hidden field “"+n+"” is “"+f.Answer+"”")
-	} else if n, isVar := VarName(f.Question); isVar {
-		parts = append(parts, "variable “"+n+"” is “"+f.Answer+"”")
-	} else if f.Question != "" {
-		parts = append(parts, "answer to “"+f.q.Text+"” is “"+f.Answer+"”")
+	conds := f.Picks
+	if f.Question != "" {
+		conds = append([]FilterPick{{Question: f.Question, Answer: f.Answer, q: f.q}}, f.Picks...)
+	}
+	for _, c := range conds {
+		if n, hidden := HiddenName(c.Question); hidden {
+			parts = append(parts, "hidden field “"+n+"” is “"+c.Answer+"”")
+		} else if n, isVar := VarName(c.Question); isVar {
+			parts = append(parts, "variable “"+n+"” is “"+c.Answer+"”")
+		} else {
+			parts = append(parts, "answer to “"+c.q.Text+"” is “"+c.Answer+"”")
+		}
 	}
 	if f.Status != "" {
 		parts = append(parts, f.Status+" answers only")

@@ -2,6 +2,7 @@ package survey_test
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -68,6 +69,14 @@ func TestAnswerFilter(t *testing.T) {
 		{"q=q4&a=0", false, false, ""},
 		{"q=q5&a=great", true, false, ""},
 		{"from=2026-12-03&q=q1&a=Mobile+app", false, false, ""},
+		// Picked answers (c=<ref>=<answer>): each must hold, with q and a.
+		{"c=q1%3DMobile+app", true, false, "answer to “Which device?” is “Mobile app”"},
+		{"c=q1%3DMobile+app&c=q3%3D4", true, false, "answer to “Which device?” is “Mobile app”, answer to “Rate us” is “4”"},
+		{"c=q1%3DMobile+app&c=q3%3D2", false, false, ""},
+		{"c=q2%3DMail&c=q2%3DChat&c=&c=", true, false, ""},
+		{"c=q2%3DPhone&q=q3&a=2", false, true, "answer to “Rate us” is “2”, answer to “Which do you use?” is “Phone”"},
+		{"c=q2%3DPhone&c=q2%3Dphone", false, true, "answer to “Which do you use?” is “Phone”"},
+		{"c=", true, true, ""},
 	} {
 		v, _ := url.ParseQuery(tc.query)
 		f, err := survey.ParseAnswerFilter(sv, v)
@@ -106,6 +115,11 @@ func TestAnswerFilterInvalid(t *testing.T) {
 		{"q=q9&a=x", "q", "no such question"},
 		{"q=q1", "a", "Give the answer"},
 		{"q=q1&a=" + strings.Repeat("x", survey.MaxFilterAnswer+1), "a", "at most 200"},
+		{"c=q9%3Dx", "c.0", "no such question"},
+		{"c=&c=q1", "c.1", "Give the answer"},
+		{"c=q1%3D" + strings.Repeat("x", survey.MaxFilterAnswer+1), "c.0", "at most 200"},
+		{"c=hidden:nosuch%3Dx", "c.0", "nosuch"},
+		{"c=q1%3Da&c=q1%3Db&c=q1%3Dc&c=q1%3Dd&c=q1%3De&c=q1%3Df", "c.5", "at most 5"},
 	} {
 		v, _ := url.ParseQuery(tc.query)
 		_, err := survey.ParseAnswerFilter(sv, v)
@@ -125,7 +139,7 @@ func TestAnswerFilterInvalid(t *testing.T) {
 // message beside a field it reads; a filter reads back as itself and
 // matching never panics.
 func FuzzParseAnswerFilter(f *testing.F) {
-	for _, s := range []string{"", "from=2026-12-01&to=2026-12-02", "q=q1&a=Mobile+app", "q=q4&a=1e400", "q=q4&a=NaN", "from=2026-02-30", "a=%00", "q=q2&a=%E2%80%AE"} {
+	for _, s := range []string{"", "from=2026-12-01&to=2026-12-02", "q=q1&a=Mobile+app", "c=q1%3DMobile+app&c=q3%3D4&c=", "c=%3D%3D", "q=q4&a=1e400", "q=q4&a=NaN", "from=2026-02-30", "a=%00", "q=q2&a=%E2%80%AE"} {
 		f.Add(s)
 	}
 	sv := filterSurvey()
@@ -143,7 +157,8 @@ func FuzzParseAnswerFilter(f *testing.F) {
 				t.Fatalf("%q: %v", query, err)
 			}
 			for k := range se.Fields {
-				if k != "from" && k != "to" && k != "q" && k != "a" {
+				n, isPick := strings.CutPrefix(k, "c.")
+				if i, err := strconv.Atoi(n); isPick && (err != nil || i >= len(v["c"])) || !isPick && k != "from" && k != "to" && k != "q" && k != "a" && k != "status" {
 					t.Fatalf("%q: a problem beside %q", query, k)
 				}
 			}

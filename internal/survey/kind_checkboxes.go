@@ -284,3 +284,6 @@ func (checkboxes) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 	}
 	return rows
 }
+
+// picks: the choices (an answer includes each box it ticked).
+func (checkboxes) picks(q Question) []string { return q.PossibleAnswers }

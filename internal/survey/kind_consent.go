@@ -100,3 +100,6 @@ func (consent) Value(_ Question, qa QuestionAnswer) any {
 func (consent) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 	return []SQLRow{{Text: qa.Answer}}
 }
+
+// picks: accepted (an answer not accepted is no answer).
+func (consent) picks(Question) []string { return []string{ConsentAccepted} }

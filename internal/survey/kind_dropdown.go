@@ -102,3 +102,6 @@ func (dropdown) Value(_ Question, qa QuestionAnswer) any { return textValue(qa.A
 func (dropdown) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 	return []SQLRow{{Text: qa.Answer}}
 }
+
+// picks: the choices.
+func (dropdown) picks(q Question) []string { return q.PossibleAnswers }

@@ -153,3 +153,6 @@ func scaleSQLRows(qa QuestionAnswer) []SQLRow {
 	}
 	return []SQLRow{row}
 }
+
+// picks: the scale's points.
+func (linearScale) picks(q Question) []string { return points(1, max(q.Scale, 2)) }

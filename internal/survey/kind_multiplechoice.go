@@ -123,3 +123,6 @@ func choiceText(stored string) string {
 	}
 	return stored
 }
+
+// picks: the choices.
+func (multipleChoice) picks(q Question) []string { return q.PossibleAnswers }

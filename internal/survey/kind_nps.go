@@ -133,3 +133,6 @@ func (netPromoterScore) Value(_ Question, qa QuestionAnswer) any { return intVal
 
 // SQLRows: the point in the numeric column.
 func (netPromoterScore) SQLRows(_ Question, qa QuestionAnswer) []SQLRow { return scaleSQLRows(qa) }
+
+// picks: 0 to 10.
+func (netPromoterScore) picks(Question) []string { return points(0, 10) }

@@ -294,3 +294,6 @@ func (pictureChoice) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 	}
 	return rows
 }
+
+// picks: the pictures' labels.
+func (pictureChoice) picks(q Question) []string { return q.PossibleAnswers }

@@ -90,3 +90,6 @@ func (yesNo) Value(_ Question, qa QuestionAnswer) any {
 func (yesNo) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 	return []SQLRow{{Text: qa.Answer}}
 }
+
+// picks: Yes and No.
+func (yesNo) picks(Question) []string { return []string{AnswerYes, AnswerNo} }

@@ -33,6 +33,53 @@ type filterView struct {
 	// Partial offers complete or partial answers (a survey that keeps
 	// partial answers).
 	Partial bool
+	// Picks are the answers the pickers offer, by question; sent the
+	// pickers' values as the query said them (c=).
+	Picks []pickGroup
+	sent  []sentPick
+}
+
+// sentPick is a picker's value the query sent, and its place among the
+// query's c= (where its problem is).
+type sentPick struct {
+	Value string
+	At    int
+}
+
+// pickGroup is a question whose answers the filter's pickers offer.
+type pickGroup struct {
+	Label   string
+	Options []pickOption
+}
+
+// pickOption is one answer a picker offers: its c= value.
+type pickOption struct{ Value, Label string }
+
+// pickRow is one of the filter's pickers: its place, the value chosen
+// and its problem.
+type pickRow struct {
+	N             int
+	Chosen, Error string
+	// Other: Chosen is none of the options (a link's, or a saved
+	// segment's, condition on a typed answer), offered as it is.
+	Other bool
+}
+
+// PickRows are the filter's pickers: three, or one per answer picked
+// (at most survey.MaxFilterPicks).
+func (f filterView) PickRows() []pickRow {
+	rows := make([]pickRow, min(max(3, len(f.sent)+1), survey.MaxFilterPicks))
+	for i := range rows {
+		rows[i].N = i
+		if i < len(f.sent) {
+			rows[i].Chosen = f.sent[i].Value
+			rows[i].Error = f.Errors["c."+strconv.Itoa(f.sent[i].At)]
+			rows[i].Other = !slices.ContainsFunc(f.Picks, func(g pickGroup) bool {
+				return slices.ContainsFunc(g.Options, func(o pickOption) bool { return o.Value == rows[i].Chosen })
+			})
+		}
+	}
+	return rows
 }
 
 // Active reports whether the page is filtered.
@@ -64,7 +111,23 @@ func readFilter(r *http.Request, sv *survey.Survey, action string) filterView {
 			}
 		}
 	}
+	for i, q := range sv.Questions {
+		picks := survey.FilterPicks(q)
+		if len(picks) == 0 {
+			continue
+		}
+		g := pickGroup{Label: strconv.Itoa(i+1) + ". " + q.Text}
+		for _, p := range picks {
+			g.Options = append(g.Options, pickOption{Value: q.ID + "=" + p, Label: p})
+		}
+		v.Picks = append(v.Picks, g)
+	}
 	q := r.URL.Query()
+	for i, c := range q["c"] {
+		if c != "" {
+			v.sent = append(v.sent, sentPick{Value: c, At: i})
+		}
+	}
 	v.Form = survey.AnswerFilter{From: q.Get("from"), To: q.Get("to"), Question: q.Get("q"), Answer: q.Get("a"), Status: q.Get("status")}
 	v.Partial = sv.KeepPartial > 0 || v.Form.Status != ""
 	f, err := survey.ParseAnswerFilter(sv, q)
