@@ -100,3 +100,16 @@ func (consent) Value(_ Question, qa QuestionAnswer) any {
 func (consent) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 	return []SQLRow{{Text: qa.Answer}}
 }
+
+// StatVars: 1 for an acceptance.
+func (consent) StatVars(Question) []StatVar {
+	return []StatVar{{Type: CellNumber, Values: []ValueLabel{{1, "Accepted"}}}}
+}
+
+// StatCells: 1 for an acceptance.
+func (consent) StatCells(_ Question, qa QuestionAnswer) []string {
+	if qa.Answer == ConsentAccepted {
+		return []string{"1"}
+	}
+	return []string{""}
+}

@@ -80,3 +80,9 @@ func intValue(s string) any {
 	}
 	return n
 }
+
+// StatVars: those of the CSV export's columns, as they are.
+func (k fiveStars) StatVars(q Question) []StatVar { return plainVariables(k, q) }
+
+// StatCells: the CSV export's cells.
+func (k fiveStars) StatCells(q Question, qa QuestionAnswer) []string { return k.Cells(q, qa) }

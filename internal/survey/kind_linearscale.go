@@ -153,3 +153,11 @@ func scaleSQLRows(qa QuestionAnswer) []SQLRow {
 	}
 	return []SQLRow{row}
 }
+
+// StatVars: the point, a number, its ends named by the scale's labels.
+func (linearScale) StatVars(q Question) []StatVar {
+	return []StatVar{{Type: CellNumber, Values: scaleValues(1, q.Scale, q.LowLabel, q.HighLabel), Scale: true}}
+}
+
+// StatCells: the point.
+func (linearScale) StatCells(_ Question, qa QuestionAnswer) []string { return []string{qa.Answer} }
