@@ -22,8 +22,15 @@ var reserved = map[string]bool{
 	"na": true, "na_integer_": true, "na_real_": true, "na_complex_": true, "na_character_": true,
 }
 
+// letters are the Latin letters that no accent makes, in ASCII.
+var letters = map[rune]string{
+	'ß': "ss", 'æ': "ae", 'Æ': "AE", 'œ': "oe", 'Œ': "OE", 'ø': "o", 'Ø': "O",
+	'đ': "d", 'Đ': "D", 'ł': "l", 'Ł': "L", 'þ': "th", 'Þ': "TH", 'ð': "d", 'Ð': "D",
+}
+
 // Sanitize makes s a valid variable name for SPSS and R: ASCII letters,
-// digits and "_" (a letter with an accent loses it, anything else
+// digits and "_" (a letter with an accent loses it, ß is ss, ø o and
+// the like, anything else
 // becomes "_", and runs of "_" one), beginning with a letter ("v" is put
 // before a name that would begin with a digit, "v_" before a reserved
 // word), not ending with "_", at most MaxName bytes, "v" when nothing is
@@ -35,6 +42,9 @@ func Sanitize(s string) string {
 		switch {
 		case unicode.Is(unicode.Mn, r):
 			// An accent, taken off its letter.
+		case letters[r] != "":
+			b.WriteString(letters[r])
+			under = false
 		case r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)):
 			b.WriteRune(r)
 			under = false
