@@ -15,6 +15,10 @@ import (
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
+// longText is a question's text longer than a line of SPSS syntax takes
+// (in pieces joined by "+") and than a variable label (cut to 255 bytes).
+var longText = strings.Repeat("Une très 'longue' question, ", 12)
+
 // teamSurvey is a survey of several kinds, with texts that need escaping
 // (quotes, an apostrophe, letters beyond ASCII), a hidden field and four
 // answers (one leaves the optional questions out).
@@ -32,6 +36,7 @@ func teamSurvey(t *testing.T) (*survey.Survey, []*survey.SurveyAnswer) {
 			{ID: "q8", Text: "When did you arrive?", Type: survey.Date, Optional: true},
 			{ID: "q9", Text: "Anything else?", Type: survey.SimpleText, Optional: true},
 			{ID: "q10", Text: "Would you recommend it?", Type: survey.NetPromoterScore, Optional: true},
+			{ID: "q11", Text: longText, Type: survey.Number, Optional: true},
 		}}
 	sv.Normalize()
 	if err := sv.Validate(); err != nil {
@@ -43,7 +48,7 @@ func teamSurvey(t *testing.T) (*survey.Survey, []*survey.SurveyAnswer) {
 			"q9": survey.Value("He said \"hi\",\nthen left"), "q10": survey.Value("9")},
 		{"q1": {"other": {"Mauve, 'light'"}}, "q2": {"": {"Tea"}}, "q3": survey.Value("No"), "q4": {"0": {"Good"}, "1": {"OK"}},
 			"q5": {"0": {"1"}, "1": {"2"}, "2": {"3"}}, "q6": survey.Value("L'Aquila"), "q7": survey.Value("12"), "q8": survey.Value("2026-05-04"),
-			"q9": survey.Value("Été"), "q10": survey.Value("10")},
+			"q9": survey.Value("Été"), "q10": survey.Value("10"), "q11": survey.Value("1")},
 		{"q1": survey.Value("Grün"), "q2": {"": {"Cake"}}, "q3": survey.Value("Yes"), "q4": {"0": {"OK"}},
 			"q5": {"0": {"1"}, "1": {"3"}, "2": {"2"}}, "q6": survey.Value("Zürich"), "q7": survey.Value("-1.25"), "q10": survey.Value("3")},
 		{"q3": survey.Value("Yes")},
@@ -106,7 +111,7 @@ func TestNames(t *testing.T) {
 		names = append(names, v.Name)
 	}
 	want := []string{"answer_id", "created_on", "q1", "q1_other", "q2_1", "q2_2", "q2_3", "q3", "q4_1", "q4_2", "q5_1", "q5_2", "q5_3",
-		"q6", "q7", "q8", "q9", "q10", "source"}
+		"q6", "q7", "q8", "q9", "q10", "q11", "source"}
 	if !reflect.DeepEqual(names, want) {
 		t.Errorf("names\n got %q\nwant %q", names, want)
 	}
@@ -139,7 +144,7 @@ func TestPSPP(t *testing.T) {
 	written(t, dir, false)
 	// The syntax as it is, then frequencies and the mean of the numbers.
 	run := "INCLUDE FILE='team-day.sps'.\n" +
-		"FREQUENCIES /VARIABLES=q1 q1_other q2_1 q2_2 q3 q4_1 q4_2 q5_1 q5_3 q6 q9.\nDESCRIPTIVES /VARIABLES=q7 q10.\nLIST /VARIABLES=answer_id created_on q8.\n"
+		"FREQUENCIES /VARIABLES=q1 q1_other q2_1 q2_2 q3 q4_1 q4_2 q5_1 q5_3 q6 q9.\nDESCRIPTIVES /VARIABLES=q7 q10 q11.\nLIST /VARIABLES=answer_id created_on q8.\n"
 	if err := os.WriteFile(filepath.Join(dir, "run.sps"), []byte(run), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -182,6 +187,13 @@ func TestPSPP(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: PSPP counts %v, want %v", label, got, want)
 		}
+	}
+	// The long label, whole up to 255 bytes (a character cut at the end
+	// is left out).
+	label := longText[:255]
+	label = label[:strings.LastIndex(label, " ")]
+	if !strings.Contains(string(raw), label) {
+		t.Errorf("PSPP's output lacks the long label %q:\n%s", label, raw)
 	}
 	// The numbers: N, mean, standard deviation, least and most (the
 	// scale's top named by its label); the days and moments, as read.
@@ -292,10 +304,33 @@ for (name in names(data)) {
 			t.Errorf("%s: R counts %v, want %v\n%s", label, got[label], want, out)
 		}
 	}
+	long := longText[:strings.LastIndex(longText[:255], " ")]
+	if !strings.Contains(string(out), "V\t"+long) {
+		t.Errorf("R lacks the long label %q:\n%s", long, out)
+	}
 	for label, want := range map[string]string{"How many hours?": "numeric 4.416667", "Would you recommend it?": "numeric 7.333333",
 		"When did you arrive?": "Date 2026-05-03", "Received (UTC)": "POSIXct 2026-05-03 09:30:00"} {
 		if classes[label] != want {
 			t.Errorf("%s: R has %q, want %q\n%s", label, classes[label], want, out)
 		}
+	}
+}
+
+// TestNamesCollide: hidden fields named as a question's variable, a
+// fixed column or a reserved word, or beginning with a digit, get names
+// of their own; the status column of a survey that keeps partial answers
+// too.
+func TestNamesCollide(t *testing.T) {
+	sv := &survey.Survey{Tenant: "adatum", Slug: "s", Title: "S", KeepPartial: time.Hour,
+		HiddenFields: []string{"q1", "answer_id", "2nd-wave", "and", "Q1", "status"},
+		Questions:    []survey.Question{{ID: "a", Text: "Why?", Type: survey.SimpleText}}}
+	b := codebook.New(sv, "s.csv", &bytes.Buffer{}, nil)
+	var names []string
+	for _, v := range b.Vars {
+		names = append(names, v.Name)
+	}
+	want := []string{"answer_id", "created_on", "q1", "q1_2", "answer_id_2", "v2nd_wave", "v_and", "Q1_3", "status", "status_2"}
+	if !reflect.DeepEqual(names, want) {
+		t.Errorf("names\n got %q\nwant %q", names, want)
 	}
 }
