@@ -33,7 +33,8 @@ func (b *Book) SPSS(w io.Writer, exported time.Time) error {
 	p("\uFEFF* Encoding: UTF-8.\n")
 	p("* %s: %s, exported by Surveys on %s.\n", commentText(b.Title), answers(b.Rows), exported.UTC().Format("2 January 2006 15:04 UTC"))
 	p("* The data are in %s, beside this file: open this syntax from the same folder\n", commentText(b.DataFile))
-	p("* (or write the data file's full path in /FILE below) and run it all.\n")
+	p("* (or run CD 'that folder'. first, or write the data file's full path in /FILE\n")
+	p("* below) and run it all.\n")
 	p("* Choices are codes with value labels; a checkbox is 1 when chosen, 0 when not;\n")
 	p("* an unanswered question is missing. Line breaks in texts are spaces.\n\n")
 

@@ -89,6 +89,10 @@ func TestExportStats(t *testing.T) {
 			t.Errorf("%s filtered: %q, want the answer that chose Tea", format, rows)
 		}
 	}
+	// Another format: 404 (SPSS's own .sav is not made).
+	if code, _, _ := app.get(t, "/adatum/surveys/"+sv.Slug+"/export.sav", vera); code != 404 {
+		t.Errorf("export.sav = %d, want 404", code)
+	}
 }
 
 // zipFiles are the files of a zip, by name.
