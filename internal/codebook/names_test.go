@@ -1,6 +1,7 @@
 package codebook
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -141,6 +142,36 @@ func FuzzSanitize(f *testing.F) {
 		n := namer{}
 		if a, b := n.name(s), n.name(s); strings.EqualFold(a, b) || len(b) > MaxName {
 			t.Fatalf("names of %q twice: %q, %q", s, a, b)
+		}
+	})
+}
+
+// FuzzLiterals: whatever the text (valid UTF-8), the SPSS literal reads
+// back as it (its pieces unquoted, quotes undoubled, joined), with no
+// piece longer than a line takes; the R literal is what Go reads as the
+// same string (R's escapes here are Go's), a NUL replaced.
+func FuzzLiterals(f *testing.F) {
+	for _, s := range []string{"", "L'Aquila", `say "hi"`, "a\nb", strings.Repeat("é'", 150), `C:\data`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return
+		}
+		var back strings.Builder
+		for _, piece := range strings.Split(spssString(s), "\n      + ") {
+			inner, ok := strings.CutPrefix(piece, "'")
+			inner, ok2 := strings.CutSuffix(inner, "'")
+			if !ok || !ok2 || len(inner) > 2*literalChunk || strings.Contains(strings.ReplaceAll(inner, "''", ""), "'") {
+				t.Fatalf("spssString(%q): bad piece %q", s, piece)
+			}
+			back.WriteString(strings.ReplaceAll(inner, "''", "'"))
+		}
+		if back.String() != s {
+			t.Fatalf("spssString(%q) reads back as %q", s, back.String())
+		}
+		if got, err := strconv.Unquote(rString(s)); err != nil || got != strings.ReplaceAll(s, "\x00", "\uFFFD") {
+			t.Fatalf("rString(%q) = %s, which reads as %q (%v)", s, rString(s), got, err)
 		}
 	})
 }

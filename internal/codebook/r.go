@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // R writes the R script that reads the data file written (call it after
@@ -69,7 +70,8 @@ func (b *Book) R(w io.Writer, exported time.Time) error {
 
 // rString is s as an R string literal: in double quotes, with a
 // backslash before a quote and a backslash, and control characters
-// escaped; other characters as they are (the script is UTF-8).
+// escaped (a NUL, which R's strings cannot hold, is U+FFFD); other
+// characters as they are (the script is UTF-8).
 func rString(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
@@ -84,6 +86,9 @@ func rString(s string) string {
 			b.WriteString(`\r`)
 		case r == '\t':
 			b.WriteString(`\t`)
+		case r == 0:
+			// R's strings hold no NUL.
+			b.WriteRune(utf8.RuneError)
 		case r < 0x20 || r == 0x7f:
 			fmt.Fprintf(&b, `\x%02x`, r)
 		default:
