@@ -23,14 +23,16 @@ tools/node_modules/.package-lock.json: tools/package.json tools/package-lock.jso
 
 # debs installs, in one apt run, the Debian packages the tests need that
 # are missing: Chromium (the browser test), PostgreSQL (internal/postgres/pgtest
-# runs initdb and postgres from /usr/lib/postgresql/*/bin), and shellcheck,
-# caddy, nginx and systemd-analyze (the checks of deploy/, cmd/surveys/deploy_test.go).
+# runs initdb and postgres from /usr/lib/postgresql/*/bin), shellcheck,
+# caddy, nginx and systemd-analyze (the checks of deploy/, cmd/surveys/deploy_test.go),
+# and pspp and Rscript (r-base-core), which run the SPSS and R exports' syntax
+# (internal/codebook).
 # On a host run by systemd, apt starts caddy and nginx: systemctl disable --now caddy nginx.
 debs:
 	@missing=""; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
-	for tp in shellcheck:shellcheck caddy:caddy nginx:nginx systemd-analyze:systemd; do \
+	for tp in shellcheck:shellcheck caddy:caddy nginx:nginx systemd-analyze:systemd pspp:pspp Rscript:r-base-core; do \
 		PATH="$$PATH:/usr/sbin" command -v $${tp%%:*} >/dev/null || missing="$$missing $${tp#*:}"; done; \
 	if [ -n "$$missing" ]; then echo "apt-get install$$missing"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; fi

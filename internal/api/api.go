@@ -75,7 +75,7 @@ type Deps struct {
 	// TenantUsable says why a token's tenant may not be used now
 	// (suspended, deleted): an EFORBIDDEN error.
 	TenantUsable func(ctx context.Context, tenant string) error
-	// Export writes a survey's answers as format (csv, json, xlsx),
+	// Export writes a survey's answers as format (csv, json, xlsx, spss, r),
 	// filtered by the request's query, as the export page does.
 	Export func(w http.ResponseWriter, r *http.Request, tenant, slug, format string) error
 	// AnswersPicked is a page of the answers filter f picks, from offset:

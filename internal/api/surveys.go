@@ -411,8 +411,9 @@ func (s *server) listAnswers(w http.ResponseWriter, r *http.Request) (int, any, 
 }
 
 // exportAnswers streams every answer, one JSON object per line (or CSV with
-// ?format=csv, an XLSX workbook with ?format=xlsx), or those the filter
-// picks (as listAnswers').
+// ?format=csv, an XLSX workbook with ?format=xlsx, a zip of the coded data
+// and the SPSS syntax or R script with ?format=spss or ?format=r), or
+// those the filter picks (as listAnswers').
 func (s *server) exportAnswers(w http.ResponseWriter, r *http.Request) {
 	format := r.URL.Query().Get("format")
 	if format == "" {

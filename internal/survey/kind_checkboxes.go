@@ -287,3 +287,45 @@ func (checkboxes) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 
 // picks: the choices (an answer includes each box it ticked).
 func (checkboxes) picks(q Question) []string { return q.PossibleAnswers }
+
+// checkedValues code a checkbox: 1 checked, 0 not.
+var checkedValues = []ValueLabel{{0, "Not chosen"}, {1, "Chosen"}}
+
+// StatVars: one per choice, 1 when it is checked and 0 when not (of an
+// answer that has some), and the other text in a variable of its own. A
+// question without choices (its settings unknown) has the CSV's text.
+func (k checkboxes) StatVars(q Question) []StatVar {
+	if len(q.PossibleAnswers) == 0 && !q.Other {
+		return plainVariables(k, q)
+	}
+	var out []StatVar
+	for i, c := range q.PossibleAnswers {
+		out = append(out, StatVar{Suffix: "_" + strconv.Itoa(i+1), Label: c, Type: CellNumber, Values: checkedValues})
+	}
+	if q.Other {
+		out = append(out, StatVar{Suffix: "_other", Label: OtherLabel, Type: CellText})
+	}
+	return out
+}
+
+// StatCells: 1 or 0 per choice, the other text; all "" for no answer.
+func (k checkboxes) StatCells(q Question, qa QuestionAnswer) []string {
+	if len(q.PossibleAnswers) == 0 && !q.Other {
+		return k.Cells(q, qa)
+	}
+	out := make([]string, len(k.StatVars(q)))
+	if qa.Answer == "" {
+		return out
+	}
+	choices, other := splitOther(decodeList(qa.Answer))
+	for i, c := range q.PossibleAnswers {
+		out[i] = "0"
+		if contains(choices, c) {
+			out[i] = "1"
+		}
+	}
+	if q.Other {
+		out[len(out)-1] = other
+	}
+	return out
+}

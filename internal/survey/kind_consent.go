@@ -103,3 +103,16 @@ func (consent) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 
 // picks: accepted (an answer not accepted is no answer).
 func (consent) picks(Question) []string { return []string{ConsentAccepted} }
+
+// StatVars: 1 for an acceptance.
+func (consent) StatVars(Question) []StatVar {
+	return []StatVar{{Type: CellNumber, Values: []ValueLabel{{1, "Accepted"}}}}
+}
+
+// StatCells: 1 for an acceptance.
+func (consent) StatCells(_ Question, qa QuestionAnswer) []string {
+	if qa.Answer == ConsentAccepted {
+		return []string{"1"}
+	}
+	return []string{""}
+}

@@ -301,3 +301,9 @@ func (contact) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 	}
 	return rows
 }
+
+// StatVars: those of the CSV export's columns, as they are.
+func (k contact) StatVars(q Question) []StatVar { return plainVariables(k, q) }
+
+// StatCells: the CSV export's cells.
+func (k contact) StatCells(q Question, qa QuestionAnswer) []string { return k.Cells(q, qa) }

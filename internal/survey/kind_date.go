@@ -174,3 +174,9 @@ func (dateKind) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 	}
 	return []SQLRow{row}
 }
+
+// StatVars: those of the CSV export's columns, as they are.
+func (k dateKind) StatVars(q Question) []StatVar { return plainVariables(k, q) }
+
+// StatCells: the CSV export's cells.
+func (k dateKind) StatCells(q Question, qa QuestionAnswer) []string { return k.Cells(q, qa) }

@@ -105,3 +105,20 @@ func (dropdown) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 
 // picks: the choices.
 func (dropdown) picks(q Question) []string { return q.PossibleAnswers }
+
+// StatVars: the choice, coded 1, 2 … in the order of the choices. A
+// question without choices (its settings unknown) has the CSV's text.
+func (k dropdown) StatVars(q Question) []StatVar {
+	if len(q.PossibleAnswers) == 0 {
+		return plainVariables(k, q)
+	}
+	return []StatVar{{Type: CellNumber, Values: choiceValues(q.PossibleAnswers, false)}}
+}
+
+// StatCells: the choice's code.
+func (k dropdown) StatCells(q Question, qa QuestionAnswer) []string {
+	if len(q.PossibleAnswers) == 0 {
+		return k.Cells(q, qa)
+	}
+	return []string{choiceCode(q.PossibleAnswers, qa.Answer)}
+}

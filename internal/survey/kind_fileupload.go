@@ -408,3 +408,9 @@ func (fileUpload) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 	}
 	return rows
 }
+
+// StatVars: those of the CSV export's columns, as they are.
+func (k fileUpload) StatVars(q Question) []StatVar { return plainVariables(k, q) }
+
+// StatCells: the CSV export's cells.
+func (k fileUpload) StatCells(q Question, qa QuestionAnswer) []string { return k.Cells(q, qa) }

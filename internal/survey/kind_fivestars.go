@@ -83,3 +83,9 @@ func intValue(s string) any {
 
 // picks: 1 to 5 stars.
 func (fiveStars) picks(Question) []string { return points(1, 5) }
+
+// StatVars: those of the CSV export's columns, as they are.
+func (k fiveStars) StatVars(q Question) []StatVar { return plainVariables(k, q) }
+
+// StatCells: the CSV export's cells.
+func (k fiveStars) StatCells(q Question, qa QuestionAnswer) []string { return k.Cells(q, qa) }

@@ -156,3 +156,11 @@ func scaleSQLRows(qa QuestionAnswer) []SQLRow {
 
 // picks: the scale's points.
 func (linearScale) picks(q Question) []string { return points(1, max(q.Scale, 2)) }
+
+// StatVars: the point, a number, its ends named by the scale's labels.
+func (linearScale) StatVars(q Question) []StatVar {
+	return []StatVar{{Type: CellNumber, Values: scaleValues(1, q.Scale, q.LowLabel, q.HighLabel), Scale: true}}
+}
+
+// StatCells: the point.
+func (linearScale) StatCells(_ Question, qa QuestionAnswer) []string { return []string{qa.Answer} }

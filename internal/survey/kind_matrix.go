@@ -293,3 +293,37 @@ func (matrix) SQLRows(q Question, qa QuestionAnswer) []SQLRow {
 	}
 	return rows
 }
+
+// StatVars: one per row, its column coded 1, 2 … in the order of the
+// columns, or its point on a rating scale. A question without rows (its
+// settings unknown) has the CSV's text.
+func (k matrix) StatVars(q Question) []StatVar {
+	if len(q.Rows) == 0 {
+		return plainVariables(k, q)
+	}
+	out := make([]StatVar, len(q.Rows))
+	for i, row := range q.Rows {
+		out[i] = StatVar{Suffix: "_" + strconv.Itoa(i+1), Label: row, Type: CellNumber}
+		if len(q.PossibleAnswers) > 0 {
+			out[i].Values = choiceValues(q.PossibleAnswers, false)
+		}
+	}
+	return out
+}
+
+// StatCells: each row's code or point, "" when it has none.
+func (k matrix) StatCells(q Question, qa QuestionAnswer) []string {
+	if len(q.Rows) == 0 {
+		return k.Cells(q, qa)
+	}
+	m := decodeRows(qa.Answer)
+	out := make([]string, len(q.Rows))
+	for i, row := range q.Rows {
+		if len(q.PossibleAnswers) > 0 {
+			out[i] = choiceCode(q.PossibleAnswers, m[row])
+		} else if _, err := strconv.Atoi(m[row]); err == nil {
+			out[i] = m[row]
+		}
+	}
+	return out
+}

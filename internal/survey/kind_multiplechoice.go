@@ -126,3 +126,33 @@ func choiceText(stored string) string {
 
 // picks: the choices.
 func (multipleChoice) picks(q Question) []string { return q.PossibleAnswers }
+
+// StatVars: the choice, coded 1, 2 … in the order of the choices and
+// "Other" after them, and the other text in a variable of its own. A
+// question without choices (its settings unknown) has the CSV's text.
+func (k multipleChoice) StatVars(q Question) []StatVar {
+	if len(q.PossibleAnswers) == 0 && !q.Other {
+		return plainVariables(k, q)
+	}
+	out := []StatVar{{Type: CellNumber, Values: choiceValues(q.PossibleAnswers, q.Other)}}
+	if q.Other {
+		out = append(out, StatVar{Suffix: "_other", Label: OtherLabel, Type: CellText})
+	}
+	return out
+}
+
+// StatCells: the choice's code, and the other text.
+func (k multipleChoice) StatCells(q Question, qa QuestionAnswer) []string {
+	if len(q.PossibleAnswers) == 0 && !q.Other {
+		return k.Cells(q, qa)
+	}
+	out := []string{choiceCode(q.PossibleAnswers, qa.Answer)}
+	if q.Other {
+		other, _ := strings.CutPrefix(qa.Answer, OtherMark)
+		if other == qa.Answer {
+			other = ""
+		}
+		out = append(out, other)
+	}
+	return out
+}

@@ -136,3 +136,11 @@ func (netPromoterScore) SQLRows(_ Question, qa QuestionAnswer) []SQLRow { return
 
 // picks: 0 to 10.
 func (netPromoterScore) picks(Question) []string { return points(0, 10) }
+
+// StatVars: the point from 0 to 10, its ends named by the scale's labels.
+func (netPromoterScore) StatVars(q Question) []StatVar {
+	return []StatVar{{Type: CellNumber, Values: scaleValues(0, 10, q.LowLabel, q.HighLabel), Scale: true}}
+}
+
+// StatCells: the point.
+func (netPromoterScore) StatCells(_ Question, qa QuestionAnswer) []string { return []string{qa.Answer} }

@@ -302,3 +302,9 @@ func (k numberKind) SQLRows(q Question, qa QuestionAnswer) []SQLRow {
 	}
 	return []SQLRow{row}
 }
+
+// StatVars: those of the CSV export's columns, as they are.
+func (k numberKind) StatVars(q Question) []StatVar { return plainVariables(k, q) }
+
+// StatCells: the CSV export's cells.
+func (k numberKind) StatCells(q Question, qa QuestionAnswer) []string { return k.Cells(q, qa) }

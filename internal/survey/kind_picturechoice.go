@@ -297,3 +297,45 @@ func (pictureChoice) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 
 // picks: the pictures' labels.
 func (pictureChoice) picks(q Question) []string { return q.PossibleAnswers }
+
+// StatVars: a single choice coded 1, 2 … in the pictures' order; several,
+// one variable per picture, 1 when it is chosen and 0 when not (of an
+// answer that has some), as checkboxes'.
+func (k pictureChoice) StatVars(q Question) []StatVar {
+	if len(q.PossibleAnswers) == 0 {
+		return plainVariables(k, q)
+	}
+	if !q.Multiple {
+		return []StatVar{{Type: CellNumber, Values: choiceValues(q.PossibleAnswers, false)}}
+	}
+	out := make([]StatVar, len(q.PossibleAnswers))
+	for i, c := range q.PossibleAnswers {
+		out[i] = StatVar{Suffix: "_" + strconv.Itoa(i+1), Label: c, Type: CellNumber, Values: checkedValues}
+	}
+	return out
+}
+
+// StatCells: the picture's code, or 1 or 0 per picture; "" for no answer.
+func (k pictureChoice) StatCells(q Question, qa QuestionAnswer) []string {
+	if len(q.PossibleAnswers) == 0 {
+		return k.Cells(q, qa)
+	}
+	chosen := decodeList(qa.Answer)
+	if !q.Multiple {
+		if len(chosen) == 0 {
+			return []string{""}
+		}
+		return []string{choiceCode(q.PossibleAnswers, chosen[0])}
+	}
+	out := make([]string, len(q.PossibleAnswers))
+	if len(chosen) == 0 {
+		return out
+	}
+	for i, c := range q.PossibleAnswers {
+		out[i] = "0"
+		if contains(chosen, c) {
+			out[i] = "1"
+		}
+	}
+	return out
+}

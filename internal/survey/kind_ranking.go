@@ -186,3 +186,31 @@ func (ranking) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 	}
 	return rows
 }
+
+// StatVars: one per rank, 1 first: the item ranked there, coded 1, 2 …
+// in the order of the items. A question without items (its settings
+// unknown) has the CSV's text.
+func (k ranking) StatVars(q Question) []StatVar {
+	if len(q.PossibleAnswers) == 0 {
+		return plainVariables(k, q)
+	}
+	out := make([]StatVar, len(q.PossibleAnswers))
+	for i := range out {
+		out[i] = StatVar{Suffix: "_" + strconv.Itoa(i+1), Label: "Rank " + strconv.Itoa(i+1), Type: CellNumber, Values: choiceValues(q.PossibleAnswers, false)}
+	}
+	return out
+}
+
+// StatCells: the code of the item at each rank, "" past the last ranked.
+func (k ranking) StatCells(q Question, qa QuestionAnswer) []string {
+	if len(q.PossibleAnswers) == 0 {
+		return k.Cells(q, qa)
+	}
+	out := make([]string, len(q.PossibleAnswers))
+	for p, item := range decodeList(qa.Answer) {
+		if p < len(out) {
+			out[p] = choiceCode(q.PossibleAnswers, item)
+		}
+	}
+	return out
+}

@@ -142,3 +142,9 @@ func (shortText) Value(_ Question, qa QuestionAnswer) any { return textValue(qa.
 func (shortText) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 	return []SQLRow{{Text: qa.Answer}}
 }
+
+// StatVars: those of the CSV export's columns, as they are.
+func (k shortText) StatVars(q Question) []StatVar { return plainVariables(k, q) }
+
+// StatCells: the CSV export's cells.
+func (k shortText) StatCells(q Question, qa QuestionAnswer) []string { return k.Cells(q, qa) }

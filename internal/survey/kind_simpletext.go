@@ -54,3 +54,9 @@ func textValue(s string) any {
 	}
 	return s
 }
+
+// StatVars: those of the CSV export's columns, as they are.
+func (k simpleText) StatVars(q Question) []StatVar { return plainVariables(k, q) }
+
+// StatCells: the CSV export's cells.
+func (k simpleText) StatCells(q Question, qa QuestionAnswer) []string { return k.Cells(q, qa) }

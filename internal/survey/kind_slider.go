@@ -215,3 +215,9 @@ func (slider) Value(_ Question, qa QuestionAnswer) any { return intValue(qa.Answ
 
 // SQLRows: the number in the numeric column.
 func (slider) SQLRows(_ Question, qa QuestionAnswer) []SQLRow { return scaleSQLRows(qa) }
+
+// StatVars: those of the CSV export's columns, as they are.
+func (k slider) StatVars(q Question) []StatVar { return plainVariables(k, q) }
+
+// StatCells: the CSV export's cells.
+func (k slider) StatCells(q Question, qa QuestionAnswer) []string { return k.Cells(q, qa) }

@@ -93,3 +93,19 @@ func (yesNo) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 
 // picks: Yes and No.
 func (yesNo) picks(Question) []string { return []string{AnswerYes, AnswerNo} }
+
+// StatVars: 1 for yes, 0 for no.
+func (yesNo) StatVars(Question) []StatVar {
+	return []StatVar{{Type: CellNumber, Values: []ValueLabel{{1, AnswerYes}, {0, AnswerNo}}}}
+}
+
+// StatCells: 1 or 0.
+func (yesNo) StatCells(_ Question, qa QuestionAnswer) []string {
+	switch qa.Answer {
+	case AnswerYes:
+		return []string{"1"}
+	case AnswerNo:
+		return []string{"0"}
+	}
+	return []string{""}
+}

@@ -46,6 +46,16 @@ type Kind interface {
 	// Value is the answer as a typed JSON value (a number, a list, an
 	// object of rows); nil when there is none.
 	Value(q Question, qa QuestionAnswer) any
+	// StatVars are the question's variables in the exports for
+	// statistics packages (SPSS, R: package codebook): codes for choices
+	// (a 0/1 variable per checkbox, a variable per matrix row and per
+	// rank), numbers, days and texts. At least one.
+	StatVars(q Question) []StatVar
+	// StatCells are an answer's values of those variables (the zero
+	// QuestionAnswer when the respondent has none): a code or a number as
+	// a decimal, a day as YYYY-MM-DD, a text; "" for none (missing). As
+	// many as StatVars.
+	StatCells(q Question, qa QuestionAnswer) []string
 	// SQLRows are the rows the PostgreSQL copy writes for an answer:
 	// one, or one per matrix row, checked choice or ranked choice.
 	SQLRows(q Question, qa QuestionAnswer) []SQLRow

@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -160,6 +162,11 @@ func TestKindConformance(t *testing.T) {
 			if v := k.Value(q, survey.QuestionAnswer{}); v != nil {
 				t.Errorf("a missing answer's value is %v, want nil", v)
 			}
+			vars := k.StatVars(q)
+			checkStatVars(t, vars)
+			if cells := k.StatCells(q, survey.QuestionAnswer{}); len(cells) != len(vars) || strings.Join(cells, "") != "" {
+				t.Fatalf("a missing answer's statistics cells are %q for %d variables, want all missing", cells, len(vars))
+			}
 			for _, a := range answers {
 				qa := a.Answers[0]
 				cells := k.Cells(q, qa)
@@ -172,6 +179,7 @@ func TestKindConformance(t *testing.T) {
 						t.Fatalf("answer %q: cell %d %q is not of its column's type %d", qa.Answer, i, c, types[i])
 					}
 				}
+				checkStatCells(t, qa, vars, k.StatCells(q, qa))
 				if v := k.Value(q, qa); v == nil {
 					t.Fatalf("answer %q has no JSON value", qa.Answer)
 				} else if _, err := json.Marshal(v); err != nil {
@@ -192,6 +200,55 @@ func TestKindConformance(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// checkStatVars checks a question's variables for statistics packages:
+// at least one, suffixes unique and of lower-case letters, digits and
+// "_" ("" for the first only), codes unique and labelled.
+func checkStatVars(t *testing.T, vars []survey.StatVar) {
+	t.Helper()
+	if len(vars) == 0 {
+		t.Fatal("a kind has at least one variable for statistics packages")
+	}
+	suffixes := map[string]bool{}
+	for i, v := range vars {
+		if suffixes[v.Suffix] || (v.Suffix == "" && i > 0) || (v.Suffix != "" && v.Suffix[0] != '_') || strings.Trim(v.Suffix, "_abcdefghijklmnopqrstuvwxyz0123456789") != "" {
+			t.Fatalf("variable suffix %q: unique, \"\" only for the first, else \"_\" and [a-z0-9_]", v.Suffix)
+		}
+		suffixes[v.Suffix] = true
+		if len(v.Values) > 0 && v.Type != survey.CellNumber {
+			t.Fatalf("variable %q: only numbers have value labels", v.Suffix)
+		}
+		codes := map[int]bool{}
+		for _, l := range v.Values {
+			if codes[l.Code] || l.Label == "" {
+				t.Fatalf("variable %q: code %d twice or unlabelled", v.Suffix, l.Code)
+			}
+			codes[l.Code] = true
+		}
+	}
+}
+
+// checkStatCells checks an answer's cells for statistics packages: one
+// per variable, of its type, a coded variable's among its codes, and
+// something given.
+func checkStatCells(t *testing.T, qa survey.QuestionAnswer, vars []survey.StatVar, cells []string) {
+	t.Helper()
+	if len(cells) != len(vars) {
+		t.Fatalf("answer %q: %d statistics cells for %d variables", qa.Answer, len(cells), len(vars))
+	}
+	if strings.Join(cells, "") == "" {
+		t.Fatalf("answer %q: every statistics cell is missing", qa.Answer)
+	}
+	for i, c := range cells {
+		v := vars[i]
+		if _, text := survey.TypedCell(v.Type, c).(string); text && v.Type != survey.CellText {
+			t.Fatalf("answer %q: statistics cell %d %q is not of its variable's type %d", qa.Answer, i, c, v.Type)
+		}
+		if v.Coded() && c != "" && !slices.ContainsFunc(v.Values, func(l survey.ValueLabel) bool { return strconv.Itoa(l.Code) == c }) {
+			t.Fatalf("answer %q: statistics cell %d %q is none of its variable's codes", qa.Answer, i, c)
+		}
 	}
 }
 
@@ -344,6 +401,7 @@ func FuzzDefinition(f *testing.F) {
 				}
 				sum.Add(a)
 				k.Cells(s.Questions[0], a.Answers[0])
+				k.StatCells(s.Questions[0], a.Answers[0])
 				k.SQLRows(s.Questions[0], a.Answers[0])
 			}
 			checkChart(t, k.Chart(&sum.Questions[0]))

@@ -17,7 +17,9 @@ import (
 // export streams every answer as CSV (one row per answer, the columns each
 // question's kind gives, RFC 4180, UTF-8 with a BOM for spreadsheets),
 // JSON (one object per line, each answer with its kind's typed value) or
-// XLSX (the CSV's columns in typed cells: exportxlsx.go),
+// XLSX (the CSV's columns in typed cells: exportxlsx.go), or a zip for
+// SPSS or R (a coded data file and the syntax that reads it:
+// exportstats.go),
 // in the order of the survey's answer list, reading one segment of answers
 // at a time; with a filter (?from=&to=&q=&a=, survey.AnswerFilter), the
 // answers it picks only.
@@ -30,8 +32,8 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 	if err != nil {
 		return err
 	}
-	if format != "csv" && format != "json" && format != "xlsx" {
-		return notFound("Export as csv, json or xlsx.")
+	if _, stats := statsFormats[format]; format != "csv" && format != "json" && format != "xlsx" && !stats {
+		return notFound("Export as csv, json, xlsx, spss or r.")
 	}
 	// The columns of every version: hidden questions and choices too, and
 	// any question the summary counts that the survey no longer has.
@@ -48,6 +50,9 @@ func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, 
 	}
 	if format == "xlsx" {
 		return s.exportXLSX(w, r, sv, filter)
+	}
+	if _, stats := statsFormats[format]; stats {
+		return s.exportStats(w, r, sv, filter, format)
 	}
 	flusher, _ := w.(http.Flusher)
 	// The server's write timeout bounds a page, not an export of a large

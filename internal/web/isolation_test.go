@@ -99,6 +99,35 @@ var routeActions = map[string][]survey.Role{
 	"POST /api/v1/webhooks/{id}/enable":     ManageTenant,
 }
 
+// routeFormats are the values of {format} (of ?format= for the API's
+// export) each route that takes one is asked with, written out here:
+// every export's format, so that each is checked across tenants and
+// roles (a route that takes a format and is not listed is asked with
+// "csv").
+var routeFormats = map[string][]string{
+	"GET /{tenant}/surveys/{slug}/export.{format}": {"csv", "json", "xlsx", "spss", "r"},
+	"GET /{tenant}/surveys/{slug}/qr.{format}":     {"png", "svg"},
+	"GET /api/v1/surveys/{slug}/export":            {"json", "csv", "xlsx", "spss", "r"},
+}
+
+// formatted are the paths of route (already filled in) to ask, one per
+// format of routeFormats[key], or route itself.
+func formatted(key, route string) []string {
+	formats, ok := routeFormats[key]
+	if !ok {
+		return []string{strings.ReplaceAll(route, "{format}", "csv")}
+	}
+	var out []string
+	for _, f := range formats {
+		if strings.Contains(route, "{format}") {
+			out = append(out, strings.ReplaceAll(route, "{format}", f))
+		} else {
+			out = append(out, route+"?format="+f)
+		}
+	}
+	return out
+}
+
 // linkRoutes are the routes outside the tenant's pages that a link with
 // a secret in its path opens, with no sign-in: the status of a link this
 // server did not make, asked signed out and by a signed-in admin of
@@ -214,7 +243,7 @@ func TestIsolationEveryRoute(t *testing.T) {
 	adatumData := []string{"adatum", app.adatum.Title, app.adatum.Slug, draft.Title, draft.Slug, "Faster pages, please", "Which launch first?", adatumHook.ID}
 
 	fill := func(tenant, slug string) *strings.Replacer {
-		return strings.NewReplacer("{tenant}", tenant, "{slug}", slug, "{action}", "delete", "{format}", "csv", "{question}", app.adatum.Questions[3].ID,
+		return strings.NewReplacer("{tenant}", tenant, "{slug}", slug, "{action}", "delete", "{question}", app.adatum.Questions[3].ID,
 			"{answer}", "0639319281967095294-57ffb6", "{id}", "0123456789abcdef", "{n}", "0")
 	}
 	// Adatum's real survey, asked across tenants; a survey that does not
@@ -270,16 +299,18 @@ func TestIsolationEveryRoute(t *testing.T) {
 			case isSubscriber:
 				subscriber++
 				// Across tenants: 403, whatever the role.
-				path := across.Replace(route)
-				code, _, body := app.do(t, method, path, form, map[string]string{"Cookie": fred.cookie})
-				if leaked := leaks(body, adatumData...); code != http.StatusForbidden || len(leaked) > 0 {
-					t.Errorf("%s %s as Fabrikam's %s = %d, with Adatum's %q", method, path, role, code, leaked)
+				for _, path := range formatted(key, across.Replace(route)) {
+					code, _, body := app.do(t, method, path, form, map[string]string{"Cookie": fred.cookie})
+					if leaked := leaks(body, adatumData...); code != http.StatusForbidden || len(leaked) > 0 {
+						t.Errorf("%s %s as Fabrikam's %s = %d, with Adatum's %q", method, path, role, code, leaked)
+					}
 				}
 				// Within the tenant: the role decides.
-				path = within.Replace(route)
-				code, header, _ := app.do(t, method, path, form, map[string]string{"Cookie": own.cookie})
-				if (code != http.StatusForbidden) != allowed || strings.HasPrefix(header.Get("Location"), "/login") {
-					t.Errorf("%s %s as Adatum's %s = %d (to %q); want allowed %v", method, path, role, code, header.Get("Location"), allowed)
+				for _, path := range formatted(key, within.Replace(route)) {
+					code, header, _ := app.do(t, method, path, form, map[string]string{"Cookie": own.cookie})
+					if (code != http.StatusForbidden) != allowed || strings.HasPrefix(header.Get("Location"), "/login") {
+						t.Errorf("%s %s as Adatum's %s = %d (to %q); want allowed %v", method, path, role, code, header.Get("Location"), allowed)
+					}
 				}
 			case strings.HasPrefix(route, "/api/v1/webhooks/{id}"):
 				// Adatum's endpoint with Fabrikam's token: not found (or
@@ -302,19 +333,21 @@ func TestIsolationEveryRoute(t *testing.T) {
 				}
 			case strings.Contains(route, "{slug}"):
 				api++
-				path := across.Replace(route)
-				code, _, body := app.api(t, method, path, fred.token, "")
 				want := http.StatusNotFound
 				if !allowed {
 					want = http.StatusForbidden
 				}
-				if leaked := leaks(body, adatumData...); code != want || len(leaked) > 0 {
-					t.Errorf("%s %s with Fabrikam's %s token = %d (want %d), with Adatum's %q: %s", method, path, role, code, want, leaked, body)
+				for _, path := range formatted(key, across.Replace(route)) {
+					code, _, body := app.api(t, method, path, fred.token, "")
+					if leaked := leaks(body, adatumData...); code != want || len(leaked) > 0 {
+						t.Errorf("%s %s with Fabrikam's %s token = %d (want %d), with Adatum's %q: %s", method, path, role, code, want, leaked, body)
+					}
 				}
-				path = within.Replace(route)
-				code, _, body = app.api(t, method, path, own.token, "")
-				if (code != http.StatusForbidden) != allowed || code == http.StatusUnauthorized {
-					t.Errorf("%s %s with Adatum's %s token = %d; want allowed %v: %s", method, path, role, code, allowed, body)
+				for _, path := range formatted(key, within.Replace(route)) {
+					code, _, body := app.api(t, method, path, own.token, "")
+					if (code != http.StatusForbidden) != allowed || code == http.StatusUnauthorized {
+						t.Errorf("%s %s with Adatum's %s token = %d; want allowed %v: %s", method, path, role, code, allowed, body)
+					}
 				}
 			default:
 				// The routes of the token's own tenant: Fabrikam's answers only.

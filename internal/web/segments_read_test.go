@@ -128,6 +128,24 @@ func TestPagesReadSegments(t *testing.T) {
 			t.Fatalf("CSV row %d is answer %s, want %s", i+1, rows[i+1][0], a.ID)
 		}
 	}
+	// The exports for SPSS and R: their data files' rows, in the list's
+	// order, read from the segments as the CSV's are.
+	for _, format := range []string{"spss", "r"} {
+		before := st.Total("")
+		_, _, body := app.get(t, base+"/export."+format, ana)
+		if ops := st.Total("") - before; ops > 30 {
+			t.Errorf("GET export.%s made %d storage calls; want at most 30", format, ops)
+		}
+		rows := csvRows(t, zipFiles(t, body)["adatum-"+app.adatum.Slug+".csv"])
+		if len(rows) != n+1 {
+			t.Fatalf("%s data: %d rows, want %d", format, len(rows), n+1)
+		}
+		for i, a := range answers {
+			if rows[i+1][0] != a.ID {
+				t.Fatalf("%s data row %d is answer %s, want %s", format, i+1, rows[i+1][0], a.ID)
+			}
+		}
+	}
 	// And the JSON export's lines.
 	_, _, body = app.get(t, base+"/export.json", ana)
 	for i, line := range strings.Split(strings.TrimSpace(body), "\n") {
