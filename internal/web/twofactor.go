@@ -198,7 +198,9 @@ func (s *Server) secondFactor(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) signIn(w http.ResponseWriter, r *http.Request, u *survey.User, next string, twoStep bool) error {
 	ctx := r.Context()
 	mustEnrol := false
-	if !twoStep && s.twoFactor != nil {
+	// (Only where the server can keep the secret: nobody is sent to a
+	// setup that cannot finish.)
+	if !twoStep && s.twoFactor != nil && s.twoFactor.KeepsSecrets() {
 		if t, err := s.public.Tenant(ctx, u.Tenant); err == nil && t.RequireTwoFactor {
 			mustEnrol = true
 		}

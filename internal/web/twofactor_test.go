@@ -13,7 +13,6 @@ import (
 	"github.com/pquerna/otp/totp"
 
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
-	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 	"github.com/surveys-dev/surveys/internal/web"
 )
@@ -320,5 +319,68 @@ func TestTwoFactorRequired(t *testing.T) {
 	if _, _, body := app.do(t, "GET", "/adatum/account/two-factor", nil, map[string]string{"Cookie": cookie}); !strings.Contains(body, boss+", an admin of your organisation, turned your two-step sign-in off on") {
 		t.Fatalf("bob's page after the reset:\n%s", body)
 	}
-	_ = store.FreeCodeFailures
+	// A teammate invited meanwhile sets it up on accepting.
+	if code, _, _ := app.do(t, "POST", "/adatum/settings/members", url.Values{"email": {"carol@adatum.example"}, "role": {"editor"}}, adminH); code/100 != 2 && code != http.StatusSeeOther {
+		t.Fatalf("invite = %d", code)
+	}
+	link := inviteLink.FindStringSubmatch(box.wait(t, 2)[1].Text)
+	if link == nil {
+		t.Fatal("no invitation link mailed")
+	}
+	code, h, _ := app.do(t, "POST", link[1], url.Values{"password": {pw}, "confirm": {pw}}, nil)
+	if code != http.StatusSeeOther || cookieOf(h) == "" || h.Get("Location") != "/adatum/account/two-factor" {
+		t.Fatalf("accepted invitation = %d to %q", code, h.Get("Location"))
+	}
+	if code, h, _ := app.do(t, "GET", "/adatum/surveys", nil, map[string]string{"Cookie": cookieOf(h)}); code != http.StatusSeeOther || h.Get("Location") != "/adatum/account/two-factor" {
+		t.Fatalf("new member's dashboard = %d", code)
+	}
+	// Lifting the requirement sends nobody to the setup any more.
+	if code, _, _ := app.do(t, "POST", "/adatum/settings", url.Values{"name": {"Adatum"}}, adminH); code != http.StatusSeeOther {
+		t.Fatalf("lift = %d", code)
+	}
+	app.pastCacheTTL()
+	if code, cookie, _, _ := app.passwordStep(t, bob, pw, here); code != http.StatusSeeOther || cookie == "" {
+		t.Fatalf("bob after the lift = %d", code)
+	} else if code, _, _ := app.do(t, "GET", "/adatum/surveys", nil, map[string]string{"Cookie": cookie}); code != http.StatusOK {
+		t.Fatalf("bob's dashboard after the lift = %d", code)
+	}
+}
+
+// TestTwoFactorByEmailAlone: signed in by e-mail alone (no organisation
+// named), an account with two-step sign-in gets the code page too, and
+// a reset link sets the password but does not skip the code.
+func TestTwoFactorByEmailAlone(t *testing.T) {
+	app, clock, box := twoFactorApp(t)
+	ctx := context.Background()
+	const ana, pw, here = "ana@adatum.example", "another long password", "198.51.100.9"
+	if _, err := testUsers(app.st).AddMember(ctx, "adatum", ana, pw, survey.Editor); err != nil {
+		t.Fatal(err)
+	}
+	_, cookie, _, _ := app.passwordStep(t, ana, pw, here)
+	key, _ := app.enrol(t, cookie, clock)
+	clock.Advance(30 * time.Second)
+
+	code, h, body := app.do(t, "POST", "/login", url.Values{"email": {ana}, "password": {pw}}, map[string]string{"X-Forwarded-For": here})
+	m := stepRE.FindStringSubmatch(body)
+	if code != http.StatusOK || cookieOf(h) != "" || m == nil {
+		t.Fatalf("sign-in by e-mail alone = %d, cookie %q", code, cookieOf(h))
+	}
+	right, _ := totp.GenerateCode(key, clock.Now())
+	if code, h, _ := app.codeStep(t, html.UnescapeString(m[1]), "code", right, here); code != http.StatusSeeOther || cookieOf(h) == "" {
+		t.Fatalf("its code = %d", code)
+	}
+
+	// A reset link: the new password, then still the code page.
+	if code, _, _ := app.do(t, "POST", "/login/forgot", url.Values{"email": {ana}}, nil); code != http.StatusOK {
+		t.Fatalf("forgot = %d", code)
+	}
+	reset := regexp.MustCompile(`/login/reset/lnk_[A-Za-z0-9_-]{43}`).FindString(box.wait(t, 1)[0].Text)
+	if reset == "" {
+		t.Fatal("no reset link")
+	}
+	const newPW = "a brand new long password"
+	code, h, body = app.do(t, "POST", reset, url.Values{"new": {newPW}, "confirm": {newPW}}, nil)
+	if code != http.StatusOK || cookieOf(h) != "" || !stepRE.MatchString(body) {
+		t.Fatalf("reset link of a two-step account = %d, cookie %q", code, cookieOf(h))
+	}
 }
