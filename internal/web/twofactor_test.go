@@ -316,7 +316,7 @@ func TestTwoFactorRequired(t *testing.T) {
 	if code, h, _ := app.do(t, "GET", "/adatum/surveys", nil, map[string]string{"Cookie": cookie}); code != http.StatusSeeOther || h.Get("Location") != "/adatum/account/two-factor" {
 		t.Fatalf("bob's dashboard after the reset = %d", code)
 	}
-	if _, _, body := app.do(t, "GET", "/adatum/account/two-factor", nil, map[string]string{"Cookie": cookie}); !strings.Contains(body, boss+", an admin of your organisation, turned your two-step sign-in off on") {
+	if _, _, body := app.do(t, "GET", "/adatum/account/two-factor", nil, map[string]string{"Cookie": cookie}); !strings.Contains(body, "Your two-step sign-in was turned off by "+boss+" on") {
 		t.Fatalf("bob's page after the reset:\n%s", body)
 	}
 	// A teammate invited meanwhile sets it up on accepting.
