@@ -74,6 +74,7 @@ var routeActions = map[string][]survey.Role{
 	"POST /{tenant}/settings/members/role":                               ManageMembers,
 	"GET /{tenant}/settings/members/remove":                              ManageMembers,
 	"POST /{tenant}/settings/members/remove":                             ManageMembers,
+	"GET /{tenant}/settings/members/two-factor":                          ManageMembers,
 	"POST /{tenant}/settings/members/two-factor":                         ManageMembers,
 	"POST /{tenant}/settings/invitations/{id}/revoke":                    ManageMembers,
 	"GET /{tenant}/settings/tokens":                                      ManageTokens,

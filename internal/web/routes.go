@@ -149,6 +149,7 @@ func (s *Server) Routes() *chi.Mux {
 			r.Post("/{tenant}/settings/members/role", s.handle(s.changeRole))
 			r.Get("/{tenant}/settings/members/remove", s.handle(s.confirmRemoveMember))
 			r.Post("/{tenant}/settings/members/remove", s.handle(s.removeMember))
+			r.Get("/{tenant}/settings/members/two-factor", s.handle(s.confirmResetTwoFactor))
 			r.Post("/{tenant}/settings/members/two-factor", s.handle(s.resetTwoFactor))
 			r.Post("/{tenant}/settings/invitations/{id}/revoke", s.handle(s.revokeInvitation))
 		})

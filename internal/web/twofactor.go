@@ -237,6 +237,7 @@ type twoFactorPage struct {
 	// typing, the QR code (a PNG data URL) and the account it names.
 	Setup, Secret string
 	QR            template.URL
+	QRSize        int
 	Issuer        string
 	// RecoveryCodes are shown once, just after it was turned on.
 	RecoveryCodes []string
@@ -261,7 +262,9 @@ func (s *Server) twoFactorPageFor(r *http.Request) (twoFactorPage, error) {
 	}
 	if t, err := s.public.Tenant(r.Context(), sess.Tenant); err == nil {
 		page.Required = t.RequireTwoFactor
-		page.Issuer = "Surveys (" + t.Name + ")"
+		// (No colon: it separates the issuer from the account in the
+		// app's label.)
+		page.Issuer = "Surveys (" + strings.ReplaceAll(t.Name, ":", " ") + ")"
 	}
 	page.NoKey = !s.twoFactor.KeepsSecrets()
 	if !page.State.On && !page.NoKey {
@@ -295,7 +298,10 @@ func (s *Server) setEnrolment(page *twoFactorPage, totpSecret string) error {
 	if err != nil {
 		return err
 	}
-	code.Scale = 5
+	// Whole pixels per module (a blurred module reads badly), about
+	// 240 px across with the quiet zone: it fits a 390 px screen.
+	code.Scale = max(2, 240/(code.Size+8))
+	page.QRSize = (code.Size + 8) * code.Scale
 	page.Setup, page.QR = setup, template.URL("data:image/png;base64,"+base64.StdEncoding.EncodeToString(code.PNG()))
 	var groups []string
 	for i := 0; i < len(totpSecret); i += 4 {
@@ -425,6 +431,28 @@ func (s *Server) disableTwoFactor(w http.ResponseWriter, r *http.Request) error 
 	}
 	s.log.Info("two-step sign-in turned off", "tenant", sess.Tenant, "member", sess.Email)
 	http.Redirect(w, r, "/"+sess.Tenant+"/account/two-factor?done=off", http.StatusSeeOther)
+	return nil
+}
+
+// resetTwoFactorPage asks before an admin turns a member's two-step
+// sign-in off, saying what it changes.
+type resetTwoFactorPage struct {
+	Tenant  *survey.Tenant
+	Member  store.Member
+	MailOff bool
+}
+
+// confirmResetTwoFactor asks before resetTwoFactor: only for another
+// member who has two-step sign-in on.
+func (s *Server) confirmResetTwoFactor(w http.ResponseWriter, r *http.Request) error {
+	page, err := s.memberToRemove(r, r.URL.Query().Get("email"))
+	if err != nil {
+		return err
+	}
+	if page.Self || !page.Member.TwoFactor {
+		return notFound("No such member with two-step sign-in.")
+	}
+	s.render(w, r, http.StatusOK, "member_twofactor", resetTwoFactorPage{Tenant: page.Tenant, Member: page.Member, MailOff: s.mail == nil})
 	return nil
 }
 

@@ -290,8 +290,18 @@ func TestTwoFactorRequired(t *testing.T) {
 		t.Fatalf("off while required = %d", code)
 	}
 	// The members page says who has it; the admin resets Bob's.
-	if _, _, body := app.do(t, "GET", "/adatum/settings/members", nil, adminH); !strings.Contains(body, "Reset two-step sign-in<span class=\"sr-only\"> of bob@adatum.example") {
+	if _, _, body := app.do(t, "GET", "/adatum/settings/members", nil, adminH); !strings.Contains(body, `href="/adatum/settings/members/two-factor?email=bob%40adatum.example">Reset two-step sign-in<span class="sr-only"> of bob@adatum.example`) {
 		t.Fatalf("members page:\n%s", body)
+	}
+	// The confirmation names what is lost; only for a member who has it.
+	if code, _, body := app.do(t, "GET", "/adatum/settings/members/two-factor?email=bob%40adatum.example", nil, adminH); code != http.StatusOK ||
+		!strings.Contains(body, "recovery codes stop working at once") || !strings.Contains(body, "We e-mail them to say you did it.") {
+		t.Fatalf("confirmation = %d:\n%s", code, body)
+	}
+	for _, who := range []string{boss, "nobody@adatum.example"} {
+		if code, _, _ := app.do(t, "GET", "/adatum/settings/members/two-factor?email="+url.QueryEscape(who), nil, adminH); code != http.StatusNotFound {
+			t.Errorf("confirmation for %s = %d", who, code)
+		}
 	}
 	code, _, body := app.do(t, "POST", "/adatum/settings/members/two-factor", url.Values{"email": {bob}}, adminH)
 	if code != http.StatusOK || !strings.Contains(body, "Two-step sign-in of bob@adatum.example is off. We e-mailed them to say so.") {
