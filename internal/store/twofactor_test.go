@@ -150,6 +150,51 @@ func TestTwoFactorRoundTrip(t *testing.T) {
 	})
 }
 
+// TestTwoFactorCodeOnceUnderRace: ten requests with the same right code
+// at once (two instances, say) sign in once: each check writes If-Match,
+// and the losers check again against the step the winner recorded.
+func TestTwoFactorCodeOnceUnderRace(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
+		ctx := context.Background()
+		now := time.Date(2026, 12, 6, 12, 0, 5, 0, time.UTC)
+		us := store.NewUserStore(st).WithSecrets(testSecrets(t)).WithClock(func() time.Time { return now })
+		store.SetUserCost(us)
+		const email = "ana@example.com"
+		if _, err := us.AddMember(ctx, tenant, email, "correct horse battery", survey.Editor); err != nil {
+			t.Fatal(err)
+		}
+		key, _ := twofactor.NewSecret()
+		if err := us.EnableTwoFactor(ctx, tenant, email, key, twofactor.Step(now)-1, []string{twofactor.HashRecovery("abcd-efgh-jkmn")}); err != nil {
+			t.Fatal(err)
+		}
+		code, _ := totp.GenerateCode(key, now)
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		ok, bad := 0, 0
+		for range 10 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, err := us.CheckSecondFactor(ctx, tenant, email, code)
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case err == nil:
+					ok++
+				case store.IsBadCode(err):
+					bad++
+				default:
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		if ok != 1 || bad != 9 {
+			t.Fatalf("the same code ten times at once: %d accepted, %d refused; want 1 and 9", ok, bad)
+		}
+	})
+}
+
 func containsAny(s, sub string) bool {
 	for i := 0; i+len(sub) <= len(s); i++ {
 		if s[i:i+len(sub)] == sub {

@@ -141,3 +141,27 @@ func TestRecoveryCodes(t *testing.T) {
 		t.Errorf("%d recovery codes left; want 6", len(hashes))
 	}
 }
+
+// FuzzCodes: whatever a person types, the checks neither panic nor take
+// what is not a code of the secret's (a recovery code's hash is only of a
+// code's shape).
+func FuzzCodes(f *testing.F) {
+	for _, s := range []string{"123456", "123 456", "abcd-efgh-jkmn", "", "ABCD EFGH JKMN", "１２３４５６", "\x00\xff", strings.Repeat("9", 100)} {
+		f.Add(s)
+	}
+	now := time.Unix(1234567890, 0)
+	f.Fuzz(func(t *testing.T, code string) {
+		if step, ok := twofactor.Match(rfcSecret, code, now, 0); ok {
+			want, _ := totp.GenerateCode(rfcSecret, time.Unix(step*30, 0))
+			if twofactor.CleanCode(code) != want || step < now.Unix()/30-1 || step > now.Unix()/30+1 {
+				t.Fatalf("Match(%q) took step %d", code, step)
+			}
+		}
+		if h := twofactor.HashRecovery(code); h != "" && len(twofactor.CleanCode(code)) != 12 {
+			t.Fatalf("HashRecovery(%q) = %q for a code of another shape", code, h)
+		}
+		if _, ok := twofactor.UseRecovery(nil, code); ok {
+			t.Fatalf("UseRecovery(nil, %q) found a code", code)
+		}
+	})
+}
