@@ -267,6 +267,16 @@ func (s *Server) twoFactorPageFor(r *http.Request) (twoFactorPage, error) {
 		page.Issuer = "Surveys (" + strings.ReplaceAll(t.Name, ":", " ") + ")"
 	}
 	page.NoKey = !s.twoFactor.KeepsSecrets()
+	if sess.MustEnrol && (page.State.On || page.NoKey || !page.Required) {
+		// Set up meanwhile (another tab), no longer required, or no
+		// longer possible: this session goes free.
+		if err := s.enrolDone(r); err != nil {
+			return page, err
+		}
+		free := *sess
+		free.MustEnrol = false
+		page.User, page.MustEnrol = &free, false
+	}
 	if !page.State.On && !page.NoKey {
 		totpSecret, err := twofactor.NewSecret()
 		if err != nil {
@@ -309,6 +319,15 @@ func (s *Server) setEnrolment(page *twoFactorPage, totpSecret string) error {
 	}
 	page.Secret = strings.Join(groups, " ")
 	return nil
+}
+
+// enrolDone lifts the MustEnrol of the request's session.
+func (s *Server) enrolDone(r *http.Request) error {
+	c, err := r.Cookie(sessionCookie)
+	if err != nil {
+		return nil
+	}
+	return s.twoFactor.EnrolDone(r.Context(), c.Value)
 }
 
 func (s *Server) showTwoFactor(w http.ResponseWriter, r *http.Request) error {
@@ -371,10 +390,8 @@ func (s *Server) enableTwoFactor(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if sess.MustEnrol {
-		if c, err := r.Cookie(sessionCookie); err == nil {
-			if err := s.twoFactor.EnrolDone(r.Context(), c.Value); err != nil {
-				return err
-			}
+		if err := s.enrolDone(r); err != nil {
+			return err
 		}
 	}
 	s.log.Info("two-step sign-in turned on", "tenant", sess.Tenant, "member", sess.Email)

@@ -341,7 +341,8 @@ func TestTwoFactorRequired(t *testing.T) {
 	if code != http.StatusSeeOther || cookieOf(h) == "" || h.Get("Location") != "/adatum/account/two-factor" {
 		t.Fatalf("accepted invitation = %d to %q", code, h.Get("Location"))
 	}
-	if code, h, _ := app.do(t, "GET", "/adatum/surveys", nil, map[string]string{"Cookie": cookieOf(h)}); code != http.StatusSeeOther || h.Get("Location") != "/adatum/account/two-factor" {
+	carolH := map[string]string{"Cookie": cookieOf(h)}
+	if code, h, _ := app.do(t, "GET", "/adatum/surveys", nil, carolH); code != http.StatusSeeOther || h.Get("Location") != "/adatum/account/two-factor" {
 		t.Fatalf("new member's dashboard = %d", code)
 	}
 	// Lifting the requirement sends nobody to the setup any more.
@@ -349,6 +350,14 @@ func TestTwoFactorRequired(t *testing.T) {
 		t.Fatalf("lift = %d", code)
 	}
 	app.pastCacheTTL()
+	// Carol's session, sent to the setup before, goes free once the page
+	// sees it is no longer required.
+	if code, _, body := app.do(t, "GET", "/adatum/account/two-factor", nil, carolH); code != http.StatusOK || strings.Contains(body, "Your organisation requires") {
+		t.Fatalf("carol's setup page after the lift = %d:\n%s", code, body)
+	}
+	if code, _, _ := app.do(t, "GET", "/adatum/surveys", nil, carolH); code != http.StatusOK {
+		t.Fatalf("carol's dashboard after the lift = %d", code)
+	}
 	if code, cookie, _, _ := app.passwordStep(t, bob, pw, here); code != http.StatusSeeOther || cookie == "" {
 		t.Fatalf("bob after the lift = %d", code)
 	} else if code, _, _ := app.do(t, "GET", "/adatum/surveys", nil, map[string]string{"Cookie": cookie}); code != http.StatusOK {
