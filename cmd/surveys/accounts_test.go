@@ -4,8 +4,14 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/surveys-dev/surveys/internal/secret"
+	"github.com/surveys-dev/surveys/internal/storage/local"
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/twofactor"
 )
 
 // TestUserRemoveAndTokenCommands: "user add" refuses a common password;
@@ -118,5 +124,52 @@ func TestUserRemoveAndTokenCommands(t *testing.T) {
 		if resp.StatusCode != want {
 			t.Errorf("API with a token = %d, want %d", resp.StatusCode, want)
 		}
+	}
+}
+
+// TestUserTwoFactorOff: "user two-factor-off" turns an account's two-step
+// sign-in off (the way back for an only admin who lost the phone and the
+// recovery codes), notes who did it, and says so for an account without
+// it or without an account.
+func TestUserTwoFactorOff(t *testing.T) {
+	dir := t.TempDir()
+	newTestMain(t, dir).Close() // creates the demo tenants
+	none := func(string) string { return "" }
+	cmd := func(stdin string, args ...string) (string, error) {
+		var out strings.Builder
+		err := run(context.Background(), append(append(args[:2:2], "--data", dir), args[2:]...), none, strings.NewReader(stdin), &out, io.Discard)
+		return out.String(), err
+	}
+	if _, err := cmd("correct horse battery\n", "user", "add", "--tenant", "adatum", "--email", "b@adatum.example", "--password-stdin"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cmd("", "user", "two-factor-off", "--tenant", "adatum", "--email", "b@adatum.example"); err == nil || !strings.Contains(err.Error(), "does not use two-step sign-in") {
+		t.Fatalf("off without it: %v", err)
+	}
+	if _, err := cmd("", "user", "two-factor-off", "--tenant", "adatum", "--email", "nobody@adatum.example"); err == nil {
+		t.Fatal("off of no account: no error")
+	}
+	// On, as the account page turns it on.
+	st, err := local.Open(filepath.Join(dir, "surveys.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	box, _ := secret.New([]byte("0123456789abcdef0123456789abcdef"))
+	key, _ := twofactor.NewSecret()
+	if err := store.NewUserStore(st).WithSecrets(box).EnableTwoFactor(context.Background(), "adatum", "b@adatum.example", key, 1, []string{twofactor.HashRecovery("abcd-efgh-jkmn")}); err != nil {
+		t.Fatal(err)
+	}
+	_ = st.Close()
+	out, err := cmd("", "user", "two-factor-off", "--tenant", "adatum", "--email", "B@adatum.example")
+	if err != nil || !strings.Contains(out, "turned off the two-step sign-in of b@adatum.example") {
+		t.Fatalf("two-factor-off = %q, %v", out, err)
+	}
+	st, err = local.Open(filepath.Join(dir, "surveys.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if tf, err := store.NewUserStore(st).TwoFactor(context.Background(), "adatum", "b@adatum.example"); err != nil || tf.On || tf.ResetBy != "the operator of this server" {
+		t.Fatalf("after: %+v, %v", tf, err)
 	}
 }

@@ -179,7 +179,9 @@ func (m *Main) newServices(ctx context.Context) (*services, error) {
 	s.hooks = store.NewWebhookStore(m.Storage).WithSecrets(box)
 	s.hooks.TestsPerMinute = m.cfg.WebhookTestsPerMinute
 	s.hooks.PublicURL = m.cfg.PublicURL
-	s.users = store.NewUserStore(m.Storage)
+	// Accounts: the authenticator secrets of two-step sign-in sealed with
+	// the secret key (without one it cannot be turned on).
+	s.users = store.NewUserStore(m.Storage).WithSecrets(box)
 	if m.cfg.PasswordCost > 0 {
 		s.users.WithCost(m.cfg.PasswordCost)
 	}

@@ -22,18 +22,20 @@ import (
 // flags and environment) and adds an account to a tenant, sets an
 // account's password (the way back for an organisation's only admin on a
 // server that sends no e-mail: it ends the account's sessions and revokes
-// its reset links), or removes one and ends its sessions. The password is
-// read from standard input, never from the command line.
+// its reset links), removes one and ends its sessions, or turns an
+// account's two-step sign-in off. The password is read from standard
+// input, never from the command line.
 const userUsage = `Usage:
   surveys user add --tenant T --email E --password-stdin        add a subscriber's account
   surveys user password --tenant T --email E --password-stdin   set an account's password, end its sessions
   surveys user remove --tenant T --email E                      delete an account and end its sessions
+  surveys user two-factor-off --tenant T --email E              turn an account's two-step sign-in off (a lost phone)
 
 Run "surveys user <command> -h" for its flags.
 `
 
 func userCommand(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
-	sub, err := subcommand("user", []string{"add", "password", "remove"}, userUsage, args, stdout, stderr)
+	sub, err := subcommand("user", []string{"add", "password", "remove", "two-factor-off"}, userUsage, args, stdout, stderr)
 	if err != nil {
 		return err
 	}
@@ -63,6 +65,20 @@ func userCommand(ctx context.Context, args []string, getenv func(string) string,
 			return fmt.Errorf("user remove: %s", survey.ErrorMessage(err))
 		}
 		fmt.Fprintf(stdout, "removed %s from tenant %s; its sessions are ended\n", survey.NormalizeEmail(email), sf.tenant)
+		return nil
+	}
+	if sub == "two-factor-off" {
+		// The way back for an organisation's only admin who lost both
+		// the phone and the recovery codes; their page says who did it.
+		st, _, err := sf.open(ctx, getenv, stderr)
+		if err != nil {
+			return fmt.Errorf("user two-factor-off: %w", err)
+		}
+		defer st.Close()
+		if err := store.NewUserStore(st).DisableTwoFactor(ctx, sf.tenant, email, "the operator of this server"); err != nil {
+			return fmt.Errorf("user two-factor-off: %s", survey.ErrorMessage(err))
+		}
+		fmt.Fprintf(stdout, "turned off the two-step sign-in of %s in tenant %s; the password alone signs in\n", survey.NormalizeEmail(email), sf.tenant)
 		return nil
 	}
 	if !fromStdin {

@@ -19,6 +19,8 @@ type Member struct {
 	// External: the account was made by a sign-in through the tenant's
 	// identity provider, or for one; it has no password here.
 	External bool
+	// TwoFactor: the member signs in in two steps (twofactor.go).
+	TwoFactor bool
 }
 
 // errLastAdmin refuses to leave a tenant without an admin.
@@ -40,7 +42,7 @@ func (us *UserStore) Members(ctx context.Context, tenant string) ([]Member, erro
 }
 
 func memberOf(e storage.Entity) Member {
-	return Member{Email: e.RowKey, Role: survey.StoredRole(e.String("Role")), CreatedOn: e.Time("CreatedOn"), External: e.String("PasswordHash") == ""}
+	return Member{Email: e.RowKey, Role: survey.StoredRole(e.String("Role")), CreatedOn: e.Time("CreatedOn"), External: e.String("PasswordHash") == "", TwoFactor: e.String("TOTPSecret") != ""}
 }
 
 func (us *UserStore) memberRows(ctx context.Context, tenant string) ([]storage.Entity, error) {

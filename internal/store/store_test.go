@@ -370,12 +370,12 @@ func TestTenants(t *testing.T) {
 		}
 		wantCode(t, "Create twice", ts.Create(ctx, &survey.Tenant{Key: key, Name: "Other", Plan: survey.Trial}), survey.ECONFLICT)
 		wantCode(t, "Create invalid", ts.Create(ctx, &survey.Tenant{Key: "api", Name: "x", Plan: survey.Trial}), survey.EINVALID)
-		tn.Name = "Contoso Ltd"
+		tn.Name, tn.RequireTwoFactor = "Contoso Ltd", true
 		if err := ts.Update(ctx, tn); err != nil {
 			t.Fatal(err)
 		}
 		got, err := ts.Get(ctx, key)
-		if err != nil || got.Name != "Contoso Ltd" || got.HostGeoLocation != "westeurope" || got.CreatedOn.IsZero() {
+		if err != nil || got.Name != "Contoso Ltd" || got.HostGeoLocation != "westeurope" || got.CreatedOn.IsZero() || !got.RequireTwoFactor {
 			t.Fatalf("Get = %+v, %v", got, err)
 		}
 		wantCode(t, "Update of a missing tenant", ts.Update(ctx, &survey.Tenant{Key: newTenant(), Name: "x", Plan: survey.Trial}), survey.ENOTFOUND)

@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/surveys-dev/surveys/internal/secret"
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
@@ -51,6 +52,9 @@ type UserStore struct {
 	// check compares a password with an account's hash (a hook for the
 	// tests, which count the passwords checked).
 	check func(hash, password []byte) error
+	// secrets seals the accounts' authenticator secrets (twofactor.go);
+	// nil: two-step sign-in cannot be turned on.
+	secrets *secret.Box
 }
 
 // NewUserStore returns a UserStore over st.
@@ -247,6 +251,10 @@ type Session struct {
 	Expires time.Time
 	// Role is the account's role (members.go keeps it in step).
 	Role survey.Role
+	// MustEnrol: the member signed in with a password to a tenant that
+	// requires two-step sign-in, without it; every page sends them to
+	// turn it on (NewEnrolSession), until EnrolDone.
+	MustEnrol bool
 }
 
 func sessionKey(token string) (pk, rk string) {
@@ -257,6 +265,37 @@ func sessionKey(token string) (pk, rk string) {
 
 // NewSession starts a session and returns its token, for the cookie.
 func (us *UserStore) NewSession(ctx context.Context, u *survey.User) (string, error) {
+	return us.newSession(ctx, u, false)
+}
+
+// NewEnrolSession starts a session that must turn two-step sign-in on
+// before anything else (Session.MustEnrol).
+func (us *UserStore) NewEnrolSession(ctx context.Context, u *survey.User) (string, error) {
+	return us.newSession(ctx, u, true)
+}
+
+// EnrolDone lifts a session's MustEnrol, once two-step sign-in is on.
+func (us *UserStore) EnrolDone(ctx context.Context, token string) error {
+	pk, rk := sessionKey(token)
+	for range 10 {
+		e, err := us.st.GetEntity(ctx, SessionsTable, pk, rk)
+		if err != nil {
+			return mapErr(err, "Session")
+		}
+		if !e.Bool("MustEnrol") {
+			return nil
+		}
+		delete(e.Properties, "MustEnrol")
+		_, err = us.st.UpdateEntity(ctx, SessionsTable, e, e.ETag)
+		if isPrecondition(err) {
+			continue
+		}
+		return mapErr(err, "Session")
+	}
+	return survey.Errorf(survey.ECONFLICT, "The session is busy; try again.")
+}
+
+func (us *UserStore) newSession(ctx context.Context, u *survey.User, mustEnrol bool) (string, error) {
 	var b [32]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", fmt.Errorf("store: session token: %w", err)
@@ -277,9 +316,11 @@ func (us *UserStore) NewSession(ctx context.Context, u *survey.User) (string, er
 	if err != nil {
 		return "", err
 	}
-	_, err = us.st.InsertEntity(ctx, SessionsTable, storage.Entity{PartitionKey: pk, RowKey: rk, Properties: map[string]any{
-		"Tenant": u.Tenant, "Email": u.Email, "Expires": expires, "LastSeen": now, "Role": string(role),
-	}})
+	props := map[string]any{"Tenant": u.Tenant, "Email": u.Email, "Expires": expires, "LastSeen": now, "Role": string(role)}
+	if mustEnrol {
+		props["MustEnrol"] = true
+	}
+	_, err = us.st.InsertEntity(ctx, SessionsTable, storage.Entity{PartitionKey: pk, RowKey: rk, Properties: props})
 	if err != nil {
 		return "", mapErr(err, "Session")
 	}
@@ -330,7 +371,7 @@ func (us *UserStore) Session(ctx context.Context, token string) (*Session, error
 	if err != nil {
 		return nil, mapErr(err, "Session")
 	}
-	s := &Session{Tenant: e.String("Tenant"), Email: e.String("Email"), Expires: e.Time("Expires"), Role: survey.StoredRole(e.String("Role"))}
+	s := &Session{Tenant: e.String("Tenant"), Email: e.String("Email"), Expires: e.Time("Expires"), Role: survey.StoredRole(e.String("Role")), MustEnrol: e.Bool("MustEnrol")}
 	now := us.now()
 	seen := e.Time("LastSeen")
 	if now.After(s.Expires) || seen.IsZero() || now.Sub(seen) >= SessionIdle {

@@ -43,6 +43,11 @@ type Tenant struct {
 	// HostGeoLocation names the region whose storage account holds the data.
 	HostGeoLocation string `json:"hostGeoLocation,omitempty"`
 	Suspended       bool   `json:"suspended,omitempty"`
+	// RequireTwoFactor: every member who signs in with a password must
+	// use two-step sign-in; one without it is sent to turn it on before
+	// anything else (a sign-in through the tenant's identity provider is
+	// that provider's to secure).
+	RequireTwoFactor bool `json:"requireTwoFactor,omitempty"`
 }
 
 // Normalize cleans the tenant's display name (CleanLine) and trims its

@@ -11,9 +11,10 @@ import (
 // site, no <base>, forms posted to this server only.
 const contentSecurityPolicy = cspBase + "form-action 'self'"
 
-// loginPolicy is the sign-in page's: its "organisation" form ends in a
-// redirect to the tenant's identity provider, which browsers check against
-// form-action, so that page may submit to https origins.
+// loginPolicy is the sign-in page's (and its second step's, which shows
+// the sign-in page again when its token expired): its "organisation" form
+// ends in a redirect to the tenant's identity provider, which browsers
+// check against form-action, so that page may submit to https origins.
 const loginPolicy = cspBase + "form-action 'self' https:"
 
 const cspBase = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
@@ -24,7 +25,7 @@ const cspBase = "default-src 'self'; script-src 'self'; style-src 'self'; img-sr
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		if r.URL.Path == "/login" {
+		if r.URL.Path == "/login" || r.URL.Path == "/login/code" {
 			h.Set("Content-Security-Policy", loginPolicy)
 		} else {
 			h.Set("Content-Security-Policy", contentSecurityPolicy)

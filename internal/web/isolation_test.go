@@ -40,6 +40,9 @@ var routeActions = map[string][]survey.Role{
 	"POST /{tenant}/account/password":                                    ReadResults,
 	"POST /{tenant}/account/alerts":                                      ReadResults,
 	"POST /{tenant}/account/verify":                                      ReadResults,
+	"GET /{tenant}/account/two-factor":                                   ReadResults,
+	"POST /{tenant}/account/two-factor":                                  ReadResults,
+	"POST /{tenant}/account/two-factor/disable":                          ReadResults,
 	"GET /{tenant}/surveys/{slug}/notifications":                         ReadResults,
 	"POST /{tenant}/surveys/{slug}/notifications":                        ReadResults,
 	"GET /{tenant}/surveys/new":                                          EditSurveys,
@@ -71,6 +74,8 @@ var routeActions = map[string][]survey.Role{
 	"POST /{tenant}/settings/members/role":                               ManageMembers,
 	"GET /{tenant}/settings/members/remove":                              ManageMembers,
 	"POST /{tenant}/settings/members/remove":                             ManageMembers,
+	"GET /{tenant}/settings/members/two-factor":                          ManageMembers,
+	"POST /{tenant}/settings/members/two-factor":                         ManageMembers,
 	"POST /{tenant}/settings/invitations/{id}/revoke":                    ManageMembers,
 	"GET /{tenant}/settings/tokens":                                      ManageTokens,
 	"POST /{tenant}/settings/tokens":                                     ManageTokens,
@@ -144,6 +149,14 @@ var linkRoutes = map[string]int{
 	"GET /login/reset/{token}":                 http.StatusGone,
 	"POST /login/reset/{token}":                http.StatusGone,
 	"GET /survey/{tenant}/{slug}/resume/{key}": http.StatusNotFound,
+}
+
+// signInSteps are the sign-in's own routes that carry a sealed token in
+// their form rather than their path: the status of a made-up token,
+// asked signed out and by a signed-in admin of another tenant (never a
+// session, never a tenant's data).
+var signInSteps = map[string]int{
+	"POST /login/code": http.StatusBadRequest,
 }
 
 // publicAPI are the routes under /api/v1 that need no token: the same
@@ -270,6 +283,17 @@ func TestIsolationEveryRoute(t *testing.T) {
 			}
 			return nil
 		}
+		if want, ok := signInSteps[key]; ok {
+			walked[key] = true
+			for _, cookie := range []string{"", members["fabrikam"][survey.Admin].cookie} {
+				forged := url.Values{"token": {"v1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}, "code": {"123456"}, "email": {"admin@adatum.example"}, "tenant": {"adatum"}}
+				code, header, body := app.do(t, method, strings.TrimSuffix(route, "/*"), forged, map[string]string{"Cookie": cookie})
+				if leaked := leaks(body, adatumData[1:]...); code != want || len(leaked) > 0 || header.Get("Set-Cookie") != "" {
+					t.Errorf("%s (signed in: %v) = %d (want %d), cookie %q, with Adatum's %q", key, cookie != "", code, want, header.Get("Set-Cookie"), leaked)
+				}
+			}
+			return nil
+		}
 		if !isSubscriber && !isAPI {
 			if strings.Contains(route, "{token}") || strings.Contains(route, "{link}") || strings.Contains(route, "{key}") {
 				t.Errorf("%s opens with a link: say in linkRoutes what a made-up one gets", key)
@@ -384,6 +408,11 @@ func TestIsolationEveryRoute(t *testing.T) {
 	for key := range linkRoutes {
 		if !walked[key] {
 			t.Errorf("linkRoutes names %s, which the router does not have", key)
+		}
+	}
+	for key := range signInSteps {
+		if !walked[key] {
+			t.Errorf("signInSteps names %s, which the router does not have", key)
 		}
 	}
 	for key := range routeActions {

@@ -368,13 +368,9 @@ func (s *Server) acceptInvite(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	token, err := s.users.NewSession(r.Context(), u)
-	if err != nil {
-		return err
-	}
-	s.setSession(w, r, token)
-	http.Redirect(w, r, "/"+l.Tenant+"/surveys", http.StatusSeeOther)
-	return nil
+	// A tenant that requires two-step sign-in has the new member set it
+	// up first.
+	return s.signIn(w, r, u, "", false)
 }
 
 // passwordProblem checks a new password and its confirmation, by field.

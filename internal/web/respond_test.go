@@ -416,7 +416,7 @@ func FuzzSubmitForm(f *testing.F) {
 // cost: a sign-in is then as quick under -race as the other requests. The
 // cost of production hashes is checked in the store's tests.
 func testUsers(st storage.Storage) *store.UserStore {
-	return store.NewUserStore(st).WithCost(bcrypt.MinCost)
+	return store.NewUserStore(st).WithCost(bcrypt.MinCost).WithSecrets(testBox)
 }
 
 // tokenOf returns the form token of a survey page.

@@ -63,6 +63,8 @@ func (s *Server) Routes() *chi.Mux {
 	r.With(s.limit.signIns).Post("/login", s.handle(s.login))
 	r.Post("/logout", s.handle(s.logout))
 	r.With(s.limit.signIns).Post("/login/pick", s.handle(s.pickTenant))
+	// The second step of a password sign-in: the code of an authenticator.
+	r.With(s.limit.signIns).Post("/login/code", s.handle(s.secondFactor))
 	r.Get("/login/forgot", s.handle(s.showForgot))
 	r.With(s.limit.signIns).Post("/login/forgot", s.handle(s.forgot))
 	r.Get("/login/reset/{token}", s.handle(s.showReset))
@@ -98,6 +100,9 @@ func (s *Server) Routes() *chi.Mux {
 			r.Post("/{tenant}/account/password", s.handle(s.changePassword))
 			r.Post("/{tenant}/account/alerts", s.handle(s.saveAlerts))
 			r.Post("/{tenant}/account/verify", s.handle(s.resendVerify))
+			r.Get("/{tenant}/account/two-factor", s.handle(s.showTwoFactor))
+			r.Post("/{tenant}/account/two-factor", s.handle(s.enableTwoFactor))
+			r.Post("/{tenant}/account/two-factor/disable", s.handle(s.disableTwoFactor))
 			// Anyone who may read the results may ask to be told of them.
 			r.Get("/{tenant}/surveys/{slug}/notifications", s.handle(s.showNotifications))
 			r.Post("/{tenant}/surveys/{slug}/notifications", s.handle(s.saveNotifications))
@@ -144,6 +149,8 @@ func (s *Server) Routes() *chi.Mux {
 			r.Post("/{tenant}/settings/members/role", s.handle(s.changeRole))
 			r.Get("/{tenant}/settings/members/remove", s.handle(s.confirmRemoveMember))
 			r.Post("/{tenant}/settings/members/remove", s.handle(s.removeMember))
+			r.Get("/{tenant}/settings/members/two-factor", s.handle(s.confirmResetTwoFactor))
+			r.Post("/{tenant}/settings/members/two-factor", s.handle(s.resetTwoFactor))
 			r.Post("/{tenant}/settings/invitations/{id}/revoke", s.handle(s.revokeInvitation))
 		})
 		r.Group(func(r chi.Router) {

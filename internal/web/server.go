@@ -148,7 +148,12 @@ type Deps struct {
 	Notifications  Notifications
 	UnsubscribeKey []byte
 
-	// Clock tells the time to the form tokens (nil: time.Now); tests move it.
+	// TwoFactor keeps the members' two-step sign-in (twofactor.go); nil
+	// takes it from Users when it keeps it.
+	TwoFactor TwoFactors
+
+	// Clock tells the time to the form tokens and the two-step sign-in
+	// (nil: time.Now); tests move it.
 	Clock func() time.Time
 }
 
@@ -206,8 +211,13 @@ type Server struct {
 	quotas     Quotas
 	// previews sign preview links and seal unsaved previews (preview.go).
 	previews *previewLinks
-	// signInThrottle counts sign-ins per client address.
+	// signInThrottle counts sign-ins per client address (their second
+	// steps too).
 	signInThrottle *addrThrottle
+	// twoFactor keeps two-step sign-in (nil: none); steps seal what a
+	// browser carries between its steps.
+	twoFactor TwoFactors
+	steps     *stepTokens
 	// mail is nil when e-mail is off; links are the single-use links.
 	// results are the rendered public results pages (results.go).
 	results       *lrucache.Cache[string, []byte]
@@ -294,6 +304,10 @@ func New(d Deps) (*Server, error) {
 	s.signer = newFormSigner(d.FormKey, d.Clock)
 	s.pageStates, s.resume, s.uploads, s.partials = newPageSealer(s.signer.key), d.Resume, d.Uploads, d.Partials
 	s.previews = newPreviewLinks(s.signer.key)
+	s.twoFactor, s.steps = d.TwoFactor, newStepTokens(s.signer.key, d.Clock)
+	if tf, ok := d.Users.(TwoFactors); ok && s.twoFactor == nil {
+		s.twoFactor = tf
+	}
 	s.quotas = d.Quotas
 	if st, ok := d.Storage.(storage.Storage); ok && s.quotas == nil {
 		s.quotas = store.NewQuotaStore(st)

@@ -70,6 +70,11 @@ func (s *Server) requireTenantUser(next http.Handler) http.Handler {
 			return
 		}
 		w.Header().Set("Cache-Control", "no-store")
+		if sess.MustEnrol && !enrolPath(sess.Tenant, r.URL.Path) {
+			// The tenant requires two-step sign-in: nothing else first.
+			http.Redirect(w, r, "/"+sess.Tenant+"/account/two-factor", http.StatusSeeOther)
+			return
+		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess)))
 	})
 }

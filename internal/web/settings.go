@@ -46,10 +46,12 @@ type settingsPage struct {
 	// Files says how much of the plan's storage the files respondents
 	// sent take ("" when unknown).
 	Files string
+	// RequireTwoFactor: every password sign-in takes two steps.
+	RequireTwoFactor bool
 }
 
 func (s *Server) settingsPageFor(t *survey.Tenant) settingsPage {
-	return settingsPage{Tenant: t, Name: t.Name, Plan: t.Plan, LogoURL: s.logoURL(t), TrialEnds: t.TrialEnds()}
+	return settingsPage{Tenant: t, Name: t.Name, Plan: t.Plan, LogoURL: s.logoURL(t), TrialEnds: t.TrialEnds(), RequireTwoFactor: t.RequireTwoFactor}
 }
 
 // showSettings shows the tenant's settings: display name and logo, and
@@ -100,8 +102,12 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	page.Name = strings.TrimSpace(survey.CleanLine(r.FormValue("name")))
+	page.RequireTwoFactor = r.FormValue("requireTwoFactor") != ""
 	next := *t
-	next.Name = page.Name
+	next.Name, next.RequireTwoFactor = page.Name, page.RequireTwoFactor
+	if next.RequireTwoFactor && !t.RequireTwoFactor && (s.twoFactor == nil || !s.twoFactor.KeepsSecrets()) {
+		return fail(map[string]string{"requireTwoFactor": "This server cannot keep two-step sign-in's secrets yet: its operator must set SURVEYS_SECRET_KEY first."}, "Nothing was saved.")
+	}
 	if err := next.Validate(); err != nil {
 		var e *survey.Error
 		errors.As(err, &e)

@@ -105,17 +105,23 @@ func (s *Server) pickTenant(w http.ResponseWriter, r *http.Request) error {
 	return s.startSession(w, r, &survey.User{Tenant: l.Tenant, Email: l.Email}, r.PostForm.Get("next"), clientAddr(r, s.trustedProxies))
 }
 
-// startSession signs u in: a session cookie, then 303 to next (when it is
-// a page of u's tenant) or the dashboard.
+// startSession signs u in after a right password (or a reset link, or a
+// pick of the organisation after one): an account with two-step sign-in
+// gets the page that asks for its code (twofactor.go); the others a
+// session cookie, then 303 to next (when it is a page of u's tenant) or
+// the dashboard.
 func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u *survey.User, next, addr string) error {
 	s.signInThrottle.succeeded(addr)
-	token, err := s.users.NewSession(r.Context(), u)
-	if err != nil {
-		return err
+	if s.twoFactor != nil {
+		tf, err := s.twoFactor.TwoFactor(r.Context(), u.Tenant, u.Email)
+		if err != nil && survey.ErrorCode(err) != survey.ENOTFOUND {
+			return err
+		}
+		if tf.On {
+			return s.askSecondFactor(w, r, u, next)
+		}
 	}
-	s.setSession(w, r, token)
-	http.Redirect(w, r, tenantNext(u.Tenant, next), http.StatusSeeOther)
-	return nil
+	return s.signIn(w, r, u, next, false)
 }
 
 var errLinkGone = survey.Errorf(survey.ENOTFOUND, "This link is not valid: it has been used, has expired or was replaced. Ask for a new one.")
