@@ -71,6 +71,8 @@ type Deps struct {
 	// Pictures keeps picture choices' images; nil: POST /pictures
 	// answers 404.
 	Pictures Pictures
+	// Segments are the surveys' saved segments; nil: none.
+	Segments Segments
 
 	// TenantUsable says why a token's tenant may not be used now
 	// (suspended, deleted): an EFORBIDDEN error.
@@ -108,8 +110,9 @@ func (s *server) routes() *chi.Mux {
 		r.Get("/surveys", s.handle(s.listSurveys))
 		r.Get("/surveys/{slug}", s.handle(s.getSurvey))
 		r.Get("/surveys/{slug}/summary", s.handle(s.getSummary))
-		r.Get("/surveys/{slug}/answers", s.handle(s.listAnswers))
-		r.Get("/surveys/{slug}/export", s.exportAnswers)
+		r.With(s.withSegment).Get("/surveys/{slug}/answers", s.handle(s.listAnswers))
+		r.With(s.withSegment).Get("/surveys/{slug}/export", s.exportAnswers)
+		r.Get("/surveys/{slug}/segments", s.handle(s.listSegments))
 		r.Get("/surveys/{slug}/definition", s.handle(s.getDefinition))
 	})
 	r.Group(func(r chi.Router) {

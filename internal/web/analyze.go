@@ -241,6 +241,9 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 	sv = sv.Everything(nil).Numbered()
 	base := "/" + tenant + "/surveys/" + slug + "/analyze"
 	page := analyzePage{Tenant: tenant, Survey: sv, Filter: readFilter(r, sv, base), Self: base, Role: roleOf(r)}
+	if page.Filter.Segments, err = s.segmentsOf(r, sv, "analyze", page.Filter); err != nil {
+		return err
+	}
 	if page.Transfer, err = s.transferViewFor(r, tenant, slug); err != nil {
 		return err
 	}
@@ -574,6 +577,9 @@ func (s *Server) browse(w http.ResponseWriter, r *http.Request) error {
 	i, _ := strconv.Atoi(r.URL.Query().Get("i"))
 	page := answerPage{Tenant: tenant, Survey: sv, Index: max(i, 0), Deleted: r.URL.Query().Get("deleted") == "1", Role: roleOf(r),
 		Filter: readFilter(r, sv, "/"+tenant+"/surveys/"+slug+"/answers")}
+	if page.Filter.Segments, err = s.segmentsOf(r, sv, "answers", page.Filter); err != nil {
+		return err
+	}
 	if !page.Filter.Invalid() {
 		one, err := s.pickAnswers(r.Context(), &page, page.Index, 1)
 		if err != nil {
@@ -603,6 +609,9 @@ func (s *Server) answerTable(w http.ResponseWriter, r *http.Request) error {
 	page := answerPage{Tenant: tenant, Survey: sv, Page: max(p, 1), PageSize: answersPageSize, Role: roleOf(r), Deleted: r.URL.Query().Get("deleted") == "1",
 		Filter: readFilter(r, sv, "/"+tenant+"/surveys/"+slug+"/answers/table")}
 	page.View = readTableView(r, sv, page.Filter)
+	if page.Filter.Segments, err = s.segmentsOf(r, sv, "answers/table", page.Filter); err != nil {
+		return err
+	}
 	if !page.Filter.Invalid() {
 		if page.View.Newest {
 			page.Rows, err = s.pickNewest(r.Context(), &page, (page.Page-1)*answersPageSize, answersPageSize)

@@ -37,6 +37,8 @@ type filterView struct {
 	// pickers' values as the query said them (c=).
 	Picks []pickGroup
 	sent  []sentPick
+	// Segments are the survey's saved segments (segmentsOf).
+	Segments segmentsView
 }
 
 // sentPick is a picker's value the query sent, and its place among the

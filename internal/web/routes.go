@@ -92,6 +92,7 @@ func (s *Server) Routes() *chi.Mux {
 			r.Get("/{tenant}/surveys/{slug}/qr.{format}", s.handle(s.qrCode))
 			r.Get("/{tenant}/surveys/{slug}/answers", s.handle(s.browse))
 			r.Get("/{tenant}/surveys/{slug}/answers/table", s.handle(s.answerTable))
+			r.Get("/{tenant}/surveys/{slug}/compare", s.handle(s.compare))
 			r.Get("/{tenant}/surveys/{slug}/answers/{answer}/files/{question}/{n}", s.handle(s.downloadFile))
 			r.Get("/{tenant}/surveys/{slug}/files.zip", s.handle(s.filesZip))
 			r.Get("/{tenant}/surveys/{slug}/export.{format}", s.handle(s.export))
@@ -119,6 +120,8 @@ func (s *Server) Routes() *chi.Mux {
 			r.Get("/{tenant}/surveys/{slug}/links", s.handle(s.showLinks))
 			r.Post("/{tenant}/surveys/{slug}/links", s.handle(s.createLinks))
 			r.Get("/{tenant}/surveys/{slug}/links.csv", s.handle(s.exportLinks))
+			r.Post("/{tenant}/surveys/{slug}/segments", s.handle(s.saveSegment))
+			r.Post("/{tenant}/surveys/{slug}/segments/{id}/delete", s.handle(s.deleteSegment))
 			r.Get("/{tenant}/surveys/{slug}/translations", s.handle(s.showTranslations))
 			r.Post("/{tenant}/surveys/{slug}/translations", s.handle(s.saveTranslations))
 			// publish, close, delete (to the trash), restore,
@@ -164,7 +167,7 @@ func (s *Server) Routes() *chi.Mux {
 	// The JSON API (package api): the tenant is the bearer token's. Its
 	// description needs no token.
 	r.With(middleware.GetHead).Get("/api/v1/openapi.json", api.OpenAPI)
-	r.Mount("/api/v1", api.New(api.Deps{Logger: s.log, Surveys: s.surveys, Editor: s.editor, Summaries: s.summaries, Tokens: s.tokens, Webhooks: s.webhooks, Pictures: s.logos,
+	r.Mount("/api/v1", api.New(api.Deps{Logger: s.log, Surveys: s.surveys, Editor: s.editor, Summaries: s.summaries, Tokens: s.tokens, Webhooks: s.webhooks, Pictures: s.logos, Segments: s.segments,
 		TenantUsable: s.tenantUsable, Export: s.exportTo, AnswersPicked: s.answersPicked, WebhookURLProblem: s.webhookURLProblem}))
 
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {

@@ -140,6 +140,9 @@ type Deps struct {
 	// Quotas counts the answers in surveys' quota cells (quota.go); nil:
 	// a store.QuotaStore over Storage.
 	Quotas Quotas
+	// Segments keeps the surveys' saved segments (nil: a
+	// store.SavedSegmentStore over Storage, when it is a storage).
+	Segments SavedSegments
 
 	// Notifications keeps the members' e-mail choices (the survey's
 	// notifications page, the account's failure alerts, unsubscribe
@@ -209,6 +212,7 @@ type Server struct {
 	partials   PartialStore
 	uploads    Uploads
 	quotas     Quotas
+	segments   SavedSegments
 	// previews sign preview links and seal unsaved previews (preview.go).
 	previews *previewLinks
 	// signInThrottle counts sign-ins per client address (their second
@@ -308,9 +312,12 @@ func New(d Deps) (*Server, error) {
 	if tf, ok := d.Users.(TwoFactors); ok && s.twoFactor == nil {
 		s.twoFactor = tf
 	}
-	s.quotas = d.Quotas
+	s.quotas, s.segments = d.Quotas, d.Segments
 	if st, ok := d.Storage.(storage.Storage); ok && s.quotas == nil {
 		s.quotas = store.NewQuotaStore(st)
+	}
+	if st, ok := d.Storage.(storage.Storage); ok && s.segments == nil {
+		s.segments = store.NewSavedSegmentStore(st)
 	}
 	return s, nil
 }
