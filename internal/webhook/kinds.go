@@ -167,7 +167,7 @@ type words struct{ l i18n.Lang }
 func wordsOf(m Message) words { return words{i18n.For(m.Lang)} }
 
 func (w words) answered(date string) string { return w.l.T("Answered on %s", date) }
-func (w words) cutShort() string             { return " " + w.l.T("(cut short)") }
+func (w words) cutShort() string            { return " " + w.l.T("(cut short)") }
 func (w words) more(n int) string {
 	if n == 1 {
 		return w.l.T("And 1 more answer: see the answer page.")
