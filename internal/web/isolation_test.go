@@ -30,6 +30,7 @@ var routeActions = map[string][]survey.Role{
 	"GET /{tenant}/surveys/{slug}/qr.{format}":                           ReadResults,
 	"GET /{tenant}/surveys/{slug}/answers":                               ReadResults,
 	"GET /{tenant}/surveys/{slug}/answers/table":                         ReadResults,
+	"GET /{tenant}/surveys/{slug}/answers/{answer}":                      ReadResults,
 	"GET /{tenant}/surveys/{slug}/answers/{answer}/files/{question}/{n}": ReadResults,
 	"GET /{tenant}/surveys/{slug}/files.zip":                             ReadResults,
 	"GET /{tenant}/surveys/{slug}/export.{format}":                       ReadResults,

@@ -22,6 +22,10 @@ type Kind interface {
 	Name() string
 	// Label is the kind's name for people.
 	Label() string
+	// Signed reports whether its requests carry the Standard Webhooks
+	// signature: only then has the endpoint's secret a use (and a page
+	// shows it).
+	Signed() bool
 	// URLProblem says what is wrong with u for this kind ("": nothing),
 	// beyond what every endpoint's URL must be.
 	URLProblem(u *url.URL) string
@@ -92,6 +96,7 @@ type standard struct{}
 func (standard) Name() string               { return KindStandard }
 func (standard) Label() string              { return "Standard Webhooks (signed JSON, for your own code)" }
 func (standard) URLProblem(*url.URL) string { return "" }
+func (standard) Signed() bool               { return true }
 func (standard) Body(n Notice) ([]byte, error) {
 	return Body(n.Event)
 }
@@ -109,9 +114,9 @@ func chatHeader(h http.Header) {
 
 // httpsOnly is the URL problem of the chat kinds: their incoming webhooks
 // are https, and a message for people is not sent in the clear.
-func httpsOnly(u *url.URL, example string) string {
+func httpsOnly(u *url.URL, kind, example string) string {
 	if u.Scheme != "https" {
-		return "This kind of endpoint takes an https URL only, such as " + example + "."
+		return "A " + kind + " endpoint takes an https URL only: the one " + kind + " gives for its incoming webhook, such as " + example + "."
 	}
 	return ""
 }

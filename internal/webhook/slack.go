@@ -26,8 +26,9 @@ type slack struct{}
 
 func (slack) Name() string  { return KindSlack }
 func (slack) Label() string { return "Slack (a message in a channel)" }
+func (slack) Signed() bool  { return false }
 func (slack) URLProblem(u *url.URL) string {
-	return httpsOnly(u, "https://hooks.slack.com/services/T000/B000/XXXX")
+	return httpsOnly(u, "Slack", "https://hooks.slack.com/services/T000/B000/XXXX")
 }
 
 func (slack) Header(h http.Header, _ string, _ time.Time, _ []byte, _ []string) error {

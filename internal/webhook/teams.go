@@ -24,8 +24,9 @@ type teams struct{}
 
 func (teams) Name() string  { return KindTeams }
 func (teams) Label() string { return "Microsoft Teams (a card in a channel)" }
+func (teams) Signed() bool  { return false }
 func (teams) URLProblem(u *url.URL) string {
-	return httpsOnly(u, "https://example.webhook.office.com/webhookb2/… or a Workflows URL")
+	return httpsOnly(u, "Microsoft Teams", "https://example.webhook.office.com/webhookb2/…")
 }
 
 func (teams) Header(h http.Header, _ string, _ time.Time, _ []byte, _ []string) error {
@@ -45,11 +46,12 @@ func (teams) Body(n Notice) ([]byte, error) {
 	fields := min(len(n.Message.Fields), teamsFields)
 	for {
 		b, err := encode(teamsCard(n.Message, fields))
-		if err != nil || len(b) <= teamsMaxBytes || fields == 0 {
+		size := escapedSize(b)
+		if err != nil || size <= teamsMaxBytes || fields == 0 {
 			return b, err
 		}
 		// Too large for Teams: fewer answers, and a line that says so.
-		fields = min(fields-1, fields*teamsMaxBytes/len(b))
+		fields = min(fields-1, fields*teamsMaxBytes/size)
 	}
 }
 
@@ -104,4 +106,17 @@ func run(text string, style cardElement) cardElement {
 		r[k] = v
 	}
 	return cardElement{"type": "RichTextBlock", "inlines": []cardElement{r}}
+}
+
+// escapedSize is the size of JSON b once <, > and & are escaped as
+// \u003c (as encoding/json writes them when the queue's message carries
+// the body): what Teams may receive.
+func escapedSize(b []byte) int {
+	n := len(b)
+	for _, c := range b {
+		if c == '<' || c == '>' || c == '&' {
+			n += 5
+		}
+	}
+	return n + 3*(strings.Count(string(b), "\u2028")+strings.Count(string(b), "\u2029"))
 }
