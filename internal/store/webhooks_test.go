@@ -323,6 +323,32 @@ func TestWebhookKinds(t *testing.T) {
 		if seen != 4 {
 			t.Errorf("%d messages of the tenant queued, want 4", seen)
 		}
+		// A test event to a Slack endpoint is a Slack message too.
+		for id, e := range added {
+			if e.Kind != webhook.KindSlack {
+				continue
+			}
+			if err := ws.SendTest(ctx, tenant, id); err != nil {
+				t.Fatal(err)
+			}
+			msgs, err := st.Dequeue(ctx, store.WebhooksQueue, 32, time.Minute)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, m := range msgs {
+				var wm store.WebhookMessage
+				if err := json.Unmarshal(m.Data, &wm); err != nil || wm.Tenant != tenant {
+					_, _ = st.UpdateVisibility(ctx, store.WebhooksQueue, m.ID, m.PopReceipt, 0)
+					continue
+				}
+				_ = st.DeleteMessage(ctx, store.WebhooksQueue, m.ID, m.PopReceipt)
+				found = wm.Event == webhook.Test && strings.Contains(unescaped(t, wm.Body), `"blocks"`) && strings.Contains(unescaped(t, wm.Body), "A test message from Surveys")
+			}
+			if !found {
+				t.Error("the Slack endpoint's test event is not a Slack message")
+			}
+		}
 	})
 }
 

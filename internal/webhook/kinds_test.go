@@ -270,6 +270,10 @@ func TestEveryKindReadable(t *testing.T) {
 					t.Errorf("grid line %q is not row: column", l)
 				}
 			}
+		case survey.Ranking:
+			if !strings.HasPrefix(lines[0], "1. ") {
+				t.Errorf("ranking: %q, want numbered lines", lines)
+			}
 		case survey.FileUpload:
 			for _, f := range survey.DecodeFiles(qa.Answer) {
 				if !strings.Contains(joined, f.Name) || strings.Contains(joined, f.Key) {
