@@ -1,11 +1,13 @@
 package web_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 
+	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/webhook"
 )
 
@@ -45,6 +47,14 @@ func TestWebhookKindsPage(t *testing.T) {
 	}
 	if strings.Contains(body, "/rotate") {
 		t.Error("a Slack endpoint is offered a new secret (its requests are not signed)")
+	}
+	// A REST-hook subscription made through the API is named so.
+	if _, err := store.NewWebhookStore(app.st).WithSecrets(testBox).Add(context.Background(), "adatum",
+		store.NewWebhook{URL: "https://hooks.zapier.com/hooks/x", Hook: true, Events: []string{webhook.ResponseCreated}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, body := app.do(t, "GET", path, nil, ana); !strings.Contains(body, "a REST-hook subscription made through the API") {
+		t.Error("the page does not name the REST-hook subscription")
 	}
 }
 
