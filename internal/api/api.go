@@ -135,6 +135,9 @@ func (s *server) routes() *chi.Mux {
 		r.Post("/webhooks/{id}/rotate", s.handle(s.webhookAction("rotate")))
 		r.Post("/webhooks/{id}/test", s.handle(s.webhookAction("test")))
 		r.Post("/webhooks/{id}/enable", s.handle(s.webhookAction("enable")))
+		r.Get("/hooks", s.handle(s.listHooks))
+		r.Post("/hooks", s.handle(s.subscribeHook))
+		r.Delete("/hooks/{id}", s.handle(s.unsubscribeHook))
 	})
 	r.NotFound(s.handle(func(http.ResponseWriter, *http.Request) (int, any, error) {
 		return 0, nil, notFound("No such API endpoint.")

@@ -18,6 +18,8 @@ import (
 type jsonWebhook struct {
 	ID                  string         `json:"id"`
 	URL                 string         `json:"url"`
+	Kind                string         `json:"kind"`
+	Hook                bool           `json:"hook,omitempty"`
 	Events              []string       `json:"events"`
 	Surveys             []string       `json:"surveys"`
 	CreatedOn           time.Time      `json:"createdOn"`
@@ -40,7 +42,7 @@ type jsonDelivery struct {
 }
 
 func webhookJSON(e *store.WebhookEndpoint, withSecret bool) jsonWebhook {
-	out := jsonWebhook{ID: e.ID, URL: e.URL, Events: e.Events, Surveys: e.Surveys, CreatedOn: e.CreatedOn, Disabled: e.Disabled,
+	out := jsonWebhook{ID: e.ID, URL: e.URL, Kind: e.Format().Name(), Hook: e.Hook, Events: e.Events, Surveys: e.Surveys, CreatedOn: e.CreatedOn, Disabled: e.Disabled,
 		DisabledReason: e.DisabledReason, Failures: e.Failures, Deliveries: []jsonDelivery{}}
 	if out.Surveys == nil {
 		out.Surveys = []string{}
@@ -49,7 +51,7 @@ func webhookJSON(e *store.WebhookEndpoint, withSecret bool) jsonWebhook {
 		until := e.PreviousUntil
 		out.PreviousSecretUntil = &until
 	}
-	if withSecret {
+	if withSecret && e.Format().Signed() {
 		out.Secret = e.Secret
 	}
 	for _, d := range e.Deliveries {
@@ -84,8 +86,8 @@ func (s *server) listWebhooks(w http.ResponseWriter, r *http.Request) (int, any,
 	return http.StatusOK, map[string]any{"webhooks": out}, nil
 }
 
-// addWebhook adds an endpoint, {"url", "events", "surveys"}, and
-// answers 201 with its secret, shown this once. Bad input is a 422 naming
+// addWebhook adds an endpoint, {"url", "kind", "events", "surveys"},
+// and answers 201 with its secret (of a signed kind), shown this once. Bad input is a 422 naming
 // each field, and adds nothing.
 func (s *server) addWebhook(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	if err := s.webhooksOn(); err != nil {
@@ -93,6 +95,7 @@ func (s *server) addWebhook(w http.ResponseWriter, r *http.Request) (int, any, e
 	}
 	var in struct {
 		URL     string   `json:"url"`
+		Kind    string   `json:"kind"`
 		Events  []string `json:"events"`
 		Surveys []string `json:"surveys"`
 	}
@@ -101,10 +104,21 @@ func (s *server) addWebhook(w http.ResponseWriter, r *http.Request) (int, any, e
 	if err := dec.Decode(&in); err != nil {
 		return 0, nil, survey.Errorf(survey.EINVALID, "The body is not an endpoint: %v.", err)
 	}
+	e, err := s.add(r, store.NewWebhook{URL: strings.TrimSpace(in.URL), Kind: in.Kind, Events: in.Events, Surveys: in.Surveys}, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusCreated, webhookJSON(e, true), nil
+}
+
+// add adds an endpoint of the token's tenant, or says what is wrong with
+// each field (EINVALID, fields named by rename when it names them);
+// ECONFLICT at the tenant's limit of endpoints.
+func (s *server) add(r *http.Request, n store.NewWebhook, rename map[string]string) (*store.WebhookEndpoint, error) {
 	tenant := tenantOf(r)
 	list, err := s.Surveys.List(r.Context(), tenant)
 	if err != nil {
-		return 0, nil, err
+		return nil, err
 	}
 	known := map[string]bool{}
 	for _, sv := range list {
@@ -113,19 +127,21 @@ func (s *server) addWebhook(w http.ResponseWriter, r *http.Request) (int, any, e
 		}
 	}
 	isKnown := func(slug string) bool { return known[slug] }
-	n := store.NewWebhook{URL: strings.TrimSpace(in.URL), Events: in.Events, Surveys: in.Surveys}
 	fields := n.Problems(isKnown)
-	if problem := s.WebhookURLProblem(n.URL); problem != "" {
+	if problem := s.WebhookURLProblem(n.URL); problem != "" && fields["url"] == "" {
 		fields["url"] = problem
 	}
 	if len(fields) > 0 {
-		return 0, nil, &survey.Error{Code: survey.EINVALID, Message: "The endpoint was not added; see each field.", Fields: fields}
+		named := map[string]string{}
+		for k, v := range fields {
+			if rename[k] != "" {
+				k = rename[k]
+			}
+			named[k] = v
+		}
+		return nil, &survey.Error{Code: survey.EINVALID, Message: "The endpoint was not added; see each field.", Fields: named}
 	}
-	e, err := s.Webhooks.Add(r.Context(), tenant, n, isKnown)
-	if err != nil {
-		return 0, nil, err
-	}
-	return http.StatusCreated, webhookJSON(e, true), nil
+	return s.Webhooks.Add(r.Context(), tenant, n, isKnown)
 }
 
 // getWebhook is one endpoint with its last deliveries.

@@ -219,4 +219,16 @@ var Keys = []string{
 	"Your file",
 	"Received:",
 	"Choosing files again replaces these.",
+	// Chat messages (Slack, Teams) of a survey's events, in its language.
+	"New answer: %s",
+	"Answered on %s",
+	"Open the answer",
+	"%s (hidden field)",
+	"No question was answered.",
+	"(cut short)",
+	"And 1 more answer: see the answer page.",
+	"And %d more answers: see the answer page.",
+	"%s is published",
+	"%s is closed",
+	"Open the survey",
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,6 +52,14 @@ type WebhookEndpoint struct {
 	Tenant string
 	ID     string
 	URL    string
+	// Kind names what it receives (webhook.Kinds): signed JSON
+	// (webhook.KindStandard, also ""), or a message for a Slack or
+	// Microsoft Teams channel.
+	Kind string
+	// Hook marks a subscription made through the REST-hook API (POST
+	// /api/v1/hooks, as Zapier and n8n make them): it is listed and
+	// deleted there, and a receiver that answers 410 Gone unsubscribes it.
+	Hook bool
 	// Events are the events it receives (webhook.Events).
 	Events []string
 	// Surveys, when set, are the only surveys whose events it receives.
@@ -99,6 +108,17 @@ func (e *WebhookEndpoint) Secrets(now time.Time) []string {
 		return []string{e.Secret, e.PreviousSecret}
 	}
 	return []string{e.Secret}
+}
+
+// Format is the endpoint's kind: how its requests are made.
+func (e *WebhookEndpoint) Format() webhook.Kind {
+	if k, ok := webhook.KindOf(e.Kind); ok {
+		return k
+	}
+	// A kind this binary does not know (written by a newer one): signed
+	// JSON, which any receiver may ignore, rather than nothing.
+	k, _ := webhook.KindOf(webhook.KindStandard)
+	return k
 }
 
 // OK reports whether the receiver took it (a 2xx status).
@@ -198,6 +218,10 @@ type NewWebhook struct {
 	URL     string
 	Events  []string
 	Surveys []string
+	// Kind is a webhook.Kinds name; "" is webhook.KindStandard.
+	Kind string
+	// Hook: a subscription of the REST-hook API (WebhookEndpoint.Hook).
+	Hook bool
 }
 
 // Add creates an endpoint with a new secret, and returns it with its
@@ -221,7 +245,8 @@ func (ws *WebhookStore) Add(ctx context.Context, tenant string, n NewWebhook, kn
 	}
 	var b [8]byte
 	_, _ = rand.Read(b[:])
-	e := &WebhookEndpoint{Tenant: tenant, ID: "ep" + hex.EncodeToString(b[:]), URL: n.URL, Events: events, Surveys: surveys,
+	kind, _ := webhook.KindOf(n.Kind)
+	e := &WebhookEndpoint{Tenant: tenant, ID: "ep" + hex.EncodeToString(b[:]), URL: n.URL, Kind: kind.Name(), Hook: n.Hook, Events: events, Surveys: surveys,
 		Secret: webhook.NewSecret(), CreatedOn: ws.now().UTC()}
 	ent, err := ws.entity(e)
 	if err != nil {
@@ -234,7 +259,7 @@ func (ws *WebhookStore) Add(ctx context.Context, tenant string, n NewWebhook, kn
 	return e, nil
 }
 
-// Problems are the problems of each field ("url", "events", "surveys"),
+// Problems are the problems of each field ("url", "kind", "events", "surveys"),
 // none when it may be added; knownSurvey (nil: any) says which slugs are
 // the tenant's. (Whether the server may reach the URL is the outbound
 // client's to say.)
@@ -245,6 +270,18 @@ func (n NewWebhook) Problems(knownSurvey func(string) bool) map[string]string {
 		fields["url"] = "Give the URL that receives the events."
 	case len(n.URL) > MaxWebhookURL:
 		fields["url"] = fmt.Sprintf("Keep the URL to %d characters.", MaxWebhookURL)
+	}
+	switch kind, ok := webhook.KindOf(n.Kind); {
+	case !ok:
+		fields["kind"] = "Choose among the kinds listed: standard, slack or teams."
+	case n.Hook && kind.Name() != webhook.KindStandard:
+		fields["kind"] = "A REST-hook subscription receives signed JSON (the standard kind)."
+	case fields["url"] == "":
+		if u, err := url.Parse(strings.TrimSpace(n.URL)); err == nil {
+			if problem := kind.URLProblem(u); problem != "" {
+				fields["url"] = problem
+			}
+		}
 	}
 	switch events := n.events(); {
 	case len(events) == 0 && len(uniq(n.Events)) == 0:
@@ -534,7 +571,7 @@ func (ws *WebhookStore) entity(e *WebhookEndpoint) (storage.Entity, error) {
 	}
 	p := map[string]any{
 		"Tests": string(tests),
-		"URL":   e.URL, "Events": strings.Join(e.Events, ","), "Surveys": strings.Join(e.Surveys, ","),
+		"URL":   e.URL, "Kind": e.Kind, "Hook": e.Hook, "Events": strings.Join(e.Events, ","), "Surveys": strings.Join(e.Surveys, ","),
 		"Secret": sealed, "CreatedOn": e.CreatedOn, "Disabled": e.Disabled, "DisabledReason": e.DisabledReason,
 		"Failures": int64(e.Failures), "Deliveries": string(deliveries),
 	}
@@ -555,7 +592,7 @@ func (ws *WebhookStore) entity(e *WebhookEndpoint) (storage.Entity, error) {
 }
 
 func (ws *WebhookStore) endpoint(ent storage.Entity) (*WebhookEndpoint, error) {
-	e := &WebhookEndpoint{Tenant: ent.PartitionKey, ID: ent.RowKey, URL: ent.String("URL"),
+	e := &WebhookEndpoint{Tenant: ent.PartitionKey, ID: ent.RowKey, URL: ent.String("URL"), Kind: ent.String("Kind"), Hook: ent.Bool("Hook"),
 		CreatedOn: ent.Time("CreatedOn").UTC(), Disabled: ent.Bool("Disabled"), DisabledReason: ent.String("DisabledReason"),
 		DisabledOn: ent.Time("DisabledOn"), Failures: int(ent.Int("Failures")), FailingSince: ent.Time("FailingSince"), etag: ent.ETag}
 	if s := ent.String("Events"); s != "" {
@@ -592,27 +629,51 @@ func (ws *WebhookStore) endpoint(ent storage.Entity) (*WebhookEndpoint, error) {
 // is spilled to a blob.
 const maxWebhookBody = storage.MaxMessageSize - 1024
 
-// Emit queues event (of the survey slug, "" for none) for each of the
-// tenant's endpoints that wants it, each with its stable webhook-id (of
-// the endpoint, the event and subject); the body is made by body, once,
-// and only when an endpoint wants the event. It returns how many were
-// queued. A tenant without endpoints costs no storage call within
-// endpointsTTL of the last look (Endpoints).
+// EmitNotice queues event (of the survey slug, "" for none) for each of
+// the tenant's endpoints that wants it, each with its stable webhook-id
+// (of the endpoint, the event and subject) and the body its kind makes of
+// the notice; the notice is made once, and only when an endpoint wants
+// the event, and each kind's body once. It returns how many were queued.
+// A tenant without endpoints costs no storage call within endpointsTTL of
+// the last look (Endpoints).
+func (ws *WebhookStore) EmitNotice(ctx context.Context, tenant, event, slug, subject string, notice func() (webhook.Notice, error)) (int, error) {
+	var n *webhook.Notice
+	return ws.emit(ctx, tenant, event, slug, subject, func(k webhook.Kind) ([]byte, error) {
+		if n == nil {
+			made, err := notice()
+			if err != nil {
+				return nil, err
+			}
+			n = &made
+		}
+		return k.Body(*n)
+	})
+}
+
+// Emit is EmitNotice with one body, made by body, for every endpoint
+// whatever its kind: for tests and tools that hold a body already.
 func (ws *WebhookStore) Emit(ctx context.Context, tenant, event, slug, subject string, body func() ([]byte, error)) (int, error) {
+	return ws.emit(ctx, tenant, event, slug, subject, func(webhook.Kind) ([]byte, error) { return body() })
+}
+
+func (ws *WebhookStore) emit(ctx context.Context, tenant, event, slug, subject string, bodyOf func(webhook.Kind) ([]byte, error)) (int, error) {
 	eps, err := ws.Endpoints(ctx, tenant)
 	if err != nil || len(eps) == 0 {
 		return 0, err
 	}
-	var data []byte
+	bodies := map[string][]byte{}
 	n := 0
 	for _, e := range eps {
 		if !e.Wants(event, slug) {
 			continue
 		}
-		if data == nil {
-			if data, err = body(); err != nil {
+		k := e.Format()
+		data, ok := bodies[k.Name()]
+		if !ok {
+			if data, err = bodyOf(k); err != nil {
 				return n, err
 			}
+			bodies[k.Name()] = data
 		}
 		if err := ws.enqueue(ctx, e, event, webhook.MessageID(e.ID, event, subject), data); err != nil {
 			return n, err
@@ -640,9 +701,8 @@ func (ws *WebhookStore) EmitSurvey(ctx context.Context, sv *survey.Survey) (int,
 	}
 	now := ws.now()
 	subject := sv.Slug + "/" + event + "/" + strconv.FormatInt(now.UnixNano(), 10)
-	return ws.Emit(ctx, sv.Tenant, event, sv.Slug, subject, func() ([]byte, error) {
-		return webhook.Body(webhook.Event{Type: event, Timestamp: now, Data: webhook.Survey{Slug: sv.Slug, Title: sv.Title, State: string(sv.State),
-			PublicURL: strings.TrimRight(ws.PublicURL, "/") + "/survey/" + sv.Tenant + "/" + sv.Slug}})
+	return ws.EmitNotice(ctx, sv.Tenant, event, sv.Slug, subject, func() (webhook.Notice, error) {
+		return webhook.SurveyNotice(sv, event, now, ws.PublicURL), nil
 	})
 }
 
@@ -703,7 +763,7 @@ func (ws *WebhookStore) SendTest(ctx context.Context, tenant, id string) error {
 	if err != nil {
 		return err
 	}
-	data, err := webhook.Body(webhook.Event{Type: webhook.Test, Timestamp: now, Data: webhook.TestData{Message: "A test event from Surveys."}})
+	data, err := e.Format().Body(webhook.TestNotice(now))
 	if err != nil {
 		return err
 	}

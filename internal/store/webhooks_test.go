@@ -227,3 +227,142 @@ func TestWebhookEmit(t *testing.T) {
 		t.Fatalf("spilled body after DeleteTenant: %v", err)
 	}
 }
+
+// TestWebhookKinds: an endpoint's kind and its REST-hook mark round-trip
+// on both backends; a chat kind takes an https URL only, an unknown kind
+// is refused, and a REST hook is standard; EmitNotice queues to each
+// endpoint the body its kind makes (signed JSON, a Slack message, a Teams
+// card) from one notice.
+func TestWebhookKinds(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
+		ctx := context.Background()
+		ws := newWebhookStore(t, st)
+		for _, tc := range []struct {
+			n     store.NewWebhook
+			field string
+		}{
+			{store.NewWebhook{URL: "http://hooks.slack.com/services/x", Kind: webhook.KindSlack, Events: []string{webhook.ResponseCreated}}, "url"},
+			{store.NewWebhook{URL: "http://example.webhook.office.com/x", Kind: webhook.KindTeams, Events: []string{webhook.ResponseCreated}}, "url"},
+			{store.NewWebhook{URL: "https://discord.com/api/webhooks/x", Kind: "discord", Events: []string{webhook.ResponseCreated}}, "kind"},
+			{store.NewWebhook{URL: "https://hooks.slack.com/services/x", Kind: webhook.KindSlack, Hook: true, Events: []string{webhook.ResponseCreated}}, "kind"},
+		} {
+			_, err := ws.Add(ctx, tenant, tc.n, nil)
+			var se *survey.Error
+			if !asError(err, &se) || se.Fields[tc.field] == "" {
+				t.Errorf("Add(%+v) = %v, want a message for %s", tc.n, err, tc.field)
+			}
+		}
+		added := map[string]*store.WebhookEndpoint{}
+		for _, n := range []store.NewWebhook{
+			{URL: "https://hooks.example/in", Events: []string{webhook.ResponseCreated}},
+			{URL: "https://hooks.slack.com/services/T0/B0/x", Kind: webhook.KindSlack, Events: []string{webhook.ResponseCreated}},
+			{URL: "https://example.webhook.office.com/webhookb2/x", Kind: webhook.KindTeams, Events: []string{webhook.ResponseCreated}},
+			{URL: "https://hooks.zapier.com/hooks/standard/1/x", Hook: true, Events: []string{webhook.ResponseCreated}},
+		} {
+			e, err := ws.Add(ctx, tenant, n, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			added[e.ID] = e
+		}
+		// Read back from storage, not from this store's cache.
+		eps, err := newWebhookStore(t, st).List(ctx, tenant)
+		if err != nil || len(eps) != 4 {
+			t.Fatalf("List = %d endpoints, %v", len(eps), err)
+		}
+		want := map[string][2]any{"hooks.example": {webhook.KindStandard, false}, "hooks.slack.com": {webhook.KindSlack, false},
+			"example.webhook.office.com": {webhook.KindTeams, false}, "hooks.zapier.com": {webhook.KindStandard, true}}
+		for _, e := range eps {
+			host := strings.Split(strings.TrimPrefix(e.URL, "https://"), "/")[0]
+			if w := want[host]; e.Kind != w[0] || e.Hook != w[1] || e.Format().Name() != w[0] {
+				t.Errorf("%s read back as kind %q, hook %v; want %v", e.URL, e.Kind, e.Hook, w)
+			}
+		}
+
+		sv := &survey.Survey{Tenant: tenant, Slug: "csat", Title: "CSAT", Questions: []survey.Question{{ID: "q1", Text: "Why?", Type: survey.SimpleText}}}
+		a := &survey.SurveyAnswer{ID: "a1", Tenant: tenant, Slug: "csat", CreatedOn: time.Now(), Answers: []survey.QuestionAnswer{{QuestionID: "q1", QuestionText: "Why?", Type: survey.SimpleText, Answer: "Fast & <kind>"}}}
+		made := 0
+		n, err := ws.EmitNotice(ctx, tenant, webhook.ResponseCreated, "csat", a.ID, func() (webhook.Notice, error) {
+			made++
+			return webhook.AnswerNotice(sv, a, "https://surveys.example"), nil
+		})
+		if n != 4 || err != nil || made != 1 {
+			t.Fatalf("EmitNotice = %d, %v (notice made %d times); want 4, once", n, err, made)
+		}
+		// Taken off the queue (the Azure run's queue is shared by the
+		// package's tests); another test's messages are put back.
+		msgs, err := st.Dequeue(ctx, store.WebhooksQueue, 32, time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := 0
+		for _, m := range msgs {
+			var wm store.WebhookMessage
+			if err := json.Unmarshal(m.Data, &wm); err != nil || wm.Tenant != tenant {
+				_, _ = st.UpdateVisibility(ctx, store.WebhooksQueue, m.ID, m.PopReceipt, 0)
+				continue
+			}
+			_ = st.DeleteMessage(ctx, store.WebhooksQueue, m.ID, m.PopReceipt)
+			seen++
+			body := unescaped(t, wm.Body)
+			switch e := added[wm.Endpoint]; e.Kind {
+			case webhook.KindSlack:
+				if !strings.Contains(body, `"blocks"`) || !strings.Contains(body, "Fast &amp; &lt;kind&gt;") {
+					t.Errorf("Slack body %s", body)
+				}
+			case webhook.KindTeams:
+				if !strings.Contains(body, `"AdaptiveCard"`) || !strings.Contains(body, "Fast & <kind>") {
+					t.Errorf("Teams body %s", body)
+				}
+			default:
+				if !strings.Contains(body, `"type":"response.created"`) || !strings.Contains(body, `"answers"`) {
+					t.Errorf("standard body %s", body)
+				}
+			}
+		}
+		if seen != 4 {
+			t.Errorf("%d messages of the tenant queued, want 4", seen)
+		}
+		// A test event to a Slack endpoint is a Slack message too.
+		for id, e := range added {
+			if e.Kind != webhook.KindSlack {
+				continue
+			}
+			if err := ws.SendTest(ctx, tenant, id); err != nil {
+				t.Fatal(err)
+			}
+			msgs, err := st.Dequeue(ctx, store.WebhooksQueue, 32, time.Minute)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, m := range msgs {
+				var wm store.WebhookMessage
+				if err := json.Unmarshal(m.Data, &wm); err != nil || wm.Tenant != tenant {
+					_, _ = st.UpdateVisibility(ctx, store.WebhooksQueue, m.ID, m.PopReceipt, 0)
+					continue
+				}
+				_ = st.DeleteMessage(ctx, store.WebhooksQueue, m.ID, m.PopReceipt)
+				found = wm.Event == webhook.Test && strings.Contains(unescaped(t, wm.Body), `"blocks"`) && strings.Contains(unescaped(t, wm.Body), "A test message from Surveys")
+			}
+			if !found {
+				t.Error("the Slack endpoint's test event is not a Slack message")
+			}
+		}
+	})
+}
+
+// unescaped is a JSON body as it reads once decoded (the queue's message
+// may carry <, > and & as \u escapes).
+func unescaped(t *testing.T, b []byte) string {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("not JSON: %s", b)
+	}
+	var out strings.Builder
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return out.String()
+}

@@ -1,6 +1,7 @@
 package survey
 
 import (
+	"strconv"
 	"strings"
 	"time"
 )
@@ -84,4 +85,40 @@ func AnswerText(k Kind, q Question, qa QuestionAnswer) string {
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// AnswerLines is an answer for people as lines of plain text, for a
+// message that has no table (a chat message): a kind whose typed value is
+// a list of texts (a ranking's items, first first) as numbered lines;
+// otherwise the checked choices
+// (cells that are their column's name) as one comma list, then each other
+// cell under a named column as "column: cell" (a grid's "row: column", a
+// contact's parts, an upload's "file 2: name"), and a single column's cell
+// as it is. An unanswered question has no lines. It is AnswerText laid
+// out: the same cells, for every kind.
+func AnswerLines(k Kind, q Question, qa QuestionAnswer) []string {
+	if ordered, ok := k.Value(q, qa).([]string); ok && len(ordered) > 0 {
+		lines := make([]string, len(ordered))
+		for i, item := range ordered {
+			lines[i] = strconv.Itoa(i+1) + ". " + item
+		}
+		return lines
+	}
+	cols, cells := k.Columns(q), k.Cells(q, qa)
+	var chosen, lines []string
+	for i, c := range cells {
+		switch {
+		case c == "":
+		case i >= len(cols) || cols[i] == "":
+			lines = append(lines, c)
+		case c == cols[i]:
+			chosen = append(chosen, c)
+		default:
+			lines = append(lines, cols[i]+": "+c)
+		}
+	}
+	if len(chosen) > 0 {
+		lines = append([]string{strings.Join(chosen, ", ")}, lines...)
+	}
+	return lines
 }

@@ -551,6 +551,9 @@ type answerPage struct {
 	Filter  filterView
 	// View is the table's columns and order.
 	View tableView
+	// Single: the one answer a link names (a chat message's), not one
+	// browsed among the others.
+	Single bool
 }
 
 // RowIndex is the i-th row's place among the answers the filter picks
@@ -594,6 +597,32 @@ func (s *Server) browse(w http.ResponseWriter, r *http.Request) error {
 	page.Last = max(page.Total-1, 0)
 	page.Prev, page.Next = max(page.Index-1, 0), min(page.Index+1, page.Last)
 	s.render(w, r, page.Filter.status(), "answer", page)
+	return nil
+}
+
+// showAnswer shows the answer a link names by its ID (the link of a Slack
+// or Teams message): the answer page of that one answer, with a way to
+// all the others.
+func (s *Server) showAnswer(w http.ResponseWriter, r *http.Request) error {
+	if s.remover == nil {
+		return notFound("Page not found.")
+	}
+	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
+	sv, err := s.surveys.Get(r.Context(), tenant, slug)
+	if err != nil {
+		return err
+	}
+	a, err := s.remover.Get(r.Context(), tenant, slug, chi.URLParam(r, "answer"))
+	if survey.ErrorCode(err) == survey.ENOTFOUND {
+		return notFound("No such answer: it may have been deleted.")
+	}
+	if err != nil {
+		return err
+	}
+	sv = sv.Numbered()
+	page := answerPage{Tenant: tenant, Survey: sv, Answer: a, Single: true, Total: 1, Role: roleOf(r),
+		Filter: readFilter(r, sv, "/"+tenant+"/surveys/"+slug+"/answers")}
+	s.render(w, r, http.StatusOK, "answer", page)
 	return nil
 }
 

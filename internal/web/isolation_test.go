@@ -33,6 +33,7 @@ var routeActions = map[string][]survey.Role{
 	"GET /{tenant}/surveys/{slug}/compare":                               ReadResults,
 	"POST /{tenant}/surveys/{slug}/segments":                             EditSurveys,
 	"POST /{tenant}/surveys/{slug}/segments/{id}/delete":                 EditSurveys,
+	"GET /{tenant}/surveys/{slug}/answers/{answer}":                      ReadResults,
 	"GET /{tenant}/surveys/{slug}/answers/{answer}/files/{question}/{n}": ReadResults,
 	"GET /{tenant}/surveys/{slug}/files.zip":                             ReadResults,
 	"GET /{tenant}/surveys/{slug}/export.{format}":                       ReadResults,
@@ -106,6 +107,9 @@ var routeActions = map[string][]survey.Role{
 	"POST /api/v1/webhooks/{id}/rotate":     ManageTenant,
 	"POST /api/v1/webhooks/{id}/test":       ManageTenant,
 	"POST /api/v1/webhooks/{id}/enable":     ManageTenant,
+	"GET /api/v1/hooks":                     ManageTenant,
+	"POST /api/v1/hooks":                    ManageTenant,
+	"DELETE /api/v1/hooks/{id}":             ManageTenant,
 }
 
 // routeFormats are the values of {format} (of ?format= for the API's
@@ -257,7 +261,15 @@ func TestIsolationEveryRoute(t *testing.T) {
 	if _, err := hooks.Add(ctx, "fabrikam", store.NewWebhook{URL: "https://hooks.fabrikam.example/in", Events: []string{"response.created"}}, nil); err != nil {
 		t.Fatal(err)
 	}
-	adatumData := []string{"adatum", app.adatum.Title, app.adatum.Slug, draft.Title, draft.Slug, "Faster pages, please", "Which launch first?", adatumHook.ID}
+	// And a REST-hook subscription (POST /api/v1/hooks).
+	adatumSub, err := hooks.Add(ctx, "adatum", store.NewWebhook{URL: "https://hooks.adatum.example/zap", Events: []string{"response.created"}, Hook: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hooks.Add(ctx, "fabrikam", store.NewWebhook{URL: "https://hooks.fabrikam.example/in/zap", Events: []string{"response.created"}, Hook: true}, nil); err != nil {
+		t.Fatal(err)
+	}
+	adatumData := []string{"adatum", app.adatum.Title, app.adatum.Slug, draft.Title, draft.Slug, "Faster pages, please", "Which launch first?", adatumHook.ID, adatumSub.ID}
 
 	fill := func(tenant, slug string) *strings.Replacer {
 		return strings.NewReplacer("{tenant}", tenant, "{slug}", slug, "{action}", "delete", "{question}", app.adatum.Questions[3].ID,
@@ -340,12 +352,16 @@ func TestIsolationEveryRoute(t *testing.T) {
 						t.Errorf("%s %s as Adatum's %s = %d (to %q); want allowed %v", method, path, role, code, header.Get("Location"), allowed)
 					}
 				}
-			case strings.HasPrefix(route, "/api/v1/webhooks/{id}"):
-				// Adatum's endpoint with Fabrikam's token: not found (or
-				// forbidden to the role); within Adatum, one that does not
-				// exist.
+			case strings.HasPrefix(route, "/api/v1/webhooks/{id}"), strings.HasPrefix(route, "/api/v1/hooks/{id}"):
+				// Adatum's endpoint (or subscription) with Fabrikam's
+				// token: not found (or forbidden to the role); within
+				// Adatum, one that does not exist.
 				api++
-				path := strings.NewReplacer("{id}", adatumHook.ID).Replace(route)
+				id := adatumHook.ID
+				if strings.HasPrefix(route, "/api/v1/hooks/") {
+					id = adatumSub.ID
+				}
+				path := strings.NewReplacer("{id}", id).Replace(route)
 				code, _, body := app.api(t, method, path, fred.token, "")
 				want := http.StatusNotFound
 				if !allowed {
@@ -386,6 +402,8 @@ func TestIsolationEveryRoute(t *testing.T) {
 					body = `{"url":"https://hooks.fabrikam.example/new","events":["response.created"]}`
 				case route == "/api/v1/pictures":
 					body = string(testPNG(t))
+				case route == "/api/v1/hooks" && method == http.MethodPost:
+					body = `{"target_url":"https://hooks.fabrikam.example/zap","event":"response.created"}`
 				case route == "/api/v1/surveys/import":
 					body = `{"format":"surveys.definition/1","title":"Fabrikam private plan","questions":[{"text":"Why now?","type":"SimpleText"}]}`
 				case method == http.MethodPost:
@@ -396,7 +414,7 @@ func TestIsolationEveryRoute(t *testing.T) {
 					t.Errorf("%s %s with Fabrikam's %s token = %d (allowed %v), with Adatum's %q: %s", method, route, role, code, allowed, leaked, raw)
 				}
 				own := "Fabrikam product feedback"
-				if strings.HasPrefix(route, "/api/v1/webhooks") {
+				if strings.HasPrefix(route, "/api/v1/webhooks") || strings.HasPrefix(route, "/api/v1/hooks") {
 					own = "hooks.fabrikam.example/in"
 				}
 				if method == http.MethodGet && allowed && !strings.Contains(raw, own) {
@@ -439,6 +457,13 @@ func TestIsolationEveryRoute(t *testing.T) {
 	// and one each by import; the viewer's were refused.
 	if list, err := app.surveys.List(ctx, "fabrikam"); err != nil || len(list) != 5 {
 		t.Errorf("Fabrikam's surveys after its POSTs: %d, %v; want 5", len(list), err)
+	}
+	// Adatum's endpoint and subscription are intact after Fabrikam's
+	// DELETEs.
+	for _, id := range []string{adatumHook.ID, adatumSub.ID} {
+		if _, err := hooks.Get(ctx, "adatum", id); err != nil {
+			t.Errorf("Adatum's endpoint %s after Fabrikam's requests: %v", id, err)
+		}
 	}
 	// Adatum's survey is intact after all of Fabrikam's attempts.
 	if _, err := app.surveys.Get(ctx, "adatum", app.adatum.Slug); err != nil {

@@ -93,6 +93,7 @@ func (s *Server) Routes() *chi.Mux {
 			r.Get("/{tenant}/surveys/{slug}/answers", s.handle(s.browse))
 			r.Get("/{tenant}/surveys/{slug}/answers/table", s.handle(s.answerTable))
 			r.Get("/{tenant}/surveys/{slug}/compare", s.handle(s.compare))
+			r.Get("/{tenant}/surveys/{slug}/answers/{answer}", s.handle(s.showAnswer))
 			r.Get("/{tenant}/surveys/{slug}/answers/{answer}/files/{question}/{n}", s.handle(s.downloadFile))
 			r.Get("/{tenant}/surveys/{slug}/files.zip", s.handle(s.filesZip))
 			r.Get("/{tenant}/surveys/{slug}/export.{format}", s.handle(s.export))

@@ -53,8 +53,11 @@ type webhooksPage struct {
 	Endpoints []*store.WebhookEndpoint
 	Events    []webhookEvent
 	Surveys   []*survey.Survey
+	// Kinds are the kinds of endpoint the form offers (webhook.Kinds).
+	Kinds []webhook.Kind
 	// The form: its values and problems.
 	URL           string
+	Kind          string
 	Chosen        map[string]bool // events
 	ChosenSurveys map[string]bool
 	Errors        map[string]string
@@ -73,6 +76,20 @@ type webhooksPage struct {
 	TestsPerMinute int
 }
 
+// KindLabel names what e receives, for people: its kind, and whether it
+// is a subscription made through the REST-hook API.
+func (webhooksPage) KindLabel(e *store.WebhookEndpoint) string {
+	label := e.Format().Label()
+	if e.Hook {
+		label += " · a REST-hook subscription made through the API (Zapier, n8n …): a 410 Gone answer unsubscribes it"
+	}
+	return label
+}
+
+// Signed reports whether e's requests are signed: only then is its secret
+// shown, and may it be rotated.
+func (webhooksPage) Signed(e *store.WebhookEndpoint) bool { return e.Format().Signed() }
+
 // Rotating reports whether e's requests carry its old secret's
 // signature beside the new one's.
 func (webhooksPage) Rotating(e *store.WebhookEndpoint) bool { return len(e.Secrets(time.Now())) > 1 }
@@ -83,7 +100,7 @@ func (s *Server) webhooksPage(r *http.Request) (webhooksPage, error) {
 	if err != nil {
 		return webhooksPage{}, err
 	}
-	page := webhooksPage{User: sessionFrom(ctx), Tenant: t, Events: webhookEvents, TestsPerMinute: s.webhooks.TestLimit(), Chosen: map[string]bool{webhook.ResponseCreated: true}, ChosenSurveys: map[string]bool{},
+	page := webhooksPage{User: sessionFrom(ctx), Tenant: t, Events: webhookEvents, Kinds: webhook.Kinds, Kind: webhook.KindStandard, TestsPerMinute: s.webhooks.TestLimit(), Chosen: map[string]bool{webhook.ResponseCreated: true}, ChosenSurveys: map[string]bool{},
 		KeepsSecrets: s.webhooks.KeepsSecrets()}
 	if page.Endpoints, err = s.webhooks.List(ctx, t.Key); err != nil {
 		return page, err
@@ -147,6 +164,7 @@ func (s *Server) addWebhook(w http.ResponseWriter, r *http.Request) error {
 	}
 	f := r.PostForm
 	page.URL = strings.TrimSpace(f.Get("url"))
+	page.Kind = f.Get("kind")
 	page.Chosen = map[string]bool{}
 	for _, e := range f["events"] {
 		page.Chosen[e] = true
@@ -158,11 +176,11 @@ func (s *Server) addWebhook(w http.ResponseWriter, r *http.Request) error {
 	for _, slug := range f["surveys"] {
 		page.ChosenSurveys[slug] = true
 	}
-	n := store.NewWebhook{URL: page.URL, Events: f["events"], Surveys: f["surveys"]}
+	n := store.NewWebhook{URL: page.URL, Kind: page.Kind, Events: f["events"], Surveys: f["surveys"]}
 	isKnown := func(slug string) bool { return known[slug] }
 	// Every field's problem at once; nothing is added while there is one.
 	page.Errors = n.Problems(isKnown)
-	if problem := s.webhookURLProblem(page.URL); problem != "" {
+	if problem := s.webhookURLProblem(page.URL); problem != "" && page.Errors["url"] == "" {
 		page.Errors["url"] = problem
 	}
 	var e *store.WebhookEndpoint
@@ -189,7 +207,7 @@ func (s *Server) addWebhook(w http.ResponseWriter, r *http.Request) error {
 	if page.Endpoints, err = s.webhooks.List(r.Context(), page.Tenant.Key); err != nil {
 		return err
 	}
-	page.URL, page.Chosen, page.ChosenSurveys = "", map[string]bool{webhook.ResponseCreated: true}, map[string]bool{}
+	page.URL, page.Kind, page.Chosen, page.ChosenSurveys = "", webhook.KindStandard, map[string]bool{webhook.ResponseCreated: true}, map[string]bool{}
 	s.render(w, r, http.StatusOK, "webhooks", page)
 	return nil
 }

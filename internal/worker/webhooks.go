@@ -261,6 +261,11 @@ func (w *Webhooks) handle(ctx context.Context, m storage.Message) error {
 		_, err := w.st.UpdateVisibility(ctx, store.WebhooksQueue, m.ID, m.PopReceipt, 0)
 		return err
 	}
+	if d.Status == http.StatusGone && e.Hook {
+		// A REST-hook subscription whose receiver says it is gone
+		// (Zapier's convention): unsubscribed, its events dropped.
+		return w.unsubscribe(ctx, m, msg, e)
+	}
 	rec, err := w.hooks.Record(ctx, e.Tenant, e.ID, d)
 	if err != nil && survey.ErrorCode(err) != survey.ENOTFOUND {
 		w.log.Warn("webhooks worker: record a delivery", "tenant", e.Tenant, "endpoint", e.ID, "err", err)
@@ -287,6 +292,18 @@ func (w *Webhooks) handle(ctx context.Context, m storage.Message) error {
 		return fmt.Errorf("webhooks worker: put back %s: %w", m.ID, err)
 	}
 	return nil
+}
+
+// unsubscribe deletes a REST-hook subscription whose receiver answered
+// 410 Gone, and the message; the subscription's other queued events are
+// dropped as they come up (its endpoint is gone). If the deletion fails
+// the message comes back, and is tried again.
+func (w *Webhooks) unsubscribe(ctx context.Context, m storage.Message, msg store.WebhookMessage, e *store.WebhookEndpoint) error {
+	if err := w.hooks.Delete(ctx, e.Tenant, e.ID); err != nil && survey.ErrorCode(err) != survey.ENOTFOUND {
+		return fmt.Errorf("webhooks worker: unsubscribe %s/%s: %w", e.Tenant, e.ID, err)
+	}
+	w.log.Info("webhooks worker: unsubscribed a REST hook its receiver says is gone (410)", "tenant", e.Tenant, "endpoint", e.ID, "id", msg.ID)
+	return w.done(ctx, m, msg)
 }
 
 // messageTenant is the tenant of a message ("" when it cannot be read:
@@ -374,9 +391,8 @@ func (w *Webhooks) post(ctx context.Context, e *store.WebhookEndpoint, msg store
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.URL, bytes.NewReader(body))
 	if err == nil {
-		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("User-Agent", "Surveys-Webhooks/1")
-		err = webhook.Headers(req.Header, msg.ID, start, body, e.Secrets(start)...)
+		err = e.Format().Header(req.Header, msg.ID, start, body, e.Secrets(start))
 	}
 	var resp *http.Response
 	if err == nil {

@@ -814,8 +814,8 @@ func (w *Worker) emitAnswers(ctx context.Context, tenant, slug string, ids []str
 		if a == nil || emitted[id] {
 			continue
 		}
-		if _, err := w.Webhooks.Emit(ctx, tenant, webhook.ResponseCreated, slug, a.ID, func() ([]byte, error) {
-			return webhook.Body(webhook.Event{Type: webhook.ResponseCreated, Timestamp: a.CreatedOn, Data: survey.ExportAnswer(sv, a)})
+		if _, err := w.Webhooks.EmitNotice(ctx, tenant, webhook.ResponseCreated, slug, a.ID, func() (webhook.Notice, error) {
+			return webhook.AnswerNotice(sv, a, w.Webhooks.PublicURL), nil
 		}); err != nil {
 			return fmt.Errorf("worker: webhooks of answer %s: %w", id, err)
 		}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+
+	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
+)
+
+// TestBrowserSegments is issue 28's segment journey on a phone: after
+// five respondents answer in the browser, the subscriber picks three
+// answers in the filter's pickers (no typing), saves the filter as a
+// segment, finds it listed and marked, and compares it with everyone;
+// every page passes axe-core at 390 px without sideways scroll.
+func TestBrowserSegments(t *testing.T) {
+	t.Parallel()
+	m := newTestMain(t, t.TempDir())
+	t.Cleanup(func() { m.Close() })
+	ctx := context.Background()
+	if _, err := testUsers(m.Storage).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	sv := &survey.Survey{Tenant: "adatum", Title: "Team lunch", State: survey.Published, Questions: []survey.Question{
+		{Text: "Where should we eat?", Type: survey.MultipleChoice, PossibleAnswers: []string{"Canteen", "Park", "Pizzeria"}},
+		{Text: "Would you come again?", Type: survey.YesNo},
+		{Text: "How was it?", Type: survey.FiveStars},
+	}}
+	if err := store.NewSurveyStore(m.Storage).Create(ctx, sv); err != nil {
+		t.Fatal(err)
+	}
+	q := sv.Questions
+	browser, axeCheck := newBrowser(t), newAxeCheck(t)
+	run := browserRun(t, browser)
+	shot := func(name string) chromedp.Action { return screenshot(t, name) }
+	base := "http://" + m.Addr()
+	surveyURL := base + "/survey/adatum/" + sv.Slug
+
+	// Five respondents: (place, again, stars).
+	for i, a := range [][3]string{{"Park", "Yes", "5"}, {"Park", "Yes", "5"}, {"Park", "No", "5"}, {"Canteen", "Yes", "5"}, {"Park", "Yes", "3"}} {
+		pick := func(id, v string) chromedp.Action {
+			return chromedp.Click(`input[name="q-`+id+`"][value="`+v+`"]`, chromedp.ByQuery)
+		}
+		run("respondent "+string(rune('1'+i)),
+			network.ClearBrowserCookies(),
+			chromedp.EmulateViewport(390, 844),
+			chromedp.Navigate(surveyURL),
+			chromedp.WaitVisible(`input[name="q-`+q[0].ID+`"]`, chromedp.ByQuery),
+			pick(q[0].ID, a[0]), pick(q[1].ID, a[1]), pick(q[2].ID, a[2]),
+			clickAndLoad(`main form button.primary[type=submit]`, chromedp.ByQuery))
+	}
+
+	run("sign in",
+		chromedp.Navigate(base+"/login"),
+		chromedp.SendKeys(`#email`, "ana@adatum.example", chromedp.ByQuery),
+		chromedp.SendKeys(`#password`, "correct horse battery", chromedp.ByQuery),
+		clickAndLoad(`main form button[type=submit]`, chromedp.ByQuery))
+	fetch := withSession(t, run, base)
+	analysis := "/adatum/surveys/" + sv.Slug + "/analyze"
+	for deadline := time.Now().Add(2 * time.Minute); !strings.Contains(fetch(analysis), `<strong class="big-number">5</strong>`); time.Sleep(200 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the five answers were not counted")
+		}
+	}
+
+	// Three answers picked: the park, yes, five stars.
+	var lead, current string
+	run("pick three answers",
+		chromedp.Navigate(base+analysis),
+		chromedp.Click(`details.filter summary`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#f-c-0`, chromedp.ByQuery),
+		chromedp.SetValue(`#f-c-0`, q[0].ID+"=Park", chromedp.ByQuery),
+		chromedp.SetValue(`#f-c-1`, q[1].ID+"=Yes", chromedp.ByQuery),
+		chromedp.SetValue(`#f-c-2`, q[2].ID+"=5", chromedp.ByQuery),
+		axeCheck("analysis filter with pickers (390 px)"),
+		clickAndLoad(`details.filter .filter-actions button`, chromedp.ByQuery),
+		chromedp.Text(`.lead.filtered`, &lead, chromedp.ByQuery))
+	if !strings.Contains(lead, "Filtered: 2 of 5 answers") {
+		t.Fatalf("three answers picked: %q", lead)
+	}
+	run("save the segment",
+		chromedp.SendKeys(`#seg-name`, "Happy in the park", chromedp.ByQuery),
+		clickAndLoad(`form.segment-save button`, chromedp.ByQuery),
+		chromedp.Text(`.segment-list a[aria-current]`, &current, chromedp.ByQuery),
+		noSidewaysScroll(t, "analysis of a segment"),
+		axeCheck("analysis of a segment (390 px)"),
+		shot("segment-analysis-phone"))
+	if current != "Happy in the park" {
+		t.Errorf("the segment shown is %q", current)
+	}
+
+	var sides []string
+	run("compare it with everyone",
+		clickAndLoad(`a.segments-compare`, chromedp.ByQuery),
+		chromedp.WaitVisible(`.compare-grid`, chromedp.ByQuery),
+		chromedp.Evaluate(`[...document.querySelectorAll(".compare-sides dd")].map(e => e.textContent.trim())`, &sides),
+		noSidewaysScroll(t, "compare"),
+		axeCheck("compare (390 px)"),
+		shot("segment-compare-phone"),
+		chromedp.EmulateViewport(1280, 900),
+		axeCheck("compare (1280 px)"),
+		shot("segment-compare-wide"))
+	if len(sides) != 2 || !strings.HasPrefix(sides[0], "2 answers") || !strings.HasPrefix(sides[1], "5 answers") {
+		t.Errorf("compare sides %q", sides)
+	}
+}
