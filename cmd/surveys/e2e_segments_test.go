@@ -43,8 +43,10 @@ func TestBrowserSegments(t *testing.T) {
 
 	// Five respondents: (place, again, stars).
 	for i, a := range [][3]string{{"Park", "Yes", "5"}, {"Park", "Yes", "5"}, {"Park", "No", "5"}, {"Canteen", "Yes", "5"}, {"Park", "Yes", "3"}} {
+		// A choice's label is clicked, as a person does (a star's
+		// radio button is hidden behind its label).
 		pick := func(id, v string) chromedp.Action {
-			return chromedp.Click(`input[name="q-`+id+`"][value="`+v+`"]`, chromedp.ByQuery)
+			return chromedp.Click(`label:has(> input[name="q-`+id+`"][value="`+v+`"]), input[name="q-`+id+`"][value="`+v+`"] + label`, chromedp.ByQuery)
 		}
 		run("respondent "+string(rune('1'+i)),
 			network.ClearBrowserCookies(),
