@@ -213,4 +213,10 @@ var ar = map[string]string{
 	"Your file":                            "ملفك",
 	"Received:":                            "تم الاستلام:",
 	"Choosing files again replaces these.": "اختيار ملفات مرة أخرى يستبدل هذه.",
+	"NPS":                                  "NPS",
+	"Promoters (9–10)":                     "المروّجون (9–10)",
+	"Passives (7–8)":                       "المحايدون (7–8)",
+	"Detractors (0–6)":                     "المنتقدون (0–6)",
+	"Answers by score":                     "الإجابات حسب الدرجة",
+	"No answers yet.":                      "لا توجد إجابات بعد.",
 }

@@ -213,4 +213,10 @@ var de = map[string]string{
 	"Your file":                            "Ihre Datei",
 	"Received:":                            "Erhalten:",
 	"Choosing files again replaces these.": "Wenn Sie erneut Dateien wählen, ersetzen diese die bisherigen.",
+	"NPS":                                  "NPS",
+	"Promoters (9–10)":                     "Promotoren (9–10)",
+	"Passives (7–8)":                       "Passive (7–8)",
+	"Detractors (0–6)":                     "Kritiker (0–6)",
+	"Answers by score":                     "Antworten nach Wert",
+	"No answers yet.":                      "Noch keine Antworten.",
 }

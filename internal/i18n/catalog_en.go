@@ -219,4 +219,11 @@ var Keys = []string{
 	"Your file",
 	"Received:",
 	"Choosing files again replaces these.",
+	// Charts of the public results page (templates/kinds/*.chart.html).
+	"NPS",
+	"Promoters (9–10)",
+	"Passives (7–8)",
+	"Detractors (0–6)",
+	"Answers by score",
+	"No answers yet.",
 }

@@ -213,4 +213,10 @@ var es = map[string]string{
 	"Your file":                            "Su archivo",
 	"Received:":                            "Recibido:",
 	"Choosing files again replaces these.": "Elegir archivos de nuevo reemplaza estos.",
+	"NPS":                                  "NPS",
+	"Promoters (9–10)":                     "Promotores (9–10)",
+	"Passives (7–8)":                       "Pasivos (7–8)",
+	"Detractors (0–6)":                     "Detractores (0–6)",
+	"Answers by score":                     "Respuestas por puntuación",
+	"No answers yet.":                      "Aún no hay respuestas.",
 }

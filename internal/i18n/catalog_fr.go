@@ -213,4 +213,10 @@ var fr = map[string]string{
 	"Your file":                            "Votre fichier",
 	"Received:":                            "Reçu :",
 	"Choosing files again replaces these.": "Choisir à nouveau des fichiers remplace ceux-ci.",
+	"NPS":                                  "NPS",
+	"Promoters (9–10)":                     "Promoteurs (9–10)",
+	"Passives (7–8)":                       "Passifs (7–8)",
+	"Detractors (0–6)":                     "Détracteurs (0–6)",
+	"Answers by score":                     "Réponses par note",
+	"No answers yet.":                      "Pas encore de réponses.",
 }

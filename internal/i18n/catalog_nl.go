@@ -213,4 +213,10 @@ var nl = map[string]string{
 	"Your file":                            "Uw bestand",
 	"Received:":                            "Ontvangen:",
 	"Choosing files again replaces these.": "Opnieuw bestanden kiezen vervangt deze.",
+	"NPS":                                  "NPS",
+	"Promoters (9–10)":                     "Promotors (9–10)",
+	"Passives (7–8)":                       "Passieven (7–8)",
+	"Detractors (0–6)":                     "Criticasters (0–6)",
+	"Answers by score":                     "Antwoorden per score",
+	"No answers yet.":                      "Nog geen antwoorden.",
 }

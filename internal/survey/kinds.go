@@ -194,9 +194,15 @@ type Chart struct {
 	// Average is the mean, when Averaged.
 	Average  float64
 	Averaged bool
-	// Figures are named results shown above the bars ("NPS": "+42").
+	// Figures are named results shown above the bars ("Mean": "4.75").
 	Figures []Figure
-	Words   []WordCount
+	// Score is the one result shown big, when there is one (an NPS's
+	// "+42").
+	Score *Figure
+	// Stack are the parts of one whole, drawn as one stacked bar in their
+	// order (an NPS's promoters, passives and detractors).
+	Stack []Part
+	Words []WordCount
 	// OtherWords counts the uses of words past the summary's sample.
 	OtherWords int64
 	// Rows are the charts of a matrix's rows, each with its Title.
@@ -209,6 +215,16 @@ type Chart struct {
 // Figure is one named result of a chart.
 type Figure struct {
 	Label, Value string
+}
+
+// Part is one part of a chart's Stack: Key names it for the chart's
+// style (letters only: "promoters"), Label for people; its count and its
+// share of the whole in per cent, rounded to a whole number (halves away
+// from zero), as Percent says it.
+type Part struct {
+	Key, Label string
+	Count      int64
+	Percent    int64
 }
 
 // CellType is what an export column holds, for a spreadsheet's typed cells.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/surveys-dev/surveys/internal/i18n"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
@@ -133,6 +134,47 @@ type questionView struct {
 	// answers hold no text.
 	Written    []writtenAnswer
 	WrittenURL string
+	// Stack is Chart.Stack as drawn: each part's place on one bar.
+	Stack []stackPart
+	// lang is the page's language, in which the partials write their
+	// words (T, Text): English on the analysis page, the respondent's on
+	// the public results page.
+	lang i18n.Lang
+}
+
+// T is the words of key with args in the page's language (i18n.Lang.T):
+// a partial's own words, {{.T "No answers yet."}}.
+func (v questionView) T(key string, args ...any) string { return v.lang.T(key, args...) }
+
+// Say is a chart's label in the page's language when the catalogs have
+// it (i18n.Lang.Text), as it is otherwise: {{$.Say .Label}}.
+func (v questionView) Say(s string) string { return v.lang.Text(s) }
+
+// stackPart is one part of a stacked bar: the chart's part, where it
+// starts on the bar (X) and how wide it is (Width), from 0 to 100.
+type stackPart struct {
+	survey.Part
+	X, Width string
+}
+
+// stack places the parts on one bar, each as wide as its exact share of
+// the whole.
+func stack(parts []survey.Part) []stackPart {
+	var total int64
+	for _, p := range parts {
+		total += p.Count
+	}
+	out := make([]stackPart, 0, len(parts))
+	var at int64
+	for _, p := range parts {
+		x, w := 0.0, 0.0
+		if total > 0 {
+			x, w = 100*float64(at)/float64(total), 100*float64(p.Count)/float64(total)
+		}
+		at += p.Count
+		out = append(out, stackPart{Part: p, X: strconv.FormatFloat(x, 'f', 2, 64), Width: strconv.FormatFloat(w, 'f', 2, 64)})
+	}
+	return out
 }
 
 // rowView is the chart of one row of a matrix.
@@ -145,19 +187,25 @@ type rowView struct {
 // bar is one bar of a chart: its label, its count, its share of the
 // question's answers in per cent (Share for people: "42%", "<1%"), the
 // count and share said in words (Said: "12 answers, 40%") and the width
-// of the bar (0–100).
+// of the bar (0–100). Drawn as a column (the partial "columns"), it is
+// Height high (0–100, the most counted bar's 100) from Y down.
 type bar struct {
-	Label   string
-	Count   int64
-	Percent float64
-	Share   string
-	Said    string
-	Width   string
+	Label     string
+	Count     int64
+	Percent   float64
+	Share     string
+	Said      string
+	Width     string
+	Height, Y string
 }
 
 // bars are the bars of labels and counts, each a share of answered.
 func bars(labels []string, counts []int64, answered int64) []bar {
 	out := make([]bar, 0, len(labels))
+	var most int64
+	for _, n := range counts {
+		most = max(most, n)
+	}
 	for i, l := range labels {
 		var n int64
 		if i < len(counts) {
@@ -174,6 +222,11 @@ func bars(labels []string, counts []int64, answered int64) []bar {
 		out = append(out, bar{Label: l, Count: n, Percent: p, Share: share,
 			Said:  survey.Count(n, "answer") + ", " + share,
 			Width: strconv.FormatFloat(min(max(p, 0), 100), 'f', 1, 64)})
+		h := 0.0
+		if most > 0 && n > 0 {
+			h = 100 * float64(n) / float64(most)
+		}
+		out[len(out)-1].Height, out[len(out)-1].Y = strconv.FormatFloat(h, 'f', 1, 64), strconv.FormatFloat(100-h, 'f', 1, 64)
 	}
 	return out
 }
@@ -213,6 +266,10 @@ func (v *questionView) setChart(c survey.Chart) {
 		v.Average = strconv.FormatFloat(c.Average, 'f', 2, 64)
 	}
 	v.Words, v.OtherWords = c.Words, c.OtherWords
+	v.Stack = nil
+	if c.Stack != nil {
+		v.Stack = stack(c.Stack)
+	}
 }
 
 // writtenAnswer is a text from one answer: the text, when the answer came

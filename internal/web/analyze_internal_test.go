@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/surveys-dev/surveys/internal/i18n"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
@@ -24,7 +25,8 @@ func TestChartPartials(t *testing.T) {
 		chart    survey.Chart
 		count    int64 // answers to the question
 		optional bool
-		total    int64 // answers to the survey
+		total    int64  // answers to the survey
+		lang     string // the page's language, English when ""
 		want     []string
 		not      []string
 	}{
@@ -57,6 +59,39 @@ func TestChartPartials(t *testing.T) {
 			chart: survey.Chart{Words: []survey.WordCount{{Word: "fast", Count: 3}, {Word: "pages", Count: 2}}, OtherWords: 7},
 			want:  []string{"<span>fast</span> <span class=\"muted\">×3</span>", "fixed sample of 1000, and 7 uses of other words"}},
 		{name: "no words", partial: "words", chart: survey.Chart{}, want: []string{"No words yet."}},
+		{name: "columns: count and share as text, height of the tallest", partial: "columns", count: 8,
+			chart: survey.Chart{Labels: []string{"0", "1", "2"}, Counts: []int64{2, 1, 5}},
+			want: []string{`<ol class="columns">`, `<span class="columns-label">0</span>`, `<span class="columns-label">2</span>`,
+				`<strong>2</strong><span class="sr-only"> 2 answers,</span> <span class="columns-share">25%</span>`,
+				`<strong>1</strong><span class="sr-only"> 1 answer,</span> <span class="columns-share">12%</span>`,
+				`y="60.0" width="10" height="40.0"`, `y="80.0" width="10" height="20.0"`, `y="0.0" width="10" height="100.0"`, `aria-hidden="true"`},
+			not: []string{"<text", "style="}},
+		{name: "columns: none counted", partial: "columns", chart: survey.Chart{Labels: []string{"1", "2"}, Counts: []int64{0, 0}},
+			want: []string{`y="100.0" width="10" height="0.0"`}},
+		{name: "no columns", partial: "columns", chart: survey.Chart{}, not: []string{"<ol"}},
+		{name: "score", partial: "score", count: 4, chart: survey.Chart{Score: &survey.Figure{Label: "NPS", Value: "+17"}},
+			want: []string{`<span class="score-label">NPS</span> <strong class="score-value">&#43;17</strong>`}},
+		{name: "no score", partial: "score", chart: survey.Chart{}, not: []string{"<p"}},
+		// 1, 2 and 5 of 8: the parts start at 0, 12.5 and 37.5.
+		{name: "stack", partial: "stack", count: 8,
+			chart: survey.Chart{Stack: []survey.Part{{Key: "promoters", Label: "Promoters (9–10)", Count: 1, Percent: 13},
+				{Key: "passives", Label: "Passives (7–8)", Count: 2, Percent: 25}, {Key: "detractors", Label: "Detractors (0–6)", Count: 5, Percent: 63}}},
+			want: []string{`<rect class="stack-promoters" x="0.00" width="12.50" height="10">`, `<rect class="stack-passives" x="12.50" width="25.00" height="10">`,
+				`<rect class="stack-detractors" x="37.50" width="62.50" height="10">`,
+				`<span class="stack-label">Promoters (9–10)</span> <strong>1</strong> <span class="stack-share">13%</span>`,
+				`<span class="stack-label">Detractors (0–6)</span> <strong>5</strong> <span class="stack-share">63%</span>`},
+			not: []string{"style="}},
+		{name: "stack in French", partial: "stack", count: 1, lang: "fr",
+			chart: survey.Chart{Stack: []survey.Part{{Key: "promoters", Label: "Promoters (9–10)", Count: 1, Percent: 100}}},
+			want:  []string{`<span class="stack-label">Promoteurs (9–10)</span>`}},
+		{name: "nps: score, one stacked bar, columns", partial: "nps.chart.html", count: 4,
+			chart: survey.Chart{Labels: []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"}, Counts: []int64{1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1},
+				Score: &survey.Figure{Label: "NPS", Value: "+25"},
+				Stack: []survey.Part{{Key: "promoters", Label: "Promoters (9–10)", Count: 2, Percent: 50}, {Key: "passives", Label: "Passives (7–8)", Count: 1, Percent: 25},
+					{Key: "detractors", Label: "Detractors (0–6)", Count: 1, Percent: 25}}},
+			want: []string{`<strong class="score-value">&#43;25</strong>`, `<svg class="stack"`, `<ol class="columns">`, `<span class="columns-label">10</span>`, "Answers by score"},
+			not:  []string{`class="bars"`}},
+		{name: "nps: no answers, in Arabic", partial: "nps.chart.html", lang: "ar", want: []string{"لا توجد إجابات بعد."}, not: []string{"<svg"}},
 		{name: "page: kind, count and note", count: 42, total: 45,
 			chart: survey.Chart{Labels: []string{"1 star"}, Counts: []int64{42}, Note: "A note under the chart."},
 			want:  []string{`<span class="kind-tag">Star rating</span>`, "<strong>42</strong> answers", `<p class="chart-note">A note under the chart.</p>`},
@@ -71,6 +106,7 @@ func TestChartPartials(t *testing.T) {
 			q := newQuestionView(1, survey.Question{ID: "q1", Text: "How was it?", Type: survey.FiveStars, Optional: c.optional},
 				&survey.QuestionAnswersSummary{Answered: c.count}, c.total)
 			q.setChart(c.chart)
+			q.lang = i18n.For(c.lang)
 			var b strings.Builder
 			if c.partial != "" {
 				err = v.kinds.ExecuteTemplate(&b, c.partial, q)
