@@ -219,4 +219,8 @@ var ar = map[string]string{
 	"Detractors (0–6)":                     "المنتقدون (0–6)",
 	"Answers by score":                     "الإجابات حسب الدرجة",
 	"No answers yet.":                      "لا توجد إجابات بعد.",
+	"Mean":                                 "المتوسط",
+	"Median":                               "الوسيط",
+	"Average rating":                       "متوسط التقييم",
+	"of 5 stars":                           "من 5 نجوم",
 }

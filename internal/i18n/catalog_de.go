@@ -219,4 +219,8 @@ var de = map[string]string{
 	"Detractors (0–6)":                     "Kritiker (0–6)",
 	"Answers by score":                     "Antworten nach Wert",
 	"No answers yet.":                      "Noch keine Antworten.",
+	"Mean":                                 "Mittelwert",
+	"Median":                               "Median",
+	"Average rating":                       "Durchschnittliche Bewertung",
+	"of 5 stars":                           "von 5 Sternen",
 }

@@ -226,4 +226,9 @@ var Keys = []string{
 	"Detractors (0–6)",
 	"Answers by score",
 	"No answers yet.",
+	// Figures of the charts.
+	"Mean",
+	"Median",
+	"Average rating",
+	"of 5 stars",
 }

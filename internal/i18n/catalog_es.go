@@ -219,4 +219,8 @@ var es = map[string]string{
 	"Detractors (0–6)":                     "Detractores (0–6)",
 	"Answers by score":                     "Respuestas por puntuación",
 	"No answers yet.":                      "Aún no hay respuestas.",
+	"Mean":                                 "Media",
+	"Median":                               "Mediana",
+	"Average rating":                       "Valoración media",
+	"of 5 stars":                           "de 5 estrellas",
 }

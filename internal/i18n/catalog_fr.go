@@ -219,4 +219,8 @@ var fr = map[string]string{
 	"Detractors (0–6)":                     "Détracteurs (0–6)",
 	"Answers by score":                     "Réponses par note",
 	"No answers yet.":                      "Pas encore de réponses.",
+	"Mean":                                 "Moyenne",
+	"Median":                               "Médiane",
+	"Average rating":                       "Note moyenne",
+	"of 5 stars":                           "sur 5 étoiles",
 }

@@ -219,4 +219,8 @@ var nl = map[string]string{
 	"Detractors (0–6)":                     "Criticasters (0–6)",
 	"Answers by score":                     "Antwoorden per score",
 	"No answers yet.":                      "Nog geen antwoorden.",
+	"Mean":                                 "Gemiddelde",
+	"Median":                               "Mediaan",
+	"Average rating":                       "Gemiddelde beoordeling",
+	"of 5 stars":                           "van 5 sterren",
 }
