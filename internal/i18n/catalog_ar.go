@@ -223,4 +223,11 @@ var ar = map[string]string{
 	"Median":                               "الوسيط",
 	"Average rating":                       "متوسط التقييم",
 	"of 5 stars":                           "من 5 نجوم",
+	"Count":                                "العدد",
+	"Least":                                "الأصغر",
+	"Greatest":                             "الأكبر",
+	"Lower quartile":                       "الربيع الأدنى",
+	"Upper quartile":                       "الربيع الأعلى",
+	"Histogram":                            "المدرج التكراري",
+	"No numbers yet.":                      "لا توجد أرقام بعد.",
 }

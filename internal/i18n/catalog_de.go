@@ -223,4 +223,11 @@ var de = map[string]string{
 	"Median":                               "Median",
 	"Average rating":                       "Durchschnittliche Bewertung",
 	"of 5 stars":                           "von 5 Sternen",
+	"Count":                                "Anzahl",
+	"Least":                                "Kleinster Wert",
+	"Greatest":                             "Größter Wert",
+	"Lower quartile":                       "Unteres Quartil",
+	"Upper quartile":                       "Oberes Quartil",
+	"Histogram":                            "Histogramm",
+	"No numbers yet.":                      "Noch keine Zahlen.",
 }

@@ -231,4 +231,12 @@ var Keys = []string{
 	"Median",
 	"Average rating",
 	"of 5 stars",
+	// A number question's chart.
+	"Count",
+	"Least",
+	"Greatest",
+	"Lower quartile",
+	"Upper quartile",
+	"Histogram",
+	"No numbers yet.",
 }

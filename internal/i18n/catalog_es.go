@@ -223,4 +223,11 @@ var es = map[string]string{
 	"Median":                               "Mediana",
 	"Average rating":                       "Valoración media",
 	"of 5 stars":                           "de 5 estrellas",
+	"Count":                                "Cantidad",
+	"Least":                                "Mínimo",
+	"Greatest":                             "Máximo",
+	"Lower quartile":                       "Primer cuartil",
+	"Upper quartile":                       "Tercer cuartil",
+	"Histogram":                            "Histograma",
+	"No numbers yet.":                      "Aún no hay números.",
 }

@@ -223,4 +223,11 @@ var fr = map[string]string{
 	"Median":                               "Médiane",
 	"Average rating":                       "Note moyenne",
 	"of 5 stars":                           "sur 5 étoiles",
+	"Count":                                "Nombre",
+	"Least":                                "Minimum",
+	"Greatest":                             "Maximum",
+	"Lower quartile":                       "Premier quartile",
+	"Upper quartile":                       "Troisième quartile",
+	"Histogram":                            "Histogramme",
+	"No numbers yet.":                      "Pas encore de nombres.",
 }

@@ -223,4 +223,11 @@ var nl = map[string]string{
 	"Median":                               "Mediaan",
 	"Average rating":                       "Gemiddelde beoordeling",
 	"of 5 stars":                           "van 5 sterren",
+	"Count":                                "Aantal",
+	"Least":                                "Kleinste",
+	"Greatest":                             "Grootste",
+	"Lower quartile":                       "Eerste kwartiel",
+	"Upper quartile":                       "Derde kwartiel",
+	"Histogram":                            "Histogram",
+	"No numbers yet.":                      "Nog geen getallen.",
 }
