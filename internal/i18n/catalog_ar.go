@@ -230,4 +230,7 @@ var ar = map[string]string{
 	"Upper quartile":                       "الربيع الأعلى",
 	"Histogram":                            "المدرج التكراري",
 	"No numbers yet.":                      "لا توجد أرقام بعد.",
+	"average %s":                           "المتوسط %s",
+	"The darker a cell, the larger its share of the row's answers.": "كلما كانت الخانة أغمق، كانت حصتها من إجابات الصف أكبر.",
+	"No rows yet.": "لا توجد صفوف بعد.",
 }

@@ -230,4 +230,7 @@ var de = map[string]string{
 	"Upper quartile":                       "Oberes Quartil",
 	"Histogram":                            "Histogramm",
 	"No numbers yet.":                      "Noch keine Zahlen.",
+	"average %s":                           "Durchschnitt %s",
+	"The darker a cell, the larger its share of the row's answers.": "Je dunkler eine Zelle, desto größer ihr Anteil an den Antworten der Zeile.",
+	"No rows yet.": "Noch keine Zeilen.",
 }

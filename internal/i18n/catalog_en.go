@@ -239,4 +239,8 @@ var Keys = []string{
 	"Upper quartile",
 	"Histogram",
 	"No numbers yet.",
+	// A grid's heat table.
+	"average %s",
+	"The darker a cell, the larger its share of the row's answers.",
+	"No rows yet.",
 }

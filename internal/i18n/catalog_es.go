@@ -230,4 +230,7 @@ var es = map[string]string{
 	"Upper quartile":                       "Tercer cuartil",
 	"Histogram":                            "Histograma",
 	"No numbers yet.":                      "Aún no hay números.",
+	"average %s":                           "media %s",
+	"The darker a cell, the larger its share of the row's answers.": "Cuanto más oscura es una celda, mayor es su parte de las respuestas de la fila.",
+	"No rows yet.": "Aún no hay filas.",
 }

@@ -230,4 +230,7 @@ var fr = map[string]string{
 	"Upper quartile":                       "Troisième quartile",
 	"Histogram":                            "Histogramme",
 	"No numbers yet.":                      "Pas encore de nombres.",
+	"average %s":                           "moyenne %s",
+	"The darker a cell, the larger its share of the row's answers.": "Plus une case est foncée, plus sa part des réponses de la ligne est grande.",
+	"No rows yet.": "Pas encore de lignes.",
 }

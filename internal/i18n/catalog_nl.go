@@ -230,4 +230,7 @@ var nl = map[string]string{
 	"Upper quartile":                       "Derde kwartiel",
 	"Histogram":                            "Histogram",
 	"No numbers yet.":                      "Nog geen getallen.",
+	"average %s":                           "gemiddelde %s",
+	"The darker a cell, the larger its share of the row's answers.": "Hoe donkerder een cel, hoe groter haar aandeel in de antwoorden van de rij.",
+	"No rows yet.": "Nog geen rijen.",
 }

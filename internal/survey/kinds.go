@@ -208,6 +208,10 @@ type Chart struct {
 	// Rows are the charts of a matrix's rows, each with its Title.
 	Rows  []Chart
 	Title string
+	// Answered counts the answers a chart of Rows counts; Levels shades
+	// each of its Counts for a heat table, from 0 (none) to HeatLevels.
+	Answered int64
+	Levels   []int
 	// Note is a sentence under the chart.
 	Note string
 }

@@ -1,6 +1,10 @@
 package web
 
 import (
+	"math"
+	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -119,6 +123,23 @@ func TestChartPartials(t *testing.T) {
 			chart: survey.Chart{Labels: []string{"7"}, Counts: []int64{1}, Figures: []survey.Figure{{Label: "Lower quartile", Value: "7"}}},
 			want:  []string{"<dt>Primer cuartil</dt><dd>7</dd>", ">Histograma</h3>", `<span class="sr-only"> 1 respuesta,</span>`}},
 		{name: "number: none yet", partial: "number.chart.html", want: []string{"No numbers yet."}, not: []string{"<ol"}},
+		{name: "matrix: a heat table", partial: "matrix.chart.html", count: 4,
+			chart: survey.Chart{Rows: []survey.Chart{
+				{Title: "Speed", Labels: []string{"Good", "<i>Bad</i>"}, Counts: []int64{3, 1}, Levels: []int{3, 1}, Answered: 4, Average: 1.25, Averaged: true},
+				{Title: "Price", Labels: []string{"Good", "<i>Bad</i>"}, Counts: []int64{0, 1}, Levels: []int{0, 4}, Answered: 1},
+			}},
+			want: []string{`<table class="heat">`, `<th scope="col">Good</th><th scope="col">&lt;i&gt;Bad&lt;/i&gt;</th>`,
+				`<th scope="row"><span class="heat-row">Speed</span> <span class="heat-meta">4 answers · average 1.25</span></th><td class="heat-3">3</td><td class="heat-1">1</td>`,
+				`<th scope="row"><span class="heat-row">Price</span> <span class="heat-meta">1 answer</span></th><td class="heat-0">0</td><td class="heat-4">1</td>`,
+				"The darker a cell"},
+			not: []string{"style=", "heat-many"}},
+		{name: "matrix: many columns", partial: "matrix.chart.html", count: 1,
+			chart: survey.Chart{Rows: []survey.Chart{{Title: "Speed", Labels: []string{"1", "2", "3", "4", "5", "6", "7"}, Counts: make([]int64, 7), Levels: make([]int, 7), Answered: 0}}},
+			want:  []string{`<table class="heat heat-many">`, `<span class="heat-meta">0 answers</span>`}},
+		{name: "matrix in German", partial: "matrix.chart.html", count: 2, lang: "de",
+			chart: survey.Chart{Rows: []survey.Chart{{Title: "Speed", Labels: []string{"1"}, Counts: []int64{2}, Levels: []int{4}, Answered: 2, Average: 1, Averaged: true}}},
+			want:  []string{"2 Antworten · Durchschnitt 1.00", "Je dunkler eine Zelle"}},
+		{name: "matrix: no rows", partial: "matrix.chart.html", chart: survey.Chart{}, want: []string{"No rows yet."}, not: []string{"<table"}},
 		{name: "page: kind, count and note", count: 42, total: 45,
 			chart: survey.Chart{Labels: []string{"1 star"}, Counts: []int64{42}, Note: "A note under the chart."},
 			want:  []string{`<span class="kind-tag">Star rating</span>`, "<strong>42</strong> answers", `<p class="chart-note">A note under the chart.</p>`},
@@ -156,4 +177,46 @@ func TestChartPartials(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHeatContrast: every shade of a heat table's cell keeps its text
+// readable (WCAG AA, 4.5:1 for normal text), the colours read from
+// app.css.
+func TestHeatContrast(t *testing.T) {
+	css, err := os.ReadFile("../../web/static/app.css")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rule := regexp.MustCompile(`\.heat \.heat-(\d) \{ background: #([0-9a-f]{6}); color: #([0-9a-f]{6});`)
+	found := map[string]bool{}
+	for _, m := range rule.FindAllStringSubmatch(string(css), -1) {
+		found[m[1]] = true
+		if r := contrast(m[2], m[3]); r < 4.5 {
+			t.Errorf("heat-%s: #%s on #%s is %.2f:1, under 4.5:1", m[1], m[3], m[2], r)
+		}
+	}
+	for level := 0; level <= survey.HeatLevels; level++ {
+		if !found[strconv.Itoa(level)] {
+			t.Errorf("app.css has no background and colour for .heat-%d", level)
+		}
+	}
+}
+
+// contrast is WCAG 2's contrast ratio of two sRGB colours (rrggbb).
+func contrast(a, b string) float64 {
+	lum := func(hex string) float64 {
+		var c [3]float64
+		for i := range c {
+			v, _ := strconv.ParseUint(hex[2*i:2*i+2], 16, 8)
+			x := float64(v) / 255
+			if x <= 0.03928 {
+				c[i] = x / 12.92
+			} else {
+				c[i] = math.Pow((x+0.055)/1.055, 2.4)
+			}
+		}
+		return 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2]
+	}
+	la, lb := lum(a), lum(b)
+	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 }
