@@ -232,5 +232,9 @@ var ar = map[string]string{
 	"No numbers yet.":                      "لا توجد أرقام بعد.",
 	"average %s":                           "المتوسط %s",
 	"The darker a cell, the larger its share of the row's answers.": "كلما كانت الخانة أغمق، كانت حصتها من إجابات الصف أكبر.",
-	"No rows yet.": "لا توجد صفوف بعد.",
+	"No rows yet.":                   "لا توجد صفوف بعد.",
+	"average position %s":            "متوسط الترتيب %s",
+	"not ranked":                     "غير مرتّب",
+	"ranked first by 1 respondent":   "في المرتبة الأولى لدى شخص واحد",
+	"ranked first by %d respondents": "في المرتبة الأولى لدى %d أشخاص",
 }

@@ -232,5 +232,9 @@ var de = map[string]string{
 	"No numbers yet.":                      "Noch keine Zahlen.",
 	"average %s":                           "Durchschnitt %s",
 	"The darker a cell, the larger its share of the row's answers.": "Je dunkler eine Zelle, desto größer ihr Anteil an den Antworten der Zeile.",
-	"No rows yet.": "Noch keine Zeilen.",
+	"No rows yet.":                   "Noch keine Zeilen.",
+	"average position %s":            "durchschnittliche Position %s",
+	"not ranked":                     "nicht eingeordnet",
+	"ranked first by 1 respondent":   "von 1 Person auf Platz 1 gesetzt",
+	"ranked first by %d respondents": "von %d Personen auf Platz 1 gesetzt",
 }

@@ -243,4 +243,9 @@ var Keys = []string{
 	"average %s",
 	"The darker a cell, the larger its share of the row's answers.",
 	"No rows yet.",
+	// A ranking's chart.
+	"average position %s",
+	"not ranked",
+	"ranked first by 1 respondent",
+	"ranked first by %d respondents",
 }

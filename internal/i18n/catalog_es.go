@@ -232,5 +232,9 @@ var es = map[string]string{
 	"No numbers yet.":                      "Aún no hay números.",
 	"average %s":                           "media %s",
 	"The darker a cell, the larger its share of the row's answers.": "Cuanto más oscura es una celda, mayor es su parte de las respuestas de la fila.",
-	"No rows yet.": "Aún no hay filas.",
+	"No rows yet.":                   "Aún no hay filas.",
+	"average position %s":            "posición media %s",
+	"not ranked":                     "sin clasificar",
+	"ranked first by 1 respondent":   "en primer lugar para 1 persona",
+	"ranked first by %d respondents": "en primer lugar para %d personas",
 }

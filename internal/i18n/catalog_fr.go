@@ -232,5 +232,9 @@ var fr = map[string]string{
 	"No numbers yet.":                      "Pas encore de nombres.",
 	"average %s":                           "moyenne %s",
 	"The darker a cell, the larger its share of the row's answers.": "Plus une case est foncée, plus sa part des réponses de la ligne est grande.",
-	"No rows yet.": "Pas encore de lignes.",
+	"No rows yet.":                   "Pas encore de lignes.",
+	"average position %s":            "position moyenne %s",
+	"not ranked":                     "non classé",
+	"ranked first by 1 respondent":   "classé premier par 1 personne",
+	"ranked first by %d respondents": "classé premier par %d personnes",
 }

@@ -232,5 +232,9 @@ var nl = map[string]string{
 	"No numbers yet.":                      "Nog geen getallen.",
 	"average %s":                           "gemiddelde %s",
 	"The darker a cell, the larger its share of the row's answers.": "Hoe donkerder een cel, hoe groter haar aandeel in de antwoorden van de rij.",
-	"No rows yet.": "Nog geen rijen.",
+	"No rows yet.":                   "Nog geen rijen.",
+	"average position %s":            "gemiddelde positie %s",
+	"not ranked":                     "niet gerangschikt",
+	"ranked first by 1 respondent":   "door 1 persoon als eerste gerangschikt",
+	"ranked first by %d respondents": "door %d personen als eerste gerangschikt",
 }

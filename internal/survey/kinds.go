@@ -208,6 +208,8 @@ type Chart struct {
 	// Rows are the charts of a matrix's rows, each with its Title.
 	Rows  []Chart
 	Title string
+	// Positions are a ranking's items, in order.
+	Positions []Position
 	// Answered counts the answers a chart of Rows counts; Levels shades
 	// each of its Counts for a heat table, from 0 (none) to HeatLevels.
 	Answered int64
@@ -219,6 +221,16 @@ type Chart struct {
 // Figure is one named result of a chart.
 type Figure struct {
 	Label, Value string
+}
+
+// Position is one item of a ranking's chart: its average position (two
+// decimals, "" when no one ranked it), how many ranked it and how many
+// first, and its bar's Width from 0 to 100, 100 for an average of 1 (the
+// first place) down to 100/n for the last of n items.
+type Position struct {
+	Item, Average string
+	Ranked, First int64
+	Width         float64
 }
 
 // Part is one part of a chart's Stack: Key names it for the chart's

@@ -33,6 +33,7 @@ func TestChartPartials(t *testing.T) {
 		lang     string // the page's language, English when ""
 		want     []string
 		not      []string
+		order    []string // texts that come in this order
 	}{
 		{name: "bars", partial: "bars", count: 4,
 			chart: survey.Chart{Labels: []string{long, "<b>Short</b>"}, Counts: []int64{3, 1}},
@@ -140,6 +141,18 @@ func TestChartPartials(t *testing.T) {
 			chart: survey.Chart{Rows: []survey.Chart{{Title: "Speed", Labels: []string{"1"}, Counts: []int64{2}, Levels: []int{4}, Answered: 2, Average: 1, Averaged: true}}},
 			want:  []string{"2 Antworten · Durchschnitt 1.00", "Je dunkler eine Zelle"}},
 		{name: "matrix: no rows", partial: "matrix.chart.html", chart: survey.Chart{}, want: []string{"No rows yet."}, not: []string{"<table"}},
+		{name: "ranking: items by average position, in order", partial: "ranking.chart.html", count: 3,
+			chart: survey.Chart{Positions: []survey.Position{{Item: "Quality", Average: "1.33", Ranked: 3, First: 2, Width: 91.666},
+				{Item: "Price", Average: "2.00", Ranked: 3, First: 1, Width: 75}, {Item: "Colour"}}},
+			want: []string{`<ol class="ranks">`,
+				`<span class="bars-label">Quality</span>`, `<rect class="bars-fill" width="91.7" height="10">`, `<span class="ranks-value">average position 1.33</span>`, "ranked first by 2 respondents",
+				`<span class="bars-label">Price</span>`, `width="75.0"`, "ranked first by 1 respondent<",
+				`<span class="bars-label">Colour</span>`, `width="0.0"`, `<span class="ranks-value">not ranked</span>`},
+			order: []string{"Quality", "Price", "Colour"}},
+		{name: "ranking in French", partial: "ranking.chart.html", count: 1, lang: "fr",
+			chart: survey.Chart{Positions: []survey.Position{{Item: "Prix", Average: "1.00", Ranked: 1, First: 1, Width: 100}}},
+			want:  []string{"position moyenne 1.00", "classé premier par 1 personne"}},
+		{name: "ranking: none", partial: "ranking.chart.html", chart: survey.Chart{Positions: []survey.Position{}}, want: []string{"No answers yet."}, not: []string{"<ol"}},
 		{name: "page: kind, count and note", count: 42, total: 45,
 			chart: survey.Chart{Labels: []string{"1 star"}, Counts: []int64{42}, Note: "A note under the chart."},
 			want:  []string{`<span class="kind-tag">Star rating</span>`, "<strong>42</strong> answers", `<p class="chart-note">A note under the chart.</p>`},
@@ -169,6 +182,15 @@ func TestChartPartials(t *testing.T) {
 				if !strings.Contains(b.String(), w) {
 					t.Errorf("lacks %q:\n%s", w, b.String())
 				}
+			}
+			at := 0
+			for _, w := range c.order {
+				i := strings.Index(b.String()[at:], w)
+				if i < 0 {
+					t.Errorf("%q not after the texts before it, in order %q", w, c.order)
+					break
+				}
+				at += i + len(w)
 			}
 			for _, w := range c.not {
 				if strings.Contains(b.String(), w) {

@@ -215,7 +215,7 @@ func TestChoiceKindsAnswered(t *testing.T) {
 		`<th scope="row"><span class="heat-row">Speed</span> <span class="heat-meta">3 answers · average 4.00</span></th><td class="heat-0">0</td><td class="heat-0">0</td><td class="heat-2">1</td><td class="heat-2">1</td><td class="heat-2">1</td>`,
 		`<th scope="row"><span class="heat-row">Price</span> <span class="heat-meta">3 answers · average 3.33</span></th><td class="heat-0">0</td><td class="heat-2">1</td><td class="heat-0">0</td><td class="heat-3">2</td><td class="heat-0">0</td>`,
 		// Ranking: items by average position.
-		`<span class="bars-label">Price (average 2.00)</span>`, `<td>1</td><th scope="row">Quality</th><td>1.67</td>`, `<td>2</td><th scope="row">Price</th><td>2.00</td>`, `<td>3</td><th scope="row">Delivery</th><td>2.33</td>`,
+		`<span class="bars-label">Quality</span>`, `<span class="ranks-value">average position 1.67</span>`, `<span class="ranks-value">average position 2.00</span>`, `<span class="ranks-value">average position 2.33</span>`,
 		// Multiple choice: the Other bar and its words.
 		`<span class="bars-label">Other</span>`, "<span>mate</span>",
 	} {
