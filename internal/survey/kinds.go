@@ -202,6 +202,9 @@ type Chart struct {
 	// Stack are the parts of one whole, drawn as one stacked bar in their
 	// order (an NPS's promoters, passives and detractors).
 	Stack []Part
+	// Words are all the words the summary counts, most used first: the
+	// page shows the ChartWords most used that say something in the
+	// survey's language (MostUsedWords).
 	Words []WordCount
 	// OtherWords counts the uses of words past the summary's sample.
 	OtherWords int64

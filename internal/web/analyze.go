@@ -136,6 +136,8 @@ type questionView struct {
 	WrittenURL string
 	// Stack is Chart.Stack as drawn: each part's place on one bar.
 	Stack []stackPart
+	// wordsLang is the survey's language, whose stop words Words skips.
+	wordsLang string
 	// lang is the page's language, in which the partials write their
 	// words (T, Text): English on the analysis page, the respondent's on
 	// the public results page.
@@ -232,9 +234,11 @@ func bars(labels []string, counts []int64, answered int64) []bar {
 }
 
 // newQuestionView is question q (number n) of the analysis page, with its
-// summary qs (nil when it has none yet) out of total answers.
-func newQuestionView(n int, q survey.Question, qs *survey.QuestionAnswersSummary, total int64) questionView {
-	v := questionView{N: n, ID: q.ID, Text: q.Text, Type: q.Type, Kind: string(q.Type), Optional: q.Optional, Hidden: q.Hidden, MaxWords: survey.MaxSummaryWords}
+// summary qs (nil when it has none yet) out of total answers, of a survey
+// in language lang (its most used words are those that say something in
+// it).
+func newQuestionView(n int, q survey.Question, qs *survey.QuestionAnswersSummary, total int64, lang string) questionView {
+	v := questionView{N: n, ID: q.ID, Text: q.Text, Type: q.Type, Kind: string(q.Type), Optional: q.Optional, Hidden: q.Hidden, MaxWords: survey.MaxSummaryWords, wordsLang: lang}
 	k, ok := survey.KindOf(q.Type)
 	if ok {
 		v.Kind = k.Label()
@@ -265,7 +269,10 @@ func (v *questionView) setChart(c survey.Chart) {
 	if c.Averaged {
 		v.Average = strconv.FormatFloat(c.Average, 'f', 2, 64)
 	}
-	v.Words, v.OtherWords = c.Words, c.OtherWords
+	v.Words, v.OtherWords = survey.MostUsedWords(c.Words, v.wordsLang, survey.ChartWords), c.OtherWords
+	if len(v.Words) == 0 {
+		v.Words = nil
+	}
 	v.Stack = nil
 	if c.Stack != nil {
 		v.Stack = stack(c.Stack)
@@ -457,7 +464,7 @@ func (page *analyzePage) questions(sum *survey.SurveyAnswersSummary, latest []po
 	page.Survey = page.Survey.Everything(sum).Numbered()
 	sv, tenant, slug := page.Survey, page.Tenant, page.Survey.Slug
 	for i, q := range sv.Questions {
-		v := newQuestionView(i+1, q, questionSummary(sum, q.ID), sum.TotalAnswers)
+		v := newQuestionView(i+1, q, questionSummary(sum, q.ID), sum.TotalAnswers, sv.Language)
 		if survey.HasWritten(q) {
 			v.WrittenURL = "/" + tenant + "/surveys/" + slug + "/analyze/" + q.ID
 			for _, a := range latest {
@@ -566,7 +573,7 @@ func (s *Server) written(w http.ResponseWriter, r *http.Request) error {
 	if p > pages {
 		return notFound(fmt.Sprintf("There is no page %d: these answers fill %s.", p, survey.Count(pages, "page")))
 	}
-	page := writtenPage{Tenant: tenant, Survey: sv, Question: newQuestionView(n, q, nil, 0), Page: p, Pages: pages, PageSize: writtenPageSize, Total: total, Role: roleOf(r)}
+	page := writtenPage{Tenant: tenant, Survey: sv, Question: newQuestionView(n, q, nil, 0, sv.Language), Page: p, Pages: pages, PageSize: writtenPageSize, Total: total, Role: roleOf(r)}
 	if len(latest) > 0 {
 		page.From, page.To = (p-1)*writtenPageSize+1, (p-1)*writtenPageSize+len(latest)
 	}

@@ -64,6 +64,17 @@ func TestChartPartials(t *testing.T) {
 			chart: survey.Chart{Words: []survey.WordCount{{Word: "fast", Count: 3}, {Word: "pages", Count: 2}}, OtherWords: 7},
 			want:  []string{"<span>fast</span> <span class=\"muted\">×3</span>", "fixed sample of 1000, and 7 uses of other words"}},
 		{name: "no words", partial: "words", chart: survey.Chart{}, want: []string{"No words yet."}},
+		{name: "words of a French survey: no stop words, no numbers", partial: "words", count: 9, lang: "fr",
+			chart: survey.Chart{Words: []survey.WordCount{{Word: "les", Count: 9}, {Word: "2024", Count: 8}, {Word: "livraison", Count: 5}, {Word: "très", Count: 4}, {Word: "rapide", Count: 3}}},
+			want:  []string{"<span>livraison</span>", "<span>rapide</span>"},
+			not:   []string{"<span>les</span>", "<span>2024</span>", "<span>très</span>"}},
+		{name: "words: the ten most used", partial: "words", count: 20,
+			chart: survey.Chart{Words: []survey.WordCount{{Word: "w01", Count: 12}, {Word: "w02", Count: 11}, {Word: "w03", Count: 10}, {Word: "w04", Count: 9},
+				{Word: "w05", Count: 8}, {Word: "w06", Count: 7}, {Word: "w07", Count: 6}, {Word: "w08", Count: 5}, {Word: "w09", Count: 4}, {Word: "w10", Count: 3},
+				{Word: "w11", Count: 2}, {Word: "w12", Count: 1}}},
+			want: []string{"<span>w01</span>", "<span>w10</span>"}, not: []string{"<span>w11</span>", "<span>w12</span>"}},
+		{name: "words: only numbers", partial: "words", count: 2, chart: survey.Chart{Words: []survey.WordCount{{Word: "42", Count: 2}}},
+			want: []string{"No words yet."}},
 		{name: "columns: count and share as text, height of the tallest", partial: "columns", count: 8,
 			chart: survey.Chart{Labels: []string{"0", "1", "2"}, Counts: []int64{2, 1, 5}},
 			want: []string{`<ol class="columns">`, `<span class="columns-label">0</span>`, `<span class="columns-label">2</span>`,
@@ -165,7 +176,7 @@ func TestChartPartials(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			q := newQuestionView(1, survey.Question{ID: "q1", Text: "How was it?", Type: survey.FiveStars, Optional: c.optional},
-				&survey.QuestionAnswersSummary{Answered: c.count}, c.total)
+				&survey.QuestionAnswersSummary{Answered: c.count}, c.total, c.lang)
 			q.setChart(c.chart)
 			q.lang = i18n.For(c.lang)
 			var b strings.Builder
