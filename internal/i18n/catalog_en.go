@@ -231,4 +231,33 @@ var Keys = []string{
 	"%s is published",
 	"%s is closed",
 	"Open the survey",
+	// Charts of the public results page (templates/kinds/*.chart.html).
+	"NPS",
+	"Promoters (9–10)",
+	"Passives (7–8)",
+	"Detractors (0–6)",
+	"Answers by score",
+	"No answers yet.",
+	// Figures of the charts.
+	"Mean",
+	"Median",
+	"Average rating",
+	"of 5 stars",
+	// A number question's chart.
+	"Count",
+	"Least",
+	"Greatest",
+	"Lower quartile",
+	"Upper quartile",
+	"Histogram",
+	"No numbers yet.",
+	// A grid's heat table.
+	"average %s",
+	"The darker a cell, the larger its share of the row's answers.",
+	"No rows yet.",
+	// A ranking's chart.
+	"average position %s",
+	"not ranked",
+	"ranked first by 1 respondent",
+	"ranked first by %d respondents",
 }

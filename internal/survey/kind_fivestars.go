@@ -42,6 +42,7 @@ func (fiveStars) add(qs *QuestionAnswersSummary, answer string) {
 	}
 }
 
+// Chart: the count of each rating, the mean (Average) and the median.
 func (fiveStars) Chart(qs *QuestionAnswersSummary) Chart {
 	var c Chart
 	if qs.Stars != nil {
@@ -49,6 +50,7 @@ func (fiveStars) Chart(qs *QuestionAnswersSummary) Chart {
 	}
 	if n, _ := qs.StarCount(); n > 0 {
 		c.Average, c.Averaged = qs.Average(), true
+		c.Figures = []Figure{{M("Median").String(), median(Chart{Labels: []string{"1", "2", "3", "4", "5"}, Counts: qs.Stars[:]}, n)}}
 	}
 	return c
 }

@@ -1,6 +1,7 @@
 package survey
 
 import (
+	"math/big"
 	"sort"
 	"strconv"
 	"unicode/utf8"
@@ -101,13 +102,46 @@ func (linearScale) add(qs *QuestionAnswersSummary, answer string) {
 	}
 }
 
-// Chart: a bar per point, in the scale's order, and the mean.
+// Chart: the count of each point, in the scale's order, and the mean and
+// median (exact, from the counts).
 func (linearScale) Chart(qs *QuestionAnswersSummary) Chart {
 	c, count, sum := scaleChart(qs)
 	if count > 0 {
 		c.Average, c.Averaged = float64(sum)/float64(count), true
+		c.Figures = meanMedian(c, count, sum)
 	}
 	return c
+}
+
+// meanMedian are the figures "Mean" (to two decimals at most) and
+// "Median" of count answers summing to sum, counted by point (points:
+// whole numbers in increasing order, as scaleChart gives them).
+func meanMedian(points Chart, count, sum int64) []Figure {
+	if count == 0 {
+		return nil
+	}
+	return []Figure{
+		{M("Mean").String(), roundRat(big.NewRat(sum, count), 2)},
+		{M("Median").String(), median(points, count)},
+	}
+}
+
+// median is the median of count answers counted by point (points: whole
+// numbers in increasing order): the middle one, or the mean of the
+// middle two.
+func median(points Chart, count int64) string {
+	at := func(k int64) int64 { // the k-th answer's value, from 0
+		for i, n := range points.Counts {
+			if k < n {
+				v, _ := strconv.ParseInt(points.Labels[i], 10, 64)
+				return v
+			}
+			k -= n
+		}
+		return 0
+	}
+	lo, hi := at((count-1)/2), at(count/2)
+	return roundRat(big.NewRat(lo+hi, 2), 1)
 }
 
 // scaleChart is a bar per point of a scale, ordered by number, and the

@@ -1,6 +1,9 @@
 package survey
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 func TestLinearScaleAnswer(t *testing.T) {
 	seven := Question{Text: "S", Type: LinearScale, Scale: 7}
@@ -70,7 +73,8 @@ func TestLinearScaleChart(t *testing.T) {
 		sum.Add(SurveyAnswer{Answers: []QuestionAnswer{{QuestionID: "q1", Type: LinearScale, Answer: v}}})
 	}
 	c := linearScale{}.Chart(&sum.Questions[0])
-	if got, want := mustJSON(t, c), mustJSON(t, Chart{Labels: []string{"1", "2", "3", "4"}, Counts: []int64{1, 1, 0, 2}, Average: 2.75, Averaged: true}); got != want {
+	if got, want := mustJSON(t, c), mustJSON(t, Chart{Labels: []string{"1", "2", "3", "4"}, Counts: []int64{1, 1, 0, 2}, Average: 2.75, Averaged: true,
+		Figures: []Figure{{"Mean", "2.75"}, {"Median", "3"}}}); got != want {
 		t.Errorf("chart %s, want %s", got, want)
 	}
 	// A summary made from answers alone (no scale known) still orders
@@ -85,5 +89,52 @@ func TestLinearScaleChart(t *testing.T) {
 	}
 	if c := (linearScale{}).Chart(&NewSummary(s).Questions[0]); c.Averaged || len(c.Labels) != 4 {
 		t.Errorf("empty chart %+v", c)
+	}
+}
+
+// TestMeanMedianFromCounts: a scale's and a rating's mean and median come
+// from the counts per point alone, exactly.
+func TestMeanMedianFromCounts(t *testing.T) {
+	tests := []struct {
+		name         string
+		counts       []int64 // of the points 1 to len(counts)
+		mean, median string
+	}{
+		{"one answer", []int64{0, 0, 1, 0, 0}, "3", "3"},
+		{"odd count: the middle one", []int64{2, 0, 1, 0, 2}, "3", "3"},
+		{"even count: the mean of the middle two", []int64{1, 1, 0, 2}, "2.75", "3"},
+		{"even count, a half", []int64{1, 1, 0, 0, 0}, "1.5", "1.5"},
+		{"skewed", []int64{0, 0, 0, 1, 9}, "4.9", "5"},
+		// 1, 1 and 2: 4/3 = 1.333… → 1.33.
+		{"rounded to two decimals", []int64{2, 1}, "1.33", "1"},
+		// 1, 2 and 2: 5/3 = 1.666… → 1.67.
+		{"rounded up", []int64{1, 2}, "1.67", "2"},
+		{"ten points", []int64{0, 0, 0, 0, 0, 0, 0, 0, 1, 1}, "9.5", "9.5"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			want := []Figure{{"Mean", tc.mean}, {"Median", tc.median}}
+			s := &Survey{Questions: []Question{{ID: "q1", Text: "S", Type: LinearScale, Scale: max(len(tc.counts), MinScale)}}}
+			sum := NewSummary(s)
+			for i, n := range tc.counts {
+				for ; n > 0; n-- {
+					sum.Add(SurveyAnswer{Answers: []QuestionAnswer{{QuestionID: "q1", Type: LinearScale, Answer: strconv.Itoa(i + 1)}}})
+				}
+			}
+			if got := (linearScale{}).Chart(&sum.Questions[0]).Figures; mustJSON(t, got) != mustJSON(t, want) {
+				t.Errorf("scale: %v, want %v", got, want)
+			}
+			if len(tc.counts) != 5 {
+				return
+			}
+			stars := [5]int64(tc.counts)
+			got := (fiveStars{}).Chart(&QuestionAnswersSummary{Stars: &stars}).Figures
+			if mustJSON(t, got) != mustJSON(t, want[1:]) {
+				t.Errorf("stars: %v, want %v", got, want[1:])
+			}
+		})
+	}
+	if c := (fiveStars{}).Chart(&QuestionAnswersSummary{Stars: &[5]int64{}}); c.Figures != nil || c.Averaged {
+		t.Errorf("no ratings: %+v", c)
 	}
 }

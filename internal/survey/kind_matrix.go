@@ -2,6 +2,7 @@ package survey
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -172,27 +173,55 @@ func (matrix) add(qs *QuestionAnswersSummary, answer string) {
 	}
 }
 
-// Chart: a chart per row (Title the row, a bar per column); when every
-// column of a row is a whole number (a rating scale), the row's mean.
+// Chart: a chart per row (Title the row, its Answered, and a count per
+// column, each shaded by its share of the row's answers: a heat table);
+// every row has the same columns, in the same order (those of the
+// question, then any only older answers have); when every column of a
+// row is a whole number (a rating scale), the row's mean.
 func (matrix) Chart(qs *QuestionAnswersSummary) Chart {
 	c := Chart{Rows: []Chart{}}
+	var cols []string
 	for _, rc := range qs.Rows {
-		row := Chart{Title: rc.Row, Labels: []string{}, Counts: []int64{}}
+		for _, cc := range rc.Choices {
+			if !slices.Contains(cols, cc.Answer) {
+				cols = append(cols, cc.Answer)
+			}
+		}
+	}
+	for _, rc := range qs.Rows {
+		row := Chart{Title: rc.Row, Labels: cols, Counts: make([]int64, len(cols)), Levels: make([]int, len(cols))}
 		var n, sum int64
 		numbers := true
 		for _, cc := range rc.Choices {
-			row.Labels, row.Counts = append(row.Labels, cc.Answer), append(row.Counts, cc.Count)
+			row.Counts[slices.Index(cols, cc.Answer)] += cc.Count
 			v, err := strconv.ParseInt(cc.Answer, 10, 64)
 			numbers = numbers && err == nil
 			n, sum = n+cc.Count, sum+v*cc.Count
 		}
+		for i, k := range row.Counts {
+			row.Levels[i] = HeatLevel(k, n)
+		}
 		if numbers && n > 0 {
 			row.Average, row.Averaged = float64(sum)/float64(n), true
 		}
+		row.Answered = n
 		row.Figures = []Figure{{Label: "Answers", Value: strconv.FormatInt(n, 10)}}
 		c.Rows = append(c.Rows, row)
 	}
 	return c
+}
+
+// HeatLevels is the darkest shade of a heat table's cell.
+const HeatLevels = 4
+
+// HeatLevel is the shade of a cell counting count of total answers: 0
+// when it counts none, else its share in quarters, rounded up (1 up to a
+// quarter, HeatLevels over three quarters).
+func HeatLevel(count, total int64) int {
+	if count <= 0 || total <= 0 {
+		return 0
+	}
+	return int(min((HeatLevels*count+total-1)/total, HeatLevels))
 }
 
 // Columns: one per row.

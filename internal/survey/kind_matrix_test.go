@@ -120,3 +120,40 @@ func TestMatrixSummary(t *testing.T) {
 		t.Errorf("a mean of words: %+v", c)
 	}
 }
+
+// TestHeatLevel: a cell's shade is its share of the row's answers in
+// quarters, rounded up; none for an empty cell.
+func TestHeatLevel(t *testing.T) {
+	for _, tc := range []struct {
+		count, total int64
+		want         int
+	}{
+		{0, 0, 0}, {0, 10, 0}, {3, 0, 0},
+		{1, 1000, 1}, {1, 4, 1}, {25, 100, 1},
+		{26, 100, 2}, {1, 2, 2},
+		{51, 100, 3}, {3, 4, 3},
+		{76, 100, 4}, {99, 100, 4}, {7, 7, 4},
+		{8, 7, 4}, // more than the total: a summary's counts drifted; still the darkest
+	} {
+		if got := HeatLevel(tc.count, tc.total); got != tc.want {
+			t.Errorf("HeatLevel(%d, %d) = %d, want %d", tc.count, tc.total, got, tc.want)
+		}
+	}
+}
+
+// TestMatrixHeatTable: every row has the question's columns in order, and
+// those only older answers have after them, each cell shaded.
+func TestMatrixHeatTable(t *testing.T) {
+	qs := &QuestionAnswersSummary{Rows: []RowCount{
+		{"Speed", []ChoiceCount{{"Good", 3}, {"Bad", 1}}},
+		{"Price", []ChoiceCount{{"Good", 0}, {"Bad", 2}, {"Awful", 2}}},
+	}}
+	c := (matrix{}).Chart(qs)
+	want := []Chart{
+		{Title: "Speed", Labels: []string{"Good", "Bad", "Awful"}, Counts: []int64{3, 1, 0}, Levels: []int{3, 1, 0}, Answered: 4, Figures: []Figure{{"Answers", "4"}}},
+		{Title: "Price", Labels: []string{"Good", "Bad", "Awful"}, Counts: []int64{0, 2, 2}, Levels: []int{0, 2, 2}, Answered: 4, Figures: []Figure{{"Answers", "4"}}},
+	}
+	if got, want := mustJSON(t, c.Rows), mustJSON(t, want); got != want {
+		t.Errorf("rows %s,\nwant %s", got, want)
+	}
+}

@@ -93,7 +93,7 @@ func choiceChart(qs *QuestionAnswersSummary) Chart {
 	}
 	if qs.Other > 0 {
 		c.Labels, c.Counts = append(c.Labels, OtherLabel), append(c.Counts, qs.Other)
-		c.Words, c.OtherWords = qs.TopWords(10), qs.OtherWords
+		c.Words, c.OtherWords = qs.TopWords(MaxSummaryWords), qs.OtherWords
 	}
 	return c
 }

@@ -1,9 +1,6 @@
 package survey
 
-import (
-	"fmt"
-	"strconv"
-)
+import "strconv"
 
 // NetPromoterScore is "how likely are you to recommend us", from 0 to 10,
 // stored as "0" to "10". Its summary counts each point (Choices "0" to
@@ -97,8 +94,9 @@ func signed(n int64) string {
 	return strconv.FormatInt(n, 10)
 }
 
-// Chart: the NPS, the promoters, passives and detractors, and a bar per
-// point from 0 to 10.
+// Chart: the NPS (its Score), the promoters, passives and detractors (its
+// Stack: counts and shares of the answers) and the count of each point
+// from 0 to 10.
 func (netPromoterScore) Chart(qs *QuestionAnswersSummary) Chart {
 	c, count, _ := scaleChart(qs)
 	if count == 0 {
@@ -111,12 +109,11 @@ func (netPromoterScore) Chart(qs *QuestionAnswersSummary) Chart {
 	}
 	score, pro, pas, det := NPS(points)
 	total := pro + pas + det
-	group := func(n int64) string { return fmt.Sprintf("%d (%d%%)", n, percent(n, total)) }
-	c.Figures = []Figure{
-		{"NPS", signed(score)},
-		{"Promoters (9–10)", group(pro)},
-		{"Passives (7–8)", group(pas)},
-		{"Detractors (0–6)", group(det)},
+	c.Score = &Figure{M("NPS").String(), signed(score)}
+	c.Stack = []Part{
+		{Key: "promoters", Label: M("Promoters (9–10)").String(), Count: pro, Percent: percent(pro, total)},
+		{Key: "passives", Label: M("Passives (7–8)").String(), Count: pas, Percent: percent(pas, total)},
+		{Key: "detractors", Label: M("Detractors (0–6)").String(), Count: det, Percent: percent(det, total)},
 	}
 	return c
 }

@@ -36,26 +36,28 @@ func TestNPSDefinition(t *testing.T) {
 }
 
 func TestNPSChart(t *testing.T) {
+	// part is the stack's part of a key: its count and rounded per cent.
+	type part struct {
+		n int64
+		p int64
+	}
 	tests := []struct {
-		name   string
-		counts map[string]int
-		want   []Figure
+		name          string
+		counts        map[string]int
+		score         string
+		pro, pas, det part
 	}{
-		{"all promoters", map[string]int{"9": 2, "10": 3},
-			[]Figure{{"NPS", "+100"}, {"Promoters (9–10)", "5 (100%)"}, {"Passives (7–8)", "0 (0%)"}, {"Detractors (0–6)", "0 (0%)"}}},
-		{"all detractors", map[string]int{"0": 1, "6": 1},
-			[]Figure{{"NPS", "-100"}, {"Promoters (9–10)", "0 (0%)"}, {"Passives (7–8)", "0 (0%)"}, {"Detractors (0–6)", "2 (100%)"}}},
-		{"balanced", map[string]int{"10": 1, "8": 2, "3": 1},
-			[]Figure{{"NPS", "0"}, {"Promoters (9–10)", "1 (25%)"}, {"Passives (7–8)", "2 (50%)"}, {"Detractors (0–6)", "1 (25%)"}}},
+		{"all promoters", map[string]int{"9": 2, "10": 3}, "+100", part{5, 100}, part{0, 0}, part{0, 0}},
+		{"all detractors", map[string]int{"0": 1, "6": 1}, "-100", part{0, 0}, part{0, 0}, part{2, 100}},
+		{"balanced", map[string]int{"10": 1, "8": 2, "3": 1}, "0", part{1, 25}, part{2, 50}, part{1, 25}},
 		// 5 promoters, 4 passives, 3 detractors of 12: 41.67% − 25% = 16.67 → +17.
-		{"rounded", map[string]int{"9": 5, "7": 4, "5": 3},
-			[]Figure{{"NPS", "+17"}, {"Promoters (9–10)", "5 (42%)"}, {"Passives (7–8)", "4 (33%)"}, {"Detractors (0–6)", "3 (25%)"}}},
-		// 1 promoter, 7 detractors of 8: −75.
-		{"negative", map[string]int{"10": 1, "0": 7},
-			[]Figure{{"NPS", "-75"}, {"Promoters (9–10)", "1 (13%)"}, {"Passives (7–8)", "0 (0%)"}, {"Detractors (0–6)", "7 (88%)"}}},
+		{"rounded", map[string]int{"9": 5, "7": 4, "5": 3}, "+17", part{5, 42}, part{4, 33}, part{3, 25}},
+		// 1 promoter, 7 detractors of 8: −75; the parts 12.5% and 87.5% round away from zero.
+		{"negative", map[string]int{"10": 1, "0": 7}, "-75", part{1, 13}, part{0, 0}, part{7, 88}},
 		// 1 promoter, 2 detractors of 200 answers (197 passives): −0.5 → −1, away from zero.
-		{"half away from zero", map[string]int{"9": 1, "8": 197, "6": 2},
-			[]Figure{{"NPS", "-1"}, {"Promoters (9–10)", "1 (1%)"}, {"Passives (7–8)", "197 (99%)"}, {"Detractors (0–6)", "2 (1%)"}}},
+		{"half away from zero", map[string]int{"9": 1, "8": 197, "6": 2}, "-1", part{1, 1}, part{197, 99}, part{2, 1}},
+		// 2 promoters, 1 detractor of 3: 66.67% − 33.33% = 33.33 → +33.
+		{"thirds", map[string]int{"9": 1, "10": 1, "0": 1}, "+33", part{2, 67}, part{0, 0}, part{1, 33}},
 	}
 	s := &Survey{Questions: []Question{{ID: "q1", Text: "Q", Type: NetPromoterScore}}}
 	for _, tc := range tests {
@@ -67,15 +69,23 @@ func TestNPSChart(t *testing.T) {
 				}
 			}
 			c := netPromoterScore{}.Chart(&sum.Questions[0])
-			if got, want := mustJSON(t, c.Figures), mustJSON(t, tc.want); got != want {
-				t.Errorf("figures %s, want %s", got, want)
+			if c.Score == nil || *c.Score != (Figure{"NPS", tc.score}) {
+				t.Errorf("score %+v, want NPS %s", c.Score, tc.score)
+			}
+			want := []Part{
+				{Key: "promoters", Label: "Promoters (9–10)", Count: tc.pro.n, Percent: tc.pro.p},
+				{Key: "passives", Label: "Passives (7–8)", Count: tc.pas.n, Percent: tc.pas.p},
+				{Key: "detractors", Label: "Detractors (0–6)", Count: tc.det.n, Percent: tc.det.p},
+			}
+			if got, want := mustJSON(t, c.Stack), mustJSON(t, want); got != want {
+				t.Errorf("stack %s, want %s", got, want)
 			}
 			if len(c.Labels) != 11 || c.Labels[0] != "0" || c.Labels[10] != "10" {
-				t.Errorf("bars %q", c.Labels)
+				t.Errorf("points %q", c.Labels)
 			}
 		})
 	}
-	if c := (netPromoterScore{}).Chart(&NewSummary(s).Questions[0]); c.Figures != nil || len(c.Labels) != 11 {
+	if c := (netPromoterScore{}).Chart(&NewSummary(s).Questions[0]); c.Score != nil || c.Stack != nil || len(c.Labels) != 11 {
 		t.Errorf("empty chart %+v", c)
 	}
 }

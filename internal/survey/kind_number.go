@@ -173,21 +173,80 @@ func (numberKind) Chart(qs *QuestionAnswersSummary) Chart {
 			dec = max(dec, len(frac))
 		}
 	}
+	round := func(r *big.Rat) string { return roundRat(r, min(dec+2, MaxNumberDecimals)) }
 	c := Chart{Figures: []Figure{
-		{"Count", strconv.FormatInt(ns.Count, 10)},
-		{"Least", ns.Min},
-		{"Greatest", ns.Max},
-		{"Mean", roundRat(ns.Mean(), min(dec+2, MaxNumberDecimals))},
+		{M("Count").String(), strconv.FormatInt(ns.Count, 10)},
+		{M("Least").String(), ns.Min},
 	}}
+	if q := quartiles(ns); q != nil {
+		c.Figures = append(c.Figures,
+			Figure{M("Lower quartile").String(), round(q[0])},
+			Figure{M("Median").String(), round(q[1])},
+			Figure{M("Upper quartile").String(), round(q[2])})
+	}
+	c.Figures = append(c.Figures,
+		Figure{M("Greatest").String(), ns.Max},
+		Figure{M("Mean").String(), round(ns.Mean())})
 	c.Labels, c.Counts = histogram(ns, dec == 0)
 	if ns.OtherValues > 0 {
 		var sample int64
 		for _, n := range ns.Values {
 			sample += n
 		}
-		c.Note = fmt.Sprintf("The answers hold more distinct numbers than a summary keeps: the histogram counts a fixed sample of %d of the %d answers; the figures count them all.", sample, ns.Count)
+		c.Note = fmt.Sprintf("The answers hold more distinct numbers than a summary keeps: the histogram counts a fixed sample of %d of the %d answers; the figures count them all; the median and quartiles, which would need every number, are not shown.", sample, ns.Count)
 	}
 	return c
+}
+
+// quartiles are the lower quartile, the median and the upper quartile of
+// the summary's numbers, exactly, from the count of each distinct value
+// (linearly between the two nearest numbers, as spreadsheets' QUARTILE
+// does: the quartile p of n numbers in order x₀…xₙ₋₁ is at h = (n−1)·p,
+// x⌊h⌋ + (h−⌊h⌋)·(x⌊h⌋₊₁ − x⌊h⌋)); nil when the summary does not count
+// every number (OtherValues) or has none.
+func quartiles(ns *NumberSummary) []*big.Rat {
+	if ns.OtherValues > 0 || len(ns.Values) == 0 {
+		return nil
+	}
+	type value struct {
+		r *big.Rat
+		n int64
+	}
+	vs := make([]value, 0, len(ns.Values))
+	var count int64
+	for v, n := range ns.Values {
+		if n > 0 {
+			vs = append(vs, value{rat(v), n})
+			count += n
+		}
+	}
+	if count == 0 {
+		return nil
+	}
+	sort.Slice(vs, func(i, j int) bool { return vs[i].r.Cmp(vs[j].r) < 0 })
+	at := func(k int64) *big.Rat { // the k-th number in order, from 0
+		for _, v := range vs {
+			if k < v.n {
+				return v.r
+			}
+			k -= v.n
+		}
+		return vs[len(vs)-1].r
+	}
+	out := make([]*big.Rat, 0, 3)
+	for quarter := int64(1); quarter <= 3; quarter++ {
+		// h = (count−1)·quarter/4: its whole part k and fraction f/4.
+		h := (count - 1) * quarter
+		k, f := h/4, h%4
+		lo := at(k)
+		q := new(big.Rat).Set(lo)
+		if f > 0 {
+			step := new(big.Rat).Sub(at(k+1), lo)
+			q.Add(q, step.Mul(step, big.NewRat(f, 4)))
+		}
+		out = append(out, q)
+	}
+	return out
 }
 
 // roundRat writes r rounded to at most dec decimals, without trailing

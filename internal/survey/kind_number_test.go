@@ -127,25 +127,25 @@ func TestNumberChart(t *testing.T) {
 		note    string
 	}{
 		{"exact mean of 0.1 and 0.2, three times", []string{"0.1", "0.2", "0.1", "0.2", "0.1", "0.2"},
-			[]Figure{{"Count", "6"}, {"Least", "0.1"}, {"Greatest", "0.2"}, {"Mean", "0.15"}},
+			[]Figure{{"Count", "6"}, {"Least", "0.1"}, {"Lower quartile", "0.1"}, {"Median", "0.15"}, {"Upper quartile", "0.2"}, {"Greatest", "0.2"}, {"Mean", "0.15"}},
 			[]string{"0.1–0.11", "0.11–0.12", "0.12–0.13", "0.13–0.14", "0.14–0.15", "0.15–0.16", "0.16–0.17", "0.17–0.18", "0.18–0.19", "0.19–0.2"},
 			[]int64{3, 0, 0, 0, 0, 0, 0, 0, 0, 3}, ""},
 		{"one value", []string{"7", "7"},
-			[]Figure{{"Count", "2"}, {"Least", "7"}, {"Greatest", "7"}, {"Mean", "7"}},
+			[]Figure{{"Count", "2"}, {"Least", "7"}, {"Lower quartile", "7"}, {"Median", "7"}, {"Upper quartile", "7"}, {"Greatest", "7"}, {"Mean", "7"}},
 			[]string{"7"}, []int64{2}, ""},
 		{"whole numbers, a bin each", []string{"1", "2", "2", "5"},
-			[]Figure{{"Count", "4"}, {"Least", "1"}, {"Greatest", "5"}, {"Mean", "2.5"}},
+			[]Figure{{"Count", "4"}, {"Least", "1"}, {"Lower quartile", "1.75"}, {"Median", "2"}, {"Upper quartile", "2.75"}, {"Greatest", "5"}, {"Mean", "2.5"}},
 			[]string{"1", "2", "3", "4", "5"}, []int64{1, 2, 0, 0, 1}, ""},
 		{"whole numbers, bins of three", []string{"0", "2", "3", "29", "25"},
-			[]Figure{{"Count", "5"}, {"Least", "0"}, {"Greatest", "29"}, {"Mean", "11.8"}},
+			[]Figure{{"Count", "5"}, {"Least", "0"}, {"Lower quartile", "2"}, {"Median", "3"}, {"Upper quartile", "25"}, {"Greatest", "29"}, {"Mean", "11.8"}},
 			[]string{"0–2", "3–5", "6–8", "9–11", "12–14", "15–17", "18–20", "21–23", "24–26", "27–29"},
 			[]int64{2, 1, 0, 0, 0, 0, 0, 0, 1, 1}, ""},
 		{"whole numbers, fewer bins when they divide badly", []string{"1", "11"},
-			[]Figure{{"Count", "2"}, {"Least", "1"}, {"Greatest", "11"}, {"Mean", "6"}},
+			[]Figure{{"Count", "2"}, {"Least", "1"}, {"Lower quartile", "3.5"}, {"Median", "6"}, {"Upper quartile", "8.5"}, {"Greatest", "11"}, {"Mean", "6"}},
 			[]string{"1–2", "3–4", "5–6", "7–8", "9–10", "11"},
 			[]int64{1, 0, 0, 0, 0, 1}, ""},
 		{"negative, mean rounded", []string{"-1", "0", "0"},
-			[]Figure{{"Count", "3"}, {"Least", "-1"}, {"Greatest", "0"}, {"Mean", "-0.33"}},
+			[]Figure{{"Count", "3"}, {"Least", "-1"}, {"Lower quartile", "-0.5"}, {"Median", "0"}, {"Upper quartile", "0"}, {"Greatest", "0"}, {"Mean", "-0.33"}},
 			[]string{"-1", "0"}, []int64{1, 2}, ""},
 	}
 	for _, tc := range tests {
@@ -172,8 +172,56 @@ func TestNumberChart(t *testing.T) {
 	if c.Figures[0].Value != "1200" || binned != 1000 || !strings.Contains(c.Note, "a fixed sample of 1000 of the 1200 answers") {
 		t.Errorf("figures %v, %d binned, note %q", c.Figures, binned, c.Note)
 	}
+	// ... and no quartiles, which would need every number.
+	if got, want := mustJSON(t, c.Figures), mustJSON(t, []Figure{{"Count", "1200"}, {"Least", "0"}, {"Greatest", "1199"}, {"Mean", "599.5"}}); got != want || !strings.Contains(c.Note, "median and quartiles") {
+		t.Errorf("sampled figures %s, want %s; note %q", got, want, c.Note)
+	}
 	if c := numberChart(); c.Labels != nil || c.Figures != nil {
 		t.Errorf("empty chart: %+v", c)
+	}
+}
+
+// TestQuartiles: the quartiles of numbers from the count of each distinct
+// value, as a spreadsheet's QUARTILE.INC gives them (the expectations
+// are LibreOffice's).
+func TestQuartiles(t *testing.T) {
+	tests := []struct {
+		name       string
+		values     []string
+		q1, q2, q3 string
+	}{
+		{"one number", []string{"4"}, "4", "4", "4"},
+		{"two", []string{"0", "10"}, "2.5", "5", "7.5"},
+		{"odd count", []string{"1", "2", "3", "4", "5"}, "2", "3", "4"},
+		{"even count", []string{"1", "2", "3", "4"}, "1.75", "2.5", "3.25"},
+		{"repeated values", []string{"3", "1", "3", "3", "9", "1"}, "1.5", "3", "3"},
+		{"decimals, in any order", []string{"2.5", "0.5", "1.5"}, "1", "1.5", "2"},
+		{"negative", []string{"-10", "-2", "0", "7"}, "-4", "-1", "1.75"},
+		{"skewed: one outlier", []string{"1", "1", "1", "1", "1", "1", "1", "1", "1000"}, "1", "1", "1"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var ns NumberSummary
+			for _, v := range tc.values {
+				ns.add(v)
+			}
+			q := quartiles(&ns)
+			if len(q) != 3 {
+				t.Fatalf("quartiles %v", q)
+			}
+			for i, want := range []string{tc.q1, tc.q2, tc.q3} {
+				if got := roundRat(q[i], 6); got != want {
+					t.Errorf("quartile %d = %s, want %s", i+1, got, want)
+				}
+			}
+		})
+	}
+	if q := quartiles(&NumberSummary{}); q != nil {
+		t.Errorf("no numbers: %v", q)
+	}
+	ns := NumberSummary{Count: 3, Values: map[string]int64{"1": 2}, OtherValues: 1}
+	if q := quartiles(&ns); q != nil {
+		t.Errorf("a sample: %v", q)
 	}
 }
 

@@ -101,11 +101,10 @@ func (ranking) add(qs *QuestionAnswersSummary, answer string) {
 	}
 }
 
-// Chart: the items by average position, first the best placed (ties, and
-// the items no one ranked last, in the question's order). Each bar is an
-// item's points, as a Borda count gives them: of n items, n for each
-// first place down to 1 for each last, so that the best placed has the
-// longest bar; its label and its Figure give the average position.
+// Chart: the items by average position (its Positions), first the best
+// placed (ties, and the items no one ranked last, in the question's
+// order), each with how many ranked it first; as Figures, each item's
+// average position ("not ranked" for none).
 func (ranking) Chart(qs *QuestionAnswersSummary) Chart {
 	ranks := append([]RankSum(nil), qs.Ranks...)
 	sort.SliceStable(ranks, func(i, j int) bool {
@@ -115,19 +114,21 @@ func (ranking) Chart(qs *QuestionAnswersSummary) Chart {
 		}
 		return a.Average() < b.Average()
 	})
-	c := Chart{Labels: []string{}, Counts: []int64{}}
+	c := Chart{Positions: []Position{}}
+	n := float64(len(ranks))
 	for _, r := range ranks {
-		label, avg := r.Item, "not ranked"
+		p := Position{Item: r.Item, Ranked: r.Count, First: r.First}
+		avg := "not ranked"
 		if r.Count > 0 {
 			avg = strconv.FormatFloat(r.Average(), 'f', 2, 64)
-			label += " (average " + avg + ")"
+			p.Average = avg
+			p.Width = min(max(100*(n+1-r.Average())/n, 0), 100)
 		}
-		c.Labels = append(c.Labels, label)
-		c.Counts = append(c.Counts, r.First)
+		c.Positions = append(c.Positions, p)
 		c.Figures = append(c.Figures, Figure{Label: r.Item, Value: avg})
 	}
 	if qs.Answered > 0 {
-		c.Note = "Items by average position (1 is first); a bar counts the respondents who ranked the item first."
+		c.Note = "Items by average position (1 is first): the nearer an item is to the first place, the longer its bar."
 	}
 	return c
 }

@@ -60,10 +60,25 @@ func TestRankingSummary(t *testing.T) {
 		t.Fatalf("ranks %+v", qs.Ranks)
 	}
 	c := (ranking{}).Chart(&qs)
-	// A bar counts the first places.
-	wantLabels := []string{"Quality (average 1.33)", "Price (average 2.00)", "Delivery (average 2.67)", "Colour"}
-	if !reflect.DeepEqual(c.Labels, wantLabels) || !reflect.DeepEqual(c.Counts, []int64{2, 1, 0, 0}) ||
+	// Sorted by average position; of 4 items, an average of a bar's
+	// width is (4+1−average)/4: 1 → 100, 4 → 25.
+	wantPositions := []Position{
+		{Item: "Quality", Average: "1.33", Ranked: 3, First: 2, Width: 100 * (5 - 4.0/3) / 4},
+		{Item: "Price", Average: "2.00", Ranked: 3, First: 1, Width: 75},
+		{Item: "Delivery", Average: "2.67", Ranked: 3, Width: 100 * (5 - 8.0/3) / 4},
+		{Item: "Colour"},
+	}
+	if !reflect.DeepEqual(c.Positions, wantPositions) || c.Labels != nil ||
 		!reflect.DeepEqual(c.Figures, []Figure{{"Quality", "1.33"}, {"Price", "2.00"}, {"Delivery", "2.67"}, {"Colour", "not ranked"}}) || c.Note == "" {
-		t.Errorf("chart %q %v %+v %q", c.Labels, c.Counts, c.Figures, c.Note)
+		t.Errorf("chart %+v %+v %q", c.Positions, c.Figures, c.Note)
+	}
+	// Ties keep the question's order; a single item ranked first fills its bar.
+	c = (ranking{}).Chart(&QuestionAnswersSummary{Answered: 2, Ranks: []RankSum{{"B", 2, 3, 1}, {"A", 2, 3, 1}}})
+	if got := []string{c.Positions[0].Item, c.Positions[1].Item}; !reflect.DeepEqual(got, []string{"B", "A"}) || c.Positions[0].Width != 75 {
+		t.Errorf("ties %+v", c.Positions)
+	}
+	c = (ranking{}).Chart(&QuestionAnswersSummary{Answered: 1, Ranks: []RankSum{{"Only", 1, 1, 1}}})
+	if c.Positions[0].Width != 100 {
+		t.Errorf("one item %+v", c.Positions)
 	}
 }

@@ -128,7 +128,7 @@ func (shortText) newSummary(_ Question, qs *QuestionAnswersSummary) {
 func (shortText) add(qs *QuestionAnswersSummary, answer string) { qs.addWords(answer) }
 
 func (shortText) Chart(qs *QuestionAnswersSummary) Chart {
-	return Chart{Words: qs.TopWords(10), OtherWords: qs.OtherWords}
+	return Chart{Words: qs.TopWords(MaxSummaryWords), OtherWords: qs.OtherWords}
 }
 
 func (shortText) Columns(Question) []string { return []string{""} }

@@ -32,7 +32,7 @@ func (simpleText) newSummary(_ Question, qs *QuestionAnswersSummary) {
 func (simpleText) add(qs *QuestionAnswersSummary, answer string) { qs.addWords(answer) }
 
 func (simpleText) Chart(qs *QuestionAnswersSummary) Chart {
-	return Chart{Words: qs.TopWords(10), OtherWords: qs.OtherWords}
+	return Chart{Words: qs.TopWords(MaxSummaryWords), OtherWords: qs.OtherWords}
 }
 
 func (simpleText) Columns(Question) []string { return []string{""} }

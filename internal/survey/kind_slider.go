@@ -1,7 +1,6 @@
 package survey
 
 import (
-	"math/big"
 	"strconv"
 	"strings"
 )
@@ -166,10 +165,7 @@ func (slider) Chart(qs *QuestionAnswersSummary) Chart {
 	if count == 0 {
 		return c
 	}
-	c.Figures = []Figure{
-		{"Mean", roundRat(big.NewRat(sum, count), 2)},
-		{"Median", sliderMedian(points, count)},
-	}
+	c.Figures = meanMedian(points, count, sum)
 	per := (len(points.Labels) + sliderBars - 1) / sliderBars
 	for i := 0; i < len(points.Labels); i += per {
 		j := min(i+per, len(points.Labels))
@@ -184,23 +180,6 @@ func (slider) Chart(qs *QuestionAnswersSummary) Chart {
 		c.Labels, c.Counts = append(c.Labels, label), append(c.Counts, n)
 	}
 	return c
-}
-
-// sliderMedian is the median of count answers by position (points
-// ordered by number): the middle one, or the mean of the middle two.
-func sliderMedian(points Chart, count int64) string {
-	at := func(k int64) int64 { // the k-th answer's value, from 0
-		for i, n := range points.Counts {
-			if k < n {
-				v, _ := strconv.ParseInt(points.Labels[i], 10, 64)
-				return v
-			}
-			k -= n
-		}
-		return 0
-	}
-	lo, hi := at((count-1)/2), at(count/2)
-	return roundRat(big.NewRat(lo+hi, 2), 1)
 }
 
 func (slider) Columns(Question) []string { return []string{""} }

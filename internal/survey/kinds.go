@@ -204,14 +204,29 @@ type Chart struct {
 	// Average is the mean, when Averaged.
 	Average  float64
 	Averaged bool
-	// Figures are named results shown above the bars ("NPS": "+42").
+	// Figures are named results shown above the bars ("Mean": "4.75").
 	Figures []Figure
-	Words   []WordCount
+	// Score is the one result shown big, when there is one (an NPS's
+	// "+42").
+	Score *Figure
+	// Stack are the parts of one whole, drawn as one stacked bar in their
+	// order (an NPS's promoters, passives and detractors).
+	Stack []Part
+	// Words are all the words the summary counts, most used first: the
+	// page shows the ChartWords most used that say something in the
+	// survey's language (MostUsedWords).
+	Words []WordCount
 	// OtherWords counts the uses of words past the summary's sample.
 	OtherWords int64
 	// Rows are the charts of a matrix's rows, each with its Title.
 	Rows  []Chart
 	Title string
+	// Positions are a ranking's items, in order.
+	Positions []Position
+	// Answered counts the answers a chart of Rows counts; Levels shades
+	// each of its Counts for a heat table, from 0 (none) to HeatLevels.
+	Answered int64
+	Levels   []int
 	// Note is a sentence under the chart.
 	Note string
 }
@@ -219,6 +234,26 @@ type Chart struct {
 // Figure is one named result of a chart.
 type Figure struct {
 	Label, Value string
+}
+
+// Position is one item of a ranking's chart: its average position (two
+// decimals, "" when no one ranked it), how many ranked it and how many
+// first, and its bar's Width from 0 to 100, 100 for an average of 1 (the
+// first place) down to 100/n for the last of n items.
+type Position struct {
+	Item, Average string
+	Ranked, First int64
+	Width         float64
+}
+
+// Part is one part of a chart's Stack: Key names it for the chart's
+// style (letters only: "promoters"), Label for people; its count and its
+// share of the whole in per cent, rounded to a whole number (halves away
+// from zero), as Percent says it.
+type Part struct {
+	Key, Label string
+	Count      int64
+	Percent    int64
 }
 
 // CellType is what an export column holds, for a spreadsheet's typed cells.

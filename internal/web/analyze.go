@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/surveys-dev/surveys/internal/i18n"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
@@ -133,6 +134,49 @@ type questionView struct {
 	// answers hold no text.
 	Written    []writtenAnswer
 	WrittenURL string
+	// Stack is Chart.Stack as drawn: each part's place on one bar.
+	Stack []stackPart
+	// wordsLang is the survey's language, whose stop words Words skips.
+	wordsLang string
+	// lang is the page's language, in which the partials write their
+	// words (T, Text): English on the analysis page, the respondent's on
+	// the public results page.
+	lang i18n.Lang
+}
+
+// T is the words of key with args in the page's language (i18n.Lang.T):
+// a partial's own words, {{.T "No answers yet."}}.
+func (v questionView) T(key string, args ...any) string { return v.lang.T(key, args...) }
+
+// Say is a chart's label in the page's language when the catalogs have
+// it (i18n.Lang.Text), as it is otherwise: {{$.Say .Label}}.
+func (v questionView) Say(s string) string { return v.lang.Text(s) }
+
+// stackPart is one part of a stacked bar: the chart's part, where it
+// starts on the bar (X) and how wide it is (Width), from 0 to 100.
+type stackPart struct {
+	survey.Part
+	X, Width string
+}
+
+// stack places the parts on one bar, each as wide as its exact share of
+// the whole.
+func stack(parts []survey.Part) []stackPart {
+	var total int64
+	for _, p := range parts {
+		total += p.Count
+	}
+	out := make([]stackPart, 0, len(parts))
+	var at int64
+	for _, p := range parts {
+		x, w := 0.0, 0.0
+		if total > 0 {
+			x, w = 100*float64(at)/float64(total), 100*float64(p.Count)/float64(total)
+		}
+		at += p.Count
+		out = append(out, stackPart{Part: p, X: strconv.FormatFloat(x, 'f', 2, 64), Width: strconv.FormatFloat(w, 'f', 2, 64)})
+	}
+	return out
 }
 
 // rowView is the chart of one row of a matrix.
@@ -145,19 +189,25 @@ type rowView struct {
 // bar is one bar of a chart: its label, its count, its share of the
 // question's answers in per cent (Share for people: "42%", "<1%"), the
 // count and share said in words (Said: "12 answers, 40%") and the width
-// of the bar (0–100).
+// of the bar (0–100). Drawn as a column (the partial "columns"), it is
+// Height high (0–100, the most counted bar's 100) from Y down.
 type bar struct {
-	Label   string
-	Count   int64
-	Percent float64
-	Share   string
-	Said    string
-	Width   string
+	Label     string
+	Count     int64
+	Percent   float64
+	Share     string
+	Said      string
+	Width     string
+	Height, Y string
 }
 
 // bars are the bars of labels and counts, each a share of answered.
 func bars(labels []string, counts []int64, answered int64) []bar {
 	out := make([]bar, 0, len(labels))
+	var most int64
+	for _, n := range counts {
+		most = max(most, n)
+	}
 	for i, l := range labels {
 		var n int64
 		if i < len(counts) {
@@ -174,14 +224,21 @@ func bars(labels []string, counts []int64, answered int64) []bar {
 		out = append(out, bar{Label: l, Count: n, Percent: p, Share: share,
 			Said:  survey.Count(n, "answer") + ", " + share,
 			Width: strconv.FormatFloat(min(max(p, 0), 100), 'f', 1, 64)})
+		h := 0.0
+		if most > 0 && n > 0 {
+			h = 100 * float64(n) / float64(most)
+		}
+		out[len(out)-1].Height, out[len(out)-1].Y = strconv.FormatFloat(h, 'f', 1, 64), strconv.FormatFloat(100-h, 'f', 1, 64)
 	}
 	return out
 }
 
 // newQuestionView is question q (number n) of the analysis page, with its
-// summary qs (nil when it has none yet) out of total answers.
-func newQuestionView(n int, q survey.Question, qs *survey.QuestionAnswersSummary, total int64) questionView {
-	v := questionView{N: n, ID: q.ID, Text: q.Text, Type: q.Type, Kind: string(q.Type), Optional: q.Optional, Hidden: q.Hidden, MaxWords: survey.MaxSummaryWords}
+// summary qs (nil when it has none yet) out of total answers, of a survey
+// in language lang (its most used words are those that say something in
+// it).
+func newQuestionView(n int, q survey.Question, qs *survey.QuestionAnswersSummary, total int64, lang string) questionView {
+	v := questionView{N: n, ID: q.ID, Text: q.Text, Type: q.Type, Kind: string(q.Type), Optional: q.Optional, Hidden: q.Hidden, MaxWords: survey.MaxSummaryWords, wordsLang: lang}
 	k, ok := survey.KindOf(q.Type)
 	if ok {
 		v.Kind = k.Label()
@@ -212,7 +269,14 @@ func (v *questionView) setChart(c survey.Chart) {
 	if c.Averaged {
 		v.Average = strconv.FormatFloat(c.Average, 'f', 2, 64)
 	}
-	v.Words, v.OtherWords = c.Words, c.OtherWords
+	v.Words, v.OtherWords = survey.MostUsedWords(c.Words, v.wordsLang, survey.ChartWords), c.OtherWords
+	if len(v.Words) == 0 {
+		v.Words = nil
+	}
+	v.Stack = nil
+	if c.Stack != nil {
+		v.Stack = stack(c.Stack)
+	}
 }
 
 // writtenAnswer is a text from one answer: the text, when the answer came
@@ -403,7 +467,7 @@ func (page *analyzePage) questions(sum *survey.SurveyAnswersSummary, latest []po
 	page.Survey = page.Survey.Everything(sum).Numbered()
 	sv, tenant, slug := page.Survey, page.Tenant, page.Survey.Slug
 	for i, q := range sv.Questions {
-		v := newQuestionView(i+1, q, questionSummary(sum, q.ID), sum.TotalAnswers)
+		v := newQuestionView(i+1, q, questionSummary(sum, q.ID), sum.TotalAnswers, sv.Language)
 		if survey.HasWritten(q) {
 			v.WrittenURL = "/" + tenant + "/surveys/" + slug + "/analyze/" + q.ID
 			for _, a := range latest {
@@ -512,7 +576,7 @@ func (s *Server) written(w http.ResponseWriter, r *http.Request) error {
 	if p > pages {
 		return notFound(fmt.Sprintf("There is no page %d: these answers fill %s.", p, survey.Count(pages, "page")))
 	}
-	page := writtenPage{Tenant: tenant, Survey: sv, Question: newQuestionView(n, q, nil, 0), Page: p, Pages: pages, PageSize: writtenPageSize, Total: total, Role: roleOf(r)}
+	page := writtenPage{Tenant: tenant, Survey: sv, Question: newQuestionView(n, q, nil, 0, sv.Language), Page: p, Pages: pages, PageSize: writtenPageSize, Total: total, Role: roleOf(r)}
 	if len(latest) > 0 {
 		page.From, page.To = (p-1)*writtenPageSize+1, (p-1)*writtenPageSize+len(latest)
 	}

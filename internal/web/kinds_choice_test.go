@@ -210,13 +210,12 @@ func TestChoiceKindsAnswered(t *testing.T) {
 		`<span class="bars-label">Cake</span>`, "Words of the other answers", "<span>chocolate</span>", "3 respondents chose 5 in all",
 		// Dropdown: bars of its choices.
 		`<span class="bars-label">Country 30</span>`,
-		// Matrix: a row per matrix row, with its mean.
-		`<caption><strong>Speed</strong> <span class="muted">3 answers · average <strong>4.00</strong></span></caption>`,
-		`<caption><strong>Price</strong> <span class="muted">3 answers · average <strong>3.33</strong></span></caption>`,
-		`<tr><th scope="row">3</th><td>1</td></tr><tr><th scope="row">4</th><td>1</td></tr><tr><th scope="row">5</th><td>1</td></tr>`,
-		`<tr><th scope="row">3</th><td>0</td></tr><tr><th scope="row">4</th><td>2</td></tr>`,
+		// Matrix: a heat table, a row per matrix row, with its mean.
+		`<th scope="col">1</th><th scope="col">2</th><th scope="col">3</th><th scope="col">4</th><th scope="col">5</th>`,
+		`<th scope="row"><span class="heat-row">Speed</span> <span class="heat-meta">3 answers · average 4.00</span></th><td class="heat-0">0</td><td class="heat-0">0</td><td class="heat-2">1</td><td class="heat-2">1</td><td class="heat-2">1</td>`,
+		`<th scope="row"><span class="heat-row">Price</span> <span class="heat-meta">3 answers · average 3.33</span></th><td class="heat-0">0</td><td class="heat-2">1</td><td class="heat-0">0</td><td class="heat-3">2</td><td class="heat-0">0</td>`,
 		// Ranking: items by average position.
-		`<span class="bars-label">Price (average 2.00)</span>`, `<td>1</td><th scope="row">Quality</th><td>1.67</td>`, `<td>2</td><th scope="row">Price</th><td>2.00</td>`, `<td>3</td><th scope="row">Delivery</th><td>2.33</td>`,
+		`<span class="bars-label">Quality</span>`, `<span class="ranks-value">average position 1.67</span>`, `<span class="ranks-value">average position 2.00</span>`, `<span class="ranks-value">average position 2.33</span>`,
 		// Multiple choice: the Other bar and its words.
 		`<span class="bars-label">Other</span>`, "<span>mate</span>",
 	} {

@@ -136,10 +136,12 @@ func TestKindsAThroughTheForm(t *testing.T) {
 	}
 	for i, want := range [][]string{
 		{"<span>example</span>", "×3"},
-		{"<dt>Count</dt><dd>4</dd>", "<dt>Least</dt><dd>0</dd>", "<dt>Greatest</dt><dd>100</dd>", "<dt>Mean</dt><dd>28.75</dd>", "Histogram", "0–10", "99–100", `<strong>2</strong><span class="sr-only"> answers,</span> <span class="bars-share">50%</span>`},
+		{"<dt>Count</dt><dd>4</dd>", "<dt>Least</dt><dd>0</dd>", "<dt>Greatest</dt><dd>100</dd>", "<dt>Mean</dt><dd>28.75</dd>", "<dt>Lower quartile</dt><dd>2.25</dd>", "<dt>Median</dt><dd>7.5</dd>", "<dt>Upper quartile</dt><dd>34</dd>",
+			"Histogram", `<span class="columns-label">0–10<span class="sr-only">:</span></span>`, `<span class="columns-label">99–100<span class="sr-only">:</span></span>`, `<strong aria-hidden="true">2</strong><span class="sr-only">2 answers,</span> <span class="columns-share">50%</span>`},
 		{"<dt>Earliest</dt><dd>31 December 2025</dd>", "<dt>Latest</dt><dd>20 March 2026</dd>", "Dec 2025", "Jan 2026", "Mar 2026", `<strong>2</strong><span class="sr-only"> answers,</span> <span class="bars-share">50%</span>`},
-		{`<span class="bars-label">7</span>`, `<strong>1</strong><span class="sr-only"> answer,</span> <span class="bars-share">25%</span>`, "<dt>Average</dt><dd>4.75</dd>"},
-		{"<dt>NPS</dt><dd>&#43;25</dd>", "<dt>Promoters (9–10)</dt><dd>2 (50%)</dd>", "<dt>Passives (7–8)</dt><dd>1 (25%)</dd>", "<dt>Detractors (0–6)</dt><dd>1 (25%)</dd>", `<span class="bars-label">10</span>`},
+		{`<span class="columns-label">7<span class="sr-only">:</span></span>`, `<strong aria-hidden="true">1</strong><span class="sr-only">1 answer,</span> <span class="columns-share">25%</span>`, "<dt>Mean</dt><dd>4.75</dd>", "<dt>Median</dt><dd>5.5</dd>"},
+		{`<span class="score-label">NPS</span> <strong class="score-value">&#43;25</strong>`, `<span class="stack-label">Promoters (9–10)</span> <strong>2</strong> <span class="stack-share">50%</span>`,
+			`<span class="stack-label">Passives (7–8)</span> <strong>1</strong> <span class="stack-share">25%</span>`, `<span class="stack-label">Detractors (0–6)</span> <strong>1</strong> <span class="stack-share">25%</span>`, `<span class="columns-label">10<span class="sr-only">:</span></span>`},
 	} {
 		for _, w := range want {
 			if !strings.Contains(sections[i], w) {

@@ -76,8 +76,9 @@ func (s *Server) publicResults(w http.ResponseWriter, r *http.Request) error {
 				continue
 			}
 			n++
-			v := newQuestionView(n, q, questionSummary(sum, q.ID), sum.TotalAnswers)
+			v := newQuestionView(n, q, questionSummary(sum, q.ID), sum.TotalAnswers, sv.Language)
 			v.Text = who.QText(q)
+			v.lang = who.L
 			p.Questions = append(p.Questions, publicView(v))
 		}
 		if page, err = s.renderBytes("results", p, false); err != nil {
