@@ -102,3 +102,10 @@ func (dropdown) Value(_ Question, qa QuestionAnswer) any { return textValue(qa.A
 func (dropdown) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 	return []SQLRow{{Text: qa.Answer}}
 }
+
+// categories: the choices.
+func (dropdown) categories(q Question) ([]string, bool) { return choiceCategories(q), false }
+
+func (dropdown) categoriesOf(q Question, stored string, dst []int) []int {
+	return choiceCategory(q, stored, dst)
+}

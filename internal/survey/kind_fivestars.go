@@ -80,3 +80,12 @@ func intValue(s string) any {
 	}
 	return n
 }
+
+// categories: 1 to 5 stars.
+func (fiveStars) categories(Question) ([]string, bool) {
+	return []string{"1 star", "2 stars", "3 stars", "4 stars", "5 stars"}, false
+}
+
+func (fiveStars) categoriesOf(_ Question, stored string, dst []int) []int {
+	return pointCategory(stored, 1, 5, dst)
+}

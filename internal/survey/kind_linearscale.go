@@ -153,3 +153,12 @@ func scaleSQLRows(qa QuestionAnswer) []SQLRow {
 	}
 	return []SQLRow{row}
 }
+
+// categories: the points of the scale, its ends with their labels.
+func (linearScale) categories(q Question) ([]string, bool) {
+	return pointCategories(1, scaleTop(q), q.LowLabel, q.HighLabel), false
+}
+
+func (linearScale) categoriesOf(q Question, stored string, dst []int) []int {
+	return pointCategory(stored, 1, scaleTop(q), dst)
+}

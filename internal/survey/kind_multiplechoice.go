@@ -123,3 +123,10 @@ func choiceText(stored string) string {
 	}
 	return stored
 }
+
+// categories: the choices, then Other when the question has it.
+func (multipleChoice) categories(q Question) ([]string, bool) { return choiceCategories(q), false }
+
+func (multipleChoice) categoriesOf(q Question, stored string, dst []int) []int {
+	return choiceCategory(q, stored, dst)
+}

@@ -133,3 +133,12 @@ func (netPromoterScore) Value(_ Question, qa QuestionAnswer) any { return intVal
 
 // SQLRows: the point in the numeric column.
 func (netPromoterScore) SQLRows(_ Question, qa QuestionAnswer) []SQLRow { return scaleSQLRows(qa) }
+
+// categories: the points 0 to 10, its ends with their labels.
+func (netPromoterScore) categories(q Question) ([]string, bool) {
+	return pointCategories(0, 10, q.LowLabel, q.HighLabel), false
+}
+
+func (netPromoterScore) categoriesOf(_ Question, stored string, dst []int) []int {
+	return pointCategory(stored, 0, 10, dst)
+}

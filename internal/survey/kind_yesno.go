@@ -90,3 +90,16 @@ func (yesNo) Value(_ Question, qa QuestionAnswer) any {
 func (yesNo) SQLRows(_ Question, qa QuestionAnswer) []SQLRow {
 	return []SQLRow{{Text: qa.Answer}}
 }
+
+// categories: "Yes", then "No".
+func (yesNo) categories(Question) ([]string, bool) { return []string{AnswerYes, AnswerNo}, false }
+
+func (yesNo) categoriesOf(_ Question, stored string, dst []int) []int {
+	switch stored {
+	case AnswerYes:
+		dst = append(dst, 0)
+	case AnswerNo:
+		dst = append(dst, 1)
+	}
+	return dst
+}
