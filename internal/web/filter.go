@@ -33,6 +33,9 @@ type filterView struct {
 	// Partial offers complete or partial answers (a survey that keeps
 	// partial answers).
 	Partial bool
+	// Keep are the page's own parameters, which the form carries on as
+	// hidden inputs (the cross-tabulation's variables).
+	Keep []keptParam
 }
 
 // Active reports whether the page is filtered.

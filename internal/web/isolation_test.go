@@ -25,6 +25,8 @@ var routeActions = map[string][]survey.Role{
 	"GET /{tenant}/surveys/{slug}/analyze":                               ReadResults,
 	"GET /{tenant}/surveys/{slug}/analyze/live":                          ReadResults,
 	"GET /{tenant}/surveys/{slug}/analyze/{question}":                    ReadResults,
+	"GET /{tenant}/surveys/{slug}/crosstab":                              ReadResults,
+	"GET /{tenant}/surveys/{slug}/crosstab.csv":                          ReadResults,
 	"GET /{tenant}/surveys/{slug}/share":                                 ReadResults,
 	"GET /{tenant}/surveys/{slug}/preview":                               ReadResults,
 	"GET /{tenant}/surveys/{slug}/qr.{format}":                           ReadResults,

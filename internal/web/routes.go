@@ -85,6 +85,8 @@ func (s *Server) Routes() *chi.Mux {
 			r.Get("/{tenant}/surveys/{slug}/analyze", s.handle(s.analyze))
 			r.Get("/{tenant}/surveys/{slug}/analyze/live", s.handle(s.analyzeLive))
 			r.Get("/{tenant}/surveys/{slug}/analyze/{question}", s.handle(s.written))
+			r.Get("/{tenant}/surveys/{slug}/crosstab", s.handle(s.crosstab))
+			r.Get("/{tenant}/surveys/{slug}/crosstab.csv", s.handle(s.crosstabCSV))
 			r.Get("/{tenant}/surveys/{slug}/share", s.handle(s.share))
 			r.Get("/{tenant}/surveys/{slug}/preview", s.handle(s.preview))
 			r.Get("/{tenant}/surveys/{slug}/qr.{format}", s.handle(s.qrCode))
