@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -266,15 +267,34 @@ func (s *Server) crossTable(ctx context.Context, sv *survey.Survey, row, col sur
 // formulas (csvCell).
 func (s *Server) crosstabCSV(w http.ResponseWriter, r *http.Request) error {
 	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
-	sv, err := s.crossSurvey(r.Context(), tenant, slug)
+	t, err := s.crosstabOf(r.Context(), tenant, slug, r.URL.Query())
 	if err != nil {
 		return err
 	}
-	f, err := filterOf(r, sv)
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s-crosstab.csv"`, tenant, slug))
+	out := bufio.NewWriter(w)
+	_, _ = out.WriteString("\uFEFF")
+	cw := csv.NewWriter(out)
+	writeCrossCSV(cw, t)
+	cw.Flush()
+	return out.Flush()
+}
+
+// crosstabOf is the cross-tabulation a query asks of a survey (row, col
+// and the filter's parameters), for the CSV and the API: a bad or missing
+// variable, or a bad filter, is an EINVALID error with its problems by
+// field, in its message too.
+func (s *Server) crosstabOf(ctx context.Context, tenant, slug string, q url.Values) (*survey.CrossTable, error) {
+	sv, err := s.crossSurvey(ctx, tenant, slug)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	q := r.URL.Query()
+	f, err := survey.AnswerFilterOf(sv, q)
+	if err != nil {
+		return nil, err
+	}
+	q = maps.Clone(q)
 	q.Del("show")
 	row, col, _, errs := readCrosstab(q, sv)
 	if q.Get("row") == "" && q.Get("col") == "" {
@@ -288,20 +308,10 @@ func (s *Server) crosstabCSV(w http.ResponseWriter, r *http.Request) error {
 				msg += " " + k + ": " + m
 			}
 		}
-		return &survey.Error{Code: survey.EINVALID, Message: msg, Fields: errs}
+		return nil, &survey.Error{Code: survey.EINVALID, Message: msg, Fields: errs}
 	}
-	t, _, _, err := s.crossTable(r.Context(), sv, row, col, f)
-	if err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s-crosstab.csv"`, tenant, slug))
-	out := bufio.NewWriter(w)
-	_, _ = out.WriteString("\uFEFF")
-	cw := csv.NewWriter(out)
-	writeCrossCSV(cw, t)
-	cw.Flush()
-	return out.Flush()
+	t, _, _, err := s.crossTable(ctx, sv, row, col, f)
+	return t, err
 }
 
 // writeCrossCSV writes table t: for each of its figures, a title line,

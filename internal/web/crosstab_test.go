@@ -255,3 +255,46 @@ func TestCrosstabCSV(t *testing.T) {
 		}
 	}
 }
+
+// TestCrosstabAPI: GET /api/v1/surveys/{slug}/crosstab gives the page's
+// figures as JSON (checked against openapi.json by app.api), filtered as
+// the answers are; a bad variable is a 422 naming its field.
+func TestCrosstabAPI(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	token, err := store.NewTokenStore(app.st).Create(context.Background(), "adatum", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	putCrossAnswers(t, app, []crossAnswer{
+		{"Web portal", "Yes", []string{"Reports"}, "mail", false},
+		{"Web portal", "Yes", nil, "ad", false},
+		{"Mobile app", "No", []string{"Reports", "Alerts"}, "", false},
+		{"API", "No", nil, "", false},
+		{"API", "No", nil, "", true},
+	})
+	q := app.adatum.Questions
+	base := "/api/v1/surveys/" + app.adatum.Slug + "/crosstab"
+	code, v, raw := app.api(t, "GET", base+"?row="+q[1].ID+"&col="+q[13].ID, token, "")
+	if code != 200 {
+		t.Fatalf("GET = %d: %s", code, raw)
+	}
+	for _, want := range []string{`"counts":[[2,0],[0,1],[0,0],[0,1],[0,0]]`, `"rowTotals":[2,1,0,1,0]`, `"colTotals":[2,2]`, `"total":4`,
+		`"categories":["Web portal","Mobile app","Desktop client","API","Other"]`, `"categories":["Yes","No"]`, `"df":2`, `"statistic":4`, `"lowExpected":6`, `"cells":6`} {
+		if !strings.Contains(raw, want) {
+			t.Errorf("the JSON lacks %s: %s", want, raw)
+		}
+	}
+	// R: pchisq(4, 2, lower.tail=FALSE) = exp(-2).
+	if test, _ := v["test"].(map[string]any); test == nil || test["p"].(float64) < 0.1353352832366126-1e-9 || test["p"].(float64) > 0.1353352832366126+1e-9 {
+		t.Errorf("test %v", v["test"])
+	}
+	code, _, raw = app.api(t, "GET", base+"?row="+q[1].ID+"&col="+q[13].ID+"&q="+q[1].ID+"&a=API", token, "")
+	if code != 200 || !strings.Contains(raw, `"total":1`) || strings.Contains(raw, `"test"`) {
+		t.Errorf("filtered: %d %s", code, raw)
+	}
+	code, v, _ = app.api(t, "GET", base+"?row=hidden:nope&col="+q[13].ID, token, "")
+	if fields, _ := v["fields"].(map[string]any); code != 422 || fields["row"] == nil {
+		t.Errorf("a bad variable: %d %v", code, v)
+	}
+}

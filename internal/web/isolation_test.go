@@ -82,6 +82,7 @@ var routeActions = map[string][]survey.Role{
 	"GET /api/v1/surveys/{slug}":            ReadResults,
 	"GET /api/v1/surveys/{slug}/summary":    ReadResults,
 	"GET /api/v1/surveys/{slug}/answers":    ReadResults,
+	"GET /api/v1/surveys/{slug}/crosstab":   ReadResults,
 	"GET /api/v1/surveys/{slug}/export":     ReadResults,
 	"GET /api/v1/surveys/{slug}/definition": ReadResults,
 	"POST /api/v1/surveys/import":           EditSurveys,

@@ -160,7 +160,7 @@ func (s *Server) Routes() *chi.Mux {
 	// description needs no token.
 	r.With(middleware.GetHead).Get("/api/v1/openapi.json", api.OpenAPI)
 	r.Mount("/api/v1", api.New(api.Deps{Logger: s.log, Surveys: s.surveys, Editor: s.editor, Summaries: s.summaries, Tokens: s.tokens, Webhooks: s.webhooks, Pictures: s.logos,
-		TenantUsable: s.tenantUsable, Export: s.exportTo, AnswersPicked: s.answersPicked, WebhookURLProblem: s.webhookURLProblem}))
+		TenantUsable: s.tenantUsable, Export: s.exportTo, AnswersPicked: s.answersPicked, Crosstab: s.crosstabOf, WebhookURLProblem: s.webhookURLProblem}))
 
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		s.serveError(w, r, notFound("Page not found."))
