@@ -323,11 +323,11 @@ func TestHiddenFieldsInResults(t *testing.T) {
 	if code != 200 {
 		t.Fatalf("table = %d", code)
 	}
-	mustContain(t, "the filtered table", table, "source <span class=\"muted\">(hidden field)</span></th>", "<td>newsletter</td><td>42</td>", "Filtered: 1 of 3 answers",
+	mustContain(t, "the filtered table", table, "source <span class=\"muted\">(hidden field)</span></th>", `<td data-label="source (hidden field)">newsletter</td><td data-label="panel_id (hidden field)">42</td>`, "Filtered: 1 of 3 answers",
 		`<option value="hidden:source" selected>Hidden field “source”</option>`)
 	mustLack(t, "the filtered table", table, "=cmd")
 	_, _, table = app.do(t, "GET", base+"/answers/table", nil, cookie)
-	mustContain(t, "the table", table, "<td>=cmd|&#39; /C calc&#39;!A0</td>")
+	mustContain(t, "the table", table, `<td data-label="source (hidden field)">=cmd|&#39; /C calc&#39;!A0</td>`)
 	code, _, bad := app.do(t, "GET", base+"/answers/table?q=hidden:medium&a=x", nil, cookie)
 	if code != 422 || !strings.Contains(bad, "no hidden field") {
 		t.Errorf("a filter on an unknown hidden field = %d", code)
