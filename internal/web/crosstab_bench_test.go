@@ -66,7 +66,7 @@ func BenchmarkCrosstab100k(b *testing.B) {
 		cpu += cpuTime(b) - cpu0
 		runs++
 		b.Logf("run %d: %s, %s of CPU, %d storage calls", runs, time.Since(t0).Round(time.Millisecond), (cpuTime(b) - cpu0).Round(time.Millisecond), st.Total("")-before)
-		if resp.StatusCode != http.StatusOK || !strings.Contains(body.String(), "<strong>100000</strong> answers answered both") {
+		if resp.StatusCode != http.StatusOK || !strings.Contains(body.String(), "<strong>100000</strong> answers counted, each with an answer to both") {
 			b.Fatalf("crosstab = %d: %.2000s", resp.StatusCode, body.String())
 		}
 	}

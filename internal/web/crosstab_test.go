@@ -125,8 +125,8 @@ func TestCrosstab(t *testing.T) {
 		{"counts", query("row", product, "col", again), 200, [][]string{
 			{"Web portal", "3", "0", "3"}, {"Mobile app", "1", "3", "4"}, {"Desktop client", "0", "0", "0"}, {"API", "0", "1", "1"}, {"Other", "0", "0", "0"}, {"Total", "4", "4", "8"}},
 			[]string{"<caption>2. Which of our products do you use most? (rows) by 14. Would you choose Adatum again? (columns): counts of 8 answers</caption>",
-				`<th scope="col" class="num">Yes</th>`, "<strong>8</strong> answers answered both",
-				"χ² = <strong>5.00</strong>, 2 degrees of freedom, p = 0.0821: not below 0.05",
+				`<th scope="col" class="num">Yes</th>`, "<strong>8</strong> answers counted, each with an answer to both",
+				"<span class=\"sr-only\">Chi-square</span> = <strong>5.00</strong>, 2 degrees of freedom, p = 0.0821: not below 0.05",
 				"The test may not be reliable: 6 cells of 6 expect fewer than 5 answers.",
 				"Complete answers only", `href="` + base + `.csv?col=` + again + `&amp;row=` + product + `"`},
 			[]string{"several columns"}},
@@ -138,10 +138,10 @@ func TestCrosstab(t *testing.T) {
 			{"Total", "100.0%", "100.0%", "100.0%"}}, nil, nil},
 		{"filtered: mobile app only, the filter kept in both forms", query("row", product, "col", again, "q", product, "a", "Mobile app"), 200, [][]string{
 			{"Web portal", "0", "0", "0"}, {"Mobile app", "1", "3", "4"}, {"Desktop client", "0", "0", "0"}, {"API", "0", "0", "0"}, {"Other", "0", "0", "0"}, {"Total", "1", "3", "4"}},
-			[]string{"<strong>4</strong> answers answered both, of 10 answers", "The test needs at least two rows and two columns with answers.",
+			[]string{"<strong>4</strong> answers counted, each with an answer to both, of 10 answers", "The test needs at least two rows and two columns with answers.",
 				`<input type="hidden" name="q" value="` + product + `">`, `<input type="hidden" name="row" value="` + product + `">`,
 				`href="/adatum/surveys/` + app.adatum.Slug + `/analyze?a=Mobile&#43;app&amp;q=` + product + `">Back to the analysis</a>`},
-			[]string{"χ²"}},
+			[]string{"Chi-square</span> ="}},
 		{"the status counts the partial answer", query("row", "answer:status", "col", again), 200, [][]string{
 			{"Complete", "4", "4", "8"}, {"Partial", "0", "1", "1"}, {"Total", "4", "5", "9"}}, nil, []string{"Complete answers only"}},
 		{"several columns", query("row", again, "col", features), 200, [][]string{
