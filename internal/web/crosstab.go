@@ -195,6 +195,12 @@ func (s *Server) crosstab(w http.ResponseWriter, r *http.Request) error {
 		Row: q.Get("row"), Col: q.Get("col"), Partial: sv.KeepPartial > 0}
 	var row, col survey.CrossVariable
 	row, col, page.Show, page.Errors = readCrosstab(q, sv)
+	if (row.Ref == survey.StatusRef || col.Ref == survey.StatusRef) && sv.KeepPartial == 0 {
+		// Asked of a survey that keeps none (or no longer does): offered
+		// too, so that the select shows what the table counts by.
+		status, _ := sv.CrossVariable(survey.StatusRef)
+		page.Variables = append(page.Variables, status)
+	}
 	for _, k := range []string{"row", "col", "show"} {
 		if v := q.Get(k); v != "" {
 			page.Filter.Keep = append(page.Filter.Keep, keptParam{Name: k, Value: v})

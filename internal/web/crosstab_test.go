@@ -189,6 +189,17 @@ func TestCrosstab(t *testing.T) {
 	if !strings.Contains(sel, `value="`+again+`"`) || !strings.Contains(sel, `value="`+features+`"`) || strings.Contains(sel, `value="`+q[3].ID+`"`) || strings.Contains(sel, `value="`+q[6].ID+`"`) {
 		t.Errorf("the rows' select: %s", sel)
 	}
+	// A survey that no longer keeps partial answers still counts by
+	// their status when asked, and its select says so.
+	app.adatum.KeepPartial = 0
+	if err := app.surveys.Update(context.Background(), app.adatum); err != nil {
+		t.Fatal(err)
+	}
+	code, _, body := app.get(t, query("row", "answer:status", "col", again), ana)
+	if got := cells(body); code != 200 || !strings.Contains(body, `<option value="answer:status" selected>Complete or partial</option>`) ||
+		!equalRows(got, [][]string{{"Complete", "4", "4", "8"}, {"Partial", "0", "1", "1"}, {"Total", "4", "5", "9"}}) {
+		t.Errorf("the status of a survey that keeps no partial answers = %d, %q", code, got)
+	}
 	// The analysis links to it, with its filter.
 	if _, _, body := app.get(t, "/adatum/surveys/"+app.adatum.Slug+"/analyze?status=complete", ana); !strings.Contains(body, `href="`+base+`?status=complete">Cross-tabulate two questions</a>`) {
 		t.Errorf("the analysis page does not link to the cross-tabulation: %s", regexp.MustCompile(`.*Cross-tabulate.*`).FindString(body))
