@@ -10,6 +10,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -83,6 +84,10 @@ type Deps struct {
 	// AnswersPicked is a page of the answers filter f picks, from offset:
 	// the answers, how many f picks and how many there are.
 	AnswersPicked func(ctx context.Context, tenant, slug string, f survey.AnswerFilter, offset, limit int) ([]*survey.SurveyAnswer, int, int, error)
+	// Crosstab is the cross-tabulation a query asks of a survey (row,
+	// col and the filter), as the cross-tabulation page counts it; a bad
+	// query is an EINVALID error with its problems by field.
+	Crosstab func(ctx context.Context, tenant, slug string, q url.Values) (*survey.CrossTable, error)
 	// WebhookURLProblem says what is wrong with an endpoint's URL ("":
 	// nothing), as the webhooks page does.
 	WebhookURLProblem func(raw string) string
@@ -111,6 +116,7 @@ func (s *server) routes() *chi.Mux {
 		r.Get("/surveys/{slug}", s.handle(s.getSurvey))
 		r.Get("/surveys/{slug}/summary", s.handle(s.getSummary))
 		r.With(s.withSegment).Get("/surveys/{slug}/answers", s.handle(s.listAnswers))
+		r.With(s.withSegment).Get("/surveys/{slug}/crosstab", s.handle(s.getCrosstab))
 		r.With(s.withSegment).Get("/surveys/{slug}/export", s.exportAnswers)
 		r.Get("/surveys/{slug}/segments", s.handle(s.listSegments))
 		r.Get("/surveys/{slug}/definition", s.handle(s.getDefinition))

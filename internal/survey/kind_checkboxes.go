@@ -329,3 +329,14 @@ func (k checkboxes) StatCells(q Question, qa QuestionAnswer) []string {
 	}
 	return out
 }
+
+// categories: the choices, then Other when the question has it; an
+// answer falls into each it checked.
+func (checkboxes) categories(q Question) ([]string, bool) { return choiceCategories(q), true }
+
+func (checkboxes) categoriesOf(q Question, stored string, dst []int) []int {
+	for _, v := range decodeList(stored) {
+		dst = choiceCategory(q, v, dst)
+	}
+	return dst
+}

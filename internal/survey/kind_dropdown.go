@@ -122,3 +122,10 @@ func (k dropdown) StatCells(q Question, qa QuestionAnswer) []string {
 	}
 	return []string{choiceCode(q.PossibleAnswers, qa.Answer)}
 }
+
+// categories: the choices.
+func (dropdown) categories(q Question) ([]string, bool) { return choiceCategories(q), false }
+
+func (dropdown) categoriesOf(q Question, stored string, dst []int) []int {
+	return choiceCategory(q, stored, dst)
+}

@@ -91,3 +91,12 @@ func (k fiveStars) StatVars(q Question) []StatVar { return plainVariables(k, q) 
 
 // StatCells: the CSV export's cells.
 func (k fiveStars) StatCells(q Question, qa QuestionAnswer) []string { return k.Cells(q, qa) }
+
+// categories: 1 to 5 stars.
+func (fiveStars) categories(Question) ([]string, bool) {
+	return []string{"1 star", "2 stars", "3 stars", "4 stars", "5 stars"}, false
+}
+
+func (fiveStars) categoriesOf(_ Question, stored string, dst []int) []int {
+	return pointCategory(stored, 1, 5, dst)
+}

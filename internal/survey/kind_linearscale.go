@@ -198,3 +198,12 @@ func (linearScale) StatVars(q Question) []StatVar {
 
 // StatCells: the point.
 func (linearScale) StatCells(_ Question, qa QuestionAnswer) []string { return []string{qa.Answer} }
+
+// categories: the points of the scale, its ends with their labels.
+func (linearScale) categories(q Question) ([]string, bool) {
+	return pointCategories(1, scaleTop(q), q.LowLabel, q.HighLabel), false
+}
+
+func (linearScale) categoriesOf(q Question, stored string, dst []int) []int {
+	return pointCategory(stored, 1, scaleTop(q), dst)
+}

@@ -156,3 +156,10 @@ func (k multipleChoice) StatCells(q Question, qa QuestionAnswer) []string {
 	}
 	return out
 }
+
+// categories: the choices, then Other when the question has it.
+func (multipleChoice) categories(q Question) ([]string, bool) { return choiceCategories(q), false }
+
+func (multipleChoice) categoriesOf(q Question, stored string, dst []int) []int {
+	return choiceCategory(q, stored, dst)
+}

@@ -141,3 +141,12 @@ func (netPromoterScore) StatVars(q Question) []StatVar {
 
 // StatCells: the point.
 func (netPromoterScore) StatCells(_ Question, qa QuestionAnswer) []string { return []string{qa.Answer} }
+
+// categories: the points 0 to 10, its ends with their labels.
+func (netPromoterScore) categories(q Question) ([]string, bool) {
+	return pointCategories(0, 10, q.LowLabel, q.HighLabel), false
+}
+
+func (netPromoterScore) categoriesOf(_ Question, stored string, dst []int) []int {
+	return pointCategory(stored, 0, 10, dst)
+}

@@ -2,6 +2,7 @@ package survey
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -338,4 +339,19 @@ func (k pictureChoice) StatCells(q Question, qa QuestionAnswer) []string {
 		}
 	}
 	return out
+}
+
+// categories: the pictures' labels; an answer to a question of several
+// falls into each it chose.
+func (pictureChoice) categories(q Question) ([]string, bool) {
+	return slices.Clone(q.PossibleAnswers), q.Multiple
+}
+
+func (pictureChoice) categoriesOf(q Question, stored string, dst []int) []int {
+	for _, v := range decodeList(stored) {
+		if i := slices.Index(q.PossibleAnswers, v); i >= 0 {
+			dst = append(dst, i)
+		}
+	}
+	return dst
 }

@@ -109,3 +109,16 @@ func (yesNo) StatCells(_ Question, qa QuestionAnswer) []string {
 	}
 	return []string{""}
 }
+
+// categories: "Yes", then "No".
+func (yesNo) categories(Question) ([]string, bool) { return []string{AnswerYes, AnswerNo}, false }
+
+func (yesNo) categoriesOf(_ Question, stored string, dst []int) []int {
+	switch stored {
+	case AnswerYes:
+		dst = append(dst, 0)
+	case AnswerNo:
+		dst = append(dst, 1)
+	}
+	return dst
+}

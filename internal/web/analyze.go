@@ -60,6 +60,8 @@ type analyzePage struct {
 	// Quotas are the survey's quotas and their cells' counts (unfiltered
 	// page only).
 	Quotas []quotaView
+	// Crosstab is the survey's cross-tabulation, with the page's filter.
+	Crosstab string
 }
 
 // variableView is what the analysis shows of the score or a variable:
@@ -311,8 +313,10 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 	if page.Transfer, err = s.transferViewFor(r, tenant, slug); err != nil {
 		return err
 	}
+	page.Crosstab = "/" + tenant + "/surveys/" + slug + "/crosstab"
 	if page.Filter.Active() {
 		page.Self += "?" + page.Filter.Query
+		page.Crosstab += "?" + page.Filter.Query
 	}
 	switch {
 	case page.Filter.Invalid():

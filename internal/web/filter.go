@@ -39,6 +39,9 @@ type filterView struct {
 	sent  []sentPick
 	// Segments are the survey's saved segments (segmentsOf).
 	Segments segmentsView
+	// Keep are the page's own parameters, which the form carries on as
+	// hidden inputs (the cross-tabulation's variables).
+	Keep []keptParam
 }
 
 // sentPick is a picker's value the query sent, and its place among the
