@@ -78,6 +78,9 @@ type Deps struct {
 	// Export writes a survey's answers as format (csv, json, xlsx),
 	// filtered by the request's query, as the export page does.
 	Export func(w http.ResponseWriter, r *http.Request, tenant, slug, format string) error
+	// Report writes a survey's results as a PDF document, filtered by
+	// the request's query, as the analysis page's report.pdf does.
+	Report func(w http.ResponseWriter, r *http.Request, tenant, slug string) error
 	// AnswersPicked is a page of the answers filter f picks, from offset:
 	// the answers, how many f picks and how many there are.
 	AnswersPicked func(ctx context.Context, tenant, slug string, f survey.AnswerFilter, offset, limit int) ([]*survey.SurveyAnswer, int, int, error)
@@ -110,6 +113,7 @@ func (s *server) routes() *chi.Mux {
 		r.Get("/surveys/{slug}/summary", s.handle(s.getSummary))
 		r.Get("/surveys/{slug}/answers", s.handle(s.listAnswers))
 		r.Get("/surveys/{slug}/export", s.exportAnswers)
+		r.Get("/surveys/{slug}/report.pdf", s.report)
 		r.Get("/surveys/{slug}/definition", s.handle(s.getDefinition))
 	})
 	r.Group(func(r chi.Router) {

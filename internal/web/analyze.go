@@ -45,6 +45,9 @@ type analyzePage struct {
 	// Live is where the page's script asks for the summary again (an
 	// unfiltered page only); Self is the page's own URL, to refresh it.
 	Live, Self string
+	// Report is the page as a PDF document (report.pdf, with the page's
+	// filter); "" while the filter has problems.
+	Report string
 	// Role is the signed-in member's: it hides what they may not do.
 	Role survey.Role
 	// Funnel is where respondents stop, for a survey of several pages
@@ -244,8 +247,12 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 	if page.Transfer, err = s.transferViewFor(r, tenant, slug); err != nil {
 		return err
 	}
+	if !page.Filter.Invalid() {
+		page.Report = "/" + tenant + "/surveys/" + slug + "/report.pdf"
+	}
 	if page.Filter.Active() {
 		page.Self += "?" + page.Filter.Query
+		page.Report += "?" + page.Filter.Query
 	}
 	switch {
 	case page.Filter.Invalid():
