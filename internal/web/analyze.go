@@ -361,10 +361,10 @@ func (s *Server) summarize(ctx context.Context, page *analyzePage, sum *survey.S
 // summary of their own, reading every answer once (one segment at a
 // time), and keeps the latest of them for what they wrote.
 func (s *Server) summarizeFiltered(ctx context.Context, page *analyzePage) error {
-	sum := survey.NewSummary(page.Survey)
+	rc := survey.NewRecount(page.Survey)
 	ring := make([]positioned, 0, latestWritten)
 	all, err := s.scanFiltered(ctx, page.Tenant, page.Survey.Slug, page.Filter.Filter, func(n, pos int, a *survey.SurveyAnswer) error {
-		sum.Add(*a)
+		rc.Add(*a)
 		c := *a // the scan reuses *a, not its Answers
 		if len(ring) < latestWritten {
 			ring = append(ring, positioned{&c, pos})
@@ -379,7 +379,7 @@ func (s *Server) summarizeFiltered(ctx context.Context, page *analyzePage) error
 	page.Of = all
 	// Newest first.
 	slices.SortFunc(ring, func(a, b positioned) int { return b.Position - a.Position })
-	page.questions(sum, ring)
+	page.questions(rc.Summary(), ring)
 	return nil
 }
 

@@ -64,14 +64,15 @@ func (s *Server) reportOf(ctx context.Context, sv *survey.Survey, f survey.Answe
 	rep := pdfreport.Report{Title: sv.Title, Lang: i18n.For(sv.Language), KeepsPartial: sv.KeepPartial > 0}
 	var sum *survey.SurveyAnswersSummary
 	if f.Active() {
-		sum = survey.NewSummary(sv)
+		rc := survey.NewRecount(sv)
 		of, err := s.scanFiltered(ctx, sv.Tenant, sv.Slug, f, func(_, _ int, a *survey.SurveyAnswer) error {
-			sum.Add(*a)
+			rc.Add(*a)
 			return nil
 		})
 		if err != nil {
 			return rep, err
 		}
+		sum = rc.Summary()
 		rep.Filter = reportFilter(sv, f, of)
 	} else {
 		var err error
