@@ -141,8 +141,8 @@ func (r Report) document(compress bool) *fpdf.Fpdf {
 		pdf.SetY(-margin)
 		d.font("", 8)
 		pdf.SetTextColor(110, 110, 110)
-		pdf.CellFormat(bodyW/2, 4, r.Title, "", 0, "L", false, 0, "")
-		pdf.CellFormat(bodyW/2, 4, l.T("Page %d of %s", pdf.PageNo(), "{nb}"), "", 0, "R", false, 0, "")
+		pdf.CellFormat(bodyW*2/3, 4, d.fit(r.Title, bodyW*2/3-2), "", 0, "L", false, 0, "")
+		pdf.CellFormat(bodyW/3, 4, l.T("Page %d of %s", pdf.PageNo(), "{nb}"), "", 0, "R", false, 0, "")
 		pdf.SetTextColor(0, 0, 0)
 	})
 	pdf.AddPage()
@@ -286,7 +286,8 @@ func (d *doc) text(style string, size, lh, x, w float64, s string) item {
 func (d *doc) items(q Question) []item {
 	l := d.l
 	items := []item{d.text("B", 12, 6, 0, bodyW, fmt.Sprintf("%d. %s", q.N, q.Text))}
-	meta := []string{q.Kind, d.answers(q.Count)}
+	// A kind's name is one of the catalogs' fixed keys.
+	meta := []string{l.Text(q.Kind), d.answers(q.Count)}
 	if q.Hidden {
 		meta = append(meta, l.T("hidden from respondents"))
 	}
@@ -345,6 +346,18 @@ func (d *doc) items(q Question) []item {
 		items = append(items, d.text("", bodySize, line, 0, bodyW, l.T("No answers yet.")))
 	}
 	return items
+}
+
+// fit is s, cut short with "…" to fit width w in the current font.
+func (d *doc) fit(s string, w float64) string {
+	if d.pdf.GetStringWidth(s) <= w {
+		return s
+	}
+	r := []rune(s)
+	for len(r) > 0 && d.pdf.GetStringWidth(string(r)+"…") > w {
+		r = r[:len(r)-1]
+	}
+	return string(r) + "…"
 }
 
 // figureLabel is a figure's label in the report's language, when it is
@@ -427,11 +440,7 @@ func (d *doc) words(ws []survey.WordCount) []item {
 			for j, w := range row {
 				pdf.SetXY(margin+float64(j)*bodyW/per, y)
 				d.font("", 9)
-				s := fmt.Sprintf("%d. %s ×%d", i+j+1, w.Word, w.Count)
-				for len(s) > 0 && pdf.GetStringWidth(s) > bodyW/per-2 {
-					r := []rune(s)
-					s = string(r[:len(r)-1])
-				}
+				s := d.fit(fmt.Sprintf("%d. %s ×%d", i+j+1, w.Word, w.Count), bodyW/per-2)
 				pdf.CellFormat(bodyW/per, line, s, "", 0, "L", false, 0, "")
 			}
 			pdf.SetXY(margin, y+line)

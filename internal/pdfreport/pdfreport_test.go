@@ -54,10 +54,10 @@ func TestReportText(t *testing.T) {
 		"Réponses complètes : 12", "Réponses partielles : 2 (comptées à part : leurs répondants sont partis sans les envoyer)",
 		"Filtré : du 1 novembre 2026 au 30 novembre 2026, la réponse à « Which device? » est « Web ».",
 		"Le filtre retient 14 réponses sur 40.",
-		"1. Which device?", "Multiple choice · 12 réponses", "Web", "7  (58%)", "Mobile app", "5  (42%)",
-		"Slider · 10 réponses · sans réponse de 2", "Moyenne", "4.5", "Médiane", "5",
+		"1. Which device?", "Choix multiple · 12 réponses", "Web", "7  (58%)", "Mobile app", "5  (42%)",
+		"Curseur · 10 réponses · sans réponse de 2", "Moyenne", "4.5", "Médiane", "5",
 		"Mots les plus employés", "1. façade ×3", "2. vite ×2",
-		"Number · 0 réponses", "Pas encore de réponse.", "Page 1 sur 1",
+		"Nombre · 0 réponses", "Pas encore de réponse.", "Page 1 sur 1",
 	} {
 		if !has(texts, want) {
 			t.Errorf("the report lacks %q; it shows:\n%s", want, strings.Join(texts, "\n"))
@@ -145,6 +145,16 @@ func TestReportLongChart(t *testing.T) {
 	for j := 1; j <= 80; j++ {
 		if !has(d.Texts(), fmt.Sprintf("choice %d", j)) {
 			t.Errorf("bar %d is missing", j)
+		}
+	}
+}
+
+// TestKindNames: every kind's name is a key of the catalogs, so that the
+// report says it in the survey's language.
+func TestKindNames(t *testing.T) {
+	for _, k := range survey.Kinds() {
+		if !slices.Contains(i18n.Keys, k.Label()) {
+			t.Errorf("%s: its name %q is not a key of the catalogs", k.Type(), k.Label())
 		}
 	}
 }
