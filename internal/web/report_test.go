@@ -129,7 +129,7 @@ func TestReportPDF(t *testing.T) {
 	if _, err := raw.ReadFrom(resp.Body); err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("API report.pdf = %d, %v", resp.StatusCode, err)
 	}
-	validateAPI(t, req, resp.StatusCode, resp.Header, []byte(raw.String()))
+	validateAPI(t, req, resp.StatusCode, resp.Header, raw.Bytes())
 	wantTexts(t, readReport(t, resp.Header, raw.String()), "Complete answers: 12", "Filtered: complete answers only.", "7  (58%)")
 	if code, v, _ := app.api(t, "GET", "/api/v1/surveys/"+app.adatum.Slug+"/report.pdf?to=never", token, ""); code != http.StatusUnprocessableEntity || v["error"] == nil {
 		t.Errorf("API report.pdf?to=never = %d %v", code, v)
