@@ -18,9 +18,12 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+	"unicode"
 
 	"codeberg.org/go-pdf/fpdf"
+	"golang.org/x/image/font/sfnt"
 
 	"github.com/surveys-dev/surveys/internal/i18n"
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -145,6 +148,8 @@ func (r Report) document(compress bool) *fpdf.Fpdf {
 		pdf.CellFormat(bodyW/3, 4, l.T("Page %d of %s", pdf.PageNo(), "{nb}"), "", 0, "R", false, 0, "")
 		pdf.SetTextColor(0, 0, 0)
 	})
+	d.font("", bodySize)
+	r = d.cleanReport(r)
 	pdf.AddPage()
 	d.head(r)
 	for _, q := range r.Questions {
@@ -157,6 +162,112 @@ func (r Report) document(compress bool) *fpdf.Fpdf {
 type doc struct {
 	pdf *fpdf.Fpdf
 	l   i18n.Lang
+	// drawn says which runes the fonts draw (clean), as their cmaps
+	// say, read with buf.
+	drawn map[rune]bool
+	buf   sfnt.Buffer
+}
+
+// fonts are the embedded fonts, parsed once, for their cmaps.
+var fonts = sync.OnceValues(func() ([]*sfnt.Font, error) {
+	var out []*sfnt.Font
+	for _, b := range [][]byte{regularFont, boldFont} {
+		f, err := sfnt.Parse(b)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
+})
+
+// hasGlyph reports whether both fonts have a glyph for r.
+func hasGlyph(buf *sfnt.Buffer, r rune) bool {
+	fs, err := fonts()
+	if err != nil {
+		return false
+	}
+	for _, f := range fs {
+		if i, err := f.GlyphIndex(buf, r); err != nil || i == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// replacement is what a character the font does not draw becomes.
+const replacement = '\uFFFD'
+
+// clean is s as the fonts can set it: controls and invisible formats
+// dropped, a character they have no glyph for (an emoji, Chinese)
+// replaced by U+FFFD; fpdf would fail the document on a character past
+// U+FFFF, and draw nothing for one the fonts lack.
+func (d *doc) clean(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r':
+			b.WriteRune(' ')
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
+		case r > 0xFFFF:
+			b.WriteRune(replacement)
+		default:
+			ok, seen := d.drawn[r]
+			if !seen {
+				ok = hasGlyph(&d.buf, r)
+				if d.drawn == nil {
+					d.drawn = map[rune]bool{}
+				}
+				d.drawn[r] = ok
+			}
+			if ok {
+				b.WriteRune(r)
+			} else {
+				b.WriteRune(replacement)
+			}
+		}
+	}
+	return b.String()
+}
+
+// cleanReport is r with every text cleaned.
+func (d *doc) cleanReport(r Report) Report {
+	r.Title, r.Tenant = d.clean(r.Title), d.clean(r.Tenant)
+	if r.Filter != nil {
+		f := *r.Filter
+		f.About, f.Answer = d.clean(f.About), d.clean(f.Answer)
+		r.Filter = &f
+	}
+	qs := make([]Question, len(r.Questions))
+	for i, q := range r.Questions {
+		q.Text, q.Kind, q.Chart = d.clean(q.Text), d.clean(q.Kind), d.cleanChart(q.Chart)
+		qs[i] = q
+	}
+	r.Questions = qs
+	return r
+}
+
+// cleanChart is c with every text cleaned.
+func (d *doc) cleanChart(c survey.Chart) survey.Chart {
+	c.Title, c.Note = d.clean(c.Title), d.clean(c.Note)
+	labels := make([]string, len(c.Labels))
+	for i, l := range c.Labels {
+		labels[i] = d.clean(l)
+	}
+	figures := make([]survey.Figure, len(c.Figures))
+	for i, f := range c.Figures {
+		figures[i] = survey.Figure{Label: d.clean(f.Label), Value: d.clean(f.Value)}
+	}
+	words := make([]survey.WordCount, len(c.Words))
+	for i, w := range c.Words {
+		words[i] = survey.WordCount{Word: d.clean(w.Word), Count: w.Count}
+	}
+	rows := make([]survey.Chart, len(c.Rows))
+	for i, row := range c.Rows {
+		rows[i] = d.cleanChart(row)
+	}
+	c.Labels, c.Figures, c.Words, c.Rows = labels, figures, words, rows
+	return c
 }
 
 func (d *doc) font(style string, size float64) { d.pdf.SetFont(family, style, size) }

@@ -158,3 +158,21 @@ func TestKindNames(t *testing.T) {
 		}
 	}
 }
+
+// TestReportGlyphs: what a respondent or a subscriber writes may hold
+// characters the font has no glyph for (an emoji, past U+FFFF, on which
+// fpdf would fail the document; Chinese, which it would leave blank),
+// controls and invisible formats: the report is written all the same,
+// each such character shown as U+FFFD or left out, accents (combining
+// ones too) kept.
+func TestReportGlyphs(t *testing.T) {
+	d := read(t, pdfreport.Report{Title: "调查 😀 Café e\u0301\u200b\x00\tend", Made: time.Now(), Questions: []pdfreport.Question{
+		{N: 1, Text: "Mood 😀?", Count: 2, Chart: survey.Chart{Labels: []string{"𝔘𝔫𝔦", "ok"}, Counts: []int64{1, 1}, Words: []survey.WordCount{{Word: "汉字", Count: 2}}}},
+	}})
+	wantTexts := []string{"\uFFFD\uFFFD \uFFFD Café e\u0301 end", "1. Mood \uFFFD?", "\uFFFD\uFFFD\uFFFD", "1. \uFFFD\uFFFD ×2"}
+	for _, want := range wantTexts {
+		if !has(d.Texts(), want) {
+			t.Errorf("the report lacks %q; it shows:\n%s", want, strings.Join(d.Texts(), "\n"))
+		}
+	}
+}
