@@ -148,7 +148,6 @@ func (r Report) document(compress bool) *fpdf.Fpdf {
 		pdf.CellFormat(bodyW/3, 4, l.T("Page %d of %s", pdf.PageNo(), "{nb}"), "", 0, "R", false, 0, "")
 		pdf.SetTextColor(0, 0, 0)
 	})
-	d.font("", bodySize)
 	r = d.cleanReport(r)
 	pdf.AddPage()
 	d.head(r)
@@ -195,7 +194,7 @@ func hasGlyph(buf *sfnt.Buffer, r rune) bool {
 	return true
 }
 
-// replacement is what a character the font does not draw becomes.
+// replacement is what a character the fonts do not draw becomes.
 const replacement = '\uFFFD'
 
 // clean is s as the fonts can set it: controls and invisible formats
@@ -409,10 +408,10 @@ func (d *doc) items(q Question) []item {
 			meta = append(meta, l.T("optional"))
 		}
 	}
-	meta_ := d.text("", 9, 5, 0, bodyW, strings.Join(meta, " · "))
-	items = append(items, item{h: meta_.h + 1, draw: func() {
+	info := d.text("", 9, 5, 0, bodyW, strings.Join(meta, " · "))
+	items = append(items, item{h: info.h + 1, draw: func() {
 		d.pdf.SetTextColor(90, 90, 90)
-		meta_.draw()
+		info.draw()
 		d.pdf.SetTextColor(0, 0, 0)
 		d.pdf.Ln(1)
 	}})
