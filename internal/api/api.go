@@ -81,6 +81,9 @@ type Deps struct {
 	// Export writes a survey's answers as format (csv, json, xlsx, spss, r),
 	// filtered by the request's query, as the export page does.
 	Export func(w http.ResponseWriter, r *http.Request, tenant, slug, format string) error
+	// Report writes a survey's results as a PDF document, filtered by
+	// the request's query, as the analysis page's report.pdf does.
+	Report func(w http.ResponseWriter, r *http.Request, tenant, slug string) error
 	// AnswersPicked is a page of the answers filter f picks, from offset:
 	// the answers, how many f picks and how many there are.
 	AnswersPicked func(ctx context.Context, tenant, slug string, f survey.AnswerFilter, offset, limit int) ([]*survey.SurveyAnswer, int, int, error)
@@ -119,6 +122,7 @@ func (s *server) routes() *chi.Mux {
 		r.With(s.withSegment).Get("/surveys/{slug}/crosstab", s.handle(s.getCrosstab))
 		r.With(s.withSegment).Get("/surveys/{slug}/export", s.exportAnswers)
 		r.Get("/surveys/{slug}/segments", s.handle(s.listSegments))
+		r.With(s.withSegment).Get("/surveys/{slug}/report.pdf", s.report)
 		r.Get("/surveys/{slug}/definition", s.handle(s.getDefinition))
 	})
 	r.Group(func(r chi.Router) {

@@ -177,3 +177,29 @@ func TestExport(t *testing.T) {
 		t.Errorf("exports %q, want %q", got, want)
 	}
 }
+
+// TestReport: the PDF report is the shared one, called with the token's
+// tenant and the survey; its error is a JSON error.
+func TestReport(t *testing.T) {
+	t.Parallel()
+	var got []string
+	h := newAPI(t, api.Deps{Report: func(w http.ResponseWriter, r *http.Request, tenant, slug string) error {
+		got = append(got, tenant+" "+slug)
+		if slug == "gone" {
+			return survey.Errorf(survey.ENOTFOUND, "Survey not found.")
+		}
+		// The document itself is the web package's to test.
+		w.Header().Set("Content-Type", "application/pdf")
+		return nil
+	}})
+	if resp, _ := call(t, h, "GET", "/surveys/feedback/report.pdf", "viewer-a"); resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/pdf" {
+		t.Fatalf("report = %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	resp, body := call(t, h, "GET", "/surveys/gone/report.pdf", "viewer-a")
+	if resp.StatusCode != http.StatusNotFound || body["error"] != "Survey not found." {
+		t.Fatalf("report of a survey gone = %d %v", resp.StatusCode, body)
+	}
+	if want := []string{"adatum feedback", "adatum gone"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("reports %q, want %q", got, want)
+	}
+}

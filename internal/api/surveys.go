@@ -423,3 +423,11 @@ func (s *server) exportAnswers(w http.ResponseWriter, r *http.Request) {
 		s.handle(func(http.ResponseWriter, *http.Request) (int, any, error) { return 0, nil, err })(w, r)
 	}
 }
+
+// report writes the survey's results as a PDF document (of the answers
+// the filter picks, as exportAnswers').
+func (s *server) report(w http.ResponseWriter, r *http.Request) {
+	if err := s.Report(w, r, tenantOf(r), chi.URLParam(r, "slug")); err != nil {
+		s.handle(func(http.ResponseWriter, *http.Request) (int, any, error) { return 0, nil, err })(w, r)
+	}
+}

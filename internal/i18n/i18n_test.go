@@ -85,7 +85,7 @@ func TestKeysUsed(t *testing.T) {
 		}
 	}
 	fset := token.NewFileSet()
-	for _, dir := range []string{"../survey", "../web"} {
+	for _, dir := range []string{"../survey", "../web", "../pdfreport"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, name := range files {
 			if strings.HasSuffix(name, "_test.go") {

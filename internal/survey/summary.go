@@ -107,6 +107,10 @@ type QuestionAnswersSummary struct {
 	Rows []RowCount `json:"rows,omitempty"`
 	// Ranks sums the positions given to each item (a ranking).
 	Ranks []RankSum `json:"ranks,omitempty"`
+
+	// wordSlack is how many words past MaxSummaryWords Words may hold
+	// before they are bounded (a Recount's; 0: at every answer).
+	wordSlack int
 }
 
 // NumberSummary is the exact summary of numbers: their count, least and
@@ -380,7 +384,44 @@ func (qs *QuestionAnswersSummary) addWords(text string) {
 	for _, w := range Words(text) {
 		qs.Words[w]++
 	}
-	qs.OtherWords += keepFirst(qs.Words, MaxSummaryWords)
+	if len(qs.Words) > MaxSummaryWords+qs.wordSlack {
+		qs.OtherWords += keepFirst(qs.Words, MaxSummaryWords)
+	}
+}
+
+// Recount counts answers into a new summary, one after another (a
+// filtered analysis, a report), and gives the summary Add would have
+// made of them. It bounds the words of text answers (keepWords) when they
+// are recountSlack more than a summary keeps, and at the end, rather than
+// at every answer: the same words are kept with the same counts, since a
+// summary keeps the words that come first by a fixed rank, so a word
+// bounded off at one answer would be at every later one.
+type Recount struct{ sum *SurveyAnswersSummary }
+
+// recountSlack is how many words past MaxSummaryWords a Recount's
+// question holds before they are bounded.
+const recountSlack = 3 * MaxSummaryWords
+
+// NewRecount starts a recount of answers to s.
+func NewRecount(s *Survey) *Recount {
+	sum := NewSummary(s)
+	for i := range sum.Questions {
+		sum.Questions[i].wordSlack = recountSlack
+	}
+	return &Recount{sum}
+}
+
+// Add counts one answer (SurveyAnswersSummary.Add).
+func (r *Recount) Add(a SurveyAnswer) { r.sum.Add(a) }
+
+// Summary is the summary of the answers counted: r counts no more.
+func (r *Recount) Summary() *SurveyAnswersSummary {
+	for i := range r.sum.Questions {
+		qs := &r.sum.Questions[i]
+		qs.OtherWords += keepFirst(qs.Words, MaxSummaryWords)
+		qs.wordSlack = 0
+	}
+	return r.sum
 }
 
 // RestoreEmpty gives back the empty counts that a decoded summary's JSON

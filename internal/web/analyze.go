@@ -46,6 +46,9 @@ type analyzePage struct {
 	// Live is where the page's script asks for the summary again (an
 	// unfiltered page only); Self is the page's own URL, to refresh it.
 	Live, Self string
+	// Report is the page as a PDF document (report.pdf, with the page's
+	// filter); "" while the filter has problems.
+	Report string
 	// Role is the signed-in member's: it hides what they may not do.
 	Role survey.Role
 	// Funnel is where respondents stop, for a survey of several pages
@@ -314,9 +317,13 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page.Crosstab = "/" + tenant + "/surveys/" + slug + "/crosstab"
+	if !page.Filter.Invalid() {
+		page.Report = "/" + tenant + "/surveys/" + slug + "/report.pdf"
+	}
 	if page.Filter.Active() {
 		page.Self += "?" + page.Filter.Query
 		page.Crosstab += "?" + page.Filter.Query
+		page.Report += "?" + page.Filter.Query
 	}
 	switch {
 	case page.Filter.Invalid():
@@ -425,10 +432,10 @@ func (s *Server) summarize(ctx context.Context, page *analyzePage, sum *survey.S
 // summary of their own, reading every answer once (one segment at a
 // time), and keeps the latest of them for what they wrote.
 func (s *Server) summarizeFiltered(ctx context.Context, page *analyzePage) error {
-	sum := survey.NewSummary(page.Survey)
+	rc := survey.NewRecount(page.Survey)
 	ring := make([]positioned, 0, latestWritten)
 	all, err := s.scanFiltered(ctx, page.Tenant, page.Survey.Slug, page.Filter.Filter, func(n, pos int, a *survey.SurveyAnswer) error {
-		sum.Add(*a)
+		rc.Add(*a)
 		c := *a // the scan reuses *a, not its Answers
 		if len(ring) < latestWritten {
 			ring = append(ring, positioned{&c, pos})
@@ -443,7 +450,7 @@ func (s *Server) summarizeFiltered(ctx context.Context, page *analyzePage) error
 	page.Of = all
 	// Newest first.
 	slices.SortFunc(ring, func(a, b positioned) int { return b.Position - a.Position })
-	page.questions(sum, ring)
+	page.questions(rc.Summary(), ring)
 	return nil
 }
 

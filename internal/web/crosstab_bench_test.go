@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -51,7 +50,7 @@ func BenchmarkCrosstab100k(b *testing.B) {
 	var ops, runs int64
 	var cpu time.Duration
 	for b.Loop() {
-		t0, cpu0 := time.Now(), cpuTime(b)
+		t0, cpu0 := time.Now(), cpuTime()
 		before := st.Total("")
 		req, _ := http.NewRequest("GET", url, nil)
 		req.AddCookie(c)
@@ -63,9 +62,9 @@ func BenchmarkCrosstab100k(b *testing.B) {
 		_, _ = body.ReadFrom(resp.Body)
 		resp.Body.Close()
 		ops += st.Total("") - before
-		cpu += cpuTime(b) - cpu0
+		cpu += cpuTime() - cpu0
 		runs++
-		b.Logf("run %d: %s, %s of CPU, %d storage calls", runs, time.Since(t0).Round(time.Millisecond), (cpuTime(b) - cpu0).Round(time.Millisecond), st.Total("")-before)
+		b.Logf("run %d: %s, %s of CPU, %d storage calls", runs, time.Since(t0).Round(time.Millisecond), (cpuTime() - cpu0).Round(time.Millisecond), st.Total("")-before)
 		if resp.StatusCode != http.StatusOK || !strings.Contains(body.String(), "<strong>100000</strong> answers counted, each with an answer to both") {
 			b.Fatalf("crosstab = %d: %.2000s", resp.StatusCode, body.String())
 		}
@@ -80,13 +79,4 @@ func BenchmarkCrosstab100k(b *testing.B) {
 	if per := cpu / time.Duration(runs); per > time.Second {
 		b.Errorf("%s of CPU a cross-tabulation of %d answers, over the ceiling of 1s", per, n)
 	}
-}
-
-// cpuTime is the CPU time the process has used, user and system.
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -89,6 +89,7 @@ func (s *Server) Routes() *chi.Mux {
 			r.Get("/{tenant}/surveys/{slug}/analyze/{question}", s.handle(s.written))
 			r.Get("/{tenant}/surveys/{slug}/crosstab", s.handle(s.crosstab))
 			r.Get("/{tenant}/surveys/{slug}/crosstab.csv", s.handle(s.crosstabCSV))
+			r.Get("/{tenant}/surveys/{slug}/report.pdf", s.handle(s.report))
 			r.Get("/{tenant}/surveys/{slug}/share", s.handle(s.share))
 			r.Get("/{tenant}/surveys/{slug}/preview", s.handle(s.preview))
 			r.Get("/{tenant}/surveys/{slug}/qr.{format}", s.handle(s.qrCode))
@@ -171,7 +172,7 @@ func (s *Server) Routes() *chi.Mux {
 	// description needs no token.
 	r.With(middleware.GetHead).Get("/api/v1/openapi.json", api.OpenAPI)
 	r.Mount("/api/v1", api.New(api.Deps{Logger: s.log, Surveys: s.surveys, Editor: s.editor, Summaries: s.summaries, Tokens: s.tokens, Webhooks: s.webhooks, Pictures: s.logos, Segments: s.segments,
-		TenantUsable: s.tenantUsable, Export: s.exportTo, AnswersPicked: s.answersPicked, Crosstab: s.crosstabOf, WebhookURLProblem: s.webhookURLProblem}))
+		TenantUsable: s.tenantUsable, Export: s.exportTo, Report: s.reportTo, AnswersPicked: s.answersPicked, Crosstab: s.crosstabOf, WebhookURLProblem: s.webhookURLProblem}))
 
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		s.serveError(w, r, notFound("Page not found."))
