@@ -1,6 +1,7 @@
 package main
 
 import (
+	"archive/zip"
 	"context"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
+	"github.com/surveys-dev/surveys/internal/pdfreport/pdftext"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
@@ -109,5 +111,46 @@ func TestBrowserSegments(t *testing.T) {
 		shot("segment-compare-wide"))
 	if len(sides) != 2 || !strings.HasPrefix(sides[0], "2 answers") || !strings.HasPrefix(sides[1], "5 answers") {
 		t.Errorf("compare sides %q", sides)
+	}
+
+	// A cross-tabulation, picked on the page: the place by coming again.
+	var cells []string
+	var test string
+	run("cross-tabulate",
+		chromedp.EmulateViewport(390, 844),
+		chromedp.Navigate(base+analysis),
+		clickAndLoad(`.crosstab-link a`, chromedp.ByQuery),
+		chromedp.SetValue(`#x-row`, q[0].ID, chromedp.ByQuery),
+		chromedp.SetValue(`#x-col`, q[1].ID, chromedp.ByQuery),
+		clickAndLoad(`form:has(#x-row) button[type=submit]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`table.crosstab-table`, chromedp.ByQuery),
+		chromedp.Evaluate(`[...document.querySelectorAll("table.crosstab-table tbody tr")].map(r => [...r.cells].map(c => c.textContent.trim()).join(" "))`, &cells),
+		chromedp.Text(`.crosstab-test`, &test, chromedp.ByQuery),
+		noSidewaysScroll(t, "cross-tabulation"),
+		axeCheck("cross-tabulation (390 px)"),
+		shot("crosstab-phone"))
+	if !strings.Contains(strings.Join(cells, "|"), "Park 3 1 4") || !strings.Contains(test, "1 degree of freedom") {
+		t.Errorf("the cross-tabulation shows %q, test %q", cells, test)
+	}
+
+	// The report and the files for SPSS and R, as the browser's session
+	// downloads them.
+	pdf := fetch("/adatum/surveys/" + sv.Slug + "/report.pdf")
+	doc, err := pdftext.Read([]byte(pdf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(doc.Texts(), "\n")
+	for _, want := range []string{"Team lunch", "Where should we eat?", "Park"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the PDF report lacks %q:\n%s", want, text)
+		}
+	}
+	for _, format := range []string{"spss", "r"} {
+		body := fetch("/adatum/surveys/" + sv.Slug + "/export." + format)
+		z, err := zip.NewReader(strings.NewReader(body), int64(len(body)))
+		if err != nil || len(z.File) != 2 {
+			t.Errorf("the %s export: %v", format, err)
+		}
 	}
 }
