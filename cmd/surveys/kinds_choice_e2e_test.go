@@ -106,7 +106,7 @@ func TestChoiceKindsInTheBrowser(t *testing.T) {
 	if len(wide) > 0 {
 		t.Errorf("the analysis page's elements %q are wider than a window 390 px wide", wide)
 	}
-	for _, want := range []string{"Words of the other answers", "mate", "Speed of delivery", "9.00", "Average position", "Quality", "water"} {
+	for _, want := range []string{"Words of the other answers", "mate", "Speed of delivery", "9.00", "average position", "Quality", "water"} {
 		if !strings.Contains(analysis, want) {
 			t.Errorf("the analysis page lacks %q", want)
 		}

@@ -105,7 +105,7 @@ func TestChartPartials(t *testing.T) {
 				Score: &survey.Figure{Label: "NPS", Value: "+25"},
 				Stack: []survey.Part{{Key: "promoters", Label: "Promoters (9–10)", Count: 2, Percent: 50}, {Key: "passives", Label: "Passives (7–8)", Count: 1, Percent: 25},
 					{Key: "detractors", Label: "Detractors (0–6)", Count: 1, Percent: 25}}},
-			want: []string{`<strong class="score-value">&#43;25</strong>`, `<svg class="stack"`, `<ol class="columns">`, `<span class="columns-label">10<span class="sr-only">:</span></span>`, "Answers by score"},
+			want: []string{`<strong class="score-value">&#43;25</strong>`, `<svg class="stack-bar"`, `<ol class="columns">`, `<span class="columns-label">10<span class="sr-only">:</span></span>`, "Answers by score"},
 			not:  []string{`class="bars"`}},
 		{name: "nps: no answers, in Arabic", partial: "nps.chart.html", lang: "ar", want: []string{"لا توجد إجابات بعد."}, not: []string{"<svg"}},
 		{name: "linear scale: mean and median as figures, compact columns", partial: "linearscale.chart.html", count: 4,
