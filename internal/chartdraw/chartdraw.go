@@ -165,9 +165,9 @@ func (l *layouter) more(n int) {
 func layout(q Question, m *measurer) drawing {
 	l := &layouter{m: m, y: pad}
 	l.d.title = clean(strconv.Itoa(q.N) + ". " + q.Text)
-	l.d.desc = Figures(q)
-	l.wrapped(l.d.title, 18, true, ink, 26, 3)
 	meta := clean(q.Kind) + " · " + survey.Count(q.Count, "answer")
+	l.d.desc = meta + "\n" + Figures(q)
+	l.wrapped(l.d.title, 18, true, ink, 26, 3)
 	l.text(pad, inner, meta, small, false, muted, lineH)
 	l.y += 6
 	c := q.Chart

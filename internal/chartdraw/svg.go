@@ -2,11 +2,13 @@ package chartdraw
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/xml"
 	"fmt"
 	"image/color"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // WriteSVG writes q's chart to w as a standalone SVG document: its title
@@ -27,7 +29,11 @@ func WriteSVG(w io.Writer, q Question) error {
 	b.WriteString(`<title id="title">`)
 	escape(b, d.title)
 	b.WriteString("</title>\n<desc id=\"desc\">")
-	escape(b, d.desc)
+	// The figures' lines and tabs as they are: a reader of the file sees
+	// them so.
+	var desc bytes.Buffer
+	escape(&desc, d.desc)
+	b.WriteString(strings.NewReplacer("&#xA;", "\n", "&#x9;", "\t").Replace(desc.String()))
 	b.WriteString("</desc>\n")
 	fmt.Fprintf(b, `<rect width="%d" height="%s" fill="#ffffff"/>`+"\n", Width, h)
 	for _, s := range d.shapes {
