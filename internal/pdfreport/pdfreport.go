@@ -6,14 +6,13 @@
 // and holds nothing but the document being written.
 //
 // Its own words go through the i18n catalogs. The text is set in DejaVu
-// Sans (fonts/, embedded; its licence beside it), whose glyphs cover
+// Sans (internal/fonts, embedded; its licence beside it), whose glyphs cover
 // Latin, Greek and Cyrillic: fpdf neither shapes nor reorders
 // right-to-left scripts, so a report for an Arabic survey keeps its own
 // words in English (a survey's Arabic texts are set letter by letter).
 package pdfreport
 
 import (
-	_ "embed"
 	"fmt"
 	"io"
 	"strconv"
@@ -25,16 +24,12 @@ import (
 	"codeberg.org/go-pdf/fpdf"
 	"golang.org/x/image/font/sfnt"
 
+	"github.com/surveys-dev/surveys/internal/fonts"
 	"github.com/surveys-dev/surveys/internal/i18n"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
-var (
-	//go:embed fonts/DejaVuSans.ttf
-	regularFont []byte
-	//go:embed fonts/DejaVuSans-Bold.ttf
-	boldFont []byte
-)
+var regularFont, boldFont = fonts.Regular, fonts.Bold
 
 // Report is what a report says.
 type Report struct {
@@ -167,8 +162,8 @@ type doc struct {
 	buf   sfnt.Buffer
 }
 
-// fonts are the embedded fonts, parsed once, for their cmaps.
-var fonts = sync.OnceValues(func() ([]*sfnt.Font, error) {
+// parsed are the embedded fonts, parsed once, for their cmaps.
+var parsed = sync.OnceValues(func() ([]*sfnt.Font, error) {
 	var out []*sfnt.Font
 	for _, b := range [][]byte{regularFont, boldFont} {
 		f, err := sfnt.Parse(b)
@@ -182,7 +177,7 @@ var fonts = sync.OnceValues(func() ([]*sfnt.Font, error) {
 
 // hasGlyph reports whether both fonts have a glyph for r.
 func hasGlyph(buf *sfnt.Buffer, r rune) bool {
-	fs, err := fonts()
+	fs, err := parsed()
 	if err != nil {
 		return false
 	}

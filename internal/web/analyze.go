@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/surveys-dev/surveys/internal/chartdraw"
 	"github.com/surveys-dev/surveys/internal/i18n"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
@@ -141,6 +142,10 @@ type questionView struct {
 	WrittenURL string
 	// Stack is Chart.Stack as drawn: each part's place on one bar.
 	Stack []stackPart
+	// PNG and SVG are the chart as images to download, with the page's
+	// filter; Figures its figures as text, a line each (chartdraw.
+	// Figures). The analysis page's only: "" elsewhere.
+	PNG, SVG, Figures string
 	// wordsLang is the survey's language, whose stop words Words skips.
 	wordsLang string
 	// lang is the page's language, in which the partials write their
@@ -218,14 +223,7 @@ func bars(labels []string, counts []int64, answered int64) []bar {
 		if i < len(counts) {
 			n = counts[i]
 		}
-		p := 0.0
-		if answered > 0 {
-			p = 100 * float64(n) / float64(answered)
-		}
-		share := strconv.FormatFloat(p, 'f', 0, 64) + "%"
-		if p > 0 && p < 0.5 {
-			share = "<1%"
-		}
+		p, share := chartdraw.Share(n, answered)
 		out = append(out, bar{Label: l, Count: n, Percent: p, Share: share,
 			Said:  survey.Count(n, "answer") + ", " + share,
 			Width: strconv.FormatFloat(min(max(p, 0), 100), 'f', 1, 64)})
@@ -479,6 +477,12 @@ func (page *analyzePage) questions(sum *survey.SurveyAnswersSummary, latest []po
 	sv, tenant, slug := page.Survey, page.Tenant, page.Survey.Slug
 	for i, q := range sv.Questions {
 		v := newQuestionView(i+1, q, questionSummary(sum, q.ID), sum.TotalAnswers, sv.Language)
+		chart := "/" + tenant + "/surveys/" + slug + "/analyze/" + q.ID + "/chart"
+		v.PNG, v.SVG, v.Figures = chart+".png", chart+".svg", chartdraw.Figures(v.drawing())
+		if page.Filter.Active() {
+			v.PNG += "?" + page.Filter.Query
+			v.SVG += "?" + page.Filter.Query
+		}
 		if survey.HasWritten(q) {
 			v.WrittenURL = "/" + tenant + "/surveys/" + slug + "/analyze/" + q.ID
 			for _, a := range latest {

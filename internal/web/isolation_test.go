@@ -25,6 +25,8 @@ var routeActions = map[string][]survey.Role{
 	"GET /{tenant}/surveys/{slug}/analyze":                               ReadResults,
 	"GET /{tenant}/surveys/{slug}/analyze/live":                          ReadResults,
 	"GET /{tenant}/surveys/{slug}/analyze/{question}":                    ReadResults,
+	"GET /{tenant}/surveys/{slug}/analyze/{question}/chart.svg":          ReadResults,
+	"GET /{tenant}/surveys/{slug}/analyze/{question}/chart.png":          ReadResults,
 	"GET /{tenant}/surveys/{slug}/crosstab":                              ReadResults,
 	"GET /{tenant}/surveys/{slug}/crosstab.csv":                          ReadResults,
 	"GET /{tenant}/surveys/{slug}/report.pdf":                            ReadResults,

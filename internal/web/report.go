@@ -62,23 +62,12 @@ func (s *Server) reportTo(w http.ResponseWriter, r *http.Request, tenant, slug s
 // or those of the answers f picks (read once, a segment at a time).
 func (s *Server) reportOf(ctx context.Context, sv *survey.Survey, f survey.AnswerFilter) (pdfreport.Report, error) {
 	rep := pdfreport.Report{Title: sv.Title, Lang: i18n.For(sv.Language), KeepsPartial: sv.KeepPartial > 0}
-	var sum *survey.SurveyAnswersSummary
+	sum, of, err := s.summaryFor(ctx, sv, f)
+	if err != nil {
+		return rep, err
+	}
 	if f.Active() {
-		rc := survey.NewRecount(sv)
-		of, err := s.scanFiltered(ctx, sv.Tenant, sv.Slug, f, func(_, _ int, a *survey.SurveyAnswer) error {
-			rc.Add(*a)
-			return nil
-		})
-		if err != nil {
-			return rep, err
-		}
-		sum = rc.Summary()
 		rep.Filter = reportFilter(sv, f, of)
-	} else {
-		var err error
-		if sum, err = s.storedSummary(ctx, sv); err != nil {
-			return rep, err
-		}
 	}
 	rep.Total, rep.Partial = sum.TotalAnswers, sum.Partial
 	// And any question the summary counts that no version has now.
@@ -89,6 +78,26 @@ func (s *Server) reportOf(ctx context.Context, sv *survey.Survey, f survey.Answe
 			Count: v.Count, Skipped: v.Skipped, Chart: v.Chart})
 	}
 	return rep, nil
+}
+
+// summaryFor is the summary of sv's answers f picks: the stored
+// summary, or with an active filter a recount of the answers it picks
+// (read once, a segment at a time), as the filtered analysis page counts
+// them, and how many answers the filter looked at (of).
+func (s *Server) summaryFor(ctx context.Context, sv *survey.Survey, f survey.AnswerFilter) (sum *survey.SurveyAnswersSummary, of int, err error) {
+	if !f.Active() {
+		sum, err = s.storedSummary(ctx, sv)
+		return sum, 0, err
+	}
+	rc := survey.NewRecount(sv)
+	of, err = s.scanFiltered(ctx, sv.Tenant, sv.Slug, f, func(_, _ int, a *survey.SurveyAnswer) error {
+		rc.Add(*a)
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	return rc.Summary(), of, nil
 }
 
 // reportFilter is filter f of sv for the report, of answers read.

@@ -47,7 +47,7 @@ func TestPublicResults(t *testing.T) {
 		t.Fatalf("the results = %d %q", code, h.Get("Cache-Control"))
 	}
 	mustContain(t, "results", page, q[1].Text, "Mobile app", `<strong class="big-number">2</strong> answers so far`)
-	mustLack(t, "results", page, q[0].Text, q[2].Text, q[3].Text, "Faster pages", "/adatum/surveys/", "?i=")
+	mustLack(t, "results", page, q[0].Text, q[2].Text, q[3].Text, "Faster pages", "/adatum/surveys/", "?i=", "chart.png", "chart.svg", "Copy the figures")
 	_, _, thanks := app.do(t, "GET", app.path()+"/thankyou", nil, nil)
 	mustContain(t, "thank-you", thanks, `href="`+results+`">See the results so far</a>`)
 

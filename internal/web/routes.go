@@ -87,6 +87,8 @@ func (s *Server) Routes() *chi.Mux {
 			r.Get("/{tenant}/surveys/{slug}/analyze", s.handle(s.analyze))
 			r.Get("/{tenant}/surveys/{slug}/analyze/live", s.handle(s.analyzeLive))
 			r.Get("/{tenant}/surveys/{slug}/analyze/{question}", s.handle(s.written))
+			r.Get("/{tenant}/surveys/{slug}/analyze/{question}/chart.svg", s.handle(s.chartSVG))
+			r.Get("/{tenant}/surveys/{slug}/analyze/{question}/chart.png", s.handle(s.chartPNG))
 			r.Get("/{tenant}/surveys/{slug}/crosstab", s.handle(s.crosstab))
 			r.Get("/{tenant}/surveys/{slug}/crosstab.csv", s.handle(s.crosstabCSV))
 			r.Get("/{tenant}/surveys/{slug}/report.pdf", s.handle(s.report))

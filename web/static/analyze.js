@@ -39,6 +39,8 @@
     }
     var y = window.scrollY;
     old.replaceWith(next);
+    // copy.js shows the new summary's copy buttons.
+    next.dispatchEvent(new Event("replaced", { bubbles: true }));
     if (same) same.focus({ preventScroll: true });
     window.scrollTo(window.scrollX, y);
     if (news && after > before) news.textContent = plural(after - before);
