@@ -84,8 +84,8 @@ type auditPage struct {
 	// the page is not the newest.
 	Older string
 	Paged bool
-	// Query is the filter's query string (for the CSV link).
-	Query string
+	// Newest and CSV are the links to the filter's first page and CSV.
+	Newest, CSV string
 }
 
 // parseAuditFilter reads the audit filter of q (action, actor, from, to:
@@ -143,7 +143,11 @@ func (s *Server) showAudit(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	f, form, errs := parseAuditFilter(r.URL.Query())
-	page := auditPage{Tenant: t, Form: form, Actions: survey.AuditActions, Errors: errs, Query: form.query("")}
+	page := auditPage{Tenant: t, Form: form, Actions: survey.AuditActions, Errors: errs,
+		Newest: "/" + t.Key + "/settings/audit", CSV: "/" + t.Key + "/settings/audit.csv"}
+	if q := form.query(""); q != "" {
+		page.Newest, page.CSV = page.Newest+"?"+q, page.CSV+"?"+q
+	}
 	if errs != nil {
 		s.render(w, r, http.StatusUnprocessableEntity, "audit", page)
 		return nil
