@@ -98,6 +98,10 @@ type Deps struct {
 	// query (action, actor, from, to), newest first, from cursor, and
 	// the next page's cursor; nil: GET /audit answers 404.
 	Audit func(ctx context.Context, tenant string, q url.Values, cursor string, limit int) ([]survey.AuditEvent, string, error)
+	// Note adds an event of actor to tenant's audit log, from r's client
+	// address; it logs a failure and never fails the call (nil: nothing
+	// is audited).
+	Note func(r *http.Request, tenant, actor, action, target, detail string)
 }
 
 // server serves the API from its dependencies.

@@ -3,8 +3,37 @@ package api
 import (
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
+
+	"github.com/surveys-dev/surveys/internal/survey"
 )
+
+// audit notes that the request's token did action to target (Deps.Note).
+func (s *server) audit(r *http.Request, action, target, detail string) {
+	if s.Note == nil {
+		return
+	}
+	a := authOf(r)
+	s.Note(r, a.Tenant, survey.AuditTokenActor(a.Name), action, target, detail)
+}
+
+// auditExport notes an export of survey slug as format, unless it was
+// refused before anything was read (as the pages' exports).
+func (s *server) auditExport(r *http.Request, slug, format string, err error) {
+	switch survey.ErrorCode(err) {
+	case survey.ENOTFOUND, survey.EINVALID, survey.EFORBIDDEN:
+		return
+	}
+	detail := strings.ToUpper(format) + " (API)"
+	if q := r.URL.Query(); len(q) > 0 {
+		q.Del("format")
+		if len(q) > 0 {
+			detail += ", filtered: " + q.Encode()
+		}
+	}
+	s.audit(r, survey.AuditExport, slug, detail)
+}
 
 // jsonAuditEvent is an audit event as the API writes it.
 type jsonAuditEvent struct {

@@ -206,4 +206,19 @@ func TestAuditAPI(t *testing.T) {
 	if code, _, _ := app.api(t, "GET", "/api/v1/audit", viewer, ""); code != http.StatusForbidden {
 		t.Fatalf("a viewer's token = %d", code)
 	}
+
+	// What a token does is audited with the token as the actor.
+	slug := app.adatum.Slug
+	if code, _, raw := app.api(t, "POST", "/api/v1/surveys/"+slug+"/close", admin, ""); code != http.StatusOK {
+		t.Fatalf("close = %d %s", code, raw)
+	}
+	if code, _, _ := app.api(t, "GET", "/api/v1/surveys/"+slug+"/export?format=csv", viewer, ""); code != http.StatusOK {
+		t.Fatalf("export = %d", code)
+	}
+	if e := findAudit(t, app, "adatum", survey.AuditSurveyClosed, slug); e.Actor != "token:admin" || e.IP == "" {
+		t.Fatalf("close = %+v", e)
+	}
+	if e := findAudit(t, app, "adatum", survey.AuditExport, slug); e.Actor != "token:viewer" || e.Detail != "CSV (API)" {
+		t.Fatalf("export = %+v", e)
+	}
 }
