@@ -93,6 +93,21 @@ func TestAuditActions(t *testing.T) {
 		t.Fatalf("revoke = %+v", e)
 	}
 
+	// A member's role changed, then the member removed.
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "bob@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, body := app.do(t, "POST", "/adatum/settings/members/role", url.Values{"email": {"bob@adatum.example"}, "role": {"viewer"}}, as); code != http.StatusSeeOther {
+		t.Fatalf("role = %d: %s", code, body)
+	}
+	if e := findAudit(t, app, "adatum", survey.AuditMemberRole, "bob@adatum.example"); e.Actor != "ana@adatum.example" || !strings.Contains(strings.ToLower(e.Detail), "viewer") {
+		t.Fatalf("role = %+v", e)
+	}
+	if code, _, body := app.do(t, "POST", "/adatum/settings/members/remove", url.Values{"email": {"bob@adatum.example"}}, as); code != http.StatusSeeOther {
+		t.Fatalf("remove = %d: %s", code, body)
+	}
+	findAudit(t, app, "adatum", survey.AuditMemberRemoved, "bob@adatum.example")
+
 	// An export.
 	if code, _, _ := app.do(t, "GET", "/adatum/surveys/"+slug+"/export.csv", nil, as); code != http.StatusOK {
 		t.Fatalf("export = %d", code)
