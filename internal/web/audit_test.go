@@ -3,8 +3,11 @@ package web_test
 import (
 	"context"
 	"encoding/csv"
+	"html"
 	"net/http"
 	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -235,5 +238,39 @@ func TestAuditAPI(t *testing.T) {
 	}
 	if e := findAudit(t, app, "adatum", survey.AuditExport, slug); e.Actor != "token:viewer" || e.Detail != "CSV (API)" {
 		t.Fatalf("export = %+v", e)
+	}
+}
+
+// TestAuditPages: the page shows 50 events and links to the older ones,
+// whose page links back to the newest (the roles that may see it are
+// the isolation test's).
+func TestAuditPages(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	ctx := context.Background()
+	users := testUsers(app.st)
+	if _, err := users.Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	as := store.NewAuditStore(app.st)
+	start := time.Now().Add(-time.Hour)
+	for i := range 60 {
+		if err := as.Append(ctx, survey.AuditEvent{Tenant: "adatum", At: start.Add(time.Duration(i) * time.Second), Actor: "ana@adatum.example", Action: survey.AuditExport, Target: "target-" + strconv.Itoa(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, cookie := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	code, _, body := app.get(t, "/adatum/settings/audit?action=export", cookie)
+	if code != http.StatusOK || !strings.Contains(body, "target-59<") || !strings.Contains(body, "target-10<") || strings.Contains(body, "target-9<") {
+		t.Fatalf("first page = %d", code)
+	}
+	m := regexp.MustCompile(`href="(/adatum/settings/audit\?[^"]*cursor=[^"]+)" rel="next"`).FindStringSubmatch(body)
+	if m == nil {
+		t.Fatalf("no link to the older events: %s", body)
+	}
+	code, _, body = app.get(t, html.UnescapeString(m[1]), cookie)
+	if code != http.StatusOK || !strings.Contains(body, "target-9<") || !strings.Contains(body, "target-0<") || strings.Contains(body, "target-10<") ||
+		!strings.Contains(body, `href="/adatum/settings/audit?action=export" rel="first"`) {
+		t.Fatalf("second page = %d: %s", code, body)
 	}
 }
