@@ -245,6 +245,7 @@ type workers struct {
 	segments  *worker.Segments
 	webhooks  *worker.Webhooks
 	uploads   *worker.UploadSweeper
+	audit     *worker.AuditRetention
 	partials  *worker.Promoter
 	mail      *worker.Mail   // nil when e-mail is off
 	notify    *worker.Notify // nil when e-mail is off
@@ -265,6 +266,7 @@ func (m *Main) newWorkers(s *services) (*workers, error) {
 	ws.segments = worker.NewSegments(m.Storage, m.log)
 	ws.uploads = worker.NewUploadSweeper(m.Storage, worker.DefaultSweepConfig, m.log)
 	ws.partials = worker.NewPromoter(m.Storage, m.log)
+	ws.audit = worker.NewAuditRetention(m.Storage, worker.RetentionConfig{Keep: time.Duration(m.cfg.AuditRetentionDays) * 24 * time.Hour}, m.log)
 	ws.answers.Behind = ws.segments.Need
 	ws.views = worker.NewViews(m.Storage, worker.DefaultViewsConfig, m.log)
 	ws.transfers = worker.NewTransfers(m.Storage, s.tenants, s.sqlStore, worker.DefaultTransferConfig, m.log)
@@ -380,14 +382,15 @@ func (m *Main) startViews() {
 func (m *Main) startWorkers(ws *workers, reg *metrics.Registry) {
 	wctx, cancel := context.WithCancel(context.Background())
 	m.stopWorker = cancel
-	m.workerDone = make(chan error, 9)
+	m.workerDone = make(chan error, 10)
 	reg.Register(ws.metrics.Collectors()...)
 	reg.Register(ws.views.Collectors()...)
 	reg.Register(ws.transfers.Collectors()...)
 	reg.Register(ws.segments.Collectors()...)
 	reg.Register(ws.webhooks.Collectors()...)
 	reg.Register(ws.uploads.Collectors()...)
-	m.workers = 7
+	reg.Register(ws.audit.Collectors()...)
+	m.workers = 8
 	go func() { m.workerDone <- ws.answers.Run(wctx) }()
 	go func() { m.workerDone <- ws.views.Run(wctx) }()
 	go func() { m.workerDone <- ws.transfers.Run(wctx) }()
@@ -395,6 +398,7 @@ func (m *Main) startWorkers(ws *workers, reg *metrics.Registry) {
 	go func() { m.workerDone <- ws.webhooks.Run(wctx) }()
 	go func() { m.workerDone <- ws.uploads.Run(wctx) }()
 	go func() { m.workerDone <- ws.partials.Run(wctx) }()
+	go func() { m.workerDone <- ws.audit.Run(wctx) }()
 	if ws.mail != nil {
 		reg.Register(ws.mail.Collectors()...)
 		m.workers++

@@ -180,6 +180,9 @@ func TestParseServe(t *testing.T) {
 		}, ""},
 		{"webhook share above the slots", []string{"--webhook-slots", "2", "--webhook-slots-per-tenant", "3"}, nil, nil, "--webhook-slots-per-tenant (at most --webhook-slots)"},
 		{"no webhook test events", []string{"--webhook-tests-per-minute", "0"}, nil, nil, "must be at least 1"},
+		{"audit retention by default", nil, nil, func(c Config) bool { return c.AuditRetentionDays == 365 }, ""},
+		{"audit retention set", nil, map[string]string{"SURVEYS_AUDIT_RETENTION_DAYS": "0"}, func(c Config) bool { return c.AuditRetentionDays == 0 }, ""},
+		{"audit retention below zero", []string{"--audit-retention-days", "-1"}, nil, nil, "--audit-retention-days must be 0"},
 		{"mail password in the URL", nil, map[string]string{"SURVEYS_SMTP_URL": "smtps://ana:pw@mail.example.com"}, nil, "holds a password"},
 	}
 	for _, tc := range tests {

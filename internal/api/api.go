@@ -94,6 +94,14 @@ type Deps struct {
 	// WebhookURLProblem says what is wrong with an endpoint's URL ("":
 	// nothing), as the webhooks page does.
 	WebhookURLProblem func(raw string) string
+	// Audit is a page of a tenant's audit log through the filter of a
+	// query (action, actor, from, to), newest first, from cursor, and
+	// the next page's cursor; nil: GET /audit answers 404.
+	Audit func(ctx context.Context, tenant string, q url.Values, cursor string, limit int) ([]survey.AuditEvent, string, error)
+	// Note adds an event of actor to tenant's audit log, from r's client
+	// address; it logs a failure and never fails the call (nil: nothing
+	// is audited).
+	Note func(r *http.Request, tenant, actor, action, target, detail string)
 }
 
 // server serves the API from its dependencies.
@@ -145,6 +153,7 @@ func (s *server) routes() *chi.Mux {
 		r.Post("/webhooks/{id}/rotate", s.handle(s.webhookAction("rotate")))
 		r.Post("/webhooks/{id}/test", s.handle(s.webhookAction("test")))
 		r.Post("/webhooks/{id}/enable", s.handle(s.webhookAction("enable")))
+		r.Get("/audit", s.handle(s.listAudit))
 		r.Get("/hooks", s.handle(s.listHooks))
 		r.Post("/hooks", s.handle(s.subscribeHook))
 		r.Delete("/hooks/{id}", s.handle(s.unsubscribeHook))

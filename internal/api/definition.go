@@ -209,5 +209,6 @@ func (s *server) importSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 	if err := s.Editor.Create(r.Context(), sv); err != nil {
 		return 0, nil, err
 	}
+	s.audit(r, survey.AuditSurveyCreated, sv.Slug, "imported")
 	return http.StatusCreated, toJSON(sv), nil
 }

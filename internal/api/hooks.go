@@ -92,6 +92,7 @@ func (s *server) subscribeHook(w http.ResponseWriter, r *http.Request) (int, any
 	if err != nil {
 		return 0, nil, err
 	}
+	s.audit(r, survey.AuditWebhookAdded, e.ID, e.URL+" (REST hook)")
 	return http.StatusCreated, hookJSON(e, true), nil
 }
 
@@ -112,5 +113,6 @@ func (s *server) unsubscribeHook(w http.ResponseWriter, r *http.Request) (int, a
 	if err != nil {
 		return 0, nil, err
 	}
+	s.audit(r, survey.AuditWebhookDeleted, id, "REST hook")
 	return http.StatusNoContent, nil, nil
 }

@@ -293,6 +293,7 @@ func (s *server) createSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 	if err := s.Editor.Create(r.Context(), sv); err != nil {
 		return 0, nil, err
 	}
+	s.audit(r, survey.AuditSurveyCreated, sv.Slug, "")
 	return http.StatusCreated, toJSON(sv), nil
 }
 
@@ -318,6 +319,11 @@ func (s *server) setState(state survey.State) handlerFunc {
 		if _, err := s.Editor.SetState(r.Context(), tenantOf(r), chi.URLParam(r, "slug"), state); err != nil {
 			return 0, nil, err
 		}
+		action := survey.AuditSurveyPublished
+		if state == survey.Closed {
+			action = survey.AuditSurveyClosed
+		}
+		s.audit(r, action, chi.URLParam(r, "slug"), "")
 		return s.getSurvey(w, r)
 	}
 }
@@ -333,6 +339,7 @@ func (s *server) duplicateSurvey(w http.ResponseWriter, r *http.Request) (int, a
 	if err := s.Editor.Create(r.Context(), cp); err != nil {
 		return 0, nil, err
 	}
+	s.audit(r, survey.AuditSurveyCreated, cp.Slug, "a copy of "+src.Slug)
 	return http.StatusCreated, toJSON(cp), nil
 }
 
@@ -353,6 +360,11 @@ func (s *server) deleteSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 	if err != nil {
 		return 0, nil, err
 	}
+	if r.URL.Query().Get("forever") == "true" {
+		s.audit(r, survey.AuditSurveyDeleted, slug, "")
+	} else {
+		s.audit(r, survey.AuditSurveyTrashed, slug, "")
+	}
 	return http.StatusNoContent, nil, nil
 }
 
@@ -362,6 +374,7 @@ func (s *server) restoreSurvey(w http.ResponseWriter, r *http.Request) (int, any
 	if err := s.Editor.Restore(r.Context(), tenant, slug); err != nil {
 		return 0, nil, err
 	}
+	s.audit(r, survey.AuditSurveyRestored, slug, "")
 	return s.getSurvey(w, r)
 }
 
@@ -419,7 +432,9 @@ func (s *server) exportAnswers(w http.ResponseWriter, r *http.Request) {
 	if format == "" {
 		format = "json"
 	}
-	if err := s.Export(w, r, tenantOf(r), chi.URLParam(r, "slug"), format); err != nil {
+	err := s.Export(w, r, tenantOf(r), chi.URLParam(r, "slug"), format)
+	s.auditExport(r, chi.URLParam(r, "slug"), format, err)
+	if err != nil {
 		s.handle(func(http.ResponseWriter, *http.Request) (int, any, error) { return 0, nil, err })(w, r)
 	}
 }
@@ -427,7 +442,9 @@ func (s *server) exportAnswers(w http.ResponseWriter, r *http.Request) {
 // report writes the survey's results as a PDF document (of the answers
 // the filter picks, as exportAnswers').
 func (s *server) report(w http.ResponseWriter, r *http.Request) {
-	if err := s.Report(w, r, tenantOf(r), chi.URLParam(r, "slug")); err != nil {
+	err := s.Report(w, r, tenantOf(r), chi.URLParam(r, "slug"))
+	s.auditExport(r, chi.URLParam(r, "slug"), "pdf report", err)
+	if err != nil {
 		s.handle(func(http.ResponseWriter, *http.Request) (int, any, error) { return 0, nil, err })(w, r)
 	}
 }

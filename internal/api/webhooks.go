@@ -108,6 +108,7 @@ func (s *server) addWebhook(w http.ResponseWriter, r *http.Request) (int, any, e
 	if err != nil {
 		return 0, nil, err
 	}
+	s.audit(r, survey.AuditWebhookAdded, e.ID, e.URL)
 	return http.StatusCreated, webhookJSON(e, true), nil
 }
 
@@ -164,6 +165,7 @@ func (s *server) deleteWebhook(w http.ResponseWriter, r *http.Request) (int, any
 	if err := s.Webhooks.Delete(r.Context(), tenantOf(r), chi.URLParam(r, "id")); err != nil {
 		return 0, nil, err
 	}
+	s.audit(r, survey.AuditWebhookDeleted, chi.URLParam(r, "id"), "")
 	return http.StatusNoContent, nil, nil
 }
 

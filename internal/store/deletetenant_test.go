@@ -58,6 +58,9 @@ func tenantWithData(t *testing.T, st storage.Storage, key string) (*survey.Surve
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := store.NewAuditStore(st).Append(ctx, survey.AuditEvent{Tenant: key, Actor: u.Email, Action: survey.AuditTokenCreated, Target: "ci"}); err != nil {
+		t.Fatal(err)
+	}
 	var img bytes.Buffer
 	_ = png.Encode(&img, image.NewRGBA(image.Rect(0, 0, 4, 4)))
 	if _, err := store.NewLogoStore(st).Put(ctx, key, img.Bytes()); err != nil {
@@ -114,6 +117,12 @@ func TestDeleteTenant(t *testing.T) {
 		}
 		if list, err := store.NewSavedSegmentStore(st).List(ctx, other, os.Slug); err != nil || len(list) != 1 {
 			t.Fatalf("the other tenant's segments: %v %v", list, err)
+		}
+		if page, err := st.QueryPartition(ctx, store.AuditTable, key, storage.Query{}); err != nil || len(page.Entities) != 0 {
+			t.Fatalf("audit events left: %v %v", page.Entities, err)
+		}
+		if list, _, err := store.NewAuditStore(st).List(ctx, other, survey.AuditFilter{}, "", 10); err != nil || len(list) != 1 {
+			t.Fatalf("the other tenant's audit log: %v %v", list, err)
 		}
 		// The other tenant is whole.
 		if _, err := tenants.Get(ctx, other); err != nil {

@@ -53,7 +53,7 @@ const (
 // Init creates the tables, shared containers and queues. It is called once
 // at start-up; per-survey containers are created on their first 404.
 func Init(ctx context.Context, st storage.Storage) error {
-	for _, t := range []string{SurveysTable, QuestionsTable, UsersTable, SessionsTable, UserSessionsTable, TokensTable, SignInsTable, RanksTable, PublicRanksTable, LinksTable, UserEmailsTable, PersonalLinksTable, WebhooksTable, NotificationsTable, MailQuotasTable, SavedSegmentsTable} {
+	for _, t := range []string{SurveysTable, QuestionsTable, UsersTable, SessionsTable, UserSessionsTable, TokensTable, SignInsTable, RanksTable, PublicRanksTable, LinksTable, UserEmailsTable, PersonalLinksTable, WebhooksTable, NotificationsTable, MailQuotasTable, SavedSegmentsTable, AuditTable} {
 		if err := st.CreateTable(ctx, t); err != nil {
 			return fmt.Errorf("store: create table %s: %w", t, err)
 		}

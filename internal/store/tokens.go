@@ -175,6 +175,8 @@ type TokenAuth struct {
 	Tenant string
 	Role   survey.Role
 	ID     string
+	// Name is the token's name (the audit log's actor "token:<name>").
+	Name string
 }
 
 // Check returns the tenant and role of a token, and notes its use (at most
@@ -201,5 +203,5 @@ func (ts *TokenStore) Check(ctx context.Context, token string) (*TokenAuth, erro
 		e.Properties["LastUsed"] = now.UTC()
 		_, _ = ts.st.UpdateEntity(ctx, TokensTable, e, e.ETag)
 	}
-	return &TokenAuth{Tenant: e.String("Tenant"), Role: survey.StoredRole(e.String("Role")), ID: rk[:TokenIDLength]}, nil
+	return &TokenAuth{Tenant: e.String("Tenant"), Role: survey.StoredRole(e.String("Role")), ID: rk[:TokenIDLength], Name: e.String("Name")}, nil
 }

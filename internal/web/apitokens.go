@@ -120,6 +120,7 @@ func (s *Server) createToken(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page.Created, page.CreatedName = token, page.Name
+	s.audit(r, survey.AuditTokenCreated, page.Name, role.Label()+" token")
 	if page.Tokens, err = s.tokens.List(r.Context(), page.Tenant.Key); err != nil {
 		return err
 	}
@@ -135,6 +136,7 @@ func (s *Server) revokeToken(w http.ResponseWriter, r *http.Request) error {
 	if err := s.tokens.Revoke(r.Context(), tenant, chi.URLParam(r, "id")); err != nil {
 		return err
 	}
+	s.audit(r, survey.AuditTokenRevoked, chi.URLParam(r, "id"), "")
 	http.Redirect(w, r, "/"+tenant+"/settings/tokens?done=revoked", http.StatusSeeOther)
 	return nil
 }

@@ -92,6 +92,7 @@ func (s *Server) saveDatabase(w http.ResponseWriter, r *http.Request) error {
 		if err := s.tenantSettings.Update(r.Context(), &next); err != nil {
 			return err
 		}
+		s.audit(r, survey.AuditDatabase, "", "removed")
 		http.Redirect(w, r, "/"+t.Key+"/settings/database?removed=1", http.StatusSeeOther)
 		return nil
 	}
@@ -146,6 +147,7 @@ func (s *Server) saveDatabase(w http.ResponseWriter, r *http.Request) error {
 		}
 		return err
 	}
+	s.audit(r, survey.AuditDatabase, "", "saved")
 	http.Redirect(w, r, "/"+t.Key+"/settings/database?saved=1", http.StatusSeeOther)
 	return nil
 }

@@ -87,6 +87,7 @@ func (s *Server) importSurvey(w http.ResponseWriter, r *http.Request) error {
 	if err := s.editor.Create(r.Context(), sv); err != nil {
 		return err
 	}
+	s.audit(r, survey.AuditSurveyCreated, sv.Slug, "imported")
 	http.Redirect(w, r, "/"+tenant+"/surveys/"+sv.Slug+"/edit", http.StatusSeeOther)
 	return nil
 }

@@ -104,6 +104,7 @@ func (s *Server) deleteAnswer(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.audit(r, survey.AuditAnswerDeleted, slug, "answer "+chi.URLParam(r, "answer"))
 	// To the table of answers as they were filtered (a bad filter is
 	// dropped).
 	to := url.Values{"deleted": {"1"}}

@@ -1000,6 +1000,15 @@ func (s *Server) saveSurvey(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	switch {
+	case page.Survey == nil:
+		s.audit(r, survey.AuditSurveyCreated, sv.Slug, "")
+	case action == "save" || live:
+		s.audit(r, survey.AuditSurveyEdited, sv.Slug, "")
+	}
+	if action == "publish" && !live {
+		s.audit(r, survey.AuditSurveyPublished, sv.Slug, "")
+	}
+	switch {
 	case action == "publish" && !live:
 		// Published: what comes next is sharing it.
 		http.Redirect(w, r, "/"+tenant+"/surveys/"+sv.Slug+"/share?published=1", http.StatusSeeOther)
@@ -1299,6 +1308,7 @@ func (s *Server) surveyAction(w http.ResponseWriter, r *http.Request) error {
 	switch chi.URLParam(r, "action") {
 	case "publish":
 		if _, err = s.editor.SetState(r.Context(), tenant, slug, survey.Published); err == nil {
+			s.audit(r, survey.AuditSurveyPublished, slug, "")
 			http.Redirect(w, r, "/"+tenant+"/surveys/"+slug+"/share?published=1", http.StatusSeeOther)
 			return nil
 		}
@@ -1329,6 +1339,7 @@ func (s *Server) surveyAction(w http.ResponseWriter, r *http.Request) error {
 		if err := s.editor.Create(r.Context(), cp); err != nil {
 			return err
 		}
+		s.audit(r, survey.AuditSurveyCreated, cp.Slug, "a copy of "+slug)
 		http.Redirect(w, r, "/"+tenant+"/surveys/"+cp.Slug+"/edit", http.StatusSeeOther)
 		return nil
 	default:
@@ -1337,9 +1348,16 @@ func (s *Server) surveyAction(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if a, ok := surveyActionAudits[chi.URLParam(r, "action")]; ok {
+		s.audit(r, a, slug, "")
+	}
 	http.Redirect(w, r, "/"+tenant+"/surveys", http.StatusSeeOther)
 	return nil
 }
+
+// surveyActionAudits are the audit actions of surveyAction's actions
+// that end on the dashboard.
+var surveyActionAudits = map[string]string{"close": survey.AuditSurveyClosed, "delete": survey.AuditSurveyTrashed, "restore": survey.AuditSurveyRestored}
 
 // parseKeepPartial reads the designer's minutes after which partial
 // answers are kept: "" or "0" keeps none; survey.Validate checks the

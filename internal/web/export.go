@@ -24,7 +24,9 @@ import (
 // at a time; with a filter (?from=&to=&q=&a=, survey.AnswerFilter), the
 // answers it picks only.
 func (s *Server) export(w http.ResponseWriter, r *http.Request) error {
-	return s.exportTo(w, r, chi.URLParam(r, "tenant"), chi.URLParam(r, "slug"), chi.URLParam(r, "format"))
+	err := s.exportTo(w, r, chi.URLParam(r, "tenant"), chi.URLParam(r, "slug"), chi.URLParam(r, "format"))
+	s.auditExport(r, chi.URLParam(r, "slug"), chi.URLParam(r, "format"), err)
+	return err
 }
 
 func (s *Server) exportTo(w http.ResponseWriter, r *http.Request, tenant, slug, format string) error {

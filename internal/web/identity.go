@@ -106,6 +106,7 @@ func (s *Server) saveIdentity(w http.ResponseWriter, r *http.Request) error {
 	if next.IssuerURL == "" {
 		done = "removed"
 	}
+	s.audit(r, survey.AuditIdentity, next.IssuerURL, done)
 	http.Redirect(w, r, "/"+t.Key+"/settings/identity?"+done+"=1", http.StatusSeeOther)
 	return nil
 }

@@ -77,6 +77,8 @@ var routeActions = map[string][]survey.Role{
 	"GET /{tenant}/settings/webhooks":                                    ManageTenant,
 	"POST /{tenant}/settings/webhooks":                                   ManageTenant,
 	"GET /{tenant}/settings/webhooks/{id}/delete":                        ManageTenant,
+	"GET /{tenant}/settings/audit":                                       ManageTenant,
+	"GET /{tenant}/settings/audit.csv":                                   ManageTenant,
 	"POST /{tenant}/settings/webhooks/{id}/{action}":                     ManageTenant,
 	"GET /{tenant}/settings/members":                                     ManageMembers,
 	"POST /{tenant}/settings/members":                                    ManageMembers,
@@ -114,6 +116,7 @@ var routeActions = map[string][]survey.Role{
 	"POST /api/v1/webhooks/{id}/rotate":     ManageTenant,
 	"POST /api/v1/webhooks/{id}/test":       ManageTenant,
 	"POST /api/v1/webhooks/{id}/enable":     ManageTenant,
+	"GET /api/v1/audit":                     ManageTenant,
 	"GET /api/v1/hooks":                     ManageTenant,
 	"POST /api/v1/hooks":                    ManageTenant,
 	"DELETE /api/v1/hooks/{id}":             ManageTenant,
@@ -276,7 +279,15 @@ func TestIsolationEveryRoute(t *testing.T) {
 	if _, err := hooks.Add(ctx, "fabrikam", store.NewWebhook{URL: "https://hooks.fabrikam.example/in/zap", Events: []string{"response.created"}, Hook: true}, nil); err != nil {
 		t.Fatal(err)
 	}
-	adatumData := []string{"adatum", app.adatum.Title, app.adatum.Slug, draft.Title, draft.Slug, "Faster pages, please", "Which launch first?", adatumHook.ID, adatumSub.ID}
+	// And an audit log.
+	audit := store.NewAuditStore(app.st)
+	for _, e := range []survey.AuditEvent{{Tenant: "adatum", Actor: "ana@adatum.example", Action: survey.AuditExport, Target: "adatum-audited-target"},
+		{Tenant: "fabrikam", Actor: "fred@fabrikam.example", Action: survey.AuditExport, Target: "fabrikam-audited-target"}} {
+		if err := audit.Append(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	adatumData := []string{"adatum", app.adatum.Title, app.adatum.Slug, draft.Title, draft.Slug, "Faster pages, please", "Which launch first?", adatumHook.ID, adatumSub.ID, "adatum-audited-target"}
 
 	fill := func(tenant, slug string) *strings.Replacer {
 		return strings.NewReplacer("{tenant}", tenant, "{slug}", slug, "{action}", "delete", "{question}", app.adatum.Questions[3].ID,
@@ -423,6 +434,9 @@ func TestIsolationEveryRoute(t *testing.T) {
 				own := "Fabrikam product feedback"
 				if strings.HasPrefix(route, "/api/v1/webhooks") || strings.HasPrefix(route, "/api/v1/hooks") {
 					own = "hooks.fabrikam.example/in"
+				}
+				if route == "/api/v1/audit" {
+					own = "fabrikam-audited-target"
 				}
 				if method == http.MethodGet && allowed && !strings.Contains(raw, own) {
 					t.Errorf("%s %s with Fabrikam's %s token lacks Fabrikam's own survey: %s", method, route, role, raw)

@@ -141,6 +141,7 @@ func (s *Server) invite(w http.ResponseWriter, r *http.Request) error {
 	}
 	link := base + "/invite/" + token
 	page.Invited = page.Email
+	s.audit(r, survey.AuditMemberInvited, page.Email, "as "+role.Label())
 	if s.mailOn() {
 		if err := s.sendMail(r.Context(), "invite", page.Email, inviteMail{Tenant: page.Tenant.Name, By: page.User.Email, Role: role.Label(), Link: link, Days: int(store.InviteLinkTTL.Hours() / 24)}); err != nil {
 			return err
@@ -179,6 +180,7 @@ func (s *Server) changeRole(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.audit(r, survey.AuditMemberRole, email, "to "+role.Label())
 	http.Redirect(w, r, "/"+tenant+"/settings/members?done=role", http.StatusSeeOther)
 	return nil
 }
@@ -247,6 +249,7 @@ func (s *Server) removeMember(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.audit(r, survey.AuditMemberRemoved, page.Member.Email, "")
 	if err := s.links.RevokeFor(r.Context(), page.Tenant.Key, store.LinkReset, page.Member.Email); err != nil {
 		return err
 	}
@@ -264,6 +267,7 @@ func (s *Server) revokeInvitation(w http.ResponseWriter, r *http.Request) error 
 	if err := s.links.Revoke(r.Context(), tenant, store.LinkInvite, chi.URLParam(r, "id")); err != nil {
 		return err
 	}
+	s.audit(r, survey.AuditInviteRevoked, chi.URLParam(r, "id"), "")
 	http.Redirect(w, r, "/"+tenant+"/settings/members?done=revoked", http.StatusSeeOther)
 	return nil
 }

@@ -281,6 +281,7 @@ func (s *Server) oidcCallback(w http.ResponseWriter, r *http.Request) error {
 	}
 	u, err := s.users.SignInExternal(r.Context(), t.Key, email, t.IssuerURL, idt.Subject)
 	if survey.ErrorCode(err) == survey.EFORBIDDEN {
+		s.auditAs(r, t.Key, email, survey.AuditSignInFailed, email, "identity provider: "+survey.ErrorMessage(err))
 		return s.signInFailed(w, r, http.StatusForbidden, survey.ErrorMessage(err))
 	}
 	if err != nil {
@@ -291,6 +292,7 @@ func (s *Server) oidcCallback(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.setSession(w, r, token)
+	s.auditAs(r, t.Key, u.Email, survey.AuditSignIn, "", "identity provider")
 	http.Redirect(w, r, tenantNext(t.Key, si.Next), http.StatusSeeOther)
 	return nil
 }

@@ -64,12 +64,34 @@ func (s *Server) newLimiters(l Limits) limiters {
 	}
 }
 
-// clientAddr is the address a request is counted under: the peer's, or,
-// when the peer is a trusted proxy, the right-most address of
-// X-Forwarded-For that is not a trusted proxy (the left part of the header
-// is the client's to write). IPv6 addresses count by their /64, the block
-// one subscriber usually has.
+// clientAddr is the address a request is counted under: clientIP's,
+// except that IPv6 addresses count by their /64, the block one
+// subscriber usually has.
 func clientAddr(r *http.Request, trusted []netip.Prefix) string {
+	a, ok := clientAddrOf(r, trusted)
+	if !ok {
+		return r.RemoteAddr
+	}
+	if a.Is6() {
+		p, _ := a.Prefix(64)
+		return p.String()
+	}
+	return a.String()
+}
+
+// clientIP is the client's address as the server sees it (the audit log
+// keeps it): the peer's, or, when the peer is a trusted proxy, the
+// right-most address of X-Forwarded-For that is not a trusted proxy (the
+// left part of the header is the client's to write).
+func clientIP(r *http.Request, trusted []netip.Prefix) string {
+	a, ok := clientAddrOf(r, trusted)
+	if !ok {
+		return r.RemoteAddr
+	}
+	return a.String()
+}
+
+func clientAddrOf(r *http.Request, trusted []netip.Prefix) (netip.Addr, bool) {
 	isTrusted := func(a netip.Addr) bool {
 		for _, p := range trusted {
 			if p.Contains(a) {
@@ -82,7 +104,7 @@ func clientAddr(r *http.Request, trusted []netip.Prefix) string {
 	if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil {
 		a = ap.Addr().Unmap()
 	} else if a, err = netip.ParseAddr(r.RemoteAddr); err != nil {
-		return r.RemoteAddr
+		return netip.Addr{}, false
 	}
 	if len(trusted) > 0 && isTrusted(a) {
 		hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
@@ -97,10 +119,5 @@ func clientAddr(r *http.Request, trusted []netip.Prefix) string {
 			}
 		}
 	}
-	a = a.WithZone("")
-	if a.Is6() {
-		p, _ := a.Prefix(64)
-		return p.String()
-	}
-	return a.String()
+	return a.WithZone(""), true
 }

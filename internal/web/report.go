@@ -20,7 +20,9 @@ import (
 // from a recount of the answers the filter picks, read a segment at a
 // time.
 func (s *Server) report(w http.ResponseWriter, r *http.Request) error {
-	return s.reportTo(w, r, chi.URLParam(r, "tenant"), chi.URLParam(r, "slug"))
+	err := s.reportTo(w, r, chi.URLParam(r, "tenant"), chi.URLParam(r, "slug"))
+	s.auditExport(r, chi.URLParam(r, "slug"), "pdf report", err)
+	return err
 }
 
 // reportTo writes the report of survey slug of tenant, filtered by the

@@ -148,6 +148,9 @@ func (s *Server) Routes() *chi.Mux {
 			r.Get("/{tenant}/settings/webhooks", s.handle(s.showWebhooks))
 			r.Post("/{tenant}/settings/webhooks", s.handle(s.addWebhook))
 			r.Get("/{tenant}/settings/webhooks/{id}/delete", s.handle(s.confirmDeleteWebhook))
+			// The audit log: read only.
+			r.Get("/{tenant}/settings/audit", s.handle(s.showAudit))
+			r.Get("/{tenant}/settings/audit.csv", s.handle(s.auditCSV))
 			// test, enable, delete
 			r.Post("/{tenant}/settings/webhooks/{id}/{action}", s.handle(s.webhookAction))
 		})
@@ -174,7 +177,7 @@ func (s *Server) Routes() *chi.Mux {
 	// description needs no token.
 	r.With(middleware.GetHead).Get("/api/v1/openapi.json", api.OpenAPI)
 	r.Mount("/api/v1", api.New(api.Deps{Logger: s.log, Surveys: s.surveys, Editor: s.editor, Summaries: s.summaries, Tokens: s.tokens, Webhooks: s.webhooks, Pictures: s.logos, Segments: s.segments,
-		TenantUsable: s.tenantUsable, Export: s.exportTo, Report: s.reportTo, AnswersPicked: s.answersPicked, Crosstab: s.crosstabOf, WebhookURLProblem: s.webhookURLProblem}))
+		TenantUsable: s.tenantUsable, Export: s.exportTo, Report: s.reportTo, AnswersPicked: s.answersPicked, Crosstab: s.crosstabOf, WebhookURLProblem: s.webhookURLProblem, Audit: s.auditList, Note: s.auditAs}))
 
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		s.serveError(w, r, notFound("Page not found."))

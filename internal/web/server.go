@@ -155,8 +155,12 @@ type Deps struct {
 	// takes it from Users when it keeps it.
 	TwoFactor TwoFactors
 
-	// Clock tells the time to the form tokens and the two-step sign-in
-	// (nil: time.Now); tests move it.
+	// Audit keeps the tenants' audit logs (audit.go); nil: a
+	// store.AuditStore over Storage, when it is a storage.
+	Audit AuditLog
+
+	// Clock tells the time to the form tokens, the two-step sign-in and
+	// the audit log (nil: time.Now); tests move it.
 	Clock func() time.Time
 }
 
@@ -246,6 +250,10 @@ type Server struct {
 	// mails); resetsInFlight counts the reset lookups running.
 	background     sync.WaitGroup
 	resetsInFlight atomic.Int64
+	// auditLog is the tenants' audit logs (nil: nothing is audited);
+	// clock is Deps.Clock.
+	auditLog AuditLog
+	clock    func() time.Time
 }
 
 // Collectors returns the web server's metrics, to register.
@@ -318,6 +326,10 @@ func New(d Deps) (*Server, error) {
 	}
 	if st, ok := d.Storage.(storage.Storage); ok && s.segments == nil {
 		s.segments = store.NewSavedSegmentStore(st)
+	}
+	s.auditLog, s.clock = d.Audit, d.Clock
+	if st, ok := d.Storage.(storage.Storage); ok && s.auditLog == nil {
+		s.auditLog = store.NewAuditStore(st)
 	}
 	return s, nil
 }

@@ -145,6 +145,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	}
 	u, err := authenticate(r.Context(), page.Tenant, page.Email, r.PostForm.Get("password"))
 	if survey.ErrorCode(err) == survey.EFORBIDDEN {
+		s.auditFailedSignIn(r, page.Tenant, page.Email)
 		page.Error = survey.SignInFailureMessage
 		s.render(w, r, http.StatusUnauthorized, "login", page)
 		return nil

@@ -151,6 +151,7 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) error {
 			s.log.Warn("settings: remove the old logo", "tenant", t.Key, "logo", old, "err", err)
 		}
 	}
+	s.audit(r, survey.AuditSettings, "", settingsChanged(t, &next))
 	http.Redirect(w, r, "/"+t.Key+"/settings?saved=1", http.StatusSeeOther)
 	return nil
 }

@@ -40,6 +40,7 @@ func (s *Server) loginByEmail(w http.ResponseWriter, r *http.Request, page login
 	}
 	var ok []*survey.User
 	var unusable error
+	var failed []string // the tenants whose account refused the password
 	for _, key := range keys {
 		authenticate := s.users.Authenticate
 		if s.knownDevice(r, key, page.Email) {
@@ -47,6 +48,7 @@ func (s *Server) loginByEmail(w http.ResponseWriter, r *http.Request, page login
 		}
 		u, err := authenticate(ctx, key, page.Email, password)
 		if survey.ErrorCode(err) == survey.EFORBIDDEN {
+			failed = append(failed, key)
 			continue
 		}
 		if err != nil {
@@ -67,6 +69,9 @@ func (s *Server) loginByEmail(w http.ResponseWriter, r *http.Request, page login
 		s.render(w, r, http.StatusForbidden, "login", page)
 		return nil
 	case len(ok) == 0:
+		for _, key := range failed {
+			s.auditFailedSignIn(r, key, page.Email)
+		}
 		page.Error = survey.SignInFailureMessage
 		s.render(w, r, http.StatusUnauthorized, "login", page)
 		return nil

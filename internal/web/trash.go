@@ -36,6 +36,7 @@ func (s *Server) deleteForever(w http.ResponseWriter, r *http.Request) error {
 	if err := s.editor.Delete(r.Context(), page.Tenant, page.Survey.Slug); err != nil {
 		return err
 	}
+	s.audit(r, survey.AuditSurveyDeleted, page.Survey.Slug, page.Lost)
 	http.Redirect(w, r, "/"+page.Tenant+"/surveys", http.StatusSeeOther)
 	return nil
 }

@@ -172,6 +172,7 @@ func (s *Server) secondFactor(w http.ResponseWriter, r *http.Request) error {
 	}
 	res, err := s.twoFactor.CheckSecondFactor(r.Context(), h.Tenant, h.Email, code)
 	if store.IsBadCode(err) {
+		s.auditAs(r, h.Tenant, h.Email, survey.AuditSignInFailed, h.Email, "wrong second-step code")
 		page.Error = badCodeMessage
 		s.render(w, r, http.StatusUnauthorized, "signin_code", page)
 		return nil
@@ -214,6 +215,11 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request, u *survey.User, 
 		return err
 	}
 	s.setSession(w, r, token)
+	detail := "password"
+	if twoStep {
+		detail = "password and second step"
+	}
+	s.auditAs(r, u.Tenant, u.Email, survey.AuditSignIn, "", detail)
 	if mustEnrol {
 		next = "/" + u.Tenant + "/account/two-factor"
 	}
@@ -503,6 +509,7 @@ func (s *Server) resetTwoFactor(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	s.log.Info("two-step sign-in reset by an admin", "tenant", tenant, "member", email, "by", sess.Email)
+	s.audit(r, survey.AuditTwoFactorReset, email, "")
 	notice := "Two-step sign-in of " + email + " is off. "
 	switch told, err := s.tellTwoFactorReset(r.Context(), tenant, email, sess.Email); {
 	case err != nil:

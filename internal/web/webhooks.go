@@ -204,6 +204,7 @@ func (s *Server) addWebhook(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	page.Created = e
+	s.audit(r, survey.AuditWebhookAdded, e.ID, e.URL)
 	if page.Endpoints, err = s.webhooks.List(r.Context(), page.Tenant.Key); err != nil {
 		return err
 	}
@@ -274,6 +275,9 @@ func (s *Server) webhookAction(w http.ResponseWriter, r *http.Request) error {
 	}
 	if err != nil {
 		return err
+	}
+	if done == "deleted" {
+		s.audit(r, survey.AuditWebhookDeleted, id, "")
 	}
 	http.Redirect(w, r, "/"+tenant+"/settings/webhooks?done="+done, http.StatusSeeOther)
 	return nil

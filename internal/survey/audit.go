@@ -1,0 +1,126 @@
+package survey
+
+import (
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// An AuditEvent is one thing a tenant's members (or its API tokens, or
+// the system) did to the tenant: who, when, from where, what, to what.
+// A tenant's admins read them on its audit page and through the API; the
+// respondents' answers are not audited one by one.
+type AuditEvent struct {
+	Tenant string
+	At     time.Time
+	// Actor is a member's e-mail, "token:<name>" for an API token, or
+	// "system".
+	Actor string
+	// Action is one of AuditActions.
+	Action string
+	// Target is what was acted on: a survey's slug, a member's e-mail, a
+	// token's id … ("" when nothing in particular).
+	Target string
+	// IP is the client's address as the server saw it ("" for the system).
+	IP string
+	// Detail is a short text (the new role, the export's format …).
+	Detail string
+}
+
+// The actions an AuditEvent names.
+const (
+	AuditSignIn          = "signin"
+	AuditSignInFailed    = "signin.failed"
+	AuditMemberInvited   = "member.invited"
+	AuditMemberRole      = "member.role"
+	AuditMemberRemoved   = "member.removed"
+	AuditInviteRevoked   = "invitation.revoked"
+	AuditTokenCreated    = "token.created"
+	AuditTokenRevoked    = "token.revoked"
+	AuditSurveyCreated   = "survey.created"
+	AuditSurveyPublished = "survey.published"
+	AuditSurveyClosed    = "survey.closed"
+	AuditSurveyEdited    = "survey.edited"
+	AuditSurveyTrashed   = "survey.trashed"
+	AuditSurveyRestored  = "survey.restored"
+	AuditSurveyDeleted   = "survey.deleted"
+	AuditAnswerDeleted   = "answer.deleted"
+	AuditExport          = "export"
+	AuditSettings        = "settings.changed"
+	AuditDatabase        = "database.changed"
+	AuditWebhookAdded    = "webhook.added"
+	AuditWebhookDeleted  = "webhook.deleted"
+	AuditIdentity        = "identity.changed"
+	AuditTwoFactorReset  = "twofactor.reset"
+)
+
+// AuditActions is the closed set of actions, in the order the audit
+// page's filter offers them.
+var AuditActions = []string{
+	AuditSignIn, AuditSignInFailed,
+	AuditMemberInvited, AuditMemberRole, AuditMemberRemoved, AuditInviteRevoked,
+	AuditTokenCreated, AuditTokenRevoked,
+	AuditSurveyCreated, AuditSurveyPublished, AuditSurveyClosed, AuditSurveyEdited,
+	AuditSurveyTrashed, AuditSurveyRestored, AuditSurveyDeleted,
+	AuditAnswerDeleted, AuditExport,
+	AuditSettings, AuditDatabase, AuditWebhookAdded, AuditWebhookDeleted, AuditIdentity, AuditTwoFactorReset,
+}
+
+// ValidAuditAction reports whether a is one of AuditActions.
+func ValidAuditAction(a string) bool { return slices.Contains(AuditActions, a) }
+
+// AuditSystem is the actor of what the server did by itself.
+const AuditSystem = "system"
+
+// AuditTokenActor is the actor of an API token's request.
+func AuditTokenActor(name string) string { return "token:" + name }
+
+// Bounds of an AuditEvent's texts, in characters: longer ones are cut.
+const (
+	MaxAuditActor  = 254
+	MaxAuditTarget = 200
+	MaxAuditDetail = 300
+)
+
+// Clean cuts the event's texts to their bounds and strips control
+// characters, so that what a client sent (an e-mail typed at sign-in)
+// stays one short line.
+func (e *AuditEvent) Clean() {
+	e.Actor = cutRunes(CleanLine(e.Actor), MaxAuditActor)
+	e.Target = cutRunes(CleanLine(e.Target), MaxAuditTarget)
+	e.Detail = cutRunes(CleanLine(e.Detail), MaxAuditDetail)
+	e.IP = cutRunes(CleanLine(e.IP), 64)
+}
+
+func cutRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(string([]rune(s)[:n]), "")
+}
+
+// AuditFilter selects a tenant's events: an action (one of AuditActions,
+// or "" for all), an actor ("" for all; exact, case aside) and the days
+// From and To (both included; zero for no bound), in UTC.
+type AuditFilter struct {
+	Action, Actor string
+	From, To      time.Time
+}
+
+// Match reports whether e passes f.
+func (f AuditFilter) Match(e AuditEvent) bool {
+	if f.Action != "" && e.Action != f.Action {
+		return false
+	}
+	if f.Actor != "" && !strings.EqualFold(e.Actor, f.Actor) {
+		return false
+	}
+	if !f.From.IsZero() && e.At.Before(f.From) {
+		return false
+	}
+	if !f.To.IsZero() && !e.At.Before(f.To.AddDate(0, 0, 1)) {
+		return false
+	}
+	return true
+}
