@@ -251,6 +251,18 @@ func TestBrowserTeamsDay(t *testing.T) {
 		t.Fatalf("a restored survey's page = %d", code)
 	}
 	total(admin, "3")
+	// The day, as the audit log tells it to the admin.
+	var events string
+	admin("admin reads the audit log",
+		chromedp.Navigate(base+"/adatum/settings/audit"),
+		chromedp.WaitVisible(`table.audit-table`, chromedp.ByQuery),
+		chromedp.Text(`table.audit-table`, &events, chromedp.ByQuery),
+		page("audit"))
+	for _, want := range []string{"eve@adatum.example", "vic@adatum.example", "Survey published", "Survey moved to the trash", "Survey restored", "Answer deleted"} {
+		if !strings.Contains(events, want) {
+			t.Errorf("the audit log lacks %q:\n%s", want, events)
+		}
+	}
 	t.Logf("checked %d pages at 390 px", pages)
 }
 
