@@ -3,6 +3,12 @@ package main
 import (
 	"archive/zip"
 	"context"
+	"image/png"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -150,7 +156,62 @@ func TestBrowserSegments(t *testing.T) {
 		body := fetch("/adatum/surveys/" + sv.Slug + "/export." + format)
 		z, err := zip.NewReader(strings.NewReader(body), int64(len(body)))
 		if err != nil || len(z.File) != 2 {
-			t.Errorf("the %s export: %v", format, err)
+			t.Fatalf("the %s export: %v", format, err)
+		}
+		if format == "spss" {
+			psppCounts(t, z, "Park", 4) // as the summary counts it
 		}
 	}
+	// A chart as a picture.
+	img, err := png.Decode(strings.NewReader(fetch("/adatum/surveys/" + sv.Slug + "/analyze/" + q[0].ID + "/chart.png")))
+	if err != nil || img.Bounds().Dx() != 800 {
+		t.Errorf("the chart's PNG: %v", err)
+	}
+}
+
+// psppCounts runs the SPSS syntax of an export's zip in PSPP and checks
+// that its frequencies of the first question give choice its count.
+func psppCounts(t *testing.T, z *zip.Reader, choice string, want int) {
+	t.Helper()
+	pspp, err := exec.LookPath("pspp")
+	if err != nil {
+		t.Fatal("pspp is not installed: make test installs Debian's pspp package")
+	}
+	dir, syntax := t.TempDir(), ""
+	for _, f := range z.File {
+		r, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(r)
+		r.Close()
+		if err != nil || os.WriteFile(filepath.Join(dir, f.Name), b, 0o644) != nil {
+			t.Fatalf("unzip %s: %v", f.Name, err)
+		}
+		if strings.HasSuffix(f.Name, ".sps") {
+			syntax = f.Name
+		}
+	}
+	run := "INCLUDE FILE='" + syntax + "'.\nFREQUENCIES /VARIABLES=q1.\n"
+	if err := os.WriteFile(filepath.Join(dir, "run.sps"), []byte(run), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(pspp, "-O", "format=csv", "-o", "out.csv", "run.sps")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("pspp: %v\n%s", err, out)
+	}
+	out, err := os.ReadFile(filepath.Join(dir, "out.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		cells := strings.Split(line, ",")
+		for i, c := range cells {
+			if c == choice && i+1 < len(cells) && cells[i+1] == strconv.Itoa(want) {
+				return
+			}
+		}
+	}
+	t.Errorf("PSPP's frequencies do not count %d %q:\n%s", want, choice, out)
 }
