@@ -621,6 +621,51 @@ func wordRank(w string) uint64 {
 // and digits only, stop words, one-letter words and words longer than
 // MaxWordLength characters removed.
 func Words(text string) []string {
+	if w, ok := asciiWords(text); ok {
+		return w
+	}
+	return unicodeWords(text)
+}
+
+// asciiWords is Words for a text all in ASCII (most answers), without
+// decoding runes: there, a letter or digit is [A-Za-z0-9] and lower case
+// is ASCII's. ok is false for a text that is not all ASCII.
+func asciiWords(text string) (_ []string, ok bool) {
+	upper := false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c >= utf8.RuneSelf {
+			return nil, false
+		}
+		upper = upper || 'A' <= c && c <= 'Z'
+	}
+	if upper {
+		text = strings.ToLower(text)
+	}
+	var out []string
+	for i := 0; i < len(text); {
+		for i < len(text) && !asciiWordByte(text[i]) {
+			i++
+		}
+		j := i
+		for j < len(text) && asciiWordByte(text[j]) {
+			j++
+		}
+		if w := strings.Trim(text[i:j], "'"); len(w) >= 2 && len(w) <= MaxWordLength && !stopWords[w] {
+			out = append(out, w)
+		}
+		i = j
+	}
+	return out, true
+}
+
+// asciiWordByte reports whether c, lower case ASCII, is part of a word.
+func asciiWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '\''
+}
+
+// unicodeWords is Words for any text.
+func unicodeWords(text string) []string {
 	fields := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
 	})
