@@ -25,7 +25,15 @@ type lineDecoder struct {
 	last  [3]string   // the last tenant, slug and title
 	qs    [][3]string // by answer: the last question ID, text and kind
 	buf   []byte      // an unescaped string
+	// vals holds one answer's answers to its questions, one after the
+	// other, and spans where each is: they become one string, not one
+	// each (a string per value was most of a scan's allocations).
+	vals  []byte
+	spans []valueSpan
 }
+
+// valueSpan is where the answer to question i (in Answers) is in vals.
+type valueSpan struct{ i, start, end int }
 
 // maxSharedTexts bounds the texts a lineDecoder keeps.
 const maxSharedTexts = 4096
@@ -232,8 +240,18 @@ func (p *lineParser) rawString() ([]byte, bool) {
 // str reads a string value; shared says it is a text that repeats from
 // answer to answer.
 func (p *lineParser) str(slot *string) (string, bool) {
-	if !p.byte('"') {
+	b, ok := p.unescaped()
+	if !ok {
 		return "", false
+	}
+	return p.d.text(b, slot), true
+}
+
+// unescaped reads a string value, unescaped: the line's bytes, or the
+// decoder's buffer, valid until the next string is read.
+func (p *lineParser) unescaped() ([]byte, bool) {
+	if !p.byte('"') {
+		return nil, false
 	}
 	start := p.i
 	ascii := true
@@ -248,19 +266,19 @@ func (p *lineParser) str(slot *string) (string, bool) {
 			s := p.b[start:p.i]
 			p.i++
 			if !ascii && !utf8.Valid(s) {
-				return "", false
+				return nil, false
 			}
-			return p.d.text(s, slot), true
+			return s, true
 		case c == '\\':
-			return p.escaped(start, slot)
+			return p.escaped(start)
 		case c < 0x20:
-			return "", false
+			return nil, false
 		case c >= utf8.RuneSelf:
 			ascii = false
 		}
 		p.i++
 	}
-	return "", false
+	return nil, false
 }
 
 // special marks the bytes a string's plain run stops at: a quote, a
@@ -273,8 +291,9 @@ var special = func() (t [256]bool) {
 	return t
 }()
 
-// escaped reads the rest of a string with escapes, from start.
-func (p *lineParser) escaped(start int, slot *string) (string, bool) {
+// escaped reads the rest of a string with escapes, from start, into the
+// decoder's buffer.
+func (p *lineParser) escaped(start int) ([]byte, bool) {
 	buf := append(p.d.buf[:0], p.b[start:p.i]...)
 	defer func() { p.d.buf = buf[:0] }()
 	for p.i < len(p.b) {
@@ -283,18 +302,18 @@ func (p *lineParser) escaped(start int, slot *string) (string, bool) {
 		case c == '"':
 			p.i++
 			if !utf8.Valid(buf) {
-				return "", false
+				return nil, false
 			}
-			return p.d.text(buf, slot), true
+			return buf, true
 		case c < 0x20:
-			return "", false
+			return nil, false
 		case c != '\\':
 			buf = append(buf, c)
 			p.i++
 			continue
 		}
 		if p.i+1 >= len(p.b) {
-			return "", false
+			return nil, false
 		}
 		e := p.b[p.i+1]
 		p.i += 2
@@ -314,25 +333,25 @@ func (p *lineParser) escaped(start int, slot *string) (string, bool) {
 		case 'u':
 			r, ok := p.hex4()
 			if !ok {
-				return "", false
+				return nil, false
 			}
 			if utf16.IsSurrogate(r) {
 				// Only a whole pair; a lone half goes to encoding/json.
 				if !(p.i+1 < len(p.b) && p.b[p.i] == '\\' && p.b[p.i+1] == 'u') {
-					return "", false
+					return nil, false
 				}
 				p.i += 2
 				r2, ok := p.hex4()
 				if r = utf16.DecodeRune(r, r2); !ok || r == utf8.RuneError {
-					return "", false
+					return nil, false
 				}
 			}
 			buf = utf8.AppendRune(buf, r)
 		default:
-			return "", false
+			return nil, false
 		}
 	}
-	return "", false
+	return nil, false
 }
 
 // hex4 reads the four hex digits of a \u escape.
@@ -395,6 +414,7 @@ func (p *lineParser) answers(a *survey.SurveyAnswer) bool {
 		}
 		return true
 	}
+	p.d.vals, p.d.spans = p.d.vals[:0], p.d.spans[:0]
 	for {
 		qa, ok := p.questionAnswer(len(a.Answers))
 		if !ok {
@@ -402,6 +422,10 @@ func (p *lineParser) answers(a *survey.SurveyAnswer) bool {
 		}
 		a.Answers = append(a.Answers, qa)
 		if p.byte(']') {
+			vals := string(p.d.vals)
+			for _, sp := range p.d.spans {
+				a.Answers[sp.i].Answer = vals[sp.start:sp.end]
+			}
 			return true
 		}
 		if !p.byte(',') {
@@ -444,7 +468,12 @@ func (p *lineParser) questionAnswer(i int) (survey.QuestionAnswer, bool) {
 			typ, ok = p.str(&slots[2])
 			qa.Type = survey.QuestionType(typ)
 		case keyAnswer:
-			qa.Answer, ok = p.str(nil)
+			var v []byte
+			if v, ok = p.unescaped(); ok {
+				start := len(p.d.vals)
+				p.d.vals = append(p.d.vals, v...)
+				p.d.spans = append(p.d.spans, valueSpan{i, start, len(p.d.vals)})
+			}
 		}
 		if !ok {
 			return qa, false

@@ -134,6 +134,9 @@ func encodeJSON(v any) string {
 
 // decodeList reads a stored JSON array of strings; nil when it is none.
 func decodeList(stored string) []string {
+	if l, ok := plainStrings(stored, '[', ']', []string{}); ok {
+		return l
+	}
 	var l []string
 	if json.Unmarshal([]byte(stored), &l) != nil {
 		return nil

@@ -177,6 +177,9 @@ func EncodeFiles(files []UploadedFile) string {
 // DecodeFiles reads a stored answer of an upload question; nil when it
 // is not one.
 func DecodeFiles(stored string) []UploadedFile {
+	if files, ok := plainFiles(stored); ok {
+		return files
+	}
 	var files []UploadedFile
 	if json.Unmarshal([]byte(stored), &files) != nil {
 		return nil

@@ -122,6 +122,13 @@ func notAnswered(rows []string) Msg {
 
 // decodeRows reads a stored matrix answer; nil when it is none.
 func decodeRows(stored string) map[string]string {
+	if kv, ok := plainStrings(stored, '{', '}', nil); ok {
+		m := make(map[string]string, len(kv)/2)
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return m
+	}
 	var m map[string]string
 	if json.Unmarshal([]byte(stored), &m) != nil {
 		return nil

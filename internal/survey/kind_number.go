@@ -156,7 +156,7 @@ func (numberKind) add(qs *QuestionAnswersSummary, answer string) {
 	if qs.Numbers == nil {
 		qs.Numbers = &NumberSummary{Sum: "0", Values: map[string]int64{}}
 	}
-	qs.Numbers.add(answer)
+	qs.Numbers.add(answer, qs.wordSlack)
 }
 
 // Chart: count, least, greatest and mean, and a histogram of up to

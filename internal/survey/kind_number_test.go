@@ -203,7 +203,7 @@ func TestQuartiles(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var ns NumberSummary
 			for _, v := range tc.values {
-				ns.add(v)
+				ns.add(v, 0)
 			}
 			q := quartiles(&ns)
 			if len(q) != 3 {

@@ -108,8 +108,9 @@ type QuestionAnswersSummary struct {
 	// Ranks sums the positions given to each item (a ranking).
 	Ranks []RankSum `json:"ranks,omitempty"`
 
-	// wordSlack is how many words past MaxSummaryWords Words may hold
-	// before they are bounded (a Recount's; 0: at every answer).
+	// wordSlack is how many words past MaxSummaryWords Words (and
+	// Numbers.Values) may hold before they are bounded (a Recount's; 0:
+	// at every answer).
 	wordSlack int
 }
 
@@ -125,6 +126,19 @@ type NumberSummary struct {
 	Sum         string           `json:"sum"`
 	Values      map[string]int64 `json:"values,omitempty"`
 	OtherValues int64            `json:"otherValues,omitempty"`
+
+	// recount holds a Recount's running sum, least and greatest as
+	// numbers: Sum is written from it once, at the end (flush), not at
+	// every answer (nil outside a Recount).
+	recount *numberRecount
+}
+
+// numberRecount is what a Recount keeps of a NumberSummary between its
+// answers, so as not to read Sum, Min and Max again and write Sum at
+// each: the exact sum, the least and greatest (valid when Min and Max
+// are set), and one number read.
+type numberRecount struct {
+	sum, min, max, v big.Rat
 }
 
 // DateSummary is the summary of dates (YYYY-MM-DD): the earliest, the
@@ -391,9 +405,10 @@ func (qs *QuestionAnswersSummary) addWords(text string) {
 
 // Recount counts answers into a new summary, one after another (a
 // filtered analysis, a report), and gives the summary Add would have
-// made of them. It bounds the words of text answers (keepWords) when they
-// are recountSlack more than a summary keeps, and at the end, rather than
-// at every answer: the same words are kept with the same counts, since a
+// made of them. It bounds the words of text answers (keepWords) and the
+// values of numbers when they are recountSlack more than a summary keeps,
+// and at the end, rather than at every answer (and writes the numbers'
+// exact sum once, at the end): the same words are kept with the same counts, since a
 // summary keeps the words that come first by a fixed rank, so a word
 // bounded off at one answer would be at every later one.
 type Recount struct{ sum *SurveyAnswersSummary }
@@ -419,6 +434,9 @@ func (r *Recount) Summary() *SurveyAnswersSummary {
 	for i := range r.sum.Questions {
 		qs := &r.sum.Questions[i]
 		qs.OtherWords += keepFirst(qs.Words, MaxSummaryWords)
+		if qs.Numbers != nil {
+			qs.Numbers.flush()
+		}
 		qs.wordSlack = 0
 	}
 	return r.sum
@@ -603,6 +621,51 @@ func wordRank(w string) uint64 {
 // and digits only, stop words, one-letter words and words longer than
 // MaxWordLength characters removed.
 func Words(text string) []string {
+	if w, ok := asciiWords(text); ok {
+		return w
+	}
+	return unicodeWords(text)
+}
+
+// asciiWords is Words for a text all in ASCII (most answers), without
+// decoding runes: there, a letter or digit is [A-Za-z0-9] and lower case
+// is ASCII's. ok is false for a text that is not all ASCII.
+func asciiWords(text string) (_ []string, ok bool) {
+	upper := false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c >= utf8.RuneSelf {
+			return nil, false
+		}
+		upper = upper || 'A' <= c && c <= 'Z'
+	}
+	if upper {
+		text = strings.ToLower(text)
+	}
+	var out []string
+	for i := 0; i < len(text); {
+		for i < len(text) && !asciiWordByte(text[i]) {
+			i++
+		}
+		j := i
+		for j < len(text) && asciiWordByte(text[j]) {
+			j++
+		}
+		if w := strings.Trim(text[i:j], "'"); len(w) >= 2 && len(w) <= MaxWordLength && !stopWords[w] {
+			out = append(out, w)
+		}
+		i = j
+	}
+	return out, true
+}
+
+// asciiWordByte reports whether c, lower case ASCII, is part of a word.
+func asciiWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '\''
+}
+
+// unicodeWords is Words for any text.
+func unicodeWords(text string) []string {
 	fields := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
 	})
@@ -635,8 +698,15 @@ var stopWords = func() map[string]bool {
 	return m
 }()
 
-// add counts the number v (a decimal that big.Rat reads).
-func (ns *NumberSummary) add(v string) {
+// add counts the number v (a decimal that big.Rat reads). slack is how
+// many values past MaxSummaryWords Values may hold before they are
+// bounded: a Recount's, which also keeps the sum as a number between
+// answers (flush writes Sum); 0 bounds them at every answer.
+func (ns *NumberSummary) add(v string, slack int) {
+	if slack > 0 {
+		ns.recountAdd(v, slack)
+		return
+	}
 	r, ok := new(big.Rat).SetString(v)
 	if !ok {
 		return
@@ -653,6 +723,53 @@ func (ns *NumberSummary) add(v string) {
 		ns.Values = map[string]int64{}
 	}
 	ns.Values[v]++
+	ns.OtherValues += keepFirst(ns.Values, MaxSummaryWords)
+}
+
+// recountAdd is add for a Recount: the same counts, Min, Max and Values,
+// with Sum left to flush and Values bounded past slack more values.
+func (ns *NumberSummary) recountAdd(v string, slack int) {
+	rc := ns.recount
+	if rc == nil {
+		rc = &numberRecount{}
+		rc.sum.Set(rat(ns.Sum))
+		if ns.Min != "" {
+			rc.min.Set(rat(ns.Min))
+		}
+		if ns.Max != "" {
+			rc.max.Set(rat(ns.Max))
+		}
+		ns.recount = rc
+	}
+	r, ok := rc.v.SetString(v)
+	if !ok {
+		return
+	}
+	ns.Count++
+	if ns.Min == "" || r.Cmp(&rc.min) < 0 {
+		ns.Min = v
+		rc.min.Set(r)
+	}
+	if ns.Max == "" || r.Cmp(&rc.max) > 0 {
+		ns.Max = v
+		rc.max.Set(r)
+	}
+	rc.sum.Add(&rc.sum, r)
+	if ns.Values == nil {
+		ns.Values = map[string]int64{}
+	}
+	ns.Values[v]++
+	if len(ns.Values) > MaxSummaryWords+slack {
+		ns.OtherValues += keepFirst(ns.Values, MaxSummaryWords)
+	}
+}
+
+// flush ends a Recount's counting: Sum written, Values bounded.
+func (ns *NumberSummary) flush() {
+	if ns.recount != nil {
+		ns.Sum = ns.recount.sum.RatString()
+		ns.recount = nil
+	}
 	ns.OtherValues += keepFirst(ns.Values, MaxSummaryWords)
 }
 
