@@ -164,15 +164,6 @@ func (s *Server) sendCopy(w http.ResponseWriter, r *http.Request) error {
 		p.Copy.Err = p.T("Please give an e-mail address, like name@example.com.")
 		return again(http.StatusUnprocessableEntity)
 	}
-	addr := survey.NormalizeEmail(email)
-	if l := s.limit.copiesPerSurvey; l != nil && l.OnLimit(w, r, t.Key+"/"+sv.Slug) {
-		p.Copy.Problem = p.T("Too many copies of answers have been asked for just now; please try again later.")
-		return again(http.StatusTooManyRequests)
-	}
-	if l := s.limit.copiesPerAddress; l != nil && l.OnLimit(w, r, addressKey(addr)) {
-		p.Copy.Problem = p.T("Too many copies of answers have been asked for just now; please try again later.")
-		return again(http.StatusTooManyRequests)
-	}
 	a, err := s.remover.Get(r.Context(), t.Key, sv.Slug, claim.ID)
 	if survey.ErrorCode(err) == survey.ENOTFOUND {
 		// Not filed yet (the worker files answers within seconds), or
@@ -186,6 +177,17 @@ func (s *Server) sendCopy(w http.ResponseWriter, r *http.Request) error {
 	m, err := s.copyMessage(p, a, email)
 	if err != nil {
 		return err
+	}
+	// Only a copy about to be sent counts against the limits (not one
+	// asked for before its answer was filed, nor a bad address).
+	addr := survey.NormalizeEmail(email)
+	if l := s.limit.copiesPerSurvey; l != nil && l.OnLimit(w, r, t.Key+"/"+sv.Slug) {
+		p.Copy.Problem = p.T("Too many copies of answers have been asked for just now; please try again later.")
+		return again(http.StatusTooManyRequests)
+	}
+	if l := s.limit.copiesPerAddress; l != nil && l.OnLimit(w, r, addressKey(addr)) {
+		p.Copy.Problem = p.T("Too many copies of answers have been asked for just now; please try again later.")
+		return again(http.StatusTooManyRequests)
 	}
 	if err := s.takeCopyQuota(r.Context(), t, claim.ID, addr); err != nil {
 		var qe *store.QuotaError
