@@ -253,3 +253,50 @@ func TestCopyOff(t *testing.T) {
 		t.Fatalf("a copy of a survey without copies = %d, want 404", code)
 	}
 }
+
+// TestSendCopySetting: the designer's checkbox, the API's sendCopy and the
+// definition's carry the setting, off unless set.
+func TestSendCopySetting(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	ctx := context.Background()
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	_, c := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	cookie := map[string]string{"Cookie": "surveys_session=" + c.Value}
+	form := url.Values{"title": {"Copy setting"}, "n": {"1"}, "q.0.text": {"Anything else?"}, "q.0.type": {"SimpleText"}, "q.0.pos": {"1"}, "sendCopy": {"1"}, "action": {"save"}}
+	code, h, body := app.do(t, "POST", "/adatum/surveys/new", form, cookie)
+	if code != http.StatusSeeOther || h.Get("Location") != "/adatum/surveys/copy-setting/edit" {
+		t.Fatalf("save = %d %q:\n%s", code, h.Get("Location"), body)
+	}
+	if sv, err := app.surveys.Get(ctx, "adatum", "copy-setting"); err != nil || !sv.SendCopy {
+		t.Fatalf("saved with the box ticked: %v", err)
+	}
+	if _, _, body := app.do(t, "GET", "/adatum/surveys/copy-setting/edit", nil, cookie); !strings.Contains(body, `name="sendCopy" value="1" aria-describedby="sendCopy-hint" checked`) {
+		t.Errorf("the designer does not show the box ticked")
+	}
+	form.Del("sendCopy")
+	if code, _, _ := app.do(t, "POST", "/adatum/surveys/copy-setting/edit", form, cookie); code != http.StatusSeeOther {
+		t.Fatalf("save = %d", code)
+	}
+	if sv, _ := app.surveys.Get(ctx, "adatum", "copy-setting"); sv.SendCopy {
+		t.Error("the box unticked left the setting on")
+	}
+
+	token, err := store.NewTokenStore(app.st).Create(ctx, "adatum", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, v, raw := app.api(t, "POST", "/api/v1/surveys", token, `{"title":"API copies","sendCopy":true,"questions":[{"text":"Q","type":"SimpleText"}]}`)
+	if code != http.StatusCreated || v["sendCopy"] != true {
+		t.Fatalf("POST /api/v1/surveys = %d: %s", code, raw)
+	}
+	slug, _ := v["slug"].(string)
+	if code, v, raw := app.api(t, "GET", "/api/v1/surveys/"+slug+"/definition", token, ""); code != http.StatusOK || v["sendCopy"] != true {
+		t.Errorf("definition = %d: %s", code, raw)
+	}
+	if code, v, raw := app.api(t, "GET", "/api/v1/surveys/copy-setting", token, ""); code != http.StatusOK || v["sendCopy"] != nil {
+		t.Errorf("a survey without copies = %d: %s", code, raw)
+	}
+}
