@@ -303,8 +303,9 @@ func (s *Server) copyMessage(p surveyPage, a *survey.SurveyAnswer, to string) (m
 				continue
 			}
 			part := copyPart{Question: cutRunes(sv.Pipe(p.QText(q), answers, nil), limit)}
+			qt := p.Tr.Questions[q.ID]
 			for _, l := range survey.AnswerLines(k, q, qa) {
-				part.Lines = append(part.Lines, cutRunes(l, limit))
+				part.Lines = append(part.Lines, cutRunes(translatedChoices(qt, l), limit))
 			}
 			data.Parts = append(data.Parts, part)
 		}
@@ -314,6 +315,27 @@ func (s *Server) copyMessage(p surveyPage, a *survey.SurveyAnswer, to string) (m
 		}
 	}
 	return mail.Message{}, survey.Errorf(survey.EINTERNAL, "a copy of answer %s does not fit a message", a.ID)
+}
+
+// translatedChoices is an answer's line with its choices in the
+// respondent's language: the line that is a choice, or a list of checked
+// choices ("a, b"), each one the translation has; any other line as it
+// is.
+func translatedChoices(qt survey.QuestionText, line string) string {
+	if len(qt.Choices) == 0 {
+		return line
+	}
+	if _, ok := qt.Choices[line]; ok {
+		return qt.Choice(line)
+	}
+	parts := strings.Split(line, ", ")
+	for i, c := range parts {
+		if _, ok := qt.Choices[c]; !ok {
+			return line
+		}
+		parts[i] = qt.Choice(c)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // cutRunes is s cut to n characters, with "…" when cut.

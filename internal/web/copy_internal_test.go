@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
 )
 
 // TestCopyToken: a copy token opens for its survey until it expires;
@@ -38,5 +39,26 @@ func TestCopyToken(t *testing.T) {
 	// token.
 	if _, ok := p.openCopy("adatum", "poll", p.sealRecalled("adatum", "poll", map[string]string{"i": id}), now); ok {
 		t.Error("a thank-you recall opens as a copy token")
+	}
+}
+
+// TestTranslatedChoices: a copy's line of choices reads in the
+// respondent's language where the translation has them; other lines, and
+// a list with a choice it lacks, stay as they are.
+func TestTranslatedChoices(t *testing.T) {
+	qt := survey.QuestionText{Choices: map[string]string{"Cake": "Gâteau", "Fruit": "Fruits"}}
+	for line, want := range map[string]string{
+		"Cake":                  "Gâteau",
+		"Cake, Fruit":           "Gâteau, Fruits",
+		"Cake, Ice cream":       "Cake, Ice cream",
+		"I liked the cake":      "I liked the cake",
+		"Other: a cheese board": "Other: a cheese board",
+	} {
+		if got := translatedChoices(qt, line); got != want {
+			t.Errorf("%q → %q, want %q", line, got, want)
+		}
+	}
+	if got := translatedChoices(survey.QuestionText{}, "Cake"); got != "Cake" {
+		t.Errorf("without a translation: %q", got)
 	}
 }

@@ -300,3 +300,32 @@ func TestSendCopySetting(t *testing.T) {
 		t.Errorf("a survey without copies = %d: %s", code, raw)
 	}
 }
+
+// TestCopyInRespondentLanguage: a respondent who answered in French gets
+// the form and the copy in French.
+func TestCopyInRespondentLanguage(t *testing.T) {
+	t.Parallel()
+	app, box, sv := copyApp(t, web.Limits{}, store.MailLimits{PerHour: 100, PerDay: 100, PerRecipient: 5})
+	path := "/survey/adatum/" + sv.Slug
+	_, _, body := app.do(t, "GET", path+"?lang=fr", nil, nil)
+	form := hiddenInputs(body)
+	form.Set("q-"+sv.Questions[1].ID, "Les conférences")
+	form.Set("q-"+sv.Questions[2].ID, "5")
+	code, h, body := app.do(t, "POST", path+"?lang=fr", form, nil)
+	if code != http.StatusSeeOther || !strings.Contains(h.Get("Location"), "lang=fr") {
+		t.Fatalf("answer = %d to %q:\n%s", code, h.Get("Location"), body)
+	}
+	_, _, page := app.do(t, "GET", h.Get("Location"), nil, nil)
+	if !strings.Contains(page, "M&#39;envoyer une copie de mes réponses") || !strings.Contains(page, `action="/survey/adatum/`+sv.Slug+`/copy?lang=fr"`) {
+		t.Fatalf("the thank-you page's form is not in French:\n%s", page)
+	}
+	app.storedOf(t, sv.Slug)
+	f := url.Values{"c": {hiddenInputs(page).Get("c")}, "email": {"zoe@example.com"}}
+	if code, _, body := app.do(t, "POST", path+"/copy?lang=fr", f, nil); code != http.StatusSeeOther {
+		t.Fatalf("copy = %d:\n%s", code, body)
+	}
+	m := box.wait(t, 1)[0]
+	if m.Subject != "Vos réponses à Copy poll" || !strings.Contains(m.Text, "Voici une copie des réponses que vous avez données à Copy poll, une enquête de Adatum.") || !strings.Contains(m.HTML, `lang="fr"`) {
+		t.Errorf("the copy is not in French: %q\n%s\n%s", m.Subject, m.Text, m.HTML)
+	}
+}
