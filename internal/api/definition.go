@@ -43,6 +43,9 @@ type Definition struct {
 	// questions.
 	HiddenFields []string `json:"hiddenFields,omitempty"`
 	Prefill      bool     `json:"prefill,omitempty"`
+	// SendCopy (absent from definitions made before it, and when off):
+	// respondents may e-mail themselves a copy of their answers.
+	SendCopy bool `json:"sendCopy,omitempty"`
 	// Variables, Outcomes, ShowCorrect, Redirect and RedirectFields
 	// (absent from definitions made before them): the scoring, its
 	// variables naming questions q1, q2 ….
@@ -68,7 +71,7 @@ func DefinitionOf(sv *survey.Survey) Definition {
 	for _, q := range cp.Questions {
 		d.Questions = append(d.Questions, jsonQuestionOf(q))
 	}
-	d.HiddenFields, d.Prefill = cp.HiddenFields, cp.Prefill
+	d.HiddenFields, d.Prefill, d.SendCopy = cp.HiddenFields, cp.Prefill, cp.SendCopy
 	d.Scoring = cp.Scoring
 	d.KeepPartialMinutes = int(cp.KeepPartial / time.Minute)
 	d.Quotas = cp.Quotas
@@ -113,7 +116,7 @@ func ImportDefinition(ctx context.Context, tenant string, data []byte, pics Pict
 		return nil, bad(fmt.Sprintf("This is not a survey definition: its format is %q, not %q.", d.Format, definitionFormat))
 	}
 	sv := &survey.Survey{Tenant: tenant, Title: d.Title, Description: d.Description, ThankYou: d.ThankYou, State: survey.Draft, Sections: surveySections(d.Sections),
-		HiddenFields: d.HiddenFields, Prefill: d.Prefill, Quotas: d.Quotas, Language: d.Language, Translations: d.Translations,
+		HiddenFields: d.HiddenFields, Prefill: d.Prefill, SendCopy: d.SendCopy, Quotas: d.Quotas, Language: d.Language, Translations: d.Translations,
 		KeepPartial: time.Duration(d.KeepPartialMinutes) * time.Minute}
 	sv.Scoring = d.Scoring
 	for _, q := range d.Questions {

@@ -39,6 +39,9 @@ type jsonSurvey struct {
 	// (?q-<id>=…).
 	HiddenFields []string `json:"hiddenFields,omitempty"`
 	Prefill      bool     `json:"prefill,omitempty"`
+	// SendCopy offers respondents an e-mail of their own answers on the
+	// thank-you page.
+	SendCopy bool `json:"sendCopy,omitempty"`
 	// The score's variables, outcomes and redirect.
 	survey.Scoring
 	// KeepPartialMinutes keeps partial answers that long after the
@@ -208,7 +211,7 @@ func toJSON(sv *survey.Survey) jsonSurvey {
 	for _, q := range sv.Questions {
 		a.Questions = append(a.Questions, jsonQuestionOf(q))
 	}
-	a.HiddenFields, a.Prefill = sv.HiddenFields, sv.Prefill
+	a.HiddenFields, a.Prefill, a.SendCopy = sv.HiddenFields, sv.Prefill, sv.SendCopy
 	a.Scoring = sv.Scoring
 	a.KeepPartialMinutes = int(sv.KeepPartial / time.Minute)
 	a.Quotas = sv.Quotas
@@ -251,6 +254,9 @@ func (s *server) createSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 		// whether it may prefill questions.
 		HiddenFields []string `json:"hiddenFields"`
 		Prefill      bool     `json:"prefill"`
+		// SendCopy: respondents may e-mail themselves a copy of their
+		// answers from the thank-you page.
+		SendCopy bool `json:"sendCopy"`
 		survey.Scoring
 		// KeepPartialMinutes: partial answers kept that long after the
 		// last page move (0: none).
@@ -270,7 +276,7 @@ func (s *server) createSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 	}
 	sv := &survey.Survey{Tenant: tenantOf(r), Title: in.Title, Description: in.Description, ThankYou: in.ThankYou, Listed: in.Listed, State: survey.Draft,
 		OnePer: survey.OnePer(in.OnePer), MayChange: in.MayChange, PublicResults: in.PublicResults, Sections: surveySections(in.Sections),
-		HiddenFields: in.HiddenFields, Prefill: in.Prefill, Quotas: in.Quotas, Language: in.Language, Translations: in.Translations,
+		HiddenFields: in.HiddenFields, Prefill: in.Prefill, SendCopy: in.SendCopy, Quotas: in.Quotas, Language: in.Language, Translations: in.Translations,
 		KeepPartial: time.Duration(in.KeepPartialMinutes) * time.Minute}
 	sv.Scoring = in.Scoring
 	if o, ok := survey.ParseOnePer(in.OnePer); ok {

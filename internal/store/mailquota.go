@@ -152,22 +152,8 @@ func (q *MailQuotaStore) take(ctx context.Context, tenant string, plan survey.Pl
 			return err
 		}
 		h, d := rows["h_"+hour], rows["d_"+day]
-		if count(h)+check > lim.PerHour {
-			return q.refuse(QuotaTenant, nil, "Your organisation may send %d e-mails an hour on the %s plan; %d are left this hour, and the count starts again at %s UTC. Send fewer, or later.",
-				lim.PerHour, plan, max(0, lim.PerHour-count(h)), now.Truncate(time.Hour).Add(time.Hour).Format("15:04"))
-		}
-		if count(d)+check > lim.PerDay {
-			return q.refuse(QuotaTenant, nil, "Your organisation may send %d e-mails a day on the %s plan; %d are left today, and the count starts again at midnight UTC. Send fewer, or tomorrow.",
-				lim.PerDay, plan, max(0, lim.PerDay-count(d)))
-		}
-		var over []string
-		for _, a := range all {
-			if count(rows[recipientKey(day, a)])+want[a] > lim.PerRecipient {
-				over = append(over, a)
-			}
-		}
-		if len(over) > 0 {
-			return q.refuse(QuotaRecipient, over, "One address gets at most %d e-mails a day from your organisation; these had theirs today (until midnight UTC): %s. Nothing was sent.", lim.PerRecipient, strings.Join(over, ", "))
+		if err := q.within(rows, now, plan, lim, check, want, all); err != nil {
+			return err
 		}
 		ops := []storage.TableOp{bump(tenant, "h_"+hour, h, n, now.Add(2*time.Hour)), bump(tenant, "d_"+day, d, n, now.Add(48*time.Hour))}
 		for _, a := range part {
@@ -187,6 +173,101 @@ func (q *MailQuotaStore) take(ctx context.Context, tenant string, plan survey.Pl
 		return nil
 	}
 	return survey.Errorf(survey.ECONFLICT, "Too many e-mails are being sent at once; try again.")
+}
+
+// Reasons a copy of an answer is refused (TakeCopy), besides the
+// tenant's and the recipient's quotas.
+const (
+	// CopySent: the address had this answer's copy already.
+	CopySent = "copy_sent"
+	// CopyAddresses: the answer's copies went to MaxCopyAddresses
+	// addresses already.
+	CopyAddresses = "copy_addresses"
+)
+
+// MaxCopyAddresses is how many addresses one answer's copies may go to.
+const MaxCopyAddresses = 3
+
+// TakeCopy counts the copy of the answer answerID that its respondent
+// asked to be mailed to addr: one e-mail against the tenant's hourly and
+// daily quotas and the address's daily one (as Take), and a row of its own
+// (c_<answer ID>_<SHA-256 of the address>), so that an answer's copy goes
+// to one address once, and to at most MaxCopyAddresses addresses. All of
+// it or none, in one conditional write: a *QuotaError says what refused it.
+func (q *MailQuotaStore) TakeCopy(ctx context.Context, tenant string, plan survey.Plan, answerID, addr string) error {
+	if !ValidAnswerID(answerID) {
+		return survey.Errorf(survey.EINVALID, "Not an answer.")
+	}
+	addr = survey.NormalizeEmail(addr)
+	lim := q.quota.Of(plan)
+	prefix := "c_" + answerID + "_"
+	key := prefix + addressHash(addr)
+	for range 20 {
+		now := q.now().UTC()
+		day, hour := now.Format("20060102"), now.Format("2006010215")
+		page, err := q.st.QueryPartition(ctx, MailQuotasTable, tenant, storage.Query{RowKeyFrom: prefix, RowKeyTo: prefix + "~"})
+		if err != nil {
+			return mapErr(err, "Mail quota")
+		}
+		sent := 0
+		for _, e := range page.Entities {
+			if e.RowKey == key {
+				return q.refuse(CopySent, []string{addr}, "A copy of these answers was sent to %s already.", addr)
+			}
+			sent++
+		}
+		if sent >= MaxCopyAddresses {
+			return q.refuse(CopyAddresses, nil, "A copy of these answers was sent to %d addresses already, as many as one answer's copies may go to.", MaxCopyAddresses)
+		}
+		rows, err := q.today(ctx, tenant, day)
+		if err != nil {
+			return err
+		}
+		if err := q.within(rows, now, plan, lim, 1, map[string]int{addr: 1}, []string{addr}); err != nil {
+			return err
+		}
+		h, d, rk := rows["h_"+hour], rows["d_"+day], recipientKey(day, addr)
+		ops := []storage.TableOp{bump(tenant, "h_"+hour, h, 1, now.Add(2*time.Hour)), bump(tenant, "d_"+day, d, 1, now.Add(48*time.Hour)),
+			bump(tenant, rk, rows[rk], 1, now.Add(48*time.Hour)), bump(tenant, key, nil, 1, now.Add(48*time.Hour))}
+		err = q.st.Transact(ctx, MailQuotasTable, tenant, ops)
+		if errors.Is(err, storage.ErrExists) || errors.Is(err, storage.ErrPrecondition) || errors.Is(err, storage.ErrNotFound) {
+			continue // another sender counted at the same time
+		}
+		if err != nil {
+			return mapErr(err, "Mail quota")
+		}
+		if h == nil && d == nil {
+			q.prune(ctx, tenant, day)
+		}
+		return nil
+	}
+	return survey.Errorf(survey.ECONFLICT, "Too many e-mails are being sent at once; try again.")
+}
+
+// within checks that check more mails, want[a] of them to each address
+// of all, keep within the tenant's limits lim and each address's, as the
+// rows of today (by RowKey) count them.
+func (q *MailQuotaStore) within(rows map[string]*storage.Entity, now time.Time, plan survey.Plan, lim MailLimits, check int, want map[string]int, all []string) error {
+	day, hour := now.Format("20060102"), now.Format("2006010215")
+	h, d := rows["h_"+hour], rows["d_"+day]
+	if count(h)+check > lim.PerHour {
+		return q.refuse(QuotaTenant, nil, "Your organisation may send %d e-mails an hour on the %s plan; %d are left this hour, and the count starts again at %s UTC. Send fewer, or later.",
+			lim.PerHour, plan, max(0, lim.PerHour-count(h)), now.Truncate(time.Hour).Add(time.Hour).Format("15:04"))
+	}
+	if count(d)+check > lim.PerDay {
+		return q.refuse(QuotaTenant, nil, "Your organisation may send %d e-mails a day on the %s plan; %d are left today, and the count starts again at midnight UTC. Send fewer, or tomorrow.",
+			lim.PerDay, plan, max(0, lim.PerDay-count(d)))
+	}
+	var over []string
+	for _, a := range all {
+		if count(rows[recipientKey(day, a)])+want[a] > lim.PerRecipient {
+			over = append(over, a)
+		}
+	}
+	if len(over) > 0 {
+		return q.refuse(QuotaRecipient, over, "One address gets at most %d e-mails a day from your organisation; these had theirs today (until midnight UTC): %s. Nothing was sent.", lim.PerRecipient, strings.Join(over, ", "))
+	}
+	return nil
 }
 
 // today reads the tenant's rows of day (the hours', the day's and the
@@ -215,8 +296,12 @@ func (q *MailQuotaStore) today(ctx context.Context, tenant, day string) (map[str
 // prune deletes the tenant's rows of days before day, every page of them
 // (a busy day leaves a row per recipient).
 func (q *MailQuotaStore) prune(ctx context.Context, tenant, day string) {
-	for _, prefix := range []string{"d_", "h_", "r_"} {
-		qry := storage.Query{RowKeyFrom: prefix, RowKeyTo: prefix + day}
+	// The copies' rows name their answers, whose IDs start with their
+	// time: those of answers two days old go (a copy is asked for within
+	// the hour after the answer).
+	copies := fmt.Sprintf("c_%019d", q.now().Add(-48*time.Hour).UnixNano()/100+ticksEpoch)
+	for _, r := range [][2]string{{"d_", "d_" + day}, {"h_", "h_" + day}, {"r_", "r_" + day}, {"c_", copies}} {
+		qry := storage.Query{RowKeyFrom: r[0], RowKeyTo: r[1]}
 		for {
 			page, err := q.st.QueryPartition(ctx, MailQuotasTable, tenant, qry)
 			if err != nil {
@@ -237,9 +322,12 @@ func (q *MailQuotaStore) refuse(reason string, over []string, format string, arg
 	return &QuotaError{Reason: reason, Message: fmt.Sprintf(format, args...), Over: over}
 }
 
-func recipientKey(day, addr string) string {
+func recipientKey(day, addr string) string { return "r_" + day + "_" + addressHash(addr) }
+
+// addressHash names an address in a RowKey without storing it.
+func addressHash(addr string) string {
 	sum := sha256.Sum256([]byte(addr))
-	return "r_" + day + "_" + hex.EncodeToString(sum[:16])
+	return hex.EncodeToString(sum[:16])
 }
 
 func count(e *storage.Entity) int {

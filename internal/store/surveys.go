@@ -654,6 +654,10 @@ func surveyEntity(s *survey.Survey, version string) storage.Entity {
 	if s.Prefill {
 		props["Prefill"] = true
 	}
+	if s.SendCopy {
+		// Rows written before the copies have none: off.
+		props["SendCopy"] = true
+	}
 	if sc := s.Scoring; len(sc.Variables)+len(sc.Outcomes) > 0 || sc.ShowCorrect || sc.Redirect != "" {
 		// One JSON property, split as long ones are (rows written before
 		// scoring have none).
@@ -699,6 +703,7 @@ func surveyFromEntity(e storage.Entity) *survey.Survey {
 		PublicResults: e.Bool("PublicResults"),
 		HiddenFields:  strings.Fields(e.String("HiddenFields")),
 		Prefill:       e.Bool("Prefill"),
+		SendCopy:      e.Bool("SendCopy"),
 		KeepPartial:   time.Duration(e.Int("KeepPartial")) * time.Second,
 		TrashedOn:     e.Time("TrashedOn"),
 		Description:   e.String("Description"),

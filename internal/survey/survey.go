@@ -91,6 +91,10 @@ type Survey struct {
 	// lets the link prefill the questions (?q-<ID>=value).
 	HiddenFields []string
 	Prefill      bool
+	// SendCopy offers the respondent, on the thank-you page, an e-mail
+	// of their own answers (web/copy.go). Off unless the designer turns
+	// it on.
+	SendCopy bool
 	// Scoring: the survey's variables, outcomes, quiz feedback and
 	// redirect (scoring.go).
 	Scoring

@@ -48,6 +48,9 @@ type designerPage struct {
 	// line, as typed; Prefill lets the link prefill its questions.
 	HiddenFields string
 	Prefill      bool
+	// SendCopy lets respondents e-mail themselves a copy of their
+	// answers from the thank-you page.
+	SendCopy bool
 	// Variables and Outcomes are the scoring's lines as typed
 	// (designer_scoring.go), ShowCorrect, Redirect and RedirectFields
 	// the survey's.
@@ -143,6 +146,9 @@ func (p designerPage) SettingsNow() string {
 	}
 	if p.Challenge {
 		out = append(out, "robot check")
+	}
+	if p.SendCopy {
+		out = append(out, "copies of answers by e-mail")
 	}
 	if n := len(strings.Fields(p.EmbedOrigins)); n > 0 {
 		out = append(out, "embedded in "+survey.Count(int64(n), "site"))
@@ -521,6 +527,7 @@ func designerForm(w http.ResponseWriter, r *http.Request) (page designerPage, er
 		CloseOn: strings.TrimSpace(f.Get("closeOn")), Description: f.Get("description"), ThankYou: f.Get("thankYou"), EmbedOrigins: f.Get("embedOrigins"), PublicResults: f.Get("publicResults") != ""}
 	page.OnePer, page.MayChange = f.Get("onePer"), f.Get("mayChange") != ""
 	page.HiddenFields, page.Prefill = f.Get("hiddenFields"), f.Get("prefill") != ""
+	page.SendCopy = f.Get("sendCopy") != ""
 	page.Variables, page.Outcomes, page.ShowCorrect = f.Get("variables"), f.Get("outcomes"), f.Get("showCorrect") != ""
 	page.Redirect, page.RedirectFields = f.Get("redirect"), f.Get("redirectFields") != ""
 	page.KeepPartial = strings.TrimSpace(f.Get("keepPartial"))
@@ -789,7 +796,7 @@ func (p designerPage) definition(now time.Time) (*survey.Survey, map[string]stri
 	sections, sectionOf := p.surveySections()
 	sv := &survey.Survey{Tenant: p.Tenant, Title: p.Title, Listed: p.Listed, Challenge: p.Challenge, CloseOn: closeOn, OnePer: onePer, MayChange: p.MayChange,
 		EmbedOrigins: origins, PublicResults: p.PublicResults, Description: p.Description, ThankYou: p.ThankYou, State: survey.Draft, Sections: sections,
-		HiddenFields: p.hiddenFieldNames(), Prefill: p.Prefill, KeepPartial: keep, Quotas: p.surveyQuotas(), Version: p.Version, EditedBy: p.EditedBy,
+		HiddenFields: p.hiddenFieldNames(), Prefill: p.Prefill, SendCopy: p.SendCopy, KeepPartial: keep, Quotas: p.surveyQuotas(), Version: p.Version, EditedBy: p.EditedBy,
 		Scoring: survey.Scoring{ShowCorrect: p.ShowCorrect, Redirect: p.Redirect, RedirectFields: p.RedirectFields}}
 	ids := map[string]string{}
 	for _, dq := range p.Questions {
@@ -1276,7 +1283,7 @@ func (s *Server) editSurvey(w http.ResponseWriter, r *http.Request) error {
 	}
 	p := designerPage{Tenant: tenant, Survey: sv, Title: sv.Title, Listed: sv.Listed, Challenge: sv.Challenge, OnePer: string(sv.OnePer), MayChange: sv.MayChange,
 		Description: sv.Description, ThankYou: sv.ThankYou, Frozen: sv.Trashed(), EmbedOrigins: strings.Join(sv.EmbedOrigins, "\n"), PublicResults: sv.PublicResults,
-		HiddenFields: strings.Join(sv.HiddenFields, "\n"), Prefill: sv.Prefill,
+		HiddenFields: strings.Join(sv.HiddenFields, "\n"), Prefill: sv.Prefill, SendCopy: sv.SendCopy,
 		Variables: variablesText(sv.Variables, nil), Outcomes: outcomesText(sv.Outcomes), ShowCorrect: sv.ShowCorrect, Redirect: sv.Redirect, RedirectFields: sv.RedirectFields,
 		KeepPartial: keepPartialMinutes(sv.KeepPartial), Quotas: designerQuotasOf(sv.Quotas)}
 	if r.URL.Query().Get("saved") == "1" {

@@ -177,6 +177,16 @@ var signInSteps = map[string]int{
 	"POST /login/code": http.StatusBadRequest,
 }
 
+// respondentTokenRoutes are the respondent's routes whose form carries a
+// sealed token naming an answer (copy.go): the status of a made-up token
+// for Adatum's survey, asked signed out and by a signed-in admin of
+// another tenant (no copy, never a tenant's data). The demo survey offers
+// no copies, and this server sends no mail: 404 before the token is
+// looked at (copy_test.go checks made-up tokens where copies are on).
+var respondentTokenRoutes = map[string]int{
+	"POST /survey/{tenant}/{slug}/copy": http.StatusNotFound,
+}
+
 // publicAPI are the routes under /api/v1 that need no token: the same
 // answer for everyone, with no tenant's data.
 var publicAPI = map[string]bool{"GET /api/v1/openapi.json": true}
@@ -328,6 +338,17 @@ func TestIsolationEveryRoute(t *testing.T) {
 			}
 			return nil
 		}
+		if want, ok := respondentTokenRoutes[key]; ok {
+			walked[key] = true
+			for _, cookie := range []string{"", members["fabrikam"][survey.Admin].cookie} {
+				forged := url.Values{"c": {"v1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}, "email": {"admin@fabrikam.example"}}
+				code, _, body := app.do(t, method, across.Replace(route), forged, map[string]string{"Cookie": cookie})
+				if leaked := leaks(body, adatumData[1:]...); code != want || len(leaked) > 0 {
+					t.Errorf("%s (signed in: %v) = %d (want %d), with Adatum's %q", key, cookie != "", code, want, leaked)
+				}
+			}
+			return nil
+		}
 		if !isSubscriber && !isAPI {
 			if strings.Contains(route, "{token}") || strings.Contains(route, "{link}") || strings.Contains(route, "{key}") {
 				t.Errorf("%s opens with a link: say in linkRoutes what a made-up one gets", key)
@@ -451,6 +472,11 @@ func TestIsolationEveryRoute(t *testing.T) {
 	for key := range linkRoutes {
 		if !walked[key] {
 			t.Errorf("linkRoutes names %s, which the router does not have", key)
+		}
+	}
+	for key := range respondentTokenRoutes {
+		if !walked[key] {
+			t.Errorf("respondentTokenRoutes names %s, which the router does not have", key)
 		}
 	}
 	for key := range signInSteps {

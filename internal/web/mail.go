@@ -33,6 +33,9 @@ type Links interface {
 // a *store.QuotaError when a batch would pass a limit, nothing counted.
 type MailQuota interface {
 	Take(ctx context.Context, tenant string, plan survey.Plan, to []string) error
+	// TakeCopy counts a respondent's copy of answer id to addr: once per
+	// address, to at most store.MaxCopyAddresses addresses.
+	TakeCopy(ctx context.Context, tenant string, plan survey.Plan, id, addr string) error
 }
 
 // takeMailQuota counts mails from tenant to each of to, when e-mail is on.

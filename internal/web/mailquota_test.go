@@ -79,7 +79,7 @@ func TestMailQuotas(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(app.web.Collectors()...)
 	want := `
-# HELP surveys_mail_refused_total E-mails to others a tenant's members asked for and the server refused, by reason (quota_tenant, quota_recipient, unverified).
+# HELP surveys_mail_refused_total E-mails to others a tenant's members (or a respondent, for a copy of their answers) asked for and the server refused, by reason (quota_tenant, quota_recipient, unverified, copy_sent, copy_addresses).
 # TYPE surveys_mail_refused_total counter
 surveys_mail_refused_total{reason="quota_recipient"} 37
 surveys_mail_refused_total{reason="quota_tenant"} 1000

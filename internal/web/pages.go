@@ -389,6 +389,12 @@ func thankYouURL(sealer *pageSealer, p surveyPage, a *survey.SurveyAnswer) strin
 	if sealed := sealer.sealRecalled(t.Key, sv.Slug, withScores(sv, sv.Recalled(answers, a.Hidden), a)); sealed != "" {
 		q.Set("r", sealed)
 	}
+	if sv.SendCopy {
+		// The copy form's token (copy.go): this answer's, for an hour.
+		if c := copyToken(sealer, sv, a, time.Now()); c != "" {
+			q.Set("c", c)
+		}
+	}
 	u := "/survey/" + t.Key + "/" + sv.Slug + "/thankyou"
 	if len(q) > 0 {
 		u += "?" + q.Encode()

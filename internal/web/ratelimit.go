@@ -23,6 +23,12 @@ type Limits struct {
 	// sign-in at an identity provider, which write a row each) an address
 	// may make per minute.
 	SignIns int
+	// CopiesPerSurvey is the copies of answers (copy.go) one survey's
+	// respondents may ask for per hour, all addresses together;
+	// CopiesPerAddress, those one e-mail address may be sent per hour,
+	// from any survey. Asking for a copy is an answer POST too: it counts
+	// against Answers.
+	CopiesPerSurvey, CopiesPerAddress int
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
 	// believed. A request from elsewhere is counted by its own address, and
 	// its X-Forwarded-For is ignored: anyone can write one.
@@ -30,7 +36,7 @@ type Limits struct {
 }
 
 // DefaultLimits are the limits a server runs with unless told otherwise.
-var DefaultLimits = Limits{Answers: 30, Onboardings: 5, SignIns: 20}
+var DefaultLimits = Limits{Answers: 30, Onboardings: 5, SignIns: 20, CopiesPerSurvey: 100, CopiesPerAddress: 5}
 
 // limiters holds one middleware per limited kind of request.
 type limiters struct {
@@ -38,6 +44,11 @@ type limiters struct {
 	// probes are a page's questions about the respondent's path as they
 	// answer (path.js): four for each answer allowed.
 	probes func(http.Handler) http.Handler
+	// copiesPerSurvey and copiesPerAddress count the copies asked for,
+	// by survey and by (the hash of) the address; nil: no limit. They are
+	// asked only once the survey exists and the copy's token is good, so
+	// their keys are bounded by what was answered.
+	copiesPerSurvey, copiesPerAddress *httprate.RateLimiter
 }
 
 func (s *Server) newLimiters(l Limits) limiters {
@@ -56,11 +67,19 @@ func (s *Server) newLimiters(l Limits) limiters {
 					Message: "Too many requests have come from your address. Please wait " + wait + " and try again."}))
 			}))
 	}
+	counter := func(n int) *httprate.RateLimiter {
+		if n <= 0 {
+			return nil
+		}
+		return httprate.NewRateLimiter(n, time.Hour)
+	}
 	return limiters{
-		answers:     limit(l.Answers, time.Minute, "a minute"),
-		probes:      limit(4*l.Answers, time.Minute, "a minute"),
-		onboardings: limit(l.Onboardings, time.Hour, "an hour"),
-		signIns:     limit(l.SignIns, time.Minute, "a minute"),
+		copiesPerSurvey:  counter(l.CopiesPerSurvey),
+		copiesPerAddress: counter(l.CopiesPerAddress),
+		answers:          limit(l.Answers, time.Minute, "a minute"),
+		probes:           limit(4*l.Answers, time.Minute, "a minute"),
+		onboardings:      limit(l.Onboardings, time.Hour, "an hour"),
+		signIns:          limit(l.SignIns, time.Minute, "a minute"),
 	}
 }
 

@@ -88,6 +88,9 @@ type surveyPage struct {
 	// recall nothing but the hidden fields (their fallbacks, there).
 	pipeAnswers map[string]survey.QuestionAnswer
 	pipeHidden  map[string]string
+	// Copy is the thank-you page's form that mails the respondent a copy
+	// of their answers (copy.go); nil when none is offered.
+	Copy *copyForm
 	// recalled is what the thank-you message recalls of the answer
 	// (survey.Recalled), from the thank-you page's address.
 	recalled map[string]string
@@ -433,8 +436,12 @@ func (s *Server) thankYou(w http.ResponseWriter, r *http.Request) error {
 	if sealed := r.URL.Query().Get("r"); sealed != "" {
 		// What the message recalls of the answer: the respondent's own.
 		p.recalled = s.pageStates.openRecalled(t.Key, sv.Slug, sealed)
+	}
+	if q := r.URL.Query(); q.Has("r") || q.Has("c") {
+		// The respondent's own: kept out of caches and other sites.
 		w.Header().Set("Cache-Control", "no-store")
 		w.Header().Set("Referrer-Policy", "no-referrer")
+		s.offerCopy(&p, q)
 	}
 	s.render(w, r, http.StatusOK, "thankyou", p)
 	return nil

@@ -43,6 +43,9 @@ func (s *Server) Routes() *chi.Mux {
 		r.Get("/logos/{name}", s.handle(s.logo))
 	})
 	r.With(s.limit.answers).Post("/survey/{tenant}/{slug}", s.handle(s.submitSurvey))
+	// A respondent's copy of their answers by e-mail (copy.go): its form
+	// carries a sealed token naming the answer.
+	r.With(s.limit.answers).Post("/survey/{tenant}/{slug}/copy", s.handle(s.sendCopy))
 	// Where the answers so far lead (path.js): nothing stored.
 	r.With(s.limit.probes).Post("/survey/{tenant}/{slug}/path", s.handle(s.pathProbe))
 	// A link back to a saved page costs a storage read: limited as answers.

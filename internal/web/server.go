@@ -300,7 +300,7 @@ func New(d Deps) (*Server, error) {
 		http:     newHTTPMetrics(), forms: newForms(), signInThrottle: newAddrThrottle(), trustedProxies: d.Limits.TrustedProxies,
 		mail: d.Mail, mailTemplates: mt, links: d.Links, results: newResultsCache(), mailQuota: d.MailQuota, verifier: d.Verifier,
 		mailRefused: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "surveys_mail_refused_total",
-			Help: "E-mails to others a tenant's members asked for and the server refused, by reason (quota_tenant, quota_recipient, unverified)."}, []string{"reason"})}
+			Help: "E-mails to others a tenant's members (or a respondent, for a copy of their answers) asked for and the server refused, by reason (quota_tenant, quota_recipient, unverified, copy_sent, copy_addresses)."}, []string{"reason"})}
 	s.webhooks, s.hooksClient = d.Webhooks, d.Outbound
 	if s.hooksClient == nil {
 		s.hooksClient = outbound.New(outbound.Config{})
