@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
 
@@ -553,6 +554,9 @@ type writtenPage struct {
 	// Page (from 1) of Pages, of PageSize answers each, newest first, out
 	// of Total answers; From and To number the page's answers (from 1).
 	Page, Pages, PageSize, Total, From, To int
+	// Search is what the answers were searched for ("" for none): Total
+	// then counts those that wrote it, and Blank is not counted.
+	Search string
 }
 
 // writtenPageSize is the number of answers a page of texts reads.
@@ -583,6 +587,13 @@ func (s *Server) written(w http.ResponseWriter, r *http.Request) error {
 			return notFound("Pages of answers are numbered from 1.")
 		}
 	}
+	search := strings.TrimSpace(survey.CleanLine(r.URL.Query().Get("search")))
+	if utf8.RuneCountInString(search) > survey.MaxFilterAnswer {
+		return survey.Errorf(survey.EINVALID, "Search for at most %d characters.", survey.MaxFilterAnswer)
+	}
+	if search != "" {
+		return s.searchWritten(w, r, sv, n, search, p)
+	}
 	latest, total, err := s.reader.LatestAnswers(r.Context(), tenant, slug, (p-1)*writtenPageSize, writtenPageSize)
 	if err != nil {
 		return err
@@ -601,6 +612,60 @@ func (s *Server) written(w http.ResponseWriter, r *http.Request) error {
 		} else {
 			page.Blank++
 		}
+	}
+	s.render(w, r, http.StatusOK, "written", page)
+	return nil
+}
+
+// searchWritten lists the answers to the n-th question of sv that wrote
+// search (ignoring case), newest first, a page at a time: it reads every
+// answer twice, a segment at a time (once to count those that match, once
+// for the page's), never one by one.
+func (s *Server) searchWritten(w http.ResponseWriter, r *http.Request, sv *survey.Survey, n int, search string, p int) error {
+	q := sv.Questions[n-1]
+	want := strings.ToLower(search)
+	matches := func(a *survey.SurveyAnswer) string {
+		t := survey.Written(q, answerTo(a, q.ID))
+		if t != "" && strings.Contains(strings.ToLower(t), want) {
+			return t
+		}
+		return ""
+	}
+	total := 0
+	if _, err := s.scanFiltered(r.Context(), sv.Tenant, sv.Slug, survey.AnswerFilter{}, func(_, _ int, a *survey.SurveyAnswer) error {
+		if matches(a) != "" {
+			total++
+		}
+		return nil
+	}); err != nil && survey.ErrorCode(err) != survey.ENOTFOUND {
+		return err
+	}
+	pages := max((total+writtenPageSize-1)/writtenPageSize, 1)
+	if p > pages {
+		return notFound(fmt.Sprintf("There is no page %d: these answers fill %s.", p, survey.Count(pages, "page")))
+	}
+	page := writtenPage{Tenant: sv.Tenant, Survey: sv, Question: newQuestionView(n, q, nil, 0, sv.Language), Page: p, Pages: pages,
+		PageSize: writtenPageSize, Total: total, Role: roleOf(r), Search: search}
+	// The page's matches, newest first: the k-th match from the oldest
+	// is the (total-1-k)-th newest.
+	lo, hi := total-p*writtenPageSize, total-(p-1)*writtenPageSize
+	k := 0
+	var found []writtenAnswer
+	if _, err := s.scanFiltered(r.Context(), sv.Tenant, sv.Slug, survey.AnswerFilter{}, func(_, pos int, a *survey.SurveyAnswer) error {
+		if t := matches(a); t != "" {
+			if k >= lo && k < hi {
+				found = append(found, writtenAnswer{Text: t, On: a.CreatedOn, Position: pos})
+			}
+			k++
+		}
+		return nil
+	}); err != nil && survey.ErrorCode(err) != survey.ENOTFOUND {
+		return err
+	}
+	slices.Reverse(found)
+	page.Answers = found
+	if len(found) > 0 {
+		page.From, page.To = (p-1)*writtenPageSize+1, (p-1)*writtenPageSize+len(found)
 	}
 	s.render(w, r, http.StatusOK, "written", page)
 	return nil
