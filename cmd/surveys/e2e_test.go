@@ -102,7 +102,18 @@ func noSidewaysScroll(t *testing.T, what string) chromedp.Action {
 			return err
 		}
 		if w.Scroll > w.Client || w.Scroll > w.Inner {
-			t.Errorf("the %s page scrolls sideways in a window %d px wide: it is %d px wide", what, w.Inner, w.Scroll)
+			// Name the widest elements that stick out, to say what to fix.
+			var wide []string
+			_ = chromedp.Evaluate(`[...document.body.querySelectorAll("*")].filter(e => {
+				if (e.getBoundingClientRect().right <= window.innerWidth + 1) return false;
+				for (let p = e.parentElement; p; p = p.parentElement) {
+					if (["auto", "scroll", "hidden"].includes(getComputedStyle(p).overflowX)) return false;
+				}
+				return true;
+			}).
+				sort((a, b) => b.getBoundingClientRect().right - a.getBoundingClientRect().right).slice(0, 5).
+				map(e => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.className && typeof e.className == "string" ? "." + e.className.trim().split(/\s+/).join(".") : "") + " (" + Math.round(e.getBoundingClientRect().right) + " px)")`, &wide).Do(ctx)
+			t.Errorf("the %s page scrolls sideways in a window %d px wide: it is %d px wide (%s)", what, w.Inner, w.Scroll, strings.Join(wide, ", "))
 		}
 		return nil
 	})
