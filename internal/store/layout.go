@@ -50,15 +50,23 @@ const (
 	answersPrefix       = "surveyanswers-"
 )
 
+// Tables are every table the store keeps.
+var Tables = []string{SurveysTable, QuestionsTable, UsersTable, SessionsTable, UserSessionsTable, TokensTable, SignInsTable, RanksTable, PublicRanksTable, LinksTable, UserEmailsTable, PersonalLinksTable, WebhooksTable, NotificationsTable, MailQuotasTable, SavedSegmentsTable, AuditTable}
+
+// SharedContainers are the containers of every tenant's blobs (but the
+// public LogosContainer); a survey's answers and uploads have containers
+// of their own (AnswersContainer, uploads.go).
+var SharedContainers = []string{TenantsContainer, SummariesContainer, AnswerListContainer, SegmentContainer, SystemContainer, TransferStatusContainer, SpillContainer, WebhookPayloadsContainer, ResumeContainer, PartialsContainer}
+
 // Init creates the tables, shared containers and queues. It is called once
 // at start-up; per-survey containers are created on their first 404.
 func Init(ctx context.Context, st storage.Storage) error {
-	for _, t := range []string{SurveysTable, QuestionsTable, UsersTable, SessionsTable, UserSessionsTable, TokensTable, SignInsTable, RanksTable, PublicRanksTable, LinksTable, UserEmailsTable, PersonalLinksTable, WebhooksTable, NotificationsTable, MailQuotasTable, SavedSegmentsTable, AuditTable} {
+	for _, t := range Tables {
 		if err := st.CreateTable(ctx, t); err != nil {
 			return fmt.Errorf("store: create table %s: %w", t, err)
 		}
 	}
-	for _, c := range []string{TenantsContainer, SummariesContainer, AnswerListContainer, SegmentContainer, SystemContainer, TransferStatusContainer, SpillContainer, WebhookPayloadsContainer, ResumeContainer, PartialsContainer} {
+	for _, c := range SharedContainers {
 		if err := st.CreateContainer(ctx, c, false); err != nil {
 			return fmt.Errorf("store: create container %s: %w", c, err)
 		}
