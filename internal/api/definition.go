@@ -146,7 +146,7 @@ func adoptPictures(ctx context.Context, sv *survey.Survey, pics PictureCopier) e
 	missing := map[string]string{}
 	for i := range sv.Questions {
 		for j, p := range sv.Questions[i].Pictures {
-			if !survey.ValidImageName(p.Image) || strings.HasPrefix(p.Image, sv.Tenant+"-") && len(p.Image) == len(sv.Tenant)+len("-0123456789ab.png") {
+			if !survey.ValidImageName(p.Image) || survey.ImageOfTenant(p.Image, sv.Tenant) {
 				continue // none, or tenant's own (or not an image name: validation says so)
 			}
 			name, ok := copied[p.Image]

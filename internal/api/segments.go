@@ -59,28 +59,31 @@ func (s *server) withSegment(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if s.Segments == nil {
-			s.handle(func(http.ResponseWriter, *http.Request) (int, any, error) {
-				return 0, nil, notFound("No such segment.")
-			})(w, r)
+		v, err := s.segmentQuery(r, id)
+		if err != nil {
+			s.handle(func(http.ResponseWriter, *http.Request) (int, any, error) { return 0, nil, err })(w, r)
 			return
 		}
-		g, err := s.Segments.Get(r.Context(), tenantOf(r), chi.URLParam(r, "slug"), id)
-		if err == nil {
-			var v url.Values
-			if v, err = url.ParseQuery(g.Query); err == nil {
-				for _, k := range []string{"segment", "from", "to", "q", "a", "c", "status"} {
-					q.Del(k)
-				}
-				for k, vs := range v {
-					q[k] = vs
-				}
-				r2 := r.Clone(r.Context())
-				r2.URL.RawQuery = q.Encode()
-				next.ServeHTTP(w, r2)
-				return
-			}
+		for _, k := range []string{"segment", "from", "to", "q", "a", "c", "status"} {
+			q.Del(k)
 		}
-		s.handle(func(http.ResponseWriter, *http.Request) (int, any, error) { return 0, nil, err })(w, r)
+		for k, vs := range v {
+			q[k] = vs
+		}
+		r2 := r.Clone(r.Context())
+		r2.URL.RawQuery = q.Encode()
+		next.ServeHTTP(w, r2)
 	})
+}
+
+// segmentQuery is the filter of the survey's saved segment id, as a query.
+func (s *server) segmentQuery(r *http.Request, id string) (url.Values, error) {
+	if s.Segments == nil {
+		return nil, notFound("No such segment.")
+	}
+	g, err := s.Segments.Get(r.Context(), tenantOf(r), chi.URLParam(r, "slug"), id)
+	if err != nil {
+		return nil, err
+	}
+	return url.ParseQuery(g.Query)
 }

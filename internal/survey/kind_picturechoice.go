@@ -118,17 +118,22 @@ func (pictureChoice) validate(q Question, key string, f fieldErrors) {
 	}
 }
 
-// validateTenant refuses an image of another tenant: an image's name is
-// its tenant's key, a hyphen and twelve hexadecimal digits
-// (store.LogoStore), so that tenant "ada" cannot name "ada-x-…", an
-// image of tenant "ada-x".
+// validateTenant refuses an image of another tenant (ImageOfTenant).
 func (pictureChoice) validateTenant(tenant string, q Question, key string, f fieldErrors) {
 	for i, p := range q.Pictures {
-		rest, ok := strings.CutPrefix(p.Image, tenant+"-")
-		if p.Image != "" && ValidImageName(p.Image) && (!ok || len(rest) != len("0123456789ab.png")) {
+		if p.Image != "" && ValidImageName(p.Image) && !ImageOfTenant(p.Image, tenant) {
 			f.add(key+".pictures."+strconv.Itoa(i)+".image", "This image belongs to another account: upload it here.")
 		}
 	}
+}
+
+// ImageOfTenant reports whether the image name is tenant's: an image's
+// name is its tenant's key, a hyphen and twelve hexadecimal digits
+// (store.LogoStore), so that tenant "ada" cannot name "ada-x-…", an image
+// of tenant "ada-x".
+func ImageOfTenant(name, tenant string) bool {
+	rest, ok := strings.CutPrefix(name, tenant+"-")
+	return ok && len(rest) == len("0123456789ab.png")
 }
 
 // ValidImageName reports whether name is one the public images'

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/go-chi/chi/v5"
 
@@ -67,16 +68,12 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) error {
 		if id == "" {
 			return c
 		}
-		var g *survey.Segment
-		for _, o := range page.Segments {
-			if o.ID == id {
-				g = o
-			}
-		}
-		if g == nil {
+		at := slices.IndexFunc(page.Segments, func(o *survey.Segment) bool { return o.ID == id })
+		if at < 0 {
 			page.Errors[field] = "This survey has no such segment: choose one of the list."
 			return c
 		}
+		g := page.Segments[at]
 		f, err := g.Filter(sv)
 		if err != nil {
 			page.Errors[field] = "The segment “" + g.Name + "” names what the survey no longer has: " + err.Error()

@@ -321,11 +321,13 @@ func New(d Deps) (*Server, error) {
 		s.twoFactor = tf
 	}
 	s.quotas, s.segments = d.Quotas, d.Segments
-	if st, ok := d.Storage.(storage.Storage); ok && s.quotas == nil {
-		s.quotas = store.NewQuotaStore(st)
-	}
-	if st, ok := d.Storage.(storage.Storage); ok && s.segments == nil {
-		s.segments = store.NewSavedSegmentStore(st)
+	if st, ok := d.Storage.(storage.Storage); ok {
+		if s.quotas == nil {
+			s.quotas = store.NewQuotaStore(st)
+		}
+		if s.segments == nil {
+			s.segments = store.NewSavedSegmentStore(st)
+		}
 	}
 	s.auditLog, s.clock = d.Audit, d.Clock
 	if st, ok := d.Storage.(storage.Storage); ok && s.auditLog == nil {
