@@ -15,7 +15,7 @@ type TenantDeletion struct {
 
 // DeleteTenant removes a tenant and all its data: its surveys (with their
 // questions, answers, lists and summaries), accounts, sessions, API tokens
-// logos, webhook endpoints, audit log and sign-ins under way, then its record. It suspends the tenant first, so nothing new
+// logos, webhook endpoints, custom domain, audit log and sign-ins under way, then its record. It suspends the tenant first, so nothing new
 // arrives while it runs, and removes the record last, so a run cut short is
 // finished by running it again.
 func DeleteTenant(ctx context.Context, st storage.Storage, tenants *TenantStore, key string) (TenantDeletion, error) {
@@ -85,6 +85,10 @@ func DeleteTenant(ctx context.Context, st storage.Storage, tenants *TenantStore,
 	}
 	// The surveys' saved segments.
 	if _, err = deleteRows(ctx, st, SavedSegmentsTable, []string{key}, nil); err != nil {
+		return d, err
+	}
+	// Its custom domain: the host's row, then its own.
+	if _, err := NewDomainStore(st).Remove(ctx, key); err != nil && survey.ErrorCode(err) != survey.ENOTFOUND {
 		return d, err
 	}
 	// Its audit log.

@@ -29,6 +29,12 @@ func TestDeleteTenantLeavesNothing(t *testing.T) {
 			if err := store.NewNotificationStore(st).Subscribe(ctx, k, s.Slug, "admin@"+k+".example", survey.NotifyChoices{EachAnswer: true}, 0, time.Now()); err != nil {
 				t.Fatal(err)
 			}
+			if _, err := store.NewDomainStore(st).Claim(ctx, k, "surveys."+k+".example"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := store.NewDomainStore(st).MarkVerified(ctx, k); err != nil {
+				t.Fatal(err)
+			}
 			if _, err := store.NewWebhookStore(st).WithSecrets(testSecrets(t)).Add(ctx, k, store.NewWebhook{URL: "https://hooks." + k + ".example/in", Events: []string{"response.created"}}, nil); err != nil {
 				t.Fatal(err)
 			}
