@@ -1,6 +1,7 @@
 package outbound
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -49,6 +50,10 @@ type Config struct {
 	// MaxRedirects is how many redirects a request follows; 0 is
 	// DefaultMaxRedirects, -1 none.
 	MaxRedirects int
+	// Resolver, when set, resolves the names dialled (the operator's DNS
+	// server, or a test's); nil is the system's. The guard checks the
+	// addresses it gives, as any other.
+	Resolver *net.Resolver
 }
 
 // Client is the one HTTP client for URLs that tenants name. It dials only
@@ -62,6 +67,8 @@ type Client struct {
 	guard   Guard
 	client  *http.Client
 	maxBody int64
+	// open is for GetOpen: plain http to any address the guard allows.
+	open *http.Client
 }
 
 // New returns a Client.
@@ -77,28 +84,65 @@ func New(cfg Config) *Client {
 	}
 	g := Guard{Allow: append([]netip.Prefix(nil), cfg.Allow...)}
 	c := &Client{guard: g, maxBody: cfg.MaxBody}
+	tlsTransport := newTransport(g.Control, cfg.RootCAs, cfg.Resolver)
 	rt := &roundTripper{
-		tls:     newTransport(g.Control, cfg.RootCAs),
-		plain:   newTransport(g.ControlAllowedOnly, cfg.RootCAs),
+		tls:     tlsTransport,
+		plain:   newTransport(g.ControlAllowedOnly, cfg.RootCAs, cfg.Resolver),
 		maxBody: cfg.MaxBody,
 		plainOK: len(g.Allow) > 0,
 	}
 	maxRedirects := max(cfg.MaxRedirects, 0)
-	c.client = &http.Client{Transport: rt, Timeout: cfg.Timeout,
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) > maxRedirects {
-				return fmt.Errorf("more than %d redirects: %w", maxRedirects, ErrRedirect)
-			}
-			if prev := via[len(via)-1].URL; prev.Scheme == "https" && req.URL.Scheme != "https" {
-				return fmt.Errorf("from https to %s: %w", req.URL.Scheme, ErrRedirect)
-			}
-			return nil
-		}}
+	checkRedirect := func(req *http.Request, via []*http.Request) error {
+		if len(via) > maxRedirects {
+			return fmt.Errorf("more than %d redirects: %w", maxRedirects, ErrRedirect)
+		}
+		if prev := via[len(via)-1].URL; prev.Scheme == "https" && req.URL.Scheme != "https" {
+			return fmt.Errorf("from https to %s: %w", req.URL.Scheme, ErrRedirect)
+		}
+		return nil
+	}
+	c.client = &http.Client{Transport: rt, Timeout: cfg.Timeout, CheckRedirect: checkRedirect}
+	c.open = &http.Client{Timeout: cfg.Timeout, CheckRedirect: checkRedirect, Transport: &roundTripper{
+		tls: tlsTransport, plain: newTransport(g.Control, cfg.RootCAs, cfg.Resolver), maxBody: min(cfg.MaxBody, MaxOpenBody), plainOK: true, plainAny: true}}
 	return c
 }
 
-func newTransport(control func(string, string, syscall.RawConn) error, roots *x509.CertPool) *http.Transport {
-	d := &net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second, Control: control}
+// MaxOpenBody caps the body of a GetOpen response.
+const MaxOpenBody = 4 << 10
+
+// GetOpen GETs a URL that carries nothing secret and asks for nothing
+// secret (a token a tenant publishes to prove it holds a domain): unlike
+// the client's other requests, it may speak plain http to any address the
+// guard allows, since there is nothing to overhear. Every other rule
+// holds: the address dialled is checked, redirects are few and never
+// from https down to http, the whole request times out, and the body is
+// capped at MaxOpenBody.
+func (c *Client) GetOpen(ctx context.Context, rawURL string) ([]byte, int, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Host == "" || u.User != nil || u.Opaque != "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, 0, ErrBadURL
+	}
+	if LooseIPv4(u.Hostname()) {
+		return nil, 0, ErrNumericHost
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, 0, ErrBadURL
+	}
+	resp, err := c.open.Do(req)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, resp.StatusCode, err
+	}
+	return body, resp.StatusCode, nil
+}
+
+func newTransport(control func(string, string, syscall.RawConn) error, roots *x509.CertPool, resolver *net.Resolver) *http.Transport {
+	d := &net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second, Control: control, Resolver: resolver}
 	return &http.Transport{
 		Proxy:                  nil, // a proxy would dial the target unchecked
 		DialContext:            d.DialContext,
@@ -184,6 +228,8 @@ type roundTripper struct {
 	tls, plain http.RoundTripper
 	maxBody    int64
 	plainOK    bool
+	// plainAny: plain http goes wherever the guard allows (GetOpen).
+	plainAny bool
 }
 
 func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -194,7 +240,7 @@ func (rt *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp, err = rt.tls.RoundTrip(req)
 	case req.URL.Scheme == "http" && rt.plainOK:
 		resp, err = rt.plain.RoundTrip(req)
-		if errors.Is(err, ErrAddressNotAllowed) {
+		if errors.Is(err, ErrAddressNotAllowed) && !rt.plainAny {
 			err = fmt.Errorf("%w: %w", ErrNotHTTPS, errNoPlainTLS)
 		}
 	default:
