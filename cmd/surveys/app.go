@@ -335,7 +335,9 @@ func (m *Main) webDeps(s *services) web.Deps {
 		SignInKey:      s.box.Derive("oidc-sign-in"),
 		TenantSettings: s.tenants,
 		PublicURL:      m.cfg.PublicURL,
-		Outbound:       outbound.New(outbound.Config{Allow: m.cfg.AllowPrivate, RootCAs: m.ProviderRoots, MaxBody: web.ProviderMaxBody}),
+		Outbound:       outbound.New(outbound.Config{Allow: m.cfg.AllowPrivate, RootCAs: m.ProviderRoots, MaxBody: web.ProviderMaxBody, Resolver: web.NewResolver(m.cfg.DNSResolver)}),
+		// Custom domains: routed by Host, proved by DNS or an HTTP token.
+		DomainCheck: web.DomainCheck{Resolver: m.cfg.DNSResolver},
 
 		// The tenant's own SQL database.
 		Databases: s.sqlStore,

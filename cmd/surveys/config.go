@@ -59,6 +59,11 @@ type Config struct {
 	// (SURVEYS_ALLOW_PRIVATE, CIDR ranges separated by commas); globally
 	// routable addresses are always allowed.
 	AllowPrivate []netip.Prefix
+	// DNSResolver is the DNS server (host:port) asked about tenants'
+	// custom domains (their TXT records, the address of their HTTP
+	// token) and the other names tenants give (SURVEYS_DNS_RESOLVER;
+	// empty: the system's resolver).
+	DNSResolver string
 	// SQLAllow are the ranges the transfers to tenants' own databases may
 	// reach: AllowPrivate and those of the deprecated --sql-allow
 	// (SURVEYS_SQL_ALLOW), which still concerns databases only.
@@ -150,6 +155,7 @@ func parseServeCommand(args []string, getenv func(string) string, stdout, stderr
 	fs.StringVar(&c.PublicURL, "public-url", getenv("SURVEYS_PUBLIC_URL"), "the scheme and host browsers reach this server at, e.g. https://surveys.example.com, for identity providers' redirect URLs and every link in e-mails; required with --smtp-url (SURVEYS_PUBLIC_URL; empty: pages shown build links from each request, and e-mail is refused)")
 	c.SecretKey = getenv("SURVEYS_SECRET_KEY")
 	allowPrivate := fs.String("allow-private", getenv("SURVEYS_ALLOW_PRIVATE"), "private or local networks the identity providers and databases tenants name may be on, CIDR ranges separated by commas, e.g. 10.0.0.0/8 (SURVEYS_ALLOW_PRIVATE; empty: globally routable addresses only)")
+	fs.StringVar(&c.DNSResolver, "dns-resolver", getenv("SURVEYS_DNS_RESOLVER"), "the DNS server, host:port, asked about the names tenants give: their custom domains' TXT records and addresses, identity providers (SURVEYS_DNS_RESOLVER; empty: the system's resolver)")
 	sqlAllow := fs.String("sql-allow", getenv("SURVEYS_SQL_ALLOW"), "deprecated: like --allow-private, for tenants' own databases only (SURVEYS_SQL_ALLOW)")
 	metricsAllow := fs.String("metrics-allow", env("SURVEYS_METRICS_ALLOW", "127.0.0.0/8,::1/128"), "networks /metrics answers to, CIDR ranges separated by commas, checked on the connecting address (a proxy's X-Forwarded-For is not trusted) (SURVEYS_METRICS_ALLOW)")
 	regions := fs.String("regions", getenv("SURVEYS_REGIONS"), "regions tenants may keep their data in, comma-separated, e.g. westeurope,eastus (SURVEYS_REGIONS)")

@@ -53,6 +53,7 @@ const (
 	AuditWebhookDeleted  = "webhook.deleted"
 	AuditIdentity        = "identity.changed"
 	AuditTwoFactorReset  = "twofactor.reset"
+	AuditDomain          = "domain.changed"
 )
 
 // AuditActions is the closed set of actions, in the order the audit
@@ -64,7 +65,7 @@ var AuditActions = []string{
 	AuditSurveyCreated, AuditSurveyPublished, AuditSurveyClosed, AuditSurveyEdited,
 	AuditSurveyTrashed, AuditSurveyRestored, AuditSurveyDeleted,
 	AuditAnswerDeleted, AuditExport,
-	AuditSettings, AuditDatabase, AuditWebhookAdded, AuditWebhookDeleted, AuditIdentity, AuditTwoFactorReset,
+	AuditSettings, AuditDatabase, AuditWebhookAdded, AuditWebhookDeleted, AuditIdentity, AuditTwoFactorReset, AuditDomain,
 }
 
 // ValidAuditAction reports whether a is one of AuditActions.

@@ -231,6 +231,7 @@ var auditLabels = map[string]string{
 	survey.AuditSettings: "Settings changed", survey.AuditDatabase: "Database settings changed",
 	survey.AuditWebhookAdded: "Webhook added", survey.AuditWebhookDeleted: "Webhook deleted",
 	survey.AuditIdentity: "Identity provider changed", survey.AuditTwoFactorReset: "Two-step sign-in reset",
+	survey.AuditDomain: "Custom domain changed",
 }
 
 // ActionLabel names action for people (its code when it has no name).

@@ -174,7 +174,7 @@ func (s *Server) sendCopy(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	m, err := s.copyMessage(p, a, email)
+	m, err := s.copyMessage(r.Context(), p, a, email)
 	if err != nil {
 		return err
 	}
@@ -273,7 +273,7 @@ var copyLineRunes = []int{5000, 1000, 200, 60}
 // respondent's survey and language) says it: the questions of the
 // survey the respondent could see, in its order, each with their answer
 // as people read it; nothing of the answer else.
-func (s *Server) copyMessage(p surveyPage, a *survey.SurveyAnswer, to string) (mail.Message, error) {
+func (s *Server) copyMessage(ctx context.Context, p surveyPage, a *survey.SurveyAnswer, to string) (mail.Message, error) {
 	sv := p.Survey
 	answers := make(map[string]survey.QuestionAnswer, len(a.Answers))
 	for _, qa := range a.Answers {
@@ -285,7 +285,7 @@ func (s *Server) copyMessage(p surveyPage, a *survey.SurveyAnswer, to string) (m
 		Intro:     p.T("Here is a copy of the answers you gave to %[1]s, a survey by %[2]s.", title, p.Tenant.Name),
 		NoAnswer:  p.T("No answer"),
 		LinkLabel: p.T("The survey:"),
-		Link:      s.publicURL + "/survey/" + sv.Tenant + "/" + sv.Slug,
+		Link:      s.surveyBase(ctx, sv.Tenant, s.publicURL) + "/survey/" + sv.Tenant + "/" + sv.Slug,
 		Footer:    p.T("You receive this e-mail because this address was given on the survey's page to receive a copy of these answers. If it was not you, you can ignore it."),
 	}
 	for _, limit := range copyLineRunes {

@@ -80,6 +80,9 @@ var routeActions = map[string][]survey.Role{
 	"GET /{tenant}/settings/audit":                                       ManageTenant,
 	"GET /{tenant}/settings/audit.csv":                                   ManageTenant,
 	"POST /{tenant}/settings/webhooks/{id}/{action}":                     ManageTenant,
+	"GET /{tenant}/settings/domain":                                      ManageTenant,
+	"POST /{tenant}/settings/domain":                                     ManageTenant,
+	"GET /{tenant}/settings/domain/remove":                               ManageTenant,
 	"GET /{tenant}/settings/members":                                     ManageMembers,
 	"POST /{tenant}/settings/members":                                    ManageMembers,
 	"POST /{tenant}/settings/members/role":                               ManageMembers,
@@ -185,6 +188,13 @@ var signInSteps = map[string]int{
 // looked at (copy_test.go checks made-up tokens where copies are on).
 var respondentTokenRoutes = map[string]int{
 	"POST /survey/{tenant}/{slug}/copy": http.StatusNotFound,
+}
+
+// proxyRoutes are the routes the front proxy asks, with no sign-in: the
+// status of a question about Adatum's name (no verified domain here),
+// asked signed out and by a signed-in admin of another tenant.
+var proxyRoutes = map[string]int{
+	"GET /tls/ask": http.StatusNotFound,
 }
 
 // publicAPI are the routes under /api/v1 that need no token: the same
@@ -349,6 +359,16 @@ func TestIsolationEveryRoute(t *testing.T) {
 			}
 			return nil
 		}
+		if want, ok := proxyRoutes[key]; ok {
+			walked[key] = true
+			for _, cookie := range []string{"", members["fabrikam"][survey.Admin].cookie} {
+				code, _, body := app.do(t, method, route+"?domain=surveys.adatum.example", nil, map[string]string{"Cookie": cookie})
+				if leaked := leaks(body, adatumData[1:]...); code != want || len(leaked) > 0 {
+					t.Errorf("%s (signed in: %v) = %d (want %d), with Adatum's %q", key, cookie != "", code, want, leaked)
+				}
+			}
+			return nil
+		}
 		if !isSubscriber && !isAPI {
 			if strings.Contains(route, "{token}") || strings.Contains(route, "{link}") || strings.Contains(route, "{key}") {
 				t.Errorf("%s opens with a link: say in linkRoutes what a made-up one gets", key)
@@ -472,6 +492,11 @@ func TestIsolationEveryRoute(t *testing.T) {
 	for key := range linkRoutes {
 		if !walked[key] {
 			t.Errorf("linkRoutes names %s, which the router does not have", key)
+		}
+	}
+	for key := range proxyRoutes {
+		if !walked[key] {
+			t.Errorf("proxyRoutes names %s, which the router does not have", key)
 		}
 	}
 	for key := range respondentTokenRoutes {

@@ -370,7 +370,8 @@ func (s *Server) createLinks(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	base := site + "/survey/" + tenant + "/" + slug
+	// On the tenant's verified custom domain, when it has one.
+	base := s.surveyBase(r.Context(), tenant, site) + "/survey/" + tenant + "/" + slug
 	made, err := s.personal.Create(r.Context(), tenant, slug, n, emails)
 	if err != nil {
 		return err

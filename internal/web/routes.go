@@ -16,7 +16,9 @@ func (s *Server) Handler() http.Handler {
 	// Refuse cross-site state-changing requests (browsers send
 	// Sec-Fetch-Site / Origin); same-origin forms and API clients pass.
 	// Its refusals carry the security headers too.
-	return securityHeaders(http.NewCrossOriginProtection().Handler(s.Routes()))
+	// A tenant's verified custom domain gets its public pages alone
+	// (domains.go).
+	return securityHeaders(http.NewCrossOriginProtection().Handler(s.byHost(s.Routes(), s.HostRoutes())))
 }
 
 // Routes returns the router (for Handler, and for tests that walk it).
@@ -32,6 +34,9 @@ func (s *Server) Routes() *chi.Mux {
 		r.Handle("/metrics", s.metrics)
 	}
 	r.Handle("/static/*", s.views.assets())
+	// The front proxy asks before it gets a certificate for a name
+	// (Caddy's on_demand_tls): yes for verified custom domains alone.
+	r.Get("/tls/ask", s.handle(s.tlsAsk))
 
 	// The public site.
 	r.Group(func(r chi.Router) {
@@ -148,6 +153,9 @@ func (s *Server) Routes() *chi.Mux {
 			r.Post("/{tenant}/settings/identity", s.handle(s.saveIdentity))
 			r.Get("/{tenant}/settings/database", s.handle(s.showDatabase))
 			r.Post("/{tenant}/settings/database", s.handle(s.saveDatabase))
+			r.Get("/{tenant}/settings/domain", s.handle(s.showDomain))
+			r.Post("/{tenant}/settings/domain", s.handle(s.saveDomain))
+			r.Get("/{tenant}/settings/domain/remove", s.handle(s.confirmRemoveDomain))
 			r.Get("/{tenant}/settings/webhooks", s.handle(s.showWebhooks))
 			r.Post("/{tenant}/settings/webhooks", s.handle(s.addWebhook))
 			r.Get("/{tenant}/settings/webhooks/{id}/delete", s.handle(s.confirmDeleteWebhook))

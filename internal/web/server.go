@@ -159,6 +159,13 @@ type Deps struct {
 	// store.AuditStore over Storage, when it is a storage.
 	Audit AuditLog
 
+	// Domains keeps the tenants' custom domains (nil: a
+	// store.DomainStore over Storage, when it is a storage); they are
+	// served only when PublicURL is set (it names the main host).
+	// DomainCheck configures the proofs of control.
+	Domains     Domains
+	DomainCheck DomainCheck
+
 	// Clock tells the time to the form tokens, the two-step sign-in and
 	// the audit log (nil: time.Now); tests move it.
 	Clock func() time.Time
@@ -254,6 +261,8 @@ type Server struct {
 	// clock is Deps.Clock.
 	auditLog AuditLog
 	clock    func() time.Time
+	// domains route custom domains and build links on them (nil: none).
+	domains *domainRouting
 }
 
 // Collectors returns the web server's metrics, to register.
@@ -333,5 +342,9 @@ func New(d Deps) (*Server, error) {
 	if st, ok := d.Storage.(storage.Storage); ok && s.auditLog == nil {
 		s.auditLog = store.NewAuditStore(st)
 	}
+	if st, ok := d.Storage.(storage.Storage); ok && d.Domains == nil {
+		d.Domains = store.NewDomainStore(st)
+	}
+	s.domains = newDomainRouting(d.Domains, s.publicURL, d.DomainCheck)
 	return s, nil
 }

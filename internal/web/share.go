@@ -126,8 +126,12 @@ func validHost(h string) bool {
 	return true
 }
 
-// publicLink is the absolute address of a survey's public page.
+// publicLink is the absolute address of a survey's public page: on the
+// tenant's verified custom domain, https://<domain>/<slug>.
 func (s *Server) publicLink(r *http.Request, tenant, slug string) (string, error) {
+	if h, err := s.domains.hostOf(r.Context(), tenant); err == nil && h != "" {
+		return "https://" + h + "/" + slug, nil
+	}
 	base, err := s.baseURL(r)
 	if err != nil {
 		return "", err
@@ -161,7 +165,7 @@ func (s *Server) sharePageOf(r *http.Request) (sharePage, error) {
 	if err != nil {
 		return sharePage{}, err
 	}
-	page := sharePage{Tenant: tenant, Survey: sv, Link: link, Embed: embedSnippet(base, sv), Role: roleOf(r),
+	page := sharePage{Tenant: tenant, Survey: sv, Link: link, Embed: embedSnippet(s.surveyBase(r.Context(), tenant, base), sv), Role: roleOf(r),
 		PreviewUntil: s.signer.now().Add(previewLinkDays * 24 * time.Hour).UTC()}
 	page.Preview = base + "/preview/" + s.previews.link(tenant, slug, page.PreviewUntil)
 	return page, nil
