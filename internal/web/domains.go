@@ -228,7 +228,8 @@ func (s *Server) HostRoutes() *chi.Mux {
 	r.Use(s.http.middleware)
 	r.Use(middleware.Recoverer)
 	r.Use(securityHeaders)
-	r.Handle("/static/*", s.views.assets())
+	r.Get("/static/*", s.views.assets().ServeHTTP)
+	r.Head("/static/*", s.views.assets().ServeHTTP)
 	r.Group(func(r chi.Router) {
 		r.Use(middleware.GetHead)
 		r.Get("/{slug}", s.onHost(s.showSurvey))
