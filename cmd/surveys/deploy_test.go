@@ -455,9 +455,12 @@ func TestCaddyInFront(t *testing.T) {
 	dir := t.TempDir()
 	_, httpsPort, _ := net.SplitHostPort(freeLoopbackAddr(t))
 	_, httpPort, _ := net.SplitHostPort(freeLoopbackAddr(t))
+	// These options join the Caddyfile's own global block (its first
+	// "{"), where the custom domains' on-demand TLS asks the server.
 	global := "{\n\tadmin off\n\tlocal_certs\n\tskip_install_trust\n\tdefault_bind 127.0.0.1\n\thttp_port " + httpPort +
-		"\n\thttps_port " + httpsPort + "\n\tstorage file_system " + dir + "\n}\n\n"
-	caddyfile := global + strings.Replace(readDeploy(t, "Caddyfile"), "reverse_proxy 127.0.0.1:8080", "reverse_proxy "+m.Addr(), 1)
+		"\n\thttps_port " + httpsPort + "\n\tstorage file_system " + dir + "\n"
+	caddyfile := strings.NewReplacer("reverse_proxy 127.0.0.1:8080", "reverse_proxy "+m.Addr(), "ask http://127.0.0.1:8080/", "ask http://"+m.Addr()+"/").
+		Replace(strings.Replace(readDeploy(t, "Caddyfile"), "{\n", global, 1))
 	conf := filepath.Join(dir, "Caddyfile")
 	if err := os.WriteFile(conf, []byte(caddyfile), 0o644); err != nil {
 		t.Fatal(err)
