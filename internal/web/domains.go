@@ -62,7 +62,7 @@ func NewResolver(addr string) *net.Resolver {
 // hostCacheTTL is how long an instance believes what it read of a
 // domain: a change made on this instance is seen at once (the entries
 // are dropped), one made on another instance within this time.
-const hostCacheTTL = 30 * time.Second
+const hostCacheTTL = 10 * time.Second
 
 // domainRouting is the custom domains' side of the server.
 type domainRouting struct {
@@ -78,7 +78,7 @@ type domainRouting struct {
 	checks         *httprate.RateLimiter
 }
 
-func newDomainRouting(d Domains, publicURL string, c DomainCheck) *domainRouting {
+func newDomainRouting(d Domains, publicURL string, c DomainCheck, clock func() time.Time) *domainRouting {
 	if d == nil {
 		return nil
 	}
@@ -94,9 +94,12 @@ func newDomainRouting(d Domains, publicURL string, c DomainCheck) *domainRouting
 	if port <= 0 {
 		port = 80
 	}
+	if clock == nil {
+		clock = time.Now
+	}
 	return &domainRouting{domains: d, mainHost: main,
-		hosts:    lrucache.New[string, string](10_000, 2<<20, hostCacheTTL, size),
-		tenants:  lrucache.New[string, string](10_000, 2<<20, hostCacheTTL, size),
+		hosts:    lrucache.New[string, string](10_000, 2<<20, hostCacheTTL, size).WithClock(clock),
+		tenants:  lrucache.New[string, string](10_000, 2<<20, hostCacheTTL, size).WithClock(clock),
 		resolver: NewResolver(c.Resolver), httpPort: port, checks: httprate.NewRateLimiter(c.PerHour, time.Hour)}
 }
 

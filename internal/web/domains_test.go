@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/miekg/dns"
@@ -97,15 +98,24 @@ func (c *countingDomains) Lookup(ctx context.Context, host string) (string, erro
 // proofs ask dnsServer and fetch HTTP tokens from port httpPort.
 func domainApp(t *testing.T, d *testDNS, httpPort int) (*testApp, *countingDomains) {
 	t.Helper()
+	app, domains, _ := domainAppClock(t, d, httpPort)
+	return app, domains
+}
+
+// domainAppClock is domainApp with the clock of its caches, to move.
+func domainAppClock(t *testing.T, d *testDNS, httpPort int) (*testApp, *countingDomains, *testClock) {
+	t.Helper()
 	st := backends.Local(t)
 	domains := &countingDomains{DomainStore: store.NewDomainStore(st)}
+	clock := &testClock{}
 	app := newTestAppOn(t, st, func(deps *web.Deps) {
+		deps.Clock = clock.Now
 		deps.PublicURL = "http://main.example"
 		deps.Domains = domains
 		deps.DomainCheck = web.DomainCheck{Resolver: d.addr, HTTPPort: httpPort}
 		deps.Outbound = outbound.New(outbound.Config{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, Resolver: web.NewResolver(d.addr)})
 	})
-	return app, domains
+	return app, domains, clock
 }
 
 var tokenValueRE = regexp.MustCompile(`id="txt-value" value="([0-9a-f]{32})"`)
@@ -523,5 +533,45 @@ func TestIsolationCustomHost(t *testing.T) {
 	}
 	if mainRoutes < 100 {
 		t.Fatalf("walked %d routes of the main router: fewer than it has", mainRoutes)
+	}
+}
+
+// TestCustomDomainOtherInstance: a domain verified or removed by another
+// instance (here, in the store directly) routes, or stops, on this one
+// within the cache's time (10 s), reading the store once a domain per
+// period.
+func TestCustomDomainOtherInstance(t *testing.T) {
+	t.Parallel()
+	d := newTestDNS(t)
+	app, domains, clock := domainAppClock(t, d, 0)
+	ctx := context.Background()
+	host := "other.adatum.example"
+	ds := store.NewDomainStore(app.st)
+	if _, err := ds.Claim(ctx, "adatum", host); err != nil {
+		t.Fatal(err)
+	}
+	path := "/" + app.adatum.Slug
+	if code, _, _ := app.do(t, "GET", path, nil, onHost(host)); code != http.StatusNotFound {
+		t.Fatalf("unverified = %d", code)
+	}
+	if _, err := ds.MarkVerified(ctx, "adatum"); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, _ := app.do(t, "GET", path, nil, onHost(host)); code != http.StatusNotFound {
+		t.Fatalf("verified elsewhere, within the cache's time = %d, want still 404", code)
+	}
+	clock.Advance(11 * time.Second)
+	if code, _, _ := app.do(t, "GET", path, nil, onHost(host)); code != http.StatusOK {
+		t.Fatalf("verified elsewhere, after the cache's time = %d, want 200", code)
+	}
+	if _, err := ds.Remove(ctx, "adatum"); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(11 * time.Second)
+	if code, _, _ := app.do(t, "GET", path, nil, onHost(host)); code != http.StatusNotFound {
+		t.Fatalf("removed elsewhere, after the cache's time = %d, want 404", code)
+	}
+	if n := domains.lookups.Load(); n != 3 {
+		t.Errorf("lookups = %d, want 3 (one per cache period)", n)
 	}
 }

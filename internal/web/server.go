@@ -345,6 +345,6 @@ func New(d Deps) (*Server, error) {
 	if st, ok := d.Storage.(storage.Storage); ok && d.Domains == nil {
 		d.Domains = store.NewDomainStore(st)
 	}
-	s.domains = newDomainRouting(d.Domains, s.publicURL, d.DomainCheck)
+	s.domains = newDomainRouting(d.Domains, s.publicURL, d.DomainCheck, d.Clock)
 	return s, nil
 }
