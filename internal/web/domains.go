@@ -409,6 +409,10 @@ func (s *Server) saveDomain(w http.ResponseWriter, r *http.Request) error {
 	switch action := r.PostForm.Get("action"); action {
 	case "claim":
 		p.Host = strings.TrimSpace(r.PostForm.Get("domain"))
+		if p.Domain != nil {
+			p.Message = "This organisation already has the domain " + p.Domain.Host + ": remove it first (one domain per organisation)."
+			return again(http.StatusUnprocessableEntity)
+		}
 		if h, err := survey.ParseDomain(p.Host); err == nil && h == s.domains.mainHost {
 			p.Errors = map[string]string{"domain": "That is this server's own address; give a host name of your organisation's."}
 			return again(http.StatusUnprocessableEntity)

@@ -406,7 +406,8 @@ func TestCustomDomainCost(t *testing.T) {
 	}
 }
 
-// TestDomainClaimedElsewhere: a host another tenant holds is refused
+// TestDomainClaimedElsewhere: a second domain of one tenant is refused
+// (remove the first); a host another tenant holds is refused
 // beside the field, and the refused tenant is left with no domain.
 func TestDomainClaimedElsewhere(t *testing.T) {
 	t.Parallel()
@@ -415,7 +416,11 @@ func TestDomainClaimedElsewhere(t *testing.T) {
 	ana := app.signedIn(t, "adatum", "ana@adatum.example")
 	fred := app.signedIn(t, "fabrikam", "fred@fabrikam.example")
 	app.claim(t, ana, "adatum", "shared.example")
-	code, _, body := app.do(t, "POST", "/fabrikam/settings/domain", url.Values{"action": {"claim"}, "domain": {"shared.example"}}, fred)
+	code, _, body := app.do(t, "POST", "/adatum/settings/domain", url.Values{"action": {"claim"}, "domain": {"second.adatum.example"}}, ana)
+	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "already has the domain shared.example: remove it first") {
+		t.Fatalf("a second domain = %d", code)
+	}
+	code, _, body = app.do(t, "POST", "/fabrikam/settings/domain", url.Values{"action": {"claim"}, "domain": {"shared.example"}}, fred)
 	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "Another organisation on this server uses shared.example") {
 		t.Fatalf("a host held elsewhere = %d", code)
 	}
