@@ -41,9 +41,9 @@ const (
 // it is one the package chose or checked: nothing a tenant typed.
 func (t Theme) CSS(scope Scope) string {
 	pl := t.palette()
-	root, body, in := ":root", "body", ""
+	root, in := ":root", ""
 	if scope == Preview {
-		root, body, in = ".theme-preview", ".theme-preview", ".theme-preview "
+		root, in = ".theme-preview", ".theme-preview "
 	}
 	var b strings.Builder
 	b.WriteString("/* A theme of Surveys: generated from checked settings. */\n")
@@ -70,10 +70,16 @@ func (t Theme) CSS(scope Scope) string {
 	}
 	b.WriteString("  color-scheme: " + scheme + ";\n}\n")
 	if t.Image != "" {
-		b.WriteString(body + ` { background: var(--bg) url("/logos/` + t.Image + `") center / cover no-repeat fixed; }` + "\n")
+		image := `url("/logos/` + t.Image + `")`
+		if scope == Preview {
+			b.WriteString(`.theme-preview { background: var(--bg) ` + image + ` center / cover no-repeat; }` + "\n")
+		} else {
+			b.WriteString(`html { background: var(--bg) ` + image + ` center / cover no-repeat fixed; }` + "\n")
+			b.WriteString("body { background: transparent; }\n")
+		}
 		// The content sits on the background colour, so that every pair
 		// checked is the pair shown, whatever the image.
-		b.WriteString(in + ".survey, " + in + ".results-page, " + in + ".powered-by { background: var(--card); border-radius: var(--radius); padding: 1rem 1.25rem; }\n")
+		b.WriteString(in + ".survey, " + in + ".error-page, " + in + ".powered-by { background: var(--card); border-radius: var(--radius); padding: 1rem 1.25rem; }\n")
 	}
 	switch t.Logo {
 	case "center":

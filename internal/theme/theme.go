@@ -223,3 +223,12 @@ func ParseSpec(s string) (Theme, bool) {
 	t.Normalize()
 	return t, t.Spec() == s
 }
+
+// Clone is a copy of t (nil for nil).
+func (t *Theme) Clone() *Theme {
+	if t == nil {
+		return nil
+	}
+	c := *t
+	return &c
+}
