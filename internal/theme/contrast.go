@@ -62,8 +62,8 @@ func mix(a, b Colour, w float64) Colour {
 	return Colour{m(a.R, b.R), m(a.G, b.G), m(a.B, b.B)}
 }
 
-// FormatRatio writes a contrast ratio as people quote it: rounded down to
-// two decimals (so that 4.499 never reads as 4.5), "4.48:1".
+// FormatRatio writes a contrast ratio as people quote it, to two
+// decimals: "4.48:1".
 func FormatRatio(r float64) string {
-	return strconv.FormatFloat(math.Floor(r*100)/100, 'f', 2, 64) + ":1"
+	return strconv.FormatFloat(math.Round(r*100)/100, 'f', 2, 64) + ":1"
 }

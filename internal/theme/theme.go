@@ -8,6 +8,8 @@ package theme
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"regexp"
 	"slices"
 	"strings"
@@ -135,8 +137,14 @@ type Pair struct {
 // up: 4.49:1 fails 4.5:1).
 func (p Pair) OK() bool { return p.Ratio >= p.Need }
 
-// RatioText is the pair's ratio as "4.48:1"; NeedText what it needs.
-func (p Pair) RatioText() string { return FormatRatio(p.Ratio) }
+// RatioText is the pair's ratio as "4.48:1" (a pair that fails is never
+// rounded up to what it needs: 4.499 reads 4.49); NeedText what it needs.
+func (p Pair) RatioText() string {
+	if s := FormatRatio(p.Ratio); p.OK() || s != FormatRatio(p.Need) {
+		return s
+	}
+	return strconv.FormatFloat(math.Floor(p.Ratio*100)/100, 'f', 2, 64) + ":1"
+}
 func (p Pair) NeedText() string  { return FormatRatio(p.Need) }
 
 // Problem is the sentence that names a failing pair.

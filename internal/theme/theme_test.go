@@ -37,10 +37,13 @@ func TestContrastKnownPairs(t *testing.T) {
 	}
 }
 
-func TestFormatRatioNeverRoundsUp(t *testing.T) {
-	for in, want := range map[float64]string{4.4999: "4.49:1", 4.478: "4.47:1", 21: "21.00:1", 3: "3.00:1"} {
-		if got := FormatRatio(in); got != want {
-			t.Errorf("FormatRatio(%v) = %q, want %q", in, got, want)
+func TestRatioTextNeverRoundsUpAFailure(t *testing.T) {
+	for _, tc := range []struct {
+		ratio, need float64
+		want        string
+	}{{4.4999, 4.5, "4.49:1"}, {2.996, 3, "2.99:1"}, {4.478, 4.5, "4.48:1"}, {4.5, 4.5, "4.50:1"}, {21, 4.5, "21.00:1"}, {3.004, 3, "3.00:1"}} {
+		if got := (Pair{Ratio: tc.ratio, Need: tc.need}).RatioText(); got != tc.want {
+			t.Errorf("RatioText of %v (needs %v) = %q, want %q", tc.ratio, tc.need, got, tc.want)
 		}
 	}
 }
@@ -72,7 +75,7 @@ func TestProblems(t *testing.T) {
 		{"a dark theme", with(func(t *Theme) { t.Background, t.Text, t.Primary = "#121212", "#f1f1f1", "#8ab4f8" }), nil},
 		{"short colours", with(func(t *Theme) { t.Text = "#000" }), nil},
 		{"a background image", with(func(t *Theme) { t.Image = "adatum-0123456789ab.jpg" }), nil},
-		{"grey text", with(func(t *Theme) { t.Text = "#777777" }), map[string][]string{"contrast": {"Text on the background", "#777777 on #ffffff", "4.47:1", "4.50:1"}}},
+		{"grey text", with(func(t *Theme) { t.Text = "#777777" }), map[string][]string{"contrast": {"Text on the background", "#777777 on #ffffff", "4.48:1", "4.50:1"}}},
 		{"a pale primary", with(func(t *Theme) { t.Primary = "#9db0f0" }), map[string][]string{"contrast": {"Button labels", "Links", "Buttons, chosen answers", "3.00:1"}}},
 		{"a primary good for controls but not text", with(func(t *Theme) { t.Primary = "#6f8ae6" }), map[string][]string{"contrast": {"Button labels", "Links"}}},
 		{"a mid-grey background", with(func(t *Theme) { t.Background, t.Text, t.Primary = "#808080", "#000000", "#000000" }), map[string][]string{"contrast": {"Error messages on the background"}}},
