@@ -9,9 +9,9 @@ package theme
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -145,7 +145,7 @@ func (p Pair) RatioText() string {
 	}
 	return strconv.FormatFloat(math.Floor(p.Ratio*100)/100, 'f', 2, 64) + ":1"
 }
-func (p Pair) NeedText() string  { return FormatRatio(p.Need) }
+func (p Pair) NeedText() string { return FormatRatio(p.Need) }
 
 // Problem is the sentence that names a failing pair.
 func (p Pair) Problem() string {
