@@ -80,6 +80,19 @@ func TestTenantTheme(t *testing.T) {
 			}
 		}
 	}
+	// An image that is not a PNG or JPEG, whatever its name says, or too
+	// large: refused beside its field, nothing stored.
+	for _, img := range []struct {
+		data []byte
+		says string
+	}{{[]byte(`<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>`), "SVG images are not accepted"}, {append(testPNG(t), make([]byte, 600<<10)...), "keep it under 512 KiB"}} {
+		f := themeForm("own", "#3557d6", "#ffffff", "#1d2330")
+		f.files = append(f.files, formFile{field: "image", name: "bg.png", data: bytes.NewReader(img.data)})
+		code, _, body := app.postForm(t, "/adatum/settings/theme", f, admin)
+		if code != http.StatusUnprocessableEntity || !strings.Contains(body, img.says) || !strings.Contains(body, `id="image-error"`) {
+			t.Errorf("background image: %d, want 422 saying %q beside the field", code, img.says)
+		}
+	}
 	// The pair is named beside the colours too, and marked failing in the
 	// table, in words.
 	_, _, body = app.postForm(t, "/adatum/settings/theme", themeForm("own", "#3557d6", "#ffffff", "#777777"), admin)
