@@ -76,15 +76,22 @@ func TestBrowserTheme(t *testing.T) {
 		t.Errorf("the preview's theme reaches the page around it (%s)", previewCSS)
 	}
 
-	var problem string
+	var problem, verdict string
 	run("a theme whose text is too light",
 		chromedp.Click(`input[name=use][value=own]`, chromedp.ByQuery),
 		setThemeField("theme-text", "#777777"),
+		// The contrast table follows the form (the server's check, asked
+		// by theme.js), before anything is saved.
+		chromedp.Poll(`document.getElementById("contrast-verdict").textContent.includes("1 pair fails")`, nil, chromedp.WithPollingTimeout(browserStepLimit/2)),
+		chromedp.Text(`#contrast-table .pair-fails th`, &verdict, chromedp.ByQuery),
 		clickAndLoad(`button[name=do][value=save]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`#theme-problems`, chromedp.ByQuery),
 		chromedp.Text(`#theme-problems`, &problem, chromedp.ByQuery),
 		noSidewaysScroll(t, "refused theme (390 px)"),
 		shot("refused-390"))
+	if verdict != "Text on the background" {
+		t.Errorf("the live table marks %q failing, want Text on the background", verdict)
+	}
 	for _, want := range []string{"Nothing was saved", "Text on the background", "#777777 on #ffffff", "4.48:1", "4.50:1"} {
 		if !strings.Contains(problem, want) {
 			t.Errorf("the refusal says %q; want it to hold %q", problem, want)

@@ -429,3 +429,14 @@ func themeField(key, label, hint, value string, errs map[string]string, opts ...
 	}
 	return d
 }
+
+// Failing counts the pairs of colours that fail.
+func (p themePage) Failing() int {
+	n := 0
+	for _, pr := range p.Pairs {
+		if !pr.OK() {
+			n++
+		}
+	}
+	return n
+}

@@ -96,7 +96,8 @@ func TestTenantTheme(t *testing.T) {
 	// The pair is named beside the colours too, and marked failing in the
 	// table, in words.
 	_, _, body = app.postForm(t, "/adatum/settings/theme", themeForm("own", "#3557d6", "#ffffff", "#777777"), admin)
-	if !strings.Contains(body, `id="contrast-error"`) || !strings.Contains(body, `<tr class="pair-fails"><th scope="row">Text on the background</th>`) || !strings.Contains(body, "<strong>Fails</strong>") {
+	if !strings.Contains(body, `id="contrast-error"`) || !strings.Contains(body, `<tr class="pair-fails"><th scope="row">Text on the background</th>`) || !strings.Contains(body, "<strong>Fails</strong>") ||
+		!strings.Contains(body, `<p id="contrast-verdict" role="status">1 pair fails: the theme cannot be saved as it is.</p>`) {
 		t.Errorf("the refused page does not mark the pair that fails")
 	}
 	if tn, _ := tenants.Get(ctx, "adatum"); tn.Theme != nil {
@@ -108,7 +109,7 @@ func TestTenantTheme(t *testing.T) {
 
 	// Preview: shown, nothing saved.
 	code, _, body = app.postForm(t, "/adatum/settings/theme", themeForm("own", "#0b5d1e", "#fffdf5", "#1a1a1a", "do", "preview", "font", "serif"), admin)
-	if code != http.StatusOK || !strings.HasPrefix(themeLink(body), "/theme/preview/0b5d1e-fffdf5-1a1a1a-serif-soft-start.css?v=") || !strings.Contains(body, "nothing is saved yet") {
+	if code != http.StatusOK || !strings.HasPrefix(themeLink(body), "/theme/preview/0b5d1e-fffdf5-1a1a1a-serif-soft-start.css?v=") || !strings.Contains(body, "nothing is saved yet") || !strings.Contains(body, "Every pair passes.") {
 		t.Fatalf("preview = %d, links %q", code, themeLink(body))
 	}
 	if tn, _ := tenants.Get(ctx, "adatum"); tn.Theme != nil {

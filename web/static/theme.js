@@ -2,8 +2,9 @@
 // as a colour, the font, the corners or the logo's place changes, the
 // preview takes the stylesheet the server writes of the form's theme
 // (/theme/preview/<spec>.css, internal/theme), so the preview and the
-// respondents' pages share one source. The contrast of each pair is
-// checked by the server: "Preview and check the contrast" shows it.
+// respondents' pages share one source; and the contrast table is the
+// server's, of the form's theme: the page that "Preview and check the
+// contrast" answers (nothing saved), its table put in place.
 (function () {
   var form = document.getElementById("theme-form");
   if (!form) return;
@@ -30,6 +31,29 @@
     }
     if (link.getAttribute("href") !== href) link.setAttribute("href", href);
   }
-  form.addEventListener("input", update);
-  form.addEventListener("change", update);
+  var timer = 0, asked = 0;
+  function check() {
+    var data = new FormData(form);
+    data.delete("image");
+    data.set("do", "preview");
+    var n = ++asked;
+    fetch(form.action, { method: "POST", body: data, credentials: "same-origin" }).then(function (r) {
+      return r.text();
+    }).then(function (html) {
+      if (n !== asked) return; // a later change asked again
+      var doc = new DOMParser().parseFromString(html, "text/html");
+      var table = doc.getElementById("contrast-table"), verdict = doc.getElementById("contrast-verdict");
+      if (!table || !verdict) return;
+      document.getElementById("contrast-table").innerHTML = table.innerHTML;
+      document.getElementById("contrast-verdict").textContent = verdict.textContent;
+    }).catch(function () {});
+  }
+  function changed(e) {
+    if (e.target && e.target.type === "file") return;
+    update();
+    clearTimeout(timer);
+    timer = setTimeout(check, 300);
+  }
+  form.addEventListener("input", changed);
+  form.addEventListener("change", changed);
 })();
