@@ -153,9 +153,13 @@ func TestTenantTheme(t *testing.T) {
 	if code, h, _ := app.do(t, "GET", "/theme/fonts/DejaVuSans.ttf", nil, nil); code != http.StatusOK || h.Get("Content-Type") != "font/ttf" {
 		t.Errorf("the font = %d %q", code, h.Get("Content-Type"))
 	}
-	// The thank-you page and the public results take it too.
+	// The thank-you page and the embedded survey (asked for a frame) take
+	// it too.
 	if _, _, body := app.do(t, "GET", app.path()+"/thankyou", nil, nil); themeLink(body) != css {
 		t.Errorf("the thank-you page links %q, want %q", themeLink(body), css)
+	}
+	if _, _, body := app.do(t, "GET", app.path(), nil, map[string]string{"Sec-Fetch-Dest": "iframe"}); themeLink(body) != css || !strings.Contains(body, `<body class="framed">`) {
+		t.Errorf("the framed survey links %q, want %q", themeLink(body), css)
 	}
 
 	// A URL of the old release's stylesheet is served, not cached; a
