@@ -15,6 +15,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/theme"
 )
 
 // A survey's definition travels between tenants and instances as JSON: its
@@ -61,6 +62,10 @@ type Definition struct {
 	// language and their translations, questions named q1, q2 ….
 	Language     string                        `json:"language,omitempty"`
 	Translations map[string]survey.Translation `json:"translations,omitempty"`
+	// Theme (absent from definitions made before themes, and when the
+	// survey takes its organisation's): the survey's own look. Its
+	// background image, another tenant's, is copied as a picture is.
+	Theme *theme.Theme `json:"theme,omitempty"`
 }
 
 // DefinitionOf is what respondents see of sv, as a definition.
@@ -76,6 +81,7 @@ func DefinitionOf(sv *survey.Survey) Definition {
 	d.KeepPartialMinutes = int(cp.KeepPartial / time.Minute)
 	d.Quotas = cp.Quotas
 	d.Language, d.Translations = cp.Language, cp.Translations
+	d.Theme = cp.Theme
 	return d
 }
 
@@ -117,7 +123,10 @@ func ImportDefinition(ctx context.Context, tenant string, data []byte, pics Pict
 	}
 	sv := &survey.Survey{Tenant: tenant, Title: d.Title, Description: d.Description, ThankYou: d.ThankYou, State: survey.Draft, Sections: surveySections(d.Sections),
 		HiddenFields: d.HiddenFields, Prefill: d.Prefill, SendCopy: d.SendCopy, Quotas: d.Quotas, Language: d.Language, Translations: d.Translations,
-		KeepPartial: time.Duration(d.KeepPartialMinutes) * time.Minute}
+		KeepPartial: time.Duration(d.KeepPartialMinutes) * time.Minute, Theme: d.Theme}
+	if sv.Theme != nil {
+		sv.Theme.Normalize()
+	}
 	sv.Scoring = d.Scoring
 	for _, q := range d.Questions {
 		sv.Questions = append(sv.Questions, q.question())
@@ -163,6 +172,17 @@ func adoptPictures(ctx context.Context, sv *survey.Survey, pics PictureCopier) e
 				copied[p.Image] = name
 			}
 			sv.Questions[i].Pictures[j].Image = name
+		}
+	}
+	if th := sv.Theme; th != nil && survey.ValidImageName(th.Image) && !survey.ImageOfTenant(th.Image, sv.Tenant) {
+		name, err := pics.CopyPicture(ctx, th.Image, sv.Tenant)
+		switch {
+		case survey.ErrorCode(err) == survey.ENOTFOUND:
+			missing["theme.image"] = "This background image is not on this server (the definition came from another one): upload it again."
+		case err != nil:
+			return err
+		default:
+			th.Image = name
 		}
 	}
 	if len(missing) > 0 {

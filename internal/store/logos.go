@@ -35,6 +35,14 @@ func (ls *LogoStore) PutPicture(ctx context.Context, tenant string, data []byte)
 	return ls.put(ctx, tenant, "picture", data)
 }
 
+// PutBackground checks and stores a theme's background image beside the
+// logos, in the same way (its problems are of the field "image"). Like a
+// picture it is not deleted when a theme stops naming it (a copy of the
+// survey may still); deleting the tenant deletes them all.
+func (ls *LogoStore) PutBackground(ctx context.Context, tenant string, data []byte) (string, error) {
+	return ls.put(ctx, tenant, "image", data)
+}
+
 // CopyPicture stores the image name (of any tenant: the images are public)
 // as a picture of tenant, checked again as an upload is, and gives its
 // name; ENOTFOUND when there is no such image.

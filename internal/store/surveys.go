@@ -11,6 +11,7 @@ import (
 
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/theme"
 )
 
 // SurveyStore keeps survey definitions: one Surveys row per survey
@@ -239,6 +240,11 @@ func (ss *SurveyStore) revise(ctx context.Context, s *survey.Survey, save bool) 
 		return nil, changedSince(cur)
 	}
 	s.State, s.CreatedOn, s.PublishedOn, s.TrashedOn = cur.State, cur.CreatedOn, cur.PublishedOn, cur.TrashedOn
+	if s.Theme == nil {
+		// An edit that does not say (the designer's, an API update
+		// without one): the survey's theme stays (SetTheme changes it).
+		s.Theme = cur.Theme
+	}
 	if s.Translations == nil && s.Language == "" {
 		// An edit that does not say (the designer's): the translations
 		// stay, following their questions (RenameQuestions, below).
@@ -381,6 +387,33 @@ func (ss *SurveyStore) SetTranslations(ctx context.Context, tenant, slug, langua
 		return err
 	}
 	_, err = ss.st.UpdateEntity(ctx, SurveysTable, surveyEntity(s, e.String("Version")), e.ETag)
+	return mapErr(err, "Survey")
+}
+
+// SetTheme gives the survey its own theme (nil: its tenant's). A theme
+// with problems is refused (EINVALID, fields "theme.<field>"), and
+// nothing is changed. A concurrent change of the row fails the write
+// (ECONFLICT) rather than being lost.
+func (ss *SurveyStore) SetTheme(ctx context.Context, tenant, slug string, t *theme.Theme) error {
+	e, err := ss.st.GetEntity(ctx, SurveysTable, tenant, surveyRowKey(tenant, slug))
+	if err != nil {
+		return mapErr(err, "Survey")
+	}
+	s := surveyFromEntity(e)
+	if s.Trashed() {
+		return survey.Errorf(survey.ECONFLICT, "This survey is in the trash: restore it first.")
+	}
+	if t != nil {
+		t.Normalize()
+		if err := survey.CheckTheme(t, tenant); err != nil {
+			return err
+		}
+		raw, _ := json.Marshal(t)
+		e.Properties["Theme"] = string(raw)
+	} else {
+		delete(e.Properties, "Theme")
+	}
+	_, err = ss.st.UpdateEntity(ctx, SurveysTable, e, e.ETag)
 	return mapErr(err, "Survey")
 }
 
@@ -658,6 +691,12 @@ func surveyEntity(s *survey.Survey, version string) storage.Entity {
 		// Rows written before the copies have none: off.
 		props["SendCopy"] = true
 	}
+	if s.Theme != nil {
+		// theme.Theme's JSON; rows written before themes have none (the
+		// tenant's look).
+		raw, _ := json.Marshal(s.Theme)
+		props["Theme"] = string(raw)
+	}
 	if sc := s.Scoring; len(sc.Variables)+len(sc.Outcomes) > 0 || sc.ShowCorrect || sc.Redirect != "" {
 		// One JSON property, split as long ones are (rows written before
 		// scoring have none).
@@ -712,6 +751,13 @@ func surveyFromEntity(e storage.Entity) *survey.Survey {
 		Version:       e.String("Version"),
 		EditedBy:      e.String("EditedBy"),
 		EditedOn:      versionTime(e.String("Version")),
+	}
+	if raw := e.String("Theme"); raw != "" {
+		// A row this code wrote; one that does not read has none.
+		var t theme.Theme
+		if json.Unmarshal([]byte(raw), &t) == nil {
+			s.Theme = &t
+		}
 	}
 	if raw := getChunked(e, "Translations"); raw != "" {
 		// A row this code wrote; one that does not read has none.

@@ -307,7 +307,7 @@ func (s *Survey) Duplicate(now time.Time) *Survey {
 	}
 	cp := &Survey{Tenant: s.Tenant, Title: strings.TrimSpace(string(title)), State: Draft, Listed: s.Listed, Challenge: s.Challenge, OnePer: s.OnePer, MayChange: s.MayChange,
 		EmbedOrigins: slices.Clone(s.EmbedOrigins), PublicResults: s.PublicResults, Description: s.Description, ThankYou: s.ThankYou, Sections: slices.Clone(s.Sections),
-		HiddenFields: slices.Clone(s.HiddenFields), Prefill: s.Prefill, SendCopy: s.SendCopy, Quotas: cloneQuotas(s.Quotas), KeepPartial: s.KeepPartial,
+		HiddenFields: slices.Clone(s.HiddenFields), Prefill: s.Prefill, SendCopy: s.SendCopy, Theme: s.Theme.Clone(), Quotas: cloneQuotas(s.Quotas), KeepPartial: s.KeepPartial,
 		Scoring:  Scoring{Variables: cloneVariables(s.Variables), Outcomes: slices.Clone(s.Outcomes), ShowCorrect: s.ShowCorrect, Redirect: s.Redirect, RedirectFields: s.RedirectFields},
 		Language: s.Language, Translations: s.cloneTranslations()}
 	if !s.CloseOn.IsZero() && now.Before(s.ClosesAt()) {

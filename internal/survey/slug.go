@@ -51,6 +51,7 @@ var reservedTenantKeys = map[string]bool{
 	"healthz": true, "readyz": true, "metrics": true, "onboarding": true, "login": true,
 	"logout": true, "signin": true, "signout": true, "account": true, "logos": true,
 	"www": true, "system": true, "tenants": true, "invite": true, "settings": true,
+	"theme": true,
 }
 
 // TenantKey turns a tenant name into its key: lower-case letters and

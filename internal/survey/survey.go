@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/surveys-dev/surveys/internal/theme"
 )
 
 // QuestionType names a kind of question (kinds.go); each kind is one
@@ -95,6 +97,9 @@ type Survey struct {
 	// of their own answers (web/copy.go). Off unless the designer turns
 	// it on.
 	SendCopy bool
+	// Theme is the survey's own look, over its tenant's (ThemeOf); nil:
+	// the tenant's.
+	Theme *theme.Theme
 	// Scoring: the survey's variables, outcomes, quiz feedback and
 	// redirect (scoring.go).
 	Scoring
@@ -334,6 +339,7 @@ func (s *Survey) Validate() error {
 			f.add(d.key, "The %s may not contain control characters or direction overrides.", d.what)
 		}
 	}
+	addThemeProblems(f, s.Theme, s.Tenant)
 	if s.KeepPartial != 0 && (s.KeepPartial < MinKeepPartial || s.KeepPartial > MaxKeepPartial) {
 		f.add("keepPartial", "Keep partial answers after %d minutes to %d days.", int(MinKeepPartial/time.Minute), int(MaxKeepPartial/(24*time.Hour)))
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/surveys-dev/surveys/internal/theme"
 )
 
 // Plan is a subscription plan.
@@ -48,6 +50,9 @@ type Tenant struct {
 	// anything else (a sign-in through the tenant's identity provider is
 	// that provider's to secure).
 	RequireTwoFactor bool `json:"requireTwoFactor,omitempty"`
+	// Theme is the look of the tenant's surveys (a survey may have its
+	// own); nil: the usual look.
+	Theme *theme.Theme `json:"theme,omitempty"`
 }
 
 // Normalize cleans the tenant's display name (CleanLine) and trims its
@@ -73,6 +78,7 @@ func (t *Tenant) Validate() error {
 	default:
 		f.add("plan", "Choose a plan.")
 	}
+	addThemeProblems(f, t.Theme, t.Key)
 	return f.err("The tenant")
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 	"time"
 
@@ -267,6 +268,9 @@ func settingsChanged(old, next *survey.Tenant) string {
 	}
 	if old.Logo != next.Logo {
 		what = append(what, "logo")
+	}
+	if !reflect.DeepEqual(old.Theme, next.Theme) {
+		what = append(what, "theme")
 	}
 	if old.RequireTwoFactor != next.RequireTwoFactor {
 		if next.RequireTwoFactor {

@@ -62,7 +62,7 @@ func newViews() (*views, error) {
 	funcs := template.FuncMap{"asset": v.assetURL, "inc": inc, "dec": func(i int) int { return i - 1 },
 		"homeList": homeListOf,
 		"plural":   pluralCount, "noun": pluralNoun, "surveyNav": surveyNav, "eventLabel": eventLabel, "shortDuration": shortDuration,
-		"kindInput": v.kindInput, "kindChart": v.kindChart, "kindDisplay": v.kindDisplay, "stars": stars, "longDate": longDate, "chosen": chosen, "languages": i18n.Languages}
+		"kindInput": v.kindInput, "kindChart": v.kindChart, "kindDisplay": v.kindDisplay, "stars": stars, "longDate": longDate, "chosen": chosen, "languages": i18n.Languages, "themeField": themeField}
 	if v.kinds, err = template.New("kinds").Funcs(funcs).ParseFS(templates.FS, "kinds/*.html"); err != nil {
 		return nil, fmt.Errorf("web: parse templates/kinds: %w", err)
 	}
@@ -90,7 +90,7 @@ func newViews() (*views, error) {
 		}
 		v.pages[name] = t
 	}
-	for _, required := range []string{"home", "error", "survey", "crosstab", "thankyou", "closed", "quotafull", "login", "dashboard", "password", "designer", "analyze", "written", "answer", "answers", "share", "onboarding", "settings", "identity", "database", "pick", "forgot", "reset", "welcome", "members", "member_remove", "invite", "tokens", "confirmedit", "import", "results", "notifications", "unsubscribe", "translations", "deleteanswer"} {
+	for _, required := range []string{"home", "error", "survey", "crosstab", "thankyou", "closed", "quotafull", "login", "dashboard", "password", "designer", "analyze", "written", "answer", "answers", "share", "onboarding", "settings", "identity", "database", "pick", "forgot", "reset", "welcome", "members", "member_remove", "invite", "tokens", "confirmedit", "import", "results", "notifications", "unsubscribe", "translations", "deleteanswer", "theme"} {
 		if v.pages[required] == nil {
 			return nil, fmt.Errorf("web: template pages/%s.html is missing", required)
 		}

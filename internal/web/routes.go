@@ -46,6 +46,11 @@ func (s *Server) Routes() *chi.Mux {
 		r.Get("/survey/{tenant}/{slug}/thankyou", s.handle(s.thankYou))
 		r.Get("/survey/{tenant}/{slug}/results", s.handle(s.publicResults))
 		r.Get("/logos/{name}", s.handle(s.logo))
+		// A theme's stylesheet, spelled in its URL (theme.go): no storage
+		// read; its preview's; the font it may serve.
+		r.Get("/theme/{spec}", s.handle(s.themeCSS))
+		r.Get("/theme/preview/{spec}", s.handle(s.themePreviewCSS))
+		r.Get("/theme/fonts/{name}", s.handle(s.themeFont))
 	})
 	r.With(s.limit.answers).Post("/survey/{tenant}/{slug}", s.handle(s.submitSurvey))
 	// A respondent's copy of their answers by e-mail (copy.go): its form
@@ -138,6 +143,8 @@ func (s *Server) Routes() *chi.Mux {
 			r.Post("/{tenant}/surveys/{slug}/segments/{id}/delete", s.handle(s.deleteSegment))
 			r.Get("/{tenant}/surveys/{slug}/translations", s.handle(s.showTranslations))
 			r.Post("/{tenant}/surveys/{slug}/translations", s.handle(s.saveTranslations))
+			r.Get("/{tenant}/surveys/{slug}/theme", s.handle(s.showSurveyTheme))
+			r.Post("/{tenant}/surveys/{slug}/theme", s.handle(s.saveSurveyTheme))
 			// publish, close, delete (to the trash), restore,
 			// delete-forever, challenge-on/off, duplicate (or copy).
 			r.Post("/{tenant}/surveys/{slug}/{action}", s.handle(s.surveyAction))
@@ -149,6 +156,8 @@ func (s *Server) Routes() *chi.Mux {
 			r.Use(s.requireRole(survey.ManageTenant))
 			r.Get("/{tenant}/settings", s.handle(s.showSettings))
 			r.Post("/{tenant}/settings", s.handle(s.saveSettings))
+			r.Get("/{tenant}/settings/theme", s.handle(s.showTenantTheme))
+			r.Post("/{tenant}/settings/theme", s.handle(s.saveTenantTheme))
 			r.Get("/{tenant}/settings/identity", s.handle(s.showIdentity))
 			r.Post("/{tenant}/settings/identity", s.handle(s.saveIdentity))
 			r.Get("/{tenant}/settings/database", s.handle(s.showDatabase))

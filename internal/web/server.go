@@ -65,6 +65,9 @@ type Deps struct {
 	Regions []string
 	// Logos serves the tenant's logo.
 	Logos Logos
+	// Themes sets the surveys' own themes (theme.go); nil: Editor, when
+	// it does.
+	Themes SurveyThemes
 
 	// SignInKey, TenantSettings, PublicURL and Outbound serve the tenant's
 	// own identity provider: the key that seals the cookie of a sign-in
@@ -190,6 +193,7 @@ type Server struct {
 	accounts    AccountAdder
 	summaries   Summaries
 	logos       Logos
+	themes      SurveyThemes
 	regions     []string
 	metrics     http.Handler
 	viewCounter ViewCounter
@@ -316,6 +320,10 @@ func New(d Deps) (*Server, error) {
 	}
 	s.editor = withEvents(s.editor, d.Webhooks, log)
 	s.members = d.Members
+	s.themes = d.Themes
+	if th, ok := d.Editor.(SurveyThemes); ok && s.themes == nil {
+		s.themes = th
+	}
 	s.notifications, s.unsubscribeKey = d.Notifications, d.UnsubscribeKey
 	s.personal, s.answerGet = d.PersonalLinks, d.Answers
 	if m, ok := d.Users.(Members); ok && s.members == nil {

@@ -26,6 +26,7 @@ type TenantSettings interface {
 type Logos interface {
 	Put(ctx context.Context, tenant string, data []byte) (string, error)
 	PutPicture(ctx context.Context, tenant string, data []byte) (string, error)
+	PutBackground(ctx context.Context, tenant string, data []byte) (string, error)
 	CopyPicture(ctx context.Context, name, tenant string) (string, error)
 	Get(ctx context.Context, name string) ([]byte, string, error)
 	Delete(ctx context.Context, tenant, name string) error
