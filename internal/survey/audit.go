@@ -53,7 +53,24 @@ const (
 	AuditWebhookDeleted  = "webhook.deleted"
 	AuditIdentity        = "identity.changed"
 	AuditTwoFactorReset  = "twofactor.reset"
+	// What the tenant's identity provider did through SCIM (actor
+	// AuditSCIM), and the admins' SCIM settings.
+	AuditSCIMUserCreated     = "scim.user.created"
+	AuditSCIMUserUpdated     = "scim.user.updated"
+	AuditSCIMUserDeactivated = "scim.user.deactivated"
+	AuditSCIMUserReactivated = "scim.user.reactivated"
+	AuditSCIMUserDeleted     = "scim.user.deleted"
+	AuditSCIMGroupCreated    = "scim.group.created"
+	AuditSCIMGroupUpdated    = "scim.group.updated"
+	AuditSCIMGroupDeleted    = "scim.group.deleted"
+	AuditSCIMTokenCreated    = "scim.token.created"
+	AuditSCIMTokenRevoked    = "scim.token.revoked"
+	AuditSCIMRoleGroups      = "scim.rolegroups.changed"
 )
+
+// AuditSCIM is the actor of what the tenant's identity provider did
+// through SCIM.
+const AuditSCIM = "SCIM"
 
 // AuditActions is the closed set of actions, in the order the audit
 // page's filter offers them.
@@ -65,6 +82,8 @@ var AuditActions = []string{
 	AuditSurveyTrashed, AuditSurveyRestored, AuditSurveyDeleted,
 	AuditAnswerDeleted, AuditExport,
 	AuditSettings, AuditDatabase, AuditWebhookAdded, AuditWebhookDeleted, AuditIdentity, AuditTwoFactorReset,
+	AuditSCIMUserCreated, AuditSCIMUserUpdated, AuditSCIMUserDeactivated, AuditSCIMUserReactivated, AuditSCIMUserDeleted,
+	AuditSCIMGroupCreated, AuditSCIMGroupUpdated, AuditSCIMGroupDeleted, AuditSCIMTokenCreated, AuditSCIMTokenRevoked, AuditSCIMRoleGroups,
 }
 
 // ValidAuditAction reports whether a is one of AuditActions.
