@@ -159,6 +159,12 @@ type Deps struct {
 	// store.AuditStore over Storage, when it is a storage.
 	Audit AuditLog
 
+	// SCIM keeps the tenants' SCIM directories and SCIMTokens their SCIM
+	// tokens (scim.go: the service at /scim/v2 and its settings page);
+	// nil: store ones over Storage, when it is a storage.
+	SCIM       SCIMDirectory
+	SCIMTokens SCIMTokens
+
 	// Clock tells the time to the form tokens, the two-step sign-in and
 	// the audit log (nil: time.Now); tests move it.
 	Clock func() time.Time
@@ -254,6 +260,9 @@ type Server struct {
 	// clock is Deps.Clock.
 	auditLog AuditLog
 	clock    func() time.Time
+	// scimDir and scimTokens serve SCIM provisioning (nil: none).
+	scimDir    SCIMDirectory
+	scimTokens SCIMTokens
 }
 
 // Collectors returns the web server's metrics, to register.
@@ -332,6 +341,15 @@ func New(d Deps) (*Server, error) {
 	s.auditLog, s.clock = d.Audit, d.Clock
 	if st, ok := d.Storage.(storage.Storage); ok && s.auditLog == nil {
 		s.auditLog = store.NewAuditStore(st)
+	}
+	s.scimDir, s.scimTokens = d.SCIM, d.SCIMTokens
+	if st, ok := d.Storage.(storage.Storage); ok {
+		if s.scimDir == nil {
+			s.scimDir = store.NewSCIMStore(st)
+		}
+		if s.scimTokens == nil {
+			s.scimTokens = store.NewSCIMTokenStore(st)
+		}
 	}
 	return s, nil
 }
