@@ -40,7 +40,11 @@ func (s *Server) scimHandler() http.Handler {
 	if s.publicURL != "" {
 		base = s.publicURL + scimPath
 	}
-	return scim.New(scim.Deps{Logger: s.log, Directory: s.scimDir, Tokens: s.scimTokens, TenantUsable: s.tenantUsable, Note: s.auditAs, BaseURL: base})
+	perMinute := s.scimPerToken
+	if perMinute <= 0 {
+		perMinute = -1 // no limit, as every zero of Limits
+	}
+	return scim.New(scim.Deps{Logger: s.log, Directory: s.scimDir, Tokens: s.scimTokens, TenantUsable: s.tenantUsable, Note: s.auditAs, BaseURL: base, PerMinute: perMinute})
 }
 
 // scimPage is the tenant's SCIM settings: the service's address, its

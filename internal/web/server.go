@@ -263,6 +263,8 @@ type Server struct {
 	// scimDir and scimTokens serve SCIM provisioning (nil: none).
 	scimDir    SCIMDirectory
 	scimTokens SCIMTokens
+	// scimPerToken is Limits.SCIMPerToken.
+	scimPerToken int
 }
 
 // Collectors returns the web server's metrics, to register.
@@ -342,7 +344,7 @@ func New(d Deps) (*Server, error) {
 	if st, ok := d.Storage.(storage.Storage); ok && s.auditLog == nil {
 		s.auditLog = store.NewAuditStore(st)
 	}
-	s.scimDir, s.scimTokens = d.SCIM, d.SCIMTokens
+	s.scimDir, s.scimTokens, s.scimPerToken = d.SCIM, d.SCIMTokens, d.Limits.SCIMPerToken
 	if st, ok := d.Storage.(storage.Storage); ok {
 		if s.scimDir == nil {
 			s.scimDir = store.NewSCIMStore(st)
