@@ -64,7 +64,9 @@ func userAttrs(u *store.SCIMUser) attrs {
 			if name != "emails" {
 				return nil, false
 			}
-			return []attrs{{get: email, exact: func(string) bool { return false }, elems: noElems}}, true
+			// Within emails[…], the sub-attributes are named alone.
+			elem := func(name, _ string) ([]string, bool) { return email("emails", name) }
+			return []attrs{{get: elem, exact: func(string) bool { return false }, elems: noElems}}, true
 		},
 	}
 }

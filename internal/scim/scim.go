@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -200,6 +201,11 @@ func (s *server) handle(h handlerFunc) http.HandlerFunc {
 			return
 		}
 		w.Header().Set("Content-Type", "application/scim+json")
+		if res, ok := v.(map[string]any); ok && status == http.StatusCreated {
+			if m, ok := res["meta"].(map[string]any); ok {
+				w.Header().Set("Location", fmt.Sprint(m["location"]))
+			}
+		}
 		w.WriteHeader(status)
 		_ = json.NewEncoder(w).Encode(v)
 	}
