@@ -389,8 +389,10 @@ func (ss *SCIMStore) groupRow(ctx context.Context, tenant, id string) (storage.E
 const maxGroupMembers = 5000
 
 // checkGroup validates a group: a name, members that are users of the
-// tenant (each once, sorted).
-func (ss *SCIMStore) checkGroup(ctx context.Context, tenant string, g *SCIMGroup) error {
+// tenant (each once, sorted). Those of old (the group's members before)
+// are not looked up again; a few new ones are read one by one (Entra ID
+// adds one member a request), many by reading the users.
+func (ss *SCIMStore) checkGroup(ctx context.Context, tenant string, g *SCIMGroup, old []string) error {
 	g.DisplayName = strings.TrimSpace(g.DisplayName)
 	if g.DisplayName == "" || len(g.DisplayName) > maxSCIMText || len(g.ExternalID) > maxSCIMText {
 		return survey.Errorf(survey.EINVALID, "A group needs a displayName of 1 to %d bytes.", maxSCIMText)
@@ -400,7 +402,27 @@ func (ss *SCIMStore) checkGroup(ctx context.Context, tenant string, g *SCIMGroup
 	if len(g.Members) > maxGroupMembers {
 		return survey.Errorf(survey.EINVALID, "A group has at most %d members here.", maxGroupMembers)
 	}
-	if len(g.Members) == 0 {
+	had := make(map[string]bool, len(old))
+	for _, m := range old {
+		had[m] = true
+	}
+	var fresh []string
+	for _, m := range g.Members {
+		if !had[m] {
+			fresh = append(fresh, m)
+		}
+	}
+	notUser := func(m string) error {
+		return survey.Errorf(survey.EINVALID, "The member %q is not a user here: provision the user first.", m)
+	}
+	if len(fresh) <= 20 {
+		for _, m := range fresh {
+			if _, err := ss.userRow(ctx, tenant, m); survey.ErrorCode(err) == survey.ENOTFOUND {
+				return notUser(m)
+			} else if err != nil {
+				return err
+			}
+		}
 		return nil
 	}
 	users, err := ss.Users(ctx, tenant)
@@ -411,9 +433,9 @@ func (ss *SCIMStore) checkGroup(ctx context.Context, tenant string, g *SCIMGroup
 	for _, u := range users {
 		known[u.ID] = true
 	}
-	for _, m := range g.Members {
+	for _, m := range fresh {
 		if !known[m] {
-			return survey.Errorf(survey.EINVALID, "The member %q is not a user here: provision the user first.", m)
+			return notUser(m)
 		}
 	}
 	return nil
@@ -425,7 +447,7 @@ func (ss *SCIMStore) CreateGroup(ctx context.Context, tenant string, g SCIMGroup
 	if err := survey.ValidateTenantKey(tenant); err != nil {
 		return nil, nil, err
 	}
-	if err := ss.checkGroup(ctx, tenant, &g); err != nil {
+	if err := ss.checkGroup(ctx, tenant, &g, nil); err != nil {
 		return nil, nil, err
 	}
 	groups, err := ss.Groups(ctx, tenant)
@@ -459,7 +481,7 @@ func (ss *SCIMStore) UpdateGroup(ctx context.Context, tenant, id string, change 
 		if err := change(g); err != nil {
 			return nil, nil, err
 		}
-		if err := ss.checkGroup(ctx, tenant, g); err != nil {
+		if err := ss.checkGroup(ctx, tenant, g, old.Members); err != nil {
 			return nil, nil, err
 		}
 		g.ID, g.Created, g.Modified = id, old.Created, ss.now().UTC()

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -111,6 +112,12 @@ func TestSCIMUsersAndGroups(t *testing.T) {
 		wantCode(t, "a second group of that name", err, survey.ECONFLICT)
 		_, _, err = dir.CreateGroup(ctx, tenant, store.SCIMGroup{DisplayName: "Ghosts", Members: []string{"0123456789abcdef0123456789abcdef"}})
 		wantCode(t, "a member who is no user", err, survey.EINVALID)
+		many := []string{ana.ID}
+		for i := range 21 {
+			many = append(many, fmt.Sprintf("%032x", i))
+		}
+		_, _, err = dir.CreateGroup(ctx, tenant, store.SCIMGroup{DisplayName: "Crowd", Members: many})
+		wantCode(t, "many members who are no users", err, survey.EINVALID)
 		// The admins' group by its default name: Ana joins it.
 		admins, _, err := dir.CreateGroup(ctx, tenant, store.SCIMGroup{DisplayName: "Admin", Members: []string{ana.ID}})
 		if err != nil || roleOf("ana@example.com") != survey.Admin {
