@@ -450,14 +450,8 @@ func (ss *SCIMStore) CreateGroup(ctx context.Context, tenant string, g SCIMGroup
 	if err := ss.checkGroup(ctx, tenant, &g, nil); err != nil {
 		return nil, nil, err
 	}
-	groups, err := ss.Groups(ctx, tenant)
-	if err != nil {
+	if err := ss.nameFree(ctx, tenant, g.DisplayName); err != nil {
 		return nil, nil, err
-	}
-	for _, o := range groups {
-		if strings.EqualFold(o.DisplayName, g.DisplayName) {
-			return nil, nil, survey.Errorf(survey.ECONFLICT, "A group named %s exists.", o.DisplayName)
-		}
 	}
 	g.ID, g.Created = scimID(), ss.now().UTC()
 	g.Modified = g.Created
@@ -466,6 +460,21 @@ func (ss *SCIMStore) CreateGroup(ctx context.Context, tenant string, g SCIMGroup
 	}
 	changes, err := ss.syncRoles(ctx, tenant, []*SCIMGroup{&g}, g.Members)
 	return &g, changes, err
+}
+
+// nameFree is ECONFLICT when a group of the tenant has that name (case
+// aside): a name gives a role, so it names one group.
+func (ss *SCIMStore) nameFree(ctx context.Context, tenant, name string) error {
+	groups, err := ss.Groups(ctx, tenant)
+	if err != nil {
+		return err
+	}
+	for _, o := range groups {
+		if strings.EqualFold(o.DisplayName, name) {
+			return survey.Errorf(survey.ECONFLICT, "A group named %s exists.", o.DisplayName)
+		}
+	}
+	return nil
 }
 
 // UpdateGroup changes the group of that id by change, under its ETag
@@ -484,17 +493,20 @@ func (ss *SCIMStore) UpdateGroup(ctx context.Context, tenant, id string, change 
 		if err := ss.checkGroup(ctx, tenant, g, old.Members); err != nil {
 			return nil, nil, err
 		}
+		if !strings.EqualFold(old.DisplayName, g.DisplayName) {
+			if err := ss.nameFree(ctx, tenant, g.DisplayName); err != nil {
+				return nil, nil, err
+			}
+		}
 		g.ID, g.Created, g.Modified = id, old.Created, ss.now().UTC()
 		if _, err := ss.st.UpdateEntity(ctx, SCIMTable, g.entity(tenant), e.ETag); isPrecondition(err) {
 			continue
 		} else if err != nil {
 			return nil, nil, mapErr(err, "Directory")
 		}
-		touched := g.Members
+		touched := symmetricDiff(old.Members, g.Members)
 		if !strings.EqualFold(old.DisplayName, g.DisplayName) {
 			touched = append(slices.Clone(old.Members), g.Members...) // renamed: its role may be another
-		} else {
-			touched = symmetricDiff(old.Members, g.Members)
 		}
 		changes, err := ss.syncRoles(ctx, tenant, []*SCIMGroup{old, g}, touched)
 		return g, changes, err

@@ -169,7 +169,33 @@ func TestSCIMUsersAndGroups(t *testing.T) {
 		if _, _, err := dir.DeleteGroup(ctx, tenant, admins.ID); err != nil {
 			t.Fatal(err)
 		}
-		if l, err := dir.Groups(ctx, tenant); err != nil || len(l) != 2 {
+		// Renamed to a role's group: its members get the role.
+		cy, err := dir.CreateUser(ctx, tenant, store.SCIMUser{Email: "cy@example.com", Active: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		groups, err := dir.Groups(ctx, tenant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var marketing string
+		for _, g := range groups {
+			if g.DisplayName == "Marketing" {
+				marketing = g.ID
+			}
+		}
+		if _, _, err := dir.UpdateGroup(ctx, tenant, marketing, func(g *store.SCIMGroup) error { g.Members = append(g.Members, cy.ID); return nil }); err != nil || roleOf("cy@example.com") != survey.Viewer {
+			t.Fatalf("into an unmapped group: %v, role %q", err, roleOf("cy@example.com"))
+		}
+		_, _, err = dir.UpdateGroup(ctx, tenant, marketing, func(g *store.SCIMGroup) error { g.DisplayName = "SURVEY EDITORS"; return nil })
+		wantCode(t, "a rename to a name taken", err, survey.ECONFLICT)
+		if _, _, err := dir.UpdateGroup(ctx, tenant, marketing, func(g *store.SCIMGroup) error { g.DisplayName = "Viewer"; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := dir.UpdateGroup(ctx, tenant, marketing, func(g *store.SCIMGroup) error { g.DisplayName = "Admin"; return nil }); err != nil || roleOf("cy@example.com") != survey.Admin {
+			t.Fatalf("renamed to the admins' group: %v, role %q", err, roleOf("cy@example.com"))
+		}
+		if l, err := dir.Groups(ctx, tenant); err != nil || len(l) != 2 || roleOf("cy@example.com") != survey.Admin {
 			t.Fatalf("groups after a deletion: %d, %v", len(l), err)
 		}
 	})
