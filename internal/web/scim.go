@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"unicode/utf8"
@@ -166,7 +167,8 @@ func (s *Server) saveSCIMGroups(w http.ResponseWriter, r *http.Request) error {
 	page.Groups = store.SCIMRoleGroups{Admin: survey.CleanLine(r.PostForm.Get("admin")), Editor: survey.CleanLine(r.PostForm.Get("editor")),
 		Viewer: survey.CleanLine(r.PostForm.Get("viewer"))}
 	changes, err := s.scimDir.SetRoleGroups(r.Context(), page.Tenant.Key, page.Groups)
-	if se, ok := err.(*survey.Error); ok && se.Code == survey.EINVALID {
+	var se *survey.Error
+	if errors.As(err, &se) && se.Code == survey.EINVALID {
 		page.Errors, page.Message = se.Fields, "Nothing was saved: "+se.Message
 		s.render(w, r, http.StatusUnprocessableEntity, "scim", page)
 		return nil
