@@ -262,3 +262,51 @@ func TestSCIMDeactivation(t *testing.T) {
 		wantCode(t, "a member created inactive", err, survey.EFORBIDDEN)
 	})
 }
+
+// beforeSession runs hook before each Sessions row is written.
+type beforeSession struct {
+	storage.Storage
+	hook func()
+}
+
+func (b beforeSession) InsertEntity(ctx context.Context, table string, e storage.Entity) (string, error) {
+	if table == store.SessionsTable && b.hook != nil {
+		b.hook()
+	}
+	return b.Storage.InsertEntity(ctx, table, e)
+}
+
+// TestDeactivationRacesSignIn: an account deactivated while a sign-in of
+// it writes its session (after the account was read) gets no session.
+func TestDeactivationRacesSignIn(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
+		ctx := context.Background()
+		plain := store.NewUserStore(st).WithCost(4)
+		if _, err := plain.AddMember(ctx, tenant, "eve@example.com", "a long enough password", survey.Editor); err != nil {
+			t.Fatal(err)
+		}
+		raced := 0
+		racing := store.NewUserStore(beforeSession{Storage: st, hook: func() {
+			raced++
+			if err := plain.SetDisabled(ctx, tenant, "eve@example.com", true); err != nil {
+				t.Error(err)
+			}
+		}}).WithCost(4)
+		_, err := racing.NewSession(ctx, &survey.User{Tenant: tenant, Email: "eve@example.com"})
+		wantCode(t, "a session made as the account is deactivated", err, survey.EFORBIDDEN)
+		if raced != 1 {
+			t.Fatalf("the race ran %d times", raced)
+		}
+		// Nothing of it is left: no session listed for the account.
+		if err := plain.SetDisabled(ctx, tenant, "eve@example.com", false); err != nil {
+			t.Fatal(err)
+		}
+		page, err := st.QueryPartition(ctx, store.UserSessionsTable, tenant, storage.Query{})
+		if err != nil && !strings.Contains(err.Error(), "not found") {
+			t.Fatal(err)
+		}
+		if len(page.Entities) != 0 {
+			t.Fatalf("sessions left: %d", len(page.Entities))
+		}
+	})
+}
