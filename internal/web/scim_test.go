@@ -309,3 +309,47 @@ func TestSCIMRateLimitPerToken(t *testing.T) {
 		t.Fatalf("another token = %d: %s", code, raw)
 	}
 }
+
+// TestSCIMPageForms: the SCIM page's forms refuse bad input with a 422
+// that says what to fix, and change nothing; an editor cannot open it.
+func TestSCIMPageForms(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	ctx := context.Background()
+	admin := app.signedIn(t, "adatum", "admin@adatum.example")
+	code, _, body := app.do(t, "POST", "/adatum/settings/scim", url.Values{"name": {"  "}}, admin)
+	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "Give the token a name") || strings.Contains(body, `id="new-token"`) {
+		t.Fatalf("a token without a name = %d: %s", code, body)
+	}
+	if l, err := store.NewSCIMTokenStore(app.st).List(ctx, "adatum"); err != nil || len(l) != 0 {
+		t.Fatalf("tokens after a refused form: %v, %v", l, err)
+	}
+	code, _, body = app.do(t, "POST", "/adatum/settings/scim/groups", url.Values{"admin": {"Staff"}, "editor": {"staff"}}, admin)
+	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "Name a different group for each role") {
+		t.Fatalf("one group for two roles = %d: %s", code, body)
+	}
+	if g, err := store.NewSCIMStore(app.st).RoleGroups(ctx, "adatum"); err != nil || g != (store.SCIMRoleGroups{}) {
+		t.Fatalf("the groups after a refused form: %+v, %v", g, err)
+	}
+	// "editor" left empty is the role's own name: a group called "viewer"
+	// for the editors clashes with it.
+	code, _, body = app.do(t, "POST", "/adatum/settings/scim/groups", url.Values{"editor": {"Viewer"}}, admin)
+	if code != http.StatusUnprocessableEntity {
+		t.Fatalf("the editors' group named viewer = %d: %s", code, body)
+	}
+	code, _, body = app.do(t, "POST", "/adatum/settings/scim/groups", url.Values{"admin": {"Survey admins"}, "editor": {"Survey editors"}}, admin)
+	if code != http.StatusSeeOther {
+		t.Fatalf("saving the groups = %d: %s", code, body)
+	}
+	code, _, body = app.do(t, "GET", "/adatum/settings/scim", nil, admin)
+	if code != http.StatusOK || !strings.Contains(body, `value="Survey admins"`) || !strings.Contains(body, "/scim/v2") {
+		t.Fatalf("the SCIM page = %d: %s", code, body)
+	}
+	if _, err := testUsers(app.st).AddMember(ctx, "adatum", "ed@adatum.example", "correct horse battery", survey.Editor); err != nil {
+		t.Fatal(err)
+	}
+	_, c := app.signIn(t, "adatum", "ed@adatum.example", "correct horse battery")
+	if code, _, _ := app.get(t, "/adatum/settings/scim", c); code != http.StatusForbidden {
+		t.Fatalf("an editor opens the SCIM page = %d", code)
+	}
+}
