@@ -173,3 +173,47 @@ func TestUserTwoFactorOff(t *testing.T) {
 		t.Fatalf("after: %+v, %v", tf, err)
 	}
 }
+
+// TestUserActivate: "user activate" lets an account that the tenant's
+// identity provider deactivated (SCIM) sign in again; an unknown account
+// is an error.
+func TestUserActivate(t *testing.T) {
+	dir := t.TempDir()
+	newTestMain(t, dir).Close() // creates the demo tenants
+	none := func(string) string { return "" }
+	cmd := func(stdin string, args ...string) (string, error) {
+		var out strings.Builder
+		err := run(context.Background(), append(append(args[:2:2], "--data", dir), args[2:]...), none, strings.NewReader(stdin), &out, io.Discard)
+		return out.String(), err
+	}
+	if _, err := cmd("correct horse battery\n", "user", "add", "--tenant", "adatum", "--email", "b@adatum.example", "--password-stdin"); err != nil {
+		t.Fatal(err)
+	}
+	st, err := local.Open(filepath.Join(dir, "surveys.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	users := store.NewUserStore(st)
+	if err := users.SetDisabled(context.Background(), "adatum", "b@adatum.example", true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := users.Authenticate(context.Background(), "adatum", "b@adatum.example", "correct horse battery"); err == nil {
+		t.Fatal("a deactivated account signs in")
+	}
+	_ = st.Close()
+	if _, err := cmd("", "user", "activate", "--tenant", "adatum", "--email", "nobody@adatum.example"); err == nil {
+		t.Fatal("activate of no account: no error")
+	}
+	out, err := cmd("", "user", "activate", "--tenant", "adatum", "--email", "B@adatum.example")
+	if err != nil || !strings.Contains(out, "activated b@adatum.example") {
+		t.Fatalf("activate = %q, %v", out, err)
+	}
+	st, err = local.Open(filepath.Join(dir, "surveys.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := store.NewUserStore(st).Authenticate(context.Background(), "adatum", "b@adatum.example", "correct horse battery"); err != nil {
+		t.Fatalf("after activate: %v", err)
+	}
+}

@@ -318,6 +318,8 @@ func (m *Main) webDeps(s *services) web.Deps {
 		Remover:     s.answers,
 		Uploads:     store.NewUploadStore(m.Storage),
 		Quotas:      store.NewQuotaStore(m.Storage),
+		SCIM:        store.NewSCIMStore(m.Storage),
+		SCIMTokens:  store.NewSCIMTokenStore(m.Storage),
 		Tokens:      store.NewTokenStore(m.Storage),
 		TenantAdmin: s.tenants,
 		Accounts:    s.users,

@@ -119,6 +119,9 @@ func TestBrowserEveryScreen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := store.NewSCIMTokenStore(m.Storage).Create(ctx, "adatum", "Microsoft Entra ID provisioning (production directory)"); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := store.NewTokenStore(m.Storage).CreateWithRole(ctx, "adatum", "Quarterly reports export job", survey.Viewer, 90*24*time.Hour); err != nil {
 		t.Fatal(err)
 	}
@@ -283,6 +286,7 @@ func TestBrowserEveryScreen(t *testing.T) {
 		{"members", "/adatum/settings/members", `main form`, "victoria.long-address-for-testing@research.adatum.example"},
 		{"member-remove", "/adatum/settings/members/remove?email=victoria.long-address-for-testing@research.adatum.example", `main form`, "signed out everywhere"},
 		{"tokens", "/adatum/settings/tokens", `main form`, "Quarterly reports export job"},
+		{"scim", "/adatum/settings/scim", `main form`, "Microsoft Entra ID provisioning (production directory)"},
 		{"personal-links", "/adatum/surveys/" + pulse.Slug + "/links", `table.table`, "2 links, 1 used"},
 		{"by-invitation", "/survey/adatum/" + pulse.Slug, `#once-title`, "This survey is by invitation"},
 		{"already-answered", "/survey/adatum/" + pulse.Slug + "?k=" + made[0].Token, `#once-title`, "You have already answered"},

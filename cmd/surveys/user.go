@@ -22,20 +22,22 @@ import (
 // flags and environment) and adds an account to a tenant, sets an
 // account's password (the way back for an organisation's only admin on a
 // server that sends no e-mail: it ends the account's sessions and revokes
-// its reset links), removes one and ends its sessions, or turns an
-// account's two-step sign-in off. The password is read from standard
+// its reset links), removes one and ends its sessions, turns an
+// account's two-step sign-in off, or activates an account deactivated
+// through SCIM. The password is read from standard
 // input, never from the command line.
 const userUsage = `Usage:
   surveys user add --tenant T --email E --password-stdin        add a subscriber's account
   surveys user password --tenant T --email E --password-stdin   set an account's password, end its sessions
   surveys user remove --tenant T --email E                      delete an account and end its sessions
   surveys user two-factor-off --tenant T --email E              turn an account's two-step sign-in off (a lost phone)
+  surveys user activate --tenant T --email E                    let an account deactivated through SCIM sign in again
 
 Run "surveys user <command> -h" for its flags.
 `
 
 func userCommand(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
-	sub, err := subcommand("user", []string{"add", "password", "remove", "two-factor-off"}, userUsage, args, stdout, stderr)
+	sub, err := subcommand("user", []string{"add", "password", "remove", "two-factor-off", "activate"}, userUsage, args, stdout, stderr)
 	if err != nil {
 		return err
 	}
@@ -65,6 +67,20 @@ func userCommand(ctx context.Context, args []string, getenv func(string) string,
 			return fmt.Errorf("user remove: %s", survey.ErrorMessage(err))
 		}
 		fmt.Fprintf(stdout, "removed %s from tenant %s; its sessions are ended\n", survey.NormalizeEmail(email), sf.tenant)
+		return nil
+	}
+	if sub == "activate" {
+		// The way back for an organisation whose identity provider
+		// deactivated its only admin (SCIM): its next sync may undo it.
+		st, _, err := sf.open(ctx, getenv, stderr)
+		if err != nil {
+			return fmt.Errorf("user activate: %w", err)
+		}
+		defer st.Close()
+		if err := store.NewUserStore(st).SetDisabled(ctx, sf.tenant, email, false); err != nil {
+			return fmt.Errorf("user activate: %s", survey.ErrorMessage(err))
+		}
+		fmt.Fprintf(stdout, "activated %s in tenant %s; it may sign in (until the identity provider deactivates it again)\n", survey.NormalizeEmail(email), sf.tenant)
 		return nil
 	}
 	if sub == "two-factor-off" {

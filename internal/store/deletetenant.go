@@ -14,8 +14,8 @@ type TenantDeletion struct {
 }
 
 // DeleteTenant removes a tenant and all its data: its surveys (with their
-// questions, answers, lists and summaries), accounts, sessions, API tokens
-// logos, webhook endpoints, custom domain, audit log and sign-ins under way, then its record. It suspends the tenant first, so nothing new
+// questions, answers, lists and summaries), accounts, sessions, API and SCIM tokens, SCIM
+// directory, logos, webhook endpoints, custom domain, audit log and sign-ins under way, then its record. It suspends the tenant first, so nothing new
 // arrives while it runs, and removes the record last, so a run cut short is
 // finished by running it again.
 func DeleteTenant(ctx context.Context, st storage.Storage, tenants *TenantStore, key string) (TenantDeletion, error) {
@@ -65,6 +65,13 @@ func DeleteTenant(ctx context.Context, st storage.Storage, tenants *TenantStore,
 		return d, err
 	}
 	if d.Tokens, err = deleteRows(ctx, st, TokensTable, prefixes, ofTenant); err != nil {
+		return d, err
+	}
+	if _, err = deleteRows(ctx, st, SCIMTokensTable, prefixes, ofTenant); err != nil {
+		return d, err
+	}
+	// Its SCIM directory: users, groups, which group gives which role.
+	if _, err = deleteRows(ctx, st, SCIMTable, []string{key}, nil); err != nil {
 		return d, err
 	}
 	// Single-use links (resets, invitations) die with the tenant.

@@ -38,6 +38,22 @@ func TestDeleteTenantLeavesNothing(t *testing.T) {
 			if _, err := store.NewWebhookStore(st).WithSecrets(testSecrets(t)).Add(ctx, k, store.NewWebhook{URL: "https://hooks." + k + ".example/in", Events: []string{"response.created"}}, nil); err != nil {
 				t.Fatal(err)
 			}
+			// Its SCIM token and directory: a user, a group, the roles'
+			// groups.
+			if _, err := store.NewSCIMTokenStore(st).Create(ctx, k, "Entra ID"); err != nil {
+				t.Fatal(err)
+			}
+			dir := store.NewSCIMStore(st)
+			u, err := dir.CreateUser(ctx, k, store.SCIMUser{Email: "provisioned@" + k + ".example", Active: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := dir.CreateGroup(ctx, k, store.SCIMGroup{DisplayName: "Survey editors", Members: []string{u.ID}}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := dir.SetRoleGroups(ctx, k, store.SCIMRoleGroups{Editor: "Survey editors"}); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if _, err := store.DeleteTenant(ctx, st, store.NewTenantStore(st), key); err != nil {
 			t.Fatal(err)

@@ -21,6 +21,9 @@ type Member struct {
 	External bool
 	// TwoFactor: the member signs in in two steps (twofactor.go).
 	TwoFactor bool
+	// Disabled: the tenant's identity provider deactivated the account
+	// (SCIM); it cannot sign in.
+	Disabled bool
 }
 
 // errLastAdmin refuses to leave a tenant without an admin.
@@ -42,7 +45,7 @@ func (us *UserStore) Members(ctx context.Context, tenant string) ([]Member, erro
 }
 
 func memberOf(e storage.Entity) Member {
-	return Member{Email: e.RowKey, Role: survey.StoredRole(e.String("Role")), CreatedOn: e.Time("CreatedOn"), External: e.String("PasswordHash") == "", TwoFactor: e.String("TOTPSecret") != ""}
+	return Member{Email: e.RowKey, Role: survey.StoredRole(e.String("Role")), CreatedOn: e.Time("CreatedOn"), External: e.String("PasswordHash") == "", TwoFactor: e.String("TOTPSecret") != "", Disabled: e.Bool("Disabled")}
 }
 
 func (us *UserStore) memberRows(ctx context.Context, tenant string) ([]storage.Entity, error) {
@@ -189,18 +192,59 @@ func (us *UserStore) changeMember(ctx context.Context, tenant, email string, los
 	return survey.Errorf(survey.ECONFLICT, "The members were changed by someone else meanwhile; try again.")
 }
 
-// accountRole is the role a new session of u gets: the one stored on the
+// accountState is the role a new session of u gets: the one stored on the
 // account, whatever u says (a sign-in path that builds its User from a
-// link knows no role); u's own for an account not stored (tests).
-func (us *UserStore) accountRole(ctx context.Context, u *survey.User) (survey.Role, error) {
+// link knows no role); u's own for an account not stored (tests). And
+// whether the account is deactivated (SetDisabled): it gets none.
+func (us *UserStore) accountState(ctx context.Context, u *survey.User) (survey.Role, bool, error) {
 	e, err := us.st.GetEntity(ctx, UsersTable, u.Tenant, u.Email)
 	if isNotFound(err) {
-		return survey.StoredRole(string(u.Role)), nil
+		return survey.StoredRole(string(u.Role)), false, nil
 	}
 	if err != nil {
-		return "", mapErr(err, "Account")
+		return "", false, mapErr(err, "Account")
 	}
-	return survey.StoredRole(e.String("Role")), nil
+	return survey.StoredRole(e.String("Role")), e.Bool("Disabled"), nil
+}
+
+// SetDisabled deactivates a member's account (their organisation's
+// identity provider said so, through SCIM), or activates it again. A
+// deactivated account keeps its row, role and data, and is refused by
+// every sign-in (password, link, identity provider: newSession checks);
+// its live sessions end at once. ENOTFOUND when there is no such member.
+func (us *UserStore) SetDisabled(ctx context.Context, tenant, email string, disabled bool) error {
+	email = survey.NormalizeEmail(email)
+	if survey.ValidateTenantKey(tenant) != nil || storage.ValidateKey("email", email) != nil {
+		return survey.Errorf(survey.ENOTFOUND, "%s is not a member.", email)
+	}
+	for range 20 {
+		e, err := us.st.GetEntity(ctx, UsersTable, tenant, email)
+		if isNotFound(err) {
+			return survey.Errorf(survey.ENOTFOUND, "%s is not a member.", email)
+		}
+		if err != nil {
+			return mapErr(err, "Account")
+		}
+		if e.Bool("Disabled") != disabled {
+			if disabled {
+				e.Properties["Disabled"] = true
+			} else {
+				delete(e.Properties, "Disabled")
+			}
+			if _, err := us.st.UpdateEntity(ctx, UsersTable, e, e.ETag); isPrecondition(err) {
+				continue
+			} else if err != nil {
+				return mapErr(err, "Account")
+			}
+		}
+		if disabled {
+			// Every time, not only on the change: a call again (the
+			// provider retries) ends what a failed one left.
+			return us.EndSessions(ctx, tenant, email, "")
+		}
+		return nil
+	}
+	return survey.Errorf(survey.ECONFLICT, "The account is being changed; try again.")
 }
 
 // setSessionsRole gives the member's live sessions their new role, so that

@@ -26,10 +26,15 @@ const tokenPrefix = "svy_"
 type TokenStore struct {
 	st  storage.Storage
 	now func() time.Time
+	// table, prefix and noun tell API tokens (TokensTable, "svy_") from
+	// SCIM tokens (scimtokens.go), kept alike in a table of their own.
+	table, prefix, noun string
 }
 
 // NewTokenStore returns a TokenStore over st.
-func NewTokenStore(st storage.Storage) *TokenStore { return &TokenStore{st: st, now: time.Now} }
+func NewTokenStore(st storage.Storage) *TokenStore {
+	return &TokenStore{st: st, now: time.Now, table: TokensTable, prefix: tokenPrefix, noun: "API token"}
+}
 
 func tokenKey(token string) (string, string) {
 	sum := sha256.Sum256([]byte(token))
@@ -61,20 +66,26 @@ func (ts *TokenStore) CreateWithRole(ctx context.Context, tenant, name string, r
 	if ttl < 0 {
 		return "", survey.Errorf(survey.EINVALID, "A token's lifetime must be positive.")
 	}
+	return ts.create(ctx, tenant, name, role, ttl)
+}
+
+// create makes and stores a token (role "" for a SCIM token, which has
+// none).
+func (ts *TokenStore) create(ctx context.Context, tenant, name string, role survey.Role, ttl time.Duration) (string, error) {
 	var b [32]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", fmt.Errorf("store: token: %w", err)
 	}
-	token := tokenPrefix + base64.RawURLEncoding.EncodeToString(b[:])
+	token := ts.prefix + base64.RawURLEncoding.EncodeToString(b[:])
 	pk, rk := tokenKey(token)
 	now := ts.now().UTC()
 	props := map[string]any{"Tenant": tenant, "Name": name, "CreatedOn": now, "Role": string(role)}
 	if ttl > 0 {
 		props["Expires"] = now.Add(ttl)
 	}
-	_, err := ts.st.InsertEntity(ctx, TokensTable, storage.Entity{PartitionKey: pk, RowKey: rk, Properties: props})
+	_, err := ts.st.InsertEntity(ctx, ts.table, storage.Entity{PartitionKey: pk, RowKey: rk, Properties: props})
 	if err != nil {
-		return "", mapErr(err, "API token")
+		return "", mapErr(err, ts.noun)
 	}
 	return token, nil
 }
@@ -105,9 +116,9 @@ func (ts *TokenStore) List(ctx context.Context, tenant string) ([]TokenInfo, err
 	var out []TokenInfo
 	q := storage.TableQuery{}
 	for {
-		page, err := ts.st.QueryTable(ctx, TokensTable, q)
+		page, err := ts.st.QueryTable(ctx, ts.table, q)
 		if err != nil {
-			return nil, mapErr(err, "API token")
+			return nil, mapErr(err, ts.noun)
 		}
 		for _, e := range page.Entities {
 			if e.String("Tenant") == tenant && len(e.RowKey) >= TokenIDLength {
@@ -131,21 +142,21 @@ func (ts *TokenStore) Revoke(ctx context.Context, tenant, id string) error {
 		return err
 	}
 	id = strings.ToLower(strings.TrimSpace(id))
-	notFound := survey.Errorf(survey.ENOTFOUND, "%s has no API token %q.", tenant, id)
+	notFound := survey.Errorf(survey.ENOTFOUND, "%s has no %s %q.", tenant, ts.noun, id)
 	if len(id) != TokenIDLength || strings.Trim(id, "0123456789abcdef") != "" {
 		return notFound
 	}
-	page, err := ts.st.QueryPartition(ctx, TokensTable, id[:2], storage.Query{RowKeyFrom: id, RowKeyTo: id + "~"})
+	page, err := ts.st.QueryPartition(ctx, ts.table, id[:2], storage.Query{RowKeyFrom: id, RowKeyTo: id + "~"})
 	if err != nil {
-		return mapErr(err, "API token")
+		return mapErr(err, ts.noun)
 	}
 	n := 0
 	for _, e := range page.Entities {
 		if e.String("Tenant") != tenant {
 			continue
 		}
-		if err := ts.st.DeleteEntity(ctx, TokensTable, e.PartitionKey, e.RowKey, ""); err != nil && !isNotFound(err) {
-			return mapErr(err, "API token")
+		if err := ts.st.DeleteEntity(ctx, ts.table, e.PartitionKey, e.RowKey, ""); err != nil && !isNotFound(err) {
+			return mapErr(err, ts.noun)
 		}
 		n++
 	}
@@ -182,26 +193,26 @@ type TokenAuth struct {
 // Check returns the tenant and role of a token, and notes its use (at most
 // every TokenUseNoted); EFORBIDDEN for an unknown, revoked or expired one.
 func (ts *TokenStore) Check(ctx context.Context, token string) (*TokenAuth, error) {
-	if !strings.HasPrefix(token, tokenPrefix) || len(token) != len(tokenPrefix)+43 {
-		return nil, survey.Errorf(survey.EFORBIDDEN, "The API token is not valid.")
+	if !strings.HasPrefix(token, ts.prefix) || len(token) != len(ts.prefix)+43 {
+		return nil, survey.Errorf(survey.EFORBIDDEN, "The %s is not valid.", ts.noun)
 	}
 	pk, rk := tokenKey(token)
-	e, err := ts.st.GetEntity(ctx, TokensTable, pk, rk)
+	e, err := ts.st.GetEntity(ctx, ts.table, pk, rk)
 	if isNotFound(err) {
-		return nil, survey.Errorf(survey.EFORBIDDEN, "The API token is not valid.")
+		return nil, survey.Errorf(survey.EFORBIDDEN, "The %s is not valid.", ts.noun)
 	}
 	if err != nil {
-		return nil, mapErr(err, "API token")
+		return nil, mapErr(err, ts.noun)
 	}
 	now := ts.now()
 	if exp := e.Time("Expires"); !exp.IsZero() && !now.Before(exp) {
-		return nil, survey.Errorf(survey.EFORBIDDEN, "The API token has expired.")
+		return nil, survey.Errorf(survey.EFORBIDDEN, "The %s has expired.", ts.noun)
 	}
 	if now.Sub(e.Time("LastUsed")) >= TokenUseNoted {
 		// Best effort, under the ETag: a revoked token is not brought back,
 		// and of parallel calls one writes.
 		e.Properties["LastUsed"] = now.UTC()
-		_, _ = ts.st.UpdateEntity(ctx, TokensTable, e, e.ETag)
+		_, _ = ts.st.UpdateEntity(ctx, ts.table, e, e.ETag)
 	}
 	return &TokenAuth{Tenant: e.String("Tenant"), Role: survey.StoredRole(e.String("Role")), ID: rk[:TokenIDLength], Name: e.String("Name")}, nil
 }

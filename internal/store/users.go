@@ -106,6 +106,10 @@ func (us *UserStore) add(ctx context.Context, tenant, email, password string, ro
 
 var errSignIn = survey.Errorf(survey.EFORBIDDEN, survey.SignInFailureMessage)
 
+// errDisabled refuses every sign-in of an account its organisation's
+// identity provider deactivated (SetDisabled).
+var errDisabled = survey.Errorf(survey.EFORBIDDEN, "This account was deactivated by your organisation; ask its admin.")
+
 // Authenticate checks an email and password. Every attempt on an account
 // is counted before its password is checked (atomically: a read, then a
 // write If-Match, again on a conflict), so that parallel guesses are
@@ -146,6 +150,9 @@ func (us *UserStore) authenticate(ctx context.Context, tenant, email, password s
 	}
 	if us.check([]byte(e.String("PasswordHash")), []byte(password)) != nil {
 		return nil, errSignIn
+	}
+	if e.Bool("Disabled") {
+		return nil, errDisabled
 	}
 	if err := us.resetFailures(ctx, tenant, email); err != nil {
 		return nil, err
@@ -312,9 +319,13 @@ func (us *UserStore) newSession(ctx context.Context, u *survey.User, mustEnrol b
 	if err != nil {
 		return "", mapErr(err, "Session")
 	}
-	role, err := us.accountRole(ctx, u)
+	role, disabled, err := us.accountState(ctx, u)
 	if err != nil {
 		return "", err
+	}
+	if disabled {
+		_ = us.st.DeleteEntity(ctx, UserSessionsTable, u.Tenant, u.Email+"|"+rk, "")
+		return "", errDisabled
 	}
 	props := map[string]any{"Tenant": u.Tenant, "Email": u.Email, "Expires": expires, "LastSeen": now, "Role": string(role)}
 	if mustEnrol {
@@ -323,6 +334,16 @@ func (us *UserStore) newSession(ctx context.Context, u *survey.User, mustEnrol b
 	_, err = us.st.InsertEntity(ctx, SessionsTable, storage.Entity{PartitionKey: pk, RowKey: rk, Properties: props})
 	if err != nil {
 		return "", mapErr(err, "Session")
+	}
+	// Read again: an account deactivated while the session was made
+	// (SetDisabled) either finds it listed above and ends it, or is seen
+	// here.
+	if _, disabled, err := us.accountState(ctx, u); err != nil || disabled {
+		_ = us.EndSession(ctx, token)
+		if err == nil {
+			err = errDisabled
+		}
+		return "", err
 	}
 	return token, nil
 }
@@ -485,6 +506,9 @@ func (us *UserStore) SignInExternal(ctx context.Context, tenant, email, issuer, 
 		}
 		if err != nil {
 			return nil, mapErr(err, "Account")
+		}
+		if e.Bool("Disabled") {
+			return nil, errDisabled
 		}
 		e.Properties["Issuer"], e.Properties["Subject"], e.Properties["ExternalSignIn"] = issuer, subject, now
 		if _, err := us.st.UpdateEntity(ctx, UsersTable, e, e.ETag); isPrecondition(err) {

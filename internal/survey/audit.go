@@ -54,7 +54,24 @@ const (
 	AuditIdentity        = "identity.changed"
 	AuditTwoFactorReset  = "twofactor.reset"
 	AuditDomain          = "domain.changed"
+	// What the tenant's identity provider did through SCIM (actor
+	// AuditSCIM), and the admins' SCIM settings.
+	AuditSCIMUserCreated     = "scim.user.created"
+	AuditSCIMUserUpdated     = "scim.user.updated"
+	AuditSCIMUserDeactivated = "scim.user.deactivated"
+	AuditSCIMUserReactivated = "scim.user.reactivated"
+	AuditSCIMUserDeleted     = "scim.user.deleted"
+	AuditSCIMGroupCreated    = "scim.group.created"
+	AuditSCIMGroupUpdated    = "scim.group.updated"
+	AuditSCIMGroupDeleted    = "scim.group.deleted"
+	AuditSCIMTokenCreated    = "scim.token.created"
+	AuditSCIMTokenRevoked    = "scim.token.revoked"
+	AuditSCIMRoleGroups      = "scim.rolegroups.changed"
 )
+
+// AuditSCIM is the actor of what the tenant's identity provider did
+// through SCIM.
+const AuditSCIM = "SCIM"
 
 // AuditActions is the closed set of actions, in the order the audit
 // page's filter offers them.
@@ -65,7 +82,10 @@ var AuditActions = []string{
 	AuditSurveyCreated, AuditSurveyPublished, AuditSurveyClosed, AuditSurveyEdited,
 	AuditSurveyTrashed, AuditSurveyRestored, AuditSurveyDeleted,
 	AuditAnswerDeleted, AuditExport,
-	AuditSettings, AuditDatabase, AuditWebhookAdded, AuditWebhookDeleted, AuditIdentity, AuditTwoFactorReset, AuditDomain,
+	AuditSettings, AuditDatabase, AuditWebhookAdded, AuditWebhookDeleted, AuditIdentity, AuditTwoFactorReset,
+	AuditDomain,
+	AuditSCIMUserCreated, AuditSCIMUserUpdated, AuditSCIMUserDeactivated, AuditSCIMUserReactivated, AuditSCIMUserDeleted,
+	AuditSCIMGroupCreated, AuditSCIMGroupUpdated, AuditSCIMGroupDeleted, AuditSCIMTokenCreated, AuditSCIMTokenRevoked, AuditSCIMRoleGroups,
 }
 
 // ValidAuditAction reports whether a is one of AuditActions.

@@ -227,3 +227,27 @@ func TestAPISettings(t *testing.T) {
 		t.Errorf("%d surveys, want the demo and one created", len(list))
 	}
 }
+
+// scim sends a SCIM request with the headers h, and returns its status,
+// the answer as JSON and as text.
+func (a *testApp) scim(t *testing.T, method, path string, h map[string]string, body string) (int, map[string]any, string) {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, _ := http.NewRequest(method, a.srv.URL+path, rd)
+	req.Header.Set("Content-Type", "application/scim+json")
+	for k, v := range h {
+		req.Header.Set(k, v)
+	}
+	resp, err := a.client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var v map[string]any
+	_ = json.Unmarshal(raw, &v)
+	return resp.StatusCode, v, string(raw)
+}

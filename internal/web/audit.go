@@ -232,7 +232,13 @@ var auditLabels = map[string]string{
 	survey.AuditSettings: "Settings changed", survey.AuditDatabase: "Database settings changed",
 	survey.AuditWebhookAdded: "Webhook added", survey.AuditWebhookDeleted: "Webhook deleted",
 	survey.AuditIdentity: "Identity provider changed", survey.AuditTwoFactorReset: "Two-step sign-in reset",
-	survey.AuditDomain: "Custom domain changed",
+	survey.AuditDomain:          "Custom domain changed",
+	survey.AuditSCIMUserCreated: "SCIM: member provisioned", survey.AuditSCIMUserUpdated: "SCIM: member updated",
+	survey.AuditSCIMUserDeactivated: "SCIM: member deactivated", survey.AuditSCIMUserReactivated: "SCIM: member reactivated",
+	survey.AuditSCIMUserDeleted: "SCIM: member deleted", survey.AuditSCIMGroupCreated: "SCIM: group made",
+	survey.AuditSCIMGroupUpdated: "SCIM: group changed", survey.AuditSCIMGroupDeleted: "SCIM: group deleted",
+	survey.AuditSCIMTokenCreated: "SCIM token made", survey.AuditSCIMTokenRevoked: "SCIM token revoked",
+	survey.AuditSCIMRoleGroups: "SCIM groups of the roles changed",
 }
 
 // ActionLabel names action for people (its code when it has no name).

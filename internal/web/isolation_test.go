@@ -95,6 +95,10 @@ var routeActions = map[string][]survey.Role{
 	"GET /{tenant}/settings/members/two-factor":                          ManageMembers,
 	"POST /{tenant}/settings/members/two-factor":                         ManageMembers,
 	"POST /{tenant}/settings/invitations/{id}/revoke":                    ManageMembers,
+	"GET /{tenant}/settings/scim":                                        ManageMembers,
+	"POST /{tenant}/settings/scim":                                       ManageMembers,
+	"POST /{tenant}/settings/scim/groups":                                ManageMembers,
+	"POST /{tenant}/settings/scim/tokens/{id}/revoke":                    ManageMembers,
 	"GET /{tenant}/settings/tokens":                                      ManageTokens,
 	"POST /{tenant}/settings/tokens":                                     ManageTokens,
 	"POST /{tenant}/settings/tokens/{id}/revoke":                         ManageTokens,
@@ -199,6 +203,31 @@ var respondentTokenRoutes = map[string]int{
 // asked signed out and by a signed-in admin of another tenant.
 var proxyRoutes = map[string]int{
 	"GET /tls/ask": http.StatusNotFound,
+}
+
+// scimRoutes are the routes of the SCIM service: a SCIM token of the
+// tenant reaches them, and nothing else does (no token, an API token of
+// any role, a signed-in admin's cookie: 401); another tenant's SCIM token
+// finds none of the tenant's users and groups (404). The value is the
+// body a write sends.
+var scimRoutes = map[string]string{
+	"GET /scim/v2/ServiceProviderConfig": "",
+	"GET /scim/v2/ResourceTypes":         "",
+	"GET /scim/v2/ResourceTypes/{name}":  "",
+	"GET /scim/v2/Schemas":               "",
+	"GET /scim/v2/Schemas/{id}":          "",
+	"GET /scim/v2/Users":                 "",
+	"POST /scim/v2/Users":                `{"schemas":["urn:ietf:params:scim:schemas:core:2.0:User"],"userName":"new@fabrikam.example","active":true}`,
+	"GET /scim/v2/Users/{id}":            "",
+	"PUT /scim/v2/Users/{id}":            `{"userName":"scim-secret@adatum.example","active":false}`,
+	"PATCH /scim/v2/Users/{id}":          `{"Operations":[{"op":"replace","path":"active","value":false}]}`,
+	"DELETE /scim/v2/Users/{id}":         "",
+	"GET /scim/v2/Groups":                "",
+	"POST /scim/v2/Groups":               `{"displayName":"Fabrikam group"}`,
+	"GET /scim/v2/Groups/{id}":           "",
+	"PUT /scim/v2/Groups/{id}":           `{"displayName":"Taken over"}`,
+	"PATCH /scim/v2/Groups/{id}":         `{"Operations":[{"op":"replace","path":"displayName","value":"Taken over"}]}`,
+	"DELETE /scim/v2/Groups/{id}":        "",
 }
 
 // publicAPI are the routes under /api/v1 that need no token: the same
@@ -311,7 +340,24 @@ func TestIsolationEveryRoute(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	adatumData := []string{"adatum", app.adatum.Title, app.adatum.Slug, draft.Title, draft.Slug, "Faster pages, please", "Which launch first?", adatumHook.ID, adatumSub.ID, "adatum-audited-target"}
+	// And a SCIM directory: a user in a group, and a SCIM token each.
+	scimDir := store.NewSCIMStore(app.st)
+	adatumUser, err := scimDir.CreateUser(ctx, "adatum", store.SCIMUser{Email: "scim-secret@adatum.example", Active: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	adatumGroup, _, err := scimDir.CreateGroup(ctx, "adatum", store.SCIMGroup{DisplayName: "Adatum secret group", Members: []string{adatumUser.ID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scimTokens := map[string]string{}
+	for _, tenant := range []string{"adatum", "fabrikam"} {
+		if scimTokens[tenant], err = store.NewSCIMTokenStore(app.st).Create(ctx, tenant, "Entra ID"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	adatumData := []string{"adatum", app.adatum.Title, app.adatum.Slug, draft.Title, draft.Slug, "Faster pages, please", "Which launch first?", adatumHook.ID, adatumSub.ID, "adatum-audited-target",
+		adatumUser.ID, adatumGroup.ID, "Adatum secret group"}
 
 	fill := func(tenant, slug string) *strings.Replacer {
 		return strings.NewReplacer("{tenant}", tenant, "{slug}", slug, "{action}", "delete", "{question}", app.adatum.Questions[3].ID,
@@ -325,7 +371,7 @@ func TestIsolationEveryRoute(t *testing.T) {
 	form := url.Values{"email": {"nobody@adatum.example"}}
 
 	walked := map[string]bool{}
-	subscriber, api, apiOwn := 0, 0, 0
+	subscriber, api, apiOwn, scimPaths := 0, 0, 0, 0
 	err = chi.Walk(app.web.Routes(), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
 		key := method + " " + strings.TrimSuffix(route, "/*")
 		isSubscriber, isAPI := strings.HasPrefix(route, "/{tenant}/"), strings.HasPrefix(route, "/api/v1/")
@@ -369,6 +415,52 @@ func TestIsolationEveryRoute(t *testing.T) {
 				code, _, body := app.do(t, method, route+"?domain=surveys.adatum.example", nil, map[string]string{"Cookie": cookie})
 				if leaked := leaks(body, adatumData[1:]...); code != want || len(leaked) > 0 {
 					t.Errorf("%s (signed in: %v) = %d (want %d), with Adatum's %q", key, cookie != "", code, want, leaked)
+				}
+			}
+			return nil
+		}
+		if strings.HasPrefix(route, "/scim/") {
+			body, ok := scimRoutes[key]
+			if !ok {
+				t.Errorf("%s is not in scimRoutes: say what it does", key)
+				return nil
+			}
+			walked[key] = true
+			scimPaths++
+			id := adatumUser.ID
+			if strings.HasPrefix(route, "/scim/v2/Groups/") {
+				id = adatumGroup.ID
+			}
+			if strings.HasPrefix(route, "/scim/v2/Schemas/") {
+				id = "urn:ietf:params:scim:schemas:core:2.0:User"
+			}
+			path := strings.NewReplacer("{id}", id, "{name}", "User").Replace(route)
+			// Nothing but a SCIM token gets in.
+			for _, h := range []map[string]string{{}, {"Authorization": "Bearer " + members["adatum"][survey.Admin].token},
+				{"Cookie": members["adatum"][survey.Admin].cookie}, {"Authorization": "Bearer scim_forged"}} {
+				code, _, raw := app.scim(t, method, path, h, body)
+				if code != http.StatusUnauthorized || len(leaks(raw, adatumData[10:]...)) > 0 || !strings.Contains(raw, "urn:ietf:params:scim:api:messages:2.0:Error") {
+					t.Errorf("%s %s with %v = %d; want a SCIM 401: %s", method, path, h, code, raw)
+				}
+			}
+			// Fabrikam's token: none of Adatum's users or groups.
+			fred := map[string]string{"Authorization": "Bearer " + scimTokens["fabrikam"]}
+			code, _, raw := app.scim(t, method, path, fred, body)
+			want := http.StatusOK
+			switch {
+			case strings.Contains(route, "{id}") && !strings.Contains(route, "/Schemas/"):
+				want = http.StatusNotFound
+			case method == http.MethodPost:
+				want = http.StatusCreated
+			}
+			if leaked := leaks(raw, adatumData...); code != want || len(leaked) > 0 {
+				t.Errorf("%s %s with Fabrikam's SCIM token = %d (want %d), with Adatum's %q: %s", method, path, code, want, leaked, raw)
+			}
+			// Adatum's own token on an id it does not have: 404, not 401 or 403.
+			if strings.Contains(route, "{id}") && !strings.Contains(route, "/Schemas/") {
+				path = strings.NewReplacer("{id}", "0123456789abcdef0123456789abcdef").Replace(route)
+				if code, _, raw := app.scim(t, method, path, map[string]string{"Authorization": "Bearer " + scimTokens["adatum"]}, body); code != http.StatusNotFound {
+					t.Errorf("%s %s with Adatum's SCIM token = %d; want 404: %s", method, path, code, raw)
 				}
 			}
 			return nil
@@ -512,6 +604,21 @@ func TestIsolationEveryRoute(t *testing.T) {
 		if !walked[key] {
 			t.Errorf("signInSteps names %s, which the router does not have", key)
 		}
+	}
+	for key := range scimRoutes {
+		if !walked[key] {
+			t.Errorf("scimRoutes names %s, which the router does not have", key)
+		}
+	}
+	// Adatum's SCIM user and group are intact after Fabrikam's writes.
+	if u, err := scimDir.User(ctx, "adatum", adatumUser.ID); err != nil || !u.Active {
+		t.Errorf("Adatum's SCIM user after Fabrikam's requests: %+v, %v", u, err)
+	}
+	if g, err := scimDir.Group(ctx, "adatum", adatumGroup.ID); err != nil || g.DisplayName != "Adatum secret group" {
+		t.Errorf("Adatum's SCIM group after Fabrikam's requests: %+v, %v", g, err)
+	}
+	if scimPaths != len(scimRoutes) {
+		t.Errorf("walked %d SCIM routes; want %d", scimPaths, len(scimRoutes))
 	}
 	for key := range routeActions {
 		if !walked[key] {

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/go-chi/httprate"
+
+	"github.com/surveys-dev/surveys/internal/scim"
 )
 
 // Limits bound the anonymous writes each client address may make. A zero
@@ -29,6 +31,9 @@ type Limits struct {
 	// from any survey. Asking for a copy is an answer POST too: it counts
 	// against Answers.
 	CopiesPerSurvey, CopiesPerAddress int
+	// SCIMPerToken is the requests one SCIM token may make per minute
+	// (an identity provider's sync; scim.go).
+	SCIMPerToken int
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
 	// believed. A request from elsewhere is counted by its own address, and
 	// its X-Forwarded-For is ignored: anyone can write one.
@@ -36,7 +41,7 @@ type Limits struct {
 }
 
 // DefaultLimits are the limits a server runs with unless told otherwise.
-var DefaultLimits = Limits{Answers: 30, Onboardings: 5, SignIns: 20, CopiesPerSurvey: 100, CopiesPerAddress: 5}
+var DefaultLimits = Limits{Answers: 30, Onboardings: 5, SignIns: 20, CopiesPerSurvey: 100, CopiesPerAddress: 5, SCIMPerToken: scim.DefaultPerMinute}
 
 // limiters holds one middleware per limited kind of request.
 type limiters struct {

@@ -184,6 +184,13 @@ func (s *Server) Routes() *chi.Mux {
 			r.Get("/{tenant}/settings/members/two-factor", s.handle(s.confirmResetTwoFactor))
 			r.Post("/{tenant}/settings/members/two-factor", s.handle(s.resetTwoFactor))
 			r.Post("/{tenant}/settings/invitations/{id}/revoke", s.handle(s.revokeInvitation))
+			// SCIM provisioning: its tokens, and the groups of the roles.
+			if s.scimDir != nil && s.scimTokens != nil {
+				r.Get("/{tenant}/settings/scim", s.handle(s.showSCIM))
+				r.Post("/{tenant}/settings/scim", s.handle(s.createSCIMToken))
+				r.Post("/{tenant}/settings/scim/groups", s.handle(s.saveSCIMGroups))
+				r.Post("/{tenant}/settings/scim/tokens/{id}/revoke", s.handle(s.revokeSCIMToken))
+			}
 		})
 		r.Group(func(r chi.Router) {
 			r.Use(s.requireRole(survey.ManageTokens))
@@ -198,6 +205,12 @@ func (s *Server) Routes() *chi.Mux {
 	r.With(middleware.GetHead).Get("/api/v1/openapi.json", api.OpenAPI)
 	r.Mount("/api/v1", api.New(api.Deps{Logger: s.log, Surveys: s.surveys, Editor: s.editor, Summaries: s.summaries, Tokens: s.tokens, Webhooks: s.webhooks, Pictures: s.logos, Segments: s.segments,
 		TenantUsable: s.tenantUsable, Export: s.exportTo, Report: s.reportTo, AnswersPicked: s.answersPicked, Crosstab: s.crosstabOf, WebhookURLProblem: s.webhookURLProblem, Audit: s.auditList, Note: s.auditAs}))
+
+	// SCIM 2.0 provisioning (package scim): the tenant is the SCIM
+	// token's.
+	if s.scimDir != nil && s.scimTokens != nil {
+		r.Mount(scimPath, s.scimHandler())
+	}
 
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		s.serveError(w, r, notFound("Page not found."))

@@ -168,6 +168,11 @@ type Deps struct {
 	// DomainCheck configures the proofs of control.
 	Domains     Domains
 	DomainCheck DomainCheck
+	// SCIM keeps the tenants' SCIM directories and SCIMTokens their SCIM
+	// tokens (scim.go: the service at /scim/v2 and its settings page);
+	// nil: store ones over Storage, when it is a storage.
+	SCIM       SCIMDirectory
+	SCIMTokens SCIMTokens
 
 	// Clock tells the time to the form tokens, the two-step sign-in and
 	// the audit log (nil: time.Now); tests move it.
@@ -267,6 +272,11 @@ type Server struct {
 	clock    func() time.Time
 	// domains route custom domains and build links on them (nil: none).
 	domains *domainRouting
+	// scimDir and scimTokens serve SCIM provisioning (nil: none).
+	scimDir    SCIMDirectory
+	scimTokens SCIMTokens
+	// scimPerToken is Limits.SCIMPerToken.
+	scimPerToken int
 }
 
 // Collectors returns the web server's metrics, to register.
@@ -354,5 +364,14 @@ func New(d Deps) (*Server, error) {
 		d.Domains = store.NewDomainStore(st)
 	}
 	s.domains = newDomainRouting(d.Domains, s.publicURL, d.DomainCheck, d.Clock)
+	s.scimDir, s.scimTokens, s.scimPerToken = d.SCIM, d.SCIMTokens, d.Limits.SCIMPerToken
+	if st, ok := d.Storage.(storage.Storage); ok {
+		if s.scimDir == nil {
+			s.scimDir = store.NewSCIMStore(st)
+		}
+		if s.scimTokens == nil {
+			s.scimTokens = store.NewSCIMTokenStore(st)
+		}
+	}
 	return s, nil
 }
