@@ -85,6 +85,10 @@ type Config struct {
 	// AuditRetentionDays is how long the tenants' audit events are kept
 	// (SURVEYS_AUDIT_RETENTION_DAYS); 0 keeps them for ever.
 	AuditRetentionDays int
+	// AnswerRetentionMinutes is the wait between passes of the answer
+	// retention worker, which deletes answers past their survey's
+	// retention rule (SURVEYS_ANSWER_RETENTION_MINUTES).
+	AnswerRetentionMinutes int
 	// Mail is where e-mail is sent from (SURVEYS_SMTP_URL,
 	// SURVEYS_SMTP_PASSWORD or SURVEYS_SMTP_PASSWORD_FILE,
 	// SURVEYS_MAIL_FROM), loaded and checked by parseServe; nil when no
@@ -175,6 +179,7 @@ func parseServeCommand(args []string, getenv func(string) string, stdout, stderr
 	fs.IntVar(&c.WebhookSlotsPerTenant, "webhook-slots-per-tenant", envInt("SURVEYS_WEBHOOK_SLOTS_PER_TENANT", hw.Share), "the most of them one tenant holds (SURVEYS_WEBHOOK_SLOTS_PER_TENANT)")
 	fs.IntVar(&c.WebhookTestsPerMinute, "webhook-tests-per-minute", envInt("SURVEYS_WEBHOOK_TESTS_PER_MINUTE", store.DefaultTestsPerMinute), "test events one webhook endpoint may be sent a minute (SURVEYS_WEBHOOK_TESTS_PER_MINUTE)")
 	fs.IntVar(&c.AuditRetentionDays, "audit-retention-days", envInt("SURVEYS_AUDIT_RETENTION_DAYS", int(worker.DefaultRetentionConfig.Keep/(24*time.Hour))), "days the tenants' audit events are kept; 0 keeps them for ever (SURVEYS_AUDIT_RETENTION_DAYS)")
+	fs.IntVar(&c.AnswerRetentionMinutes, "answer-retention-minutes", envInt("SURVEYS_ANSWER_RETENTION_MINUTES", int(worker.DefaultAnswerRetentionConfig.Every/time.Minute)), "minutes between passes that delete answers past their survey's retention rule (SURVEYS_ANSWER_RETENTION_MINUTES)")
 	fs.DurationVar(&c.ShutdownWait, "shutdown-wait", 10*time.Second, "how long to wait for requests to finish on shutdown")
 	err := parseFlags(fs, "[flags]", args, stdout)
 	if err != nil {
@@ -214,6 +219,9 @@ func parseServeCommand(args []string, getenv func(string) string, stdout, stderr
 	}
 	if c.AuditRetentionDays < 0 {
 		return Config{}, fmt.Errorf("serve: --audit-retention-days must be 0 (keep for ever) or more")
+	}
+	if c.AnswerRetentionMinutes < 1 {
+		return Config{}, fmt.Errorf("serve: --answer-retention-minutes must be 1 or more")
 	}
 	if c.WebhookSlots < 1 || c.WebhookSlotsPerTenant < 1 || c.WebhookSlotsPerTenant > c.WebhookSlots || c.WebhookTestsPerMinute < 1 {
 		return Config{}, fmt.Errorf("serve: --webhook-slots, --webhook-slots-per-tenant (at most --webhook-slots) and --webhook-tests-per-minute must be at least 1")

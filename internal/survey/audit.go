@@ -46,13 +46,18 @@ const (
 	AuditSurveyRestored  = "survey.restored"
 	AuditSurveyDeleted   = "survey.deleted"
 	AuditAnswerDeleted   = "answer.deleted"
-	AuditExport          = "export"
-	AuditSettings        = "settings.changed"
-	AuditDatabase        = "database.changed"
-	AuditWebhookAdded    = "webhook.added"
-	AuditWebhookDeleted  = "webhook.deleted"
-	AuditIdentity        = "identity.changed"
-	AuditTwoFactorReset  = "twofactor.reset"
+	// AuditAnswersExpired: the retention pass deleted a survey's answers
+	// past its retention rule (Detail says how many); AuditAnswerErased:
+	// a respondent deleted their own answer with its receipt.
+	AuditAnswersExpired = "answers.expired"
+	AuditAnswerErased   = "answer.erased"
+	AuditExport         = "export"
+	AuditSettings       = "settings.changed"
+	AuditDatabase       = "database.changed"
+	AuditWebhookAdded   = "webhook.added"
+	AuditWebhookDeleted = "webhook.deleted"
+	AuditIdentity       = "identity.changed"
+	AuditTwoFactorReset = "twofactor.reset"
 )
 
 // AuditActions is the closed set of actions, in the order the audit
@@ -63,7 +68,7 @@ var AuditActions = []string{
 	AuditTokenCreated, AuditTokenRevoked,
 	AuditSurveyCreated, AuditSurveyPublished, AuditSurveyClosed, AuditSurveyEdited,
 	AuditSurveyTrashed, AuditSurveyRestored, AuditSurveyDeleted,
-	AuditAnswerDeleted, AuditExport,
+	AuditAnswerDeleted, AuditAnswersExpired, AuditAnswerErased, AuditExport,
 	AuditSettings, AuditDatabase, AuditWebhookAdded, AuditWebhookDeleted, AuditIdentity, AuditTwoFactorReset,
 }
 

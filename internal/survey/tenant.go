@@ -48,6 +48,10 @@ type Tenant struct {
 	// anything else (a sign-in through the tenant's identity provider is
 	// that provider's to secure).
 	RequireTwoFactor bool `json:"requireTwoFactor,omitempty"`
+	// RetainDays is the default retention rule of its surveys: answers
+	// older than that many days are deleted (0: kept). A survey's own
+	// rule (Survey.RetainDays) comes first.
+	RetainDays int `json:"retainDays,omitempty"`
 }
 
 // Normalize cleans the tenant's display name (CleanLine) and trims its
@@ -72,6 +76,9 @@ func (t *Tenant) Validate() error {
 	case Trial, Individual, Standard, Premium:
 	default:
 		f.add("plan", "Choose a plan.")
+	}
+	if err := ValidRetainDays(t.RetainDays); err != nil {
+		f.add("retainDays", "%s", ErrorMessage(err))
 	}
 	return f.err("The tenant")
 }
