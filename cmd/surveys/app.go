@@ -348,6 +348,9 @@ func (m *Main) webDeps(s *services) web.Deps {
 		// secret key, the same on every instance; without one, each
 		// process makes its own (one instance only).
 		FormKey: s.box.DeriveKey("survey form tokens"),
+		// Respondents' receipt codes are MACs with a key derived from the
+		// secret key; without one, no survey gives receipts.
+		ReceiptKey: s.box.DeriveKey("answer receipts"),
 
 		// Password resets and invitations, and the quotas of the e-mails
 		// to others.

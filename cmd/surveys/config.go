@@ -161,6 +161,7 @@ func parseServeCommand(args []string, getenv func(string) string, stdout, stderr
 	fs.IntVar(&c.Limits.Onboardings, "signups-per-hour", envInt("SURVEYS_SIGNUPS_PER_HOUR", web.DefaultLimits.Onboardings), "sign-ups (on-boarding forms) one client address may post per hour, 0 for no limit (SURVEYS_SIGNUPS_PER_HOUR)")
 	fs.IntVar(&c.Limits.SignIns, "signins-per-minute", envInt("SURVEYS_SIGNINS_PER_MINUTE", web.DefaultLimits.SignIns), "sign-in attempts one client address may make per minute, 0 for no limit (SURVEYS_SIGNINS_PER_MINUTE)")
 	fs.IntVar(&c.Limits.CopiesPerSurvey, "copies-per-survey-hour", envInt("SURVEYS_COPIES_PER_SURVEY_HOUR", web.DefaultLimits.CopiesPerSurvey), "copies of their answers one survey's respondents may ask to be e-mailed per hour, 0 for no limit (SURVEYS_COPIES_PER_SURVEY_HOUR)")
+	fs.IntVar(&c.Limits.Receipts, "receipts-per-hour", envInt("SURVEYS_RECEIPTS_PER_HOUR", web.DefaultLimits.Receipts), "receipt codes one client address may try per hour (to see or delete an answer), 0 for no limit (SURVEYS_RECEIPTS_PER_HOUR)")
 	fs.IntVar(&c.Limits.CopiesPerAddress, "copies-per-address-hour", envInt("SURVEYS_COPIES_PER_ADDRESS_HOUR", web.DefaultLimits.CopiesPerAddress), "copies of answers one e-mail address may be sent per hour, from any survey, 0 for no limit (SURVEYS_COPIES_PER_ADDRESS_HOUR)")
 	trusted := fs.String("trusted-proxies", getenv("SURVEYS_TRUSTED_PROXIES"), "reverse proxies whose X-Forwarded-For names the client, for the rate limits: addresses or CIDR ranges separated by commas, e.g. 127.0.0.1,::1 (SURVEYS_TRUSTED_PROXIES; empty: X-Forwarded-For is ignored)")
 	var ms mail.Settings
@@ -284,7 +285,7 @@ func (c Config) validate() error {
 			return fmt.Errorf("serve: --public-url %q: give a scheme and host only, such as https://surveys.example.com", c.PublicURL)
 		}
 	}
-	if c.Limits.Answers < 0 || c.Limits.Onboardings < 0 || c.Limits.SignIns < 0 || c.Limits.CopiesPerSurvey < 0 || c.Limits.CopiesPerAddress < 0 {
+	if c.Limits.Answers < 0 || c.Limits.Onboardings < 0 || c.Limits.SignIns < 0 || c.Limits.CopiesPerSurvey < 0 || c.Limits.CopiesPerAddress < 0 || c.Limits.Receipts < 0 {
 		return fmt.Errorf("serve: a rate limit is negative; use 0 for no limit")
 	}
 	switch c.LogFormat {

@@ -275,6 +275,13 @@ func settingsChanged(old, next *survey.Tenant) string {
 			what = append(what, "two-step sign-in not required")
 		}
 	}
+	if old.RetainDays != next.RetainDays {
+		if next.RetainDays > 0 {
+			what = append(what, fmt.Sprintf("answers deleted after %d days", next.RetainDays))
+		} else {
+			what = append(what, "answers kept")
+		}
+	}
 	if len(what) == 0 {
 		return "nothing changed"
 	}
