@@ -137,9 +137,25 @@ func TestExpireAnswers(t *testing.T) {
 		if !at[3].Before(at[4]) {
 			t.Fatalf("answers 4 and 5 were made at %v and %v: not in order", at[3], at[4])
 		}
+		// A file under an answer that expires, and one under an answer
+		// kept.
+		ups := store.NewUploadStore(st)
+		for _, id := range []string{ids[0], ids[5]} {
+			if err := ups.Pending(ctx, f.survey.Tenant, f.survey.Slug, id); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ups.Put(ctx, f.survey.Tenant, f.survey.Slug, store.NewUploadKey(id), strings.NewReader("file of "+id), "text/plain", 1<<20); err != nil {
+				t.Fatal(err)
+			}
+		}
 		n, err := as.ExpireAnswers(ctx, f.survey, at[4])
 		if err != nil || n != 3 {
 			t.Fatalf("expired %d, %v; want 3", n, err)
+		}
+		for i, want := range map[int]int{0: 0, 5: 1} {
+			if files, err := ups.AnswerFiles(ctx, f.survey.Tenant, f.survey.Slug, ids[i]); err != nil || len(files) != want {
+				t.Errorf("answer %d has %d files after the expiry (%v), want %d", i, len(files), err, want)
+			}
 		}
 		gone := []string{ids[0], ids[1], ids[2], ids[3], ids[6]}
 		if msg := f.expiredDiff(gone); msg != "" {
