@@ -108,6 +108,16 @@ func TestReceipt(t *testing.T) {
 			t.Errorf("POST %s with a made-up code = %d, want 404", path, status)
 		}
 	}
+	// The code at another survey that gives receipts: its MAC names this
+	// survey only.
+	other := app.publish(t, &survey.Survey{Title: "Other poll", Questions: []survey.Question{{Text: "Why?", Type: survey.SimpleText}}})
+	if err := app.surveys.SetPrivacy(ctx, "adatum", other.Slug, 0, true); err != nil {
+		t.Fatal(err)
+	}
+	app.pastCacheTTL()
+	if status, _, page := app.do(t, "POST", "/survey/adatum/"+other.Slug+"/receipt", url.Values{"code": {code}}, nil); status != http.StatusNotFound || strings.Contains(page, "Faster pages") {
+		t.Errorf("the code at another survey = %d, want 404", status)
+	}
 	total := func() int64 {
 		t.Helper()
 		sum, _, err := store.NewSurveyAnswersSummaryStore(app.st).Get(ctx, "adatum", app.adatum.Slug)

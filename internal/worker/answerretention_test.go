@@ -336,3 +336,50 @@ func TestAnswerRetention(t *testing.T) {
 		t.Errorf("an idle pass made %d storage calls, want 10 at most", calls)
 	}
 }
+
+// mergeFirst is a storage whose first write of a summary is preceded by
+// before (a worker merging a batch meanwhile).
+type mergeFirst struct {
+	storage.Storage
+	before func()
+	done   bool
+}
+
+func (m *mergeFirst) PutBlob(ctx context.Context, container, name string, data []byte, o storage.PutOptions) (string, error) {
+	if container == store.SummariesContainer && !m.done {
+		m.done = true
+		m.before()
+	}
+	return m.Storage.PutBlob(ctx, container, name, data, o)
+}
+
+// TestExpireAnswersBesideTheWorker: a batch merged between the expiry's
+// read of the summary and its write makes the write fail (If-Match); the
+// expiry reads again and removes the old answers once, and the new answer
+// is counted once.
+func TestExpireAnswersBesideTheWorker(t *testing.T) {
+	ctx := context.Background()
+	st := backends.Local(t)
+	f := newFixture(t, st, newTenant(), 5, 2)
+	w := worker.New(st, testConfig, quiet, nil)
+	drain(t, st, w)
+	ids, at := listedOrder(t, f)
+	fresh := answerOf(t, f, 9)
+	racing := &mergeFirst{Storage: st, before: func() {
+		if err := store.NewSurveyAnswerStore(st).Enqueue(ctx, []survey.SurveyAnswer{fresh}); err != nil {
+			t.Fatal(err)
+		}
+		drain(t, st, w)
+	}}
+	if !at[1].Before(at[2]) {
+		t.Fatalf("answers 2 and 3 were made at %v and %v: not in order", at[1], at[2])
+	}
+	n, err := store.NewSurveyAnswerStore(racing).ExpireAnswers(ctx, f.survey, at[2])
+	if err != nil || n != 2 || !racing.done {
+		t.Fatalf("expired %d, %v (a merge meanwhile: %v); want 2", n, err, racing.done)
+	}
+	f.ids = append(f.ids, fresh.ID)
+	if msg := f.expiredDiff(ids[:2]); msg != "" {
+		t.Fatal(msg)
+	}
+}
