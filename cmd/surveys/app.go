@@ -246,6 +246,7 @@ type workers struct {
 	webhooks  *worker.Webhooks
 	uploads   *worker.UploadSweeper
 	audit     *worker.AuditRetention
+	retention *worker.AnswerRetention
 	partials  *worker.Promoter
 	mail      *worker.Mail   // nil when e-mail is off
 	notify    *worker.Notify // nil when e-mail is off
@@ -267,6 +268,7 @@ func (m *Main) newWorkers(s *services) (*workers, error) {
 	ws.uploads = worker.NewUploadSweeper(m.Storage, worker.DefaultSweepConfig, m.log)
 	ws.partials = worker.NewPromoter(m.Storage, m.log)
 	ws.audit = worker.NewAuditRetention(m.Storage, worker.RetentionConfig{Keep: time.Duration(m.cfg.AuditRetentionDays) * 24 * time.Hour}, m.log)
+	ws.retention = worker.NewAnswerRetention(m.Storage, worker.AnswerRetentionConfig{Every: time.Duration(m.cfg.AnswerRetentionMinutes) * time.Minute}, m.log)
 	ws.answers.Behind = ws.segments.Need
 	ws.views = worker.NewViews(m.Storage, worker.DefaultViewsConfig, m.log)
 	ws.transfers = worker.NewTransfers(m.Storage, s.tenants, s.sqlStore, worker.DefaultTransferConfig, m.log)
@@ -350,6 +352,9 @@ func (m *Main) webDeps(s *services) web.Deps {
 		// secret key, the same on every instance; without one, each
 		// process makes its own (one instance only).
 		FormKey: s.box.DeriveKey("survey form tokens"),
+		// Respondents' receipt codes are MACs with a key derived from the
+		// secret key; without one, no survey gives receipts.
+		ReceiptKey: s.box.DeriveKey("answer receipts"),
 
 		// Password resets and invitations, and the quotas of the e-mails
 		// to others.
@@ -386,7 +391,7 @@ func (m *Main) startViews() {
 func (m *Main) startWorkers(ws *workers, reg *metrics.Registry) {
 	wctx, cancel := context.WithCancel(context.Background())
 	m.stopWorker = cancel
-	m.workerDone = make(chan error, 10)
+	m.workerDone = make(chan error, 12)
 	reg.Register(ws.metrics.Collectors()...)
 	reg.Register(ws.views.Collectors()...)
 	reg.Register(ws.transfers.Collectors()...)
@@ -394,7 +399,8 @@ func (m *Main) startWorkers(ws *workers, reg *metrics.Registry) {
 	reg.Register(ws.webhooks.Collectors()...)
 	reg.Register(ws.uploads.Collectors()...)
 	reg.Register(ws.audit.Collectors()...)
-	m.workers = 8
+	reg.Register(ws.retention.Collectors()...)
+	m.workers = 9
 	go func() { m.workerDone <- ws.answers.Run(wctx) }()
 	go func() { m.workerDone <- ws.views.Run(wctx) }()
 	go func() { m.workerDone <- ws.transfers.Run(wctx) }()
@@ -403,6 +409,7 @@ func (m *Main) startWorkers(ws *workers, reg *metrics.Registry) {
 	go func() { m.workerDone <- ws.uploads.Run(wctx) }()
 	go func() { m.workerDone <- ws.partials.Run(wctx) }()
 	go func() { m.workerDone <- ws.audit.Run(wctx) }()
+	go func() { m.workerDone <- ws.retention.Run(wctx) }()
 	if ws.mail != nil {
 		reg.Register(ws.mail.Collectors()...)
 		m.workers++

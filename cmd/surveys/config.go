@@ -90,6 +90,10 @@ type Config struct {
 	// AuditRetentionDays is how long the tenants' audit events are kept
 	// (SURVEYS_AUDIT_RETENTION_DAYS); 0 keeps them for ever.
 	AuditRetentionDays int
+	// AnswerRetentionMinutes is the wait between passes of the answer
+	// retention worker, which deletes answers past their survey's
+	// retention rule (SURVEYS_ANSWER_RETENTION_MINUTES).
+	AnswerRetentionMinutes int
 	// Mail is where e-mail is sent from (SURVEYS_SMTP_URL,
 	// SURVEYS_SMTP_PASSWORD or SURVEYS_SMTP_PASSWORD_FILE,
 	// SURVEYS_MAIL_FROM), loaded and checked by parseServe; nil when no
@@ -164,6 +168,7 @@ func parseServeCommand(args []string, getenv func(string) string, stdout, stderr
 	fs.IntVar(&c.Limits.SignIns, "signins-per-minute", envInt("SURVEYS_SIGNINS_PER_MINUTE", web.DefaultLimits.SignIns), "sign-in attempts one client address may make per minute, 0 for no limit (SURVEYS_SIGNINS_PER_MINUTE)")
 	fs.IntVar(&c.Limits.CopiesPerSurvey, "copies-per-survey-hour", envInt("SURVEYS_COPIES_PER_SURVEY_HOUR", web.DefaultLimits.CopiesPerSurvey), "copies of their answers one survey's respondents may ask to be e-mailed per hour, 0 for no limit (SURVEYS_COPIES_PER_SURVEY_HOUR)")
 	fs.IntVar(&c.Limits.SCIMPerToken, "scim-per-minute", envInt("SURVEYS_SCIM_PER_MINUTE", web.DefaultLimits.SCIMPerToken), "requests one SCIM token (a tenant's identity provider) may make per minute, 0 for no limit (SURVEYS_SCIM_PER_MINUTE)")
+	fs.IntVar(&c.Limits.Receipts, "receipts-per-hour", envInt("SURVEYS_RECEIPTS_PER_HOUR", web.DefaultLimits.Receipts), "receipt codes one client address may try per hour (to see or delete an answer), 0 for no limit (SURVEYS_RECEIPTS_PER_HOUR)")
 	fs.IntVar(&c.Limits.CopiesPerAddress, "copies-per-address-hour", envInt("SURVEYS_COPIES_PER_ADDRESS_HOUR", web.DefaultLimits.CopiesPerAddress), "copies of answers one e-mail address may be sent per hour, from any survey, 0 for no limit (SURVEYS_COPIES_PER_ADDRESS_HOUR)")
 	trusted := fs.String("trusted-proxies", getenv("SURVEYS_TRUSTED_PROXIES"), "reverse proxies whose X-Forwarded-For names the client, for the rate limits: addresses or CIDR ranges separated by commas, e.g. 127.0.0.1,::1 (SURVEYS_TRUSTED_PROXIES; empty: X-Forwarded-For is ignored)")
 	var ms mail.Settings
@@ -182,6 +187,7 @@ func parseServeCommand(args []string, getenv func(string) string, stdout, stderr
 	fs.IntVar(&c.WebhookSlotsPerTenant, "webhook-slots-per-tenant", envInt("SURVEYS_WEBHOOK_SLOTS_PER_TENANT", hw.Share), "the most of them one tenant holds (SURVEYS_WEBHOOK_SLOTS_PER_TENANT)")
 	fs.IntVar(&c.WebhookTestsPerMinute, "webhook-tests-per-minute", envInt("SURVEYS_WEBHOOK_TESTS_PER_MINUTE", store.DefaultTestsPerMinute), "test events one webhook endpoint may be sent a minute (SURVEYS_WEBHOOK_TESTS_PER_MINUTE)")
 	fs.IntVar(&c.AuditRetentionDays, "audit-retention-days", envInt("SURVEYS_AUDIT_RETENTION_DAYS", int(worker.DefaultRetentionConfig.Keep/(24*time.Hour))), "days the tenants' audit events are kept; 0 keeps them for ever (SURVEYS_AUDIT_RETENTION_DAYS)")
+	fs.IntVar(&c.AnswerRetentionMinutes, "answer-retention-minutes", envInt("SURVEYS_ANSWER_RETENTION_MINUTES", int(worker.DefaultAnswerRetentionConfig.Every/time.Minute)), "minutes between passes that delete answers past their survey's retention rule (SURVEYS_ANSWER_RETENTION_MINUTES)")
 	fs.DurationVar(&c.ShutdownWait, "shutdown-wait", 10*time.Second, "how long to wait for requests to finish on shutdown")
 	err := parseFlags(fs, "[flags]", args, stdout)
 	if err != nil {
@@ -221,6 +227,9 @@ func parseServeCommand(args []string, getenv func(string) string, stdout, stderr
 	}
 	if c.AuditRetentionDays < 0 {
 		return Config{}, fmt.Errorf("serve: --audit-retention-days must be 0 (keep for ever) or more")
+	}
+	if c.AnswerRetentionMinutes < 1 {
+		return Config{}, fmt.Errorf("serve: --answer-retention-minutes must be 1 or more")
 	}
 	if c.WebhookSlots < 1 || c.WebhookSlotsPerTenant < 1 || c.WebhookSlotsPerTenant > c.WebhookSlots || c.WebhookTestsPerMinute < 1 {
 		return Config{}, fmt.Errorf("serve: --webhook-slots, --webhook-slots-per-tenant (at most --webhook-slots) and --webhook-tests-per-minute must be at least 1")
@@ -283,7 +292,7 @@ func (c Config) validate() error {
 			return fmt.Errorf("serve: --public-url %q: give a scheme and host only, such as https://surveys.example.com", c.PublicURL)
 		}
 	}
-	if c.Limits.Answers < 0 || c.Limits.Onboardings < 0 || c.Limits.SignIns < 0 || c.Limits.CopiesPerSurvey < 0 || c.Limits.CopiesPerAddress < 0 || c.Limits.SCIMPerToken < 0 {
+	if c.Limits.Answers < 0 || c.Limits.Onboardings < 0 || c.Limits.SignIns < 0 || c.Limits.CopiesPerSurvey < 0 || c.Limits.CopiesPerAddress < 0 || c.Limits.SCIMPerToken < 0 || c.Limits.Receipts < 0 {
 		return fmt.Errorf("serve: a rate limit is negative; use 0 for no limit")
 	}
 	switch c.LogFormat {

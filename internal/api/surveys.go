@@ -42,6 +42,12 @@ type jsonSurvey struct {
 	// SendCopy offers respondents an e-mail of their own answers on the
 	// thank-you page.
 	SendCopy bool `json:"sendCopy,omitempty"`
+	// RetainDays is the survey's retention rule (its privacy page: days
+	// after which each answer is deleted; -1 keeps them; absent follows
+	// the tenant's default); Receipts, that respondents get a receipt
+	// code to see and delete their answer. Read only here.
+	RetainDays int  `json:"retainDays,omitempty"`
+	Receipts   bool `json:"receipts,omitempty"`
 	// The score's variables, outcomes and redirect.
 	survey.Scoring
 	// KeepPartialMinutes keeps partial answers that long after the
@@ -198,7 +204,8 @@ func jsonQuestionOf(q survey.Question) jsonQuestion {
 
 func toJSON(sv *survey.Survey) jsonSurvey {
 	a := jsonSurvey{Slug: sv.Slug, Title: sv.Title, Description: sv.Description, ThankYou: sv.ThankYou, State: sv.State, Listed: sv.Listed,
-		OnePer: sv.OnePer.Name(), MayChange: sv.MayChange, PublicResults: sv.PublicResults, CreatedOn: sv.CreatedOn, PublicURL: "/survey/" + sv.Tenant + "/" + sv.Slug}
+		OnePer: sv.OnePer.Name(), MayChange: sv.MayChange, PublicResults: sv.PublicResults, CreatedOn: sv.CreatedOn, PublicURL: "/survey/" + sv.Tenant + "/" + sv.Slug,
+		RetainDays: sv.RetainDays, Receipts: sv.Receipts}
 	if sv.Trashed() {
 		trashed, purge := sv.TrashedOn, sv.PurgeOn()
 		a.TrashedOn, a.PurgeOn = &trashed, &purge

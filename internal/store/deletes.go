@@ -57,7 +57,7 @@ func (as *SurveyAnswerStore) DeleteAnswer(ctx context.Context, sv *survey.Survey
 	// Deleted was gone.
 	var fresh *survey.SurveyAnswersSummary
 	var gone []string
-	scanned, at := 0, -1
+	scanned, at, expired := 0, -1, int64(0)
 	var victim *survey.SurveyAnswer
 	for attempt := 0; attempt < 20; attempt++ {
 		sum, etag, err := sums.Get(ctx, tenant, slug)
@@ -82,9 +82,10 @@ func (as *SurveyAnswerStore) DeleteAnswer(ctx context.Context, sv *survey.Survey
 		if len(sum.Deleted) >= MaxDeletedAnswers {
 			return survey.Errorf(survey.EFORBIDDEN, "This survey has had %d answers deleted, the most it can.", MaxDeletedAnswers)
 		}
-		if fresh == nil || !slices.Equal(gone, sum.Deleted) {
-			// Another answer was deleted meanwhile: start again.
-			fresh, gone, scanned, at = survey.NewSummary(sv), slices.Clone(sum.Deleted), 0, -1
+		if fresh == nil || !slices.Equal(gone, sum.Deleted) || expired != sum.Expired {
+			// Another answer was deleted meanwhile, or old ones expired:
+			// start again (from where the answers start).
+			fresh, gone, scanned, at, expired = survey.NewSummary(sv), slices.Clone(sum.Deleted), int(sum.Expired), -1, sum.Expired
 		}
 		end := int(sum.Len())
 		if scanned < end {
@@ -228,7 +229,7 @@ func (as *SurveyAnswerStore) finishDelete(ctx context.Context, tenant, slug, id 
 // rank moves the survey in the ranked lists to the count of its summary
 // sum, as the answers worker does after a merge.
 func (as *SurveyAnswerStore) rank(ctx context.Context, tenant, slug string, sum *StoredSummary) error {
-	if err := NewRankingStore(as.st).SetCount(ctx, tenant, slug, sum.TotalAnswers, int64(len(sum.Deleted))); err != nil {
+	if err := NewRankingStore(as.st).SetCount(ctx, tenant, slug, sum.TotalAnswers, sum.DeletedCount()); err != nil {
 		return fmt.Errorf("store: ranks after a deletion: %w", err)
 	}
 	return nil

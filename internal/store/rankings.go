@@ -275,7 +275,7 @@ func (rs *RankingStore) load(ctx context.Context, tenant, slug string, openOnly 
 		sum, _, err := NewSurveyAnswersSummaryStore(rs.st).Get(ctx, tenant, slug)
 		switch {
 		case err == nil:
-			p.Answers, p.Deleted = sum.TotalAnswers, int64(len(sum.Deleted))
+			p.Answers, p.Deleted = sum.TotalAnswers, sum.DeletedCount()
 		case survey.ErrorCode(err) != survey.ENOTFOUND:
 			return nil, err
 		}

@@ -308,7 +308,9 @@ func (as *SurveyAnswerStore) scanAll(ctx context.Context, sum *StoredSummary, te
 	if err != nil {
 		return err
 	}
-	pos := max(from, 0)
+	// Positions before Expired were removed (ExpireAnswers): the
+	// answers start there.
+	pos := max(from, int(sum.Expired), 0)
 	first := 0 // the segment that holds pos
 	for first+1 < len(segs) && segs[first+1].start <= pos {
 		first++

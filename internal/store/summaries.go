@@ -49,6 +49,25 @@ type StoredSummary struct {
 	// the same write as the counts, so a partial answer moves to complete
 	// exactly once.
 	Partials []string `json:"partials,omitempty"`
+	// Expired is where the survey's answers start: every position before
+	// it was removed by its retention rule (ExpireAnswers), or deleted
+	// before. Readers start there; the IDs of Deleted before it are
+	// dropped from Deleted, and counted in Removed instead.
+	Expired int64 `json:"expired,omitempty"`
+	// Removed counts the answers removed that Deleted no longer names
+	// (DeletedCount).
+	Removed int64 `json:"removed,omitempty"`
+}
+
+// DeletedCount is the number of answers deleted from the survey ever,
+// by a person or by its retention rule: it only grows (the ranks order
+// a survey's counts by it, RankingStore.SetCount).
+func (s *StoredSummary) DeletedCount() int64 { return s.Removed + int64(len(s.Deleted)) }
+
+// Gapless reports whether every position of the summary's answer list
+// holds a counted answer: none deleted, none expired.
+func (s *StoredSummary) Gapless() bool {
+	return len(s.Deleted) == 0 && s.Expired == 0 && s.Removed == 0
 }
 
 // Len is the length of the answer list the summary covers: its answers

@@ -277,6 +277,8 @@ func (ss *SurveyStore) revise(ctx context.Context, s *survey.Survey, save bool) 
 		}
 		*s = *rev.Survey
 	}
+	// Set on the privacy page only (SetPrivacy): an edit keeps them.
+	s.RetainDays, s.Receipts = cur.RetainDays, cur.Receipts
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -357,6 +359,31 @@ func (ss *SurveyStore) SetChallenge(ctx context.Context, tenant, slug string, on
 		return nil
 	}
 	s.Challenge = on
+	_, err = ss.st.UpdateEntity(ctx, SurveysTable, surveyEntity(s, e.String("Version")), e.ETag)
+	return mapErr(err, "Survey")
+}
+
+// SetPrivacy sets the survey's retention rule (days, survey.RetainDays:
+// 0 follows the tenant's default, survey.KeepAnswers keeps its answers)
+// and whether respondents get receipts, in any state but the trash.
+func (ss *SurveyStore) SetPrivacy(ctx context.Context, tenant, slug string, days int, receipts bool) error {
+	if days != survey.KeepAnswers {
+		if err := survey.ValidRetainDays(days); err != nil {
+			return &survey.Error{Code: survey.EINVALID, Message: "Nothing was saved.", Fields: map[string]string{"retainDays": survey.ErrorMessage(err)}}
+		}
+	}
+	e, err := ss.st.GetEntity(ctx, SurveysTable, tenant, surveyRowKey(tenant, slug))
+	if err != nil {
+		return mapErr(err, "Survey")
+	}
+	s := surveyFromEntity(e)
+	if s.Trashed() {
+		return survey.Errorf(survey.ECONFLICT, "This survey is in the trash: restore it first.")
+	}
+	if s.RetainDays == days && s.Receipts == receipts {
+		return nil
+	}
+	s.RetainDays, s.Receipts = days, receipts
 	_, err = ss.st.UpdateEntity(ctx, SurveysTable, surveyEntity(s, e.String("Version")), e.ETag)
 	return mapErr(err, "Survey")
 }
@@ -716,6 +743,13 @@ func surveyEntity(s *survey.Survey, version string) storage.Entity {
 	if s.Language != "" {
 		props["Language"] = s.Language
 	}
+	if s.RetainDays != 0 {
+		// Rows written before retention rules have none: the tenant's.
+		props["RetainDays"] = int64(s.RetainDays)
+	}
+	if s.Receipts {
+		props["Receipts"] = true
+	}
 	if len(s.Translations) > 0 {
 		// One JSON property, split as long ones are (survey.Translation's
 		// JSON; rows written before translations have none).
@@ -744,6 +778,8 @@ func surveyFromEntity(e storage.Entity) *survey.Survey {
 		Prefill:       e.Bool("Prefill"),
 		SendCopy:      e.Bool("SendCopy"),
 		KeepPartial:   time.Duration(e.Int("KeepPartial")) * time.Second,
+		RetainDays:    int(e.Int("RetainDays")),
+		Receipts:      e.Bool("Receipts"),
 		TrashedOn:     e.Time("TrashedOn"),
 		Description:   e.String("Description"),
 		ThankYou:      e.String("ThankYou"),

@@ -46,14 +46,19 @@ const (
 	AuditSurveyRestored  = "survey.restored"
 	AuditSurveyDeleted   = "survey.deleted"
 	AuditAnswerDeleted   = "answer.deleted"
-	AuditExport          = "export"
-	AuditSettings        = "settings.changed"
-	AuditDatabase        = "database.changed"
-	AuditWebhookAdded    = "webhook.added"
-	AuditWebhookDeleted  = "webhook.deleted"
-	AuditIdentity        = "identity.changed"
-	AuditTwoFactorReset  = "twofactor.reset"
-	AuditDomain          = "domain.changed"
+	// AuditAnswersExpired: the retention pass deleted a survey's answers
+	// past its retention rule (Detail says how many); AuditAnswerErased:
+	// a respondent deleted their own answer with its receipt.
+	AuditAnswersExpired = "answers.expired"
+	AuditAnswerErased   = "answer.erased"
+	AuditExport         = "export"
+	AuditSettings       = "settings.changed"
+	AuditDatabase       = "database.changed"
+	AuditWebhookAdded   = "webhook.added"
+	AuditWebhookDeleted = "webhook.deleted"
+	AuditIdentity       = "identity.changed"
+	AuditTwoFactorReset = "twofactor.reset"
+	AuditDomain         = "domain.changed"
 	// What the tenant's identity provider did through SCIM (actor
 	// AuditSCIM), and the admins' SCIM settings.
 	AuditSCIMUserCreated     = "scim.user.created"
@@ -81,7 +86,7 @@ var AuditActions = []string{
 	AuditTokenCreated, AuditTokenRevoked,
 	AuditSurveyCreated, AuditSurveyPublished, AuditSurveyClosed, AuditSurveyEdited,
 	AuditSurveyTrashed, AuditSurveyRestored, AuditSurveyDeleted,
-	AuditAnswerDeleted, AuditExport,
+	AuditAnswerDeleted, AuditAnswersExpired, AuditAnswerErased, AuditExport,
 	AuditSettings, AuditDatabase, AuditWebhookAdded, AuditWebhookDeleted, AuditIdentity, AuditTwoFactorReset,
 	AuditDomain,
 	AuditSCIMUserCreated, AuditSCIMUserUpdated, AuditSCIMUserDeactivated, AuditSCIMUserReactivated, AuditSCIMUserDeleted,

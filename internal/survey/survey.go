@@ -127,6 +127,14 @@ type Survey struct {
 	Version  string
 	EditedBy string
 	EditedOn time.Time
+	// RetainDays is the survey's retention rule (retention.go): answers
+	// older than that many days are deleted; 0 follows the tenant's
+	// default, KeepAnswers keeps them whatever the default. Receipts
+	// shows each respondent a receipt code on the thank-you page, with
+	// which they may see their answer and delete it. Both are set on the
+	// survey's privacy page only (an edit of the definition keeps them).
+	RetainDays int
+	Receipts   bool
 	// TrashedOn, when set, is when the survey was moved to the trash: it
 	// takes no answers and shows nowhere but the trash, and is deleted for
 	// good TrashDays later unless restored.

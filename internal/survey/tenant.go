@@ -53,6 +53,10 @@ type Tenant struct {
 	// Theme is the look of the tenant's surveys (a survey may have its
 	// own); nil: the usual look.
 	Theme *theme.Theme `json:"theme,omitempty"`
+	// RetainDays is the default retention rule of its surveys: answers
+	// older than that many days are deleted (0: kept). A survey's own
+	// rule (Survey.RetainDays) comes first.
+	RetainDays int `json:"retainDays,omitempty"`
 }
 
 // Normalize cleans the tenant's display name (CleanLine) and trims its
@@ -79,6 +83,9 @@ func (t *Tenant) Validate() error {
 		f.add("plan", "Choose a plan.")
 	}
 	addThemeProblems(f, t.Theme, t.Key)
+	if err := ValidRetainDays(t.RetainDays); err != nil {
+		f.add("retainDays", "%s", ErrorMessage(err))
+	}
 	return f.err("The tenant")
 }
 

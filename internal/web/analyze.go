@@ -837,7 +837,7 @@ func (s *Server) answersPicked(ctx context.Context, tenant, slug string, f surve
 		return nil, 0, 0, nil // no answers yet
 	case err != nil:
 		return nil, 0, 0, err
-	case !f.Active() && len(stored.Deleted) == 0:
+	case !f.Active() && stored.Gapless():
 		rows, total, err := s.reader.Range(ctx, tenant, slug, offset, limit)
 		return rows, total, total, err
 	}

@@ -229,6 +229,7 @@ var auditLabels = map[string]string{
 	survey.AuditSurveyCreated: "Survey made", survey.AuditSurveyPublished: "Survey published", survey.AuditSurveyClosed: "Survey closed",
 	survey.AuditSurveyEdited: "Survey edited", survey.AuditSurveyTrashed: "Survey moved to the trash", survey.AuditSurveyRestored: "Survey restored",
 	survey.AuditSurveyDeleted: "Survey deleted for good", survey.AuditAnswerDeleted: "Answer deleted", survey.AuditExport: "Export",
+	survey.AuditAnswersExpired: "Old answers deleted (retention rule)", survey.AuditAnswerErased: "Answer deleted by its respondent",
 	survey.AuditSettings: "Settings changed", survey.AuditDatabase: "Database settings changed",
 	survey.AuditWebhookAdded: "Webhook added", survey.AuditWebhookDeleted: "Webhook deleted",
 	survey.AuditIdentity: "Identity provider changed", survey.AuditTwoFactorReset: "Two-step sign-in reset",
@@ -283,6 +284,13 @@ func settingsChanged(old, next *survey.Tenant) string {
 			what = append(what, "two-step sign-in required")
 		} else {
 			what = append(what, "two-step sign-in not required")
+		}
+	}
+	if old.RetainDays != next.RetainDays {
+		if next.RetainDays > 0 {
+			what = append(what, fmt.Sprintf("answers deleted after %d days", next.RetainDays))
+		} else {
+			what = append(what, "answers kept")
 		}
 	}
 	if len(what) == 0 {

@@ -289,32 +289,50 @@ func (s *Server) copyMessage(ctx context.Context, p surveyPage, a *survey.Survey
 		Footer:    p.T("You receive this e-mail because this address was given on the survey's page to receive a copy of these answers. If it was not you, you can ignore it."),
 	}
 	for _, limit := range copyLineRunes {
-		data.Parts = data.Parts[:0]
-		for _, q := range sv.Questions {
-			// sv is the survey respondents see (publicSurvey): no hidden
-			// question. Questions the respondent's path skipped have no
-			// answer and are left out.
-			qa, ok := answers[q.ID]
-			if !ok || qa.Type != q.Type {
-				continue
-			}
-			k, ok := survey.KindOf(q.Type)
-			if !ok {
-				continue
-			}
-			part := copyPart{Question: cutRunes(sv.Pipe(p.QText(q), answers, nil), limit)}
-			qt := p.Tr.Questions[q.ID]
-			for _, l := range survey.AnswerLines(k, q, qa) {
-				part.Lines = append(part.Lines, cutRunes(translatedChoices(qt, l), limit))
-			}
-			data.Parts = append(data.Parts, part)
-		}
+		data.Parts = answerParts(p, a, limit)
 		m, err := s.mailTemplates.Render("copy", to, data)
 		if !errors.Is(err, mail.ErrInvalid) || len(m.Text)+len(m.HTML) <= mail.MaxBody {
 			return m, err
 		}
 	}
 	return mail.Message{}, survey.Errorf(survey.EINTERNAL, "a copy of answer %s does not fit a message", a.ID)
+}
+
+// answerParts are answer a as page p (the respondent's survey and
+// language) says it: the questions of the survey respondents see
+// (publicSurvey: no hidden question) that a answers, each with its
+// answer's lines, cut to limit characters (0: whole). Questions the
+// respondent's path skipped have no answer and are left out.
+func answerParts(p surveyPage, a *survey.SurveyAnswer, limit int) []copyPart {
+	sv := p.Survey
+	answers := make(map[string]survey.QuestionAnswer, len(a.Answers))
+	for _, qa := range a.Answers {
+		answers[qa.QuestionID] = qa
+	}
+	cut := func(s string) string {
+		if limit <= 0 {
+			return s
+		}
+		return cutRunes(s, limit)
+	}
+	var parts []copyPart
+	for _, q := range sv.Questions {
+		qa, ok := answers[q.ID]
+		if !ok || qa.Type != q.Type {
+			continue
+		}
+		k, ok := survey.KindOf(q.Type)
+		if !ok {
+			continue
+		}
+		part := copyPart{Question: cut(sv.Pipe(p.QText(q), answers, nil))}
+		qt := p.Tr.Questions[q.ID]
+		for _, l := range survey.AnswerLines(k, q, qa) {
+			part.Lines = append(part.Lines, cut(translatedChoices(qt, l)))
+		}
+		parts = append(parts, part)
+	}
+	return parts
 }
 
 // translatedChoices is an answer's line with its choices in the

@@ -69,6 +69,8 @@ var routeActions = map[string][]survey.Role{
 	"POST /{tenant}/surveys/{slug}/{action}":                             EditSurveys,
 	"GET /{tenant}/surveys/{slug}/answers/{answer}/delete":               DeleteAnswers,
 	"POST /{tenant}/surveys/{slug}/answers/{answer}/delete":              DeleteAnswers,
+	"GET /{tenant}/surveys/{slug}/privacy":                               DeleteAnswers,
+	"POST /{tenant}/surveys/{slug}/privacy":                              DeleteAnswers,
 	"POST /{tenant}/surveys/{slug}/transfer":                             TransferAnswers,
 	"GET /{tenant}/settings":                                             ManageTenant,
 	"POST /{tenant}/settings":                                            ManageTenant,
@@ -189,13 +191,18 @@ var signInSteps = map[string]int{
 }
 
 // respondentTokenRoutes are the respondent's routes whose form carries a
-// sealed token naming an answer (copy.go): the status of a made-up token
-// for Adatum's survey, asked signed out and by a signed-in admin of
-// another tenant (no copy, never a tenant's data). The demo survey offers
-// no copies, and this server sends no mail: 404 before the token is
-// looked at (copy_test.go checks made-up tokens where copies are on).
+// sealed token naming an answer (copy.go), or a receipt code
+// (receipt.go): the status of a made-up token or code for Adatum's
+// survey, asked signed out and by a signed-in admin of another tenant (no
+// copy, no answer, never a tenant's data). The demo survey offers no
+// copies and gives no receipts, and this server sends no mail and has no
+// receipt key: 404 before the token is looked at (copy_test.go and
+// receipt_test.go check made-up ones where copies and receipts are on).
 var respondentTokenRoutes = map[string]int{
-	"POST /survey/{tenant}/{slug}/copy": http.StatusNotFound,
+	"POST /survey/{tenant}/{slug}/copy":           http.StatusNotFound,
+	"GET /survey/{tenant}/{slug}/receipt":         http.StatusNotFound,
+	"POST /survey/{tenant}/{slug}/receipt":        http.StatusNotFound,
+	"POST /survey/{tenant}/{slug}/receipt/delete": http.StatusNotFound,
 }
 
 // proxyRoutes are the routes the front proxy asks, with no sign-in: the
@@ -401,7 +408,7 @@ func TestIsolationEveryRoute(t *testing.T) {
 		if want, ok := respondentTokenRoutes[key]; ok {
 			walked[key] = true
 			for _, cookie := range []string{"", members["fabrikam"][survey.Admin].cookie} {
-				forged := url.Values{"c": {"v1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}, "email": {"admin@fabrikam.example"}}
+				forged := url.Values{"c": {"v1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}, "email": {"admin@fabrikam.example"}, "code": {"AAAA-AAAA-AAAA-AAAA-AAAA-AAAA-AAAA-AAAA-AAAA-AAAA-AAAA"}, "confirm": {"1"}}
 				code, _, body := app.do(t, method, across.Replace(route), forged, map[string]string{"Cookie": cookie})
 				if leaked := leaks(body, adatumData[1:]...); code != want || len(leaked) > 0 {
 					t.Errorf("%s (signed in: %v) = %d (want %d), with Adatum's %q", key, cookie != "", code, want, leaked)

@@ -369,14 +369,14 @@ func (s *Server) acceptAnswer(w http.ResponseWriter, r *http.Request, tn pageTur
 		http.Redirect(w, r, u, http.StatusSeeOther)
 		return nil
 	}
-	http.Redirect(w, r, thankYouURL(s.pageStates, tn.page, a), http.StatusSeeOther)
+	http.Redirect(w, r, thankYouURL(s.pageStates, tn.page, a, s.givesReceipts(sv)), http.StatusSeeOther)
 	return nil
 }
 
 // thankYouURL is the thank-you page's address for answer a, in the
 // respondent's language (when chosen), with what its message recalls of
 // the answer, sealed (survey.Recalled).
-func thankYouURL(sealer *pageSealer, p surveyPage, a *survey.SurveyAnswer) string {
+func thankYouURL(sealer *pageSealer, p surveyPage, a *survey.SurveyAnswer, receipt bool) string {
 	t, sv := p.Tenant, p.Survey
 	q := url.Values{}
 	if p.chosen {
@@ -393,6 +393,13 @@ func thankYouURL(sealer *pageSealer, p surveyPage, a *survey.SurveyAnswer) strin
 		// The copy form's token (copy.go): this answer's, for an hour.
 		if c := copyToken(sealer, sv, a, time.Now()); c != "" {
 			q.Set("c", c)
+		}
+	}
+	if receipt {
+		// The receipt code's claim (receipt.go): this answer's, for an
+		// hour.
+		if c := sealer.sealReceipt(t.Key, sv.Slug, a.ID, time.Now()); c != "" {
+			q.Set("rc", c)
 		}
 	}
 	u := "/survey/" + t.Key + "/" + sv.Slug + "/thankyou"

@@ -34,6 +34,9 @@ type Limits struct {
 	// SCIMPerToken is the requests one SCIM token may make per minute
 	// (an identity provider's sync; scim.go).
 	SCIMPerToken int
+	// Receipts is the receipt codes (receipt.go) an address may try per
+	// hour: to see an answer, or to delete it.
+	Receipts int
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
 	// believed. A request from elsewhere is counted by its own address, and
 	// its X-Forwarded-For is ignored: anyone can write one.
@@ -41,11 +44,13 @@ type Limits struct {
 }
 
 // DefaultLimits are the limits a server runs with unless told otherwise.
-var DefaultLimits = Limits{Answers: 30, Onboardings: 5, SignIns: 20, CopiesPerSurvey: 100, CopiesPerAddress: 5, SCIMPerToken: scim.DefaultPerMinute}
+var DefaultLimits = Limits{Answers: 30, Onboardings: 5, SignIns: 20, CopiesPerSurvey: 100, CopiesPerAddress: 5, SCIMPerToken: scim.DefaultPerMinute, Receipts: 30}
 
 // limiters holds one middleware per limited kind of request.
 type limiters struct {
 	answers, onboardings, signIns func(http.Handler) http.Handler
+	// receipts are the tries of receipt codes.
+	receipts func(http.Handler) http.Handler
 	// probes are a page's questions about the respondent's path as they
 	// answer (path.js): four for each answer allowed.
 	probes func(http.Handler) http.Handler
@@ -85,6 +90,7 @@ func (s *Server) newLimiters(l Limits) limiters {
 		probes:           limit(4*l.Answers, time.Minute, "a minute"),
 		onboardings:      limit(l.Onboardings, time.Hour, "an hour"),
 		signIns:          limit(l.SignIns, time.Minute, "a minute"),
+		receipts:         limit(l.Receipts, time.Hour, "an hour"),
 	}
 }
 

@@ -91,6 +91,9 @@ type surveyPage struct {
 	// Copy is the thank-you page's form that mails the respondent a copy
 	// of their answers (copy.go); nil when none is offered.
 	Copy *copyForm
+	// Receipt is the answer's receipt code, shown on the thank-you page
+	// (receipt.go); "" when none.
+	Receipt string
 	// recalled is what the thank-you message recalls of the answer
 	// (survey.Recalled), from the thank-you page's address.
 	recalled map[string]string
@@ -437,11 +440,12 @@ func (s *Server) thankYou(w http.ResponseWriter, r *http.Request) error {
 		// What the message recalls of the answer: the respondent's own.
 		p.recalled = s.pageStates.openRecalled(t.Key, sv.Slug, sealed)
 	}
-	if q := r.URL.Query(); q.Has("r") || q.Has("c") {
+	if q := r.URL.Query(); q.Has("r") || q.Has("c") || q.Has("rc") {
 		// The respondent's own: kept out of caches and other sites.
 		w.Header().Set("Cache-Control", "no-store")
 		w.Header().Set("Referrer-Policy", "no-referrer")
 		s.offerCopy(&p, q)
+		s.offerReceipt(&p, q)
 	}
 	s.render(w, r, http.StatusOK, "thankyou", p)
 	return nil

@@ -56,6 +56,11 @@ func (s *Server) Routes() *chi.Mux {
 	// A respondent's copy of their answers by e-mail (copy.go): its form
 	// carries a sealed token naming the answer.
 	r.With(s.limit.answers).Post("/survey/{tenant}/{slug}/copy", s.handle(s.sendCopy))
+	// A respondent's receipt (receipt.go): the form for its code, and the
+	// answer it names, seen and deleted; each try of a code is limited.
+	r.With(middleware.GetHead).Get("/survey/{tenant}/{slug}/receipt", s.handle(s.showReceiptForm))
+	r.With(s.limit.receipts).Post("/survey/{tenant}/{slug}/receipt", s.handle(s.showReceipt))
+	r.With(s.limit.receipts).Post("/survey/{tenant}/{slug}/receipt/delete", s.handle(s.deleteReceipt))
 	// Where the answers so far lead (path.js): nothing stored.
 	r.With(s.limit.probes).Post("/survey/{tenant}/{slug}/path", s.handle(s.pathProbe))
 	// A link back to a saved page costs a storage read: limited as answers.
@@ -151,6 +156,9 @@ func (s *Server) Routes() *chi.Mux {
 		})
 		r.With(s.requireRole(survey.DeleteAnswers)).Get("/{tenant}/surveys/{slug}/answers/{answer}/delete", s.handle(s.confirmDeleteAnswer))
 		r.With(s.requireRole(survey.DeleteAnswers)).Post("/{tenant}/surveys/{slug}/answers/{answer}/delete", s.handle(s.deleteAnswer))
+		// A survey's retention rule and receipts: who may delete answers.
+		r.With(s.requireRole(survey.DeleteAnswers)).Get("/{tenant}/surveys/{slug}/privacy", s.handle(s.showPrivacy))
+		r.With(s.requireRole(survey.DeleteAnswers)).Post("/{tenant}/surveys/{slug}/privacy", s.handle(s.savePrivacy))
 		r.With(s.requireRole(survey.TransferAnswers)).Post("/{tenant}/surveys/{slug}/transfer", s.handle(s.requestTransfer))
 		r.Group(func(r chi.Router) {
 			r.Use(s.requireRole(survey.ManageTenant))

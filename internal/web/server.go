@@ -153,6 +153,12 @@ type Deps struct {
 	// links' signatures (the same key as the workers that make them).
 	Notifications  Notifications
 	UnsubscribeKey []byte
+	// ReceiptKey signs respondents' receipt codes (receipt.go): derived
+	// from the secret key, the same on every instance; nil: no survey
+	// may give receipts. Privacy sets a survey's retention rule and
+	// receipts (nil: Surveys, when it can).
+	ReceiptKey []byte
+	Privacy    SurveyPrivacy
 
 	// TwoFactor keeps the members' two-step sign-in (twofactor.go); nil
 	// takes it from Users when it keeps it.
@@ -260,6 +266,8 @@ type Server struct {
 	// checks unsubscribe links.
 	notifications  Notifications
 	unsubscribeKey []byte
+	receiptKey     []byte
+	privacy        SurveyPrivacy
 	// trustedProxies are the proxies whose X-Forwarded-For names the client.
 	trustedProxies []netip.Prefix
 	// background is the work left to run after a page answered (reset
@@ -336,6 +344,10 @@ func New(d Deps) (*Server, error) {
 	}
 	s.notifications, s.unsubscribeKey = d.Notifications, d.UnsubscribeKey
 	s.personal, s.answerGet = d.PersonalLinks, d.Answers
+	s.receiptKey, s.privacy = d.ReceiptKey, d.Privacy
+	if p, ok := d.Surveys.(SurveyPrivacy); ok && s.privacy == nil {
+		s.privacy = p
+	}
 	if m, ok := d.Users.(Members); ok && s.members == nil {
 		s.members = m
 	}

@@ -3,8 +3,10 @@ package web
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -49,10 +51,17 @@ type settingsPage struct {
 	Files string
 	// RequireTwoFactor: every password sign-in takes two steps.
 	RequireTwoFactor bool
+	// RetainDays is the default retention rule of the surveys, as typed
+	// ("": none).
+	RetainDays string
 }
 
 func (s *Server) settingsPageFor(t *survey.Tenant) settingsPage {
-	return settingsPage{Tenant: t, Name: t.Name, Plan: t.Plan, LogoURL: s.logoURL(t), TrialEnds: t.TrialEnds(), RequireTwoFactor: t.RequireTwoFactor}
+	p := settingsPage{Tenant: t, Name: t.Name, Plan: t.Plan, LogoURL: s.logoURL(t), TrialEnds: t.TrialEnds(), RequireTwoFactor: t.RequireTwoFactor}
+	if t.RetainDays > 0 {
+		p.RetainDays = strconv.Itoa(t.RetainDays)
+	}
+	return p
 }
 
 // showSettings shows the tenant's settings: display name and logo, and
@@ -106,6 +115,15 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) error {
 	page.RequireTwoFactor = r.FormValue("requireTwoFactor") != ""
 	next := *t
 	next.Name, next.RequireTwoFactor = page.Name, page.RequireTwoFactor
+	page.RetainDays = strings.TrimSpace(r.FormValue("retainDays"))
+	next.RetainDays = 0
+	if page.RetainDays != "" {
+		n, err := strconv.Atoi(page.RetainDays)
+		if err != nil || n < 1 {
+			return fail(map[string]string{"retainDays": fmt.Sprintf("Give a number of days from 1 to %d, or leave it empty to keep the answers.", survey.MaxRetainDays)}, "Nothing was saved.")
+		}
+		next.RetainDays = n
+	}
 	if next.RequireTwoFactor && !t.RequireTwoFactor && (s.twoFactor == nil || !s.twoFactor.KeepsSecrets()) {
 		return fail(map[string]string{"requireTwoFactor": "This server cannot keep two-step sign-in's secrets yet: its operator must set SURVEYS_SECRET_KEY first."}, "Nothing was saved.")
 	}

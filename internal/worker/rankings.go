@@ -14,7 +14,7 @@ import (
 // merged, and rank runs again, repairing the half-done move (see
 // store.RankingStore).
 func (w *Worker) rank(ctx context.Context, key, tenant, slug string, sum *store.StoredSummary) error {
-	if err := w.ranks.SetCount(ctx, tenant, slug, sum.TotalAnswers, int64(len(sum.Deleted))); err != nil {
+	if err := w.ranks.SetCount(ctx, tenant, slug, sum.TotalAnswers, sum.DeletedCount()); err != nil {
 		return fmt.Errorf("worker: ranks of %s: %w", key, err)
 	}
 	return nil
