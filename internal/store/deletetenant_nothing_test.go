@@ -32,6 +32,9 @@ func TestDeleteTenantLeavesNothing(t *testing.T) {
 			if _, err := store.NewWebhookStore(st).WithSecrets(testSecrets(t)).Add(ctx, k, store.NewWebhook{URL: "https://hooks." + k + ".example/in", Events: []string{"response.created"}}, nil); err != nil {
 				t.Fatal(err)
 			}
+			if err := store.NewSAMLStore(st).WithSecrets(testSecrets(t)).Put(ctx, testSAMLProvider(k)); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if _, err := store.DeleteTenant(ctx, st, store.NewTenantStore(st), key); err != nil {
 			t.Fatal(err)

@@ -56,7 +56,7 @@ var Tables = []string{SurveysTable, QuestionsTable, UsersTable, SessionsTable, U
 // SharedContainers are the containers of every tenant's blobs (but the
 // public LogosContainer); a survey's answers and uploads have containers
 // of their own (AnswersContainer, uploads.go).
-var SharedContainers = []string{TenantsContainer, SummariesContainer, AnswerListContainer, SegmentContainer, SystemContainer, TransferStatusContainer, SpillContainer, WebhookPayloadsContainer, ResumeContainer, PartialsContainer}
+var SharedContainers = []string{TenantsContainer, SummariesContainer, AnswerListContainer, SegmentContainer, SystemContainer, TransferStatusContainer, SpillContainer, WebhookPayloadsContainer, ResumeContainer, PartialsContainer, SAMLContainer}
 
 // Init creates the tables, shared containers and queues. It is called once
 // at start-up; per-survey containers are created on their first 404.
