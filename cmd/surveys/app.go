@@ -336,6 +336,8 @@ func (m *Main) webDeps(s *services) web.Deps {
 		TenantSettings: s.tenants,
 		PublicURL:      m.cfg.PublicURL,
 		Outbound:       outbound.New(outbound.Config{Allow: m.cfg.AllowPrivate, RootCAs: m.ProviderRoots, MaxBody: web.ProviderMaxBody}),
+		// SAML 2.0 providers: their service provider keys are sealed with the box.
+		SAML: store.NewSAMLStore(m.Storage).WithSecrets(s.box),
 
 		// The tenant's own SQL database.
 		Databases: s.sqlStore,

@@ -87,6 +87,13 @@ func (s *Server) saveIdentity(w http.ResponseWriter, r *http.Request) error {
 		}
 		return err
 	}
+	if next.IssuerURL != "" && s.saml != nil {
+		if p, err := s.samlSaved(r.Context(), t.Key); err != nil {
+			return err
+		} else if p != nil {
+			return fail(map[string]string{"issuerUrl": "Your organisation signs in through a SAML identity provider: remove it on the SAML page first (one identity provider at a time)."})
+		}
+	}
 	if next.ClientSecret != t.ClientSecret && !page.KeepsSecrets {
 		return fail(map[string]string{"clientSecret": noKeyMessage})
 	}

@@ -90,7 +90,7 @@ func newViews() (*views, error) {
 		}
 		v.pages[name] = t
 	}
-	for _, required := range []string{"home", "error", "survey", "crosstab", "thankyou", "closed", "quotafull", "login", "dashboard", "password", "designer", "analyze", "written", "answer", "answers", "share", "onboarding", "settings", "identity", "database", "pick", "forgot", "reset", "welcome", "members", "member_remove", "invite", "tokens", "confirmedit", "import", "results", "notifications", "unsubscribe", "translations", "deleteanswer"} {
+	for _, required := range []string{"home", "error", "survey", "crosstab", "thankyou", "closed", "quotafull", "login", "dashboard", "password", "designer", "analyze", "written", "answer", "answers", "share", "onboarding", "settings", "identity", "saml", "database", "pick", "forgot", "reset", "welcome", "members", "member_remove", "invite", "tokens", "confirmedit", "import", "results", "notifications", "unsubscribe", "translations", "deleteanswer"} {
 		if v.pages[required] == nil {
 			return nil, fmt.Errorf("web: template pages/%s.html is missing", required)
 		}
