@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"maps"
 	"net/http"
 	"strings"
 	"time"
@@ -135,15 +136,24 @@ func (s *Server) saveSAMLSettings(w http.ResponseWriter, r *http.Request) error 
 	case t.UsesOIDC():
 		return fail(map[string]string{"metadata": "Your organisation signs in through an OpenID Connect provider: remove it on the identity provider page first (one identity provider at a time)."})
 	}
+	// The group fields' problems are shown with the metadata's.
+	probe, fields := *next, map[string]string{}
+	probe.Metadata = "-"
+	var fe *survey.Error
+	if err := probe.ValidateSAML(); errors.As(err, &fe) {
+		maps.Copy(fields, fe.Fields)
+	}
 	data, field, problem := s.samlMetadataFrom(r, next.MetadataURL, page.MetadataXML)
 	if problem != "" {
-		return fail(map[string]string{field: problem})
+		fields[field] = problem
+		return fail(fields)
 	}
 	switch {
 	case data != nil:
 		ed, err := parseIdPMetadata(data)
 		if err != nil {
-			return fail(map[string]string{field: survey.ErrorMessage(err)})
+			fields[field] = survey.ErrorMessage(err)
+			return fail(fields)
 		}
 		next.Metadata, next.EntityID = string(data), ed.EntityID
 		if field != "metadataUrl" {
