@@ -35,6 +35,9 @@ func TestDeleteTenantLeavesNothing(t *testing.T) {
 			if err := store.NewSAMLStore(st).WithSecrets(testSecrets(t)).Put(ctx, testSAMLProvider(k)); err != nil {
 				t.Fatal(err)
 			}
+			if err := store.NewSAMLStore(st).Consume(ctx, k, "assertion-of-"+k, time.Now().Add(time.Hour)); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if _, err := store.DeleteTenant(ctx, st, store.NewTenantStore(st), key); err != nil {
 			t.Fatal(err)

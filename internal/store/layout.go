@@ -21,9 +21,9 @@ import (
 )
 
 // SignInsTable held the sign-ins through a tenant's identity provider that
-// were under way. Their state now travels in a sealed cookie (web), so
-// nothing writes it; it is kept so that deleting a tenant removes the rows
-// an older version left.
+// were under way (their state now travels in a sealed cookie, web); it
+// holds the SAML assertions accepted and not yet expired
+// (SAMLStore.Consume), and deleting a tenant removes its rows.
 const SignInsTable = "SignIns"
 
 // Names of the tables, containers and queues.

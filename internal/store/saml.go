@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -111,4 +113,48 @@ func (ss *SAMLStore) Delete(ctx context.Context, tenant string) error {
 		return mapErr(err, "SAML identity provider")
 	}
 	return nil
+}
+
+// Consume records that the assertion id was accepted for tenant until
+// expires, in SignInsTable (PK the tenant, RK "saml-<expiry>-<hash of the
+// id>"), so that every instance refuses it again: ECONFLICT when it is
+// already recorded. The same assertion always has the same expiry, so the
+// key is the same; ordering by expiry lets each call delete a few rows that
+// expired, which keeps the table to the assertions still valid.
+func (ss *SAMLStore) Consume(ctx context.Context, tenant, id string, expires time.Time) error {
+	if err := survey.ValidateTenantKey(tenant); err != nil {
+		return err
+	}
+	sum := sha256.Sum256([]byte(id))
+	rk := samlReplayPrefix + samlReplayTime(expires) + "-" + hex.EncodeToString(sum[:20])
+	_, err := ss.st.InsertEntity(ctx, SignInsTable, storage.Entity{PartitionKey: tenant, RowKey: rk, Properties: map[string]any{"Expires": expires.UTC()}})
+	if errors.Is(err, storage.ErrExists) {
+		return survey.Errorf(survey.ECONFLICT, "This SAML assertion was already used.")
+	}
+	if err != nil {
+		return mapErr(err, "SAML assertion")
+	}
+	ss.pruneReplays(ctx, tenant)
+	return nil
+}
+
+const samlReplayPrefix = "saml-"
+
+// samlReplayTime is t as a fixed-width, sortable key part.
+func samlReplayTime(t time.Time) string { return fmt.Sprintf("%012d", max(t.Unix(), 0)) }
+
+// maxPrune bounds the expired rows one Consume deletes.
+const maxPrune = 20
+
+// pruneReplays deletes some of tenant's expired assertion rows; a failure
+// leaves them for the next call.
+func (ss *SAMLStore) pruneReplays(ctx context.Context, tenant string) {
+	page, err := ss.st.QueryPartition(ctx, SignInsTable, tenant, storage.Query{RowKeyFrom: samlReplayPrefix,
+		RowKeyTo: samlReplayPrefix + samlReplayTime(ss.now()), Top: maxPrune})
+	if err != nil {
+		return
+	}
+	for _, e := range page.Entities {
+		_ = ss.st.DeleteEntity(ctx, SignInsTable, tenant, e.RowKey, e.ETag)
+	}
 }

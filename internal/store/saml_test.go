@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/store"
@@ -69,6 +70,43 @@ func TestSAMLStore(t *testing.T) {
 		}
 		if err := ss.Delete(ctx, key); err != nil {
 			t.Fatalf("Delete of none: %v", err)
+		}
+	})
+}
+
+// TestSAMLConsume: an assertion ID is accepted once per tenant, on any
+// instance (the store is shared); another tenant's same ID is its own;
+// expired rows are deleted by later calls.
+func TestSAMLConsume(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, key string) {
+		ctx := context.Background()
+		now := time.Now()
+		one, two := store.NewSAMLStore(st), store.NewSAMLStore(st) // two instances
+		exp := now.Add(5 * time.Minute)
+		if err := one.Consume(ctx, key, "id-1", exp); err != nil {
+			t.Fatal(err)
+		}
+		if err := two.Consume(ctx, key, "id-1", exp); survey.ErrorCode(err) != survey.ECONFLICT {
+			t.Fatalf("replay on another instance: %v", err)
+		}
+		if err := two.Consume(ctx, newTenant(), "id-1", exp); err != nil {
+			t.Fatalf("another tenant's: %v", err)
+		}
+		// Two that have expired, then a call that prunes them.
+		for _, id := range []string{"old-1", "old-2"} {
+			if err := one.Consume(ctx, key, id, now.Add(-time.Minute)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := one.Consume(ctx, key, "id-2", exp); err != nil {
+			t.Fatal(err)
+		}
+		page, err := st.QueryPartition(ctx, store.SignInsTable, key, storage.Query{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page.Entities) != 2 {
+			t.Fatalf("%d rows kept, want the 2 live assertions", len(page.Entities))
 		}
 	})
 }

@@ -48,6 +48,29 @@ type SAMLProviders interface {
 	Put(ctx context.Context, p *survey.SAMLProvider) error
 	Delete(ctx context.Context, tenant string) error
 	KeepsSecrets() bool
+	// Consume records an assertion accepted for tenant until it expires,
+	// for every instance; ECONFLICT when it already was.
+	Consume(ctx context.Context, tenant, id string, expires time.Time) error
+}
+
+// tenantReplay is the replay cache of tenant's service provider: this
+// process's bounded memory first, then the store, which every instance
+// shares.
+type tenantReplay struct {
+	ctx    context.Context
+	s      *Server
+	tenant string
+}
+
+func (tr tenantReplay) Consume(id string, expires time.Time) error {
+	if err := tr.s.samlReplay.Consume(tr.tenant+" "+id, expires); err != nil {
+		return err
+	}
+	err := tr.s.saml.Consume(tr.ctx, tr.tenant, id, expires)
+	if survey.ErrorCode(err) == survey.ECONFLICT {
+		return saml.ErrAssertionReplayed
+	}
+	return err
 }
 
 // samlCookie holds the state of a SAML sign-in under way.
@@ -174,7 +197,7 @@ func hasSigningCert(ed *saml.EntityDescriptor) bool {
 
 // serviceProvider is tenant's service provider for the identity provider
 // p names.
-func (s *Server) serviceProvider(p *survey.SAMLProvider) (*saml.ServiceProvider, error) {
+func (s *Server) serviceProvider(ctx context.Context, p *survey.SAMLProvider) (*saml.ServiceProvider, error) {
 	idp, err := parseIdPMetadata([]byte(p.Metadata))
 	if err != nil {
 		return nil, err
@@ -201,7 +224,7 @@ func (s *Server) serviceProvider(p *survey.SAMLProvider) (*saml.ServiceProvider,
 		EntityID: entityID, Key: key, Certificate: cert, MetadataURL: *meta, AcsURL: *acsURL,
 		IDPMetadata: idp, AuthnNameIDFormat: saml.UnspecifiedNameIDFormat,
 		AssertionConsumerServiceBindings: []string{saml.HTTPPostBinding},
-		ReplayCache:                      s.samlReplay, RejectSHA1Signatures: true,
+		ReplayCache:                      tenantReplay{ctx: ctx, s: s, tenant: p.Tenant}, RejectSHA1Signatures: true,
 		// No HTTPClient: nothing here calls the provider (no artifacts,
 		// no SOAP); the ACS refuses an artifact before it is resolved.
 	}, nil
@@ -237,7 +260,7 @@ func (s *Server) samlMetadata(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sp, err := s.serviceProvider(p)
+	sp, err := s.serviceProvider(r.Context(), p)
 	if err != nil {
 		return err
 	}
@@ -261,7 +284,7 @@ func (s *Server) startSAML(w http.ResponseWriter, r *http.Request) error {
 	if t.Suspended {
 		return survey.Errorf(survey.EFORBIDDEN, "%s is suspended; its staff cannot sign in.", t.Name)
 	}
-	sp, err := s.serviceProvider(p)
+	sp, err := s.serviceProvider(r.Context(), p)
 	if err != nil {
 		s.log.Error("SAML provider unusable", "tenant", t.Key, "err", err)
 		return s.signInFailed(w, r, http.StatusBadGateway, "Your organisation's SAML sign-in is not set up right; ask your administrator to import the identity provider's metadata again.")
@@ -360,7 +383,7 @@ func (s *Server) samlACS(w http.ResponseWriter, r *http.Request) error {
 	if r.PostForm.Get("SAMLart") != "" || r.PostForm.Get("SAMLResponse") == "" {
 		return fail(http.StatusBadRequest, "", "The identity provider sent no SAML Response (this server takes the HTTP-POST binding only).")
 	}
-	sp, err := s.serviceProvider(p)
+	sp, err := s.serviceProvider(r.Context(), p)
 	if err != nil {
 		s.log.Error("SAML provider unusable", "tenant", t.Key, "err", err)
 		return s.signInFailed(w, r, http.StatusBadGateway, "Your organisation's SAML sign-in is not set up right; ask your administrator to import the identity provider's metadata again.")
@@ -491,8 +514,9 @@ func samlEmail(a *saml.Assertion, attrs map[string][]string) string {
 }
 
 // replayCache remembers the IDs of the assertions accepted, each until it
-// expires, so that none is accepted twice by this process (the request
-// ID each answers is single use too, and sealed in the browser's cookie).
+// expires, so that none is accepted twice by this process without asking
+// the store (which every instance shares; the request ID each answers is
+// single use too, and sealed in the browser's cookie).
 // It is bounded: full of assertions not yet expired, it refuses more
 // rather than forget one.
 type replayCache struct {

@@ -562,3 +562,38 @@ func TestSAMLNeedsPublicURL(t *testing.T) {
 		t.Fatalf("save = %d: %s", code, body)
 	}
 }
+
+// TestSAMLReplayAcrossInstances: two instances share the storage and the
+// key of sign-in cookies. A Response used at one, posted again with its
+// cookie at the other (whose memory has seen neither the request nor the
+// assertion), is refused: the store remembers the assertion.
+func TestSAMLReplayAcrossInstances(t *testing.T) {
+	t.Parallel()
+	st := backends.Local(t)
+	key := testBox.Derive("oidc-sign-in")
+	one := newTestAppOn(t, st, func(d *web.Deps) { d.PublicURL, d.SignInKey = selfURL, key })
+	two := newTestAppOn(t, st, func(d *web.Deps) { d.PublicURL, d.SignInKey = one.srv.URL, key })
+	admin := one.signedIn(t, "adatum", "ana@adatum.example")
+	ti := newTestIdP(t)
+	if code, body := saveSAML(t, one, admin, "metadataUrl", ti.base+"/metadata", "groupAttribute", "eduPersonAffiliation", "groupValue", "staff"); code != http.StatusSeeOther {
+		t.Fatalf("save = %d: %s", code, body)
+	}
+	ti.register(t, one, "adatum", nil)
+	ti.as("sam@adatum.example", "staff")
+	b := samlBrowser(t)
+	acs, form := startSAML(t, one, ti, b, "adatum")
+	u, _ := url.Parse(acs)
+	var cookie string
+	for _, c := range b.Jar.Cookies(u) {
+		if c.Name == "surveys_saml" {
+			cookie = c.Name + "=" + c.Value
+		}
+	}
+	if code, _, body := browse(t, b, "POST", acs, form); code != http.StatusSeeOther {
+		t.Fatalf("first use = %d: %s", code, body)
+	}
+	code, h, body := two.do(t, "POST", "/login/adatum/saml/acs", form, map[string]string{"Cookie": cookie})
+	if code != http.StatusForbidden || !strings.Contains(body, "already used") || strings.Contains(h.Get("Set-Cookie"), "surveys_session=") {
+		t.Fatalf("replay at the other instance = %d: %s", code, body)
+	}
+}
