@@ -130,7 +130,7 @@ func samlBrowser(t *testing.T) *http.Client {
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
 
-func browse(t *testing.T, b *http.Client, method, u string, form url.Values) (int, http.Header, string) {
+func browse(t *testing.T, b *http.Client, method, u string, form url.Values, header ...string) (int, http.Header, string) {
 	t.Helper()
 	var body io.Reader
 	if form != nil {
@@ -142,6 +142,9 @@ func browse(t *testing.T, b *http.Client, method, u string, form url.Values) (in
 	}
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
 	}
 	resp, err := b.Do(req)
 	if err != nil {
@@ -260,7 +263,8 @@ func TestSAMLSignIn(t *testing.T) {
 		if edit != nil {
 			form = edit(form)
 		}
-		return browse(t, b, "POST", acs, form)
+		// As a browser posts the provider's form: from the provider's site.
+		return browse(t, b, "POST", acs, form, "Origin", ti.base, "Sec-Fetch-Site", "cross-site")
 	}
 	sessionOf := func(b *http.Client) string {
 		u, _ := url.Parse(app.srv.URL)
