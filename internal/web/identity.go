@@ -15,6 +15,7 @@ type identityPage struct {
 	IssuerURL, ClientID, ClaimType, ClaimValue string
 	HasSecret, KeepsSecrets, Saved, Removed    bool
 	Configured                                 bool // a provider is saved
+	UsesSAML                                   bool // a SAML provider is saved instead
 	RedirectURL                                string
 	Errors                                     map[string]string
 	Message                                    string
@@ -37,6 +38,13 @@ func (s *Server) showIdentity(w http.ResponseWriter, r *http.Request) error {
 	}
 	page := s.identityPageFor(r, t)
 	page.Saved, page.Removed = r.URL.Query().Get("saved") != "", r.URL.Query().Get("removed") != ""
+	if s.saml != nil {
+		p, err := s.samlSaved(r.Context(), t.Key)
+		if err != nil {
+			return err
+		}
+		page.UsesSAML = p != nil
+	}
 	s.render(w, r, http.StatusOK, "identity", page)
 	return nil
 }

@@ -513,7 +513,10 @@ func TestSAMLSettings(t *testing.T) {
 	if code, h, _ := app.do(t, "GET", "/login/adatum/oidc?next=/adatum/settings", nil, nil); code != http.StatusSeeOther || !strings.HasPrefix(h.Get("Location"), "/login/adatum/saml?next=") {
 		t.Fatalf("OIDC start of a SAML tenant = %d to %q", code, h.Get("Location"))
 	}
-	// OpenID Connect cannot be saved beside it.
+	// OpenID Connect cannot be saved beside it; its page says so.
+	if code, _, body := app.do(t, "GET", "/adatum/settings/identity", nil, admin); code != http.StatusOK || !strings.Contains(body, `id="uses-saml"`) {
+		t.Fatalf("identity page with SAML = %d", code)
+	}
 	code, _, body = app.do(t, "POST", "/adatum/settings/identity", url.Values{"issuerUrl": {"https://login.example.com"}, "clientId": {"x"}, "claimType": {"groups"}, "claimValue": {"staff"}}, admin)
 	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "remove it on the SAML page first") {
 		t.Fatalf("OIDC beside SAML = %d: %s", code, body)
