@@ -22,9 +22,9 @@ import (
 	"time"
 
 	"github.com/crewjam/saml"
-	"github.com/crewjam/saml/samlsp"
 	"github.com/go-chi/chi/v5"
 
+	"github.com/surveys-dev/surveys/internal/samlmeta"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
@@ -132,73 +132,10 @@ func newSPKey(tenant string, now time.Time) (keyPEM, certPEM string, err error) 
 		string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})), nil
 }
 
-// parseIdPMetadata reads an identity provider's metadata, as uploaded,
-// pasted or fetched, and checks that this server can use it: one
-// identity provider (an EntityDescriptor, or an EntitiesDescriptor with
-// exactly one), an entity ID, an https single sign-on endpoint of the
-// HTTP-Redirect binding, and a signing certificate. Its error says what
-// to fix, in words of ours.
-func parseIdPMetadata(data []byte) (*saml.EntityDescriptor, error) {
-	bad := func(msg string) error { return survey.Errorf(survey.EINVALID, "%s", msg) }
-	if len(strings.TrimSpace(string(data))) == 0 {
-		return nil, bad("The metadata is empty.")
-	}
-	if len(data) > survey.MaxSAMLMetadata {
-		return nil, bad(fmt.Sprintf("The metadata is larger than %d KiB; give your identity provider's own metadata, not a federation's.", survey.MaxSAMLMetadata>>10))
-	}
-	ed, err := samlsp.ParseMetadata(data)
-	if err != nil || ed == nil {
-		return nil, bad("This is not SAML 2.0 metadata of one identity provider (an EntityDescriptor with an IDPSSODescriptor). Download your provider's federation metadata XML and give it whole.")
-	}
-	if strings.TrimSpace(ed.EntityID) == "" || len(ed.EntityID) > 500 {
-		return nil, bad("The metadata names no entity ID (or one over 500 characters).")
-	}
-	if len(ed.IDPSSODescriptors) == 0 {
-		return nil, bad("The metadata describes no identity provider (no IDPSSODescriptor): is it a service provider's?")
-	}
-	if ssoLocation(ed) == "" {
-		return nil, bad("The metadata has no https single sign-on endpoint of the HTTP-Redirect binding (SingleSignOnService), which this server uses.")
-	}
-	if !hasSigningCert(ed) {
-		return nil, bad("The metadata has no signing certificate (a KeyDescriptor that is not for encryption only, with an X509Certificate): this server accepts only signed assertions.")
-	}
-	return ed, nil
-}
-
-// ssoLocation is the first https HTTP-Redirect single sign-on endpoint.
-func ssoLocation(ed *saml.EntityDescriptor) string {
-	for _, d := range ed.IDPSSODescriptors {
-		for _, e := range d.SingleSignOnServices {
-			if e.Binding == saml.HTTPRedirectBinding && strings.HasPrefix(e.Location, "https://") {
-				if u, err := url.Parse(e.Location); err == nil && u.Host != "" {
-					return e.Location
-				}
-			}
-		}
-	}
-	return ""
-}
-
-func hasSigningCert(ed *saml.EntityDescriptor) bool {
-	for _, d := range ed.IDPSSODescriptors {
-		for _, k := range d.KeyDescriptors {
-			if k.Use == "encryption" {
-				continue
-			}
-			for _, c := range k.KeyInfo.X509Data.X509Certificates {
-				if strings.TrimSpace(c.Data) != "" {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
 // serviceProvider is tenant's service provider for the identity provider
 // p names.
 func (s *Server) serviceProvider(ctx context.Context, p *survey.SAMLProvider) (*saml.ServiceProvider, error) {
-	idp, err := parseIdPMetadata([]byte(p.Metadata))
+	idp, err := samlmeta.Parse([]byte(p.Metadata))
 	if err != nil {
 		return nil, err
 	}
@@ -289,7 +226,7 @@ func (s *Server) startSAML(w http.ResponseWriter, r *http.Request) error {
 		s.log.Error("SAML provider unusable", "tenant", t.Key, "err", err)
 		return s.signInFailed(w, r, http.StatusBadGateway, "Your organisation's SAML sign-in is not set up right; ask your administrator to import the identity provider's metadata again.")
 	}
-	req, err := sp.MakeAuthenticationRequest(ssoLocation(sp.IDPMetadata), saml.HTTPRedirectBinding, saml.HTTPPostBinding)
+	req, err := sp.MakeAuthenticationRequest(samlmeta.SSOLocation(sp.IDPMetadata), saml.HTTPRedirectBinding, saml.HTTPPostBinding)
 	if err != nil {
 		return err
 	}

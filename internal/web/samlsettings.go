@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/outbound"
+	"github.com/surveys-dev/surveys/internal/samlmeta"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
@@ -150,7 +151,7 @@ func (s *Server) saveSAMLSettings(w http.ResponseWriter, r *http.Request) error 
 	}
 	switch {
 	case data != nil:
-		ed, err := parseIdPMetadata(data)
+		ed, err := samlmeta.Parse(data)
 		if err != nil {
 			fields[field] = survey.ErrorMessage(err)
 			return fail(fields)
