@@ -342,6 +342,8 @@ func (m *Main) webDeps(s *services) web.Deps {
 		Outbound:       outbound.New(outbound.Config{Allow: m.cfg.AllowPrivate, RootCAs: m.ProviderRoots, MaxBody: web.ProviderMaxBody, Resolver: web.NewResolver(m.cfg.DNSResolver)}),
 		// Custom domains: routed by Host, proved by DNS or an HTTP token.
 		DomainCheck: web.DomainCheck{Resolver: m.cfg.DNSResolver},
+		// SAML 2.0 providers: their service provider keys are sealed with the box.
+		SAML: store.NewSAMLStore(m.Storage).WithSecrets(s.box),
 
 		// The tenant's own SQL database.
 		Databases: s.sqlStore,

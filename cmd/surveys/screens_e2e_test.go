@@ -281,6 +281,7 @@ func TestBrowserEveryScreen(t *testing.T) {
 		{"answer", sp + "/answers", `dl.answer`, s.Questions[0].Text},
 		{"settings", "/adatum/settings", `main form`, "Plan"},
 		{"identity", "/adatum/settings/identity", `main form`, "identity provider"},
+		{"saml", "/adatum/settings/saml", `main form`, "SAML 2.0 sign-in"},
 		{"database", "/adatum/settings/database", `main form`, "PostgreSQL"},
 		{"password", "/adatum/account/password", `main form`, "password"},
 		{"members", "/adatum/settings/members", `main form`, "victoria.long-address-for-testing@research.adatum.example"},

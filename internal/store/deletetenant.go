@@ -15,7 +15,7 @@ type TenantDeletion struct {
 
 // DeleteTenant removes a tenant and all its data: its surveys (with their
 // questions, answers, lists and summaries), accounts, sessions, API and SCIM tokens, SCIM
-// directory, logos, webhook endpoints, custom domain, audit log and sign-ins under way, then its record. It suspends the tenant first, so nothing new
+// directory, logos, webhook endpoints, custom domain, audit log, SAML identity provider and sign-ins under way, then its record. It suspends the tenant first, so nothing new
 // arrives while it runs, and removes the record last, so a run cut short is
 // finished by running it again.
 func DeleteTenant(ctx context.Context, st storage.Storage, tenants *TenantStore, key string) (TenantDeletion, error) {
@@ -100,6 +100,10 @@ func DeleteTenant(ctx context.Context, st storage.Storage, tenants *TenantStore,
 	}
 	// Its audit log.
 	if _, err = deleteRows(ctx, st, AuditTable, []string{key}, nil); err != nil {
+		return d, err
+	}
+	// Its SAML identity provider, with the service provider's key.
+	if err := NewSAMLStore(st).Delete(ctx, key); err != nil {
 		return d, err
 	}
 	if _, err = deleteBlobs(ctx, st, WebhookPayloadsContainer, key+"-"); err != nil {

@@ -54,6 +54,12 @@ func TestDeleteTenantLeavesNothing(t *testing.T) {
 			if _, err := dir.SetRoleGroups(ctx, k, store.SCIMRoleGroups{Editor: "Survey editors"}); err != nil {
 				t.Fatal(err)
 			}
+			if err := store.NewSAMLStore(st).WithSecrets(testSecrets(t)).Put(ctx, testSAMLProvider(k)); err != nil {
+				t.Fatal(err)
+			}
+			if err := store.NewSAMLStore(st).Consume(ctx, k, "assertion-of-"+k, time.Now().Add(time.Hour)); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if _, err := store.DeleteTenant(ctx, st, store.NewTenantStore(st), key); err != nil {
 			t.Fatal(err)

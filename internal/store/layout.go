@@ -21,9 +21,9 @@ import (
 )
 
 // SignInsTable held the sign-ins through a tenant's identity provider that
-// were under way. Their state now travels in a sealed cookie (web), so
-// nothing writes it; it is kept so that deleting a tenant removes the rows
-// an older version left.
+// were under way (their state now travels in a sealed cookie, web); it
+// holds the SAML assertions accepted and not yet expired
+// (SAMLStore.Consume), and deleting a tenant removes its rows.
 const SignInsTable = "SignIns"
 
 // Names of the tables, containers and queues.
@@ -56,7 +56,7 @@ var Tables = []string{SurveysTable, QuestionsTable, UsersTable, SessionsTable, U
 // SharedContainers are the containers of every tenant's blobs (but the
 // public LogosContainer); a survey's answers and uploads have containers
 // of their own (AnswersContainer, uploads.go).
-var SharedContainers = []string{TenantsContainer, SummariesContainer, AnswerListContainer, SegmentContainer, SystemContainer, TransferStatusContainer, SpillContainer, WebhookPayloadsContainer, ResumeContainer, PartialsContainer}
+var SharedContainers = []string{TenantsContainer, SummariesContainer, AnswerListContainer, SegmentContainer, SystemContainer, TransferStatusContainer, SpillContainer, WebhookPayloadsContainer, ResumeContainer, PartialsContainer, SAMLContainer}
 
 // Init creates the tables, shared containers and queues. It is called once
 // at start-up; per-survey containers are created on their first 404.

@@ -15,6 +15,7 @@ type identityPage struct {
 	IssuerURL, ClientID, ClaimType, ClaimValue string
 	HasSecret, KeepsSecrets, Saved, Removed    bool
 	Configured                                 bool // a provider is saved
+	UsesSAML                                   bool // a SAML provider is saved instead
 	RedirectURL                                string
 	Errors                                     map[string]string
 	Message                                    string
@@ -37,6 +38,13 @@ func (s *Server) showIdentity(w http.ResponseWriter, r *http.Request) error {
 	}
 	page := s.identityPageFor(r, t)
 	page.Saved, page.Removed = r.URL.Query().Get("saved") != "", r.URL.Query().Get("removed") != ""
+	if s.saml != nil {
+		p, err := s.samlSaved(r.Context(), t.Key)
+		if err != nil {
+			return err
+		}
+		page.UsesSAML = p != nil
+	}
 	s.render(w, r, http.StatusOK, "identity", page)
 	return nil
 }
@@ -86,6 +94,13 @@ func (s *Server) saveIdentity(w http.ResponseWriter, r *http.Request) error {
 			return fail(e.Fields)
 		}
 		return err
+	}
+	if next.IssuerURL != "" && s.saml != nil {
+		if p, err := s.samlSaved(r.Context(), t.Key); err != nil {
+			return err
+		} else if p != nil {
+			return fail(map[string]string{"issuerUrl": "Your organisation signs in through a SAML identity provider: remove it on the SAML page first (one identity provider at a time)."})
+		}
 	}
 	if next.ClientSecret != t.ClientSecret && !page.KeepsSecrets {
 		return fail(map[string]string{"clientSecret": noKeyMessage})

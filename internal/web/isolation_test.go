@@ -78,6 +78,8 @@ var routeActions = map[string][]survey.Role{
 	"POST /{tenant}/settings/theme":                                      ManageTenant,
 	"GET /{tenant}/settings/identity":                                    ManageTenant,
 	"POST /{tenant}/settings/identity":                                   ManageTenant,
+	"GET /{tenant}/settings/saml":                                        ManageTenant,
+	"POST /{tenant}/settings/saml":                                       ManageTenant,
 	"GET /{tenant}/settings/database":                                    ManageTenant,
 	"POST /{tenant}/settings/database":                                   ManageTenant,
 	"GET /{tenant}/settings/webhooks":                                    ManageTenant,
@@ -188,6 +190,19 @@ var linkRoutes = map[string]int{
 // session, never a tenant's data).
 var signInSteps = map[string]int{
 	"POST /login/code": http.StatusBadRequest,
+}
+
+// tenantSignIns are the sign-in routes of a tenant's own identity
+// provider (OpenID Connect, SAML): the status when they name Adatum,
+// which has none, asked signed out and by a signed-in admin of another
+// tenant (no session, no cookie, never a tenant's data). Every route
+// under /login/{tenant}/ must be listed.
+var tenantSignIns = map[string]int{
+	"GET /login/{tenant}/oidc":          http.StatusNotFound,
+	"GET /login/{tenant}/oidc/callback": http.StatusNotFound,
+	"GET /login/{tenant}/saml":          http.StatusNotFound,
+	"GET /login/{tenant}/saml/metadata": http.StatusNotFound,
+	"POST /login/{tenant}/saml/acs":     http.StatusNotFound,
 }
 
 // respondentTokenRoutes are the respondent's routes whose form carries a
@@ -405,6 +420,21 @@ func TestIsolationEveryRoute(t *testing.T) {
 			}
 			return nil
 		}
+		if want, ok := tenantSignIns[key]; ok {
+			walked[key] = true
+			for _, cookie := range []string{"", members["fabrikam"][survey.Admin].cookie} {
+				forged := url.Values{"SAMLResponse": {"PHNhbWxwOlJlc3BvbnNlLz4="}, "RelayState": {"x"}, "state": {"x"}, "code": {"x"}}
+				code, header, body := app.do(t, method, across.Replace(route), forged, map[string]string{"Cookie": cookie})
+				if leaked := leaks(body, adatumData[1:]...); code != want || len(leaked) > 0 || header.Get("Set-Cookie") != "" {
+					t.Errorf("%s (signed in: %v) = %d (want %d), cookie %q, with Adatum's %q", key, cookie != "", code, want, header.Get("Set-Cookie"), leaked)
+				}
+			}
+			return nil
+		}
+		if strings.HasPrefix(route, "/login/{tenant}/") {
+			t.Errorf("%s signs in to a tenant: say in tenantSignIns what it answers", key)
+			return nil
+		}
 		if want, ok := respondentTokenRoutes[key]; ok {
 			walked[key] = true
 			for _, cookie := range []string{"", members["fabrikam"][survey.Admin].cookie} {
@@ -605,6 +635,11 @@ func TestIsolationEveryRoute(t *testing.T) {
 	for key := range respondentTokenRoutes {
 		if !walked[key] {
 			t.Errorf("respondentTokenRoutes names %s, which the router does not have", key)
+		}
+	}
+	for key := range tenantSignIns {
+		if !walked[key] {
+			t.Errorf("tenantSignIns names %s, which the router does not have", key)
 		}
 	}
 	for key := range signInSteps {

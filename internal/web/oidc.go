@@ -211,6 +211,14 @@ func (s *Server) startOIDCFor(w http.ResponseWriter, r *http.Request) error {
 // the provider.
 func (s *Server) startOIDC(w http.ResponseWriter, r *http.Request) error {
 	t, err := s.oidcTenant(r)
+	if survey.ErrorCode(err) == survey.ENOTFOUND && s.saml != nil {
+		// A tenant that signs in through SAML: its sign-in (saml.go).
+		key := chi.URLParam(r, "tenant")
+		if p, e := s.saml.Get(r.Context(), key); e == nil && p.Tenant == key {
+			http.Redirect(w, r, "/login/"+key+"/saml?next="+url.QueryEscape(safeNext(r.URL.Query().Get("next"))), http.StatusSeeOther)
+			return nil
+		}
+	}
 	if err != nil {
 		return err
 	}

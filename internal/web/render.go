@@ -90,7 +90,46 @@ func newViews() (*views, error) {
 		}
 		v.pages[name] = t
 	}
-	for _, required := range []string{"home", "error", "survey", "crosstab", "thankyou", "closed", "quotafull", "login", "dashboard", "password", "designer", "analyze", "written", "answer", "answers", "share", "onboarding", "settings", "identity", "database", "pick", "forgot", "reset", "welcome", "members", "member_remove", "invite", "tokens", "confirmedit", "import", "results", "notifications", "unsubscribe", "translations", "deleteanswer", "theme", "scim"} {
+	for _, required := range []string{
+		"home",
+		"error",
+		"survey",
+		"crosstab",
+		"thankyou",
+		"closed",
+		"quotafull",
+		"login",
+		"dashboard",
+		"password",
+		"designer",
+		"analyze",
+		"written",
+		"answer",
+		"answers",
+		"share",
+		"onboarding",
+		"settings",
+		"identity",
+		"database",
+		"pick",
+		"forgot",
+		"reset",
+		"welcome",
+		"members",
+		"member_remove",
+		"invite",
+		"tokens",
+		"confirmedit",
+		"import",
+		"results",
+		"notifications",
+		"unsubscribe",
+		"translations",
+		"deleteanswer",
+		"theme",
+		"scim",
+		"saml",
+	} {
 		if v.pages[required] == nil {
 			return nil, fmt.Errorf("web: template pages/%s.html is missing", required)
 		}

@@ -99,6 +99,7 @@ func newTestAppOn(t testing.TB, st storage.Storage, opts ...func(*web.Deps)) *te
 
 		TenantSettings: tenants,
 		Outbound:       oidctest.Outbound(),
+		SAML:           store.NewSAMLStore(st).WithSecrets(testBox),
 		Views:          views,
 		Ranks:          ranks,
 		Home:           store.NewCachedHome(ranks, 5, time.Nanosecond),
@@ -118,14 +119,22 @@ func newTestAppOn(t testing.TB, st storage.Storage, opts ...func(*web.Deps)) *te
 	for _, o := range opts {
 		o(&deps)
 	}
+	// The server's own address is known once it listens: an option that
+	// sets the public URL to selfURL gets it.
+	srv := httptest.NewUnstartedServer(nil)
+	if deps.PublicURL == selfURL {
+		deps.PublicURL = "http://" + srv.Listener.Addr().String()
+	}
 	s, err := web.New(deps)
 	if err != nil {
+		srv.Listener.Close()
 		t.Fatal(err)
 	}
 	// Cleanups run last first: the server's background work (reset
 	// mails) ends before the storage closes.
 	t.Cleanup(func() { _ = s.Wait(context.Background()) })
-	srv := httptest.NewServer(s.Handler())
+	srv.Config.Handler = s.Handler()
+	srv.Start()
 	t.Cleanup(srv.Close)
 	list, err := surveys.List(ctx, "adatum")
 	if err != nil || len(list) != 1 {
@@ -138,6 +147,10 @@ func newTestAppOn(t testing.TB, st storage.Storage, opts ...func(*web.Deps)) *te
 	return &testApp{web: s, st: st, srv: srv, surveys: surveys, answers: answers, adatum: adatum, views: views, ranks: ranks, clock: clock,
 		client: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
+
+// selfURL, as Deps.PublicURL of newTestAppOn's options, is the test
+// server's own URL.
+const selfURL = "self"
 
 func (a *testApp) do(t testing.TB, method, path string, form url.Values, header map[string]string) (int, http.Header, string) {
 	t.Helper()

@@ -17,8 +17,12 @@ func (s *Server) Handler() http.Handler {
 	// Sec-Fetch-Site / Origin); same-origin forms and API clients pass.
 	// Its refusals carry the security headers too.
 	// A tenant's verified custom domain gets its public pages alone
-	// (domains.go).
-	return securityHeaders(http.NewCrossOriginProtection().Handler(s.byHost(s.Routes(), s.HostRoutes())))
+	// (domains.go). A SAML identity provider posts its Response from its own site: the
+	// ACS is authenticated by the Response's signature and the browser's
+	// sealed sign-in cookie instead (saml.go).
+	cop := http.NewCrossOriginProtection()
+	cop.AddInsecureBypassPattern("POST /login/{tenant}/saml/acs")
+	return securityHeaders(cop.Handler(s.byHost(s.Routes(), s.HostRoutes())))
 }
 
 // Routes returns the router (for Handler, and for tests that walk it).
@@ -90,6 +94,11 @@ func (s *Server) Routes() *chi.Mux {
 	r.Get("/login/oidc", s.handle(s.startOIDCFor))
 	r.With(s.limit.signIns).Get("/login/{tenant}/oidc", s.handle(s.startOIDC))
 	r.Get("/login/{tenant}/oidc/callback", s.handle(s.oidcCallback))
+	// SAML 2.0 (saml.go): the service provider's metadata, the start of a
+	// sign-in, and the assertion consumer service the provider posts to.
+	r.With(s.limit.signIns).Get("/login/{tenant}/saml/metadata", s.handle(s.samlMetadata))
+	r.With(s.limit.signIns).Get("/login/{tenant}/saml", s.handle(s.startSAML))
+	r.With(s.limit.signIns).Post("/login/{tenant}/saml/acs", s.handle(s.samlACS))
 	// An invitation: its page, and the account it makes.
 	r.With(s.limit.signIns).Get("/invite/{token}", s.handle(s.showInvite))
 	r.With(s.limit.signIns).Get("/verify/{token}", s.handle(s.verifyAddress))
@@ -168,6 +177,8 @@ func (s *Server) Routes() *chi.Mux {
 			r.Post("/{tenant}/settings/theme", s.handle(s.saveTenantTheme))
 			r.Get("/{tenant}/settings/identity", s.handle(s.showIdentity))
 			r.Post("/{tenant}/settings/identity", s.handle(s.saveIdentity))
+			r.Get("/{tenant}/settings/saml", s.handle(s.showSAMLSettings))
+			r.Post("/{tenant}/settings/saml", s.handle(s.saveSAMLSettings))
 			r.Get("/{tenant}/settings/database", s.handle(s.showDatabase))
 			r.Post("/{tenant}/settings/database", s.handle(s.saveDatabase))
 			r.Get("/{tenant}/settings/domain", s.handle(s.showDomain))

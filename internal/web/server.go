@@ -80,6 +80,9 @@ type Deps struct {
 	TenantSettings TenantSettings
 	PublicURL      string
 	Outbound       *outbound.Client
+	// SAML keeps the tenants' SAML identity providers (saml.go); nil
+	// offers no SAML sign-in.
+	SAML SAMLProviders
 
 	// Views counts survey page views; Ranks and Home read the ranked lists
 	// (ranks.go). Each may be nil.
@@ -220,6 +223,10 @@ type Server struct {
 	tenantSettings TenantSettings
 	publicURL      string
 	oidc           *providers
+	// saml keeps the tenants' SAML providers; samlReplay the assertions
+	// accepted.
+	saml       SAMLProviders
+	samlReplay *replayCache
 
 	// The tenant's own SQL database.
 	databases Databases
@@ -333,6 +340,7 @@ func New(d Deps) (*Server, error) {
 		mailRefused: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "surveys_mail_refused_total",
 			Help: "E-mails to others a tenant's members (or a respondent, for a copy of their answers) asked for and the server refused, by reason (quota_tenant, quota_recipient, unverified, copy_sent, copy_addresses)."}, []string{"reason"})}
 	s.webhooks, s.hooksClient = d.Webhooks, d.Outbound
+	s.saml, s.samlReplay = d.SAML, newReplayCache()
 	if s.hooksClient == nil {
 		s.hooksClient = outbound.New(outbound.Config{})
 	}
