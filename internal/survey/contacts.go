@@ -112,9 +112,9 @@ func ParseContactAttrs(s string) (map[string]string, error) {
 // ContactRow is one data row of an imported CSV file: its line, the
 // contact it reads as, and what is wrong with it ("" when nothing).
 type ContactRow struct {
-	Line    int
+	Line      int
 	Recipient Recipient
-	Problem string
+	Problem   string
 }
 
 // ContactImport is what a CSV file of contacts holds: its attribute
