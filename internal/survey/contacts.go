@@ -197,10 +197,15 @@ func ParseContactsCSV(r io.Reader, known map[string]bool) (*ContactImport, error
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
+			var pe *csv.ParseError
+			line := 0
+			if errors.As(err, &pe) {
+				line = pe.Line
+			}
 			return nil, bad("Line %d is not CSV: %s.", line, csvProblem(err))
 		}
+		line, _ := cr.FieldPos(0)
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue // a blank line
 		}
