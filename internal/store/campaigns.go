@@ -130,6 +130,9 @@ func (n *NewCampaign) Validate(now time.Time) error {
 type CampaignStore struct {
 	st  storage.Storage
 	now func() time.Time
+	// Queued, when set, is called after a step is queued: it wakes this
+	// instance's campaigns worker. It never blocks.
+	Queued func()
 }
 
 // NewCampaignStore returns a CampaignStore over st.
@@ -178,6 +181,9 @@ func (cs *CampaignStore) Queue(ctx context.Context, tenant string, c *Campaign, 
 	_, err := cs.st.Enqueue(ctx, CampaignsQueue, data, storage.EnqueueOptions{Delay: wait, TTL: -1})
 	if err != nil {
 		return fmt.Errorf("store: queue campaign %s step %d: %w", c.ID, n, err)
+	}
+	if cs.Queued != nil && wait == 0 {
+		cs.Queued()
 	}
 	return nil
 }
