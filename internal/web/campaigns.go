@@ -150,6 +150,14 @@ func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request) error {
 	if _, err := s.contacts.List(r.Context(), p.Tenant, p.List); err != nil {
 		fields["list"] = "Choose one of your contact lists."
 	}
+	for k, v := range invalidFields(n.Validate(time.Now())) {
+		if k == "remindEvery" {
+			k = "remindDays"
+		}
+		if fields[k] == "" {
+			fields[k] = v
+		}
+	}
 	if len(fields) > 0 {
 		return refuse(fields)
 	}
