@@ -255,6 +255,9 @@ func (w *Campaigns) Step(ctx context.Context, tenant string, c *store.Campaign, 
 	if err != nil {
 		return 0, err
 	}
+	if t.Suspended {
+		return time.Hour, nil // nothing is sent while it is suspended
+	}
 	sv, err := w.d.Surveys.Get(ctx, tenant, c.Survey)
 	if survey.ErrorCode(err) == survey.ENOTFOUND {
 		return 0, nil // the survey is gone: nothing to send

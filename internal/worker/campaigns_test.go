@@ -288,3 +288,48 @@ func TestCampaignReminderAndBounce(t *testing.T) {
 		}
 	}
 }
+
+// TestCampaignTwoWorkers: two workers on one storage (two instances) run
+// the same step of a campaign at once, each as if it had the message; the
+// claims leave every contact mailed exactly once.
+func TestCampaignTwoWorkers(t *testing.T) {
+	ctx := context.Background()
+	st := backends.Local(t)
+	f := newCampaignFixture(t, st, 40, 0, false)
+	srv := mailtest.Start(t, mailtest.Options{})
+	cfg := campaignConfig
+	cfg.Batch = 4
+	var wg sync.WaitGroup
+	errs := make(chan error, 2)
+	for range 2 {
+		w := newCampaignWorker(t, st, srv, cfg)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 1000 {
+				wait, err := w.Step(ctx, f.tenant, f.c, 0, nil)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if wait == 0 {
+					return
+				}
+				// The other holds claims: look again soon.
+				time.Sleep(10 * time.Millisecond)
+			}
+			errs <- fmt.Errorf("the step did not finish")
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	got := ledger(srv)
+	for _, ct := range f.contacts {
+		if n := len(got[ct.Email]); n != 1 {
+			t.Errorf("%s got %d mails", ct.Email, n)
+		}
+	}
+}
