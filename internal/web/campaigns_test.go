@@ -85,11 +85,11 @@ func TestContactsAndCampaign(t *testing.T) {
 	app.pastCacheTTL()
 	ed := app.signedIn(t, "adatum", "ed@adatum.example")
 
-	code, h, body := app.do(t, "POST", "/adatum/contacts", url.Values{"name": {""}}, ed)
+	code, _, body := app.do(t, "POST", "/adatum/contacts", url.Values{"name": {""}}, ed)
 	if code != http.StatusUnprocessableEntity || !strings.Contains(body, `id="list-name-error"`) {
 		t.Fatalf("a list without a name = %d\n%s", code, body)
 	}
-	code, h, _ = app.do(t, "POST", "/adatum/contacts", url.Values{"name": {"Panel"}}, ed)
+	code, h, _ := app.do(t, "POST", "/adatum/contacts", url.Values{"name": {"Panel"}}, ed)
 	m := listPath.FindStringSubmatch(h.Get("Location"))
 	if code != http.StatusSeeOther || m == nil {
 		t.Fatalf("make a list = %d %q", code, h.Get("Location"))
@@ -166,8 +166,8 @@ func TestContactsAndCampaign(t *testing.T) {
 	}
 
 	code, h, _ = app.do(t, "POST", campaigns+"/"+cm[1]+"/remind", url.Values{}, ed)
-	if code != http.StatusSeeOther {
-		t.Fatalf("remind now = %d", code)
+	if code != http.StatusSeeOther || !strings.HasSuffix(h.Get("Location"), "?reminded=1") {
+		t.Fatalf("remind now = %d %q", code, h.Get("Location"))
 	}
 	runCampaign(t, app, w, cm[1], 2)
 	got := map[string]int{}
