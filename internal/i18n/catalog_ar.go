@@ -308,4 +308,10 @@ var ar = map[string]string{
 	"No answer":   "لا إجابة",
 	"The survey:": "الاستبيان:",
 	"You receive this e-mail because this address was given on the survey's page to receive a copy of these answers. If it was not you, you can ignore it.": "تصلك هذه الرسالة لأن هذا العنوان أُدخل في صفحة الاستبيان لتلقي نسخة من هذه الإجابات. إن لم تكن أنت، فيمكنك تجاهلها.",
+	"Your own link to the survey %s (it takes one answer):": "رابطك الشخصي إلى الاستبيان %s (يقبل إجابة واحدة):",
+	"Answer the survey %s":                                             "أجب عن الاستبيان %s",
+	"Or copy this address into your browser:":                          "أو انسخ هذا العنوان في متصفحك:",
+	"Sent by %[1]s, an organisation using Surveys at %[2]s, to %[3]s.": "أرسلتها %[1]s، وهي منظمة تستخدم Surveys على %[2]s، إلى %[3]s.",
+	"To get no more invitations from %s, unsubscribe:":                 "لكي لا تتلقى دعوات أخرى من %s، ألغِ الاشتراك:",
+	"Unsubscribe": "إلغاء الاشتراك",
 }

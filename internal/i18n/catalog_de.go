@@ -308,4 +308,10 @@ var de = map[string]string{
 	"No answer":   "Keine Antwort",
 	"The survey:": "Die Umfrage:",
 	"You receive this e-mail because this address was given on the survey's page to receive a copy of these answers. If it was not you, you can ignore it.": "Sie erhalten diese E-Mail, weil diese Adresse auf der Seite der Umfrage angegeben wurde, um eine Kopie dieser Antworten zu erhalten. Wenn Sie das nicht waren, können Sie sie ignorieren.",
+	"Your own link to the survey %s (it takes one answer):": "Ihr persönlicher Link zur Umfrage %s (er nimmt eine Antwort an):",
+	"Answer the survey %s":                                             "An der Umfrage %s teilnehmen",
+	"Or copy this address into your browser:":                          "Oder kopieren Sie diese Adresse in Ihren Browser:",
+	"Sent by %[1]s, an organisation using Surveys at %[2]s, to %[3]s.": "Gesendet von %[1]s, einer Organisation, die Surveys unter %[2]s nutzt, an %[3]s.",
+	"To get no more invitations from %s, unsubscribe:":                 "Um keine Einladungen von %s mehr zu erhalten, melden Sie sich ab:",
+	"Unsubscribe": "Abmelden",
 }

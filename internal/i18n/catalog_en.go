@@ -323,4 +323,11 @@ var Keys = []string{
 	"No answer",
 	"The survey:",
 	"You receive this e-mail because this address was given on the survey's page to receive a copy of these answers. If it was not you, you can ignore it.",
+	// A campaign's invitation by e-mail (worker/campaigns.go), around the words its sender wrote.
+	"Your own link to the survey %s (it takes one answer):",
+	"Answer the survey %s",
+	"Or copy this address into your browser:",
+	"Sent by %[1]s, an organisation using Surveys at %[2]s, to %[3]s.",
+	"To get no more invitations from %s, unsubscribe:",
+	"Unsubscribe",
 }

@@ -308,4 +308,10 @@ var es = map[string]string{
 	"No answer":   "Sin respuesta",
 	"The survey:": "La encuesta:",
 	"You receive this e-mail because this address was given on the survey's page to receive a copy of these answers. If it was not you, you can ignore it.": "Recibe este correo porque esta dirección se indicó en la página de la encuesta para recibir una copia de estas respuestas. Si no fue usted, puede ignorarlo.",
+	"Your own link to the survey %s (it takes one answer):": "Su enlace personal a la encuesta %s (admite una respuesta):",
+	"Answer the survey %s":                                             "Responder a la encuesta %s",
+	"Or copy this address into your browser:":                          "O copie esta dirección en su navegador:",
+	"Sent by %[1]s, an organisation using Surveys at %[2]s, to %[3]s.": "Enviado por %[1]s, una organización que usa Surveys en %[2]s, a %[3]s.",
+	"To get no more invitations from %s, unsubscribe:":                 "Para no recibir más invitaciones de %s, cancele la suscripción:",
+	"Unsubscribe": "Cancelar la suscripción",
 }

@@ -308,4 +308,10 @@ var fr = map[string]string{
 	"No answer":   "Pas de réponse",
 	"The survey:": "L'enquête :",
 	"You receive this e-mail because this address was given on the survey's page to receive a copy of these answers. If it was not you, you can ignore it.": "Vous recevez cet e-mail parce que cette adresse a été indiquée sur la page de l'enquête pour recevoir une copie de ces réponses. Si ce n'était pas vous, vous pouvez l'ignorer.",
+	"Your own link to the survey %s (it takes one answer):": "Votre lien personnel vers l'enquête %s (il accepte une réponse) :",
+	"Answer the survey %s":                                             "Répondre à l'enquête %s",
+	"Or copy this address into your browser:":                          "Ou copiez cette adresse dans votre navigateur :",
+	"Sent by %[1]s, an organisation using Surveys at %[2]s, to %[3]s.": "Envoyé par %[1]s, une organisation qui utilise Surveys sur %[2]s, à %[3]s.",
+	"To get no more invitations from %s, unsubscribe:":                 "Pour ne plus recevoir d'invitations de %s, désabonnez-vous :",
+	"Unsubscribe": "Se désabonner",
 }

@@ -308,4 +308,10 @@ var nl = map[string]string{
 	"No answer":   "Geen antwoord",
 	"The survey:": "De enquête:",
 	"You receive this e-mail because this address was given on the survey's page to receive a copy of these answers. If it was not you, you can ignore it.": "U ontvangt deze e-mail omdat dit adres op de pagina van de enquête is opgegeven om een kopie van deze antwoorden te ontvangen. Was u het niet, dan kunt u hem negeren.",
+	"Your own link to the survey %s (it takes one answer):": "Uw persoonlijke link naar de enquête %s (hij neemt één antwoord aan):",
+	"Answer the survey %s":                                             "De enquête %s beantwoorden",
+	"Or copy this address into your browser:":                          "Of kopieer dit adres in uw browser:",
+	"Sent by %[1]s, an organisation using Surveys at %[2]s, to %[3]s.": "Verzonden door %[1]s, een organisatie die Surveys gebruikt op %[2]s, aan %[3]s.",
+	"To get no more invitations from %s, unsubscribe:":                 "Om geen uitnodigingen van %s meer te ontvangen, meldt u zich af:",
+	"Unsubscribe": "Afmelden",
 }

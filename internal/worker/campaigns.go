@@ -14,6 +14,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/surveys-dev/surveys/internal/i18n"
 	"github.com/surveys-dev/surveys/internal/mail"
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/store"
@@ -530,10 +531,14 @@ func cut(s string) string {
 	return s
 }
 
-// campaignMail is the data of the campaign mail template.
+// campaignMail is the data of the campaign mail template: the sender's
+// words as written, ours in the survey's language.
 type campaignMail struct {
-	Tenant, Site, Subject, Text, Survey, Email, Link, Unsubscribe string
-	Paragraphs                                                    []string
+	Tenant, Subject, Text, Link, Unsubscribe string
+	Paragraphs                               []string
+	Lang, Dir                                string
+	LinkIntro, AnswerLabel, CopyLabel        string
+	SentBy, UnsubIntro, UnsubLabel           string
 }
 
 // message is the mail of s: the subscriber's subject and text, the
@@ -572,8 +577,15 @@ func (w *Campaigns) message(sc *stepContext, s *store.Send) (mail.Message, error
 	if r.Name != "" {
 		to = (&netmail.Address{Name: r.Name, Address: s.Email}).String()
 	}
-	msg, err := w.d.Templates.Render("campaign", to, campaignMail{Tenant: sc.tenant.Name, Site: site, Subject: sc.c.Subject, Text: sc.c.Text, Survey: sc.sv.Title,
-		Email: s.Email, Link: link, Unsubscribe: unsub, Paragraphs: paras})
+	l := i18n.For(sc.sv.Language)
+	msg, err := w.d.Templates.Render("campaign", to, campaignMail{Tenant: sc.tenant.Name, Subject: sc.c.Subject, Text: sc.c.Text, Link: link, Unsubscribe: unsub, Paragraphs: paras,
+		Lang: l.Tag(), Dir: l.Dir(),
+		LinkIntro:   l.T("Your own link to the survey %s (it takes one answer):", sc.sv.Title),
+		AnswerLabel: l.T("Answer the survey %s", sc.sv.Title),
+		CopyLabel:   l.T("Or copy this address into your browser:"),
+		SentBy:      l.T("Sent by %[1]s, an organisation using Surveys at %[2]s, to %[3]s.", sc.tenant.Name, site, s.Email),
+		UnsubIntro:  l.T("To get no more invitations from %s, unsubscribe:", sc.tenant.Name),
+		UnsubLabel:  l.T("Unsubscribe")})
 	if err != nil {
 		return msg, err
 	}

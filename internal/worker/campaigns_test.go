@@ -333,3 +333,29 @@ func TestCampaignTwoWorkers(t *testing.T) {
 		}
 	}
 }
+
+// TestCampaignMailInSurveyLanguage: the words the service adds around the
+// sender's text (the link's line, the footer, the unsubscribe line) are in
+// the survey's language; the sender's words are as written.
+func TestCampaignMailInSurveyLanguage(t *testing.T) {
+	ctx := context.Background()
+	st := backends.Local(t)
+	f := newCampaignFixture(t, st, 1, 0, false)
+	f.sv.Language = "fr"
+	if err := store.NewSurveyStore(st).Update(ctx, f.sv); err != nil {
+		t.Fatal(err)
+	}
+	srv := mailtest.Start(t, mailtest.Options{})
+	if wait, err := newCampaignWorker(t, st, srv, campaignConfig).Step(ctx, f.tenant, f.c, 0, nil); err != nil || wait != 0 {
+		t.Fatalf("step: %v, %v", wait, err)
+	}
+	m := srv.Messages()[0]
+	for _, want := range []string{"Dear customer", "Votre lien personnel vers l'enquête", "Envoyé par Adatum", "Pour ne plus recevoir d'invitations de Adatum"} {
+		if !strings.Contains(m.Text, want) {
+			t.Errorf("the mail lacks %q:\n%s", want, m.Text)
+		}
+	}
+	if !strings.Contains(m.HTML, `lang="fr"`) || !strings.Contains(m.HTML, "Se désabonner") {
+		t.Errorf("the HTML part is not in French:\n%s", m.HTML)
+	}
+}
