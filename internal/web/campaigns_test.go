@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -200,5 +201,82 @@ func TestContactsAndCampaign(t *testing.T) {
 	}
 	if t.Failed() {
 		t.Log(body)
+	}
+}
+
+// TestContactEditing: a CSV file uploaded as a file is read as the pasted
+// text is; a contact's name and attributes are edited (a bad attribute is
+// a 422 beside the field, nothing changed), the contact removed, and the
+// list deleted after its confirmation page names it. A campaign of a
+// survey that takes answers from anyone is refused, saying what to change,
+// and a server without the campaigns' key says campaigns are off.
+func TestContactEditing(t *testing.T) {
+	t.Parallel()
+	app := newTestAppOn(t, backends.Local(t), func(d *web.Deps) { d.Mail, d.PublicURL = &outbox{}, testPublicURL })
+	ed := app.signedIn(t, "adatum", "ed@adatum.example")
+	ctx := context.Background()
+	cs := store.NewContactStore(app.st)
+	l, err := cs.CreateList(ctx, "adatum", "Board")
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := "/adatum/contacts/" + l.ID
+
+	var buf strings.Builder
+	mw := multipart.NewWriter(&buf)
+	fw, _ := mw.CreateFormFile("file", "board.csv")
+	io.WriteString(fw, "email,name,seat\nzoe@example.com,Zoe,chair\n")
+	mw.Close()
+	code, _, body := app.send(t, "POST", list+"/import", strings.NewReader(buf.String()), map[string]string{"Content-Type": mw.FormDataContentType(), "Cookie": ed["Cookie"]})
+	if code != http.StatusOK || !strings.Contains(body, "Import: 1 contact to add") || !strings.Contains(body, "<code>seat</code>") {
+		t.Fatalf("an uploaded file = %d\n%s", code, body)
+	}
+	if code, _, _ := app.do(t, "POST", list+"/import", url.Values{"csv": {"email,seat\nzoe@example.com,chair\n"}, "confirm": {"1"}}, ed); code != http.StatusSeeOther {
+		t.Fatalf("import = %d", code)
+	}
+	id := store.ContactID("zoe@example.com")
+	contact := list + "/" + id
+	code, _, body = app.do(t, "POST", contact, url.Values{"name": {"Zoe Z."}, "attrs": {"seat=chair\nBad Name=x"}}, ed)
+	if code != http.StatusUnprocessableEntity || !strings.Contains(body, `id="attrs-error"`) || !strings.Contains(body, "bad name") {
+		t.Fatalf("a bad attribute = %d\n%s", code, body)
+	}
+	if c, _ := cs.Contact(ctx, "adatum", l.ID, id); c.Name != "" {
+		t.Fatalf("a refused edit changed the contact: %+v", c)
+	}
+	if code, _, _ := app.do(t, "POST", contact, url.Values{"name": {"Zoe Z."}, "attrs": {"seat=vice-chair"}}, ed); code != http.StatusSeeOther {
+		t.Fatalf("edit = %d", code)
+	}
+	if c, _ := cs.Contact(ctx, "adatum", l.ID, id); c.Name != "Zoe Z." || c.Attrs["seat"] != "vice-chair" {
+		t.Fatalf("the edit: %+v", c)
+	}
+	if code, _, _ := app.do(t, "POST", contact+"/remove", url.Values{}, ed); code != http.StatusSeeOther {
+		t.Fatalf("remove = %d", code)
+	}
+	if code, _, _ := app.do(t, "GET", contact, nil, ed); code != http.StatusNotFound {
+		t.Fatalf("a removed contact = %d", code)
+	}
+	if _, _, body := app.do(t, "GET", list+"/delete", nil, ed); !strings.Contains(body, "Board") || !strings.Contains(body, "Delete the list") {
+		t.Fatalf("the confirmation:\n%s", body)
+	}
+	if code, _, _ := app.do(t, "POST", list+"/delete", url.Values{}, ed); code != http.StatusSeeOther {
+		t.Fatalf("delete = %d", code)
+	}
+	if code, _, _ := app.do(t, "GET", list, nil, ed); code != http.StatusNotFound {
+		t.Fatalf("a deleted list = %d", code)
+	}
+
+	l2, err := cs.CreateList(ctx, "adatum", "Everyone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	form := url.Values{"list": {l2.ID}, "subject": {"Hi"}, "text": {"Please answer."}, "when": {"now"}, "reminders": {"0"}}
+	code, _, body = app.do(t, "POST", "/adatum/surveys/"+app.adatum.Slug+"/campaigns", form, ed)
+	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "One answer per") {
+		t.Fatalf("a campaign of an open survey = %d\n%s", code, body)
+	}
+	off := newTestAppOn(t, backends.Local(t), func(d *web.Deps) { d.Mail, d.PublicURL, d.CampaignKey = &outbox{}, testPublicURL, nil })
+	offEd := off.signedIn(t, "adatum", "ed@adatum.example")
+	if _, _, body := off.do(t, "GET", "/adatum/surveys/"+off.adatum.Slug+"/campaigns", nil, offEd); !strings.Contains(body, "SURVEYS_SECRET_KEY") || strings.Contains(body, `id="subject"`) {
+		t.Fatalf("campaigns without their key:\n%s", body)
 	}
 }
