@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	netmail "net/mail"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -378,41 +379,9 @@ func (w *Campaigns) due(ctx context.Context, tenant string, c *store.Campaign, s
 // the next hour).
 func (w *Campaigns) batch(ctx context.Context, sc *stepContext, sends []*store.Send) (wait time.Duration, stop bool, err error) {
 	tenant := sc.tenant.Key
-	addrs := make([]string, len(sends))
-	for i, s := range sends {
-		addrs[i] = s.Email
-	}
-	if w.d.Quota != nil {
-		err := w.d.Quota.Take(ctx, tenant, sc.tenant.Plan, addrs)
-		var qe *store.QuotaError
-		if errors.As(err, &qe) && qe.Reason == store.QuotaRecipient {
-			// These addresses had their mails today: tomorrow.
-			over := map[string]bool{}
-			for _, a := range qe.Over {
-				over[a] = true
-			}
-			var rest []*store.Send
-			var restAddrs []string
-			for _, s := range sends {
-				if !over[survey.NormalizeEmail(s.Email)] {
-					rest, restAddrs = append(rest, s), append(restAddrs, s.Email)
-				}
-			}
-			wait = time.Until(w.now().UTC().Truncate(24*time.Hour).Add(24*time.Hour)) + time.Minute
-			sends = rest
-			if len(sends) == 0 {
-				return wait, false, nil
-			}
-			err = w.d.Quota.Take(ctx, tenant, sc.tenant.Plan, restAddrs)
-		}
-		if errors.As(err, &qe) {
-			w.log.Info("campaigns worker: the tenant's mail quota is spent; the step goes on later", "tenant", tenant, "campaign", sc.c.ID, "reason", qe.Reason)
-			next := w.now().UTC().Truncate(time.Hour).Add(time.Hour)
-			return next.Sub(w.now()) + time.Minute, true, nil
-		}
-		if err != nil {
-			return 0, false, err
-		}
+	sends, wait, stop, err = w.take(ctx, sc, sends)
+	if err != nil || len(sends) == 0 {
+		return wait, stop, err
 	}
 	claimed, err := w.claim(ctx, tenant, sc.c.ID, sends)
 	if err != nil {
@@ -422,7 +391,7 @@ func (w *Campaigns) batch(ctx context.Context, sc *stepContext, sends []*store.S
 		wait = shorter(wait, w.cfg.Lease) // another worker holds the others
 	}
 	if len(claimed) == 0 {
-		return wait, false, nil
+		return wait, stop, nil
 	}
 	if sc.step == 0 {
 		seeds := make([]store.LinkSeed, len(claimed))
@@ -440,7 +409,51 @@ func (w *Campaigns) batch(ctx context.Context, sc *stepContext, sends []*store.S
 		}
 		wait = shorter(wait, later)
 	}
-	return wait, false, nil
+	return wait, stop, nil
+}
+
+// take takes the mails of sends from the tenant's quota and returns those
+// it may send: all of them; or, when an address had its mails today, the
+// others (the step waits for the next day for those); or, when the
+// tenant's hour (or day) has less left than the batch, the largest half,
+// quarter … of it that fits, and stop (the step goes on at the next hour).
+func (w *Campaigns) take(ctx context.Context, sc *stepContext, sends []*store.Send) (fit []*store.Send, wait time.Duration, stop bool, err error) {
+	if w.d.Quota == nil {
+		return sends, 0, false, nil
+	}
+	now := w.now().UTC()
+	nextHour := now.Truncate(time.Hour).Add(time.Hour).Sub(now) + time.Minute
+	for len(sends) > 0 {
+		addrs := make([]string, len(sends))
+		for i, s := range sends {
+			addrs[i] = s.Email
+		}
+		err := w.d.Quota.Take(ctx, sc.tenant.Key, sc.tenant.Plan, addrs)
+		var qe *store.QuotaError
+		switch {
+		case err == nil:
+			if stop {
+				wait = shorter(wait, nextHour)
+			}
+			return sends, wait, stop, nil
+		case errors.As(err, &qe) && qe.Reason == store.QuotaRecipient:
+			// These addresses had their mails today: tomorrow.
+			over := map[string]bool{}
+			for _, a := range qe.Over {
+				over[a] = true
+			}
+			sends = slices.DeleteFunc(slices.Clone(sends), func(s *store.Send) bool { return over[survey.NormalizeEmail(s.Email)] })
+			wait = shorter(wait, now.Truncate(24*time.Hour).Add(24*time.Hour).Sub(now)+time.Minute)
+		case errors.As(err, &qe) && len(sends) > 1:
+			sends, stop = sends[:len(sends)/2], true
+		case errors.As(err, &qe):
+			w.log.Info("campaigns worker: the tenant's mail quota is spent; the step goes on later", "tenant", sc.tenant.Key, "campaign", sc.c.ID, "reason", qe.Reason)
+			return nil, shorter(wait, nextHour), true, nil
+		default:
+			return nil, 0, false, err
+		}
+	}
+	return nil, wait, stop, nil
 }
 
 // claim writes the claims of sends: all at once, or, when another worker

@@ -92,7 +92,7 @@ func newCampaignFixture(t testing.TB, st storage.Storage, n, reminders int, flag
 
 // newCampaignWorker is a campaigns worker over st sending to srv, with
 // the quota of a paid plan raised for the test.
-func newCampaignWorker(t testing.TB, st storage.Storage, srv *mailtest.Server, cfg worker.CampaignConfig) *worker.Campaigns {
+func newCampaignWorker(t testing.TB, st storage.Storage, srv *mailtest.Server, cfg worker.CampaignConfig, quota ...*store.MailQuotaStore) *worker.Campaigns {
 	t.Helper()
 	mcfg, err := mail.Load(mail.Settings{URL: "smtp://" + srv.Addr + "?tls=none", From: "Surveys <surveys@example.com>"})
 	if err != nil {
@@ -103,8 +103,12 @@ func newCampaignWorker(t testing.TB, st storage.Storage, srv *mailtest.Server, c
 		t.Fatal(err)
 	}
 	big := store.MailLimits{PerHour: 100000, PerDay: 100000, PerRecipient: 10}
+	q := store.NewMailQuotaStore(st, store.MailQuota{Paid: big, Trial: big})
+	if len(quota) > 0 {
+		q = quota[0]
+	}
 	return worker.NewCampaigns(worker.CampaignDeps{Storage: st, Campaigns: store.NewCampaignStore(st), Contacts: store.NewContactStore(st), Links: store.NewPersonalLinkStore(st),
-		Quota: store.NewMailQuotaStore(st, store.MailQuota{Paid: big, Trial: big}), Tenants: store.NewTenantStore(st), Surveys: store.NewSurveyStore(st),
+		Quota: q, Tenants: store.NewTenantStore(st), Surveys: store.NewSurveyStore(st),
 		Send: mail.NewSender(*mcfg), Templates: tpl, Key: campaignKey, PublicURL: "https://surveys.example"}, cfg, quiet)
 }
 
@@ -357,5 +361,42 @@ func TestCampaignMailInSurveyLanguage(t *testing.T) {
 	}
 	if !strings.Contains(m.HTML, `lang="fr"`) || !strings.Contains(m.HTML, "Se désabonner") {
 		t.Errorf("the HTML part is not in French:\n%s", m.HTML)
+	}
+}
+
+// TestCampaignWithinQuota: a campaign larger than what is left of the
+// tenant's hour sends what the quota allows, then waits for the next hour
+// and sends the rest; never more in an hour than the quota.
+func TestCampaignWithinQuota(t *testing.T) {
+	ctx := context.Background()
+	st := backends.Local(t)
+	f := newCampaignFixture(t, st, 5, 0, false)
+	srv := mailtest.Start(t, mailtest.Options{})
+	clk := &clock{t: time.Date(2026, 12, 7, 10, 30, 0, 0, time.UTC)}
+	small := store.MailLimits{PerHour: 3, PerDay: 100, PerRecipient: 3}
+	quota := store.NewMailQuotaStore(st, store.MailQuota{Paid: small, Trial: small}).WithClock(clk.now)
+	cfg := campaignConfig
+	cfg.Batch = 2
+	w := newCampaignWorker(t, st, srv, cfg, quota).WithClock(clk.now)
+	wait, err := w.Step(ctx, f.tenant, f.c, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(srv.Messages()); n != 3 || wait < 29*time.Minute || wait > 32*time.Minute {
+		t.Fatalf("first hour: %d mails, wait %v", n, wait)
+	}
+	first := len(srv.Messages())
+	clk.advance(wait)
+	if wait, err = w.Step(ctx, f.tenant, f.c, 0, nil); err != nil || wait != 0 {
+		t.Fatalf("next hour: wait %v, %v", wait, err)
+	}
+	got := ledger(srv)
+	for _, ct := range f.contacts {
+		if len(got[ct.Email]) != 1 {
+			t.Errorf("%s got %d mails", ct.Email, len(got[ct.Email]))
+		}
+	}
+	if len(srv.Messages())-first > 3 {
+		t.Errorf("%d mails in the second hour", len(srv.Messages())-first)
 	}
 }
