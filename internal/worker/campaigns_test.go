@@ -2,6 +2,8 @@ package worker_test
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"strings"
 	"sync"
@@ -43,24 +45,21 @@ func newCampaignFixture(t testing.TB, st storage.Storage, n, reminders int, flag
 	if err := store.Init(ctx, st); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.Seed(ctx, st); err != nil {
+	// A tenant of its own (tests on Azurite share an account), named
+	// Adatum, with a survey taken by personal link.
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	tenant := "t" + hex.EncodeToString(b[:])
+	if err := store.NewTenantStore(st).Create(ctx, &survey.Tenant{Key: tenant, Name: "Adatum", Plan: survey.Standard}); err != nil {
 		t.Fatal(err)
 	}
-	surveys := store.NewSurveyStore(st)
-	list, err := surveys.List(ctx, "adatum")
-	if err != nil || len(list) == 0 {
-		t.Fatalf("demo survey: %v", err)
-	}
-	sv, err := surveys.Get(ctx, "adatum", list[0].Slug)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sv.OnePer, sv.HiddenFields = survey.OnePerLink, []string{"dept"}
-	if err := surveys.Update(ctx, sv); err != nil {
+	sv := &survey.Survey{Tenant: tenant, Title: "Customer panel", State: survey.Published, OnePer: survey.OnePerLink, HiddenFields: []string{"dept"},
+		Questions: []survey.Question{{Text: "Rate us", Type: survey.FiveStars}}}
+	if err := store.NewSurveyStore(st).Create(ctx, sv); err != nil {
 		t.Fatal(err)
 	}
 	cs := store.NewContactStore(st)
-	l, err := cs.CreateList(ctx, "adatum", "Customers")
+	l, err := cs.CreateList(ctx, tenant, "Customers")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,25 +68,25 @@ func newCampaignFixture(t testing.TB, st storage.Storage, n, reminders int, flag
 		rs = append(rs, survey.Recipient{Email: fmt.Sprintf("c%d@example.com", i), Name: fmt.Sprintf("Contact %d", i), Attrs: map[string]string{"dept": "Sales", "region": "North"}})
 	}
 	for start := 0; start < len(rs); start += 5000 {
-		if _, err := cs.Import(ctx, "adatum", l.ID, rs[start:min(start+5000, len(rs))]); err != nil {
+		if _, err := cs.Import(ctx, tenant, l.ID, rs[start:min(start+5000, len(rs))]); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if flagged {
-		if err := cs.Suppress(ctx, "adatum", rs[n-1].Email, store.SuppressUnsubscribed); err != nil {
+		if err := cs.Suppress(ctx, tenant, rs[n-1].Email, store.SuppressUnsubscribed); err != nil {
 			t.Fatal(err)
 		}
 	}
-	contacts, err := cs.Contacts(ctx, "adatum", l.ID)
+	contacts, err := cs.Contacts(ctx, tenant, l.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := store.NewCampaignStore(st).Create(ctx, "adatum", store.NewCampaign{Survey: sv.Slug, List: l.ID, Subject: "Tell us", Text: "Dear customer,\n\nplease answer.",
+	c, err := store.NewCampaignStore(st).Create(ctx, tenant, store.NewCampaign{Survey: sv.Slug, List: l.ID, Subject: "Tell us", Text: "Dear customer,\n\nplease answer.",
 		SendAt: time.Now(), RemindEvery: 24 * time.Hour, MaxReminders: reminders, CreatedBy: "ana@adatum.example"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &campaignFixture{st: st, tenant: "adatum", sv: sv, list: l.ID, contacts: contacts, c: c}
+	return &campaignFixture{st: st, tenant: tenant, sv: sv, list: l.ID, contacts: contacts, c: c}
 }
 
 // newCampaignWorker is a campaigns worker over st sending to srv, with
@@ -264,7 +263,7 @@ func TestCampaignReminderAndBounce(t *testing.T) {
 	if !strings.HasPrefix(unsub, "<https://surveys.example/unsubscribe/") || m.Header.Get("List-Unsubscribe-Post") != "List-Unsubscribe=One-Click" {
 		t.Errorf("headers: List-Unsubscribe %q, List-Unsubscribe-Post %q", unsub, m.Header.Get("List-Unsubscribe-Post"))
 	}
-	if !strings.Contains(m.Subject, "Adatum") || !strings.Contains(m.Text, "Sent by Adatum") || !strings.Contains(m.Text, "https://surveys.example/survey/adatum/"+f.sv.Slug+"?dept=Sales&k=plk_") {
+	if !strings.Contains(m.Subject, "Adatum") || !strings.Contains(m.Text, "Sent by Adatum") || !strings.Contains(m.Text, "https://surveys.example/survey/"+f.tenant+"/"+f.sv.Slug+"?dept=Sales&k=plk_") {
 		t.Errorf("the mail lacks the organisation's name or the link (with the hidden field, not the other attribute):\n%s\n%s", m.Subject, m.Text)
 	}
 	if strings.Contains(m.Text, "region=") {
@@ -293,12 +292,16 @@ func TestCampaignReminderAndBounce(t *testing.T) {
 	}
 }
 
-// TestCampaignTwoWorkers: two workers on one storage (two instances) run
-// the same step of a campaign at once, each as if it had the message; the
-// claims leave every contact mailed exactly once.
+// TestCampaignTwoWorkers: two workers on one storage (two instances, on
+// each backend: Azurite too) run the same step of a campaign at once, each
+// as if it had the message; the claims leave every contact mailed exactly
+// once.
 func TestCampaignTwoWorkers(t *testing.T) {
+	backends.Each(t, func(t *testing.T, st storage.Storage) { twoWorkers(t, st) })
+}
+
+func twoWorkers(t *testing.T, st storage.Storage) {
 	ctx := context.Background()
-	st := backends.Local(t)
 	f := newCampaignFixture(t, st, 40, 0, false)
 	srv := mailtest.Start(t, mailtest.Options{})
 	cfg := campaignConfig
