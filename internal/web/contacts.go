@@ -202,10 +202,12 @@ func (s *Server) addContact(w http.ResponseWriter, r *http.Request) error {
 // with "confirm", it adds the good rows. A file that cannot be read at
 // all: 422 beside the field, nothing added.
 func (s *Server) importContacts(w http.ResponseWriter, r *http.Request) error {
-	r.Body = http.MaxBytesReader(w, r.Body, maxContactsCSV+64<<10)
+	// A file sent URL-encoded (a script's, or pasted) may triple in size;
+	// the page sends it as multipart.
+	r.Body = http.MaxBytesReader(w, r.Body, 3*maxContactsCSV+64<<10)
 	var text string
 	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") {
-		if err := r.ParseMultipartForm(maxContactsCSV + 64<<10); err != nil {
+		if err := r.ParseMultipartForm(2*maxContactsCSV + 64<<10); err != nil {
 			return survey.Errorf(survey.EINVALID, "The file could not be read: keep it under 2 MB.")
 		}
 		if f, _, err := r.FormFile("file"); err == nil {
