@@ -142,6 +142,12 @@ type services struct {
 	users          *store.UserStore
 	notifications  *store.NotificationStore
 	unsubscribeKey []byte
+	// contacts and campaigns: the tenants' contact lists and campaigns;
+	// campaignKey derives the campaigns' links and signs their
+	// unsubscribe links (nil without a secret key: campaigns are off).
+	contacts    *store.ContactStore
+	campaigns   *store.CampaignStore
+	campaignKey []byte
 }
 
 // newServices makes the stores over m.Storage, checks the tenants'
@@ -167,7 +173,7 @@ func (m *Main) newServices(ctx context.Context) (*services, error) {
 	s.sqlStore = postgres.New(m.cfg.SQLAllow...)
 	s.reg = metrics.New(m.Storage)
 	s.reg.Register(metrics.NewQueueCollector(m.Storage, []string{store.AnswersQueue, store.PremiumAnswersQueue,
-		worker.PoisonQueue, store.TransfersQueue, store.TransfersPoisonQueue, store.ViewsQueue, store.MailQueue, store.MailPoisonQueue, store.WebhooksQueue, store.WebhooksPoisonQueue}))
+		worker.PoisonQueue, store.TransfersQueue, store.TransfersPoisonQueue, store.ViewsQueue, store.MailQueue, store.MailPoisonQueue, store.WebhooksQueue, store.WebhooksPoisonQueue, store.CampaignsQueue}))
 	// The workers poll empty queues seldom; what this instance queues
 	// wakes its own worker at once. The notifier writes at most
 	// notifierParallel answer messages at once; the answers that arrive
@@ -191,6 +197,10 @@ func (m *Main) newServices(ctx context.Context) (*services, error) {
 	s.notifications = store.NewNotificationStore(m.Storage)
 	if s.unsubscribeKey, err = unsubscribeKey(box); err != nil {
 		return nil, err
+	}
+	s.contacts, s.campaigns = store.NewContactStore(m.Storage), store.NewCampaignStore(m.Storage)
+	if box != nil {
+		s.campaignKey = s.unsubscribeKey
 	}
 	if m.cfg.Mail == nil {
 		m.log.Info("e-mail is off: no --smtp-url (SURVEYS_SMTP_URL); pages that send e-mail say it is not set up")
@@ -248,8 +258,9 @@ type workers struct {
 	audit     *worker.AuditRetention
 	retention *worker.AnswerRetention
 	partials  *worker.Promoter
-	mail      *worker.Mail   // nil when e-mail is off
-	notify    *worker.Notify // nil when e-mail is off
+	mail      *worker.Mail      // nil when e-mail is off
+	campaigns *worker.Campaigns // nil when e-mail or the secret key is off
+	notify    *worker.Notify    // nil when e-mail is off
 }
 
 // newWorkers makes the workers over s: what this instance queues wakes
@@ -293,6 +304,12 @@ func (m *Main) newWorkers(s *services) (*workers, error) {
 		// mailed link starts with it.
 		ws.notify = worker.NewNotify(m.Storage, s.notifications, m.Mail, mt, s.unsubscribeKey, m.cfg.PublicURL, worker.DefaultNotifyConfig, m.log)
 		ws.answers.Notify = ws.notify
+	}
+	if m.Mail != nil && s.campaignKey != nil {
+		ws.campaigns = worker.NewCampaigns(worker.CampaignDeps{Storage: m.Storage, Campaigns: s.campaigns, Contacts: s.contacts, Links: store.NewPersonalLinkStore(m.Storage),
+			Quota: store.NewMailQuotaStore(m.Storage, m.cfg.MailQuota), Tenants: s.tenants, Surveys: s.surveys, Send: mail.NewSender(*m.cfg.Mail), Templates: mt,
+			Key: s.campaignKey, PublicURL: m.cfg.PublicURL}, worker.DefaultCampaignConfig, m.log)
+		s.campaigns.Queued = ws.campaigns.Wake
 	}
 	ws.webhooks.Alert = admins
 	ws.transfers.Alert = admins
@@ -370,6 +387,10 @@ func (m *Main) webDeps(s *services) web.Deps {
 		// E-mail notifications of answers, and their unsubscribe links.
 		Notifications:  s.notifications,
 		UnsubscribeKey: s.unsubscribeKey,
+		// Contact lists and campaigns.
+		Contacts:    s.contacts,
+		Campaigns:   s.campaigns,
+		CampaignKey: s.campaignKey,
 		// Progress respondents of multi-page surveys save to finish later.
 		Resume:   store.NewResumeStore(m.Storage),
 		Partials: store.NewPartialStore(m.Storage),
@@ -416,6 +437,11 @@ func (m *Main) startWorkers(ws *workers, reg *metrics.Registry) {
 		reg.Register(ws.mail.Collectors()...)
 		m.workers++
 		go func() { m.workerDone <- ws.mail.Run(wctx) }()
+	}
+	if ws.campaigns != nil {
+		reg.Register(ws.campaigns.Collectors()...)
+		m.workers++
+		go func() { m.workerDone <- ws.campaigns.Run(wctx) }()
 	}
 	if ws.notify != nil {
 		reg.Register(ws.notify.Collectors()...)

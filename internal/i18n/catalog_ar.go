@@ -325,4 +325,10 @@ var ar = map[string]string{
 	"Keep my answer":            "أبقِ إجابتي",
 	"Your answer was deleted":   "حُذفت إجابتك",
 	"Your answer to %[1]s is deleted for good: %[2]s no longer has it.": "حُذفت إجابتك على %[1]s نهائيًا: لم تعد لدى %[2]s.",
+	"Your own link to the survey %s (it takes one answer):":             "رابطك الشخصي إلى الاستبيان %s (يقبل إجابة واحدة):",
+	"Answer the survey %s":                                             "أجب عن الاستبيان %s",
+	"Or copy this address into your browser:":                          "أو انسخ هذا العنوان في متصفحك:",
+	"Sent by %[1]s, an organisation using Surveys at %[2]s, to %[3]s.": "أرسلتها %[1]s، وهي منظمة تستخدم Surveys على %[2]s، إلى %[3]s.",
+	"To get no more invitations from %s, unsubscribe:":                 "لكي لا تتلقى دعوات أخرى من %s، ألغِ الاشتراك:",
+	"Unsubscribe": "إلغاء الاشتراك",
 }

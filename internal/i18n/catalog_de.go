@@ -325,4 +325,10 @@ var de = map[string]string{
 	"Keep my answer":            "Meine Antwort behalten",
 	"Your answer was deleted":   "Ihre Antwort wurde gelöscht",
 	"Your answer to %[1]s is deleted for good: %[2]s no longer has it.": "Ihre Antwort auf %[1]s ist endgültig gelöscht: %[2]s hat sie nicht mehr.",
+	"Your own link to the survey %s (it takes one answer):":             "Ihr persönlicher Link zur Umfrage %s (er nimmt eine Antwort an):",
+	"Answer the survey %s":                                             "An der Umfrage %s teilnehmen",
+	"Or copy this address into your browser:":                          "Oder kopieren Sie diese Adresse in Ihren Browser:",
+	"Sent by %[1]s, an organisation using Surveys at %[2]s, to %[3]s.": "Gesendet von %[1]s, einer Organisation, die Surveys unter %[2]s nutzt, an %[3]s.",
+	"To get no more invitations from %s, unsubscribe:":                 "Um keine Einladungen von %s mehr zu erhalten, melden Sie sich ab:",
+	"Unsubscribe": "Abmelden",
 }

@@ -341,4 +341,11 @@ var Keys = []string{
 	"Keep my answer",
 	"Your answer was deleted",
 	"Your answer to %[1]s is deleted for good: %[2]s no longer has it.",
+	// A campaign's invitation by e-mail (worker/campaigns.go), around the words its sender wrote.
+	"Your own link to the survey %s (it takes one answer):",
+	"Answer the survey %s",
+	"Or copy this address into your browser:",
+	"Sent by %[1]s, an organisation using Surveys at %[2]s, to %[3]s.",
+	"To get no more invitations from %s, unsubscribe:",
+	"Unsubscribe",
 }

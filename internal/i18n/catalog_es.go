@@ -325,4 +325,10 @@ var es = map[string]string{
 	"Keep my answer":            "Conservar mi respuesta",
 	"Your answer was deleted":   "Su respuesta se ha eliminado",
 	"Your answer to %[1]s is deleted for good: %[2]s no longer has it.": "Su respuesta a %[1]s se ha eliminado para siempre: %[2]s ya no la tiene.",
+	"Your own link to the survey %s (it takes one answer):":             "Su enlace personal a la encuesta %s (admite una respuesta):",
+	"Answer the survey %s":                                             "Responder a la encuesta %s",
+	"Or copy this address into your browser:":                          "O copie esta dirección en su navegador:",
+	"Sent by %[1]s, an organisation using Surveys at %[2]s, to %[3]s.": "Enviado por %[1]s, una organización que usa Surveys en %[2]s, a %[3]s.",
+	"To get no more invitations from %s, unsubscribe:":                 "Para no recibir más invitaciones de %s, cancele la suscripción:",
+	"Unsubscribe": "Cancelar la suscripción",
 }

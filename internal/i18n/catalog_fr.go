@@ -325,4 +325,10 @@ var fr = map[string]string{
 	"Keep my answer":            "Garder ma réponse",
 	"Your answer was deleted":   "Votre réponse a été supprimée",
 	"Your answer to %[1]s is deleted for good: %[2]s no longer has it.": "Votre réponse à %[1]s est supprimée définitivement : %[2]s ne l'a plus.",
+	"Your own link to the survey %s (it takes one answer):":             "Votre lien personnel vers l'enquête %s (il accepte une réponse) :",
+	"Answer the survey %s":                                             "Répondre à l'enquête %s",
+	"Or copy this address into your browser:":                          "Ou copiez cette adresse dans votre navigateur :",
+	"Sent by %[1]s, an organisation using Surveys at %[2]s, to %[3]s.": "Envoyé par %[1]s, une organisation qui utilise Surveys sur %[2]s, à %[3]s.",
+	"To get no more invitations from %s, unsubscribe:":                 "Pour ne plus recevoir d'invitations de %s, désabonnez-vous :",
+	"Unsubscribe": "Se désabonner",
 }

@@ -325,4 +325,10 @@ var nl = map[string]string{
 	"Keep my answer":            "Mijn antwoord bewaren",
 	"Your answer was deleted":   "Uw antwoord is verwijderd",
 	"Your answer to %[1]s is deleted for good: %[2]s no longer has it.": "Uw antwoord op %[1]s is definitief verwijderd: %[2]s heeft het niet meer.",
+	"Your own link to the survey %s (it takes one answer):":             "Uw persoonlijke link naar de enquête %s (hij neemt één antwoord aan):",
+	"Answer the survey %s":                                             "De enquête %s beantwoorden",
+	"Or copy this address into your browser:":                          "Of kopieer dit adres in uw browser:",
+	"Sent by %[1]s, an organisation using Surveys at %[2]s, to %[3]s.": "Verzonden door %[1]s, een organisatie die Surveys gebruikt op %[2]s, aan %[3]s.",
+	"To get no more invitations from %s, unsubscribe:":                 "Om geen uitnodigingen van %s meer te ontvangen, meldt u zich af:",
+	"Unsubscribe": "Afmelden",
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	htmltemplate "html/template"
 	netmail "net/mail"
+	"slices"
 	"strings"
 	texttemplate "text/template"
 	"unicode"
@@ -20,7 +21,17 @@ type Message struct {
 	Subject string `json:"subject"`
 	Text    string `json:"text"`
 	HTML    string `json:"html,omitempty"`
+	// ID, when set, is the Message-ID (without angle brackets): the same
+	// for every attempt at one mail, so that a receiver that sees it twice
+	// knows it for one (campaigns).
+	ID string `json:"id,omitempty"`
+	// Headers are extra headers, of the names in ExtraHeaders only.
+	Headers map[string]string `json:"headers,omitempty"`
 }
+
+// ExtraHeaders are the headers a Message may add: those of a list's
+// unsubscribe (RFC 2369, RFC 8058).
+var ExtraHeaders = []string{"List-Unsubscribe", "List-Unsubscribe-Post"}
 
 // Limits of a message: a subject fits one header line's worth, and the
 // whole message fits a queue message (48 KiB) with room for its JSON.
@@ -52,6 +63,16 @@ func (m Message) Validate() error {
 		return fmt.Errorf("%w: not UTF-8", ErrInvalid)
 	case len(m.Text)+len(m.HTML) > MaxBody:
 		return fmt.Errorf("%w: the body is larger than %d bytes", ErrInvalid, MaxBody)
+	case hasControl(m.ID) || strings.ContainsAny(m.ID, "<> ") || len(m.ID) > 250:
+		return fmt.Errorf("%w: a Message-ID is one word", ErrInvalid)
+	}
+	for k, v := range m.Headers {
+		if !slices.Contains(ExtraHeaders, k) {
+			return fmt.Errorf("%w: the header %q may not be set", ErrInvalid, k)
+		}
+		if hasControl(v) || len(v) > 1000 {
+			return fmt.Errorf("%w: the header %s must be a single line", ErrInvalid, k)
+		}
 	}
 	return nil
 }

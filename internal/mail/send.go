@@ -62,7 +62,16 @@ func (s *Sender) build(m Message) (*gomail.Msg, *netmail.Address, error) {
 	msg.ToMailAddress(to)
 	msg.Subject(m.Subject)
 	msg.SetDate()
-	msg.SetMessageID()
+	if m.ID != "" {
+		msg.SetMessageIDWithValue(m.ID)
+	} else {
+		msg.SetMessageID()
+	}
+	for _, k := range ExtraHeaders {
+		if v, ok := m.Headers[k]; ok {
+			msg.SetGenHeaderPreformatted(gomail.Header(k), v)
+		}
+	}
 	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
 	if m.HTML != "" {
 		msg.AddAlternativeString(gomail.TypeTextHTML, m.HTML)

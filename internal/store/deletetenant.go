@@ -98,6 +98,14 @@ func DeleteTenant(ctx context.Context, st storage.Storage, tenants *TenantStore,
 	if _, err := NewDomainStore(st).Remove(ctx, key); err != nil && survey.ErrorCode(err) != survey.ENOTFOUND {
 		return d, err
 	}
+	// Its contact lists, the addresses that unsubscribed or bounced, its
+	// campaigns and their sends.
+	if err := deleteCampaigns(ctx, st, key); err != nil {
+		return d, err
+	}
+	if _, err = deleteRows(ctx, st, ContactsTable, []string{key}, nil); err != nil {
+		return d, err
+	}
 	// Its audit log.
 	if _, err = deleteRows(ctx, st, AuditTable, []string{key}, nil); err != nil {
 		return d, err

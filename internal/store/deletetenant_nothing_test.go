@@ -35,6 +35,24 @@ func TestDeleteTenantLeavesNothing(t *testing.T) {
 			if _, err := store.NewDomainStore(st).MarkVerified(ctx, k); err != nil {
 				t.Fatal(err)
 			}
+			cs := store.NewContactStore(st)
+			l, err := cs.CreateList(ctx, k, "Customers of "+k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := cs.Add(ctx, k, l.ID, survey.Recipient{Email: "ana@" + k + ".example", Name: k}); err != nil {
+				t.Fatal(err)
+			}
+			if err := cs.Suppress(ctx, k, "bo@"+k+".example", store.SuppressBounced); err != nil {
+				t.Fatal(err)
+			}
+			c, err := store.NewCampaignStore(st).Create(ctx, k, store.NewCampaign{Survey: s.Slug, List: l.ID, Subject: "From " + k, Text: "Answer " + k, SendAt: time.Now()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := store.NewCampaignStore(st).Claim(ctx, k, c.ID, []*store.Send{{Contact: store.ContactID("ana@" + k + ".example"), Email: "ana@" + k + ".example", State: store.SendSent}}); err != nil {
+				t.Fatal(err)
+			}
 			if _, err := store.NewWebhookStore(st).WithSecrets(testSecrets(t)).Add(ctx, k, store.NewWebhook{URL: "https://hooks." + k + ".example/in", Events: []string{"response.created"}}, nil); err != nil {
 				t.Fatal(err)
 			}

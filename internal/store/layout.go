@@ -51,7 +51,31 @@ const (
 )
 
 // Tables are every table the store keeps.
-var Tables = []string{SurveysTable, QuestionsTable, UsersTable, SessionsTable, UserSessionsTable, TokensTable, SignInsTable, RanksTable, PublicRanksTable, LinksTable, UserEmailsTable, PersonalLinksTable, WebhooksTable, NotificationsTable, MailQuotasTable, SavedSegmentsTable, AuditTable, DomainsTable, SCIMTokensTable, SCIMTable}
+var Tables = []string{
+	SurveysTable,
+	QuestionsTable,
+	UsersTable,
+	SessionsTable,
+	UserSessionsTable,
+	TokensTable,
+	SignInsTable,
+	RanksTable,
+	PublicRanksTable,
+	LinksTable,
+	UserEmailsTable,
+	PersonalLinksTable,
+	WebhooksTable,
+	NotificationsTable,
+	MailQuotasTable,
+	SavedSegmentsTable,
+	AuditTable,
+	DomainsTable,
+	SCIMTokensTable,
+	SCIMTable,
+	ContactsTable,
+	CampaignsTable,
+	CampaignSendsTable,
+}
 
 // SharedContainers are the containers of every tenant's blobs (but the
 // public LogosContainer); a survey's answers and uploads have containers
@@ -74,7 +98,7 @@ func Init(ctx context.Context, st storage.Storage) error {
 	if err := st.CreateContainer(ctx, LogosContainer, true); err != nil {
 		return fmt.Errorf("store: create container %s: %w", LogosContainer, err)
 	}
-	for _, q := range []string{AnswersQueue, PremiumAnswersQueue, TransfersQueue, TransfersPoisonQueue, ViewsQueue, MailQueue, MailPoisonQueue, WebhooksQueue, WebhooksPoisonQueue} {
+	for _, q := range []string{AnswersQueue, PremiumAnswersQueue, TransfersQueue, TransfersPoisonQueue, ViewsQueue, MailQueue, MailPoisonQueue, WebhooksQueue, WebhooksPoisonQueue, CampaignsQueue} {
 		if err := st.CreateQueue(ctx, q); err != nil {
 			return fmt.Errorf("store: create queue %s: %w", q, err)
 		}

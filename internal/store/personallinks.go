@@ -34,6 +34,9 @@ type PersonalLink struct {
 	// Answer, that answer's ID.
 	UsedOn time.Time
 	Answer string
+	// OpenedOn is when its survey was first opened with it, StartedOn when
+	// its holder first moved past the first page (zero: not yet).
+	OpenedOn, StartedOn time.Time
 	// Replaced are the earlier answers of the link, that changes
 	// replaced (they may not come back); Pending, those of them not yet
 	// deleted from the summary.
@@ -138,7 +141,8 @@ func (ps *PersonalLinkStore) List(ctx context.Context, tenant, slug string) ([]P
 }
 
 func personalLinkFrom(e *storage.Entity) PersonalLink {
-	l := PersonalLink{ID: e.RowKey, Email: e.String("Email"), CreatedOn: e.Time("CreatedOn"), UsedOn: e.Time("UsedOn"), Answer: e.String("Answer")}
+	l := PersonalLink{ID: e.RowKey, Email: e.String("Email"), CreatedOn: e.Time("CreatedOn"), UsedOn: e.Time("UsedOn"), Answer: e.String("Answer"),
+		OpenedOn: e.Time("OpenedOn"), StartedOn: e.Time("StartedOn")}
 	if len(l.ID) > TokenIDLength {
 		l.ID = l.ID[:TokenIDLength]
 	}
@@ -297,6 +301,12 @@ func personalLinkEntity(e storage.Entity, l *PersonalLink) storage.Entity {
 	if l.Answer != "" {
 		props["Answer"], props["UsedOn"] = l.Answer, l.UsedOn
 	}
+	if !l.OpenedOn.IsZero() {
+		props["OpenedOn"] = l.OpenedOn
+	}
+	if !l.StartedOn.IsZero() {
+		props["StartedOn"] = l.StartedOn
+	}
 	if len(l.Replaced) > 0 {
 		props["Replaced"] = strings.Join(l.Replaced, ",")
 	}
@@ -304,6 +314,77 @@ func personalLinkEntity(e storage.Entity, l *PersonalLink) storage.Entity {
 		props["Pending"] = strings.Join(l.Pending, ",")
 	}
 	return storage.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Properties: props}
+}
+
+// LinkSeed is a personal link to make with a token of the caller's (a
+// campaign's, derived from its key: CampaignToken).
+type LinkSeed struct{ Token, Email string }
+
+// LinkID is the ID (in lists) of the link of token.
+func LinkID(token string) string {
+	_, rk := tokenKey(token)
+	return rk[:TokenIDLength]
+}
+
+// Ensure makes the links of seeds that do not exist yet, in one
+// transaction per 100 when none does (a link made earlier, perhaps used
+// since, is left as it is).
+func (ps *PersonalLinkStore) Ensure(ctx context.Context, tenant, slug string, seeds []LinkSeed) error {
+	if survey.ValidateTenantKey(tenant) != nil || !survey.ValidSlug(slug) {
+		return survey.Errorf(survey.ENOTFOUND, "Survey not found.")
+	}
+	pk := questionsPartition(tenant, slug)
+	now := ps.now().UTC()
+	for start := 0; start < len(seeds); start += storage.MaxTransactionOps {
+		part := seeds[start:min(start+storage.MaxTransactionOps, len(seeds))]
+		ops := make([]storage.TableOp, 0, len(part))
+		for _, sd := range part {
+			if !survey.ValidPersonalToken(sd.Token) {
+				return survey.Errorf(survey.EINVALID, "Not a personal link.")
+			}
+			_, rk := tokenKey(sd.Token)
+			ops = append(ops, storage.TableOp{Kind: storage.OpInsert, Entity: storage.Entity{PartitionKey: pk, RowKey: rk, Properties: map[string]any{"CreatedOn": now, "Email": sd.Email}}})
+		}
+		err := ps.st.Transact(ctx, PersonalLinksTable, pk, ops)
+		if errors.Is(err, storage.ErrExists) {
+			for _, op := range ops {
+				if _, err := ps.st.InsertEntity(ctx, PersonalLinksTable, op.Entity); err != nil && !errors.Is(err, storage.ErrExists) {
+					return mapErr(err, "Personal links")
+				}
+			}
+			continue
+		}
+		if err != nil {
+			return mapErr(err, "Personal links")
+		}
+	}
+	return nil
+}
+
+// Touch notes that the link l (as Get read it) opened its survey, or,
+// when started, that its holder moved past the first page: one write the
+// first time of each, none after.
+func (ps *PersonalLinkStore) Touch(ctx context.Context, tenant, slug, token string, l *PersonalLink, started bool) error {
+	if l == nil || (!started && !l.OpenedOn.IsZero()) || (started && !l.StartedOn.IsZero()) {
+		return nil
+	}
+	e, err := ps.get(ctx, tenant, slug, token)
+	if err != nil {
+		return err
+	}
+	cur := personalLinkFrom(&e)
+	now := ps.now().UTC()
+	if cur.OpenedOn.IsZero() {
+		cur.OpenedOn = now
+	}
+	if started && cur.StartedOn.IsZero() {
+		cur.StartedOn = now
+	}
+	_, err = ps.st.UpdateEntity(ctx, PersonalLinksTable, personalLinkEntity(e, &cur), e.ETag)
+	if errors.Is(err, storage.ErrPrecondition) {
+		return nil // another request wrote it: the first time is noted
+	}
+	return mapErr(err, "Personal link")
 }
 
 // deleteAll removes the survey's links (the survey is deleted).

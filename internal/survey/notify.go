@@ -16,11 +16,16 @@ const (
 	NotifyEachAnswer = "each"
 	NotifyDigest     = "digest"
 	NotifyAlerts     = "alerts"
+	// NotifyCampaign is a contact's unsubscribe from every campaign of a
+	// tenant (Slug empty).
+	NotifyCampaign = "campaign"
 )
 
 // NotifyLabel is what a notification is, for people.
 func NotifyLabel(what string) string {
 	switch what {
+	case NotifyCampaign:
+		return "invitations to surveys"
 	case NotifyEachAnswer:
 		return "an e-mail for each new answer"
 	case NotifyDigest:
@@ -129,7 +134,7 @@ func ParseUnsubscribe(key []byte, tok string) (Unsubscribe, error) {
 	switch {
 	case ValidateTenantKey(u.Tenant) != nil, !ValidEmail(u.Email):
 		return Unsubscribe{}, ErrBadUnsubscribe
-	case u.What == NotifyAlerts && u.Slug == "":
+	case (u.What == NotifyAlerts || u.What == NotifyCampaign) && u.Slug == "":
 	case (u.What == NotifyEachAnswer || u.What == NotifyDigest) && ValidSlug(u.Slug):
 	default:
 		return Unsubscribe{}, ErrBadUnsubscribe

@@ -66,6 +66,20 @@ var routeActions = map[string][]survey.Role{
 	"GET /{tenant}/surveys/{slug}/links":                                 EditSurveys,
 	"POST /{tenant}/surveys/{slug}/links":                                EditSurveys,
 	"GET /{tenant}/surveys/{slug}/links.csv":                             EditSurveys,
+	"GET /{tenant}/surveys/{slug}/campaigns":                             EditSurveys,
+	"POST /{tenant}/surveys/{slug}/campaigns":                            EditSurveys,
+	"GET /{tenant}/surveys/{slug}/campaigns/{id}":                        EditSurveys,
+	"POST /{tenant}/surveys/{slug}/campaigns/{id}/remind":                EditSurveys,
+	"GET /{tenant}/contacts":                                             EditSurveys,
+	"POST /{tenant}/contacts":                                            EditSurveys,
+	"GET /{tenant}/contacts/{list}":                                      EditSurveys,
+	"POST /{tenant}/contacts/{list}":                                     EditSurveys,
+	"POST /{tenant}/contacts/{list}/import":                              EditSurveys,
+	"GET /{tenant}/contacts/{list}/delete":                               EditSurveys,
+	"POST /{tenant}/contacts/{list}/delete":                              EditSurveys,
+	"GET /{tenant}/contacts/{list}/{contact}":                            EditSurveys,
+	"POST /{tenant}/contacts/{list}/{contact}":                           EditSurveys,
+	"POST /{tenant}/contacts/{list}/{contact}/remove":                    EditSurveys,
 	"POST /{tenant}/surveys/{slug}/{action}":                             EditSurveys,
 	"GET /{tenant}/surveys/{slug}/answers/{answer}/delete":               DeleteAnswers,
 	"POST /{tenant}/surveys/{slug}/answers/{answer}/delete":              DeleteAnswers,
@@ -378,12 +392,23 @@ func TestIsolationEveryRoute(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// And a contact list.
+	contacts := store.NewContactStore(app.st)
+	vip, err := contacts.CreateList(ctx, "adatum", "Adatum VIP customers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vipContact, err := contacts.Add(ctx, "adatum", vip.ID, survey.Recipient{Email: "vip@adatum-customer.example", Name: "Vera Important"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	adatumData := []string{"adatum", app.adatum.Title, app.adatum.Slug, draft.Title, draft.Slug, "Faster pages, please", "Which launch first?", adatumHook.ID, adatumSub.ID, "adatum-audited-target",
-		adatumUser.ID, adatumGroup.ID, "Adatum secret group"}
+		adatumUser.ID, adatumGroup.ID, "Adatum secret group",
+		vip.Name, vipContact.Email}
 
 	fill := func(tenant, slug string) *strings.Replacer {
 		return strings.NewReplacer("{tenant}", tenant, "{slug}", slug, "{action}", "delete", "{question}", app.adatum.Questions[3].ID,
-			"{answer}", "0639319281967095294-57ffb6", "{id}", "0123456789abcdef", "{n}", "0")
+			"{answer}", "0639319281967095294-57ffb6", "{id}", "0123456789abcdef", "{n}", "0", "{list}", vip.ID, "{contact}", vipContact.ID)
 	}
 	// Adatum's real survey, asked across tenants; a survey that does not
 	// exist, asked within one.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -138,19 +139,35 @@ func (s *Server) saveAlerts(w http.ResponseWriter, r *http.Request) error {
 type unsubscribePage struct {
 	Token, Tenant, Survey, Email, What string
 	Done                               bool
+	// Contact: a contact's unsubscribe from a tenant's campaigns.
+	Contact bool
 }
 
 // unsubscribeFor reads the link's token: 404 when it was altered.
 func (s *Server) unsubscribeFor(r *http.Request) (survey.Unsubscribe, *unsubscribePage, error) {
-	if s.notifications == nil {
-		return survey.Unsubscribe{}, nil, notFound("Page not found.")
-	}
 	tok := chi.URLParam(r, "token")
 	u, err := survey.ParseUnsubscribe(s.unsubscribeKey, tok)
+	if err != nil && len(s.campaignKey) > 0 {
+		// A campaign's mail: signed with the campaigns' key.
+		u, err = survey.ParseUnsubscribe(s.campaignKey, tok)
+		if err == nil && u.What != survey.NotifyCampaign {
+			err = survey.ErrBadUnsubscribe
+		}
+	} else if err == nil && u.What == survey.NotifyCampaign && !slices.Equal(s.unsubscribeKey, s.campaignKey) {
+		err = survey.ErrBadUnsubscribe
+	}
 	if err != nil {
 		return u, nil, err
 	}
-	page := &unsubscribePage{Token: tok, Tenant: u.Tenant, Survey: u.Slug, Email: u.Email, What: survey.NotifyLabel(u.What)}
+	if (u.What == survey.NotifyCampaign && s.contacts == nil) || (u.What != survey.NotifyCampaign && s.notifications == nil) {
+		return survey.Unsubscribe{}, nil, notFound("Page not found.")
+	}
+	page := &unsubscribePage{Token: tok, Tenant: u.Tenant, Survey: u.Slug, Email: u.Email, What: survey.NotifyLabel(u.What), Contact: u.What == survey.NotifyCampaign}
+	if page.Contact {
+		if t, err := s.tenants.Get(r.Context(), u.Tenant); err == nil {
+			page.Tenant = t.Name
+		}
+	}
 	if u.Slug != "" {
 		if sv, err := s.surveys.Get(r.Context(), u.Tenant, u.Slug); err == nil {
 			page.Survey = sv.Title
@@ -176,7 +193,12 @@ func (s *Server) unsubscribe(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.notifications.Unsubscribe(r.Context(), u, time.Now()); err != nil && survey.ErrorCode(err) != survey.ENOTFOUND {
+	if u.What == survey.NotifyCampaign {
+		// A contact: no campaign of the tenant mails the address again.
+		if err := s.contacts.Suppress(r.Context(), u.Tenant, u.Email, store.SuppressUnsubscribed); err != nil {
+			return err
+		}
+	} else if err := s.notifications.Unsubscribe(r.Context(), u, time.Now()); err != nil && survey.ErrorCode(err) != survey.ENOTFOUND {
 		return err
 	}
 	page.Done = true

@@ -24,6 +24,7 @@ type PersonalLinks interface {
 	Use(ctx context.Context, tenant, slug, token, answerID string, mayChange bool) (*store.PersonalLink, error)
 	Release(ctx context.Context, tenant, slug, token, answerID string) error
 	Settled(ctx context.Context, tenant, slug, id string, done []string) error
+	Touch(ctx context.Context, tenant, slug, token string, l *store.PersonalLink, started bool) error
 }
 
 // AnswerGetter reads one filed answer (store.SurveyAnswerStore): a
@@ -100,6 +101,13 @@ func (s *Server) answerOnce(w http.ResponseWriter, r *http.Request, t *survey.Te
 				return onceGate{Token: token, Link: l}, false, nil
 			}
 			return refuse(answered, false)
+		}
+		// A campaign's report tells who opened the survey and who went
+		// on (a page sent): noted once each, on the link's row.
+		if !l.Used() {
+			if err := s.personal.Touch(r.Context(), t.Key, sv.Slug, token, l, r.Method == http.MethodPost); err != nil {
+				s.log.Warn("personal link's use not noted", "tenant", t.Key, "survey", sv.Slug, "err", err)
+			}
 		}
 		return onceGate{Token: token, Link: l, Changing: l.Used()}, false, nil
 	}

@@ -113,6 +113,9 @@ func newTestAppOn(t testing.TB, st storage.Storage, opts ...func(*web.Deps)) *te
 		Partials:       store.NewPartialStore(st),
 		Notifications:  store.NewNotificationStore(st),
 		UnsubscribeKey: testUnsubscribeKey,
+		Contacts:       store.NewContactStore(st),
+		Campaigns:      store.NewCampaignStore(st),
+		CampaignKey:    testUnsubscribeKey,
 		// No rate limits, but the test client is a proxy on loopback.
 		Limits: web.Limits{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}},
 	}

@@ -134,6 +134,14 @@ type Deps struct {
 	// it. Either may be nil (no personal links; no earlier answer shown).
 	PersonalLinks PersonalLinks
 	Answers       AnswerGetter
+	// Contacts keeps the tenants' contact lists; Campaigns their
+	// campaigns (contacts.go, campaigns.go). CampaignKey derives the
+	// campaigns' personal links and signs their unsubscribe links: the
+	// same on every instance and across restarts (derived from the secret
+	// key); without it, campaigns are off.
+	Contacts    Contacts
+	Campaigns   Campaigns
+	CampaignKey []byte
 	// Resume keeps the progress respondents of multi-page surveys save to
 	// finish later; nil offers no saving.
 	Resume ResumeStore
@@ -269,6 +277,10 @@ type Server struct {
 	// personal are the personal links; answerGet reads one answer.
 	personal  PersonalLinks
 	answerGet AnswerGetter
+	// contacts, campaigns and campaignKey: see Deps.
+	contacts    Contacts
+	campaigns   Campaigns
+	campaignKey []byte
 	// notifications are the members' e-mail choices; unsubscribeKey
 	// checks unsubscribe links.
 	notifications  Notifications
@@ -356,6 +368,7 @@ func New(d Deps) (*Server, error) {
 	if p, ok := d.Surveys.(SurveyPrivacy); ok && s.privacy == nil {
 		s.privacy = p
 	}
+	s.contacts, s.campaigns, s.campaignKey = d.Contacts, d.Campaigns, d.CampaignKey
 	if m, ok := d.Users.(Members); ok && s.members == nil {
 		s.members = m
 	}

@@ -70,6 +70,7 @@ type Server struct {
 	mu       sync.Mutex
 	messages []Message
 	fail     *smtp.SMTPError
+	refuse   map[string]int
 	notify   chan struct{}
 }
 
@@ -120,6 +121,17 @@ func (s *Server) Fail(code int) {
 		return
 	}
 	s.fail = &smtp.SMTPError{Code: code, EnhancedCode: smtp.EnhancedCode{code / 100, 0, 0}, Message: "mailtest: told to fail"}
+}
+
+// RefuseRecipient makes the server refuse the address addr at RCPT with
+// code (4xx: try later, 5xx: refused for good; 0: accept it again).
+func (s *Server) RefuseRecipient(addr string, code int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.refuse == nil {
+		s.refuse = map[string]int{}
+	}
+	s.refuse[strings.ToLower(addr)] = code
 }
 
 // Messages returns the messages accepted so far.
@@ -174,6 +186,12 @@ func (se *session) Mail(from string, _ *smtp.MailOptions) error {
 }
 
 func (se *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	se.s.mu.Lock()
+	code := se.s.refuse[strings.ToLower(to)]
+	se.s.mu.Unlock()
+	if code != 0 {
+		return &smtp.SMTPError{Code: code, EnhancedCode: smtp.EnhancedCode{code / 100, 1, 1}, Message: "mailtest: told to refuse " + to}
+	}
 	se.to = append(se.to, to)
 	return nil
 }
