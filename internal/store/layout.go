@@ -51,7 +51,7 @@ const (
 )
 
 // Tables are every table the store keeps.
-var Tables = []string{SurveysTable, QuestionsTable, UsersTable, SessionsTable, UserSessionsTable, TokensTable, SignInsTable, RanksTable, PublicRanksTable, LinksTable, UserEmailsTable, PersonalLinksTable, WebhooksTable, NotificationsTable, MailQuotasTable, SavedSegmentsTable, AuditTable}
+var Tables = []string{SurveysTable, QuestionsTable, UsersTable, SessionsTable, UserSessionsTable, TokensTable, SignInsTable, RanksTable, PublicRanksTable, LinksTable, UserEmailsTable, PersonalLinksTable, WebhooksTable, NotificationsTable, MailQuotasTable, SavedSegmentsTable, AuditTable, PasskeysTable}
 
 // SharedContainers are the containers of every tenant's blobs (but the
 // public LogosContainer); a survey's answers and uploads have containers

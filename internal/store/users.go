@@ -450,6 +450,9 @@ func (us *UserStore) Remove(ctx context.Context, tenant, email string) error {
 	if err := forgetMember(ctx, us.st, tenant, email); err != nil {
 		return err
 	}
+	if _, err := us.removePasskeys(ctx, tenant, email); err != nil {
+		return err
+	}
 	return us.EndSessions(ctx, tenant, email, "")
 }
 
