@@ -53,6 +53,11 @@ const (
 	AuditWebhookDeleted  = "webhook.deleted"
 	AuditIdentity        = "identity.changed"
 	AuditTwoFactorReset  = "twofactor.reset"
+	AuditTwoFactorOn     = "twofactor.on"
+	AuditTwoFactorOff    = "twofactor.off"
+	AuditPasskeyAdded    = "passkey.added"
+	AuditPasskeyRemoved  = "passkey.removed"
+	AuditSessionEnded    = "session.ended"
 )
 
 // AuditActions is the closed set of actions, in the order the audit
@@ -65,6 +70,7 @@ var AuditActions = []string{
 	AuditSurveyTrashed, AuditSurveyRestored, AuditSurveyDeleted,
 	AuditAnswerDeleted, AuditExport,
 	AuditSettings, AuditDatabase, AuditWebhookAdded, AuditWebhookDeleted, AuditIdentity, AuditTwoFactorReset,
+	AuditTwoFactorOn, AuditTwoFactorOff, AuditPasskeyAdded, AuditPasskeyRemoved, AuditSessionEnded,
 }
 
 // ValidAuditAction reports whether a is one of AuditActions.

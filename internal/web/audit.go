@@ -231,6 +231,8 @@ var auditLabels = map[string]string{
 	survey.AuditSettings: "Settings changed", survey.AuditDatabase: "Database settings changed",
 	survey.AuditWebhookAdded: "Webhook added", survey.AuditWebhookDeleted: "Webhook deleted",
 	survey.AuditIdentity: "Identity provider changed", survey.AuditTwoFactorReset: "Two-step sign-in reset",
+	survey.AuditTwoFactorOn: "Authenticator app turned on", survey.AuditTwoFactorOff: "Authenticator app turned off",
+	survey.AuditPasskeyAdded: "Passkey added", survey.AuditPasskeyRemoved: "Passkey removed", survey.AuditSessionEnded: "Session ended",
 }
 
 // ActionLabel names action for people (its code when it has no name).

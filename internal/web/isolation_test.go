@@ -52,6 +52,10 @@ var routeActions = map[string][]survey.Role{
 	"GET /{tenant}/account/two-factor":                                   ReadResults,
 	"POST /{tenant}/account/two-factor":                                  ReadResults,
 	"POST /{tenant}/account/two-factor/disable":                          ReadResults,
+	"POST /{tenant}/account/passkeys/begin":                              ReadResults,
+	"POST /{tenant}/account/passkeys":                                    ReadResults,
+	"GET /{tenant}/account/passkeys/remove":                              ReadResults,
+	"POST /{tenant}/account/passkeys/remove":                             ReadResults,
 	"GET /{tenant}/surveys/{slug}/notifications":                         ReadResults,
 	"POST /{tenant}/surveys/{slug}/notifications":                        ReadResults,
 	"GET /{tenant}/surveys/new":                                          EditSurveys,
@@ -174,7 +178,8 @@ var linkRoutes = map[string]int{
 // asked signed out and by a signed-in admin of another tenant (never a
 // session, never a tenant's data).
 var signInSteps = map[string]int{
-	"POST /login/code": http.StatusBadRequest,
+	"POST /login/code":         http.StatusBadRequest,
+	"POST /login/code/passkey": http.StatusBadRequest,
 }
 
 // respondentTokenRoutes are the respondent's routes whose form carries a
