@@ -211,6 +211,7 @@ func (us *UserStore) RemovePasskey(ctx context.Context, tenant, email, id string
 // removePasskeys removes all of an account's passkeys and returns how
 // many there were.
 func (us *UserStore) removePasskeys(ctx context.Context, tenant, email string) (int, error) {
+	email = survey.NormalizeEmail(email)
 	have, err := us.Passkeys(ctx, tenant, email)
 	if err != nil {
 		return 0, err
