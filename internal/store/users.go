@@ -258,9 +258,11 @@ type Session struct {
 	MustEnrol bool
 	// ID names the session on its member's sessions page (the hash of
 	// its token, never the token). LastSeen is its last use as noted
-	// (within sessionTouch), before this one.
+	// (within sessionTouch), before this one, and Unused how long ago
+	// that was (by the store's clock).
 	ID       string
 	LastSeen time.Time
+	Unused   time.Duration
 }
 
 // SessionInfo is what a new session notes of where it was started, for
@@ -425,6 +427,7 @@ func (us *UserStore) Session(ctx context.Context, token string) (*Session, error
 		_ = us.st.DeleteEntity(ctx, UserSessionsTable, s.Tenant, s.Email+"|"+rk, "")
 		return nil, survey.Errorf(survey.ENOTFOUND, "Session expired.")
 	}
+	s.Unused = now.Sub(seen)
 	if now.Sub(seen) > sessionTouch {
 		// Best effort: a failure only makes the idle time count from an
 		// earlier use; an ended session (row gone) is not brought back.

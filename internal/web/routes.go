@@ -119,6 +119,9 @@ func (s *Server) Routes() *chi.Mux {
 			r.Post("/{tenant}/account/passkeys", s.handle(s.addPasskey))
 			r.Get("/{tenant}/account/passkeys/remove", s.handle(s.confirmRemovePasskey))
 			r.Post("/{tenant}/account/passkeys/remove", s.handle(s.removePasskey))
+			r.Get("/{tenant}/account/sessions", s.handle(s.showSessions))
+			r.Post("/{tenant}/account/sessions/end", s.handle(s.endSession))
+			r.Post("/{tenant}/account/sessions/end-others", s.handle(s.endOtherSessions))
 			// Anyone who may read the results may ask to be told of them.
 			r.Get("/{tenant}/surveys/{slug}/notifications", s.handle(s.showNotifications))
 			r.Post("/{tenant}/surveys/{slug}/notifications", s.handle(s.saveNotifications))
@@ -172,6 +175,8 @@ func (s *Server) Routes() *chi.Mux {
 			r.Post("/{tenant}/settings/members/remove", s.handle(s.removeMember))
 			r.Get("/{tenant}/settings/members/two-factor", s.handle(s.confirmResetTwoFactor))
 			r.Post("/{tenant}/settings/members/two-factor", s.handle(s.resetTwoFactor))
+			r.Get("/{tenant}/settings/members/sessions", s.handle(s.confirmEndMemberSessions))
+			r.Post("/{tenant}/settings/members/sessions", s.handle(s.endMemberSessions))
 			r.Post("/{tenant}/settings/invitations/{id}/revoke", s.handle(s.revokeInvitation))
 		})
 		r.Group(func(r chi.Router) {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -48,10 +50,39 @@ type settingsPage struct {
 	Files string
 	// RequireTwoFactor: every password sign-in takes two steps.
 	RequireTwoFactor bool
+	// SessionIdle is the idle time chosen, in minutes.
+	SessionIdle int
+}
+
+// IdleChoice is an idle time the settings page offers.
+type IdleChoice struct {
+	Minutes int
+	Label   string
+}
+
+// IdleChoices are the idle times the settings page offers.
+func (settingsPage) IdleChoices() []IdleChoice {
+	var out []IdleChoice
+	for _, m := range survey.SessionIdleChoices {
+		out = append(out, IdleChoice{m, idleLabel(m)})
+	}
+	return out
+}
+
+// idleLabel names an idle time of m minutes for people.
+func idleLabel(m int) string {
+	switch {
+	case m%(24*60) == 0:
+		return survey.Count(int64(m/(24*60)), "day")
+	case m%60 == 0:
+		return survey.Count(int64(m/60), "hour")
+	}
+	return survey.Count(int64(m), "minute")
 }
 
 func (s *Server) settingsPageFor(t *survey.Tenant) settingsPage {
-	return settingsPage{Tenant: t, Name: t.Name, Plan: t.Plan, LogoURL: s.logoURL(t), TrialEnds: t.TrialEnds(), RequireTwoFactor: t.RequireTwoFactor}
+	return settingsPage{Tenant: t, Name: t.Name, Plan: t.Plan, LogoURL: s.logoURL(t), TrialEnds: t.TrialEnds(), RequireTwoFactor: t.RequireTwoFactor,
+		SessionIdle: int(t.SessionIdle() / time.Minute)}
 }
 
 // showSettings shows the tenant's settings: display name and logo, and
@@ -105,6 +136,17 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) error {
 	page.RequireTwoFactor = r.FormValue("requireTwoFactor") != ""
 	next := *t
 	next.Name, next.RequireTwoFactor = page.Name, page.RequireTwoFactor
+	if v := r.FormValue("sessionIdle"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || !slices.Contains(survey.SessionIdleChoices, n) {
+			return fail(map[string]string{"sessionIdle": "Choose one of the idle times offered."}, "Nothing was saved.")
+		}
+		page.SessionIdle = n
+		next.SessionIdleMinutes = n
+		if time.Duration(n)*time.Minute == survey.DefaultSessionIdle {
+			next.SessionIdleMinutes = 0
+		}
+	}
 	if next.RequireTwoFactor && !t.RequireTwoFactor && (s.twoFactor == nil || !s.twoFactor.KeepsSecrets()) {
 		return fail(map[string]string{"requireTwoFactor": "This server cannot keep two-step sign-in's secrets yet: its operator must set SURVEYS_SECRET_KEY first."}, "Nothing was saved.")
 	}

@@ -272,7 +272,7 @@ func (s *Server) signInHow(w http.ResponseWriter, r *http.Request, u *survey.Use
 	if mustEnrol {
 		newSession = s.twoFactor.NewEnrolSession
 	}
-	token, err := newSession(ctx, u)
+	token, err := newSession(s.sessionContext(r, u.Tenant), u)
 	if err != nil {
 		return err
 	}
