@@ -276,6 +276,9 @@ func settingsChanged(old, next *survey.Tenant) string {
 			what = append(what, "two-step sign-in not required")
 		}
 	}
+	if old.SessionIdle() != next.SessionIdle() {
+		what = append(what, "sessions end after "+idleLabel(int(next.SessionIdle()/time.Minute))+" unused")
+	}
 	if len(what) == 0 {
 		return "nothing changed"
 	}
