@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/storage/counting"
+	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
@@ -87,4 +89,51 @@ func TestSessionsListAndEnd(t *testing.T) {
 			t.Fatalf("sessions at the end: %+v", list)
 		}
 	})
+}
+
+// TestSessionCost: what a signed-in request costs to check its session,
+// counted at the storage: one point read each, and one write to note
+// the last use at most every five minutes (none per request).
+func TestSessionCost(t *testing.T) {
+	st := counting.New(backends.Local(t))
+	ctx := context.Background()
+	if err := store.Init(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	us, _, advance := throttledUsers(t, st)
+	tenant := newTenant()
+	u := &survey.User{Tenant: tenant, Email: "ana@example.com"}
+	if _, err := us.Add(ctx, tenant, u.Email, "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	token, err := us.NewSession(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := func(kind string) int64 {
+		for _, c := range st.Snapshot() {
+			if c.Op.Service == "table" && c.Op.Kind == kind {
+				return c.Calls
+			}
+		}
+		return 0
+	}
+	gets, updates, total := calls("get"), calls("update"), st.Total("")
+	const requests = 100
+	for range requests {
+		advance(2 * time.Second) // 100 requests in 200 s: within five minutes
+		if _, err := us.Session(ctx, token); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g, u, all := calls("get")-gets, calls("update")-updates, st.Total("")-total; g != requests || u != 0 || all != requests {
+		t.Fatalf("%d requests: %d reads, %d writes, %d calls in all; want %d, 0, %d", requests, g, u, all, requests, requests)
+	}
+	advance(5 * time.Minute)
+	if _, err := us.Session(ctx, token); err != nil {
+		t.Fatal(err)
+	}
+	if u := calls("update") - updates; u != 1 {
+		t.Fatalf("after five minutes, %d writes; want 1", u)
+	}
 }
