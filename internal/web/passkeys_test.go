@@ -345,3 +345,36 @@ func TestPasskeyMeetsRequirement(t *testing.T) {
 		t.Fatalf("after the reset, sent to set up again: %d", code)
 	}
 }
+
+// TestPasskeyThrottled: the passkey step is counted per client address
+// with the password and code attempts: after a run of refused passkeys
+// from one address, even the right passkey is refused from there (the
+// same 401 page), while another address signs in with it.
+func TestPasskeyThrottled(t *testing.T) {
+	app, _, _ := twoFactorApp(t)
+	ctx := context.Background()
+	const ana, pw = "ana@adatum.example", "another long password"
+	if _, err := testUsers(app.st).AddMember(ctx, "adatum", ana, pw, survey.Editor); err != nil {
+		t.Fatal(err)
+	}
+	_, cookie, _, _ := app.passwordStep(t, ana, pw, "198.51.100.50")
+	key := newSoftKey(t, testPublicURL, "surveys.example")
+	if code, _, body := app.addPasskey(t, map[string]string{"Cookie": cookie}, key, "Key"); code != http.StatusSeeOther {
+		t.Fatalf("add = %d:\n%s", code, body)
+	}
+	const noisy, quiet = "198.51.100.51", "198.51.100.52"
+	_, _, token, _ := app.passwordStep(t, ana, pw, noisy)
+	stranger := newSoftKey(t, testPublicURL, "surveys.example")
+	for i := range 11 {
+		if code, _, _ := app.passkeyStep(t, token, stranger, noisy); code != http.StatusUnauthorized {
+			t.Fatalf("wrong passkey %d = %d", i+1, code)
+		}
+	}
+	if code, h, body := app.passkeyStep(t, token, key, noisy); code != http.StatusUnauthorized || cookieOf(h) != "" || !strings.Contains(body, "too many attempts") {
+		t.Fatalf("the right passkey from a throttled address = %d", code)
+	}
+	_, _, token, _ = app.passwordStep(t, ana, pw, quiet)
+	if code, h, _ := app.passkeyStep(t, token, key, quiet); code != http.StatusSeeOther || cookieOf(h) == "" {
+		t.Fatalf("the right passkey from another address = %d", code)
+	}
+}
