@@ -17,8 +17,10 @@ import (
 
 	"github.com/go-webauthn/webauthn/protocol/webauthncbor"
 
+	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/web"
 )
 
 // softKey is a software authenticator for the tests: one ES256 key, an
@@ -376,5 +378,38 @@ func TestPasskeyThrottled(t *testing.T) {
 	_, _, token, _ = app.passwordStep(t, ana, pw, quiet)
 	if code, h, _ := app.passkeyStep(t, token, key, quiet); code != http.StatusSeeOther || cookieOf(h) == "" {
 		t.Fatalf("the right passkey from another address = %d", code)
+	}
+}
+
+// TestPasskeysNeedPublicURL: a server without a public URL takes no
+// passkeys (the relying party would have to come from a request's Host):
+// the page says so and offers no button, the options are refused, and a
+// member who has only passkeys is told why the second step cannot be
+// taken, with no session.
+func TestPasskeysNeedPublicURL(t *testing.T) {
+	st := backends.Local(t)
+	users := testUsers(st)
+	app := newTestAppOn(t, st, func(d *web.Deps) { d.Users, d.Accounts = users, users })
+	ctx := context.Background()
+	const ana, bob, pw, here = "ana@adatum.example", "bob@adatum.example", "another long password", "198.51.100.60"
+	for _, e := range []string{ana, bob} {
+		if _, err := users.AddMember(ctx, "adatum", e, pw, survey.Editor); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, cookie, _, _ := app.passwordStep(t, ana, pw, here)
+	h := map[string]string{"Cookie": cookie, "Host": "surveys.example"}
+	if _, _, body := app.do(t, "GET", "/adatum/account/two-factor", nil, h); !strings.Contains(body, "This server takes no passkeys yet") || strings.Contains(body, "Add a passkey") {
+		t.Fatalf("two-step page without a public URL:\n%s", body)
+	}
+	if code, _, _ := app.do(t, "POST", "/adatum/account/passkeys/begin", url.Values{}, h); code != http.StatusNotFound {
+		t.Fatalf("registration options without a public URL = %d", code)
+	}
+	if _, err := users.AddPasskey(ctx, "adatum", bob, "Key", []byte("bob-key"), []byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	code, cookie, _, body := app.passwordStep(t, bob, pw, here)
+	if code != http.StatusOK || cookie != "" || !strings.Contains(body, "This server cannot take passkeys now") || strings.Contains(body, `<label for="code">`) {
+		t.Fatalf("sign-in of a passkey-only member without a public URL = %d:\n%s", code, body)
 	}
 }

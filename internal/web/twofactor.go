@@ -136,7 +136,9 @@ type codePage struct {
 func (s *Server) renderCode(w http.ResponseWriter, r *http.Request, status int, page codePage, tf store.TwoFactor) {
 	page.TOTP, page.Passkey = tf.On, tf.Passkeys > 0 && s.passkeysOn()
 	if !page.TOTP && !page.Passkey {
-		page.TOTP = true // (nothing else to offer: the code form refuses)
+		// Passkeys only, and the server takes none now (no public URL):
+		// say so, rather than offer a code that cannot be right.
+		page.Error = "This server cannot take passkeys now (its operator must set its public URL). An admin of your organisation can reset your two-step sign-in."
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	s.render(w, r, status, "signin_code", page)
