@@ -94,7 +94,7 @@ func userCommand(ctx context.Context, args []string, getenv func(string) string,
 		if err := store.NewUserStore(st).DisableTwoFactor(ctx, sf.tenant, email, "the operator of this server"); err != nil {
 			return fmt.Errorf("user two-factor-off: %s", survey.ErrorMessage(err))
 		}
-		fmt.Fprintf(stdout, "turned off the two-step sign-in of %s in tenant %s; the password alone signs in\n", survey.NormalizeEmail(email), sf.tenant)
+		fmt.Fprintf(stdout, "turned off the two-step sign-in of %s in tenant %s (authenticator app and passkeys); the password alone signs in\n", survey.NormalizeEmail(email), sf.tenant)
 		return nil
 	}
 	if !fromStdin {

@@ -55,6 +55,9 @@ func DeleteTenant(ctx context.Context, st storage.Storage, tenants *TenantStore,
 	if _, err = deleteRows(ctx, st, UserSessionsTable, []string{key}, nil); err != nil {
 		return d, err
 	}
+	if _, err = deleteRows(ctx, st, PasskeysTable, []string{key}, nil); err != nil {
+		return d, err
+	}
 	// Sessions, tokens and links are partitioned by a hash prefix: all 256 are read.
 	var prefixes []string
 	for i := range 256 {

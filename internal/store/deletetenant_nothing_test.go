@@ -12,7 +12,7 @@ import (
 )
 
 // TestDeleteTenantLeavesNothing: after a tenant with data in most of the
-// store's places is deleted, no row of any table (store.Tables) and no
+// store's places (passkeys among them) is deleted, no row of any table (store.Tables) and no
 // blob of any shared container or of the logos names it: neither in its
 // keys nor in a text property. The other tenant's rows are still there,
 // so that the scan is seen to find what it looks for.
@@ -51,6 +51,9 @@ func TestDeleteTenantLeavesNothing(t *testing.T) {
 				t.Fatal(err)
 			}
 			if err := store.NewCampaignStore(st).Claim(ctx, k, c.ID, []*store.Send{{Contact: store.ContactID("ana@" + k + ".example"), Email: "ana@" + k + ".example", State: store.SendSent}}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := store.NewUserStore(st).AddPasskey(ctx, k, "admin@"+k+".example", "Laptop", []byte("cred-"+k), []byte(`{}`)); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := store.NewWebhookStore(st).WithSecrets(testSecrets(t)).Add(ctx, k, store.NewWebhook{URL: "https://hooks." + k + ".example/in", Events: []string{"response.created"}}, nil); err != nil {

@@ -75,6 +75,7 @@ var Tables = []string{
 	ContactsTable,
 	CampaignsTable,
 	CampaignSendsTable,
+	PasskeysTable,
 }
 
 // SharedContainers are the containers of every tenant's blobs (but the

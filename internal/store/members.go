@@ -19,7 +19,8 @@ type Member struct {
 	// External: the account was made by a sign-in through the tenant's
 	// identity provider, or for one; it has no password here.
 	External bool
-	// TwoFactor: the member signs in in two steps (twofactor.go).
+	// TwoFactor: the member signs in in two steps (twofactor.go), with
+	// an authenticator app's code or a passkey (passkeys.go).
 	TwoFactor bool
 	// Disabled: the tenant's identity provider deactivated the account
 	// (SCIM); it cannot sign in.
@@ -36,9 +37,15 @@ func (us *UserStore) Members(ctx context.Context, tenant string) ([]Member, erro
 	if err != nil {
 		return nil, err
 	}
+	holders, err := us.passkeyHolders(ctx, tenant)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]Member, 0, len(rows))
 	for _, e := range rows {
-		out = append(out, memberOf(e))
+		m := memberOf(e)
+		m.TwoFactor = m.TwoFactor || holders[m.Email] > 0
+		out = append(out, m)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Email < out[j].Email })
 	return out, nil

@@ -39,7 +39,15 @@ type TwoFactor struct {
 	// member, and when ("" if none did).
 	ResetBy string
 	ResetOn time.Time
+	// Passkeys counts the account's passkeys (passkeys.go): each is a
+	// second factor too.
+	Passkeys int
 }
+
+// Any reports whether the account has a second factor: the
+// authenticator app's codes or a passkey. A tenant's requirement of two
+// steps is met by either.
+func (t TwoFactor) Any() bool { return t.On || t.Passkeys > 0 }
 
 // SecondFactor is the result of a good code.
 type SecondFactor struct {
@@ -95,7 +103,13 @@ func (us *UserStore) TwoFactor(ctx context.Context, tenant, email string) (TwoFa
 	if err != nil {
 		return TwoFactor{}, mapErr(err, "Account")
 	}
-	return twoFactorOf(e), nil
+	tf := twoFactorOf(e)
+	keys, err := us.Passkeys(ctx, tenant, email)
+	if err != nil {
+		return TwoFactor{}, err
+	}
+	tf.Passkeys = len(keys)
+	return tf, nil
 }
 
 func twoFactorOf(e storage.Entity) TwoFactor {
@@ -157,11 +171,20 @@ func (us *UserStore) EnableTwoFactor(ctx context.Context, tenant, email, totpSec
 }
 
 // DisableTwoFactor turns two-step sign-in off (its secret and recovery
-// codes are dropped). by is the admin who did it for the member, noted
-// for the member's page ("" when the member did it).
+// codes are dropped). by is the admin (or the operator) who did it for
+// the member, noted for the member's page ("" when the member did it):
+// such a reset removes the member's passkeys too, so that the password
+// alone signs in; EINVALID when the member has no second factor.
 func (us *UserStore) DisableTwoFactor(ctx context.Context, tenant, email, by string) error {
+	removed := 0
+	if by != "" {
+		var err error
+		if removed, err = us.removePasskeys(ctx, tenant, email); err != nil {
+			return err
+		}
+	}
 	return us.updateUser(ctx, tenant, email, func(e *storage.Entity) error {
-		if e.String("TOTPSecret") == "" {
+		if e.String("TOTPSecret") == "" && removed == 0 {
 			if by != "" {
 				return survey.Errorf(survey.EINVALID, "%s does not use two-step sign-in.", e.RowKey)
 			}

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -262,6 +263,47 @@ type Session struct {
 	// requires two-step sign-in, without it; every page sends them to
 	// turn it on (NewEnrolSession), until EnrolDone.
 	MustEnrol bool
+	// ID names the session on its member's sessions page (the hash of
+	// its token, never the token). LastSeen is its last use as noted
+	// (within sessionTouch), before this one, and Unused how long ago
+	// that was (by the store's clock).
+	ID       string
+	LastSeen time.Time
+	Unused   time.Duration
+}
+
+// SessionInfo is what a new session notes of where it was started, for
+// its member's sessions page, and the idle time its tenant set.
+type SessionInfo struct {
+	// Device is the browser and system in short ("Firefox on Windows").
+	Device string
+	// IP is the client's address as the audit log keeps it.
+	IP string
+	// Idle is how long unused the session lives (0: SessionIdle).
+	Idle time.Duration
+}
+
+type sessionInfoKey struct{}
+
+// WithSessionInfo returns ctx carrying info, for the session that
+// NewSession (or NewEnrolSession) starts with it.
+func WithSessionInfo(ctx context.Context, info SessionInfo) context.Context {
+	return context.WithValue(ctx, sessionInfoKey{}, info)
+}
+
+// Bounds of a SessionInfo's texts, in characters.
+const (
+	maxSessionDevice = 80
+	maxSessionIP     = 64
+)
+
+// SessionRow is one of an account's live sessions as its sessions page
+// lists it.
+type SessionRow struct {
+	ID               string
+	Device, IP       string
+	Started, Expires time.Time
+	LastSeen         time.Time
 }
 
 func sessionKey(token string) (pk, rk string) {
@@ -311,10 +353,12 @@ func (us *UserStore) newSession(ctx context.Context, u *survey.User, mustEnrol b
 	pk, rk := sessionKey(token)
 	now := us.now().UTC()
 	expires := now.Add(SessionTTL)
+	info, _ := ctx.Value(sessionInfoKey{}).(SessionInfo)
 	// The account's list first: a session is never live unlisted.
 	us.pruneSessions(ctx, u.Tenant, u.Email)
 	_, err := us.st.UpsertEntity(ctx, UserSessionsTable, storage.Entity{PartitionKey: u.Tenant, RowKey: u.Email + "|" + rk, Properties: map[string]any{
-		"Expires": expires,
+		"Expires": expires, "Started": now,
+		"Device": cutText(survey.CleanLine(info.Device), maxSessionDevice), "IP": cutText(survey.CleanLine(info.IP), maxSessionIP),
 	}})
 	if err != nil {
 		return "", mapErr(err, "Session")
@@ -330,6 +374,9 @@ func (us *UserStore) newSession(ctx context.Context, u *survey.User, mustEnrol b
 	props := map[string]any{"Tenant": u.Tenant, "Email": u.Email, "Expires": expires, "LastSeen": now, "Role": string(role)}
 	if mustEnrol {
 		props["MustEnrol"] = true
+	}
+	if info.Idle > 0 {
+		props["IdleSeconds"] = int64(info.Idle / time.Second)
 	}
 	_, err = us.st.InsertEntity(ctx, SessionsTable, storage.Entity{PartitionKey: pk, RowKey: rk, Properties: props})
 	if err != nil {
@@ -392,14 +439,16 @@ func (us *UserStore) Session(ctx context.Context, token string) (*Session, error
 	if err != nil {
 		return nil, mapErr(err, "Session")
 	}
-	s := &Session{Tenant: e.String("Tenant"), Email: e.String("Email"), Expires: e.Time("Expires"), Role: survey.StoredRole(e.String("Role")), MustEnrol: e.Bool("MustEnrol")}
+	s := &Session{Tenant: e.String("Tenant"), Email: e.String("Email"), Expires: e.Time("Expires"), Role: survey.StoredRole(e.String("Role")), MustEnrol: e.Bool("MustEnrol"),
+		ID: rk, LastSeen: e.Time("LastSeen")}
 	now := us.now()
 	seen := e.Time("LastSeen")
-	if now.After(s.Expires) || seen.IsZero() || now.Sub(seen) >= SessionIdle {
+	if now.After(s.Expires) || seen.IsZero() || now.Sub(seen) >= sessionIdleOf(e) {
 		_ = us.st.DeleteEntity(ctx, SessionsTable, pk, rk, "")
 		_ = us.st.DeleteEntity(ctx, UserSessionsTable, s.Tenant, s.Email+"|"+rk, "")
 		return nil, survey.Errorf(survey.ENOTFOUND, "Session expired.")
 	}
+	s.Unused = now.Sub(seen)
 	if now.Sub(seen) > sessionTouch {
 		// Best effort: a failure only makes the idle time count from an
 		// earlier use; an ended session (row gone) is not brought back.
@@ -407,6 +456,81 @@ func (us *UserStore) Session(ctx context.Context, token string) (*Session, error
 		_, _ = us.st.UpdateEntity(ctx, SessionsTable, e, e.ETag)
 	}
 	return s, nil
+}
+
+// sessionIdleOf is how long unused the session of row e lives.
+func sessionIdleOf(e storage.Entity) time.Duration {
+	if n := e.Int("IdleSeconds"); n > 0 {
+		return time.Duration(n) * time.Second
+	}
+	return SessionIdle
+}
+
+func cutText(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n])
+	}
+	return s
+}
+
+// Sessions lists an account's live sessions, newest first: its list,
+// and each session's row for its last use (one read each; an account
+// has few). Entries of ended or expired sessions are dropped on the way.
+func (us *UserStore) Sessions(ctx context.Context, tenant, email string) ([]SessionRow, error) {
+	email = survey.NormalizeEmail(email)
+	if survey.ValidateTenantKey(tenant) != nil || storage.ValidateKey("email", email) != nil {
+		return nil, survey.Errorf(survey.ENOTFOUND, "Account not found.")
+	}
+	rows, err := us.userSessions(ctx, tenant, email)
+	if err != nil {
+		return nil, err
+	}
+	now := us.now()
+	var out []SessionRow
+	for _, l := range rows {
+		rk := strings.TrimPrefix(l.RowKey, email+"|")
+		if len(rk) < 2 {
+			continue
+		}
+		e, err := us.st.GetEntity(ctx, SessionsTable, rk[:2], rk)
+		if isNotFound(err) {
+			_ = us.st.DeleteEntity(ctx, UserSessionsTable, tenant, l.RowKey, "")
+			continue
+		}
+		if err != nil {
+			return nil, mapErr(err, "Session")
+		}
+		seen := e.Time("LastSeen")
+		if now.After(e.Time("Expires")) || seen.IsZero() || now.Sub(seen) >= sessionIdleOf(e) {
+			continue // ends at its next use
+		}
+		out = append(out, SessionRow{ID: rk, Device: l.String("Device"), IP: l.String("IP"), Started: l.Time("Started"),
+			Expires: e.Time("Expires"), LastSeen: seen})
+	}
+	slices.SortFunc(out, func(a, b SessionRow) int { return b.LastSeen.Compare(a.LastSeen) })
+	return out, nil
+}
+
+// EndSessionID ends one of an account's sessions by its ID (Session.ID);
+// ENOTFOUND when the account has no such session.
+func (us *UserStore) EndSessionID(ctx context.Context, tenant, email, id string) error {
+	email = survey.NormalizeEmail(email)
+	if survey.ValidateTenantKey(tenant) != nil || storage.ValidateKey("email", email) != nil || len(id) != 64 {
+		return survey.Errorf(survey.ENOTFOUND, "No such session.")
+	}
+	if _, err := hex.DecodeString(id); err != nil {
+		return survey.Errorf(survey.ENOTFOUND, "No such session.")
+	}
+	if _, err := us.st.GetEntity(ctx, UserSessionsTable, tenant, email+"|"+id); err != nil {
+		return mapErr(err, "Session")
+	}
+	if err := us.st.DeleteEntity(ctx, SessionsTable, id[:2], id, ""); err != nil && !isNotFound(err) {
+		return mapErr(err, "Session")
+	}
+	if err := us.st.DeleteEntity(ctx, UserSessionsTable, tenant, email+"|"+id, ""); err != nil && !isNotFound(err) {
+		return mapErr(err, "Session")
+	}
+	return nil
 }
 
 // EndSession signs a session out.
@@ -469,6 +593,9 @@ func (us *UserStore) Remove(ctx context.Context, tenant, email string) error {
 	}
 	// No more e-mail of the tenant's answers.
 	if err := forgetMember(ctx, us.st, tenant, email); err != nil {
+		return err
+	}
+	if _, err := us.removePasskeys(ctx, tenant, email); err != nil {
 		return err
 	}
 	return us.EndSessions(ctx, tenant, email, "")

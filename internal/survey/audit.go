@@ -72,6 +72,11 @@ const (
 	AuditSCIMTokenCreated    = "scim.token.created"
 	AuditSCIMTokenRevoked    = "scim.token.revoked"
 	AuditSCIMRoleGroups      = "scim.rolegroups.changed"
+	AuditTwoFactorOn         = "twofactor.on"
+	AuditTwoFactorOff        = "twofactor.off"
+	AuditPasskeyAdded        = "passkey.added"
+	AuditPasskeyRemoved      = "passkey.removed"
+	AuditSessionEnded        = "session.ended"
 )
 
 // AuditSCIM is the actor of what the tenant's identity provider did
@@ -91,6 +96,7 @@ var AuditActions = []string{
 	AuditDomain,
 	AuditSCIMUserCreated, AuditSCIMUserUpdated, AuditSCIMUserDeactivated, AuditSCIMUserReactivated, AuditSCIMUserDeleted,
 	AuditSCIMGroupCreated, AuditSCIMGroupUpdated, AuditSCIMGroupDeleted, AuditSCIMTokenCreated, AuditSCIMTokenRevoked, AuditSCIMRoleGroups,
+	AuditTwoFactorOn, AuditTwoFactorOff, AuditPasskeyAdded, AuditPasskeyRemoved, AuditSessionEnded,
 }
 
 // ValidAuditAction reports whether a is one of AuditActions.

@@ -2,6 +2,7 @@ package survey
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -57,6 +58,25 @@ type Tenant struct {
 	// older than that many days are deleted (0: kept). A survey's own
 	// rule (Survey.RetainDays) comes first.
 	RetainDays int `json:"retainDays,omitempty"`
+	// SessionIdleMinutes is how long a member's session lives unused
+	// (one of SessionIdleChoices; 0: DefaultSessionIdle).
+	SessionIdleMinutes int `json:"sessionIdleMinutes,omitempty"`
+}
+
+// DefaultSessionIdle is how long a session lives unused when its tenant
+// set no time.
+const DefaultSessionIdle = 12 * time.Hour
+
+// SessionIdleChoices are the idle times a tenant may set, in minutes (a
+// session lives at most a week, whatever its use).
+var SessionIdleChoices = []int{15, 30, 60, 4 * 60, 8 * 60, 12 * 60, 24 * 60, 3 * 24 * 60, 7 * 24 * 60}
+
+// SessionIdle is how long the tenant's members' sessions live unused.
+func (t *Tenant) SessionIdle() time.Duration {
+	if t.SessionIdleMinutes <= 0 {
+		return DefaultSessionIdle
+	}
+	return time.Duration(t.SessionIdleMinutes) * time.Minute
 }
 
 // Normalize cleans the tenant's display name (CleanLine) and trims its
@@ -85,6 +105,9 @@ func (t *Tenant) Validate() error {
 	addThemeProblems(f, t.Theme, t.Key)
 	if err := ValidRetainDays(t.RetainDays); err != nil {
 		f.add("retainDays", "%s", ErrorMessage(err))
+	}
+	if t.SessionIdleMinutes != 0 && !slices.Contains(SessionIdleChoices, t.SessionIdleMinutes) {
+		f.add("sessionIdle", "Choose one of the idle times offered.")
 	}
 	return f.err("The tenant")
 }

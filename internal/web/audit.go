@@ -240,6 +240,8 @@ var auditLabels = map[string]string{
 	survey.AuditSCIMGroupUpdated: "SCIM: group changed", survey.AuditSCIMGroupDeleted: "SCIM: group deleted",
 	survey.AuditSCIMTokenCreated: "SCIM token made", survey.AuditSCIMTokenRevoked: "SCIM token revoked",
 	survey.AuditSCIMRoleGroups: "SCIM groups of the roles changed",
+	survey.AuditTwoFactorOn:    "Authenticator app turned on", survey.AuditTwoFactorOff: "Authenticator app turned off",
+	survey.AuditPasskeyAdded: "Passkey added", survey.AuditPasskeyRemoved: "Passkey removed", survey.AuditSessionEnded: "Session ended",
 }
 
 // ActionLabel names action for people (its code when it has no name).
@@ -292,6 +294,9 @@ func settingsChanged(old, next *survey.Tenant) string {
 		} else {
 			what = append(what, "answers kept")
 		}
+	}
+	if old.SessionIdle() != next.SessionIdle() {
+		what = append(what, "sessions end after "+idleLabel(int(next.SessionIdle()/time.Minute))+" unused")
 	}
 	if len(what) == 0 {
 		return "nothing changed"

@@ -54,6 +54,13 @@ var routeActions = map[string][]survey.Role{
 	"GET /{tenant}/account/two-factor":                                   ReadResults,
 	"POST /{tenant}/account/two-factor":                                  ReadResults,
 	"POST /{tenant}/account/two-factor/disable":                          ReadResults,
+	"POST /{tenant}/account/passkeys/begin":                              ReadResults,
+	"POST /{tenant}/account/passkeys":                                    ReadResults,
+	"GET /{tenant}/account/passkeys/remove":                              ReadResults,
+	"POST /{tenant}/account/passkeys/remove":                             ReadResults,
+	"GET /{tenant}/account/sessions":                                     ReadResults,
+	"POST /{tenant}/account/sessions/end":                                ReadResults,
+	"POST /{tenant}/account/sessions/end-others":                         ReadResults,
 	"GET /{tenant}/surveys/{slug}/notifications":                         ReadResults,
 	"POST /{tenant}/surveys/{slug}/notifications":                        ReadResults,
 	"GET /{tenant}/surveys/new":                                          EditSurveys,
@@ -112,6 +119,8 @@ var routeActions = map[string][]survey.Role{
 	"POST /{tenant}/settings/members/remove":                             ManageMembers,
 	"GET /{tenant}/settings/members/two-factor":                          ManageMembers,
 	"POST /{tenant}/settings/members/two-factor":                         ManageMembers,
+	"GET /{tenant}/settings/members/sessions":                            ManageMembers,
+	"POST /{tenant}/settings/members/sessions":                           ManageMembers,
 	"POST /{tenant}/settings/invitations/{id}/revoke":                    ManageMembers,
 	"GET /{tenant}/settings/scim":                                        ManageMembers,
 	"POST /{tenant}/settings/scim":                                       ManageMembers,
@@ -203,7 +212,8 @@ var linkRoutes = map[string]int{
 // asked signed out and by a signed-in admin of another tenant (never a
 // session, never a tenant's data).
 var signInSteps = map[string]int{
-	"POST /login/code": http.StatusBadRequest,
+	"POST /login/code":         http.StatusBadRequest,
+	"POST /login/code/passkey": http.StatusBadRequest,
 }
 
 // tenantSignIns are the sign-in routes of a tenant's own identity

@@ -295,7 +295,7 @@ func (s *Server) oidcCallback(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	token, err := s.users.NewSession(r.Context(), u)
+	token, err := s.users.NewSession(s.sessionContext(r, u.Tenant), u)
 	if err != nil {
 		return err
 	}

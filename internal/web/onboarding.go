@@ -112,7 +112,7 @@ func (s *Server) onboard(w http.ResponseWriter, r *http.Request) error {
 	if err := s.askToVerify(r.Context(), t, page.Email); err != nil {
 		return err
 	}
-	token, err := s.users.NewSession(r.Context(), u)
+	token, err := s.users.NewSession(s.sessionContext(r, u.Tenant), u)
 	if err != nil {
 		return err
 	}

@@ -87,6 +87,8 @@ func (s *Server) Routes() *chi.Mux {
 	r.With(s.limit.signIns).Post("/login/pick", s.handle(s.pickTenant))
 	// The second step of a password sign-in: the code of an authenticator.
 	r.With(s.limit.signIns).Post("/login/code", s.handle(s.secondFactor))
+	// The challenge of a passkey for that step (JSON, for passkeys.js).
+	r.With(s.limit.signIns).Post("/login/code/passkey", s.handle(s.beginPasskeySignIn))
 	r.Get("/login/forgot", s.handle(s.showForgot))
 	r.With(s.limit.signIns).Post("/login/forgot", s.handle(s.forgot))
 	r.Get("/login/reset/{token}", s.handle(s.showReset))
@@ -137,6 +139,13 @@ func (s *Server) Routes() *chi.Mux {
 			r.Get("/{tenant}/account/two-factor", s.handle(s.showTwoFactor))
 			r.Post("/{tenant}/account/two-factor", s.handle(s.enableTwoFactor))
 			r.Post("/{tenant}/account/two-factor/disable", s.handle(s.disableTwoFactor))
+			r.Post("/{tenant}/account/passkeys/begin", s.handle(s.beginPasskeyRegistration))
+			r.Post("/{tenant}/account/passkeys", s.handle(s.addPasskey))
+			r.Get("/{tenant}/account/passkeys/remove", s.handle(s.confirmRemovePasskey))
+			r.Post("/{tenant}/account/passkeys/remove", s.handle(s.removePasskey))
+			r.Get("/{tenant}/account/sessions", s.handle(s.showSessions))
+			r.Post("/{tenant}/account/sessions/end", s.handle(s.endSession))
+			r.Post("/{tenant}/account/sessions/end-others", s.handle(s.endOtherSessions))
 			// Anyone who may read the results may ask to be told of them.
 			r.Get("/{tenant}/surveys/{slug}/notifications", s.handle(s.showNotifications))
 			r.Post("/{tenant}/surveys/{slug}/notifications", s.handle(s.saveNotifications))
@@ -218,6 +227,8 @@ func (s *Server) Routes() *chi.Mux {
 			r.Post("/{tenant}/settings/members/remove", s.handle(s.removeMember))
 			r.Get("/{tenant}/settings/members/two-factor", s.handle(s.confirmResetTwoFactor))
 			r.Post("/{tenant}/settings/members/two-factor", s.handle(s.resetTwoFactor))
+			r.Get("/{tenant}/settings/members/sessions", s.handle(s.confirmEndMemberSessions))
+			r.Post("/{tenant}/settings/members/sessions", s.handle(s.endMemberSessions))
 			r.Post("/{tenant}/settings/invitations/{id}/revoke", s.handle(s.revokeInvitation))
 			// SCIM provisioning: its tokens, and the groups of the roles.
 			if s.scimDir != nil && s.scimTokens != nil {

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-webauthn/webauthn/webauthn"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/surveys-dev/surveys/internal/lrucache"
@@ -263,6 +264,10 @@ type Server struct {
 	// browser carries between its steps.
 	twoFactor TwoFactors
 	steps     *stepTokens
+	// passkeys keeps the members' passkeys, webauthn is the relying party
+	// of the public URL (passkeys.go); either nil: no passkeys.
+	passkeys Passkeys
+	webauthn *webauthn.WebAuthn
 	// mail is nil when e-mail is off; links are the single-use links.
 	// results are the rendered public results pages (results.go).
 	results       *lrucache.Cache[string, []byte]
@@ -379,6 +384,9 @@ func New(d Deps) (*Server, error) {
 	s.twoFactor, s.steps = d.TwoFactor, newStepTokens(s.signer.key, d.Clock)
 	if tf, ok := d.Users.(TwoFactors); ok && s.twoFactor == nil {
 		s.twoFactor = tf
+	}
+	if pk, ok := d.Users.(Passkeys); ok && s.twoFactor != nil {
+		s.passkeys, s.webauthn = pk, newRelyingParty(s.publicURL)
 	}
 	s.quotas, s.segments = d.Quotas, d.Segments
 	if st, ok := d.Storage.(storage.Storage); ok {

@@ -23,6 +23,10 @@ type Users interface {
 	EndSession(ctx context.Context, token string) error
 	// EndSessions ends an account's sessions but the one of token except.
 	EndSessions(ctx context.Context, tenant, email, except string) error
+	// Sessions lists an account's live sessions; EndSessionID ends one
+	// of them by its ID (sessions.go).
+	Sessions(ctx context.Context, tenant, email string) ([]store.SessionRow, error)
+	EndSessionID(ctx context.Context, tenant, email, id string) error
 	// SignInExternal finds or makes the account of a user whom the
 	// tenant's own identity provider signed in.
 	SignInExternal(ctx context.Context, tenant, email, issuer, subject string) (*survey.User, error)
@@ -69,6 +73,15 @@ func (s *Server) requireTenantUser(next http.Handler) http.Handler {
 			s.serveError(w, r, err)
 			return
 		}
+		if s.idleTooLong(r.Context(), sess) {
+			// Unused longer than its tenant now allows: it ends.
+			if err := s.users.EndSessionID(r.Context(), sess.Tenant, sess.Email, sess.ID); err != nil && survey.ErrorCode(err) != survey.ENOTFOUND {
+				s.serveError(w, r, err)
+				return
+			}
+			http.Redirect(w, r, "/login?next="+url.QueryEscape(r.URL.Path), http.StatusSeeOther)
+			return
+		}
 		w.Header().Set("Cache-Control", "no-store")
 		if sess.MustEnrol && !enrolPath(sess.Tenant, r.URL.Path) {
 			// The tenant requires two-step sign-in: nothing else first.
@@ -77,6 +90,17 @@ func (s *Server) requireTenantUser(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess)))
 	})
+}
+
+// idleTooLong reports whether sess went unused longer than its tenant's
+// idle time (as set now: a session started before a shorter one was set
+// ends by it too). The tenant comes from the public cache.
+func (s *Server) idleTooLong(ctx context.Context, sess *store.Session) bool {
+	if sess.LastSeen.IsZero() {
+		return false
+	}
+	t, err := s.public.Tenant(ctx, sess.Tenant)
+	return err == nil && sess.Unused >= t.SessionIdle()
 }
 
 type loginPage struct {

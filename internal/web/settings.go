@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -54,10 +55,39 @@ type settingsPage struct {
 	// RetainDays is the default retention rule of the surveys, as typed
 	// ("": none).
 	RetainDays string
+	// SessionIdle is the idle time chosen, in minutes.
+	SessionIdle int
+}
+
+// IdleChoice is an idle time the settings page offers.
+type IdleChoice struct {
+	Minutes int
+	Label   string
+}
+
+// IdleChoices are the idle times the settings page offers.
+func (settingsPage) IdleChoices() []IdleChoice {
+	var out []IdleChoice
+	for _, m := range survey.SessionIdleChoices {
+		out = append(out, IdleChoice{m, idleLabel(m)})
+	}
+	return out
+}
+
+// idleLabel names an idle time of m minutes for people.
+func idleLabel(m int) string {
+	switch {
+	case m%(24*60) == 0:
+		return survey.Count(int64(m/(24*60)), "day")
+	case m%60 == 0:
+		return survey.Count(int64(m/60), "hour")
+	}
+	return survey.Count(int64(m), "minute")
 }
 
 func (s *Server) settingsPageFor(t *survey.Tenant) settingsPage {
-	p := settingsPage{Tenant: t, Name: t.Name, Plan: t.Plan, LogoURL: s.logoURL(t), TrialEnds: t.TrialEnds(), RequireTwoFactor: t.RequireTwoFactor}
+	p := settingsPage{Tenant: t, Name: t.Name, Plan: t.Plan, LogoURL: s.logoURL(t), TrialEnds: t.TrialEnds(), RequireTwoFactor: t.RequireTwoFactor,
+		SessionIdle: int(t.SessionIdle() / time.Minute)}
 	if t.RetainDays > 0 {
 		p.RetainDays = strconv.Itoa(t.RetainDays)
 	}
@@ -123,6 +153,17 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) error {
 			return fail(map[string]string{"retainDays": fmt.Sprintf("Give a number of days from 1 to %d, or leave it empty to keep the answers.", survey.MaxRetainDays)}, "Nothing was saved.")
 		}
 		next.RetainDays = n
+	}
+	if v := r.FormValue("sessionIdle"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || !slices.Contains(survey.SessionIdleChoices, n) {
+			return fail(map[string]string{"sessionIdle": "Choose one of the idle times offered."}, "Nothing was saved.")
+		}
+		page.SessionIdle = n
+		next.SessionIdleMinutes = n
+		if time.Duration(n)*time.Minute == survey.DefaultSessionIdle {
+			next.SessionIdleMinutes = 0
+		}
 	}
 	if next.RequireTwoFactor && !t.RequireTwoFactor && (s.twoFactor == nil || !s.twoFactor.KeepsSecrets()) {
 		return fail(map[string]string{"requireTwoFactor": "This server cannot keep two-step sign-in's secrets yet: its operator must set SURVEYS_SECRET_KEY first."}, "Nothing was saved.")

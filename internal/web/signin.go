@@ -122,8 +122,8 @@ func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u *survey.
 		if err != nil && survey.ErrorCode(err) != survey.ENOTFOUND {
 			return err
 		}
-		if tf.On {
-			return s.askSecondFactor(w, r, u, next)
+		if tf.Any() {
+			return s.askSecondFactor(w, r, u, next, tf)
 		}
 	}
 	return s.signIn(w, r, u, next, false)

@@ -124,14 +124,29 @@ func (st *stepTokens) open(sealed, ad string, v any, exp func() int64) error {
 	return nil
 }
 
-// codePage asks for the second factor.
+// codePage asks for the second factor: the authenticator app's code
+// (TOTP), a passkey (Passkey), or both.
 type codePage struct {
-	Token, Error string
+	Token, Error  string
+	TOTP, Passkey bool
+}
+
+// renderCode shows the second page for the account of h, with the
+// factors it has.
+func (s *Server) renderCode(w http.ResponseWriter, r *http.Request, status int, page codePage, tf store.TwoFactor) {
+	page.TOTP, page.Passkey = tf.On, tf.Passkeys > 0 && s.passkeysOn()
+	if !page.TOTP && !page.Passkey {
+		// Passkeys only, and the server takes none now (no public URL):
+		// say so, rather than offer a code that cannot be right.
+		page.Error = "This server cannot take passkeys now (its operator must set its public URL). An admin of your organisation can reset your two-step sign-in."
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	s.render(w, r, status, "signin_code", page)
 }
 
 // askSecondFactor answers a right password of an account with two-step
 // sign-in: the page that asks for its code, with the sealed token.
-func (s *Server) askSecondFactor(w http.ResponseWriter, r *http.Request, u *survey.User, next string) error {
+func (s *Server) askSecondFactor(w http.ResponseWriter, r *http.Request, u *survey.User, next string, tf store.TwoFactor) error {
 	if len(next) > maxStateNext {
 		next = ""
 	}
@@ -139,8 +154,7 @@ func (s *Server) askSecondFactor(w http.ResponseWriter, r *http.Request, u *surv
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Cache-Control", "no-store")
-	s.render(w, r, http.StatusOK, "signin_code", codePage{Token: token})
+	s.renderCode(w, r, http.StatusOK, codePage{Token: token}, tf)
 	return nil
 }
 
@@ -160,25 +174,51 @@ func (s *Server) secondFactor(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	addr := clientAddr(r, s.trustedProxies)
-	if !s.signInThrottle.begin(addr) {
-		page.Error = badCodeMessage
-		s.render(w, r, http.StatusUnauthorized, "signin_code", page)
-		return nil
-	}
-	code := strings.TrimSpace(r.PostForm.Get("code"))
-	if code == "" {
-		code = strings.TrimSpace(r.PostForm.Get("recovery"))
-	}
-	res, err := s.twoFactor.CheckSecondFactor(r.Context(), h.Tenant, h.Email, code)
-	if store.IsBadCode(err) {
-		s.auditAs(r, h.Tenant, h.Email, survey.AuditSignInFailed, h.Email, "wrong second-step code")
-		page.Error = badCodeMessage
-		s.render(w, r, http.StatusUnauthorized, "signin_code", page)
-		return nil
-	}
-	if err != nil {
+	tf, err := s.twoFactor.TwoFactor(r.Context(), h.Tenant, h.Email)
+	if err != nil && survey.ErrorCode(err) != survey.ENOTFOUND {
 		return err
+	}
+	addr := clientAddr(r, s.trustedProxies)
+	passkey := passkeyField(r)
+	refuse := func(msg, why string) error {
+		if why != "" {
+			s.auditAs(r, h.Tenant, h.Email, survey.AuditSignInFailed, h.Email, why)
+		}
+		page.Error = msg
+		s.renderCode(w, r, http.StatusUnauthorized, page, tf)
+		return nil
+	}
+	if !s.signInThrottle.begin(addr) {
+		if passkey != "" {
+			return refuse(badPasskeyMessage, "")
+		}
+		return refuse(badCodeMessage, "")
+	}
+	var res store.SecondFactor
+	if passkey != "" {
+		// A passkey's assertion, posted by the page's script.
+		ok, err := false, error(nil)
+		if s.passkeysOn() {
+			ok, err = s.passkeySecondFactor(r.Context(), h, passkey)
+		}
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return refuse(badPasskeyMessage, "passkey refused")
+		}
+	} else {
+		code := strings.TrimSpace(r.PostForm.Get("code"))
+		if code == "" {
+			code = strings.TrimSpace(r.PostForm.Get("recovery"))
+		}
+		res, err = s.twoFactor.CheckSecondFactor(r.Context(), h.Tenant, h.Email, code)
+		if store.IsBadCode(err) {
+			return refuse(badCodeMessage, "wrong second-step code")
+		}
+		if err != nil {
+			return err
+		}
 	}
 	s.signInThrottle.succeeded(addr)
 	if err := s.tenantUsable(r.Context(), h.Tenant); err != nil {
@@ -189,7 +229,14 @@ func (s *Server) secondFactor(w http.ResponseWriter, r *http.Request) error {
 	if res.Recovery {
 		next = "/" + h.Tenant + "/account/two-factor?recovery=used"
 	}
-	return s.signIn(w, r, &survey.User{Tenant: h.Tenant, Email: h.Email}, next, true)
+	how := "password and authenticator code"
+	switch {
+	case passkey != "":
+		how = "password and passkey"
+	case res.Recovery:
+		how = "password and recovery code"
+	}
+	return s.signInHow(w, r, &survey.User{Tenant: h.Tenant, Email: h.Email}, next, how)
 }
 
 // signIn starts u's session, sets its cookie and sends the browser on to
@@ -197,11 +244,28 @@ func (s *Server) secondFactor(w http.ResponseWriter, r *http.Request) error {
 // without a second factor (twoStep false) to a tenant that requires one
 // gets a session that must turn it on first, and goes there.
 func (s *Server) signIn(w http.ResponseWriter, r *http.Request, u *survey.User, next string, twoStep bool) error {
+	how := "password"
+	if twoStep {
+		how = "password and second step"
+	}
+	return s.signInHow(w, r, u, next, how)
+}
+
+// canEnrol reports whether a member can set up a second factor here:
+// the server keeps authenticator secrets, or takes passkeys.
+func (s *Server) canEnrol() bool {
+	return s.twoFactor != nil && (s.twoFactor.KeepsSecrets() || s.passkeysOn())
+}
+
+// signInHow is signIn, with how the member signed in (for the audit
+// log): two steps when how names more than the password.
+func (s *Server) signInHow(w http.ResponseWriter, r *http.Request, u *survey.User, next, how string) error {
 	ctx := r.Context()
+	twoStep := how != "password"
 	mustEnrol := false
-	// (Only where the server can keep the secret: nobody is sent to a
+	// (Only where a second factor can be set up: nobody is sent to a
 	// setup that cannot finish.)
-	if !twoStep && s.twoFactor != nil && s.twoFactor.KeepsSecrets() {
+	if !twoStep && s.canEnrol() {
 		if t, err := s.public.Tenant(ctx, u.Tenant); err == nil && t.RequireTwoFactor {
 			mustEnrol = true
 		}
@@ -210,16 +274,12 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request, u *survey.User, 
 	if mustEnrol {
 		newSession = s.twoFactor.NewEnrolSession
 	}
-	token, err := newSession(ctx, u)
+	token, err := newSession(s.sessionContext(r, u.Tenant), u)
 	if err != nil {
 		return err
 	}
 	s.setSession(w, r, token)
-	detail := "password"
-	if twoStep {
-		detail = "password and second step"
-	}
-	s.auditAs(r, u.Tenant, u.Email, survey.AuditSignIn, "", detail)
+	s.auditAs(r, u.Tenant, u.Email, survey.AuditSignIn, "", how)
 	if mustEnrol {
 		next = "/" + u.Tenant + "/account/two-factor"
 	}
@@ -229,7 +289,7 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request, u *survey.User, 
 
 // enrolPath is where a session that must enrol may go.
 func enrolPath(tenant, path string) bool {
-	return path == "/"+tenant+"/account/two-factor"
+	return path == "/"+tenant+"/account/two-factor" || path == "/"+tenant+"/account/passkeys" || path == "/"+tenant+"/account/passkeys/begin"
 }
 
 // twoFactorPage is the account's two-step sign-in page.
@@ -247,6 +307,13 @@ type twoFactorPage struct {
 	Issuer        string
 	// RecoveryCodes are shown once, just after it was turned on.
 	RecoveryCodes []string
+	// Passkeys are the member's; PasskeysOn: this server takes them
+	// (it has a public URL); PasskeyName is the name typed for a new one.
+	Passkeys       []store.Passkey
+	PasskeysOn     bool
+	PasskeyName    string
+	PasskeyAdded   bool
+	PasskeyRemoved bool
 	// Notices of what just happened.
 	Off, RecoveryUsed bool
 	Errors            map[string]string
@@ -273,7 +340,11 @@ func (s *Server) twoFactorPageFor(r *http.Request) (twoFactorPage, error) {
 		page.Issuer = "Surveys (" + strings.ReplaceAll(t.Name, ":", " ") + ")"
 	}
 	page.NoKey = !s.twoFactor.KeepsSecrets()
-	if sess.MustEnrol && (page.State.On || page.NoKey || !page.Required) {
+	page.PasskeysOn = s.passkeysOn()
+	if page.Passkeys, err = s.memberPasskeys(r); err != nil {
+		return page, err
+	}
+	if sess.MustEnrol && (page.State.Any() || !s.canEnrol() || !page.Required) {
 		// Set up meanwhile (another tab), no longer required, or no
 		// longer possible: this session goes free.
 		if err := s.enrolDone(r); err != nil {
@@ -343,6 +414,8 @@ func (s *Server) showTwoFactor(w http.ResponseWriter, r *http.Request) error {
 	}
 	page.Off = r.URL.Query().Get("done") == "off"
 	page.RecoveryUsed = r.URL.Query().Get("recovery") == "used"
+	page.PasskeyAdded = r.URL.Query().Get("passkey") == "added"
+	page.PasskeyRemoved = r.URL.Query().Get("passkey") == "removed"
 	s.render(w, r, http.StatusOK, "twofactor", page)
 	return nil
 }
@@ -401,9 +474,10 @@ func (s *Server) enableTwoFactor(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	s.log.Info("two-step sign-in turned on", "tenant", sess.Tenant, "member", sess.Email)
+	s.audit(r, survey.AuditTwoFactorOn, sess.Email, "")
 	done := *sess
 	done.MustEnrol = false
-	page = twoFactorPage{User: &done, Required: page.Required, RecoveryCodes: codes}
+	page = twoFactorPage{User: &done, Required: page.Required, RecoveryCodes: codes, Passkeys: page.Passkeys, PasskeysOn: page.PasskeysOn}
 	if page.State, err = s.twoFactor.TwoFactor(r.Context(), sess.Tenant, sess.Email); err != nil {
 		return err
 	}
@@ -426,7 +500,7 @@ func (s *Server) disableTwoFactor(w http.ResponseWriter, r *http.Request) error 
 		http.Redirect(w, r, "/"+sess.Tenant+"/account/two-factor", http.StatusSeeOther)
 		return nil
 	}
-	if page.Required {
+	if page.Required && len(page.Passkeys) == 0 {
 		page.Message = "Your organisation requires two-step sign-in, so it stays on. For a new phone, ask an admin to reset it: you then set it up again when you next sign in."
 		s.render(w, r, http.StatusUnprocessableEntity, "twofactor", page)
 		return nil
@@ -453,6 +527,7 @@ func (s *Server) disableTwoFactor(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	s.log.Info("two-step sign-in turned off", "tenant", sess.Tenant, "member", sess.Email)
+	s.audit(r, survey.AuditTwoFactorOff, sess.Email, "")
 	http.Redirect(w, r, "/"+sess.Tenant+"/account/two-factor?done=off", http.StatusSeeOther)
 	return nil
 }
@@ -510,7 +585,7 @@ func (s *Server) resetTwoFactor(w http.ResponseWriter, r *http.Request) error {
 	}
 	s.log.Info("two-step sign-in reset by an admin", "tenant", tenant, "member", email, "by", sess.Email)
 	s.audit(r, survey.AuditTwoFactorReset, email, "")
-	notice := "Two-step sign-in of " + email + " is off. "
+	notice := "Two-step sign-in of " + email + " is off (authenticator app and passkeys). "
 	switch told, err := s.tellTwoFactorReset(r.Context(), tenant, email, sess.Email); {
 	case err != nil:
 		s.log.Warn("two-step sign-in reset: the member was not mailed", "tenant", tenant, "member", email, "err", err)

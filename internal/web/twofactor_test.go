@@ -145,6 +145,10 @@ func TestTwoFactorSignIn(t *testing.T) {
 			t.Errorf("code page lacks %q", want)
 		}
 	}
+	// An app's member without a passkey gets no script: the page is plain forms.
+	if strings.Contains(body, "<script") || strings.Contains(body, "Use your passkey") {
+		t.Errorf("the code page of an account without passkeys has a script or a passkey button")
+	}
 	enrolCode, _ := totp.GenerateCode(key, clock.Now())
 	wrong := "000000"
 	if enrolCode == wrong {
@@ -230,7 +234,7 @@ func TestTwoFactorSignIn(t *testing.T) {
 	if code != http.StatusSeeOther {
 		t.Fatalf("off = %d", code)
 	}
-	if _, _, body := app.do(t, "GET", h.Get("Location"), nil, h2); !strings.Contains(body, "Two-step sign-in is off: your password alone signs you in.") {
+	if _, _, body := app.do(t, "GET", h.Get("Location"), nil, h2); !strings.Contains(body, "The authenticator app is off: your password alone signs you in.") {
 		t.Errorf("page after off:\n%s", body)
 	}
 	if code, cookie, _, _ := app.passwordStep(t, ana, pw, here); code != http.StatusSeeOther || cookie == "" {
@@ -295,7 +299,7 @@ func TestTwoFactorRequired(t *testing.T) {
 	}
 	// The confirmation names what is lost; only for a member who has it.
 	if code, _, body := app.do(t, "GET", "/adatum/settings/members/two-factor?email=bob%40adatum.example", nil, adminH); code != http.StatusOK ||
-		!strings.Contains(body, "recovery codes stop working at once") || !strings.Contains(body, "We e-mail them to say you did it.") {
+		!strings.Contains(body, "recovery codes and their passkeys stop working at once") || !strings.Contains(body, "We e-mail them to say you did it.") {
 		t.Fatalf("confirmation = %d:\n%s", code, body)
 	}
 	for _, who := range []string{boss, "nobody@adatum.example"} {
@@ -304,7 +308,7 @@ func TestTwoFactorRequired(t *testing.T) {
 		}
 	}
 	code, _, body := app.do(t, "POST", "/adatum/settings/members/two-factor", url.Values{"email": {bob}}, adminH)
-	if code != http.StatusOK || !strings.Contains(body, "Two-step sign-in of bob@adatum.example is off. We e-mailed them to say so.") {
+	if code != http.StatusOK || !strings.Contains(body, "Two-step sign-in of bob@adatum.example is off (authenticator app and passkeys). We e-mailed them to say so.") {
 		t.Fatalf("reset = %d:\n%s", code, body)
 	}
 	sent := box.wait(t, 1)
