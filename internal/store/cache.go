@@ -108,6 +108,12 @@ func (c *CachedSurveys) Tenant(ctx context.Context, key string) (*survey.Tenant,
 	return t, err
 }
 
+// ForgetTenant drops a tenant from the cache (after this process changed
+// it).
+func (c *CachedSurveys) ForgetTenant(key string) {
+	c.cache.Remove("t/" + key)
+}
+
 // Forget drops a survey from the cache (after this process changed it).
 func (c *CachedSurveys) Forget(tenant, slug string) {
 	c.cache.Remove("s/" + tenant + "/" + slug)

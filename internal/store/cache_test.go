@@ -47,3 +47,37 @@ func TestCachedSurveysInvalidNames(t *testing.T) {
 		t.Fatalf("storage calls = %d, want 2 (a valid missing survey is looked up once, then cached)", n)
 	}
 }
+
+// TestCachedTenantForget: a tenant changed by this process is read again
+// at once after ForgetTenant (a new theme or logo shows on the next page),
+// while without it the cached one is served until its TTL.
+func TestCachedTenantForget(t *testing.T) {
+	ctx := context.Background()
+	st := backends.Local(t)
+	if err := store.Init(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	tenants := store.NewTenantStore(st)
+	if err := tenants.Create(ctx, &survey.Tenant{Key: "adatum", Name: "Adatum", Plan: survey.Standard}); err != nil {
+		t.Fatal(err)
+	}
+	c := store.NewCachedSurveys(store.NewSurveyStore(st), tenants, time.Hour)
+	if got, err := c.Tenant(ctx, "adatum"); err != nil || got.Name != "Adatum" {
+		t.Fatalf("Tenant = %+v, %v", got, err)
+	}
+	next, err := tenants.Get(ctx, "adatum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next.Name = "Adatum Corporation"
+	if err := tenants.Update(ctx, next); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := c.Tenant(ctx, "adatum"); got.Name != "Adatum" {
+		t.Fatalf("before ForgetTenant: %q, want the cached name", got.Name)
+	}
+	c.ForgetTenant("adatum")
+	if got, _ := c.Tenant(ctx, "adatum"); got.Name != "Adatum Corporation" {
+		t.Fatalf("after ForgetTenant: %q, want the new name", got.Name)
+	}
+}

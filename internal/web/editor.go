@@ -64,3 +64,31 @@ func (e forgettingEditor) Delete(ctx context.Context, tenant, slug string) error
 	defer e.cache.Forget(tenant, slug)
 	return e.SurveyEditor.Delete(ctx, tenant, slug)
 }
+
+// tenantForgetter is a cache of the public pages' tenants that can drop
+// one this process changed (a new theme, logo or name shows at once here).
+type tenantForgetter interface {
+	ForgetTenant(key string)
+}
+
+// forgettingSettings is TenantSettings that, after each update, drops the
+// tenant from the public cache.
+type forgettingSettings struct {
+	TenantSettings
+	cache tenantForgetter
+}
+
+// withTenantForget wraps t when public can forget tenants; otherwise t is
+// returned.
+func withTenantForget(t TenantSettings, public PublicSurveys) TenantSettings {
+	f, ok := public.(tenantForgetter)
+	if !ok || t == nil {
+		return t
+	}
+	return forgettingSettings{TenantSettings: t, cache: f}
+}
+
+func (s forgettingSettings) Update(ctx context.Context, t *survey.Tenant) error {
+	defer s.cache.ForgetTenant(t.Key)
+	return s.TenantSettings.Update(ctx, t)
+}

@@ -348,7 +348,7 @@ func New(d Deps) (*Server, error) {
 	s := &Server{log: log, surveys: d.Surveys, tenants: d.Tenants, storage: d.Storage, metrics: d.Metrics, views: v,
 		public: d.Public, notifier: d.Notifier, users: d.Users, editor: withForget(d.Editor, d.Public), reader: d.Reader, remover: d.Remover, tokens: d.Tokens, tenantAdmin: d.TenantAdmin, accounts: d.Accounts, summaries: d.Summaries,
 		logos: d.Logos, regions: d.Regions,
-		signIns: signIns, tenantSettings: d.TenantSettings, publicURL: strings.TrimSuffix(d.PublicURL, "/"), oidc: newProviders(d.Outbound),
+		signIns: signIns, tenantSettings: withTenantForget(d.TenantSettings, d.Public), publicURL: strings.TrimSuffix(d.PublicURL, "/"), oidc: newProviders(d.Outbound),
 		viewCounter: d.Views, ranks: d.Ranks, homeLists: d.Home,
 		databases: d.Databases, transfers: d.Transfers,
 		accepted: prometheus.NewCounter(prometheus.CounterOpts{Name: "surveys_answers_accepted_total", Help: "Answers stored, queued and acknowledged to respondents."}),
