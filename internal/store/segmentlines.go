@@ -699,6 +699,18 @@ func (p *lineParser) skipAnswerUnless(wanted func(id []byte) bool) (skipped, ok 
 		return false, ok
 	}
 	seen := keyQuestionID
+	// The rest as encodeJSON writes it, each key compared at once; else
+	// key by key.
+	for _, k := range answerKeys {
+		if !hasPrefix(p.b[p.i:], k.lit) {
+			break
+		}
+		p.i += len(k.lit)
+		if !p.skipString() {
+			return false, false
+		}
+		seen |= k.bit
+	}
 	for {
 		if p.byte('}') {
 			return true, true
@@ -720,6 +732,13 @@ func (p *lineParser) skipAnswerUnless(wanted func(id []byte) bool) (skipped, ok 
 		}
 	}
 }
+
+// answerKeys are the keys after the first of an answer to a question as
+// encodeJSON writes them, each with the comma before it.
+var answerKeys = [...]struct {
+	lit string
+	bit int
+}{{`,"questionText":`, keyQuestionText}, {`,"type":`, keyType}, {`,"answer":`, keyAnswer}}
 
 // boolean reads true or false.
 func (p *lineParser) boolean() (bool, bool) {

@@ -1,3 +1,5 @@
+//go:build linux
+
 package store
 
 import (
@@ -34,12 +36,11 @@ func BenchmarkSegmentDecode(b *testing.B) {
 	lines, _ := segmentLines(b)
 	var d lineDecoder
 	var a survey.SurveyAnswer
-	b.ResetTimer()
-	for i := range b.N {
+	cpuPerOp(b, func(i int) {
 		if err := d.decode(lines[i%len(lines)], &a); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 }
 
 // BenchmarkSegmentPeek reads what a filter of two questions looks at in
@@ -54,10 +55,9 @@ func BenchmarkSegmentPeek(b *testing.B) {
 	fields := f.Fields()
 	var d lineDecoder
 	var a survey.SurveyAnswer
-	b.ResetTimer()
-	for i := range b.N {
+	cpuPerOp(b, func(i int) {
 		if !d.peek(lines[i%len(lines)], &fields, &a) {
 			b.Fatal("not peeked")
 		}
-	}
+	})
 }

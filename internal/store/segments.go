@@ -329,22 +329,26 @@ func (as *SurveyAnswerStore) scanLines(ctx context.Context, sum *StoredSummary, 
 	}
 	// A long scan reads the next segment while f is given this one's
 	// answers (from its third segment on: a page of a table never pays
-	// for a segment it does not show); memory stays flat at three
-	// segments.
+	// for a segment it does not show). Two buffers take turns: a segment
+	// is read into the one whose answers were all given (decoded answers
+	// hold copies of their strings, never the segment's bytes), so that
+	// memory stays flat at two segments and a scan allocates none for
+	// each (storage.GetBlobInto).
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type fetched struct {
 		data []byte
 		err  error
 	}
-	read := func(s segmentRef) ([]byte, error) {
-		b, err := as.st.GetBlob(ctx, SegmentContainer, s.name)
+	read := func(s segmentRef, buf []byte) ([]byte, error) {
+		b, err := storage.GetBlobInto(ctx, as.st, SegmentContainer, s.name, buf)
 		if err != nil {
 			return nil, mapErr(err, "Answer segment")
 		}
 		return b.Data, nil
 	}
 	var next chan fetched
+	var spare []byte // a buffer whose answers were all given
 	// One answer, decoded into again and again (each with Answers of its
 	// own): f's answer is overwritten by the next.
 	var a survey.SurveyAnswer
@@ -359,18 +363,21 @@ func (as *SurveyAnswerStore) scanLines(ctx context.Context, sum *StoredSummary, 
 			r := <-next
 			next, data, err = nil, r.data, r.err
 		} else {
-			data, err = read(s)
+			data, err = read(s, spare)
+			spare = nil
 		}
 		if err != nil {
 			return err
 		}
 		if i > first && i+1 < len(segs) {
 			next = make(chan fetched, 1)
-			go func(s segmentRef, to chan<- fetched) {
-				data, err := read(s)
+			go func(s segmentRef, buf []byte, to chan<- fetched) {
+				data, err := read(s, buf)
 				to <- fetched{data, err}
-			}(segs[i+1], next)
+			}(segs[i+1], spare, next)
+			spare = nil
 		}
+		whole := data
 		// One answer a line; a line before pos is skipped undecoded.
 		for p := s.start; len(data) > 0; {
 			line := data
@@ -400,6 +407,7 @@ func (as *SurveyAnswerStore) scanLines(ctx context.Context, sum *StoredSummary, 
 			p++
 			pos = p
 		}
+		spare = whole[:0]
 	}
 	return as.scanBlobs(ctx, sum, tenant, slug, pos, f)
 }
