@@ -437,14 +437,29 @@ func (as *SurveyAnswerStore) ScanFiltered(ctx context.Context, tenant, slug stri
 			dec  lineDecoder // its own: decode's keeps the texts of whole answers
 			some survey.SurveyAnswer
 		)
+		// Peeking pays when the filter leaves most answers out; when it
+		// picks most of them (a filter of complete answers), each picked
+		// line would be read twice, so after peekTrial lines that the
+		// filter mostly picked the scan stops peeking.
+		peeked, picked := 0, 0
 		skip = func(line []byte) bool {
+			if peeked == peekTrial && picked > peekTrial/2 {
+				return false
+			}
 			if !dec.peek(line, &fields, &some) {
 				return false // decoded whole, and looked at below
 			}
 			if gone[string(dec.id)] || some.Tenant == "" {
 				return true
 			}
-			if !filter.Match(&some) {
+			match := filter.Match(&some)
+			if peeked < peekTrial {
+				peeked++
+				if match {
+					picked++
+				}
+			}
+			if !match {
 				read++
 				return true
 			}
@@ -463,6 +478,10 @@ func (as *SurveyAnswerStore) ScanFiltered(ctx context.Context, tenant, slug stri
 	})
 	return read, err
 }
+
+// peekTrial is how many answers a filtered scan peeks at before it
+// judges whether peeking pays (ScanFiltered).
+const peekTrial = 1000
 
 // scanBlobs calls f with the answers from position pos on, each read from
 // its blob: those listed, then those of the summary's last batch.

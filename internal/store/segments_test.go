@@ -776,3 +776,60 @@ func TestScanFiltered(t *testing.T) {
 		}
 	})
 }
+
+// TestScanFilteredLong: a filtered scan of more answers than it peeks at
+// to judge whether peeking pays gives what Scan and Match give, whether
+// the filter picks most answers (it then stops peeking) or few.
+func TestScanFilteredLong(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
+		testScanFilteredLong(t, st, tenant)
+	})
+}
+
+func testScanFilteredLong(t *testing.T, st storage.Storage, tenant string) {
+	ctx := context.Background()
+	s := segSurvey(t, st, tenant, "Long")
+	answers := segAnswers(s, 2500, small)
+	for i, a := range answers {
+		a.Answers = []survey.QuestionAnswer{{QuestionID: s.Questions[0].ID, QuestionText: "Say", Type: survey.SimpleText, Answer: fmt.Sprint(i % 7)}}
+	}
+	as := store.NewSurveyAnswerStore(st)
+	ids := idsOf(answers)
+	for pos := 0; pos < len(ids); pos += store.ListChunkSize {
+		if _, err := as.AppendAt(ctx, s.Tenant, s.Slug, nil, pos, ids[pos:min(pos+store.ListChunkSize, len(ids))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := as.AppendSegments(ctx, s.Tenant, s.Slug, nil, 0, ids, byID(answers)); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		query url.Values
+		picks func(i int) bool
+	}{
+		{url.Values{"c": {s.Questions[0].ID + "=3"}}, func(i int) bool { return i%7 == 3 }},
+		{url.Values{"status": {"complete"}}, func(int) bool { return true }},
+		{url.Values{"c": {s.Questions[0].ID + "=5"}, "status": {"complete"}}, func(i int) bool { return i%7 == 5 }},
+	} {
+		flt, err := survey.ParseAnswerFilter(s, c.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want, got []int
+		for i := range answers {
+			if c.picks(i) {
+				want = append(want, i)
+			}
+		}
+		read, err := as.ScanFiltered(ctx, s.Tenant, s.Slug, flt, func(of int, a *survey.SurveyAnswer) error {
+			if a.ID != answers[of].ID {
+				t.Fatalf("answer %d is %s, want %s", of, a.ID, answers[of].ID)
+			}
+			got = append(got, of)
+			return nil
+		})
+		if err != nil || read != len(answers) || !slices.Equal(got, want) {
+			t.Fatalf("%v: read %d, %v, picked %d answers (want %d of %d)", c.query, read, err, len(got), len(want), len(answers))
+		}
+	}
+}
