@@ -272,7 +272,7 @@ func (as *SurveyAnswerStore) getAll(ctx context.Context, tenant, slug string, id
 // segment yet, from their own blobs (the list, then the summary's last
 // batch, name them). The answer f is given is written over by the next
 // one: a shallow copy keeps it (its Answers are its own). Memory stays
-// flat: one segment is read at a time.
+// flat: two segments at most (one read ahead) are held at a time.
 //
 // Deleted answers (the summary's Deleted) are left out; their positions
 // are skipped.
