@@ -250,6 +250,26 @@ type Blobs interface {
 	ListBlobs(ctx context.Context, container string, o ListOptions) (BlobPage, error)
 }
 
+// BlobIntoReader is a Storage that reads a blob into memory its caller
+// gives, and gives again for the next read: a reader of many large blobs
+// one after the other (a scan of answer segments) then allocates none for
+// each. It is optional (GetBlobInto falls back to GetBlob); a Storage
+// that wraps another passes it on.
+type BlobIntoReader interface {
+	// GetBlobInto is GetBlob with the blob's data appended to buf[:0]
+	// (in buf's memory when it fits).
+	GetBlobInto(ctx context.Context, container, name string, buf []byte) (Blob, error)
+}
+
+// GetBlobInto reads a blob of s into buf (BlobIntoReader), or with
+// GetBlob when s cannot.
+func GetBlobInto(ctx context.Context, s Blobs, container, name string, buf []byte) (Blob, error) {
+	if r, ok := s.(BlobIntoReader); ok {
+		return r.GetBlobInto(ctx, container, name, buf)
+	}
+	return s.GetBlob(ctx, container, name)
+}
+
 // Message is a dequeued message.
 type Message struct {
 	ID         string

@@ -278,6 +278,15 @@ func (p *Placement) GetBlob(ctx context.Context, container, name string) (storag
 	return st.GetBlob(ctx, container, name)
 }
 
+// GetBlobInto is GetBlob into buf (storage.BlobIntoReader).
+func (p *Placement) GetBlobInto(ctx context.Context, container, name string, buf []byte) (storage.Blob, error) {
+	st, err := p.blob(ctx, container, name)
+	if err != nil {
+		return storage.Blob{}, err
+	}
+	return storage.GetBlobInto(ctx, st, container, name, buf)
+}
+
 func (p *Placement) DeleteBlob(ctx context.Context, container, name, ifMatch string) error {
 	st, err := p.blob(ctx, container, name)
 	if err != nil {

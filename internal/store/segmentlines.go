@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -30,6 +31,7 @@ type lineDecoder struct {
 	// each (a string per value was most of a scan's allocations).
 	vals  []byte
 	spans []valueSpan
+	id    []byte // the answer's ID, for peek
 }
 
 // valueSpan is where the answer to question i (in Answers) is in vals.
@@ -517,3 +519,334 @@ func (p *lineParser) strMap(m *map[string]string) bool {
 		}
 	}
 }
+
+// peek sets a to the fields of line that a filter looks at (fields): the
+// tenant, the day, the partial flag, the answers to fields.Questions (in
+// their order in the line, the others left out) and, when fields asks
+// for them, the hidden fields' and variables' values. The answer's ID is
+// left in d.id (valid until the next line), not allocated. Every other
+// value is skipped, checked as JSON but not decoded. It reports whether
+// it could: a line of another shape (a key it does not know, or spelt
+// another way; a key twice; a number; a tombstone) is for decode, whose
+// answer the filter then looks at. a's Answers array is reused.
+func (d *lineDecoder) peek(line []byte, fields *survey.AnswerFields, a *survey.SurveyAnswer) bool {
+	answers := a.Answers[:0]
+	*a = survey.SurveyAnswer{Answers: answers}
+	d.id = d.id[:0]
+	p := lineParser{b: line, d: d}
+	if !p.byte('{') {
+		return false
+	}
+	if p.byte('}') {
+		return p.end()
+	}
+	seen := 0
+	for {
+		key, ok := p.key()
+		if !ok {
+			return false
+		}
+		bit := answerKey(key)
+		if bit == 0 {
+			bit = skippedKey(key)
+		}
+		if bit == 0 || seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+		switch bit {
+		case keyID:
+			var v []byte
+			if v, ok = p.unescaped(); ok {
+				d.id = append(d.id, v...)
+			}
+		case keyTenant:
+			a.Tenant, ok = p.str(&p.d.last[0])
+		case keyCreatedOn:
+			var raw []byte
+			if raw, ok = p.rawString(); ok {
+				ok = a.CreatedOn.UnmarshalJSON(raw) == nil
+			}
+		case keyPartial:
+			a.Partial, ok = p.boolean()
+		case keyAnswers:
+			ok = p.someAnswers(a, fields.Questions)
+		case keyHidden:
+			if fields.Hidden {
+				ok = p.strMap(&a.Hidden)
+			} else {
+				ok = p.skipStrings('{', '}')
+			}
+		case keyValues:
+			if fields.Values {
+				ok = p.strMap(&a.Values)
+			} else {
+				ok = p.skipStrings('{', '}')
+			}
+		case keyQuotas, keyOverQuota:
+			ok = p.skipStrings('[', ']')
+		default: // slug, title
+			ok = p.skipString()
+		}
+		if !ok {
+			return false
+		}
+		if p.byte('}') {
+			return p.end()
+		}
+		if !p.byte(',') {
+			return false
+		}
+	}
+}
+
+const (
+	keyPartial = keyValues << (iota + 1)
+	keyQuotas
+	keyOverQuota
+)
+
+// skippedKey is the field of an answer, beyond answerKey's, that key
+// names for peek; 0 for none.
+func skippedKey(key []byte) int {
+	switch string(key) {
+	case "partial":
+		return keyPartial
+	case "quotas":
+		return keyQuotas
+	case "overQuota":
+		return keyOverQuota
+	}
+	return 0
+}
+
+// someAnswers reads the answers array, keeping in a.Answers only the
+// answers to the questions ids name: the others are skipped, undecoded,
+// when their first key is their question's ID (as encodeJSON writes
+// them).
+func (p *lineParser) someAnswers(a *survey.SurveyAnswer, ids []string) bool {
+	if !p.byte('[') {
+		return false
+	}
+	a.Answers = a.Answers[:0]
+	if p.byte(']') {
+		return true
+	}
+	p.d.vals, p.d.spans = p.d.vals[:0], p.d.spans[:0]
+	wanted := func(id []byte) bool {
+		for _, w := range ids {
+			if w == string(id) {
+				return true
+			}
+		}
+		return false
+	}
+	for {
+		start := p.i
+		skipped, ok := p.skipAnswerUnless(wanted)
+		if !ok {
+			return false
+		}
+		if !skipped {
+			p.i = start
+			qa, ok := p.questionAnswer(len(a.Answers))
+			if !ok {
+				return false
+			}
+			if wanted([]byte(qa.QuestionID)) {
+				a.Answers = append(a.Answers, qa)
+			} else if n := len(p.d.spans); n > 0 && p.d.spans[n-1].i == len(a.Answers) {
+				// Not kept: neither is its value.
+				p.d.vals = p.d.vals[:p.d.spans[n-1].start]
+				p.d.spans = p.d.spans[:n-1]
+			}
+		}
+		if p.byte(']') {
+			if len(p.d.spans) > 0 {
+				vals := string(p.d.vals)
+				for _, sp := range p.d.spans {
+					a.Answers[sp.i].Answer = vals[sp.start:sp.end]
+				}
+			}
+			return true
+		}
+		if !p.byte(',') {
+			return false
+		}
+	}
+}
+
+// skipAnswerUnless skips an answer to a question whose first key is
+// questionId and whose ID is not wanted, checking its other keys as
+// questionAnswer would. It reports whether it skipped it (else the
+// parser is anywhere in it) and whether the line is still readable.
+func (p *lineParser) skipAnswerUnless(wanted func(id []byte) bool) (skipped, ok bool) {
+	if !p.byte('{') {
+		return false, false
+	}
+	if p.peek('}') {
+		return false, true
+	}
+	key, ok := p.key()
+	if !ok {
+		return false, false
+	}
+	if questionKey(key) != keyQuestionID {
+		return false, true
+	}
+	id, ok := p.unescaped()
+	if !ok || wanted(id) {
+		return false, ok
+	}
+	seen := keyQuestionID
+	// The rest as encodeJSON writes it, each key compared at once; else
+	// key by key.
+	for _, k := range answerKeys {
+		if !hasPrefix(p.b[p.i:], k.lit) {
+			break
+		}
+		p.i += len(k.lit)
+		if !p.skipString() {
+			return false, false
+		}
+		seen |= k.bit
+	}
+	for {
+		if p.byte('}') {
+			return true, true
+		}
+		if !p.byte(',') {
+			return false, false
+		}
+		key, ok := p.key()
+		if !ok {
+			return false, false
+		}
+		bit := questionKey(key)
+		if bit == 0 || seen&bit != 0 {
+			return false, false
+		}
+		seen |= bit
+		if !p.skipString() {
+			return false, false
+		}
+	}
+}
+
+// answerKeys are the keys after the first of an answer to a question as
+// encodeJSON writes them, each with the comma before it.
+var answerKeys = [...]struct {
+	lit string
+	bit int
+}{{`,"questionText":`, keyQuestionText}, {`,"type":`, keyType}, {`,"answer":`, keyAnswer}}
+
+// boolean reads true or false.
+func (p *lineParser) boolean() (bool, bool) {
+	p.space()
+	switch {
+	case hasPrefix(p.b[p.i:], "true"):
+		p.i += 4
+		return true, true
+	case hasPrefix(p.b[p.i:], "false"):
+		p.i += 5
+		return false, true
+	}
+	return false, false
+}
+
+func hasPrefix(b []byte, s string) bool { return len(b) >= len(s) && string(b[:len(s)]) == s }
+
+// skipStrings skips an array (open '[') or an object (open '{', its
+// keys plain) of strings: the only values of an answer peek skips beside
+// strings (anything else, null included, is not skipped: false).
+func (p *lineParser) skipStrings(open, close byte) bool {
+	if !p.byte(open) {
+		return false
+	}
+	if p.byte(close) {
+		return true
+	}
+	for {
+		if open == '{' {
+			if _, ok := p.key(); !ok {
+				return false
+			}
+		}
+		if !p.skipString() {
+			return false
+		}
+		if p.byte(close) {
+			return true
+		}
+		if !p.byte(',') {
+			return false
+		}
+	}
+}
+
+// skipString skips a string value, checking its escapes and that it has
+// no control characters (as encoding/json would), not its UTF-8 (which
+// encoding/json replaces, never refuses). Its plain runs are passed over
+// eight bytes at a time.
+func (p *lineParser) skipString() bool {
+	if !p.byte('"') {
+		return false
+	}
+	b, i := p.b, p.i
+	for {
+		for i+8 <= len(b) && !stops8(binary.LittleEndian.Uint64(b[i:])) {
+			i += 8
+		}
+		for i < len(b) && !stop[b[i]] {
+			i++
+		}
+		switch {
+		case i >= len(b) || b[i] < 0x20:
+			return false
+		case b[i] == '"':
+			p.i = i + 1
+			return true
+		}
+		// A backslash.
+		if i+1 >= len(b) {
+			return false
+		}
+		switch b[i+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			i += 2
+		case 'u':
+			p.i = i + 2
+			if _, ok := p.hex4(); !ok {
+				return false
+			}
+			i = p.i
+		default:
+			return false
+		}
+	}
+}
+
+// Eight bytes at once (in a uint64): a byte of ones in each, and the
+// high bit of each.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// stops8 reports whether one of the eight bytes of v is a quote, a
+// backslash or a control character (the bytes stop marks): x has a zero
+// byte when (x-ones)&^x&highs is not 0, and a byte under n (n ≤ 128)
+// when (x-n*ones)&^x&highs is not 0.
+func stops8(v uint64) bool {
+	q, bs := v^(ones*'"'), v^(ones*'\\')
+	return ((q-ones)&^q|(bs-ones)&^bs|(v-ones*0x20)&^v)&highs != 0
+}
+
+// stop marks the bytes a skipped string's plain run stops at: a quote, a
+// backslash and a control character.
+var stop = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c == '"' || c == '\\' || c < 0x20
+	}
+	return t
+}()

@@ -1,7 +1,9 @@
 package store
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"net/url"
 	"reflect"
 	"testing"
 	"time"
@@ -53,4 +55,121 @@ func FuzzSegmentLine(f *testing.F) {
 			t.Fatalf("decode(%q) =\n%#v\nencoding/json:\n%#v", line, got, want)
 		}
 	})
+}
+
+// FuzzSegmentPeek: whatever a segment's line holds, when peek reads it,
+// encoding/json reads it too, to an answer of the same ID and tenant
+// that every filter (of a question's answer, a checked box, a hidden
+// field, a variable, days, partial answers, several at once) picks
+// exactly when it picks what peek read; and a line of the shape the
+// worker writes is always peeked.
+func FuzzSegmentPeek(f *testing.F) {
+	on := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	sv := &survey.Survey{
+		Questions: []survey.Question{
+			{ID: "q1", Text: "Why?", Type: survey.SimpleText},
+			{ID: "q2", Text: "Stars", Type: survey.FiveStars},
+			{ID: "q3", Text: "Which?", Type: survey.Checkboxes, PossibleAnswers: []string{"Tea", "Coffee"}},
+		},
+		HiddenFields: []string{"source"},
+		Scoring:      survey.Scoring{Variables: []survey.Variable{{Name: "total", Func: "sum", Args: []string{"q2"}}}},
+	}
+	var filters []survey.AnswerFilter
+	for _, q := range []url.Values{
+		{"q": {"q1"}, "a": {"because"}},
+		{"c": {"q2=4"}},
+		{"c": {"q3=Coffee", "q2=4"}},
+		{"c": {"hidden:source=news"}},
+		{"c": {"var:total=4"}},
+		{"from": {"2026-12-03"}, "status": {"partial"}},
+		{"to": {"2026-12-02"}, "c": {"q1=x"}, "status": {"complete"}},
+	} {
+		flt, err := survey.ParseAnswerFilter(sv, q)
+		if err != nil {
+			f.Fatal(q, err)
+		}
+		filters = append(filters, flt)
+	}
+	shaped := []survey.SurveyAnswer{
+		{ID: "08dc1e2f3a4b5c6d", Tenant: "adatum", Slug: "s", Title: "T", CreatedOn: on, Answers: []survey.QuestionAnswer{
+			{QuestionID: "q1", QuestionText: "Why <b>?</b> & \"how\"", Type: survey.SimpleText, Answer: "because"},
+			{QuestionID: "q2", Type: survey.FiveStars, Answer: "4"},
+			{QuestionID: "q3", Type: survey.Checkboxes, Answer: `["Tea","Coffee"]`},
+		}, Quotas: []string{"a"}, OverQuota: []string{"b", "c"}},
+		{ID: "2", Tenant: "t", CreatedOn: on.AddDate(0, 0, -1), Partial: true, Answers: []survey.QuestionAnswer{
+			{QuestionID: "q9", QuestionText: "Gone \\ \u00e9", Type: survey.SimpleText, Answer: "tab\there, \u2028, 😀, \x01"},
+			{QuestionID: "q1", Type: survey.SimpleText, Answer: "x"},
+		}},
+		{ID: "4", Tenant: "t", Answers: []survey.QuestionAnswer{{QuestionID: "q1", Answer: "x"}}, Hidden: map[string]string{"source": "news", "panel_id": "42"}, Values: map[string]string{"total": "4"}},
+		{ID: "5", Tenant: "t", Answers: []survey.QuestionAnswer{}},
+	}
+	for _, a := range shaped {
+		line, err := encodeJSON(&a)
+		if err != nil {
+			f.Fatal(err)
+		}
+		var d lineDecoder
+		var got survey.SurveyAnswer
+		for _, flt := range filters {
+			fields := flt.Fields()
+			if !d.peek(line, &fields, &got) {
+				f.Fatalf("peek(%s) failed", line)
+			}
+		}
+		f.Add(line)
+	}
+	f.Add(tombstone("7"))
+	for _, s := range []string{
+		`{}`, `{"id":"a","ID":"b"}`, `{"id":"a","id":"b"}`, `{"answers":null}`, `{"partial":1}`, `{"partial":true,"tenant":"t"}`,
+		`{"answers":[{"questionId":"q2","answer":"4"},{"questionId":"q2","answer":"5"}],"tenant":"t"}`,
+		`{"answers":[{"answer":"4","questionId":"q2"}],"tenant":"t"}`, `{"answers":[{"questionId":"q9","answer":1}],"tenant":"t"}`,
+		`{"answers":[{"questionId":"q9","answer":"\q"}],"tenant":"t"}`, `{"answers":[{"questionId":"q9","Answer":"x"}],"tenant":"t"}`,
+		`{"answers":[{"questionId":"q9","questionText":"x","questionText":"y"}],"tenant":"t"}`,
+		`{"title":"a` + "\x01" + `b","tenant":"t"}`, `{"slug":["x"],"tenant":"t"}`, `{"quotas":["a",1],"tenant":"t"}`, `{"quotas":null,"tenant":"t"}`,
+		`{"hidden":{"source":"news"},"tenant":"t"}`, `{"hidden":{"source":null},"tenant":"t"}`, `{"values":{"total":"4"},"values":{},"tenant":"t"}`,
+		`{"createdOn":"2026-12-03T12:00:00Z","tenant":"t"}`, `{"createdOn":"yesterday"}`, `{"tenant":"t"}{"id":"b"}`, `{"id":"a",}`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var want survey.SurveyAnswer
+		wantErr := json.Unmarshal(line, &want)
+		var d lineDecoder
+		got := survey.SurveyAnswer{ID: "before", Tenant: "before", Answers: []survey.QuestionAnswer{{Answer: "before"}, {QuestionID: "q1"}}}
+		for _, flt := range filters {
+			fields := flt.Fields()
+			if !d.peek(line, &fields, &got) {
+				continue
+			}
+			if wantErr != nil {
+				t.Fatalf("peek(%q) read what encoding/json refuses: %v", line, wantErr)
+			}
+			if string(d.id) != want.ID || got.Tenant != want.Tenant {
+				t.Fatalf("peek(%q) = ID %q of %q; encoding/json: %q of %q", line, d.id, got.Tenant, want.ID, want.Tenant)
+			}
+			if flt.Match(&got) != flt.Match(&want) {
+				t.Fatalf("filter %v picks peek(%q) = %#v: %v; the whole answer %#v: %v", flt.Values(), line, got, flt.Match(&got), want, flt.Match(&want))
+			}
+		}
+	})
+}
+
+// TestStops8: eight bytes stop a skipped string's plain run when one of
+// them, wherever it is and whatever is beside it, is a byte stop marks.
+func TestStops8(t *testing.T) {
+	for _, fill := range []byte{'a', 0x20, 0x21, 0x7f, 0x80, 0xff, '"' + 1, '\\' + 1} {
+		for c := range 256 {
+			for k := range 8 {
+				var b [8]byte
+				for i := range b {
+					b[i] = fill
+				}
+				b[k] = byte(c)
+				want := stop[c] || stop[fill]
+				if got := stops8(binary.LittleEndian.Uint64(b[:])); got != want {
+					t.Fatalf("stops8(%q) = %v, want %v", b, got, want)
+				}
+			}
+		}
+	}
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -311,7 +313,9 @@ func TestAppendSegmentsReadsBlobs(t *testing.T) {
 // an answer larger than the cap is alone in a segment only when it starts
 // one.
 func TestSegmentSealing(t *testing.T) {
-	const kib = 1 << 10
+	// Sizes in parts of the cap: two fifths of it (three fill a
+	// segment), more than all of it, and a small part.
+	twoFifths, over, tiny := store.SegmentMaxBytes*2/5, store.SegmentMaxBytes*6/5, store.SegmentMaxBytes/256
 	cases := []struct {
 		name  string
 		n     int
@@ -323,11 +327,11 @@ func TestSegmentSealing(t *testing.T) {
 			map[string]int{"0000000000": store.SegmentMaxAnswers, fmt.Sprintf("%010d", store.SegmentMaxAnswers): 5}},
 		{"by answers, in one batch", store.SegmentMaxAnswers + 1, small, store.SegmentMaxAnswers + 1,
 			map[string]int{"0000000000": store.SegmentMaxAnswers, fmt.Sprintf("%010d", store.SegmentMaxAnswers): 1}},
-		{"by bytes", 7, func(int) int { return 100 * kib }, 2,
+		{"by bytes", 7, func(int) int { return twoFifths }, 2,
 			map[string]int{"0000000000": 3, "0000000003": 3, "0000000006": 1}},
-		{"an answer over the cap starts a segment", 3, func(i int) int { return []int{300 * kib, 1 * kib, 1 * kib}[i] }, 1,
+		{"an answer over the cap starts a segment", 3, func(i int) int { return []int{over, tiny, tiny}[i] }, 1,
 			map[string]int{"0000000000": 1, "0000000001": 2}},
-		{"an answer over the cap in an open segment", 4, func(i int) int { return []int{1 * kib, 300 * kib, 1 * kib, 1 * kib}[i] }, 4,
+		{"an answer over the cap in an open segment", 4, func(i int) int { return []int{tiny, over, tiny, tiny}[i] }, 4,
 			map[string]int{"0000000000": 2, "0000000002": 2}},
 	}
 	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
@@ -358,13 +362,13 @@ func TestSegmentSealing(t *testing.T) {
 	})
 }
 
-// readFixture is a survey of 16 answers of about 60 KiB (five to a
+// readFixture is a survey of 16 answers of about a fifth of a segment (five to a
 // segment): positions 0–11 in segments (0–4, 5–9 and the open 10–11),
 // 12–13 listed only, 14–15 the summary's last batch, not listed yet.
 func readFixture(t *testing.T, st storage.Storage, tenant string) (*survey.Survey, []*survey.SurveyAnswer) {
 	t.Helper()
 	s := segSurvey(t, st, tenant, "Reads")
-	answers := segAnswers(s, 16, func(int) int { return 60 << 10 })
+	answers := segAnswers(s, 16, fifthOfSegment)
 	fileBeforeSegments(t, st, s, answers, 2)
 	as := store.NewSurveyAnswerStore(st)
 	if _, err := as.AppendSegments(context.Background(), s.Tenant, s.Slug, nil, 0, idsOf(answers[:12]), nil); err != nil {
@@ -587,7 +591,7 @@ func TestDeleteSurveyDeletesSegments(t *testing.T) {
 			t.Fatalf("slugs %q and %q", gone.Slug, kept.Slug)
 		}
 		for _, s := range []*survey.Survey{gone, kept} {
-			answers := segAnswers(s, 12, func(int) int { return 60 << 10 })
+			answers := segAnswers(s, 12, fifthOfSegment)
 			fileBeforeSegments(t, st, s, answers, 0)
 			if n, err := as.BuildSegments(ctx, s.Tenant, s.Slug); n != 12 || err != nil {
 				t.Fatalf("BuildSegments = %d, %v", n, err)
@@ -694,5 +698,138 @@ func BenchmarkBuildSegments(b *testing.B) {
 			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "answers/s")
 			b.ReportMetric(float64(ops)/float64(n*b.N), "ops/answer")
 		})
+	}
+}
+
+// fifthOfSegment: answers of which five fill a segment (each about 0.23
+// of SegmentMaxBytes, its JSON included).
+func fifthOfSegment(int) int { return store.SegmentMaxBytes * 60 / 256 }
+
+// TestScanFiltered gives the answers a filter picks, in order, with the
+// number of answers before each (deleted ones not counted), whether an
+// answer is in a segment, listed only or in the summary's last batch,
+// and counts every answer it read: what Scan and the filter's Match give.
+func TestScanFiltered(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
+		ctx := context.Background()
+		s := segSurvey(t, st, tenant, "Filtered")
+		answers := segAnswers(s, 20, small)
+		yes := map[int]bool{}
+		for i, a := range answers {
+			text := []string{"No", "Yes", "yes "}[i%3]
+			yes[i] = i%3 != 0
+			a.Answers = []survey.QuestionAnswer{{QuestionID: s.Questions[0].ID, QuestionText: "Say", Type: survey.SimpleText, Answer: text}}
+		}
+		answers[4].Partial = true
+		fileBeforeSegments(t, st, s, answers, 2)
+		as := store.NewSurveyAnswerStore(st)
+		if _, err := as.AppendSegments(ctx, s.Tenant, s.Slug, nil, 0, idsOf(answers[:14]), nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range []int{2, 15} { // in a segment; listed only
+			if err := as.DeleteAnswer(ctx, s, answers[i].ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		deleted := map[int]bool{2: true, 15: true}
+		for _, c := range []struct {
+			name  string
+			query url.Values
+			picks func(i int) bool
+		}{
+			{"none", url.Values{}, func(int) bool { return true }},
+			{"an answer", url.Values{"c": {s.Questions[0].ID + "=yes"}}, func(i int) bool { return yes[i] }},
+			{"an answer, complete", url.Values{"c": {s.Questions[0].ID + "=YES"}, "status": {"complete"}}, func(i int) bool { return yes[i] && i != 4 }},
+			{"partial", url.Values{"status": {"partial"}}, func(i int) bool { return i == 4 }},
+			{"no day", url.Values{"to": {"2001-01-01"}}, func(int) bool { return false }},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				flt, err := survey.ParseAnswerFilter(s, c.query)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var wantIDs []string
+				var wantOf []int
+				of := 0
+				for i, a := range answers {
+					if deleted[i] {
+						continue
+					}
+					if c.picks(i) {
+						wantIDs, wantOf = append(wantIDs, a.ID), append(wantOf, of)
+					}
+					of++
+				}
+				var gotIDs []string
+				var gotOf []int
+				read, err := as.ScanFiltered(ctx, s.Tenant, s.Slug, flt, func(of int, a *survey.SurveyAnswer) error {
+					gotIDs, gotOf = append(gotIDs, a.ID), append(gotOf, of)
+					return nil
+				})
+				if err != nil || read != 18 {
+					t.Fatalf("ScanFiltered read %d answers, %v; want 18", read, err)
+				}
+				if !slices.Equal(gotIDs, wantIDs) || !slices.Equal(gotOf, wantOf) {
+					t.Fatalf("picked %v at %v, want %v at %v", gotIDs, gotOf, wantIDs, wantOf)
+				}
+			})
+		}
+	})
+}
+
+// TestScanFilteredLong: a filtered scan of more answers than it peeks at
+// to judge whether peeking pays gives what Scan and Match give, whether
+// the filter picks most answers (it then stops peeking) or few.
+func TestScanFilteredLong(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
+		testScanFilteredLong(t, st, tenant)
+	})
+}
+
+func testScanFilteredLong(t *testing.T, st storage.Storage, tenant string) {
+	ctx := context.Background()
+	s := segSurvey(t, st, tenant, "Long")
+	answers := segAnswers(s, 2500, small)
+	for i, a := range answers {
+		a.Answers = []survey.QuestionAnswer{{QuestionID: s.Questions[0].ID, QuestionText: "Say", Type: survey.SimpleText, Answer: fmt.Sprint(i % 7)}}
+	}
+	as := store.NewSurveyAnswerStore(st)
+	ids := idsOf(answers)
+	for pos := 0; pos < len(ids); pos += store.ListChunkSize {
+		if _, err := as.AppendAt(ctx, s.Tenant, s.Slug, nil, pos, ids[pos:min(pos+store.ListChunkSize, len(ids))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := as.AppendSegments(ctx, s.Tenant, s.Slug, nil, 0, ids, byID(answers)); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		query url.Values
+		picks func(i int) bool
+	}{
+		{url.Values{"c": {s.Questions[0].ID + "=3"}}, func(i int) bool { return i%7 == 3 }},
+		{url.Values{"status": {"complete"}}, func(int) bool { return true }},
+		{url.Values{"c": {s.Questions[0].ID + "=5"}, "status": {"complete"}}, func(i int) bool { return i%7 == 5 }},
+	} {
+		flt, err := survey.ParseAnswerFilter(s, c.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want, got []int
+		for i := range answers {
+			if c.picks(i) {
+				want = append(want, i)
+			}
+		}
+		read, err := as.ScanFiltered(ctx, s.Tenant, s.Slug, flt, func(of int, a *survey.SurveyAnswer) error {
+			if a.ID != answers[of].ID {
+				t.Fatalf("answer %d is %s, want %s", of, a.ID, answers[of].ID)
+			}
+			got = append(got, of)
+			return nil
+		})
+		if err != nil || read != len(answers) || !slices.Equal(got, want) {
+			t.Fatalf("%v: read %d, %v, picked %d answers (want %d of %d)", c.query, read, err, len(got), len(want), len(answers))
+		}
 	}
 }

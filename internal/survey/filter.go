@@ -213,6 +213,38 @@ func (f AnswerFilter) Match(a *SurveyAnswer) bool {
 	return true
 }
 
+// AnswerFields names what of an answer a filter's Match looks at beyond
+// its ID, tenant, day and partial flag: its answers to Questions (by ID),
+// and its hidden fields' (Hidden) or variables' (Values) values.
+type AnswerFields struct {
+	Questions      []string
+	Hidden, Values bool
+}
+
+// Fields are what Match looks at: a reader may decode only these fields
+// of an answer to learn whether f picks it, and the whole answer of
+// those it picks (Match gives the same verdict on both).
+func (f AnswerFilter) Fields() AnswerFields {
+	var out AnswerFields
+	refs := make([]string, 0, 1+len(f.Picks))
+	if f.Question != "" {
+		refs = append(refs, f.Question)
+	}
+	for _, p := range f.Picks {
+		refs = append(refs, p.Question)
+	}
+	for _, ref := range refs {
+		if _, hidden := HiddenName(ref); hidden {
+			out.Hidden = true
+		} else if _, isVar := VarName(ref); isVar {
+			out.Values = true
+		} else if !slices.Contains(out.Questions, ref) {
+			out.Questions = append(out.Questions, ref)
+		}
+	}
+	return out
+}
+
 // answerIncludes reports whether a's answer to ref (question q, or a
 // hidden field or a variable) is, or includes, want.
 func answerIncludes(a *SurveyAnswer, ref string, q Question, want string) bool {

@@ -25,6 +25,11 @@ type AnswerReader interface {
 	// Scan calls f with every answer from position from on, in order; f's
 	// answer is only valid during the call.
 	Scan(ctx context.Context, tenant, slug string, from int, f func(pos int, a *survey.SurveyAnswer) error) error
+	// ScanFiltered calls f with every answer filter picks, in order, and
+	// the number of answers before it (those left out included); it
+	// returns the number of answers read. It looks at the fields the
+	// filter names before it decodes an answer whole.
+	ScanFiltered(ctx context.Context, tenant, slug string, filter survey.AnswerFilter, f func(of int, a *survey.SurveyAnswer) error) (int, error)
 	// Range returns up to limit answers from position offset on.
 	Range(ctx context.Context, tenant, slug string, offset, limit int) ([]*survey.SurveyAnswer, int, error)
 	// LatestAnswers returns up to limit answers, newest first, after the

@@ -3,17 +3,13 @@
 package web_test
 
 import (
-	"bytes"
 	"context"
-	"net/http"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/storage/counting"
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
-	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/store/storetest"
 )
 
@@ -41,42 +37,14 @@ func BenchmarkCrosstab100k(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Logf("stored %d answers in %s", n, time.Since(start).Round(time.Millisecond))
-	if _, err := store.NewUserStore(app.st).Add(context.Background(), "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
-		b.Fatal(err)
-	}
-	_, c := app.signIn(b, "adatum", "ana@adatum.example", "correct horse battery")
+	c := signInAna(b, app)
 	q := app.adatum.Questions
 	url := app.srv.URL + "/adatum/surveys/" + app.adatum.Slug + "/crosstab?row=" + q[0].ID + "&col=" + q[1].ID
-	var ops, runs int64
-	var cpu time.Duration
-	for b.Loop() {
-		t0, cpu0 := time.Now(), cpuTime()
-		before := st.Total("")
-		req, _ := http.NewRequest("GET", url, nil)
-		req.AddCookie(c)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var body bytes.Buffer
-		_, _ = body.ReadFrom(resp.Body)
-		resp.Body.Close()
-		ops += st.Total("") - before
-		cpu += cpuTime() - cpu0
-		runs++
-		b.Logf("run %d: %s, %s of CPU, %d storage calls", runs, time.Since(t0).Round(time.Millisecond), (cpuTime() - cpu0).Round(time.Millisecond), st.Total("")-before)
-		if resp.StatusCode != http.StatusOK || !strings.Contains(body.String(), "<strong>100000</strong> answers counted, each with an answer to both") {
-			b.Fatalf("crosstab = %d: %.2000s", resp.StatusCode, body.String())
-		}
-	}
-	perAnswer := float64(ops) / float64(n*runs)
-	b.ReportMetric(float64(n*runs)/b.Elapsed().Seconds(), "answers/s")
-	b.ReportMetric(perAnswer, "storage-ops/answer")
-	b.ReportMetric(float64(cpu.Milliseconds())/float64(runs), "cpu-ms/op")
+	perAnswer, cpu := benchPage(b, st, url, c, "<strong>100000</strong> answers counted, each with an answer to both", n)
 	if perAnswer > 0.01 {
 		b.Errorf("%.4f storage operations per answer, over the ceiling of 0.01", perAnswer)
 	}
-	if per := cpu / time.Duration(runs); per > time.Second {
-		b.Errorf("%s of CPU a cross-tabulation of %d answers, over the ceiling of 1s", per, n)
+	if cpu > time.Second {
+		b.Errorf("%s of CPU a cross-tabulation of %d answers, over the ceiling of 1s", cpu, n)
 	}
 }

@@ -53,7 +53,7 @@ func adatumAnswers(app *testApp, n int) []*survey.SurveyAnswer {
 // through the real handler and the embedded store, and reports answers/s,
 // the storage operations made per answer exported (every call of the
 // request: the session, the survey, the segments …), and the peak heap:
-// it stays flat because the export holds at most three segments at a time.
+// it stays flat because the export holds at most two segments at a time.
 func BenchmarkExport100k(b *testing.B) {
 	st := counting.New(backends.Local(b))
 	app := newTestAppOn(b, st)

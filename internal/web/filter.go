@@ -164,16 +164,11 @@ func (f filterView) status() int {
 // leaves out included). One segment of answers is read at a time; fn's
 // answer is only valid during the call.
 func (s *Server) scanFiltered(ctx context.Context, tenant, slug string, f survey.AnswerFilter, fn func(n, of int, a *survey.SurveyAnswer) error) (int, error) {
-	all, n := 0, 0
-	err := s.reader.Scan(ctx, tenant, slug, 0, func(_ int, a *survey.SurveyAnswer) error {
-		all++
-		if !f.Match(a) {
-			return nil
-		}
+	n := 0
+	return s.reader.ScanFiltered(ctx, tenant, slug, f, func(of int, a *survey.SurveyAnswer) error {
 		n++
-		return fn(n-1, all-1, a)
+		return fn(n-1, of, a)
 	})
-	return all, err
 }
 
 // filterOf is the filter of an export or an API request: a bad one is an

@@ -15,7 +15,6 @@ import (
 	"github.com/surveys-dev/surveys/internal/storage/counting"
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
-	"github.com/surveys-dev/surveys/internal/store/storetest"
 	"github.com/surveys-dev/surveys/internal/survey"
 	"github.com/surveys-dev/surveys/internal/survey/surveytest"
 )
@@ -50,33 +49,8 @@ func BenchmarkReportPDF(b *testing.B) {
 	if len(sv.Questions) != 20 {
 		b.Fatalf("%d questions, want 20", len(sv.Questions))
 	}
-	if err := app.surveys.Create(ctx, sv); err != nil {
-		b.Fatal(err)
-	}
-	// 1,000 distinct answers, each given 100 times.
-	r := rand.New(rand.NewPCG(5, 6))
-	distinct := make([]survey.SurveyAnswer, 1000)
-	for i := range distinct {
-		a, err := survey.NewAnswer(sv, forms(r))
-		if err != nil {
-			b.Fatal(err)
-		}
-		distinct[i] = a
-	}
-	start := time.Now().UTC().Add(-n * time.Millisecond)
-	answers := make([]*survey.SurveyAnswer, n)
-	for i := range answers {
-		a := distinct[i%len(distinct)]
-		a.CreatedOn = start.Add(time.Duration(i) * time.Millisecond)
-		a.ID = store.NewAnswerID(a.CreatedOn)
-		answers[i] = &a
-	}
-	began := time.Now()
-	if err := storetest.PutSegmented(ctx, app.st, sv, answers); err != nil {
-		b.Fatal(err)
-	}
-	answers, distinct = nil, nil
-	b.Logf("stored %d answers to %d questions in segments in %s", n, len(sv.Questions), time.Since(began).Round(time.Millisecond))
+	// 1,000 distinct answers, each given 100 times, a millisecond apart.
+	storeRepeated(b, app, sv, forms, n, 5, time.Now().UTC().Add(-n*time.Millisecond), time.Millisecond, nil)
 	token, err := store.NewTokenStore(app.st).CreateWithRole(ctx, "adatum", "bench", survey.Viewer, 0)
 	if err != nil {
 		b.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/streaming"
@@ -112,6 +113,59 @@ func (s *Store) GetBlob(ctx context.Context, containerName, name string) (storag
 		b.LastModified = resp.LastModified.UTC()
 	}
 	return b, nil
+}
+
+// GetBlobInto is GetBlob with the blob's data read into buf
+// (storage.BlobIntoReader): no new memory when it fits.
+func (s *Store) GetBlobInto(ctx context.Context, containerName, name string, buf []byte) (storage.Blob, error) {
+	if err := validateBlob(containerName, name); err != nil {
+		return storage.Blob{}, err
+	}
+	client := s.blobs.ServiceClient().NewContainerClient(containerName).NewBlobClient(name)
+	resp, err := client.DownloadStream(ctx, nil)
+	if err != nil {
+		return storage.Blob{}, wrap(err, "get blob %s/%s", containerName, name)
+	}
+	defer resp.Body.Close()
+	data, err := readInto(resp.Body, resp.ContentLength, buf[:0])
+	if err != nil {
+		return storage.Blob{}, fmt.Errorf("azure: get blob %s/%s: read body: %w", containerName, name, err)
+	}
+	b := storage.Blob{Data: data, ContentType: deref(resp.ContentType)}
+	if resp.ETag != nil {
+		b.ETag = string(*resp.ETag)
+	}
+	if resp.LastModified != nil {
+		b.LastModified = resp.LastModified.UTC()
+	}
+	return b, nil
+}
+
+// readInto reads body, of length n when known, appended to data.
+func readInto(body io.Reader, n *int64, data []byte) ([]byte, error) {
+	if n != nil && *n > 0 && *n <= 1<<30 {
+		data = slices.Grow(data, int(*n))
+		k, err := io.ReadFull(body, data[len(data):len(data)+int(*n)])
+		data = data[:len(data)+k]
+		if err != nil {
+			return nil, err
+		}
+	}
+	// The end (or all of it, its length unknown).
+	var end [512]byte
+	for {
+		k, err := body.Read(end[:])
+		data = append(data, end[:k]...)
+		if err == io.EOF {
+			if data == nil {
+				data = []byte{}
+			}
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 // DeleteBlob deletes a blob whose ETag matches ifMatch ("" or "*": any).

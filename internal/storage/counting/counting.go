@@ -184,6 +184,14 @@ func (s *Store) GetBlob(ctx context.Context, container, name string) (storage.Bl
 	return b, err
 }
 
+// GetBlobInto is GetBlob into buf (storage.BlobIntoReader), counted as a
+// GetBlob.
+func (s *Store) GetBlobInto(ctx context.Context, container, name string, buf []byte) (storage.Blob, error) {
+	b, err := storage.GetBlobInto(ctx, s.next, container, name, buf)
+	s.count("blob", "get", err)
+	return b, err
+}
+
 func (s *Store) DeleteBlob(ctx context.Context, container, name, ifMatch string) error {
 	err := s.next.DeleteBlob(ctx, container, name, ifMatch)
 	s.count("blob", "delete", err)

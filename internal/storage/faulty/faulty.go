@@ -185,6 +185,16 @@ func (f *Store) GetBlob(ctx context.Context, container, name string) (out storag
 	return out, err
 }
 
+// GetBlobInto is GetBlob into buf (storage.BlobIntoReader): the same
+// step as a GetBlob.
+func (f *Store) GetBlobInto(ctx context.Context, container, name string, buf []byte) (out storage.Blob, err error) {
+	err = f.step(Op{Service: "blob", Kind: "get"}, container, func() (x error) {
+		out, x = storage.GetBlobInto(ctx, f.next, container, name, buf)
+		return x
+	})
+	return out, err
+}
+
 func (f *Store) DeleteBlob(ctx context.Context, container, name, ifMatch string) error {
 	return f.step(Op{Service: "blob", Kind: "delete"}, container, func() error { return f.next.DeleteBlob(ctx, container, name, ifMatch) })
 }

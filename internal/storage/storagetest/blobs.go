@@ -29,6 +29,7 @@ func runBlobs(t *testing.T, newStorage func(t *testing.T) storage.Storage) {
 	// Blobs, one at a time.
 	t.Run("RoundTrip", inContainer(blobRoundTrip))
 	t.Run("NotFound", inContainer(blobNotFound))
+	t.Run("Into", inContainer(blobInto))
 	// Conditional writes.
 	t.Run("Conditions", inContainer(blobConditions))
 	t.Run("ConcurrentWriters", inContainer(blobConcurrentWriters))
@@ -66,6 +67,42 @@ func blobRoundTrip(t *testing.T, s storage.Blobs, c string) {
 	if _, err := s.GetBlob(ctx(t), c, "empty"); err != nil {
 		t.Errorf("CreateContainer of an existing container lost its blobs: %v", err)
 	}
+}
+
+// blobInto checks GetBlobInto (storage.BlobIntoReader, which a storage
+// has or not: the function falls back to GetBlob): a blob reads back into
+// the buffer given, in its memory when it fits, whatever it held, as
+// GetBlob reads it; a missing blob is not found.
+func blobInto(t *testing.T, s storage.Blobs, c string) {
+	big := bytes.Repeat([]byte("segment \"\u00e9\"\n"), 4000)
+	small := []byte("{\"answer\":\"ünïcode\"}\x00\xff")
+	for _, data := range [][]byte{big, small, {}} {
+		_, err := s.PutBlob(ctx(t), c, "b", data, storage.PutOptions{ContentType: "application/x-ndjson"})
+		noErr(t, "PutBlob", err)
+		want, err := s.GetBlob(ctx(t), c, "b")
+		noErr(t, "GetBlob", err)
+		buf := bytes.Repeat([]byte("x"), len(big)+1)
+		got, err := storage.GetBlobInto(ctx(t), s, c, "b", buf)
+		noErr(t, "GetBlobInto", err)
+		if !bytes.Equal(got.Data, data) || got.Data == nil || got.ContentType != want.ContentType || got.ETag != want.ETag || !got.LastModified.Equal(want.LastModified) {
+			t.Errorf("GetBlobInto = %d bytes %q %q %v; GetBlob: %d bytes %q %q %v", len(got.Data), got.ContentType, got.ETag, got.LastModified, len(want.Data), want.ContentType, want.ETag, want.LastModified)
+		}
+		if _, into := s.(storage.BlobIntoReader); into && len(got.Data) > 0 && &got.Data[0] != &buf[0] {
+			t.Errorf("GetBlobInto read %d bytes into new memory, not the buffer of %d", len(got.Data), len(buf))
+		}
+		// Without a buffer, or one too small.
+		for _, buf := range [][]byte{nil, make([]byte, 3)} {
+			got, err := storage.GetBlobInto(ctx(t), s, c, "b", buf)
+			noErr(t, "GetBlobInto", err)
+			if !bytes.Equal(got.Data, data) || got.Data == nil {
+				t.Errorf("GetBlobInto into %d bytes = %d bytes, want %d", len(buf), len(got.Data), len(data))
+			}
+		}
+	}
+	_, err := storage.GetBlobInto(ctx(t), s, c, "missing", nil)
+	wantErr(t, "GetBlobInto of a missing blob", err, storage.ErrNotFound)
+	_, err = storage.GetBlobInto(ctx(t), s, dnsName("nope"), "b", nil)
+	wantErr(t, "GetBlobInto from a missing container", err, storage.ErrNotFound)
 }
 
 // blobNotFound checks that reads, writes, listings and deletes of a
