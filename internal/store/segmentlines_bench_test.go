@@ -11,9 +11,9 @@ import (
 	"github.com/surveys-dev/surveys/internal/survey/surveytest"
 )
 
-// segmentLines are 1,000 lines of answers to a survey of every kind, as
+// benchSegmentLines are 1,000 lines of answers to a survey of every kind, as
 // the worker writes them, and the survey.
-func segmentLines(b *testing.B) ([][]byte, *survey.Survey) {
+func benchSegmentLines(b *testing.B) ([][]byte, *survey.Survey) {
 	sv, forms := surveytest.ExampleSurvey("adatum", "lines")
 	r := rand.New(rand.NewPCG(9, 10))
 	lines := make([][]byte, 1000)
@@ -33,7 +33,7 @@ func segmentLines(b *testing.B) ([][]byte, *survey.Survey) {
 // BenchmarkSegmentDecode decodes lines of answers to every kind whole, as
 // a scan does: ns/op is a line's.
 func BenchmarkSegmentDecode(b *testing.B) {
-	lines, _ := segmentLines(b)
+	lines, _ := benchSegmentLines(b)
 	var d lineDecoder
 	var a survey.SurveyAnswer
 	cpuPerOp(b, func(i int) {
@@ -47,7 +47,7 @@ func BenchmarkSegmentDecode(b *testing.B) {
 // lines of answers to every kind, as ScanFiltered does: ns/op is a
 // line's.
 func BenchmarkSegmentPeek(b *testing.B) {
-	lines, sv := segmentLines(b)
+	lines, sv := benchSegmentLines(b)
 	f, err := survey.ParseAnswerFilter(sv, url.Values{"c": {"q2=Coffee", "q14=Yes"}, "from": {"2026-01-31"}})
 	if err != nil {
 		b.Fatal(err)
