@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // A cross-tabulation counts a survey's answers by two variables at once:
@@ -139,6 +140,45 @@ type CrossVariable struct {
 	fixed  []string // a question's or the status's categories; nil for values
 	hidden string   // a hidden field's name
 	varN   string   // a variable's name
+	// seg is a saved segment's filter: its categories are in the segment
+	// and not in it.
+	seg *AnswerFilter
+}
+
+// SegmentRefPrefix begins the reference of a saved segment as a
+// cross-tabulation variable: "segment:<id>".
+const SegmentRefPrefix = "segment:"
+
+// SegmentRef is the reference of the saved segment id as a variable.
+func SegmentRef(id string) string { return SegmentRefPrefix + id }
+
+// SegmentOfRef is the saved segment's id that ref names, and whether it
+// names one.
+func SegmentOfRef(ref string) (id string, ok bool) {
+	return strings.CutPrefix(ref, SegmentRefPrefix)
+}
+
+// SegmentVariable is saved segment g of survey sv as a variable of a
+// cross-tabulation: two categories, the answers its filter picks
+// (In “name”) and the others (Not in “name”). They never overlap, so the
+// chi-square test holds as for a question of one answer. An error when
+// the segment's filter no longer reads on sv (a question it names is
+// gone).
+func SegmentVariable(sv *Survey, g *Segment) (CrossVariable, error) {
+	f, err := g.Filter(sv)
+	if err != nil {
+		return CrossVariable{}, err
+	}
+	return CrossVariable{Ref: SegmentRef(g.ID), Label: "Segment “" + g.Name + "”",
+		fixed: []string{"In “" + g.Name + "”", "Not in “" + g.Name + "”"}, seg: &f}, nil
+}
+
+// CountsPartial reports whether counting by v counts partial answers
+// too: by their status, or by a segment that picks complete or partial
+// answers (its categories would be one empty and one full of the
+// complete answers else).
+func (v CrossVariable) CountsPartial() bool {
+	return v.Ref == StatusRef || v.seg != nil && v.seg.Status != ""
 }
 
 // Values reports whether the variable's categories are the values the
@@ -241,6 +281,11 @@ func categoriesOf(v CrossVariable, vi *valueIndex, a *SurveyAnswer, dst []int) [
 			return append(dst, 1)
 		}
 		return append(dst, 0)
+	case v.seg != nil:
+		if v.seg.Match(a) {
+			return append(dst, 0)
+		}
+		return append(dst, 1)
 	case v.hidden != "":
 		if s := a.Hidden[v.hidden]; s != "" {
 			dst = append(dst, vi.of(s))

@@ -198,3 +198,87 @@ func TestCrossTableBounded(t *testing.T) {
 		t.Errorf("%d values counted apart, want %d", len(c.rowV.labels), maxCrossValues)
 	}
 }
+
+// TestCrossTableSegment: a saved segment as a variable has two
+// categories, in it and not in it, which every answer falls into one of;
+// each table is checked against the answers counted by hand.
+func TestCrossTableSegment(t *testing.T) {
+	sv := crossSurvey()
+	answers := []*SurveyAnswer{
+		crossAnswer("Phone", []string{"Mail", "Chat"}, "mail", false),           // 1
+		crossAnswer("Phone", []string{"Chat"}, "ad", false),                     // 2
+		crossAnswer("Laptop", []string{"Mail", "Chat", "Files"}, "mail", false), // 3
+		crossAnswer("Laptop", []string{"Files"}, "", false),                     // 4
+		crossAnswer("Laptop", nil, "mail", false),                               // 5
+		crossAnswer("", []string{"Mail"}, "ad", true),                           // 6
+		crossAnswer("Phone", nil, "", true),                                     // 7
+	}
+	seg := func(id, name, query string) CrossVariable {
+		v, err := SegmentVariable(sv, &Segment{Tenant: sv.Tenant, Slug: sv.Slug, ID: id, Name: name, Query: query})
+		if err != nil {
+			t.Fatalf("segment %s: %v", query, err)
+		}
+		return v
+	}
+	q := func(ref string) CrossVariable {
+		v, ok := sv.CrossVariable(ref)
+		if !ok {
+			t.Fatalf("no variable %q", ref)
+		}
+		return v
+	}
+	mail := seg("s1", "From mail", "q=hidden%3Asource&a=mail")
+	chat := seg("s2", "Chat users", "c=q2%3DChat")
+	partial := seg("s3", "Unfinished", "status=partial")
+	for _, tc := range []struct {
+		name       string
+		row, col   CrossVariable
+		rows, cols []string
+		counts     string
+		rowT, colT []int64
+		total      int64
+		stat, p    float64 // R's chisq.test(…, correct=FALSE); stat 0: no test
+		partialToo bool
+	}{
+		// In: 1, 3, 5; not in: 2, 4, 7 (6 has no device).
+		{"segment × device", mail, q("q1"), []string{"In “From mail”", "Not in “From mail”"}, []string{"Phone", "Laptop"},
+			"[[1 2] [2 1]]", []int64{3, 3}, []int64{3, 3}, 6, 0.6666666666666666, 0.41421617824252516, false},
+		// In: 1, 2, 3; not in: 4, 5, 7.
+		{"a picked checkbox × device", chat, q("q1"), []string{"In “Chat users”", "Not in “Chat users”"}, []string{"Phone", "Laptop"},
+			"[[2 1] [1 2]]", []int64{3, 3}, []int64{3, 3}, 6, 0.6666666666666666, 0.41421617824252516, false},
+		// Answers with boxes: 1, 2, 3, 4 complete, 6 partial (Mail).
+		{"boxes × a segment of the status", q("q2"), partial, []string{"Mail", "Chat", "Files"}, []string{"In “Unfinished”", "Not in “Unfinished”"},
+			"[[1 2] [0 3] [0 2]]", []int64{3, 3, 2}, []int64{1, 4}, 5, 0, 0, true},
+		// Every answer: in both 1, 3; mail only 5; chat only 2; neither 4, 6, 7.
+		{"segment × segment", mail, chat, []string{"In “From mail”", "Not in “From mail”"}, []string{"In “Chat users”", "Not in “Chat users”"},
+			"[[2 1] [1 3]]", []int64{3, 4}, []int64{3, 4}, 7, 1.2152777777777777, 0.2702893848016987, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := NewCrossCounter(tc.row, tc.col)
+			for _, a := range answers {
+				c.Add(a)
+			}
+			tb := c.Table()
+			if !slices.Equal(tb.Rows, tc.rows) || !slices.Equal(tb.Cols, tc.cols) || fmt.Sprint(tb.Counts) != tc.counts ||
+				!slices.Equal(tb.RowTotals, tc.rowT) || !slices.Equal(tb.ColTotals, tc.colT) || tb.Total != tc.total {
+				t.Errorf("%q × %q: %v, rows %v, columns %v, total %d", tb.Rows, tb.Cols, tb.Counts, tb.RowTotals, tb.ColTotals, tb.Total)
+			}
+			if tc.stat > 0 && (!tb.Test.Valid || tb.Test.DF != 1 || math.Abs(tb.Test.Statistic-tc.stat) > 1e-9 || math.Abs(tb.Test.P-tc.p) > 1e-9) {
+				t.Errorf("test %+v, want %v, p %v", tb.Test, tc.stat, tc.p)
+			}
+			if got := tc.row.CountsPartial() || tc.col.CountsPartial(); got != tc.partialToo {
+				t.Errorf("counts partial answers: %v", got)
+			}
+		})
+	}
+	if mail.Ref != "segment:s1" || mail.Label != "Segment “From mail”" || mail.Multiple {
+		t.Errorf("variable %+v", mail)
+	}
+	if id, ok := SegmentOfRef(mail.Ref); !ok || id != "s1" {
+		t.Errorf("SegmentOfRef = %q %v", id, ok)
+	}
+	// A segment whose question is gone no longer reads.
+	if _, err := SegmentVariable(sv, &Segment{Name: "Gone", Query: "c=q9%3DYes"}); ErrorCode(err) != EINVALID {
+		t.Errorf("a segment of a question gone: %v", err)
+	}
+}
