@@ -28,6 +28,9 @@ type crosstabPage struct {
 	// query chose; Errors the problems beside the fields ("row", "col",
 	// "show").
 	Variables []survey.CrossVariable
+	// Segments are the survey's saved segments as variables, offered
+	// apart.
+	Segments []survey.CrossVariable
 	Row, Col  string
 	Show      string
 	Errors    map[string]string
@@ -146,10 +149,65 @@ func formatP(p float64) string {
 	return "= " + strconv.FormatFloat(p, 'f', 4, 64)
 }
 
+// crossSegments are a survey's saved segments as variables of a
+// cross-tabulation (Vars), and the problem of each whose filter no longer
+// reads on the survey, by reference (Broken).
+type crossSegments struct {
+	Vars   []survey.CrossVariable
+	Broken map[string]string
+}
+
+// crossSegmentsOf are survey sv's saved segments as variables: one
+// listing, whatever the answers.
+func (s *Server) crossSegmentsOf(ctx context.Context, sv *survey.Survey) (crossSegments, error) {
+	out := crossSegments{Broken: map[string]string{}}
+	if s.segments == nil {
+		return out, nil
+	}
+	list, err := s.segments.List(ctx, sv.Tenant, sv.Slug)
+	if err != nil {
+		return out, err
+	}
+	for _, g := range list {
+		v, err := survey.SegmentVariable(sv, g)
+		if err != nil {
+			out.Broken[survey.SegmentRef(g.ID)] = "The segment “" + g.Name + "” no longer fits this survey (a question it names is gone): choose another."
+			continue
+		}
+		out.Vars = append(out.Vars, v)
+	}
+	return out, nil
+}
+
+// noSuchSegment is the problem of a reference to a saved segment the
+// survey does not have.
+const noSuchSegment = "This survey has no saved segment with this ID: choose one offered (the survey’s segments list them)."
+
+// variable is the variable ref names: a saved segment's, or one of sv's;
+// problem says what is wrong when none.
+func (g crossSegments) variable(sv *survey.Survey, ref string) (v survey.CrossVariable, problem string) {
+	if _, ok := survey.SegmentOfRef(ref); ok {
+		for _, v := range g.Vars {
+			if v.Ref == ref {
+				return v, ""
+			}
+		}
+		if p, ok := g.Broken[ref]; ok {
+			return v, p
+		}
+		return v, noSuchSegment
+	}
+	if v, ok := sv.CrossVariable(ref); ok {
+		return v, ""
+	}
+	return v, "This survey has no such question, hidden field or variable to count answers by: choose one offered."
+}
+
 // readCrosstab reads the page's variables and figures from the query: a
-// variable sv does not have, or the same twice, is a problem beside its
-// field. Neither given is no problem: the page offers the selects only.
-func readCrosstab(q url.Values, sv *survey.Survey) (row, col survey.CrossVariable, show string, errs map[string]string) {
+// variable sv (or its saved segments, segs) does not have, or the same
+// twice, is a problem beside its field. Neither given is no problem: the
+// page offers the selects only.
+func readCrosstab(q url.Values, sv *survey.Survey, segs crossSegments) (row, col survey.CrossVariable, show string, errs map[string]string) {
 	errs = map[string]string{}
 	rowRef, colRef := q.Get("row"), q.Get("col")
 	show = q.Get("show")
@@ -164,12 +222,13 @@ func readCrosstab(q url.Values, sv *survey.Survey) (row, col survey.CrossVariabl
 		return row, col, show, errs
 	}
 	pick := func(ref, field, which string) survey.CrossVariable {
-		v, ok := sv.CrossVariable(ref)
-		switch {
-		case ref == "":
+		if ref == "" {
 			errs[field] = "Choose the variable of the " + which + "."
-		case !ok:
-			errs[field] = "This survey has no such question, hidden field or variable to count answers by: choose one offered."
+			return survey.CrossVariable{}
+		}
+		v, problem := segs.variable(sv, ref)
+		if problem != "" {
+			errs[field] = problem
 		}
 		return v
 	}
@@ -193,8 +252,13 @@ func (s *Server) crosstab(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	page := crosstabPage{Role: roleOf(r), Tenant: tenant, Survey: sv, Filter: readFilter(r, sv, base), Variables: sv.CrossVariables(),
 		Row: q.Get("row"), Col: q.Get("col"), Partial: sv.KeepPartial > 0}
+	segs, err := s.crossSegmentsOf(r.Context(), sv)
+	if err != nil {
+		return err
+	}
+	page.Segments = segs.Vars
 	var row, col survey.CrossVariable
-	row, col, page.Show, page.Errors = readCrosstab(q, sv)
+	row, col, page.Show, page.Errors = readCrosstab(q, sv, segs)
 	if (row.Ref == survey.StatusRef || col.Ref == survey.StatusRef) && sv.KeepPartial == 0 {
 		// Asked of a survey that keeps none (or no longer does): offered
 		// too, so that the select shows what the table counts by.
@@ -248,12 +312,13 @@ func (s *Server) crossSurvey(ctx context.Context, tenant, slug string) (*survey.
 }
 
 // crossTable counts the answers f picks by row and col, reading every
-// answer once, a segment at a time; read is how many answers it read.
-// Partial answers are counted when f picks them alone or a variable is
-// the status (withPartial); else complete answers only, as the analysis
-// counts them.
+// answer once, a segment at a time (a saved segment's filter, as a
+// variable, is matched against each answer read); read is how many
+// answers it read. Partial answers are counted when f picks them alone,
+// a variable is the status or a saved segment that picks by it
+// (withPartial); else complete answers only, as the analysis counts them.
 func (s *Server) crossTable(ctx context.Context, sv *survey.Survey, row, col survey.CrossVariable, f survey.AnswerFilter) (t *survey.CrossTable, read int, withPartial bool, err error) {
-	withPartial = f.Status == "partial" || row.Ref == survey.StatusRef || col.Ref == survey.StatusRef
+	withPartial = f.Status == "partial" || row.CountsPartial() || col.CountsPartial()
 	c := survey.NewCrossCounter(row, col)
 	read, err = s.scanFiltered(ctx, sv.Tenant, sv.Slug, f, func(_, _ int, a *survey.SurveyAnswer) error {
 		if !a.Partial || withPartial {
@@ -302,7 +367,20 @@ func (s *Server) crosstabOf(ctx context.Context, tenant, slug string, q url.Valu
 	}
 	q = maps.Clone(q)
 	q.Del("show")
-	row, col, _, errs := readCrosstab(q, sv)
+	segs, err := s.crossSegmentsOf(ctx, sv)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range []string{"row", "col"} {
+		// Another survey's or tenant's segment is not found, as one that
+		// never was.
+		if ref := q.Get(k); ref != "" {
+			if _, problem := segs.variable(sv, ref); problem == noSuchSegment {
+				return nil, survey.Errorf(survey.ENOTFOUND, "%s: %s", k, noSuchSegment)
+			}
+		}
+	}
+	row, col, _, errs := readCrosstab(q, sv, segs)
 	if q.Get("row") == "" && q.Get("col") == "" {
 		// Both are needed here.
 		errs["row"], errs["col"] = "Choose the variable of the rows.", "Choose the variable of the columns."

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"regexp"
 	"strings"
@@ -307,5 +308,134 @@ func TestCrosstabAPI(t *testing.T) {
 	code, v, _ = app.api(t, "GET", base+"?row=hidden:nope&col="+q[13].ID, token, "")
 	if fields, _ := v["fields"].(map[string]any); code != 422 || fields["row"] == nil {
 		t.Errorf("a bad variable: %d %v", code, v)
+	}
+}
+
+// TestCrosstabSegment: a saved segment is a variable of the page, the CSV
+// and the API, its two categories the answers in it and those not in it
+// (counted by hand below); one that picks by status counts the partial
+// answers too; an unknown segment, or another tenant's, is a problem
+// beside the field on the page and not found in the CSV and the API.
+func TestCrosstabSegment(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	ctx := context.Background()
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	token, err := store.NewTokenStore(app.st).Create(ctx, "adatum", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	web, mobile := "Web portal", "Mobile app"
+	putCrossAnswers(t, app, []crossAnswer{
+		{web, "Yes", nil, "", false},
+		{web, "Yes", nil, "", false},
+		{web, "Yes", nil, "", false},
+		{mobile, "Yes", nil, "", false},
+		{mobile, "No", nil, "", false},
+		{mobile, "No", nil, "", false},
+		{mobile, "No", nil, "", false},
+		{"API", "No", nil, "", false},
+		{mobile, "", nil, "", false}, // not in a table with q14
+		{web, "No", nil, "", true},   // partial
+	})
+	q := app.adatum.Questions
+	product, again := q[1].ID, q[13].ID
+	segs := store.NewSavedSegmentStore(app.st)
+	save := func(tenant, name, query string) string {
+		t.Helper()
+		g := &survey.Segment{Tenant: tenant, Slug: app.adatum.Slug, Name: name, Query: query, CreatedOn: time.Now()}
+		if err := segs.Create(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		return "segment:" + g.ID
+	}
+	mobileSeg := save("adatum", "Mobile users", url.Values{"c": {product + "=" + mobile}}.Encode())
+	unfinished := save("adatum", "Unfinished", "status=partial")
+	gone := save("adatum", "Gone question", "c=nope%3Dx")
+	theirs := save("fabrikam", "Theirs", "status=complete")
+	base := "/adatum/surveys/" + app.adatum.Slug + "/crosstab"
+	query := func(path, row, col string) string {
+		return path + "?" + url.Values{"row": {row}, "col": {col}}.Encode()
+	}
+	for _, tc := range []struct {
+		name  string
+		path  string
+		code  int
+		cells [][]string
+		want  []string
+		not   []string
+	}{
+		{"offered apart", base, 200, nil, []string{`<optgroup label="Segments"><option value="` + mobileSeg + `">Segment “Mobile users”</option><option value="` + unfinished + `">Segment “Unfinished”</option></optgroup>`},
+			[]string{gone, theirs}},
+		// In: answers 4–7 (Yes 1, No 3); not in: 1–3 and 8 (Yes 3, No 1).
+		// R: chisq.test(matrix(c(1,3,3,1), 2, byrow=TRUE), correct=FALSE): 2, df 1, p 0.1573.
+		{"segment × question", query(base, mobileSeg, again), 200, [][]string{
+			{"In “Mobile users”", "1", "3", "4"}, {"Not in “Mobile users”", "3", "1", "4"}, {"Total", "4", "4", "8"}},
+			[]string{`<option value="` + mobileSeg + `" selected>`, "= <strong>2.00</strong>, 1 degree of freedom, p = 0.1573",
+				"The test may not be reliable: 4 cells of 4 expect fewer than 5 answers.", "Complete answers only",
+				`href="` + base + `.csv?col=` + again + `&amp;row=segment%3A`}, nil},
+		// The partial answer (No) is in it; the 8 complete ones are not.
+		{"a segment by status counts the partial answers", query(base, again, unfinished), 200, [][]string{
+			{"Yes", "0", "4", "4"}, {"No", "1", "4", "5"}, {"Total", "1", "8", "9"}}, nil, []string{"Complete answers only"}},
+		{"an unknown segment", query(base, "segment:nope", again), 422, nil, []string{`id="x-row-error">This survey has no saved segment with this ID`}, []string{"<table"}},
+		{"another tenant's segment", query(base, product, theirs), 422, nil, []string{`id="x-col-error">This survey has no saved segment with this ID`}, []string{"<table"}},
+		{"a segment whose question is gone", query(base, gone, again), 422, nil, []string{`id="x-row-error">The segment “Gone question” no longer fits this survey`}, []string{"<table"}},
+		{"the same segment twice", query(base, mobileSeg, mobileSeg), 422, nil, []string{`id="x-col-error">Choose another variable than the rows’.`}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, body := app.get(t, tc.path, ana)
+			if code != tc.code {
+				t.Fatalf("GET %s = %d, want %d", tc.path, code, tc.code)
+			}
+			if got := cells(body); tc.cells != nil && !equalRows(got, tc.cells) {
+				t.Errorf("GET %s: cells\n%q\nwant\n%q", tc.path, got, tc.cells)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(body, w) {
+					t.Errorf("GET %s lacks %q", tc.path, w)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(body, w) {
+					t.Errorf("GET %s has %q", tc.path, w)
+				}
+			}
+		})
+	}
+
+	// The CSV.
+	code, _, body := app.get(t, query(base+".csv", mobileSeg, again), ana)
+	for _, w := range []string{"Segment “Mobile users”,Yes,No,Total\nIn “Mobile users”,1,3,4\nNot in “Mobile users”,3,1,4\nTotal,4,4,8\n",
+		"Not in “Mobile users”,75.0%,25.0%,100.0%\n", "Chi-square,2.000000\n", "Degrees of freedom,1\n", "p-value,0.157299\n", "Cells expecting fewer than 5 answers,4,of,4\n"} {
+		if code != 200 || !strings.Contains(body, w) {
+			t.Errorf("CSV = %d, lacks %q:\n%s", code, w, body)
+		}
+	}
+	for _, bad := range []string{"segment:nope", theirs} {
+		if code, _, body := app.get(t, query(base+".csv", bad, again), ana); code != 404 || strings.Contains(body, "Total,") {
+			t.Errorf("CSV of %s = %d", bad, code)
+		}
+	}
+
+	// The API.
+	api := "/api/v1/surveys/" + app.adatum.Slug + "/crosstab"
+	code, _, raw := app.api(t, "GET", query(api, mobileSeg, again), token, "")
+	for _, w := range []string{`"counts":[[1,3],[3,1]]`, `"ref":"` + mobileSeg + `"`, `"label":"Segment “Mobile users”"`,
+		`"categories":["In “Mobile users”","Not in “Mobile users”"]`, `"multiple":false`, `"df":1`, `"statistic":2`, `"lowExpected":4`} {
+		if code != 200 || !strings.Contains(raw, w) {
+			t.Errorf("API = %d, lacks %s: %s", code, w, raw)
+		}
+	}
+	for _, bad := range []string{"segment:nope", theirs} {
+		code, v, raw := app.api(t, "GET", query(api, again, bad), token, "")
+		if msg, _ := v["error"].(string); code != 404 || !strings.Contains(msg, "col: This survey has no saved segment with this ID") {
+			t.Errorf("API with %s = %d %s", bad, code, raw)
+		}
+	}
+	if code, v, raw := app.api(t, "GET", query(api, gone, again), token, ""); code != 422 || !strings.Contains(fmt.Sprint(v["fields"]), "no longer fits") {
+		t.Errorf("API with a segment whose question is gone = %d %s", code, raw)
 	}
 }
