@@ -31,10 +31,10 @@ type crosstabPage struct {
 	// Segments are the survey's saved segments as variables, offered
 	// apart.
 	Segments []survey.CrossVariable
-	Row, Col  string
-	Show      string
-	Errors    map[string]string
-	Table     *crosstabView
+	Row, Col string
+	Show     string
+	Errors   map[string]string
+	Table    *crosstabView
 	// Of counts the answers read (those the filter left out too).
 	Of int
 	// Partial: the survey keeps partial answers, which the table counts
