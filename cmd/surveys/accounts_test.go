@@ -11,6 +11,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/secret"
 	"github.com/surveys-dev/surveys/internal/storage/local"
 	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
 	"github.com/surveys-dev/surveys/internal/twofactor"
 )
 
@@ -175,6 +176,10 @@ func TestUserTwoFactorOff(t *testing.T) {
 	defer st.Close()
 	if tf, err := store.NewUserStore(st).TwoFactor(context.Background(), "adatum", "b@adatum.example"); err != nil || tf.Any() || tf.ResetBy != "the operator of this server" {
 		t.Fatalf("after: %+v, %v", tf, err)
+	}
+	if list, _, err := store.NewAuditStore(st).List(context.Background(), "adatum", survey.AuditFilter{Action: survey.AuditTwoFactorReset}, "", 10); err != nil ||
+		len(list) != 1 || list[0].Actor != survey.AuditOperator || list[0].Target != "b@adatum.example" {
+		t.Fatalf("the reset's audit event: %+v, %v", list, err)
 	}
 }
 

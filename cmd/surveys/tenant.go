@@ -132,6 +132,11 @@ func tenantSuspend(ctx context.Context, sf *storageFlags, sub string, getenv fun
 	if err := ts.Update(ctx, t); err != nil {
 		return fmt.Errorf("tenant %s: %s", sub, survey.ErrorMessage(err))
 	}
+	action := survey.AuditTenantSuspended
+	if sub == "resume" {
+		action = survey.AuditTenantResumed
+	}
+	operatorAudit(ctx, st, t.Key, action, t.Key, "surveys tenant "+sub, stderr)
 	fmt.Fprintf(stdout, "%s: %sed (servers see it within 5 s)\n", t.Key, sub)
 	return nil
 }
@@ -157,6 +162,7 @@ func tenantPlan(ctx context.Context, sf *storageFlags, name string, getenv func(
 	if err := ts.Update(ctx, t); err != nil {
 		return fmt.Errorf("tenant plan: %s", survey.ErrorMessage(err))
 	}
+	operatorAudit(ctx, st, t.Key, survey.AuditTenantPlan, t.Key, fmt.Sprintf("surveys tenant plan: %s (was %s)", plan, from), stderr)
 	fmt.Fprintf(stdout, "%s: plan %s (was %s; servers see it within 5 s)\n", t.Key, plan, from)
 	return nil
 }

@@ -66,6 +66,7 @@ func userCommand(ctx context.Context, args []string, getenv func(string) string,
 		if err := store.NewUserStore(st).Remove(ctx, sf.tenant, email); err != nil {
 			return fmt.Errorf("user remove: %s", survey.ErrorMessage(err))
 		}
+		operatorAudit(ctx, st, sf.tenant, survey.AuditMemberRemoved, survey.NormalizeEmail(email), "surveys user remove", stderr)
 		fmt.Fprintf(stdout, "removed %s from tenant %s; its sessions are ended\n", survey.NormalizeEmail(email), sf.tenant)
 		return nil
 	}
@@ -80,6 +81,7 @@ func userCommand(ctx context.Context, args []string, getenv func(string) string,
 		if err := store.NewUserStore(st).SetDisabled(ctx, sf.tenant, email, false); err != nil {
 			return fmt.Errorf("user activate: %s", survey.ErrorMessage(err))
 		}
+		operatorAudit(ctx, st, sf.tenant, survey.AuditMemberActivated, survey.NormalizeEmail(email), "surveys user activate", stderr)
 		fmt.Fprintf(stdout, "activated %s in tenant %s; it may sign in (until the identity provider deactivates it again)\n", survey.NormalizeEmail(email), sf.tenant)
 		return nil
 	}
@@ -94,6 +96,7 @@ func userCommand(ctx context.Context, args []string, getenv func(string) string,
 		if err := store.NewUserStore(st).DisableTwoFactor(ctx, sf.tenant, email, "the operator of this server"); err != nil {
 			return fmt.Errorf("user two-factor-off: %s", survey.ErrorMessage(err))
 		}
+		operatorAudit(ctx, st, sf.tenant, survey.AuditTwoFactorReset, survey.NormalizeEmail(email), "surveys user two-factor-off", stderr)
 		fmt.Fprintf(stdout, "turned off the two-step sign-in of %s in tenant %s (authenticator app and passkeys); the password alone signs in\n", survey.NormalizeEmail(email), sf.tenant)
 		return nil
 	}
@@ -115,6 +118,7 @@ func userCommand(ctx context.Context, args []string, getenv func(string) string,
 		if err := store.NewUserStore(st).SetPassword(ctx, sf.tenant, email, password); err != nil {
 			return fmt.Errorf("user password: %s", err)
 		}
+		operatorAudit(ctx, st, sf.tenant, survey.AuditPasswordReset, survey.NormalizeEmail(email), "surveys user password", stderr)
 		fmt.Fprintf(stdout, "set the password of %s in tenant %s; its sessions are ended and its reset links revoked\n", survey.NormalizeEmail(email), sf.tenant)
 		return nil
 	}
@@ -122,6 +126,7 @@ func userCommand(ctx context.Context, args []string, getenv func(string) string,
 	if err != nil {
 		return fmt.Errorf("user add: %s", err)
 	}
+	operatorAudit(ctx, st, sf.tenant, survey.AuditMemberAdded, u.Email, "surveys user add, as "+u.Role.Label(), stderr)
 	fmt.Fprintf(stdout, "added %s to tenant %s\n", u.Email, u.Tenant)
 	return nil
 }
@@ -202,6 +207,7 @@ func tokenCommand(ctx context.Context, args []string, getenv func(string) string
 		if err := ts.Revoke(ctx, sf.tenant, fs.Arg(0)); err != nil {
 			return fmt.Errorf("token revoke: %s", survey.ErrorMessage(err))
 		}
+		operatorAudit(ctx, st, sf.tenant, survey.AuditTokenRevoked, fs.Arg(0), "surveys token revoke", stderr)
 		fmt.Fprintf(stdout, "revoked token %s of tenant %s\n", fs.Arg(0), sf.tenant)
 		return nil
 	}
@@ -213,6 +219,7 @@ func tokenCommand(ctx context.Context, args []string, getenv func(string) string
 	if err != nil {
 		return fmt.Errorf("token create: %s", err)
 	}
+	operatorAudit(ctx, st, sf.tenant, survey.AuditTokenCreated, name, "surveys token create, "+r.Label()+" token", stderr)
 	fmt.Fprintln(stdout, token)
 	return nil
 }
@@ -301,4 +308,15 @@ func (sf *storageFlags) open(ctx context.Context, getenv func(string) string, st
 		return nil, nil, fmt.Errorf("tenant %q: %s", sf.tenant, survey.ErrorMessage(err))
 	}
 	return st, box, nil
+}
+
+// operatorAudit notes in tenant's audit log what the operator's CLI did
+// to it (actor survey.AuditOperator, no address: the command ran on the
+// server's side). The change is done by then: a log write that fails is
+// reported on stderr and does not fail the command.
+func operatorAudit(ctx context.Context, st storage.Storage, tenant, action, target, detail string, stderr io.Writer) {
+	e := survey.AuditEvent{Tenant: tenant, At: time.Now(), Actor: survey.AuditOperator, Action: action, Target: target, Detail: detail}
+	if err := store.NewAuditStore(st).Append(ctx, e); err != nil {
+		fmt.Fprintf(stderr, "warning: the tenant's audit log did not take the event: %v\n", err)
+	}
 }

@@ -189,6 +189,7 @@ func (s *server) doWebhookAction(w http.ResponseWriter, r *http.Request, action 
 		if err != nil {
 			return 0, nil, err
 		}
+		s.audit(r, survey.AuditWebhookRotated, id, "")
 		return http.StatusOK, webhookJSON(e, true), nil
 	case "test":
 		err := s.Webhooks.SendTest(ctx, tenant, id)
@@ -199,11 +200,13 @@ func (s *server) doWebhookAction(w http.ResponseWriter, r *http.Request, action 
 		if err != nil {
 			return 0, nil, err
 		}
+		s.audit(r, survey.AuditWebhookTested, id, "")
 		return http.StatusAccepted, map[string]string{"status": "queued"}, nil
 	case "enable":
 		if err := s.Webhooks.Enable(ctx, tenant, id); err != nil {
 			return 0, nil, err
 		}
+		s.audit(r, survey.AuditWebhookEnabled, id, "")
 		return s.getWebhook(w, r)
 	}
 	return 0, nil, notFound("No such API endpoint.")

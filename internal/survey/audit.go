@@ -77,7 +77,35 @@ const (
 	AuditPasskeyAdded        = "passkey.added"
 	AuditPasskeyRemoved      = "passkey.removed"
 	AuditSessionEnded        = "session.ended"
+	// A member's own password changed on the account page, or set
+	// through a mailed reset link (or by the operator's CLI); a member
+	// signed out.
+	AuditPasswordChanged = "password.changed"
+	AuditPasswordReset   = "password.reset"
+	AuditSignOut         = "signout"
+	// A survey's saved segments, personal links and translations.
+	AuditSegmentCreated = "segment.created"
+	AuditSegmentDeleted = "segment.deleted"
+	AuditLinksCreated   = "links.created"
+	AuditTranslations   = "translations.saved"
+	// A webhook endpoint sent a test event, given a new secret, enabled
+	// again or disabled.
+	AuditWebhookTested   = "webhook.tested"
+	AuditWebhookRotated  = "webhook.secret.rotated"
+	AuditWebhookEnabled  = "webhook.enabled"
+	AuditWebhookDisabled = "webhook.disabled"
+	// What the operator's CLI did to a tenant (actor AuditOperator):
+	// accounts added, tokens made, the tenant suspended, its plan …
+	AuditTenantSuspended = "tenant.suspended"
+	AuditTenantResumed   = "tenant.resumed"
+	AuditTenantPlan      = "tenant.plan"
+	AuditMemberAdded     = "member.added"
+	AuditMemberActivated = "member.activated"
 )
+
+// AuditOperator is the actor of what the operator's CLI (surveys user
+// …, surveys tenant …, surveys token …) did to a tenant.
+const AuditOperator = "operator"
 
 // AuditSCIM is the actor of what the tenant's identity provider did
 // through SCIM.
@@ -97,6 +125,10 @@ var AuditActions = []string{
 	AuditSCIMUserCreated, AuditSCIMUserUpdated, AuditSCIMUserDeactivated, AuditSCIMUserReactivated, AuditSCIMUserDeleted,
 	AuditSCIMGroupCreated, AuditSCIMGroupUpdated, AuditSCIMGroupDeleted, AuditSCIMTokenCreated, AuditSCIMTokenRevoked, AuditSCIMRoleGroups,
 	AuditTwoFactorOn, AuditTwoFactorOff, AuditPasskeyAdded, AuditPasskeyRemoved, AuditSessionEnded,
+	AuditPasswordChanged, AuditPasswordReset, AuditSignOut,
+	AuditSegmentCreated, AuditSegmentDeleted, AuditLinksCreated, AuditTranslations,
+	AuditWebhookTested, AuditWebhookRotated, AuditWebhookEnabled, AuditWebhookDisabled,
+	AuditTenantSuspended, AuditTenantResumed, AuditTenantPlan, AuditMemberAdded, AuditMemberActivated,
 }
 
 // ValidAuditAction reports whether a is one of AuditActions.

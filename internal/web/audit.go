@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -242,6 +243,13 @@ var auditLabels = map[string]string{
 	survey.AuditSCIMRoleGroups: "SCIM groups of the roles changed",
 	survey.AuditTwoFactorOn:    "Authenticator app turned on", survey.AuditTwoFactorOff: "Authenticator app turned off",
 	survey.AuditPasskeyAdded: "Passkey added", survey.AuditPasskeyRemoved: "Passkey removed", survey.AuditSessionEnded: "Session ended",
+	survey.AuditPasswordChanged: "Password changed", survey.AuditPasswordReset: "Password reset", survey.AuditSignOut: "Signed out",
+	survey.AuditSegmentCreated: "Segment saved", survey.AuditSegmentDeleted: "Segment deleted",
+	survey.AuditLinksCreated: "Personal links made", survey.AuditTranslations: "Translations saved",
+	survey.AuditWebhookTested: "Webhook test sent", survey.AuditWebhookRotated: "Webhook secret rotated",
+	survey.AuditWebhookEnabled: "Webhook enabled", survey.AuditWebhookDisabled: "Webhook disabled",
+	survey.AuditTenantSuspended: "Organisation suspended", survey.AuditTenantResumed: "Organisation resumed",
+	survey.AuditTenantPlan: "Plan changed", survey.AuditMemberAdded: "Member added", survey.AuditMemberActivated: "Member activated",
 }
 
 // ActionLabel names action for people (its code when it has no name).
@@ -317,4 +325,62 @@ func (s *Server) auditFailedSignIn(r *http.Request, tenant, email string) {
 	}
 	email = survey.NormalizeEmail(email)
 	s.auditAs(r, tenant, email, survey.AuditSignInFailed, email, "wrong password or no such account")
+}
+
+// autosaveAuditEvery is the least time between two survey.edited events
+// of the designer's autosave for one member and survey.
+const autosaveAuditEvery = 10 * time.Minute
+
+// autosaveNotesMax bounds the (tenant, survey, member) triples
+// autosaveNotes remembers.
+const autosaveNotesMax = 4096
+
+// autosaveNotes remembers, in memory, when each member's autosave of a
+// survey was last audited: an autosave comes with the member's typing,
+// and one event per keystroke would bury the log. Kept per instance
+// (no storage read per autosave): behind several instances a member may
+// get one event per instance per period. Bounded: when full, the triples
+// past the period go, and if none has, all do (which can only add an
+// event, never lose an edit's first one).
+type autosaveNotes struct {
+	mu   sync.Mutex
+	last map[string]time.Time
+}
+
+// due reports whether key's autosave is to be audited at now, and notes
+// it when it is.
+func (n *autosaveNotes) due(key string, now time.Time) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if at, ok := n.last[key]; ok && now.Sub(at) < autosaveAuditEvery && !now.Before(at) {
+		return false
+	}
+	if n.last == nil {
+		n.last = map[string]time.Time{}
+	}
+	if _, ok := n.last[key]; !ok && len(n.last) >= autosaveNotesMax {
+		for k, at := range n.last {
+			if now.Sub(at) >= autosaveAuditEvery {
+				delete(n.last, k)
+			}
+		}
+		if len(n.last) >= autosaveNotesMax {
+			clear(n.last)
+		}
+	}
+	n.last[key] = now
+	return true
+}
+
+// auditAutosave notes an autosave of survey slug by the signed-in member:
+// at most one survey.edited per member and survey per
+// autosaveAuditEvery.
+func (s *Server) auditAutosave(r *http.Request, slug string) {
+	sess := sessionFrom(r.Context())
+	if sess == nil || s.auditLog == nil {
+		return
+	}
+	if s.autosaved.due(sess.Tenant+"\x00"+slug+"\x00"+sess.Email, s.now()) {
+		s.audit(r, survey.AuditSurveyEdited, slug, "autosaved (one event per 10 minutes of typing)")
+	}
 }

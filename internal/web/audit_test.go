@@ -274,3 +274,180 @@ func TestAuditPages(t *testing.T) {
 		t.Fatalf("second page = %d: %s", code, body)
 	}
 }
+
+// TestAuditMemberActions: a member's password changed and reset, a
+// sign-out, a segment saved and deleted, personal links made,
+// translations saved, and a webhook endpoint tested, rotated and enabled
+// (on the page and through the API) are in the tenant's audit log, with
+// the member (or the token) as the actor.
+func TestAuditMemberActions(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	ctx := context.Background()
+	if _, err := testUsers(app.st).Add(ctx, "adatum", "ana@adatum.example", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	_, cookie := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	as := map[string]string{"Cookie": "surveys_session=" + cookie.Value, "X-Forwarded-For": "198.51.100.7"}
+	mine := func(action, target string) survey.AuditEvent {
+		t.Helper()
+		e := findAudit(t, app, "adatum", action, target)
+		if e.Actor != "ana@adatum.example" || e.IP != "198.51.100.7" {
+			t.Fatalf("%s = %+v", action, e)
+		}
+		return e
+	}
+	slug := app.adatum.Slug
+	base := "/adatum/surveys/" + slug
+
+	// Password changed on the account page.
+	if code, _, body := app.do(t, "POST", "/adatum/account/password", url.Values{"current": {"correct horse battery"}, "new": {"a brand new secret"}, "confirm": {"a brand new secret"}}, as); code != http.StatusOK {
+		t.Fatalf("change the password = %d: %s", code, body)
+	}
+	mine(survey.AuditPasswordChanged, "ana@adatum.example")
+
+	// A segment saved, then deleted.
+	if code, _, body := app.do(t, "POST", base+"/segments", url.Values{"name": {"Since March"}, "query": {"from=2026-03-01"}, "page": {"analyze"}}, as); code != http.StatusSeeOther {
+		t.Fatalf("save a segment = %d: %s", code, body)
+	}
+	if e := mine(survey.AuditSegmentCreated, slug); !strings.Contains(e.Detail, "Since March") {
+		t.Fatalf("segment saved = %+v", e)
+	}
+	segs, err := store.NewSavedSegmentStore(app.st).List(ctx, "adatum", slug)
+	if err != nil || len(segs) != 1 {
+		t.Fatalf("segments %v, %v", segs, err)
+	}
+	if code, _, _ := app.do(t, "POST", base+"/segments/"+segs[0].ID+"/delete", url.Values{"page": {"analyze"}}, as); code != http.StatusSeeOther {
+		t.Fatalf("delete the segment = %d", code)
+	}
+	if e := mine(survey.AuditSegmentDeleted, slug); !strings.Contains(e.Detail, segs[0].ID) {
+		t.Fatalf("segment deleted = %+v", e)
+	}
+
+	// Personal links made.
+	if code, _, body := app.do(t, "POST", base+"/links", url.Values{"count": {"3"}}, as); code != http.StatusOK {
+		t.Fatalf("make links = %d: %s", code, body)
+	}
+	if e := mine(survey.AuditLinksCreated, slug); e.Detail != "3 links" {
+		t.Fatalf("links made = %+v", e)
+	}
+
+	// Translations saved (a refused form is not).
+	if code, _, _ := app.do(t, "POST", base+"/translations", url.Values{"lang": {"xx"}, "language": {"en"}, "title": {"X"}}, as); code != http.StatusUnprocessableEntity {
+		t.Fatalf("a bad translation = %d", code)
+	}
+	for _, e := range auditEvents(t, app, "adatum") {
+		if e.Action == survey.AuditTranslations {
+			t.Fatalf("a refused translation was audited: %+v", e)
+		}
+	}
+	if code, _, body := app.do(t, "POST", base+"/translations", url.Values{"lang": {"fr"}, "language": {"en"}, "title": {"Le titre"}}, as); code != http.StatusSeeOther {
+		t.Fatalf("save a translation = %d: %s", code, body)
+	}
+	if e := mine(survey.AuditTranslations, slug); e.Detail != "fr" {
+		t.Fatalf("translations saved = %+v", e)
+	}
+
+	// A webhook endpoint, added through the API, tested, given a new
+	// secret and enabled on the page; tested through the API.
+	admin, err := store.NewTokenStore(app.st).CreateWithRole(ctx, "adatum", "hooks", survey.Admin, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, v, raw := app.api(t, "POST", "/api/v1/webhooks", admin, `{"url":"https://hooks.example.com/in","events":["response.created"]}`)
+	id, _ := v["id"].(string)
+	if code != http.StatusCreated || id == "" {
+		t.Fatalf("add a webhook = %d: %s", code, raw)
+	}
+	for _, step := range []struct{ action, audit string }{
+		{"test", survey.AuditWebhookTested}, {"rotate", survey.AuditWebhookRotated}, {"enable", survey.AuditWebhookEnabled},
+	} {
+		if code, _, body := app.do(t, "POST", "/adatum/settings/webhooks/"+id+"/"+step.action, url.Values{}, as); code != http.StatusSeeOther && code != http.StatusOK {
+			t.Fatalf("%s = %d: %s", step.action, code, body)
+		}
+		mine(step.audit, id)
+	}
+	if code, _, raw := app.api(t, "POST", "/api/v1/webhooks/"+id+"/rotate", admin, ""); code != http.StatusOK {
+		t.Fatalf("API rotate = %d: %s", code, raw)
+	}
+	if e := findAudit(t, app, "adatum", survey.AuditWebhookRotated, id); e.Actor != "token:hooks" {
+		t.Fatalf("API rotate = %+v", e)
+	}
+
+	// Signed out: the session's member, from the client's address.
+	if code, _, _ := app.do(t, "POST", "/logout", url.Values{}, as); code != http.StatusSeeOther {
+		t.Fatalf("sign out = %d", code)
+	}
+	mine(survey.AuditSignOut, "ana@adatum.example")
+	// A cookie that is no session's signs nobody out.
+	before := len(auditEvents(t, app, "adatum"))
+	app.do(t, "POST", "/logout", url.Values{}, as)
+	if after := len(auditEvents(t, app, "adatum")); after != before {
+		t.Fatalf("an ended session's sign-out was audited: %d events, %d before", after, before)
+	}
+
+	// The password set through a reset link.
+	token, err := store.NewLinkStore(app.st).Create(ctx, store.Link{Purpose: store.LinkReset, Tenant: "adatum", Email: "ana@adatum.example"}, store.ResetLinkTTL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, body := app.do(t, "POST", "/login/reset/"+token, url.Values{"new": {"another new secret"}, "confirm": {"another new secret"}}, map[string]string{"X-Forwarded-For": "198.51.100.7"}); code != http.StatusSeeOther {
+		t.Fatalf("reset = %d: %s", code, body)
+	}
+	mine(survey.AuditPasswordReset, "ana@adatum.example")
+
+	// The page names them.
+	_, fresh := app.signIn(t, "adatum", "ana@adatum.example", "another new secret")
+	code, _, body := app.get(t, "/adatum/settings/audit", fresh)
+	for _, label := range []string{"Password changed", "Password reset", "Signed out", "Segment saved", "Segment deleted", "Personal links made", "Translations saved",
+		"Webhook test sent", "Webhook secret rotated", "Webhook enabled"} {
+		if !strings.Contains(body, label) {
+			t.Errorf("the audit page (%d) does not name %q", code, label)
+		}
+	}
+}
+
+// TestAuditAutosave: the designer's autosave makes a survey (audited as
+// made) and then saves it as it is typed: one survey.edited per member
+// and survey in ten minutes, however many autosaves.
+func TestAuditAutosave(t *testing.T) {
+	t.Parallel()
+	app := newTestApp(t)
+	ctx := context.Background()
+	for _, who := range []string{"ana@adatum.example", "bo@adatum.example"} {
+		if _, err := testUsers(app.st).Add(ctx, "adatum", who, "correct horse battery"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, ana := app.signIn(t, "adatum", "ana@adatum.example", "correct horse battery")
+	_, bo := app.signIn(t, "adatum", "bo@adatum.example", "correct horse battery")
+	version := ""
+	autosave := func(path, text, cookie string) {
+		t.Helper()
+		form := url.Values{"title": {"Typed lunch"}, "n": {"1"}, "q.0.text": {text}, "q.0.type": {"SimpleText"}, "action": {"autosave"}, "version": {version}}
+		code, _, body := app.do(t, "POST", path, form, map[string]string{"Cookie": "surveys_session=" + cookie})
+		if code != http.StatusOK || !strings.Contains(body, `"saved"`) {
+			t.Fatalf("autosave %q = %d: %s", text, code, body)
+		}
+		version = regexp.MustCompile(`"version":"([^"]+)"`).FindStringSubmatch(body)[1]
+	}
+	autosave("/adatum/surveys/new", "W", ana.Value)
+	for _, text := range []string{"Wh", "Wha", "What", "What did", "What did you eat?"} {
+		autosave("/adatum/surveys/typed-lunch/edit", text, ana.Value)
+	}
+	autosave("/adatum/surveys/typed-lunch/edit", "What did you drink?", bo.Value)
+	autosave("/adatum/surveys/typed-lunch/edit", "What did you drink, Bo?", bo.Value)
+	edits := map[string]int{}
+	created := 0
+	for _, e := range auditEvents(t, app, "adatum") {
+		switch {
+		case e.Action == survey.AuditSurveyEdited && e.Target == "typed-lunch":
+			edits[e.Actor]++
+		case e.Action == survey.AuditSurveyCreated && e.Target == "typed-lunch":
+			created++
+		}
+	}
+	if created != 1 || edits["ana@adatum.example"] != 1 || edits["bo@adatum.example"] != 1 || len(edits) != 2 {
+		t.Fatalf("%d made, edits by actor %v; want 1 made and 1 edit each", created, edits)
+	}
+}

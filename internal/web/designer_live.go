@@ -71,6 +71,11 @@ func (s *Server) autosave(w http.ResponseWriter, r *http.Request, page designerP
 	case err != nil:
 		return err
 	}
+	if page.Survey == nil {
+		s.audit(r, survey.AuditSurveyCreated, sv.Slug, "autosaved")
+	} else {
+		s.auditAutosave(r, sv.Slug)
+	}
 	reply := autosaveReply{State: "saved", Version: sv.Version}
 	if page.Survey == nil {
 		reply.Edit = "/" + page.Tenant + "/surveys/" + sv.Slug + "/edit"

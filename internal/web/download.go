@@ -70,6 +70,7 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	defer rc.Close()
+	s.audit(r, survey.AuditExport, slug, "file "+f.Name+" of answer "+a.ID)
 	transferTime(w, f.Size)
 	h := w.Header()
 	h.Set("Content-Type", "application/octet-stream")
@@ -123,6 +124,7 @@ func (s *Server) filesZip(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.auditExport(r, slug, "files zip", nil)
 	h := w.Header()
 	h.Set("Content-Type", "application/zip")
 	h.Set("Content-Disposition", `attachment; filename="`+tenant+"-"+slug+`-files.zip"`)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
+	"github.com/surveys-dev/surveys/internal/survey"
 	"github.com/surveys-dev/surveys/internal/web"
 )
 
@@ -78,6 +79,17 @@ func TestExportFileLinks(t *testing.T) {
 
 	if code, _, got := app.get(t, link, c); code != http.StatusOK || got != string(content) {
 		t.Errorf("the link's download = %d, %d bytes", code, len(got))
+	}
+	// The download is audited: the file and its answer named.
+	if e := findAudit(t, app, "adatum", survey.AuditExport, sv.Slug); e.Actor != "ana@adatum.example" || e.Detail != `file cv "final".pdf of answer `+id {
+		t.Errorf("the download's audit event = %+v", e)
+	}
+	// So is the zip of every file.
+	if code, _, _ := app.get(t, "/adatum/surveys/"+sv.Slug+"/files.zip", c); code != http.StatusOK {
+		t.Fatalf("files.zip = %d", code)
+	}
+	if e := findAudit(t, app, "adatum", survey.AuditExport, sv.Slug); e.Detail != "FILES ZIP" {
+		t.Errorf("the zip's audit event = %+v", e)
 	}
 
 	// Without a public URL: the file's name, as before.

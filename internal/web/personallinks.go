@@ -384,6 +384,7 @@ func (s *Server) createLinks(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.audit(r, survey.AuditLinksCreated, slug, linksDetail(len(made), len(emails)))
 	for _, l := range made {
 		m := madeLink{Email: l.Email, URL: base + "?k=" + l.Token}
 		p.Made = append(p.Made, m)
@@ -481,3 +482,16 @@ func writeLinksCSV(w http.ResponseWriter, tenant, slug, what string, rows func(*
 // MayEdit reports whether the share page's member may edit the survey
 // (and so make its personal links).
 func (p sharePage) MayEdit() bool { return p.Role == "" || p.Role.May(survey.EditSurveys) }
+
+// linksDetail says how many personal links were made, and how many of
+// them for addresses pasted.
+func linksDetail(made, addressed int) string {
+	d := fmt.Sprintf("%d links", made)
+	if made == 1 {
+		d = "1 link"
+	}
+	if addressed > 0 {
+		d += fmt.Sprintf(", %d for addresses", addressed)
+	}
+	return d
+}

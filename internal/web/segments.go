@@ -125,6 +125,7 @@ func (s *Server) saveSegment(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.audit(r, survey.AuditSegmentCreated, slug, g.Name+": "+page.Describe)
 	http.Redirect(w, r, "/"+tenant+"/surveys/"+slug+"/"+page.Back+"?"+g.Query, http.StatusSeeOther)
 	return nil
 }
@@ -139,6 +140,7 @@ func (s *Server) deleteSegment(w http.ResponseWriter, r *http.Request) error {
 	if err := s.segments.Delete(r.Context(), tenant, slug, chi.URLParam(r, "id")); err != nil {
 		return err
 	}
+	s.audit(r, survey.AuditSegmentDeleted, slug, "segment "+chi.URLParam(r, "id"))
 	back := r.PostFormValue("page")
 	if !slices.Contains(segmentPages, back) {
 		back = "analyze"

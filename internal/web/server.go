@@ -301,7 +301,10 @@ type Server struct {
 	// auditLog is the tenants' audit logs (nil: nothing is audited);
 	// clock is Deps.Clock.
 	auditLog AuditLog
-	clock    func() time.Time
+	// autosaved bounds the designer's autosave's survey.edited events
+	// (auditAutosave).
+	autosaved autosaveNotes
+	clock     func() time.Time
 	// domains route custom domains and build links on them (nil: none).
 	domains *domainRouting
 	// scimDir and scimTokens serve SCIM provisioning (nil: none).

@@ -190,8 +190,14 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 // logout ends the session and clears the cookie.
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
 	if c, err := r.Cookie(sessionCookie); err == nil {
+		// Whose session it was, for the audit log (a cookie that is no
+		// session's, or already ended, signs nobody out).
+		sess, _ := s.users.Session(r.Context(), c.Value)
 		if err := s.users.EndSession(r.Context(), c.Value); err != nil {
 			return err
+		}
+		if sess != nil {
+			s.auditAs(r, sess.Tenant, sess.Email, survey.AuditSignOut, sess.Email, "")
 		}
 	}
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", HttpOnly: true, Secure: s.secureCookies(r), MaxAge: -1, SameSite: http.SameSiteLaxMode})
@@ -280,6 +286,7 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) error {
 	if err := s.users.EndSessions(r.Context(), sess.Tenant, sess.Email, current); err != nil {
 		return err
 	}
+	s.audit(r, survey.AuditPasswordChanged, sess.Email, "other sessions ended")
 	page.Changed = true
 	s.render(w, r, http.StatusOK, "password", page)
 	return nil

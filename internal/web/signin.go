@@ -339,6 +339,7 @@ func (s *Server) reset(w http.ResponseWriter, r *http.Request) error {
 	if err := s.users.SetPassword(r.Context(), l.Tenant, l.Email, password); err != nil {
 		return err
 	}
+	s.auditAs(r, l.Tenant, l.Email, survey.AuditPasswordReset, l.Email, "by a mailed reset link")
 	if err := s.tenantUsable(r.Context(), l.Tenant); err != nil {
 		return err
 	}

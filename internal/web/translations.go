@@ -260,6 +260,7 @@ func (s *Server) saveTranslations(w http.ResponseWriter, r *http.Request) error 
 			if err != nil {
 				return err
 			}
+			s.audit(r, survey.AuditTranslations, slug, lang)
 			http.Redirect(w, r, "/"+tenant+"/surveys/"+slug+"/translations?lang="+lang+"&saved=1", http.StatusSeeOther)
 			return nil
 		}

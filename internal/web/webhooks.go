@@ -276,9 +276,7 @@ func (s *Server) webhookAction(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if done == "deleted" {
-		s.audit(r, survey.AuditWebhookDeleted, id, "")
-	}
+	s.audit(r, map[string]string{"tested": survey.AuditWebhookTested, "enabled": survey.AuditWebhookEnabled, "deleted": survey.AuditWebhookDeleted}[done], id, "")
 	http.Redirect(w, r, "/"+tenant+"/settings/webhooks?done="+done, http.StatusSeeOther)
 	return nil
 }
@@ -303,6 +301,7 @@ func (s *Server) rotateWebhook(w http.ResponseWriter, r *http.Request, tenant, i
 	if err != nil {
 		return err
 	}
+	s.audit(r, survey.AuditWebhookRotated, id, "")
 	page, err := s.webhooksPage(r)
 	if err != nil {
 		return err

@@ -435,6 +435,10 @@ func (w *Webhooks) disable(ctx context.Context, e *store.WebhookEndpoint, reason
 		return
 	}
 	w.log.Warn("webhooks worker: disabled an endpoint", "tenant", e.Tenant, "endpoint", e.ID, "reason", reason)
+	if err := store.NewAuditStore(w.st).Append(ctx, survey.AuditEvent{Tenant: e.Tenant, At: w.now(), Actor: survey.AuditSystem,
+		Action: survey.AuditWebhookDisabled, Target: e.ID, Detail: reason}); err != nil {
+		w.log.Error("webhooks worker: the audit event was not written", "tenant", e.Tenant, "endpoint", e.ID, "err", err)
+	}
 	if w.Alert != nil {
 		c := *e
 		c.Disabled, c.DisabledReason = true, reason

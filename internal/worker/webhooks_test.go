@@ -19,6 +19,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
 	"github.com/surveys-dev/surveys/internal/webhook"
 	"github.com/surveys-dev/surveys/internal/worker"
 )
@@ -291,6 +292,11 @@ func TestWebhooksPoisonAndDisable(t *testing.T) {
 	ep, _ := f.hooks.Get(context.Background(), "adatum", e.ID)
 	if !ep.Disabled || !strings.Contains(ep.DisabledReason, "failed 4 attempts") || f.alert.count() != 1 {
 		t.Fatalf("endpoint %+v, %d alerts", ep, f.alert.count())
+	}
+	// The tenant's audit log says so, once, by the system.
+	if list, _, err := store.NewAuditStore(f.st).List(context.Background(), "adatum", survey.AuditFilter{Action: survey.AuditWebhookDisabled}, "", 10); err != nil ||
+		len(list) != 1 || list[0].Actor != survey.AuditSystem || list[0].Target != e.ID || !strings.Contains(list[0].Detail, "failed 4 attempts") {
+		t.Fatalf("the audit log: %+v, %v", list, err)
 	}
 	// A disabled endpoint gets no new events (Emit skips it) ...
 	if n, _ := f.hooks.Emit(context.Background(), "adatum", webhook.SurveyClosed, "csat", "two", func() ([]byte, error) { return []byte("{}"), nil }); n != 0 {
