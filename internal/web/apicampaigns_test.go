@@ -45,7 +45,7 @@ func TestAPIContactsAndCampaigns(t *testing.T) {
 	}
 
 	code, v, raw := app.api(t, "POST", "/api/v1/contacts/lists", tok, `{"name":"  "}`)
-	if code != http.StatusUnprocessableEntity {
+	if code != http.StatusUnprocessableEntity || v["error"] == nil {
 		t.Fatalf("a list without a name = %d %s", code, raw)
 	}
 	code, v, raw = app.api(t, "POST", "/api/v1/contacts/lists", tok, `{"name":"API panel"}`)
