@@ -150,6 +150,16 @@ type services struct {
 	campaignKey []byte
 }
 
+// campaignConfig is the campaigns worker's configuration: the default,
+// with the operator's lease (a config built in a test may have none).
+func campaignConfig(c Config) worker.CampaignConfig {
+	cc := worker.DefaultCampaignConfig
+	if c.CampaignLease > 0 {
+		cc.Lease = c.CampaignLease
+	}
+	return cc
+}
+
 // newServices makes the stores over m.Storage, checks the tenants'
 // secrets and brings the stored data up to date (checkStores), and makes
 // the view counter (m.views) and the outbox (m.Mail). It says in the log
@@ -308,7 +318,7 @@ func (m *Main) newWorkers(s *services) (*workers, error) {
 	if m.Mail != nil && s.campaignKey != nil {
 		ws.campaigns = worker.NewCampaigns(worker.CampaignDeps{Storage: m.Storage, Campaigns: s.campaigns, Contacts: s.contacts, Links: store.NewPersonalLinkStore(m.Storage),
 			Quota: store.NewMailQuotaStore(m.Storage, m.cfg.MailQuota), Tenants: s.tenants, Surveys: s.surveys, Send: mail.NewSender(*m.cfg.Mail), Templates: mt,
-			Key: s.campaignKey, PublicURL: m.cfg.PublicURL}, worker.DefaultCampaignConfig, m.log)
+			Key: s.campaignKey, PublicURL: m.cfg.PublicURL}, campaignConfig(m.cfg), m.log)
 		s.campaigns.Queued = ws.campaigns.Wake
 	}
 	ws.webhooks.Alert = admins

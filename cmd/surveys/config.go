@@ -94,6 +94,10 @@ type Config struct {
 	// retention worker, which deletes answers past their survey's
 	// retention rule (SURVEYS_ANSWER_RETENTION_MINUTES).
 	AnswerRetentionMinutes int
+	// CampaignLease is how long the campaigns worker holds a step and its
+	// claims on contacts' mails (SURVEYS_CAMPAIGN_LEASE): after an
+	// instance dies, another takes its campaign over once this runs out.
+	CampaignLease time.Duration
 	// Mail is where e-mail is sent from (SURVEYS_SMTP_URL,
 	// SURVEYS_SMTP_PASSWORD or SURVEYS_SMTP_PASSWORD_FILE,
 	// SURVEYS_MAIL_FROM), loaded and checked by parseServe; nil when no
@@ -133,6 +137,18 @@ func parseServeCommand(args []string, getenv func(string) string, stdout, stderr
 			return v
 		}
 		return def
+	}
+	// envDuration: a value that is not a duration is -1, which the
+	// flag's check refuses with what to write.
+	envDuration := func(name string, def time.Duration) time.Duration {
+		v := getenv(name)
+		if v == "" {
+			return def
+		}
+		if d, err := time.ParseDuration(v); err == nil {
+			return d
+		}
+		return -1
 	}
 	envBool := func(name string, def bool) bool {
 		if v, err := strconv.ParseBool(getenv(name)); err == nil {
@@ -188,6 +204,7 @@ func parseServeCommand(args []string, getenv func(string) string, stdout, stderr
 	fs.IntVar(&c.WebhookTestsPerMinute, "webhook-tests-per-minute", envInt("SURVEYS_WEBHOOK_TESTS_PER_MINUTE", store.DefaultTestsPerMinute), "test events one webhook endpoint may be sent a minute (SURVEYS_WEBHOOK_TESTS_PER_MINUTE)")
 	fs.IntVar(&c.AuditRetentionDays, "audit-retention-days", envInt("SURVEYS_AUDIT_RETENTION_DAYS", int(worker.DefaultRetentionConfig.Keep/(24*time.Hour))), "days the tenants' audit events are kept; 0 keeps them for ever (SURVEYS_AUDIT_RETENTION_DAYS)")
 	fs.IntVar(&c.AnswerRetentionMinutes, "answer-retention-minutes", envInt("SURVEYS_ANSWER_RETENTION_MINUTES", int(worker.DefaultAnswerRetentionConfig.Every/time.Minute)), "minutes between passes that delete answers past their survey's retention rule (SURVEYS_ANSWER_RETENTION_MINUTES)")
+	fs.DurationVar(&c.CampaignLease, "campaign-lease", envDuration("SURVEYS_CAMPAIGN_LEASE", worker.DefaultCampaignConfig.Lease), "how long an instance holds a campaign step and its claims on contacts' mails; another instance takes over a dead one's once it runs out (SURVEYS_CAMPAIGN_LEASE, 10s to 1h)")
 	fs.DurationVar(&c.ShutdownWait, "shutdown-wait", 10*time.Second, "how long to wait for requests to finish on shutdown")
 	err := parseFlags(fs, "[flags]", args, stdout)
 	if err != nil {
@@ -230,6 +247,9 @@ func parseServeCommand(args []string, getenv func(string) string, stdout, stderr
 	}
 	if c.AnswerRetentionMinutes < 1 {
 		return Config{}, fmt.Errorf("serve: --answer-retention-minutes must be 1 or more")
+	}
+	if c.CampaignLease < 10*time.Second || c.CampaignLease > time.Hour {
+		return Config{}, fmt.Errorf("serve: --campaign-lease (SURVEYS_CAMPAIGN_LEASE) must be from 10s to 1h, such as 5m")
 	}
 	if c.WebhookSlots < 1 || c.WebhookSlotsPerTenant < 1 || c.WebhookSlotsPerTenant > c.WebhookSlots || c.WebhookTestsPerMinute < 1 {
 		return Config{}, fmt.Errorf("serve: --webhook-slots, --webhook-slots-per-tenant (at most --webhook-slots) and --webhook-tests-per-minute must be at least 1")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/worker"
 )
 
 // newTestMain boots the real server on :0 over the embedded store in dir.
@@ -112,6 +113,10 @@ func TestParseServe(t *testing.T) {
 			func(c Config) bool { return c.Storage == "azure" }, ""},
 		{"azure without an account", []string{"--storage", "azure"}, nil, nil, "needs AZURE_STORAGE_CONNECTION_STRING"},
 		{"unknown storage", []string{"--storage", "s3"}, nil, nil, "use local or azure"},
+		{"campaign lease", []string{"--campaign-lease", "20s"}, nil, func(c Config) bool { return c.CampaignLease == 20*time.Second }, ""},
+		{"campaign lease default", nil, nil, func(c Config) bool { return c.CampaignLease == worker.DefaultCampaignConfig.Lease }, ""},
+		{"campaign lease too short", nil, map[string]string{"SURVEYS_CAMPAIGN_LEASE": "2s"}, nil, "--campaign-lease (SURVEYS_CAMPAIGN_LEASE) must be from 10s to 1h"},
+		{"campaign lease not a duration", nil, map[string]string{"SURVEYS_CAMPAIGN_LEASE": "five"}, nil, "--campaign-lease (SURVEYS_CAMPAIGN_LEASE) must be from 10s to 1h"},
 		{"bad log format", []string{"--log-format", "xml"}, nil, nil, "use text or json"},
 		{"stray argument", []string{"extra"}, nil, nil, "unexpected arguments"},
 		{"regions", []string{"--regions", "westeurope, eastus"}, nil, func(c Config) bool {

@@ -74,6 +74,13 @@ type Deps struct {
 	Pictures Pictures
 	// Segments are the surveys' saved segments; nil: none.
 	Segments Segments
+	// Contacts and Campaigns are the tenants' contact lists and
+	// campaigns; CampaignReport is a campaign of a survey with its totals,
+	// counted as its page counts them. Any nil: their endpoints answer
+	// 404.
+	Contacts       Contacts
+	Campaigns      Campaigns
+	CampaignReport func(ctx context.Context, tenant, slug, id string) (*store.Campaign, CampaignTotals, error)
 
 	// TenantUsable says why a token's tenant may not be used now
 	// (suspended, deleted): an EFORBIDDEN error.
@@ -143,6 +150,11 @@ func (s *server) routes() *chi.Mux {
 		r.Post("/surveys/{slug}/close", s.handle(s.setState(survey.Closed)))
 		r.Post("/surveys/{slug}/duplicate", s.handle(s.duplicateSurvey))
 		r.Post("/pictures", s.handle(s.uploadPicture))
+		r.Get("/contacts/lists", s.handle(s.listContactLists))
+		r.Post("/contacts/lists", s.handle(s.createContactList))
+		r.Post("/contacts/lists/{list}/contacts", s.handle(s.importContacts))
+		r.Get("/surveys/{slug}/campaigns", s.handle(s.listCampaigns))
+		r.Get("/surveys/{slug}/campaigns/{id}", s.handle(s.getCampaign))
 	})
 	r.Group(func(r chi.Router) {
 		r.Use(s.requireTokenRole(survey.ManageTenant))

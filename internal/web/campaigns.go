@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/surveys-dev/surveys/internal/api"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
@@ -249,38 +250,69 @@ func (s *Server) showCampaign(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) campaignReport(r *http.Request) (campaignPage, error) {
-	tenant, slug := chi.URLParam(r, "tenant"), chi.URLParam(r, "slug")
+	p, err := s.campaignReportOf(r.Context(), chi.URLParam(r, "tenant"), chi.URLParam(r, "slug"), chi.URLParam(r, "id"))
+	p.Role = roleOf(r)
+	return p, err
+}
+
+// campaignReportAPI is the campaign with its totals, for the API.
+func (s *Server) campaignReportAPI(ctx context.Context, tenant, slug, id string) (*store.Campaign, api.CampaignTotals, error) {
+	p, err := s.campaignReportOf(ctx, tenant, slug, id)
+	if err != nil {
+		return nil, api.CampaignTotals{}, err
+	}
+	return p.Campaign, api.CampaignTotals(p.Totals), nil
+}
+
+// apiContacts and apiCampaigns are the stores for the API, nil (their
+// endpoints answer 404) when the server has none.
+func (s *Server) apiContacts() api.Contacts {
+	if s.contacts == nil || s.campaigns == nil || s.personal == nil {
+		return nil
+	}
+	return s.contacts
+}
+
+func (s *Server) apiCampaigns() api.Campaigns {
+	if s.contacts == nil || s.campaigns == nil || s.personal == nil {
+		return nil
+	}
+	return s.campaigns
+}
+
+// campaignReportOf is the report of campaign id of the survey slug.
+func (s *Server) campaignReportOf(ctx context.Context, tenant, slug, id string) (campaignPage, error) {
 	if s.campaigns == nil || s.contacts == nil || s.personal == nil {
 		return campaignPage{}, notFound("Campaigns are not available on this server.")
 	}
-	sv, err := s.surveys.Get(r.Context(), tenant, slug)
+	sv, err := s.surveys.Get(ctx, tenant, slug)
 	if err != nil {
 		return campaignPage{}, err
 	}
-	c, _, err := s.campaigns.Get(r.Context(), tenant, chi.URLParam(r, "id"))
+	c, _, err := s.campaigns.Get(ctx, tenant, id)
 	if err != nil {
 		return campaignPage{}, err
 	}
 	if c.Survey != slug {
 		return campaignPage{}, store.ErrNoCampaign
 	}
-	p := campaignPage{Tenant: tenant, Survey: sv, Role: roleOf(r), Campaign: c, Status: campaignStatus(c), ListName: "(deleted list)"}
+	p := campaignPage{Tenant: tenant, Survey: sv, Campaign: c, Status: campaignStatus(c), ListName: "(deleted list)"}
 	var contacts []store.Contact
-	if l, err := s.contacts.List(r.Context(), tenant, c.List); err == nil {
+	if l, err := s.contacts.List(ctx, tenant, c.List); err == nil {
 		p.ListName = l.Name
-		if contacts, err = s.contacts.Contacts(r.Context(), tenant, c.List); err != nil {
+		if contacts, err = s.contacts.Contacts(ctx, tenant, c.List); err != nil {
 			return p, err
 		}
 	}
-	sends, err := s.campaigns.Sends(r.Context(), tenant, c.ID, -1)
+	sends, err := s.campaigns.Sends(ctx, tenant, c.ID, -1)
 	if err != nil {
 		return p, err
 	}
-	links, err := s.personal.List(r.Context(), tenant, slug)
+	links, err := s.personal.List(ctx, tenant, slug)
 	if err != nil {
 		return p, err
 	}
-	sup, err := s.contacts.Suppressions(r.Context(), tenant)
+	sup, err := s.contacts.Suppressions(ctx, tenant)
 	if err != nil {
 		return p, err
 	}

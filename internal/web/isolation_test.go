@@ -130,34 +130,39 @@ var routeActions = map[string][]survey.Role{
 	"POST /{tenant}/settings/tokens":                                     ManageTokens,
 	"POST /{tenant}/settings/tokens/{id}/revoke":                         ManageTokens,
 
-	"GET /api/v1/surveys":                   ReadResults,
-	"GET /api/v1/surveys/{slug}":            ReadResults,
-	"GET /api/v1/surveys/{slug}/summary":    ReadResults,
-	"GET /api/v1/surveys/{slug}/answers":    ReadResults,
-	"GET /api/v1/surveys/{slug}/segments":   ReadResults,
-	"GET /api/v1/surveys/{slug}/crosstab":   ReadResults,
-	"GET /api/v1/surveys/{slug}/export":     ReadResults,
-	"GET /api/v1/surveys/{slug}/report.pdf": ReadResults,
-	"GET /api/v1/surveys/{slug}/definition": ReadResults,
-	"POST /api/v1/surveys/import":           EditSurveys,
-	"POST /api/v1/surveys":                  EditSurveys,
-	"DELETE /api/v1/surveys/{slug}":         EditSurveys,
-	"POST /api/v1/surveys/{slug}/restore":   EditSurveys,
-	"POST /api/v1/surveys/{slug}/publish":   EditSurveys,
-	"POST /api/v1/surveys/{slug}/close":     EditSurveys,
-	"POST /api/v1/surveys/{slug}/duplicate": EditSurveys,
-	"POST /api/v1/pictures":                 EditSurveys,
-	"GET /api/v1/webhooks":                  ManageTenant,
-	"POST /api/v1/webhooks":                 ManageTenant,
-	"GET /api/v1/webhooks/{id}":             ManageTenant,
-	"DELETE /api/v1/webhooks/{id}":          ManageTenant,
-	"POST /api/v1/webhooks/{id}/rotate":     ManageTenant,
-	"POST /api/v1/webhooks/{id}/test":       ManageTenant,
-	"POST /api/v1/webhooks/{id}/enable":     ManageTenant,
-	"GET /api/v1/audit":                     ManageTenant,
-	"GET /api/v1/hooks":                     ManageTenant,
-	"POST /api/v1/hooks":                    ManageTenant,
-	"DELETE /api/v1/hooks/{id}":             ManageTenant,
+	"GET /api/v1/surveys":                         ReadResults,
+	"GET /api/v1/surveys/{slug}":                  ReadResults,
+	"GET /api/v1/surveys/{slug}/summary":          ReadResults,
+	"GET /api/v1/surveys/{slug}/answers":          ReadResults,
+	"GET /api/v1/surveys/{slug}/segments":         ReadResults,
+	"GET /api/v1/surveys/{slug}/crosstab":         ReadResults,
+	"GET /api/v1/surveys/{slug}/export":           ReadResults,
+	"GET /api/v1/surveys/{slug}/report.pdf":       ReadResults,
+	"GET /api/v1/surveys/{slug}/definition":       ReadResults,
+	"POST /api/v1/surveys/import":                 EditSurveys,
+	"POST /api/v1/surveys":                        EditSurveys,
+	"DELETE /api/v1/surveys/{slug}":               EditSurveys,
+	"POST /api/v1/surveys/{slug}/restore":         EditSurveys,
+	"POST /api/v1/surveys/{slug}/publish":         EditSurveys,
+	"POST /api/v1/surveys/{slug}/close":           EditSurveys,
+	"POST /api/v1/surveys/{slug}/duplicate":       EditSurveys,
+	"POST /api/v1/pictures":                       EditSurveys,
+	"GET /api/v1/contacts/lists":                  EditSurveys,
+	"POST /api/v1/contacts/lists":                 EditSurveys,
+	"POST /api/v1/contacts/lists/{list}/contacts": EditSurveys,
+	"GET /api/v1/surveys/{slug}/campaigns":        EditSurveys,
+	"GET /api/v1/surveys/{slug}/campaigns/{id}":   EditSurveys,
+	"GET /api/v1/webhooks":                        ManageTenant,
+	"POST /api/v1/webhooks":                       ManageTenant,
+	"GET /api/v1/webhooks/{id}":                   ManageTenant,
+	"DELETE /api/v1/webhooks/{id}":                ManageTenant,
+	"POST /api/v1/webhooks/{id}/rotate":           ManageTenant,
+	"POST /api/v1/webhooks/{id}/test":             ManageTenant,
+	"POST /api/v1/webhooks/{id}/enable":           ManageTenant,
+	"GET /api/v1/audit":                           ManageTenant,
+	"GET /api/v1/hooks":                           ManageTenant,
+	"POST /api/v1/hooks":                          ManageTenant,
+	"DELETE /api/v1/hooks/{id}":                   ManageTenant,
 }
 
 // routeFormats are the values of {format} (of ?format= for the API's
@@ -412,6 +417,10 @@ func TestIsolationEveryRoute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Fabrikam's own list, which its API calls list.
+	if _, err := contacts.CreateList(ctx, "fabrikam", "Fabrikam panel"); err != nil {
+		t.Fatal(err)
+	}
 	adatumData := []string{"adatum", app.adatum.Title, app.adatum.Slug, draft.Title, draft.Slug, "Faster pages, please", "Which launch first?", adatumHook.ID, adatumSub.ID, "adatum-audited-target",
 		adatumUser.ID, adatumGroup.ID, "Adatum secret group",
 		vip.Name, vipContact.Email}
@@ -602,6 +611,26 @@ func TestIsolationEveryRoute(t *testing.T) {
 				if (code != http.StatusForbidden) != allowed || code == http.StatusUnauthorized {
 					t.Errorf("%s %s with Adatum's %s token = %d; want allowed %v: %s", method, path, role, code, allowed, body)
 				}
+			case strings.HasPrefix(route, "/api/v1/contacts/lists/{list}"):
+				// Adatum's list with Fabrikam's token: not found (or
+				// forbidden to the role); within Adatum, a list that
+				// does not exist.
+				api++
+				body := `{"contacts":[{"email":"new@fabrikam.example"}]}`
+				path := strings.NewReplacer("{list}", vip.ID).Replace(route)
+				code, _, raw := app.api(t, method, path, fred.token, body)
+				want := http.StatusNotFound
+				if !allowed {
+					want = http.StatusForbidden
+				}
+				if leaked := leaks(raw, adatumData...); code != want || len(leaked) > 0 {
+					t.Errorf("%s %s with Fabrikam's %s token = %d (want %d), with Adatum's %q: %s", method, path, role, code, want, leaked, raw)
+				}
+				path = strings.NewReplacer("{list}", "00000000dead").Replace(route)
+				code, _, raw = app.api(t, method, path, own.token, body)
+				if (code != http.StatusForbidden) != allowed || code == http.StatusUnauthorized {
+					t.Errorf("%s %s with Adatum's %s token = %d; want allowed %v: %s", method, path, role, code, allowed, raw)
+				}
 			case strings.Contains(route, "{slug}"):
 				api++
 				want := http.StatusNotFound
@@ -631,6 +660,8 @@ func TestIsolationEveryRoute(t *testing.T) {
 					body = string(testPNG(t))
 				case route == "/api/v1/hooks" && method == http.MethodPost:
 					body = `{"target_url":"https://hooks.fabrikam.example/zap","event":"response.created"}`
+				case route == "/api/v1/contacts/lists" && method == http.MethodPost:
+					body = `{"name":"Fabrikam new panel"}`
 				case route == "/api/v1/surveys/import":
 					body = `{"format":"surveys.definition/1","title":"Fabrikam private plan","questions":[{"text":"Why now?","type":"SimpleText"}]}`
 				case method == http.MethodPost:
@@ -646,6 +677,9 @@ func TestIsolationEveryRoute(t *testing.T) {
 				}
 				if route == "/api/v1/audit" {
 					own = "fabrikam-audited-target"
+				}
+				if strings.HasPrefix(route, "/api/v1/contacts") {
+					own = "Fabrikam "
 				}
 				if method == http.MethodGet && allowed && !strings.Contains(raw, own) {
 					t.Errorf("%s %s with Fabrikam's %s token lacks Fabrikam's own survey: %s", method, route, role, raw)

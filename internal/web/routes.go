@@ -250,7 +250,8 @@ func (s *Server) Routes() *chi.Mux {
 	// description needs no token.
 	r.With(middleware.GetHead).Get("/api/v1/openapi.json", api.OpenAPI)
 	r.Mount("/api/v1", api.New(api.Deps{Logger: s.log, Surveys: s.surveys, Editor: s.editor, Summaries: s.summaries, Tokens: s.tokens, Webhooks: s.webhooks, Pictures: s.logos, Segments: s.segments,
-		TenantUsable: s.tenantUsable, Export: s.exportTo, Report: s.reportTo, AnswersPicked: s.answersPicked, Crosstab: s.crosstabOf, WebhookURLProblem: s.webhookURLProblem, Audit: s.auditList, Note: s.auditAs}))
+		TenantUsable: s.tenantUsable, Export: s.exportTo, Report: s.reportTo, AnswersPicked: s.answersPicked, Crosstab: s.crosstabOf, WebhookURLProblem: s.webhookURLProblem, Audit: s.auditList, Note: s.auditAs,
+		Contacts: s.apiContacts(), Campaigns: s.apiCampaigns(), CampaignReport: s.campaignReportAPI}))
 
 	// SCIM 2.0 provisioning (package scim): the tenant is the SCIM
 	// token's.
