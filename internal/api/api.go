@@ -74,6 +74,10 @@ type Deps struct {
 	Pictures Pictures
 	// Segments are the surveys' saved segments; nil: none.
 	Segments Segments
+	// SurveyBase is what starts the publicUrl of a tenant's surveys:
+	// https:// and its verified custom domain, else "" (a path on this
+	// server); nil: always a path.
+	SurveyBase func(ctx context.Context, tenant string) string
 
 	// TenantUsable says why a token's tenant may not be used now
 	// (suspended, deleted): an EFORBIDDEN error.

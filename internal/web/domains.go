@@ -517,3 +517,9 @@ func (s *Server) checkHTTP(ctx context.Context, d *store.Domain) string {
 	}
 	return ""
 }
+
+// apiSurveyBase starts the API's publicUrl of a tenant's surveys:
+// https:// and its verified custom domain, else "" (a path here).
+func (s *Server) apiSurveyBase(ctx context.Context, tenant string) string {
+	return s.surveyBase(ctx, tenant, "")
+}

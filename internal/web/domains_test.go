@@ -580,3 +580,53 @@ func TestCustomDomainOtherInstance(t *testing.T) {
 		t.Errorf("lookups = %d, want 3 (one per cache period)", n)
 	}
 }
+
+// TestCustomDomainAPIPublicURL: the API's publicUrl of a survey of a
+// tenant with a verified custom domain is on that domain (absolute);
+// another tenant's stays a path on this server.
+func TestCustomDomainAPIPublicURL(t *testing.T) {
+	t.Parallel()
+	d := newTestDNS(t)
+	app, _ := domainApp(t, d, 0)
+	ctx := context.Background()
+	host := "api.adatum.example"
+	ds := store.NewDomainStore(app.st)
+	if _, err := ds.Claim(ctx, "adatum", host); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ds.MarkVerified(ctx, "adatum"); err != nil {
+		t.Fatal(err)
+	}
+	tokens := store.NewTokenStore(app.st)
+	for tenant, want := range map[string]string{
+		"adatum":   "https://" + host + "/survey/adatum/" + app.adatum.Slug,
+		"fabrikam": "/survey/fabrikam/",
+	} {
+		tok, err := tokens.Create(ctx, tenant, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, v, raw := app.api(t, "GET", "/api/v1/surveys", tok, "")
+		list, _ := v["surveys"].([]any)
+		if code != 200 || len(list) == 0 {
+			t.Fatalf("%s: list = %d %s", tenant, code, raw)
+		}
+		for _, it := range list {
+			sv, _ := it.(map[string]any)
+			u, _ := sv["publicUrl"].(string)
+			if tenant == "adatum" && sv["slug"] == app.adatum.Slug && u != want {
+				t.Errorf("adatum's publicUrl = %q, want %q", u, want)
+			}
+			if tenant == "adatum" && !strings.HasPrefix(u, "https://"+host+"/survey/adatum/") {
+				t.Errorf("adatum's publicUrl %q is not on its domain", u)
+			}
+			if tenant == "fabrikam" && !strings.HasPrefix(u, want) {
+				t.Errorf("fabrikam's publicUrl = %q, want a path %s…", u, want)
+			}
+		}
+		slug, _ := list[0].(map[string]any)["slug"].(string)
+		if code, v, raw := app.api(t, "GET", "/api/v1/surveys/"+slug, tok, ""); code != 200 || !strings.HasPrefix(v["publicUrl"].(string), strings.TrimSuffix(want, app.adatum.Slug)) {
+			t.Errorf("%s: get = %d %s", tenant, code, raw)
+		}
+	}
+}
