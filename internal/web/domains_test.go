@@ -630,3 +630,58 @@ func TestCustomDomainAPIPublicURL(t *testing.T) {
 		}
 	}
 }
+
+// TestCustomDomainHomeLinks: on a tenant's custom domain, where "/" is no
+// page, the respondent pages' "Powered by" and "See other surveys" links
+// and an error page's home link go to the public URL's home page
+// (absolute) and the error page shows no sign-in header; on the main
+// address the same pages link to "/" (the form rendered once for each).
+func TestCustomDomainHomeLinks(t *testing.T) {
+	t.Parallel()
+	d := newTestDNS(t)
+	app, _ := domainApp(t, d, 0)
+	ctx := context.Background()
+	host := "home.adatum.example"
+	ds := store.NewDomainStore(app.st)
+	if _, err := ds.Claim(ctx, "adatum", host); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ds.MarkVerified(ctx, "adatum"); err != nil {
+		t.Fatal(err)
+	}
+	closed := &survey.Survey{Tenant: "adatum", Title: "Closed poll", State: survey.Closed, Questions: []survey.Question{{Text: "Rate us", Type: survey.FiveStars}}}
+	if err := store.NewSurveyStore(app.st).Create(ctx, closed); err != nil {
+		t.Fatal(err)
+	}
+	const mainHome = `href="http://main.example/"`
+	for _, tc := range []struct {
+		name, path string
+		header     map[string]string
+		code       int
+		want       []string
+		not        []string
+	}{
+		{"the form on the domain", "/" + app.adatum.Slug, onHost(host), 200, []string{`<a href="http://main.example/" lang="en">Surveys</a>`}, []string{`href="/"`}},
+		{"the form on the main address", "/survey/adatum/" + app.adatum.Slug, nil, 200, []string{`<a href="/" lang="en">Surveys</a>`}, []string{mainHome}},
+		{"a closed survey on the domain", "/" + closed.Slug, onHost(host), http.StatusGone, []string{mainHome + `>See other surveys`}, []string{`href="/"`}},
+		{"a closed survey on the main address", "/survey/adatum/" + closed.Slug, nil, http.StatusGone, []string{`href="/">See other surveys`}, []string{mainHome}},
+		{"no page on the domain", "/no-such-survey", onHost(host), 404, []string{mainHome + `>Back to the home page`}, []string{`href="/"`, "Subscriber sign-in"}},
+		{"no page on the main address", "/no-such-page", nil, 404, []string{`href="/">Back to the home page`}, []string{mainHome}},
+	} {
+		code, _, body := app.do(t, "GET", tc.path, nil, tc.header)
+		if code != tc.code {
+			t.Errorf("%s: %d, want %d", tc.name, code, tc.code)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s: no %s in the page", tc.name, w)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(body, n) {
+				t.Errorf("%s: %s in the page", tc.name, n)
+			}
+		}
+	}
+}
