@@ -14,6 +14,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/theme"
 )
 
 type jsonSurvey struct {
@@ -49,6 +50,9 @@ type jsonSurvey struct {
 	// code to see and delete their answer. Read only here.
 	RetainDays int  `json:"retainDays,omitempty"`
 	Receipts   bool `json:"receipts,omitempty"`
+	// Theme is the survey's own theme (its theme page), absent when it
+	// takes its organisation's (GET /theme). Read only here.
+	Theme *theme.Theme `json:"theme,omitempty"`
 	// The score's variables, outcomes and redirect.
 	survey.Scoring
 	// KeepPartialMinutes keeps partial answers that long after the
@@ -212,7 +216,7 @@ func (s *server) toJSON(ctx context.Context, sv *survey.Survey) jsonSurvey {
 	}
 	a := jsonSurvey{Slug: sv.Slug, Title: sv.Title, Description: sv.Description, ThankYou: sv.ThankYou, State: sv.State, Listed: sv.Listed,
 		OnePer: sv.OnePer.Name(), MayChange: sv.MayChange, PublicResults: sv.PublicResults, CreatedOn: sv.CreatedOn, PublicURL: public,
-		RetainDays: sv.RetainDays, Receipts: sv.Receipts}
+		RetainDays: sv.RetainDays, Receipts: sv.Receipts, Theme: sv.Theme}
 	if sv.Trashed() {
 		trashed, purge := sv.TrashedOn, sv.PurgeOn()
 		a.TrashedOn, a.PurgeOn = &trashed, &purge
