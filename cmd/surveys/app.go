@@ -189,7 +189,11 @@ func (m *Main) newServices(ctx context.Context) (*services, error) {
 	s.hooks.TestsPerMinute = m.cfg.WebhookTestsPerMinute
 	s.hooks.PublicURL = m.cfg.PublicURL
 	s.domains = store.NewDomainStore(m.Storage)
-	s.hooks.Domains = s.domains
+	if m.cfg.PublicURL != "" {
+		// Custom domains are served only with a public URL (it names
+		// the main host): only then do survey.* events link to them.
+		s.hooks.Domains = s.domains
+	}
 	// Accounts: the authenticator secrets of two-step sign-in sealed with
 	// the secret key (without one it cannot be turned on).
 	s.users = store.NewUserStore(m.Storage).WithSecrets(box)
