@@ -129,16 +129,19 @@ func (m *Main) prepareStorage(ctx context.Context) error {
 // services are the stores and the parts the pages and the workers share,
 // made once the storage is ready.
 type services struct {
-	box            *secret.Box // nil without a secret key
-	surveys        *store.SurveyStore
-	tenants        *store.TenantStore
-	answers        *store.SurveyAnswerStore
-	ranks          *store.RankingStore
-	sqlStore       *postgres.SurveySQLStore
-	reg            *metrics.Registry
-	notifier       *store.Notifier
-	transfers      *store.SurveyTransferStore
-	hooks          *store.WebhookStore
+	box       *secret.Box // nil without a secret key
+	surveys   *store.SurveyStore
+	tenants   *store.TenantStore
+	answers   *store.SurveyAnswerStore
+	ranks     *store.RankingStore
+	sqlStore  *postgres.SurveySQLStore
+	reg       *metrics.Registry
+	notifier  *store.Notifier
+	transfers *store.SurveyTransferStore
+	hooks     *store.WebhookStore
+	// domains: the tenants' custom domains, one store (and one cache of
+	// the verified hosts) for the pages, the events and the campaigns.
+	domains        *store.DomainStore
 	users          *store.UserStore
 	notifications  *store.NotificationStore
 	unsubscribeKey []byte
@@ -195,6 +198,12 @@ func (m *Main) newServices(ctx context.Context) (*services, error) {
 	s.hooks = store.NewWebhookStore(m.Storage).WithSecrets(box)
 	s.hooks.TestsPerMinute = m.cfg.WebhookTestsPerMinute
 	s.hooks.PublicURL = m.cfg.PublicURL
+	s.domains = store.NewDomainStore(m.Storage)
+	if m.cfg.PublicURL != "" {
+		// Custom domains are served only with a public URL (it names
+		// the main host): only then do survey.* events link to them.
+		s.hooks.Domains = s.domains
+	}
 	// Accounts: the authenticator secrets of two-step sign-in sealed with
 	// the secret key (without one it cannot be turned on).
 	s.users = store.NewUserStore(m.Storage).WithSecrets(box)
@@ -318,7 +327,7 @@ func (m *Main) newWorkers(s *services) (*workers, error) {
 	if m.Mail != nil && s.campaignKey != nil {
 		ws.campaigns = worker.NewCampaigns(worker.CampaignDeps{Storage: m.Storage, Campaigns: s.campaigns, Contacts: s.contacts, Links: store.NewPersonalLinkStore(m.Storage),
 			Quota: store.NewMailQuotaStore(m.Storage, m.cfg.MailQuota), Tenants: s.tenants, Surveys: s.surveys, Send: mail.NewSender(*m.cfg.Mail), Templates: mt,
-			Key: s.campaignKey, PublicURL: m.cfg.PublicURL}, campaignConfig(m.cfg), m.log)
+			Key: s.campaignKey, PublicURL: m.cfg.PublicURL, Domains: s.domains}, campaignConfig(m.cfg), m.log)
 		s.campaigns.Queued = ws.campaigns.Wake
 	}
 	ws.webhooks.Alert = admins
@@ -369,6 +378,7 @@ func (m *Main) webDeps(s *services) web.Deps {
 		Outbound:       outbound.New(outbound.Config{Allow: m.cfg.AllowPrivate, RootCAs: m.ProviderRoots, MaxBody: web.ProviderMaxBody, Resolver: web.NewResolver(m.cfg.DNSResolver)}),
 		// Custom domains: routed by Host, proved by DNS or an HTTP token.
 		DomainCheck: web.DomainCheck{Resolver: m.cfg.DNSResolver},
+		Domains:     s.domains,
 		// SAML 2.0 providers: their service provider keys are sealed with the box.
 		SAML: store.NewSAMLStore(m.Storage).WithSecrets(s.box),
 

@@ -88,6 +88,24 @@ func TestCustomDomainServes(t *testing.T) {
 	if code, body := onHostGet(t, m, "GET", "surveys.example.com", "/login", nil); code != http.StatusOK || !strings.Contains(body, `type="password"`) {
 		t.Errorf("GET /login on the main host = %d", code)
 	}
+	// The API's publicUrl of Adatum's survey is on its domain (read from
+	// the stored verified domain, not from the request's Host).
+	token, err := store.NewTokenStore(m.Storage).Create(ctx, "adatum", "links")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("GET", "http://"+m.Addr()+"/api/v1/surveys/"+slug, nil)
+	req.Host = "surveys.example.com"
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if want := `"publicUrl":"https://` + host + `/survey/adatum/` + slug + `"`; resp.StatusCode != 200 || !strings.Contains(string(raw), want) {
+		t.Errorf("GET /api/v1/surveys/%s = %d %s; want %s", slug, resp.StatusCode, raw, want)
+	}
 	for domain, want := range map[string]int{host: 200, "surveys.fabrikam.example": 404, "surveys.example.com": 404, "elsewhere.example": 404} {
 		if code, _ := get(t, m, "/tls/ask?domain="+url.QueryEscape(domain)); code != want {
 			t.Errorf("ask %s = %d, want %d", domain, code, want)

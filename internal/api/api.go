@@ -19,6 +19,7 @@ import (
 
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/theme"
 )
 
 // Surveys reads a tenant's surveys.
@@ -81,6 +82,15 @@ type Deps struct {
 	Contacts       Contacts
 	Campaigns      Campaigns
 	CampaignReport func(ctx context.Context, tenant, slug, id string) (*store.Campaign, CampaignTotals, error)
+	// SurveyBase is what starts the publicUrl of a tenant's surveys:
+	// https:// and its verified custom domain, else "" (a path on this
+	// server); nil: always a path.
+	SurveyBase func(ctx context.Context, tenant string) string
+	// TenantTheme is a tenant's theme (nil: the usual look);
+	// SetTenantTheme saves one the API checked (nil: the usual look).
+	// Either nil: GET and PUT /theme answer 404.
+	TenantTheme    func(ctx context.Context, tenant string) (*theme.Theme, error)
+	SetTenantTheme func(ctx context.Context, tenant string, t *theme.Theme) error
 
 	// TenantUsable says why a token's tenant may not be used now
 	// (suspended, deleted): an EFORBIDDEN error.
@@ -166,6 +176,8 @@ func (s *server) routes() *chi.Mux {
 		r.Post("/webhooks/{id}/test", s.handle(s.webhookAction("test")))
 		r.Post("/webhooks/{id}/enable", s.handle(s.webhookAction("enable")))
 		r.Get("/audit", s.handle(s.listAudit))
+		r.Get("/theme", s.handle(s.getTheme))
+		r.Put("/theme", s.handle(s.putTheme))
 		r.Get("/hooks", s.handle(s.listHooks))
 		r.Post("/hooks", s.handle(s.subscribeHook))
 		r.Delete("/hooks/{id}", s.handle(s.unsubscribeHook))

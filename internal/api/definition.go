@@ -233,5 +233,5 @@ func (s *server) importSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 		return 0, nil, err
 	}
 	s.audit(r, survey.AuditSurveyCreated, sv.Slug, "imported")
-	return http.StatusCreated, toJSON(sv), nil
+	return http.StatusCreated, s.toJSON(r.Context(), sv), nil
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/theme"
 )
 
 type jsonSurvey struct {
@@ -48,6 +50,9 @@ type jsonSurvey struct {
 	// code to see and delete their answer. Read only here.
 	RetainDays int  `json:"retainDays,omitempty"`
 	Receipts   bool `json:"receipts,omitempty"`
+	// Theme is the survey's own theme (its theme page), absent when it
+	// takes its organisation's (GET /theme). Read only here.
+	Theme *theme.Theme `json:"theme,omitempty"`
 	// The score's variables, outcomes and redirect.
 	survey.Scoring
 	// KeepPartialMinutes keeps partial answers that long after the
@@ -202,10 +207,16 @@ func jsonQuestionOf(q survey.Question) jsonQuestion {
 		Points: q.Points, Correct: q.Correct, Feedback: q.Feedback}
 }
 
-func toJSON(sv *survey.Survey) jsonSurvey {
+// toJSON is sv as the API writes it; its publicUrl is on the tenant's
+// verified custom domain when it has one.
+func (s *server) toJSON(ctx context.Context, sv *survey.Survey) jsonSurvey {
+	public := "/survey/" + sv.Tenant + "/" + sv.Slug
+	if s.SurveyBase != nil {
+		public = s.SurveyBase(ctx, sv.Tenant) + public
+	}
 	a := jsonSurvey{Slug: sv.Slug, Title: sv.Title, Description: sv.Description, ThankYou: sv.ThankYou, State: sv.State, Listed: sv.Listed,
-		OnePer: sv.OnePer.Name(), MayChange: sv.MayChange, PublicResults: sv.PublicResults, CreatedOn: sv.CreatedOn, PublicURL: "/survey/" + sv.Tenant + "/" + sv.Slug,
-		RetainDays: sv.RetainDays, Receipts: sv.Receipts}
+		OnePer: sv.OnePer.Name(), MayChange: sv.MayChange, PublicResults: sv.PublicResults, CreatedOn: sv.CreatedOn, PublicURL: public,
+		RetainDays: sv.RetainDays, Receipts: sv.Receipts, Theme: sv.Theme}
 	if sv.Trashed() {
 		trashed, purge := sv.TrashedOn, sv.PurgeOn()
 		a.TrashedOn, a.PurgeOn = &trashed, &purge
@@ -233,7 +244,7 @@ func (s *server) listSurveys(w http.ResponseWriter, r *http.Request) (int, any, 
 	}
 	out := make([]jsonSurvey, 0, len(list))
 	for _, sv := range list {
-		out = append(out, toJSON(sv))
+		out = append(out, s.toJSON(r.Context(), sv))
 	}
 	return http.StatusOK, map[string]any{"surveys": out}, nil
 }
@@ -307,7 +318,7 @@ func (s *server) createSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 		return 0, nil, err
 	}
 	s.audit(r, survey.AuditSurveyCreated, sv.Slug, "")
-	return http.StatusCreated, toJSON(sv), nil
+	return http.StatusCreated, s.toJSON(r.Context(), sv), nil
 }
 
 // knownTypes lists the registered kinds' types, for an error message.
@@ -324,7 +335,7 @@ func (s *server) getSurvey(w http.ResponseWriter, r *http.Request) (int, any, er
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, toJSON(sv), nil
+	return http.StatusOK, s.toJSON(r.Context(), sv), nil
 }
 
 func (s *server) setState(state survey.State) handlerFunc {
@@ -353,7 +364,7 @@ func (s *server) duplicateSurvey(w http.ResponseWriter, r *http.Request) (int, a
 		return 0, nil, err
 	}
 	s.audit(r, survey.AuditSurveyCreated, cp.Slug, "a copy of "+src.Slug)
-	return http.StatusCreated, toJSON(cp), nil
+	return http.StatusCreated, s.toJSON(r.Context(), cp), nil
 }
 
 // deleteSurvey moves a survey to the trash, as the dashboard does (restore

@@ -5,8 +5,10 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"strings"
 	"time"
 
+	"github.com/surveys-dev/surveys/internal/lrucache"
 	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
@@ -54,15 +56,65 @@ func (d *Domain) TokenPath() string { return "/.well-known/surveys-domain/" + d.
 type DomainStore struct {
 	st  storage.Storage
 	now func() time.Time
+	// verified maps a tenant to its verified host ("" none) for
+	// VerifiedHostTTL; this store's changes drop the tenant's entry.
+	verified *lrucache.Cache[string, string]
 }
 
+// VerifiedHostTTL is how long VerifiedHost believes what it read: a
+// change made through this store is seen at once, one made on another
+// instance within this time.
+const VerifiedHostTTL = 10 * time.Second
+
 // NewDomainStore returns a DomainStore over st.
-func NewDomainStore(st storage.Storage) *DomainStore { return &DomainStore{st: st, now: time.Now} }
+func NewDomainStore(st storage.Storage) *DomainStore {
+	return &DomainStore{st: st, now: time.Now,
+		verified: lrucache.New(10_000, 2<<20, VerifiedHostTTL, func(k, v string) int64 { return int64(len(k)+len(v)) + 64 })}
+}
 
 // WithClock makes the store tell the time with now; it returns the store.
 func (ds *DomainStore) WithClock(now func() time.Time) *DomainStore {
 	ds.now = now
+	ds.verified.WithClock(now)
 	return ds
+}
+
+// VerifiedHost is the tenant's verified custom domain ("" when it has
+// none, or has not proved it yet): the host the public links of its
+// surveys use. Cached (bounded, VerifiedHostTTL): most calls read
+// nothing.
+func (ds *DomainStore) VerifiedHost(ctx context.Context, tenant string) (string, error) {
+	if h, ok := ds.verified.Get(tenant); ok {
+		return h, nil
+	}
+	d, err := ds.Get(ctx, tenant)
+	h := ""
+	switch {
+	case err == nil && d.Verified:
+		h = d.Host
+	case err != nil && survey.ErrorCode(err) != survey.ENOTFOUND:
+		return "", err
+	}
+	ds.verified.Add(tenant, h)
+	return h, nil
+}
+
+// SurveyBase is the base of the public links of a tenant's surveys:
+// https:// and its verified custom domain, else base (the configured
+// public URL, or "" for a path on the server). A domain that cannot be
+// read leaves base (the link works there too) and says why.
+func SurveyBase(ctx context.Context, hosts interface {
+	VerifiedHost(ctx context.Context, tenant string) (string, error)
+}, tenant, base string) (string, error) {
+	base = strings.TrimRight(base, "/")
+	if hosts == nil {
+		return base, nil
+	}
+	h, err := hosts.VerifiedHost(ctx, tenant)
+	if err != nil || h == "" {
+		return base, err
+	}
+	return "https://" + h, nil
 }
 
 func domainProps(d *Domain) map[string]any {
@@ -186,6 +238,7 @@ func (ds *DomainStore) Claim(ctx context.Context, tenant, host string) (*Domain,
 // tenant. ENOTFOUND when the tenant has no domain, ECONFLICT when another
 // tenant has since taken the host over.
 func (ds *DomainStore) MarkVerified(ctx context.Context, tenant string) (*Domain, error) {
+	defer ds.verified.Remove(tenant)
 	d, etag, err := ds.get(ctx, tenant)
 	if err != nil {
 		return nil, err
@@ -215,6 +268,7 @@ func (ds *DomainStore) MarkVerified(ctx context.Context, tenant string) (*Domain
 // stops routing), then the tenant's. It returns the host removed;
 // ENOTFOUND when the tenant has none.
 func (ds *DomainStore) Remove(ctx context.Context, tenant string) (string, error) {
+	defer ds.verified.Remove(tenant)
 	d, err := ds.Get(ctx, tenant)
 	if err != nil {
 		return "", err

@@ -162,3 +162,46 @@ func TestDomainClaimExpires(t *testing.T) {
 		wantCode(t, "a verified host", err, survey.ECONFLICT)
 	})
 }
+
+// TestDomainVerifiedHost: the base of a tenant's survey links is the
+// public URL until its domain is proved, then https:// and the domain;
+// this store's verification and removal are seen at once, and a second
+// ask within the cache's time reads nothing (another store, as another
+// instance, sees a change once its entry expires).
+func TestDomainVerifiedHost(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, key string) {
+		ctx := context.Background()
+		now := time.Now()
+		clock := func() time.Time { return now }
+		ds := store.NewDomainStore(st).WithClock(clock)
+		other := store.NewDomainStore(st).WithClock(clock)
+		host := "links." + key + ".example"
+		base := func(d *store.DomainStore, want string) {
+			t.Helper()
+			got, err := store.SurveyBase(ctx, d, key, "https://surveys.example/")
+			if err != nil || got != want {
+				t.Fatalf("SurveyBase = %q, %v; want %q", got, err, want)
+			}
+		}
+		base(ds, "https://surveys.example")
+		base(other, "https://surveys.example")
+		if _, err := ds.Claim(ctx, key, host); err != nil {
+			t.Fatal(err)
+		}
+		base(ds, "https://surveys.example")
+		if _, err := ds.MarkVerified(ctx, key); err != nil {
+			t.Fatal(err)
+		}
+		base(ds, "https://"+host)
+		base(other, "https://surveys.example") // its cached absence
+		now = now.Add(store.VerifiedHostTTL + time.Second)
+		base(other, "https://"+host)
+		if got, err := store.SurveyBase(ctx, nil, key, "https://surveys.example"); err != nil || got != "https://surveys.example" {
+			t.Fatalf("no domain store: %q, %v", got, err)
+		}
+		if _, err := ds.Remove(ctx, key); err != nil {
+			t.Fatal(err)
+		}
+		base(ds, "https://surveys.example")
+	})
+}

@@ -168,6 +168,12 @@ type WebhookStore struct {
 	// PublicURL is the base of the surveys' public links in survey.*
 	// events ("https://surveys.example"); "" leaves the path alone.
 	PublicURL string
+	// Domains, when set, gives a tenant's verified custom domain
+	// (DomainStore.VerifiedHost, cached): the survey.* events of a
+	// tenant that has one link to its surveys there.
+	Domains interface {
+		VerifiedHost(ctx context.Context, tenant string) (string, error)
+	}
 	// TestsPerMinute is how many test events one endpoint may be sent in
 	// a minute (SendTest); 0 limits nothing. NewWebhookStore sets
 	// DefaultTestsPerMinute.
@@ -702,7 +708,10 @@ func (ws *WebhookStore) EmitSurvey(ctx context.Context, sv *survey.Survey) (int,
 	now := ws.now()
 	subject := sv.Slug + "/" + event + "/" + strconv.FormatInt(now.UnixNano(), 10)
 	return ws.EmitNotice(ctx, sv.Tenant, event, sv.Slug, subject, func() (webhook.Notice, error) {
-		return webhook.SurveyNotice(sv, event, now, ws.PublicURL), nil
+		// A domain that cannot be read now leaves the main address,
+		// where the survey is served too.
+		base, _ := SurveyBase(ctx, ws.Domains, sv.Tenant, ws.PublicURL)
+		return webhook.SurveyNotice(sv, event, now, base), nil
 	})
 }
 

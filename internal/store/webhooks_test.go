@@ -366,3 +366,63 @@ func unescaped(t *testing.T, b []byte) string {
 	_ = enc.Encode(v)
 	return out.String()
 }
+
+// TestWebhookSurveyLinks: the survey.* events of a tenant with a verified
+// custom domain link to the survey there, in every kind's body (the
+// JSON's publicUrl, the Slack and Teams message links); another tenant's,
+// and one whose domain is not proved yet, link to the public URL.
+func TestWebhookSurveyLinks(t *testing.T) {
+	ctx := context.Background()
+	st := backends.Local(t)
+	if err := store.Init(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	ds := store.NewDomainStore(st)
+	ws := newWebhookStore(t, st)
+	ws.PublicURL, ws.Domains = "https://surveys.example/", ds
+	withDomain, without := newTenant(), newTenant()
+	for _, tenant := range []string{withDomain, without} {
+		for _, n := range []store.NewWebhook{
+			{URL: "https://hooks.example/in", Events: []string{webhook.SurveyPublished}},
+			{URL: "https://hooks.slack.com/services/T0/B0/x", Kind: webhook.KindSlack, Events: []string{webhook.SurveyPublished}},
+			{URL: "https://example.webhook.office.com/webhookb2/x", Kind: webhook.KindTeams, Events: []string{webhook.SurveyPublished}},
+		} {
+			if _, err := ws.Add(ctx, tenant, n, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	host := "links." + withDomain + ".example"
+	if _, err := ds.Claim(ctx, withDomain, host); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ds.Claim(ctx, without, "links."+without+".example"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ds.MarkVerified(ctx, withDomain); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{withDomain: "https://" + host + "/survey/" + withDomain + "/csat", without: "https://surveys.example/survey/" + without + "/csat"}
+	for tenant := range want {
+		if n, err := ws.EmitSurvey(ctx, &survey.Survey{Tenant: tenant, Slug: "csat", Title: "CSAT", State: survey.Published}); n != 3 || err != nil {
+			t.Fatalf("EmitSurvey(%s) = %d, %v", tenant, n, err)
+		}
+	}
+	msgs, err := st.Dequeue(ctx, store.WebhooksQueue, 32, time.Minute)
+	if err != nil || len(msgs) != 6 {
+		t.Fatalf("queued %d, %v; want 6", len(msgs), err)
+	}
+	for _, m := range msgs {
+		var wm store.WebhookMessage
+		if err := json.Unmarshal(m.Data, &wm); err != nil {
+			t.Fatal(err)
+		}
+		body := unescaped(t, wm.Body)
+		if !strings.Contains(body, want[wm.Tenant]) {
+			t.Errorf("%s's survey.published body links elsewhere than %s: %s", wm.Tenant, want[wm.Tenant], body)
+		}
+		if wm.Tenant == withDomain && strings.Contains(body, "surveys.example/survey/") {
+			t.Errorf("the domain's tenant's body still links to the main address: %s", body)
+		}
+	}
+}

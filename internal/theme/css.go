@@ -62,6 +62,7 @@ func (t Theme) CSS(scope Scope) string {
 		{"--line", pl.line.String()}, {"--field-line", pl.fieldLine.String()}, {"--field-bg", pl.background.String()}, {"--field-ink", pl.text.String()},
 		{"--danger", pl.danger.String()}, {"--ok", pl.text.String()}, {"--alert-bg", pl.background.String()}, {"--notice-bg", pl.background.String()},
 		{"--selected-bg", pl.background.String()}, {"--tag-required-ink", pl.text.String()}, {"--tag-required-bg", pl.background.String()}, {"--tag-optional-bg", pl.background.String()},
+		{"--star", pl.fieldLine.String()}, {"--star-on", pl.primary.String()}, {"--picture-bg", pl.letterbox.String()},
 		{"--radius", r[0]}, {"--radius-small", r[1]}, {"--font", fontStacks[t.Font]},
 	}
 	b.WriteString(root + " {\n")

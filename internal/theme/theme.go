@@ -167,14 +167,18 @@ type palette struct {
 	// background, or the text colour where that mix would be too faint);
 	// line the faint lines between parts.
 	danger, fieldLine, line Colour
-	dark                    bool
+	// letterbox is behind a picture choice's image where it does not
+	// fill its cell: the background with a touch of the text colour
+	// (decoration: the image and its label are what is read).
+	letterbox Colour
+	dark      bool
 }
 
 func (t Theme) palette() palette {
 	p, _ := ParseColour(t.Primary)
 	b, _ := ParseColour(t.Background)
 	x, _ := ParseColour(t.Text)
-	pl := palette{primary: p, background: b, text: x, danger: darkRed, line: mix(b, x, 0.15), dark: b.Luminance() < 0.18}
+	pl := palette{primary: p, background: b, text: x, danger: darkRed, line: mix(b, x, 0.15), letterbox: mix(b, x, 0.06), dark: b.Luminance() < 0.18}
 	if Contrast(lightRed, b) > Contrast(darkRed, b) {
 		pl.danger = lightRed
 	}
@@ -196,9 +200,9 @@ func (t Theme) Pairs() []Pair {
 		pair("Text on the background", pl.text, pl.background, 4.5),
 		pair("Button labels (the background colour) on primary buttons", pl.background, pl.primary, 4.5),
 		pair("Links (the primary colour) on the background", pl.primary, pl.background, 4.5),
-		pair("Buttons, chosen answers and the focus outline (the primary colour) against the background", pl.primary, pl.background, 3),
+		pair("Buttons, chosen answers, chosen stars and the focus outline (the primary colour) against the background", pl.primary, pl.background, 3),
 		pair("Error messages on the background", pl.danger, pl.background, 4.5),
-		pair("Borders of fields against the background", pl.fieldLine, pl.background, 3),
+		pair("Borders of fields and stars not chosen against the background", pl.fieldLine, pl.background, 3),
 	}
 }
 

@@ -129,6 +129,9 @@ func TestCSS(t *testing.T) {
 		":root {", "--brand: #0b5d1e;", "--brand-ink: #ffffff;", "--ink: #1d2330;", "--radius: 0;", "--radius-small: 0;",
 		`url("/theme/fonts/DejaVuSans.ttf")`, `--font: "DejaVu Sans Served"`, `url("/logos/adatum-0123456789ab.jpg")`,
 		".tenant-logo { display: none; }", "color-scheme: light;",
+		// Stars: not chosen as the fields' borders, chosen in the primary
+		// colour (both pairs checked); the pictures' letterbox a tint.
+		"--star: #777b83;", "--star-on: #0b5d1e;", "--picture-bg: #f1f2f3;",
 	} {
 		if !strings.Contains(css, want) {
 			t.Errorf("CSS lacks %q:\n%s", want, css)

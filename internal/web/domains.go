@@ -517,3 +517,20 @@ func (s *Server) checkHTTP(ctx context.Context, d *store.Domain) string {
 	}
 	return ""
 }
+
+// apiSurveyBase starts the API's publicUrl of a tenant's surveys:
+// https:// and its verified custom domain, else "" (a path here).
+func (s *Server) apiSurveyBase(ctx context.Context, tenant string) string {
+	return s.surveyBase(ctx, tenant, "")
+}
+
+// homeOf is the site's home page for the links of a page served to r:
+// the public URL's, absolute, on a tenant's custom domain (where "/" is
+// no page); "" (the path "/") elsewhere. From the configured public URL,
+// never from the request.
+func (s *Server) homeOf(r *http.Request) string {
+	if t, _ := r.Context().Value(hostTenantKey{}).(string); t != "" {
+		return s.publicURL + "/"
+	}
+	return ""
+}

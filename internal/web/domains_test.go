@@ -580,3 +580,108 @@ func TestCustomDomainOtherInstance(t *testing.T) {
 		t.Errorf("lookups = %d, want 3 (one per cache period)", n)
 	}
 }
+
+// TestCustomDomainAPIPublicURL: the API's publicUrl of a survey of a
+// tenant with a verified custom domain is on that domain (absolute);
+// another tenant's stays a path on this server.
+func TestCustomDomainAPIPublicURL(t *testing.T) {
+	t.Parallel()
+	d := newTestDNS(t)
+	app, _ := domainApp(t, d, 0)
+	ctx := context.Background()
+	host := "api.adatum.example"
+	ds := store.NewDomainStore(app.st)
+	if _, err := ds.Claim(ctx, "adatum", host); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ds.MarkVerified(ctx, "adatum"); err != nil {
+		t.Fatal(err)
+	}
+	tokens := store.NewTokenStore(app.st)
+	for tenant, want := range map[string]string{
+		"adatum":   "https://" + host + "/survey/adatum/" + app.adatum.Slug,
+		"fabrikam": "/survey/fabrikam/",
+	} {
+		tok, err := tokens.Create(ctx, tenant, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, v, raw := app.api(t, "GET", "/api/v1/surveys", tok, "")
+		list, _ := v["surveys"].([]any)
+		if code != 200 || len(list) == 0 {
+			t.Fatalf("%s: list = %d %s", tenant, code, raw)
+		}
+		for _, it := range list {
+			sv, _ := it.(map[string]any)
+			u, _ := sv["publicUrl"].(string)
+			if tenant == "adatum" && sv["slug"] == app.adatum.Slug && u != want {
+				t.Errorf("adatum's publicUrl = %q, want %q", u, want)
+			}
+			if tenant == "adatum" && !strings.HasPrefix(u, "https://"+host+"/survey/adatum/") {
+				t.Errorf("adatum's publicUrl %q is not on its domain", u)
+			}
+			if tenant == "fabrikam" && !strings.HasPrefix(u, want) {
+				t.Errorf("fabrikam's publicUrl = %q, want a path %s…", u, want)
+			}
+		}
+		slug, _ := list[0].(map[string]any)["slug"].(string)
+		if code, v, raw := app.api(t, "GET", "/api/v1/surveys/"+slug, tok, ""); code != 200 || !strings.HasPrefix(v["publicUrl"].(string), strings.TrimSuffix(want, app.adatum.Slug)) {
+			t.Errorf("%s: get = %d %s", tenant, code, raw)
+		}
+	}
+}
+
+// TestCustomDomainHomeLinks: on a tenant's custom domain, where "/" is no
+// page, the respondent pages' "Powered by" and "See other surveys" links
+// and an error page's home link go to the public URL's home page
+// (absolute) and the error page shows no sign-in header; on the main
+// address the same pages link to "/" (the form rendered once for each).
+func TestCustomDomainHomeLinks(t *testing.T) {
+	t.Parallel()
+	d := newTestDNS(t)
+	app, _ := domainApp(t, d, 0)
+	ctx := context.Background()
+	host := "home.adatum.example"
+	ds := store.NewDomainStore(app.st)
+	if _, err := ds.Claim(ctx, "adatum", host); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ds.MarkVerified(ctx, "adatum"); err != nil {
+		t.Fatal(err)
+	}
+	closed := &survey.Survey{Tenant: "adatum", Title: "Closed poll", State: survey.Closed, Questions: []survey.Question{{Text: "Rate us", Type: survey.FiveStars}}}
+	if err := store.NewSurveyStore(app.st).Create(ctx, closed); err != nil {
+		t.Fatal(err)
+	}
+	const mainHome = `href="http://main.example/"`
+	for _, tc := range []struct {
+		name, path string
+		header     map[string]string
+		code       int
+		want       []string
+		not        []string
+	}{
+		{"the form on the domain", "/" + app.adatum.Slug, onHost(host), 200, []string{`<a href="http://main.example/" lang="en">Surveys</a>`}, []string{`href="/"`}},
+		{"the form on the main address", "/survey/adatum/" + app.adatum.Slug, nil, 200, []string{`<a href="/" lang="en">Surveys</a>`}, []string{mainHome}},
+		{"a closed survey on the domain", "/" + closed.Slug, onHost(host), http.StatusGone, []string{mainHome + `>See other surveys`}, []string{`href="/"`}},
+		{"a closed survey on the main address", "/survey/adatum/" + closed.Slug, nil, http.StatusGone, []string{`href="/">See other surveys`}, []string{mainHome}},
+		{"no page on the domain", "/no-such-survey", onHost(host), 404, []string{mainHome + `>Back to the home page`}, []string{`href="/"`, "Subscriber sign-in"}},
+		{"no page on the main address", "/no-such-page", nil, 404, []string{`href="/">Back to the home page`}, []string{mainHome}},
+	} {
+		code, _, body := app.do(t, "GET", tc.path, nil, tc.header)
+		if code != tc.code {
+			t.Errorf("%s: %d, want %d", tc.name, code, tc.code)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s: no %s in the page", tc.name, w)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(body, n) {
+				t.Errorf("%s: %s in the page", tc.name, n)
+			}
+		}
+	}
+}

@@ -32,7 +32,13 @@ type errorPage struct {
 	// respondent: the page answers a respondent route, and carries no
 	// sign-in header (layout.Respondent).
 	respondent bool
+	// home is the site's home page on a custom domain (Server.homeOf).
+	home string
 }
+
+// Home is where "Back to the home page" goes: "/", or on a tenant's
+// custom domain the public URL's home page.
+func (p errorPage) Home() string { return or(p.home, "/") }
 
 func (p errorPage) respondentPage() bool { return p.respondent }
 
@@ -42,9 +48,11 @@ func (p errorPage) T(key string, args ...any) string { return p.L.T(key, args...
 
 // inRespondentLanguage puts the page's title and message in the
 // respondent's language on the respondent routes, where the catalogs
-// have them (a message they lack stays English).
+// have them (a message they lack stays English), and on a tenant's
+// custom domain, where every page is a respondent's.
 func (s *Server) inRespondentLanguage(w http.ResponseWriter, r *http.Request, p errorPage) errorPage {
-	if !strings.HasPrefix(r.URL.Path, "/survey/") {
+	p.home = s.homeOf(r)
+	if !strings.HasPrefix(r.URL.Path, "/survey/") && p.home == "" {
 		return p
 	}
 	p.L, p.respondent = s.respondentOf(w, r, nil).L, true

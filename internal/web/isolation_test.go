@@ -12,6 +12,7 @@ import (
 
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/theme"
 )
 
 // routeActions says, for every route of the tenant's pages and of the API,
@@ -163,6 +164,8 @@ var routeActions = map[string][]survey.Role{
 	"GET /api/v1/hooks":                           ManageTenant,
 	"POST /api/v1/hooks":                          ManageTenant,
 	"DELETE /api/v1/hooks/{id}":                   ManageTenant,
+	"GET /api/v1/theme":                     ManageTenant,
+	"PUT /api/v1/theme":                     ManageTenant,
 }
 
 // routeFormats are the values of {format} (of ?format= for the API's
@@ -391,6 +394,19 @@ func TestIsolationEveryRoute(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// And a theme each (GET and PUT /api/v1/theme), Adatum's colours its
+	// own.
+	tenantStore := store.NewTenantStore(app.st)
+	for tenant, primary := range map[string]string{"adatum": "#6b2d8f", "fabrikam": "#0b5e3c"} {
+		tn, err := tenantStore.Get(ctx, tenant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tn.Theme = &theme.Theme{Primary: primary, Background: "#ffffff", Text: "#1d2330", Font: "system", Corners: "soft", Logo: "start"}
+		if err := tenantStore.Update(ctx, tn); err != nil {
+			t.Fatal(err)
+		}
+	}
 	// And a SCIM directory: a user in a group, and a SCIM token each.
 	scimDir := store.NewSCIMStore(app.st)
 	adatumUser, err := scimDir.CreateUser(ctx, "adatum", store.SCIMUser{Email: "scim-secret@adatum.example", Active: true})
@@ -423,7 +439,7 @@ func TestIsolationEveryRoute(t *testing.T) {
 	}
 	adatumData := []string{"adatum", app.adatum.Title, app.adatum.Slug, draft.Title, draft.Slug, "Faster pages, please", "Which launch first?", adatumHook.ID, adatumSub.ID, "adatum-audited-target",
 		adatumUser.ID, adatumGroup.ID, "Adatum secret group",
-		vip.Name, vipContact.Email}
+		vip.Name, vipContact.Email, "#6b2d8f"}
 
 	fill := func(tenant, slug string) *strings.Replacer {
 		return strings.NewReplacer("{tenant}", tenant, "{slug}", slug, "{action}", "delete", "{question}", app.adatum.Questions[3].ID,
@@ -662,6 +678,8 @@ func TestIsolationEveryRoute(t *testing.T) {
 					body = `{"target_url":"https://hooks.fabrikam.example/zap","event":"response.created"}`
 				case route == "/api/v1/contacts/lists" && method == http.MethodPost:
 					body = `{"name":"Fabrikam new panel"}`
+				case route == "/api/v1/theme" && method == http.MethodPut:
+					body = `{"theme":{"primary":"#0b5e3c","background":"#ffffff","text":"#1d2330","font":"system","corners":"soft","logo":"start"}}`
 				case route == "/api/v1/surveys/import":
 					body = `{"format":"surveys.definition/1","title":"Fabrikam private plan","questions":[{"text":"Why now?","type":"SimpleText"}]}`
 				case method == http.MethodPost:
@@ -680,6 +698,9 @@ func TestIsolationEveryRoute(t *testing.T) {
 				}
 				if strings.HasPrefix(route, "/api/v1/contacts") {
 					own = "Fabrikam "
+				}
+				if route == "/api/v1/theme" {
+					own = "#0b5e3c"
 				}
 				if method == http.MethodGet && allowed && !strings.Contains(raw, own) {
 					t.Errorf("%s %s with Fabrikam's %s token lacks Fabrikam's own survey: %s", method, route, role, raw)

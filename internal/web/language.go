@@ -31,7 +31,14 @@ type respondent struct {
 	// form and the thank-you page keep it (LangQuery), for a browser that
 	// keeps no cookie, or sends none to a survey framed in another site.
 	chosen bool
+	// home is the site's home page on a tenant's custom domain (the
+	// public URL's, absolute: "/" there is no page); "" elsewhere.
+	home string
 }
+
+// Home is where the page's "See other surveys" and "Powered by" links
+// go: this server's home page, on the main address.
+func (p respondent) Home() string { return or(p.home, "/") }
 
 // LangQuery is the query that keeps a language chosen with ?lang on the
 // pages that follow (the form's action, the thank-you page); "" when the
@@ -54,10 +61,14 @@ func (p respondent) shared() respondent {
 // all: its tag, and whether the form keeps it (LangQuery); a few per
 // survey.
 func (p respondent) cacheKey() string {
+	k := p.L.Tag()
 	if p.chosen {
-		return p.L.Tag() + "?"
+		k += "?"
 	}
-	return p.L.Tag()
+	if p.home != "" {
+		k += "@"
+	}
+	return k
 }
 
 // respondentOf picks the language of the request for survey sv (which may
@@ -81,7 +92,7 @@ func (s *Server) respondentOf(w http.ResponseWriter, r *http.Request, sv *survey
 			HttpOnly: true, Secure: s.secureCookies(r), SameSite: http.SameSiteLaxMode})
 	}
 	w.Header().Add("Vary", "Accept-Language, Cookie")
-	p := respondent{L: l, here: url.URL{Path: r.URL.Path}, chosen: i18n.Supported(query) && l.Tag() == query}
+	p := respondent{L: l, here: url.URL{Path: r.URL.Path}, chosen: i18n.Supported(query) && l.Tag() == query, home: s.homeOf(r)}
 	q := r.URL.Query()
 	q.Del("lang")
 	p.here.RawQuery = q.Encode()

@@ -465,6 +465,18 @@ type layout struct {
 	// Framed is a page shown in a frame of another site (an embedded
 	// survey): without the site's header and footer.
 	Framed bool
+	// home is the site's home page on a custom domain (Server.homeOf).
+	home string
+}
+
+// Home is where the "Powered by" link goes: the page's respondent's
+// (respondent.Home), else the request's (on a custom domain, the public
+// URL's home page), else "/".
+func (l layout) Home() string {
+	if p, ok := l.Page.(interface{ Home() string }); ok {
+		return p.Home()
+	}
+	return or(l.home, "/")
 }
 
 // framed reports whether the browser asks for r to show it in a frame
@@ -525,7 +537,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page
 		return
 	}
 	var buf bytes.Buffer
-	if err := t.ExecuteTemplate(&buf, "base", layout{Page: data, Account: sessionFrom(r.Context()), Framed: framed(r)}); err != nil {
+	if err := t.ExecuteTemplate(&buf, "base", layout{Page: data, Account: sessionFrom(r.Context()), Framed: framed(r), home: s.homeOf(r)}); err != nil {
 		s.log.Error("render failed", "page", page, "path", r.URL.Path, "err", err)
 		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
 		return

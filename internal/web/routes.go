@@ -249,7 +249,7 @@ func (s *Server) Routes() *chi.Mux {
 	// The JSON API (package api): the tenant is the bearer token's. Its
 	// description needs no token.
 	r.With(middleware.GetHead).Get("/api/v1/openapi.json", api.OpenAPI)
-	r.Mount("/api/v1", api.New(api.Deps{Logger: s.log, Surveys: s.surveys, Editor: s.editor, Summaries: s.summaries, Tokens: s.tokens, Webhooks: s.webhooks, Pictures: s.logos, Segments: s.segments,
+	r.Mount("/api/v1", api.New(api.Deps{Logger: s.log, Surveys: s.surveys, Editor: s.editor, Summaries: s.summaries, Tokens: s.tokens, Webhooks: s.webhooks, Pictures: s.logos, Segments: s.segments, SurveyBase: s.apiSurveyBase, TenantTheme: s.apiTenantTheme, SetTenantTheme: s.apiSetTenantTheme,
 		TenantUsable: s.tenantUsable, Export: s.exportTo, Report: s.reportTo, AnswersPicked: s.answersPicked, Crosstab: s.crosstabOf, WebhookURLProblem: s.webhookURLProblem, Audit: s.auditList, Note: s.auditAs,
 		Contacts: s.apiContacts(), Campaigns: s.apiCampaigns(), CampaignReport: s.campaignReportAPI}))
 

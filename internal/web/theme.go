@@ -440,3 +440,26 @@ func (p themePage) Failing() int {
 	}
 	return n
 }
+
+// apiTenantTheme is the tenant's theme for the API (nil: the usual
+// look).
+func (s *Server) apiTenantTheme(ctx context.Context, tenant string) (*theme.Theme, error) {
+	t, err := s.tenantSettings.Get(ctx, tenant)
+	if err != nil {
+		return nil, err
+	}
+	return t.Theme, nil
+}
+
+// apiSetTenantTheme saves the tenant's theme the API checked (nil: the
+// usual look), as the theme page does: this instance's public pages show
+// it at once (tenantSettings forgets the tenant's cached copy).
+func (s *Server) apiSetTenantTheme(ctx context.Context, tenant string, th *theme.Theme) error {
+	t, err := s.tenantSettings.Get(ctx, tenant)
+	if err != nil {
+		return err
+	}
+	next := *t
+	next.Theme = th.Clone()
+	return s.tenantSettings.Update(ctx, &next)
+}

@@ -69,6 +69,12 @@ type CampaignDeps struct {
 	Key []byte
 	// PublicURL starts every link mailed.
 	PublicURL string
+	// Domains, when set, gives a tenant's verified custom domain
+	// (store.DomainStore.VerifiedHost, cached): its invitations link to
+	// the survey there (the unsubscribe links stay on PublicURL).
+	Domains interface {
+		VerifiedHost(ctx context.Context, tenant string) (string, error)
+	}
 }
 
 // Campaigns drains the campaigns queue: each message is one step of a
@@ -240,6 +246,9 @@ type stepContext struct {
 	c      *store.Campaign
 	step   int
 	attrs  map[string]survey.Recipient // the contacts, by ID
+	// surveyBase starts the survey's links: the tenant's verified
+	// custom domain, else the public URL.
+	surveyBase string
 }
 
 // Step sends step of the campaign to every contact due it and returns
@@ -279,6 +288,12 @@ func (w *Campaigns) Step(ctx context.Context, tenant string, c *store.Campaign, 
 		return 0, err
 	}
 	sc := &stepContext{tenant: t, sv: sv, c: c, step: step, attrs: map[string]survey.Recipient{}}
+	sc.surveyBase, err = store.SurveyBase(ctx, w.d.Domains, tenant, w.d.PublicURL)
+	if err != nil {
+		// The step waits for storage rather than mail links that
+		// change once it answers.
+		return 0, err
+	}
 	for _, ct := range contacts {
 		sc.attrs[ct.ID] = ct.Recipient
 	}
@@ -557,7 +572,8 @@ type campaignMail struct {
 // message is the mail of s: the subscriber's subject and text, the
 // contact's personal link (with the attributes the survey takes as hidden
 // fields), the organisation's name, and an unsubscribe link (and its
-// List-Unsubscribe headers), every link from the public URL.
+// List-Unsubscribe headers), every link from the public URL but the
+// survey's, which is on the tenant's custom domain once verified.
 func (w *Campaigns) message(sc *stepContext, s *store.Send) (mail.Message, error) {
 	tenant := sc.tenant.Key
 	q := url.Values{}
@@ -574,7 +590,7 @@ func (w *Campaigns) message(sc *stepContext, s *store.Send) (mail.Message, error
 		}
 	}
 	base := strings.TrimRight(w.d.PublicURL, "/")
-	link := base + "/survey/" + tenant + "/" + sc.sv.Slug + "?" + q.Encode()
+	link := sc.surveyBase + "/survey/" + tenant + "/" + sc.sv.Slug + "?" + q.Encode()
 	unsub := base + "/unsubscribe/" + survey.Unsubscribe{What: survey.NotifyCampaign, Tenant: tenant, Email: s.Email}.Token(w.d.Key)
 	site, host := base, "localhost"
 	if u, err := url.Parse(base); err == nil && u.Host != "" {

@@ -93,6 +93,17 @@ func newCampaignFixture(t testing.TB, st storage.Storage, n, reminders int, flag
 // the quota of a paid plan raised for the test.
 func newCampaignWorker(t testing.TB, st storage.Storage, srv *mailtest.Server, cfg worker.CampaignConfig, quota ...*store.MailQuotaStore) *worker.Campaigns {
 	t.Helper()
+	return newCampaignWorkerWith(t, st, srv, cfg, func(d *worker.CampaignDeps) {
+		if len(quota) > 0 {
+			d.Quota = quota[0]
+		}
+	})
+}
+
+// newCampaignWorkerWith is newCampaignWorker with its dependencies
+// changed by opt.
+func newCampaignWorkerWith(t testing.TB, st storage.Storage, srv *mailtest.Server, cfg worker.CampaignConfig, opt func(*worker.CampaignDeps)) *worker.Campaigns {
+	t.Helper()
 	mcfg, err := mail.Load(mail.Settings{URL: "smtp://" + srv.Addr + "?tls=none", From: "Surveys <surveys@example.com>"})
 	if err != nil {
 		t.Fatal(err)
@@ -102,13 +113,11 @@ func newCampaignWorker(t testing.TB, st storage.Storage, srv *mailtest.Server, c
 		t.Fatal(err)
 	}
 	big := store.MailLimits{PerHour: 100000, PerDay: 100000, PerRecipient: 10}
-	q := store.NewMailQuotaStore(st, store.MailQuota{Paid: big, Trial: big})
-	if len(quota) > 0 {
-		q = quota[0]
-	}
-	return worker.NewCampaigns(worker.CampaignDeps{Storage: st, Campaigns: store.NewCampaignStore(st), Contacts: store.NewContactStore(st), Links: store.NewPersonalLinkStore(st),
-		Quota: q, Tenants: store.NewTenantStore(st), Surveys: store.NewSurveyStore(st),
-		Send: mail.NewSender(*mcfg), Templates: tpl, Key: campaignKey, PublicURL: "https://surveys.example"}, cfg, quiet)
+	d := worker.CampaignDeps{Storage: st, Campaigns: store.NewCampaignStore(st), Contacts: store.NewContactStore(st), Links: store.NewPersonalLinkStore(st),
+		Quota: store.NewMailQuotaStore(st, store.MailQuota{Paid: big, Trial: big}), Tenants: store.NewTenantStore(st), Surveys: store.NewSurveyStore(st),
+		Send: mail.NewSender(*mcfg), Templates: tpl, Key: campaignKey, PublicURL: "https://surveys.example"}
+	opt(&d)
+	return worker.NewCampaigns(d, cfg, quiet)
 }
 
 // ledger is what the SMTP server took, by recipient: each message's
@@ -364,6 +373,35 @@ func TestCampaignMailInSurveyLanguage(t *testing.T) {
 	}
 	if !strings.Contains(m.HTML, `lang="fr"`) || !strings.Contains(m.HTML, "Se désabonner") {
 		t.Errorf("the HTML part is not in French:\n%s", m.HTML)
+	}
+}
+
+// TestCampaignLinksOnCustomDomain: once the tenant's custom domain is
+// verified, the invitation's personal link is on it; the unsubscribe
+// link stays on the public URL (the domain serves the survey only).
+func TestCampaignLinksOnCustomDomain(t *testing.T) {
+	ctx := context.Background()
+	st := backends.Local(t)
+	f := newCampaignFixture(t, st, 1, 0, false)
+	ds := store.NewDomainStore(st)
+	host := "links." + f.tenant + ".example"
+	if _, err := ds.Claim(ctx, f.tenant, host); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ds.MarkVerified(ctx, f.tenant); err != nil {
+		t.Fatal(err)
+	}
+	srv := mailtest.Start(t, mailtest.Options{})
+	w := newCampaignWorkerWith(t, st, srv, campaignConfig, func(d *worker.CampaignDeps) { d.Domains = ds })
+	if wait, err := w.Step(ctx, f.tenant, f.c, 0, nil); err != nil || wait != 0 {
+		t.Fatalf("step: %v, %v", wait, err)
+	}
+	m := srv.Messages()[0]
+	if !strings.Contains(m.Text, "https://"+host+"/survey/"+f.tenant+"/"+f.sv.Slug+"?") || strings.Contains(m.Text, "https://surveys.example/survey/") {
+		t.Errorf("the invitation's link is not on %s:\n%s", host, m.Text)
+	}
+	if u := m.Header.Get("List-Unsubscribe"); !strings.HasPrefix(u, "<https://surveys.example/unsubscribe/") {
+		t.Errorf("List-Unsubscribe %q, want the public URL's", u)
 	}
 }
 
