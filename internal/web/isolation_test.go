@@ -164,8 +164,8 @@ var routeActions = map[string][]survey.Role{
 	"GET /api/v1/hooks":                           ManageTenant,
 	"POST /api/v1/hooks":                          ManageTenant,
 	"DELETE /api/v1/hooks/{id}":                   ManageTenant,
-	"GET /api/v1/theme":                     ManageTenant,
-	"PUT /api/v1/theme":                     ManageTenant,
+	"GET /api/v1/theme":                           ManageTenant,
+	"PUT /api/v1/theme":                           ManageTenant,
 }
 
 // routeFormats are the values of {format} (of ?format= for the API's
