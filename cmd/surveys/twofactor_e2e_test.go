@@ -82,10 +82,13 @@ func TestBrowserTwoFactorJourney(t *testing.T) {
 	if !strings.HasSuffix(location, "/adatum/account/two-factor") || !strings.Contains(text, "Your organisation requires two-step sign-in") {
 		t.Fatalf("after the password, %s:\n%s", location, text)
 	}
+	// The enrolment page offers a fresh secret each time it is shown: the
+	// code is computed from the one on the page the member sends.
 	member("another page sends back to enrolment",
 		chromedp.Navigate(base+"/adatum/surveys"),
 		chromedp.WaitVisible(`code.totp-secret`),
-		chromedp.Location(&location))
+		chromedp.Location(&location),
+		chromedp.Text(`code.totp-secret`, &secret))
 	if !strings.HasSuffix(location, "/adatum/account/two-factor") {
 		t.Fatalf("the surveys page before enrolment went to %s", location)
 	}
