@@ -94,7 +94,7 @@ type Survey struct {
 	HiddenFields []string
 	Prefill      bool
 	// SendCopy offers the respondent, on the thank-you page, an e-mail
-	// of their own answers (web/copy.go). Off unless the designer turns
+	// of their own answers (web/respond_copy.go). Off unless the designer turns
 	// it on.
 	SendCopy bool
 	// Theme is the survey's own look, over its tenant's (ThemeOf); nil:

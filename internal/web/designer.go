@@ -60,7 +60,7 @@ type designerPage struct {
 	// as typed ("" or "0": none).
 	KeepPartial string
 	// OnePer and MayChange: one answer per browser or personal link
-	// (personallinks.go), as typed.
+	// (share_personallinks.go), as typed.
 	OnePer      string
 	MayChange   bool
 	Description string
@@ -1243,7 +1243,7 @@ func (s *Server) countAnswers(r *http.Request, p *designerPage) error {
 
 // previewUnsaved runs the survey the designer's form defines as
 // respondents would, page by page, saving nothing: its definition, sealed,
-// rides in the preview's form (preview.go); an invalid definition comes
+// rides in the preview's form (designer_preview.go); an invalid definition comes
 // back to the designer with its problems.
 func (s *Server) previewUnsaved(w http.ResponseWriter, r *http.Request, page designerPage, slug string) error {
 	sv, own := page.definition(time.Now())

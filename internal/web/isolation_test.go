@@ -238,8 +238,8 @@ var tenantSignIns = map[string]int{
 }
 
 // respondentTokenRoutes are the respondent's routes whose form carries a
-// sealed token naming an answer (copy.go), or a receipt code
-// (receipt.go): the status of a made-up token or code for Adatum's
+// sealed token naming an answer (respond_copy.go), or a receipt code
+// (respond_receipt.go): the status of a made-up token or code for Adatum's
 // survey, asked signed out and by a signed-in admin of another tenant (no
 // copy, no answer, never a tenant's data). The demo survey offers no
 // copies and gives no receipts, and this server sends no mail and has no

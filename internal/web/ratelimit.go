@@ -25,16 +25,16 @@ type Limits struct {
 	// sign-in at an identity provider, which write a row each) an address
 	// may make per minute.
 	SignIns int
-	// CopiesPerSurvey is the copies of answers (copy.go) one survey's
+	// CopiesPerSurvey is the copies of answers (respond_copy.go) one survey's
 	// respondents may ask for per hour, all addresses together;
 	// CopiesPerAddress, those one e-mail address may be sent per hour,
 	// from any survey. Asking for a copy is an answer POST too: it counts
 	// against Answers.
 	CopiesPerSurvey, CopiesPerAddress int
 	// SCIMPerToken is the requests one SCIM token may make per minute
-	// (an identity provider's sync; scim.go).
+	// (an identity provider's sync; settings_scim.go).
 	SCIMPerToken int
-	// Receipts is the receipt codes (receipt.go) an address may try per
+	// Receipts is the receipt codes (respond_receipt.go) an address may try per
 	// hour: to see an answer, or to delete it.
 	Receipts int
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For is

@@ -50,7 +50,7 @@ type surveyPage struct {
 	// Values are what the respondent sent, by question ID.
 	Values map[string]survey.Form
 	Errors map[string]string
-	// Preview is the preview link (preview.go) a preview's form is sent
+	// Preview is the preview link (designer_preview.go) a preview's form is sent
 	// to, storing nothing; "" for a respondent. PreviewDef is the sealed
 	// definition of a preview of unsaved edits, which its form carries.
 	Preview, PreviewDef string
@@ -58,18 +58,18 @@ type surveyPage struct {
 	// answer has passed.
 	PastCloseOn bool
 	// QuotaFull is the full quota whose message the quota-full page
-	// shows (quota.go).
+	// shows (respond_quota.go).
 	QuotaFull *survey.Quota
 	// Personal is the personal link's token the form goes with;
 	// Changing, that its holder is changing their answer
-	// (personallinks.go).
+	// (share_personallinks.go).
 	Personal string
 	Changing bool
 
 	// Shown are the sections the page shows: one for a respondent (its
 	// page), every one for a preview. Page and Pages say where the page
 	// is ("Page 2 of 4"); State is the sealed state of the other pages
-	// (pagestate.go); CanSave offers "Save and finish later", and
+	// (respond_pagestate.go); CanSave offers "Save and finish later", and
 	// ResumeLink is the link back once saved.
 	Shown       []surveySection
 	Page, Pages int
@@ -89,10 +89,10 @@ type surveyPage struct {
 	pipeAnswers map[string]survey.QuestionAnswer
 	pipeHidden  map[string]string
 	// Copy is the thank-you page's form that mails the respondent a copy
-	// of their answers (copy.go); nil when none is offered.
+	// of their answers (respond_copy.go); nil when none is offered.
 	Copy *copyForm
 	// Receipt is the answer's receipt code, shown on the thank-you page
-	// (receipt.go); "" when none.
+	// (respond_receipt.go); "" when none.
 	Receipt string
 	// recalled is what the thank-you message recalls of the answer
 	// (survey.Recalled), from the thank-you page's address.
@@ -389,7 +389,7 @@ func (s *Server) countView(t *survey.Tenant, sv *survey.Survey) {
 
 // shuffled reports whether one of the survey's questions shows its
 // choices in a new order to each respondent, which a form rendered once
-// for all (forms.go) cannot.
+// for all (respond_forms.go) cannot.
 func shuffled(sv *survey.Survey) bool {
 	for _, q := range sv.Questions {
 		if q.Shuffle {

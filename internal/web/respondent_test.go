@@ -270,7 +270,7 @@ func TestThankYouPage(t *testing.T) {
 
 // TestShuffledChoices: a survey with a shuffled question is rendered for
 // each respondent, its choices in orders of their own, and never kept;
-// a survey without one is rendered once and kept (forms.go).
+// a survey without one is rendered once and kept (respond_forms.go).
 func TestShuffledChoices(t *testing.T) {
 	t.Parallel()
 	st := backends.Local(t)

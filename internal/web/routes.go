@@ -17,9 +17,9 @@ func (s *Server) Handler() http.Handler {
 	// Sec-Fetch-Site / Origin); same-origin forms and API clients pass.
 	// Its refusals carry the security headers too.
 	// A tenant's verified custom domain gets its public pages alone
-	// (domains.go). A SAML identity provider posts its Response from its own site: the
+	// (settings_domains.go). A SAML identity provider posts its Response from its own site: the
 	// ACS is authenticated by the Response's signature and the browser's
-	// sealed sign-in cookie instead (saml.go).
+	// sealed sign-in cookie instead (account_saml.go).
 	cop := http.NewCrossOriginProtection()
 	cop.AddInsecureBypassPattern("POST /login/{tenant}/saml/acs")
 	return securityHeaders(cop.Handler(s.byHost(s.Routes(), s.HostRoutes())))
@@ -50,17 +50,17 @@ func (s *Server) Routes() *chi.Mux {
 		r.Get("/survey/{tenant}/{slug}/thankyou", s.handle(s.thankYou))
 		r.Get("/survey/{tenant}/{slug}/results", s.handle(s.publicResults))
 		r.Get("/logos/{name}", s.handle(s.logo))
-		// A theme's stylesheet, spelled in its URL (theme.go): no storage
+		// A theme's stylesheet, spelled in its URL (designer_theme.go): no storage
 		// read; its preview's; the font it may serve.
 		r.Get("/theme/{spec}", s.handle(s.themeCSS))
 		r.Get("/theme/preview/{spec}", s.handle(s.themePreviewCSS))
 		r.Get("/theme/fonts/{name}", s.handle(s.themeFont))
 	})
 	r.With(s.limit.answers).Post("/survey/{tenant}/{slug}", s.handle(s.submitSurvey))
-	// A respondent's copy of their answers by e-mail (copy.go): its form
+	// A respondent's copy of their answers by e-mail (respond_copy.go): its form
 	// carries a sealed token naming the answer.
 	r.With(s.limit.answers).Post("/survey/{tenant}/{slug}/copy", s.handle(s.sendCopy))
-	// A respondent's receipt (receipt.go): the form for its code, and the
+	// A respondent's receipt (respond_receipt.go): the form for its code, and the
 	// answer it names, seen and deleted; each try of a code is limited.
 	r.With(middleware.GetHead).Get("/survey/{tenant}/{slug}/receipt", s.handle(s.showReceiptForm))
 	r.With(s.limit.receipts).Post("/survey/{tenant}/{slug}/receipt", s.handle(s.showReceipt))
@@ -96,7 +96,7 @@ func (s *Server) Routes() *chi.Mux {
 	r.Get("/login/oidc", s.handle(s.startOIDCFor))
 	r.With(s.limit.signIns).Get("/login/{tenant}/oidc", s.handle(s.startOIDC))
 	r.Get("/login/{tenant}/oidc/callback", s.handle(s.oidcCallback))
-	// SAML 2.0 (saml.go): the service provider's metadata, the start of a
+	// SAML 2.0 (account_saml.go): the service provider's metadata, the start of a
 	// sign-in, and the assertion consumer service the provider posts to.
 	r.With(s.limit.signIns).Get("/login/{tenant}/saml/metadata", s.handle(s.samlMetadata))
 	r.With(s.limit.signIns).Get("/login/{tenant}/saml", s.handle(s.startSAML))
@@ -162,8 +162,8 @@ func (s *Server) Routes() *chi.Mux {
 			r.Get("/{tenant}/surveys/{slug}/links", s.handle(s.showLinks))
 			r.Post("/{tenant}/surveys/{slug}/links", s.handle(s.createLinks))
 			r.Get("/{tenant}/surveys/{slug}/links.csv", s.handle(s.exportLinks))
-			// Campaigns (campaigns.go) and the contact lists they mail
-			// (contacts.go).
+			// Campaigns (share_campaigns.go) and the contact lists they mail
+			// (share_contacts.go).
 			r.Get("/{tenant}/surveys/{slug}/campaigns", s.handle(s.showCampaigns))
 			r.Post("/{tenant}/surveys/{slug}/campaigns", s.handle(s.createCampaign))
 			r.Get("/{tenant}/surveys/{slug}/campaigns/{id}", s.handle(s.showCampaign))

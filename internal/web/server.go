@@ -1,11 +1,7 @@
-// Package web is the HTTP side: the chi router, handlers, middleware and
-// rendering. Handlers are thin: they decode, call a store, and render.
 package web
 
 import (
 	"context"
-	"github.com/surveys-dev/surveys/internal/storage"
-	"github.com/surveys-dev/surveys/internal/store"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -21,6 +17,8 @@ import (
 	"github.com/surveys-dev/surveys/internal/mail"
 	"github.com/surveys-dev/surveys/internal/outbound"
 	"github.com/surveys-dev/surveys/internal/secret"
+	"github.com/surveys-dev/surveys/internal/storage"
+	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
@@ -66,7 +64,7 @@ type Deps struct {
 	Regions []string
 	// Logos serves the tenant's logo.
 	Logos Logos
-	// Themes sets the surveys' own themes (theme.go); nil: Editor, when
+	// Themes sets the surveys' own themes (designer_theme.go); nil: Editor, when
 	// it does.
 	Themes SurveyThemes
 
@@ -81,12 +79,12 @@ type Deps struct {
 	TenantSettings TenantSettings
 	PublicURL      string
 	Outbound       *outbound.Client
-	// SAML keeps the tenants' SAML identity providers (saml.go); nil
+	// SAML keeps the tenants' SAML identity providers (account_saml.go); nil
 	// offers no SAML sign-in.
 	SAML SAMLProviders
 
 	// Views counts survey page views; Ranks and Home read the ranked lists
-	// (ranks.go). Each may be nil.
+	// (respond_views.go). Each may be nil.
 	Views ViewCounter
 	Ranks Ranks
 	Home  HomeLists
@@ -110,7 +108,7 @@ type Deps struct {
 	// Limits bound anonymous writes per client address (ratelimit.go); the
 	// zero value limits nothing.
 	Limits Limits
-	// FormKey signs survey forms' tokens and challenges (formtoken.go):
+	// FormKey signs survey forms' tokens and challenges (respond_formtoken.go):
 	// the same on every instance; nil makes a key for this process only.
 	FormKey []byte
 	// Mail queues e-mail (password resets, invitations); nil: e-mail is
@@ -136,7 +134,7 @@ type Deps struct {
 	PersonalLinks PersonalLinks
 	Answers       AnswerGetter
 	// Contacts keeps the tenants' contact lists; Campaigns their
-	// campaigns (contacts.go, campaigns.go). CampaignKey derives the
+	// campaigns (share_contacts.go, share_campaigns.go). CampaignKey derives the
 	// campaigns' personal links and signs their unsubscribe links: the
 	// same on every instance and across restarts (derived from the secret
 	// key); without it, campaigns are off.
@@ -150,9 +148,9 @@ type Deps struct {
 	// partial answers (store.PartialStore); nil keeps none.
 	Partials PartialStore
 	// Uploads keeps the files respondents send to file upload questions
-	// (upload.go); nil: such questions take no file.
+	// (respond_upload.go); nil: such questions take no file.
 	Uploads Uploads
-	// Quotas counts the answers in surveys' quota cells (quota.go); nil:
+	// Quotas counts the answers in surveys' quota cells (respond_quota.go); nil:
 	// a store.QuotaStore over Storage.
 	Quotas Quotas
 	// Segments keeps the surveys' saved segments (nil: a
@@ -165,18 +163,18 @@ type Deps struct {
 	// links' signatures (the same key as the workers that make them).
 	Notifications  Notifications
 	UnsubscribeKey []byte
-	// ReceiptKey signs respondents' receipt codes (receipt.go): derived
+	// ReceiptKey signs respondents' receipt codes (respond_receipt.go): derived
 	// from the secret key, the same on every instance; nil: no survey
 	// may give receipts. Privacy sets a survey's retention rule and
 	// receipts (nil: Surveys, when it can).
 	ReceiptKey []byte
 	Privacy    SurveyPrivacy
 
-	// TwoFactor keeps the members' two-step sign-in (twofactor.go); nil
+	// TwoFactor keeps the members' two-step sign-in (account_twofactor.go); nil
 	// takes it from Users when it keeps it.
 	TwoFactor TwoFactors
 
-	// Audit keeps the tenants' audit logs (audit.go); nil: a
+	// Audit keeps the tenants' audit logs (settings_audit.go); nil: a
 	// store.AuditStore over Storage, when it is a storage.
 	Audit AuditLog
 
@@ -187,7 +185,7 @@ type Deps struct {
 	Domains     Domains
 	DomainCheck DomainCheck
 	// SCIM keeps the tenants' SCIM directories and SCIMTokens their SCIM
-	// tokens (scim.go: the service at /scim/v2 and its settings page);
+	// tokens (settings_scim.go: the service at /scim/v2 and its settings page);
 	// nil: store ones over Storage, when it is a storage.
 	SCIM       SCIMDirectory
 	SCIMTokens SCIMTokens
@@ -248,14 +246,14 @@ type Server struct {
 	limit  limiters
 	signer *formSigner
 	// pageStates seal the answers of a multi-page survey's other pages
-	// (pagestate.go); resume keeps saved progress (nil: none).
+	// (respond_pagestate.go); resume keeps saved progress (nil: none).
 	pageStates *pageSealer
 	resume     ResumeStore
 	partials   PartialStore
 	uploads    Uploads
 	quotas     Quotas
 	segments   SavedSegments
-	// previews sign preview links and seal unsaved previews (preview.go).
+	// previews sign preview links and seal unsaved previews (designer_preview.go).
 	previews *previewLinks
 	// signInThrottle counts sign-ins per client address (their second
 	// steps too).
@@ -265,11 +263,11 @@ type Server struct {
 	twoFactor TwoFactors
 	steps     *stepTokens
 	// passkeys keeps the members' passkeys, webauthn is the relying party
-	// of the public URL (passkeys.go); either nil: no passkeys.
+	// of the public URL (account_passkeys.go); either nil: no passkeys.
 	passkeys Passkeys
 	webauthn *webauthn.WebAuthn
 	// mail is nil when e-mail is off; links are the single-use links.
-	// results are the rendered public results pages (results.go).
+	// results are the rendered public results pages (respond_results.go).
 	results       *lrucache.Cache[string, []byte]
 	mail          Mailer
 	mailQuota     MailQuota

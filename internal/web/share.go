@@ -27,7 +27,7 @@ type sharePage struct {
 	Embed string
 	// Role is the signed-in member's: it hides what they may not do.
 	Role survey.Role
-	// Preview is a preview link (preview.go) anyone may open until
+	// Preview is a preview link (designer_preview.go) anyone may open until
 	// PreviewUntil; Published, that the survey was just published.
 	Preview      string
 	PreviewUntil time.Time

@@ -112,7 +112,7 @@ func (s *Server) pickTenant(w http.ResponseWriter, r *http.Request) error {
 
 // startSession signs u in after a right password (or a reset link, or a
 // pick of the organisation after one): an account with two-step sign-in
-// gets the page that asks for its code (twofactor.go); the others a
+// gets the page that asks for its code (account_twofactor.go); the others a
 // session cookie, then 303 to next (when it is a page of u's tenant) or
 // the dashboard.
 func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u *survey.User, next, addr string) error {

@@ -32,7 +32,7 @@ type pageState struct {
 	Left int `json:"l,omitempty"`
 	// Reached are the pages (from 0, past the first) the respondent has
 	// reached by Next, so that the funnel counts each page once per
-	// respondent, whatever Back, Next and jumps (path.go) they take.
+	// respondent, whatever Back, Next and jumps (respond_path.go) they take.
 	Reached []int `json:"s,omitempty"`
 	// Values are the answers of the other pages, by question ID.
 	Values map[string]survey.Form `json:"v,omitempty"`
@@ -47,7 +47,7 @@ type pageState struct {
 	// page to page and stored with the answer.
 	Hidden map[string]string `json:"h,omitempty"`
 	// Screened are the full quota cells the respondent was screened out
-	// of on their way, with the section they were leaving (quota.go).
+	// of on their way, with the section they were leaving (respond_quota.go).
 	Screened survey.Screened `json:"q,omitempty"`
 }
 

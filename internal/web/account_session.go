@@ -24,7 +24,7 @@ type Users interface {
 	// EndSessions ends an account's sessions but the one of token except.
 	EndSessions(ctx context.Context, tenant, email, except string) error
 	// Sessions lists an account's live sessions; EndSessionID ends one
-	// of them by its ID (sessions.go).
+	// of them by its ID (account_sessions.go).
 	Sessions(ctx context.Context, tenant, email string) ([]store.SessionRow, error)
 	EndSessionID(ctx context.Context, tenant, email, id string) error
 	// SignInExternal finds or makes the account of a user whom the

@@ -9,7 +9,7 @@ import (
 
 // What a file upload question's input partial shows (templates/kinds/
 // fileupload.input.html): the files already received, which the page
-// state keeps (pagestate.go), and what may be sent.
+// state keeps (respond_pagestate.go), and what may be sent.
 
 // Files are the files the respondent sent already for the question.
 func (d kindInputData) Files() []survey.UploadedFile { return survey.DecodeFiles(d.Value) }

@@ -23,7 +23,7 @@ type funnelPage struct {
 	Title   string
 	Reached int64
 	// Stopped is how many went no further, a number; "—" for a survey
-	// whose sections jump or are skipped (path.go), where a page's
+	// whose sections jump or are skipped (respond_path.go), where a page's
 	// respondents may go on past the next page.
 	Stopped string
 	// Percent is Reached as a share of the views.

@@ -22,7 +22,7 @@ import (
 // The respondent's path through a survey of several sections: one section
 // per page, "Page 2 of 4", Back and Next, each page checked as it is left
 // (422 beside the question), the answers of the other pages sealed in the
-// form (pagestate.go), and only the last page's submit stored, once, under
+// form (respond_pagestate.go), and only the last page's submit stored, once, under
 // the form token's ID. A survey of one section is one page, as it always
 // was. "Save and finish later" stores the sealed state as one blob and
 // gives a link back (resumeSurvey).
@@ -37,7 +37,7 @@ type ResumeStore interface {
 
 // surveySection is a section as a page shows it: its questions in the
 // order shown, numbered from First+1; Live are those it shows or hides as
-// the respondent answers (path.go), by question ID.
+// the respondent answers (respond_path.go), by question ID.
 type surveySection struct {
 	Section   survey.Section
 	Questions []survey.Question
@@ -109,7 +109,7 @@ func shuffleFor(qs []survey.Question, token, section string) []survey.Question {
 
 // pageCacheable reports whether the first page of the survey is the same
 // for every respondent but for its token, so that it is rendered once
-// (forms.go): no section or choice shuffle on it.
+// (respond_forms.go): no section or choice shuffle on it.
 func pageCacheable(pages []survey.Page) bool {
 	return !pages[0].Section.Shuffle && !shuffled(&survey.Survey{Questions: pages[0].Questions})
 }
@@ -236,7 +236,7 @@ func (s *Server) openPageURL(t *survey.Tenant, sv *survey.Survey, token, sealed 
 // Save stores the progress for later, and the last page's submit checks
 // the page and the whole answer and makes it durable on the answers queue,
 // once per form token (its ID). The form's token must be one this server
-// made for this survey within a day (formtoken.go), else the page comes
+// made for this survey within a day (respond_formtoken.go), else the page comes
 // back (422) with its answers and a fresh token; a survey with a challenge
 // needs its solution, once. A state that does not open is refused (422),
 // nothing stored.
@@ -249,7 +249,7 @@ func (s *Server) submitSurvey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	// One answer per browser or personal link (personallinks.go):
+	// One answer per browser or personal link (share_personallinks.go):
 	// refused on any page once answered.
 	once, done, err := s.answerOnce(w, r, t, sv, r.PostForm.Get("k"))
 	if err != nil || done {
@@ -328,7 +328,7 @@ func (s *Server) acceptAnswer(w http.ResponseWriter, r *http.Request, tn pageTur
 	if err != nil || done {
 		return err
 	}
-	// Its quota cells are taken before it is acknowledged (quota.go).
+	// Its quota cells are taken before it is acknowledged (respond_quota.go).
 	full, err := s.takeQuotas(r.Context(), t, sv, a, tn.st.Screened)
 	if err != nil || full != nil {
 		if sv.Challenge {
@@ -390,13 +390,13 @@ func thankYouURL(sealer *pageSealer, p surveyPage, a *survey.SurveyAnswer, recei
 		q.Set("r", sealed)
 	}
 	if sv.SendCopy {
-		// The copy form's token (copy.go): this answer's, for an hour.
+		// The copy form's token (respond_copy.go): this answer's, for an hour.
 		if c := copyToken(sealer, sv, a, time.Now()); c != "" {
 			q.Set("c", c)
 		}
 	}
 	if receipt {
-		// The receipt code's claim (receipt.go): this answer's, for an
+		// The receipt code's claim (respond_receipt.go): this answer's, for an
 		// hour.
 		if c := sealer.sealReceipt(t.Key, sv.Slug, a.ID, time.Now()); c != "" {
 			q.Set("rc", c)
@@ -593,7 +593,7 @@ func (s *Server) turn(w http.ResponseWriter, r *http.Request, tn *pageTurn) (*su
 	}
 	if _, ok := rt.after(st.Page); tn.action == actionNext && ok && page.Preview == "" {
 		// A full quota cell is said as soon as the answers so far fall
-		// into it (quota.go): the survey ends, or, for a quota that
+		// into it (respond_quota.go): the survey ends, or, for a quota that
 		// skips, the respondent is screened out of the cell and goes to
 		// its section from this page.
 		full, skips, err := s.fullSoFar(r.Context(), page.Tenant, sv, st.kept(sv))

@@ -12,7 +12,7 @@ import (
 // sections their answers lead to (survey.PagePath), recomputed on every
 // page from the answers sealed in the form, so "Page 2 of 3", Back and
 // the last page follow the answers, and a state that was altered does not
-// open (pagestate.go). A page shows the questions whose condition holds
+// open (respond_pagestate.go). A page shows the questions whose condition holds
 // on the earlier pages' answers; a question whose condition looks at an
 // answer of the same page is shown with its condition in words, and the
 // page's script (web/static/logic.js) shows or hides it as the respondent
@@ -28,7 +28,7 @@ type route struct {
 
 // routeOf is the path of a respondent who gave values, their link having
 // carried the values hidden of the survey's hidden fields, screened out of
-// the quota cells screened on their way (quota.go).
+// the quota cells screened on their way (respond_quota.go).
 func routeOf(sv *survey.Survey, pages []survey.Page, values map[string]survey.Form, hidden map[string]string, screened survey.Screened) route {
 	if !sv.HasLogic() {
 		path := make([]int, len(pages))

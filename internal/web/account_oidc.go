@@ -207,12 +207,12 @@ func (s *Server) startOIDCFor(w http.ResponseWriter, r *http.Request) error {
 
 // startOIDC begins a sign-in through the tenant's provider: a state, a
 // nonce and a PKCE verifier, sealed in a short-lived cookie bound to the
-// tenant (oidcstate.go: nothing is written to storage), then a redirect to
+// tenant (account_oidcstate.go: nothing is written to storage), then a redirect to
 // the provider.
 func (s *Server) startOIDC(w http.ResponseWriter, r *http.Request) error {
 	t, err := s.oidcTenant(r)
 	if survey.ErrorCode(err) == survey.ENOTFOUND && s.saml != nil {
-		// A tenant that signs in through SAML: its sign-in (saml.go).
+		// A tenant that signs in through SAML: its sign-in (account_saml.go).
 		key := chi.URLParam(r, "tenant")
 		if p, e := s.saml.Get(r.Context(), key); e == nil && p.Tenant == key {
 			http.Redirect(w, r, "/login/"+key+"/saml?next="+url.QueryEscape(safeNext(r.URL.Query().Get("next"))), http.StatusSeeOther)

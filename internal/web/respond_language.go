@@ -50,8 +50,8 @@ func (p respondent) LangQuery() string {
 	return "?lang=" + url.QueryEscape(p.L.Tag())
 }
 
-// shared is the respondent of a page rendered once for all (forms.go,
-// results.go): the menu's links keep none of the first request's query.
+// shared is the respondent of a page rendered once for all (respond_forms.go,
+// respond_results.go): the menu's links keep none of the first request's query.
 func (p respondent) shared() respondent {
 	p.here.RawQuery = ""
 	return p

@@ -28,8 +28,8 @@ import (
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
-// SAML 2.0 sign-in, beside OpenID Connect (oidc.go): a tenant names its
-// identity provider by its metadata (samlsettings.go); this server is the
+// SAML 2.0 sign-in, beside OpenID Connect (account_oidc.go): a tenant names its
+// identity provider by its metadata (settings_saml.go); this server is the
 // tenant's service provider, with a key and certificate of the tenant's,
 // at an entity ID and ACS URL built from the configured public URL only.
 // A sign-in starts here (the HTTP-Redirect binding), and the provider

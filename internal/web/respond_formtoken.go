@@ -41,7 +41,7 @@ const powMaxNumber = 100_000
 // is refused anyway, so entries need no expiry.
 const powUsedMax = 100_000
 
-// formMarks are the placeholders of a pre-rendered form (forms.go).
+// formMarks are the placeholders of a pre-rendered form (respond_forms.go).
 const challengeMark = "form-challenge-00000000000000000000000000000"
 
 // formSigner makes and checks form tokens and challenges.

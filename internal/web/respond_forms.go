@@ -11,7 +11,7 @@ import (
 )
 
 // tokenMark stands for the form token in a pre-rendered survey form (and
-// challengeMark, formtoken.go, for its proof-of-work challenge).
+// challengeMark, respond_formtoken.go, for its proof-of-work challenge).
 const tokenMark = "form-token-0000000000000000000"
 
 // forms keeps each published survey's form rendered once, split around

@@ -19,7 +19,7 @@ import (
 
 // A respondent's copy of their answers (Survey.SendCopy): the thank-you
 // page of a survey that offers it carries a form whose token, sealed like
-// the page states (pagestate.go), names the answer, the address to
+// the page states (respond_pagestate.go), names the answer, the address to
 // prefill and the time it expires. Its POST (sendCopy) reads the filed
 // answer, renders the mail in the respondent's language, counts it
 // against the tenant's quotas (store.MailQuotaStore.TakeCopy: once per

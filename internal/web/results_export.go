@@ -17,9 +17,9 @@ import (
 // export streams every answer as CSV (one row per answer, the columns each
 // question's kind gives, RFC 4180, UTF-8 with a BOM for spreadsheets),
 // JSON (one object per line, each answer with its kind's typed value) or
-// XLSX (the CSV's columns in typed cells: exportxlsx.go), or a zip for
+// XLSX (the CSV's columns in typed cells: results_exportxlsx.go), or a zip for
 // SPSS or R (a coded data file and the syntax that reads it:
-// exportstats.go),
+// results_exportstats.go),
 // in the order of the survey's answer list, reading one segment of answers
 // at a time; with a filter (?from=&to=&q=&a=, survey.AnswerFilter), the
 // answers it picks only.
