@@ -417,6 +417,10 @@ func (s *server) getSummary(w http.ResponseWriter, r *http.Request) (int, any, e
 	return http.StatusOK, sum, nil
 }
 
+// answersReadDetail is the audit detail of a read of the answers page by
+// page (GET /surveys/{slug}/answers).
+const answersReadDetail = "answers read page by page (API)"
+
 // listAnswers pages through answers: ?offset=0&limit=50 (at most 100),
 // filtered by ?from=&to= (days) and ?q=&a= (one answer; see
 // survey.AnswerFilter). total counts the answers picked.
@@ -438,6 +442,11 @@ func (s *server) listAnswers(w http.ResponseWriter, r *http.Request) (int, any, 
 	page, total, _, err := s.AnswersPicked(r.Context(), tenant, slug, f, max(offset, 0), min(limit, 100))
 	if err != nil {
 		return 0, nil, err
+	}
+	if offset <= 0 {
+		// A read of the answers through the API is an export: noted once
+		// per pass, at its first page (not once per page).
+		s.audit(r, survey.AuditExport, slug, answersReadDetail)
 	}
 	// Each answer as the JSON export gives it: a typed value per question.
 	answers := make([]survey.ExportedAnswer, 0, len(page))

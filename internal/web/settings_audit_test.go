@@ -239,6 +239,22 @@ func TestAuditAPI(t *testing.T) {
 	if e := findAudit(t, app, "adatum", survey.AuditExport, slug); e.Actor != "token:viewer" || e.Detail != "CSV (API)" {
 		t.Fatalf("export = %+v", e)
 	}
+	// Reading the answers page by page is an export too: one event per
+	// pass, at its first page.
+	for _, q := range []string{"?limit=1", "?offset=1&limit=1", "?offset=2&limit=1"} {
+		if code, _, raw := app.api(t, "GET", "/api/v1/surveys/"+slug+"/answers"+q, viewer, ""); code != http.StatusOK {
+			t.Fatalf("answers%s = %d %s", q, code, raw)
+		}
+	}
+	reads := 0
+	for _, e := range auditEvents(t, app, "adatum") {
+		if e.Action == survey.AuditExport && e.Target == slug && e.Detail == "answers read page by page (API)" && e.Actor == "token:viewer" {
+			reads++
+		}
+	}
+	if reads != 1 {
+		t.Fatalf("reading three pages of answers made %d audit events, want 1", reads)
+	}
 }
 
 // TestAuditPages: the page shows 50 events and links to the older ones,
