@@ -56,6 +56,15 @@ func TestContacts(t *testing.T) {
 		if c, err := cs.Update(ctx, tenant, l.ID, ana.ID, "Ana María", map[string]string{"dept": "Support"}); err != nil || c.Name != "Ana María" || c.Attrs["dept"] != "Support" {
 			t.Fatalf("Update: %+v, %v", c, err)
 		}
+		if _, err := cs.Add(ctx, tenant, l.ID, survey.Recipient{Email: "bo@example.com", Attrs: map[string]string{"region": "North", "dept": "Sales"}}); err != nil {
+			t.Fatal(err)
+		}
+		if attrs, err := cs.Attributes(ctx, tenant); err != nil || len(attrs) != 1 || !slices.Equal(attrs[l.ID], []string{"dept", "region"}) {
+			t.Fatalf("Attributes: %v, %v", attrs, err)
+		}
+		if attrs, err := cs.Attributes(ctx, newTenant()); err != nil || len(attrs) != 0 {
+			t.Fatalf("another tenant's attributes: %v, %v", attrs, err)
+		}
 		if err := cs.Suppress(ctx, tenant, "ANA@example.com", store.SuppressUnsubscribed); err != nil {
 			t.Fatal(err)
 		}
