@@ -182,23 +182,26 @@ func (s *server) importContacts(w http.ResponseWriter, r *http.Request) (int, an
 }
 
 type jsonCampaign struct {
-	ID           string          `json:"id"`
-	Survey       string          `json:"survey"`
-	List         string          `json:"list"`
-	Subject      string          `json:"subject"`
-	SendAt       time.Time       `json:"sendAt"`
-	RemindEvery  string          `json:"remindEvery,omitempty"`
-	MaxReminders int             `json:"maxReminders"`
-	CreatedOn    time.Time       `json:"createdOn"`
-	CreatedBy    string          `json:"createdBy"`
-	Step         int             `json:"step"`
-	Done         bool            `json:"done"`
-	Totals       *CampaignTotals `json:"totals,omitempty"`
+	ID           string    `json:"id"`
+	Survey       string    `json:"survey"`
+	List         string    `json:"list"`
+	Subject      string    `json:"subject"`
+	SendAt       time.Time `json:"sendAt"`
+	RemindEvery  string    `json:"remindEvery,omitempty"`
+	MaxReminders int       `json:"maxReminders"`
+	CreatedOn    time.Time `json:"createdOn"`
+	CreatedBy    string    `json:"createdBy"`
+	Step         int       `json:"step"`
+	Done         bool      `json:"done"`
+	// Segment: the conditions (attribute = value, all holding) that
+	// limit the campaign to part of its list; absent for all of it.
+	Segment []survey.SegmentCondition `json:"segment,omitempty"`
+	Totals  *CampaignTotals           `json:"totals,omitempty"`
 }
 
 func campaignJSON(c *store.Campaign, t *CampaignTotals) jsonCampaign {
 	out := jsonCampaign{ID: c.ID, Survey: c.Survey, List: c.List, Subject: c.Subject, SendAt: c.SendAt, MaxReminders: c.MaxReminders,
-		CreatedOn: c.CreatedOn, CreatedBy: c.CreatedBy, Step: c.Step, Done: c.Done, Totals: t}
+		CreatedOn: c.CreatedOn, CreatedBy: c.CreatedBy, Step: c.Step, Done: c.Done, Segment: c.Segment, Totals: t}
 	if c.MaxReminders > 0 {
 		out.RemindEvery = c.RemindEvery.String()
 	}

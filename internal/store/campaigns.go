@@ -62,6 +62,10 @@ type Campaign struct {
 	Done bool
 	// Finished steps' times, by step.
 	Finished []time.Time
+	// Segment, when set, limits the campaign to the list's contacts
+	// whose attributes meet every condition (survey.MatchSegment),
+	// decided each time a step picks its contacts.
+	Segment []survey.SegmentCondition
 }
 
 // Due is when step n is due.
@@ -83,6 +87,9 @@ type NewCampaign struct {
 	RemindEvery                 time.Duration
 	MaxReminders                int
 	CreatedBy                   string
+	// Segment: the conditions the contacts mailed meet (none: all of
+	// the list). That the list has the attributes is the caller's check.
+	Segment []survey.SegmentCondition
 }
 
 // Validate checks the campaign (now: the time it is made), a *survey.Error
@@ -119,6 +126,21 @@ func (n *NewCampaign) Validate(now time.Time) error {
 		f["reminders"] = fmt.Sprintf("Send from 0 to %d reminders.", MaxReminders)
 	} else if n.MaxReminders > 0 && (n.RemindEvery < MinRemindEvery || n.RemindEvery > 30*24*time.Hour) {
 		f["remindEvery"] = "Remind every 1 hour to 30 days."
+	}
+	if len(n.Segment) > survey.MaxSegmentConditions {
+		f["segment"] = fmt.Sprintf("Give at most %d conditions.", survey.MaxSegmentConditions)
+	}
+	for i := range n.Segment {
+		c := &n.Segment[i]
+		c.Attr, c.Value = strings.ToLower(strings.TrimSpace(c.Attr)), strings.TrimSpace(survey.CleanLine(c.Value))
+		switch {
+		case !survey.ValidContactAttrName(c.Attr):
+			f["segment"] = fmt.Sprintf("%q is not an attribute name: choose one of the list's attributes.", survey.CleanLine(c.Attr))
+		case c.Value == "":
+			f["segment"] = fmt.Sprintf("Give the value of %s the contacts must have.", c.Attr)
+		case utf8.RuneCountInString(c.Value) > survey.MaxContactAttr:
+			f["segment"] = fmt.Sprintf("Keep the value of %s to %d characters.", c.Attr, survey.MaxContactAttr)
+		}
 	}
 	if len(f) > 0 {
 		return &survey.Error{Code: survey.EINVALID, Message: "The campaign has errors.", Fields: f}
@@ -162,7 +184,8 @@ func (cs *CampaignStore) Create(ctx context.Context, tenant string, n NewCampaig
 		return nil, err
 	}
 	c := &Campaign{ID: fmt.Sprintf("%012x", now.UnixMilli()) + hex.EncodeToString(b[:]), Survey: n.Survey, List: n.List, Subject: n.Subject, Text: n.Text,
-		SendAt: n.SendAt.UTC(), RemindEvery: n.RemindEvery, MaxReminders: n.MaxReminders, CreatedOn: now, CreatedBy: n.CreatedBy}
+		SendAt: n.SendAt.UTC(), RemindEvery: n.RemindEvery, MaxReminders: n.MaxReminders, CreatedOn: now, CreatedBy: n.CreatedBy,
+		Segment: n.Segment}
 	if _, err := cs.st.InsertEntity(ctx, CampaignsTable, campaignEntity(tenant, c)); err != nil {
 		return nil, mapErr(err, "Campaign")
 	}
@@ -193,17 +216,25 @@ func campaignEntity(tenant string, c *Campaign) storage.Entity {
 	for i, t := range c.Finished {
 		fin[i] = t.UTC().Format(time.RFC3339)
 	}
-	return storage.Entity{PartitionKey: tenant, RowKey: c.ID, Properties: map[string]any{
+	e := storage.Entity{PartitionKey: tenant, RowKey: c.ID, Properties: map[string]any{
 		"Survey": c.Survey, "List": c.List, "Subject": c.Subject, "Text": c.Text, "SendAt": c.SendAt,
 		"RemindEvery": int64(c.RemindEvery / time.Minute), "MaxReminders": int64(c.MaxReminders), "CreatedOn": c.CreatedOn, "CreatedBy": c.CreatedBy,
 		"Step": int64(c.Step), "Done": c.Done, "Finished": strings.Join(fin, ","),
 	}}
+	if len(c.Segment) > 0 {
+		b, _ := json.Marshal(c.Segment)
+		e.Properties["Segment"] = string(b)
+	}
+	return e
 }
 
 func campaignFrom(e *storage.Entity) *Campaign {
 	c := &Campaign{ID: e.RowKey, Survey: e.String("Survey"), List: e.String("List"), Subject: e.String("Subject"), Text: e.String("Text"),
 		SendAt: e.Time("SendAt"), RemindEvery: time.Duration(e.Int("RemindEvery")) * time.Minute, MaxReminders: int(e.Int("MaxReminders")),
 		CreatedOn: e.Time("CreatedOn"), CreatedBy: e.String("CreatedBy"), Step: int(e.Int("Step")), Done: e.Bool("Done")}
+	if s := e.String("Segment"); s != "" {
+		_ = json.Unmarshal([]byte(s), &c.Segment)
+	}
 	for _, s := range strings.Split(e.String("Finished"), ",") {
 		if t, err := time.Parse(time.RFC3339, s); err == nil {
 			c.Finished = append(c.Finished, t)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -146,6 +147,26 @@ func (cs *ContactStore) Contacts(ctx context.Context, tenant, list string) ([]Co
 		out = append(out, c)
 	})
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Email < out[j].Email })
+	return out, err
+}
+
+// Attributes returns the names of the attributes the contacts of each of
+// the tenant's lists have, by list ID, sorted: one partition query of
+// every contact row (1,000 a page).
+func (cs *ContactStore) Attributes(ctx context.Context, tenant string) (map[string][]string, error) {
+	out := map[string][]string{}
+	err := cs.scan(ctx, tenant, "c_", func(e *storage.Entity) {
+		list := strings.TrimPrefix(e.RowKey, "c_")
+		list = list[:max(0, strings.IndexByte(list, '_'))]
+		for k := range contactFrom(e).Attrs {
+			if !slices.Contains(out[list], k) {
+				out[list] = append(out[list], k)
+			}
+		}
+	})
+	for _, names := range out {
+		sort.Strings(names)
+	}
 	return out, err
 }
 

@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -55,6 +56,15 @@ func TestContacts(t *testing.T) {
 		if c, err := cs.Update(ctx, tenant, l.ID, ana.ID, "Ana María", map[string]string{"dept": "Support"}); err != nil || c.Name != "Ana María" || c.Attrs["dept"] != "Support" {
 			t.Fatalf("Update: %+v, %v", c, err)
 		}
+		if _, err := cs.Add(ctx, tenant, l.ID, survey.Recipient{Email: "bo@example.com", Attrs: map[string]string{"region": "North", "dept": "Sales"}}); err != nil {
+			t.Fatal(err)
+		}
+		if attrs, err := cs.Attributes(ctx, tenant); err != nil || len(attrs) != 1 || !slices.Equal(attrs[l.ID], []string{"dept", "region"}) {
+			t.Fatalf("Attributes: %v, %v", attrs, err)
+		}
+		if attrs, err := cs.Attributes(ctx, newTenant()); err != nil || len(attrs) != 0 {
+			t.Fatalf("another tenant's attributes: %v, %v", attrs, err)
+		}
 		if err := cs.Suppress(ctx, tenant, "ANA@example.com", store.SuppressUnsubscribed); err != nil {
 			t.Fatal(err)
 		}
@@ -106,12 +116,21 @@ func TestCampaignLedger(t *testing.T) {
 		if !errors.As(err, &se) || se.Fields["subject"] == "" || se.Fields["text"] == "" || se.Fields["list"] == "" || se.Fields["sendAt"] == "" || se.Fields["reminders"] == "" {
 			t.Fatalf("a bad campaign: %v", err)
 		}
-		c, err := cs.Create(ctx, tenant, store.NewCampaign{Survey: "poll", List: "0123456789ab", Subject: "Hello", Text: "Answer, please.", SendAt: time.Now(), MaxReminders: 1, RemindEvery: 2 * time.Hour})
+		if _, err := cs.Create(ctx, tenant, store.NewCampaign{Survey: "poll", List: "0123456789ab", Subject: "Hello", Text: "Answer, please.", SendAt: time.Now(),
+			Segment: []survey.SegmentCondition{{Attr: "dept", Value: " "}}}); !errors.As(err, &se) || se.Fields["segment"] == "" {
+			t.Fatalf("a condition without a value: %v", err)
+		}
+		c, err := cs.Create(ctx, tenant, store.NewCampaign{Survey: "poll", List: "0123456789ab", Subject: "Hello", Text: "Answer, please.", SendAt: time.Now(), MaxReminders: 1, RemindEvery: 2 * time.Hour,
+			Segment: []survey.SegmentCondition{{Attr: "Dept", Value: " Sales "}, {Attr: "region", Value: "North"}}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, _, err := cs.Get(ctx, tenant, c.ID); err != nil || got.Subject != "Hello" || got.RemindEvery != 2*time.Hour || got.Due(1).Sub(got.Due(0)) != 2*time.Hour {
+		if got, _, err := cs.Get(ctx, tenant, c.ID); err != nil || got.Subject != "Hello" || got.RemindEvery != 2*time.Hour || got.Due(1).Sub(got.Due(0)) != 2*time.Hour ||
+			!slices.Equal(got.Segment, []survey.SegmentCondition{{Attr: "dept", Value: "Sales"}, {Attr: "region", Value: "North"}}) {
 			t.Fatalf("Get: %+v, %v", got, err)
+		}
+		if list, err := cs.List(ctx, tenant, "poll"); err != nil || len(list) != 1 || len(list[0].Segment) != 2 {
+			t.Fatalf("List: %+v, %v", list, err)
 		}
 		if _, _, err := cs.Get(ctx, newTenant(), c.ID); !errors.Is(err, store.ErrNoCampaign) {
 			t.Fatalf("another tenant's campaign: %v", err)

@@ -259,3 +259,38 @@ func csvProblem(err error) string {
 	}
 	return err.Error()
 }
+
+// SegmentCondition is one condition of a campaign's segment: the contact's
+// attribute Attr equals Value.
+type SegmentCondition struct {
+	Attr  string `json:"attr"`
+	Value string `json:"value"`
+}
+
+// MaxSegmentConditions is the most conditions a segment has.
+const MaxSegmentConditions = 3
+
+// MatchSegment reports whether a contact with attrs is in the segment of
+// conds: every condition holds, comparing the trimmed values without
+// regard to case ("sales" matches "Sales "). No conditions: everyone.
+func MatchSegment(attrs map[string]string, conds []SegmentCondition) bool {
+	for _, c := range conds {
+		if !strings.EqualFold(strings.TrimSpace(attrs[c.Attr]), strings.TrimSpace(c.Value)) {
+			return false
+		}
+	}
+	return true
+}
+
+// SegmentText says who the segment holds, for people: "contacts whose
+// dept is Sales and region is North" ("" for no conditions).
+func SegmentText(conds []SegmentCondition) string {
+	parts := make([]string, len(conds))
+	for i, c := range conds {
+		parts[i] = c.Attr + " is " + c.Value
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "contacts whose " + strings.Join(parts, " and ")
+}

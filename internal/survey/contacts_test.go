@@ -70,3 +70,28 @@ func FuzzParseContactsCSV(f *testing.F) {
 		}
 	})
 }
+
+// TestMatchSegment: every condition must hold; values compare trimmed and
+// without regard to case; a contact without the attribute is outside; no
+// conditions hold everyone.
+func TestMatchSegment(t *testing.T) {
+	attrs := map[string]string{"dept": "Sales", "region": "North "}
+	for _, tc := range []struct {
+		conds []survey.SegmentCondition
+		want  bool
+	}{
+		{nil, true},
+		{[]survey.SegmentCondition{{Attr: "dept", Value: "sales"}}, true},
+		{[]survey.SegmentCondition{{Attr: "dept", Value: " SALES "}, {Attr: "region", Value: "north"}}, true},
+		{[]survey.SegmentCondition{{Attr: "dept", Value: "Sales"}, {Attr: "region", Value: "South"}}, false},
+		{[]survey.SegmentCondition{{Attr: "team", Value: "Sales"}}, false},
+		{[]survey.SegmentCondition{{Attr: "dept", Value: "Sale"}}, false},
+	} {
+		if got := survey.MatchSegment(attrs, tc.conds); got != tc.want {
+			t.Errorf("MatchSegment(%v) = %v, want %v", tc.conds, got, tc.want)
+		}
+	}
+	if got := survey.SegmentText([]survey.SegmentCondition{{Attr: "dept", Value: "Sales"}, {Attr: "region", Value: "North"}}); got != "contacts whose dept is Sales and region is North" {
+		t.Errorf("SegmentText = %q", got)
+	}
+}

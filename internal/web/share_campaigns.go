@@ -3,6 +3,8 @@ package web
 import (
 	"context"
 	"net/http"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -32,9 +34,32 @@ type campaignsPage struct {
 	Lists     []store.ContactList
 	// Off says why campaigns cannot be sent ("" when they can).
 	Off string
+	// Attrs are the attribute names of each list's contacts (by list
+	// ID); AttrNames, all of them, which the segment's selects offer.
+	Attrs     map[string][]string
+	AttrNames []string
 	// The form as sent, and its errors.
 	List, Subject, Text, When, SendAt, Reminders, RemindDays string
+	Segment                                                  []segmentRow
 	Errors                                                   map[string]string
+}
+
+// segmentRow is one condition of the form's segment: its fields are
+// segAttr<N> and segValue<N>, its error "seg<N>".
+type segmentRow struct {
+	N           int
+	Attr, Value string
+}
+
+// HasAttr reports whether a is an attribute of one of the lists.
+func (p campaignsPage) HasAttr(a string) bool { return slices.Contains(p.AttrNames, a) }
+
+// ListAttrs is the list's attribute names, for people.
+func (p campaignsPage) ListAttrs(list string) string {
+	if len(p.Attrs[list]) == 0 {
+		return "no attributes"
+	}
+	return strings.Join(p.Attrs[list], ", ")
 }
 
 // Status is a campaign's state, for people.
@@ -82,6 +107,22 @@ func (s *Server) campaignsPage(r *http.Request) (campaignsPage, error) {
 	}
 	if p.Lists, err = s.contacts.Lists(r.Context(), tenant); err != nil {
 		return p, err
+	}
+	for i := range survey.MaxSegmentConditions {
+		p.Segment = append(p.Segment, segmentRow{N: i + 1})
+	}
+	if len(p.Lists) > 0 {
+		if p.Attrs, err = s.contacts.Attributes(r.Context(), tenant); err != nil {
+			return p, err
+		}
+		for _, names := range p.Attrs {
+			for _, a := range names {
+				if !slices.Contains(p.AttrNames, a) {
+					p.AttrNames = append(p.AttrNames, a)
+				}
+			}
+		}
+		sort.Strings(p.AttrNames)
 	}
 	return p, nil
 }
@@ -151,9 +192,36 @@ func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request) error {
 	if _, err := s.contacts.List(r.Context(), p.Tenant, p.List); err != nil {
 		fields["list"] = "Choose one of your contact lists."
 	}
+	// The segment: each row with an attribute or a value is a condition,
+	// on an attribute the list's contacts have.
+	for i := range p.Segment {
+		rw := &p.Segment[i]
+		k := "seg" + strconv.Itoa(rw.N)
+		rw.Attr, rw.Value = strings.ToLower(strings.TrimSpace(f.Get("segAttr"+strconv.Itoa(rw.N)))), f.Get("segValue"+strconv.Itoa(rw.N))
+		switch {
+		case rw.Attr == "" && strings.TrimSpace(rw.Value) == "":
+			continue
+		case rw.Attr == "":
+			fields[k] = "Choose the attribute that must have this value."
+		case fields["list"] == "" && !slices.Contains(p.Attrs[p.List], rw.Attr):
+			fields[k] = "The list has no attribute “" + survey.CleanLine(rw.Attr) + "”: choose one of its attributes (" + p.ListAttrs(p.List) + ")."
+		case strings.TrimSpace(rw.Value) == "":
+			fields[k] = "Give the value of " + rw.Attr + " that the contacts must have."
+		}
+		n.Segment = append(n.Segment, survey.SegmentCondition{Attr: rw.Attr, Value: rw.Value})
+	}
 	for k, v := range invalidFields(n.Validate(time.Now())) {
 		if k == "remindEvery" {
 			k = "remindDays"
+		}
+		if k == "segment" {
+			k = "seg1"
+			for _, rw := range p.Segment {
+				if rw.Attr != "" {
+					k = "seg" + strconv.Itoa(rw.N)
+					break
+				}
+			}
 		}
 		if fields[k] == "" {
 			fields[k] = v
@@ -166,6 +234,9 @@ func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request) error {
 	if fe := invalidFields(err); fe != nil {
 		if fe["remindEvery"] != "" {
 			fe["remindDays"] = fe["remindEvery"]
+		}
+		if fe["segment"] != "" {
+			fe["seg1"] = fe["segment"]
 		}
 		return refuse(fe)
 	}
@@ -212,12 +283,15 @@ type campaignTotals struct {
 
 // campaignPage is one campaign's report.
 type campaignPage struct {
-	Tenant    string
-	Survey    *survey.Survey
-	Role      survey.Role
-	Campaign  *store.Campaign
-	Status    string
-	ListName  string
+	Tenant   string
+	Survey   *survey.Survey
+	Role     survey.Role
+	Campaign *store.Campaign
+	Status   string
+	ListName string
+	// Segment says which of the list's contacts the campaign is for (""
+	// for all of them): "Only contacts whose dept is Sales".
+	Segment   string
 	Rows      []campaignRow
 	Totals    campaignTotals
 	MayRemind bool
@@ -297,6 +371,9 @@ func (s *Server) campaignReportOf(ctx context.Context, tenant, slug, id string) 
 		return campaignPage{}, store.ErrNoCampaign
 	}
 	p := campaignPage{Tenant: tenant, Survey: sv, Campaign: c, Status: campaignStatus(c), ListName: "(deleted list)"}
+	if seg := survey.SegmentText(c.Segment); seg != "" {
+		p.Segment = "Only " + seg
+	}
 	var contacts []store.Contact
 	if l, err := s.contacts.List(ctx, tenant, c.List); err == nil {
 		p.ListName = l.Name
@@ -328,7 +405,11 @@ func (s *Server) campaignReportOf(ctx context.Context, tenant, slug, id string) 
 		return rw
 	}
 	for _, ct := range contacts {
-		row(ct.ID, ct.Email).Name = ct.Name
+		// Outside the segment: counted only if mailed (its attributes
+		// changed since), by the ledger below.
+		if survey.MatchSegment(ct.Attrs, c.Segment) {
+			row(ct.ID, ct.Email).Name = ct.Name
+		}
 	}
 	for _, sd := range sends {
 		rw := row(sd.Contact, sd.Email)

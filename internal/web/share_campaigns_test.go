@@ -280,3 +280,72 @@ func TestContactEditing(t *testing.T) {
 		t.Fatalf("campaigns without their key:\n%s", body)
 	}
 }
+
+// TestCampaignSegmentForm: the campaign form offers the lists' attributes
+// for a segment; a condition on an attribute the list has not is a 422
+// beside the field, nothing stored; a campaign for the contacts whose
+// dept is "sales" mails the two Sales contacts of three, and its page
+// says so and counts only them.
+func TestCampaignSegmentForm(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	app := newTestAppOn(t, backends.Local(t), func(d *web.Deps) { d.Mail, d.PublicURL = &outbox{}, testPublicURL })
+	srv := mailtest.Start(t, mailtest.Options{})
+	w := campaignWorker(t, app, srv)
+	sv := app.oncePoll(t, "Customer panel", survey.OnePerLink, false)
+	app.pastCacheTTL()
+	ed := app.signedIn(t, "adatum", "ed@adatum.example")
+	cs := store.NewContactStore(app.st)
+	l, err := cs.CreateList(ctx, "adatum", "Panel")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.Import(ctx, "adatum", l.ID, []survey.Recipient{{Email: "ana@example.com", Attrs: map[string]string{"dept": "Sales"}},
+		{Email: "bo@example.com", Attrs: map[string]string{"dept": "Support"}}, {Email: "cy@example.com", Attrs: map[string]string{"dept": "sales "}}}); err != nil {
+		t.Fatal(err)
+	}
+	campaigns := "/adatum/surveys/" + sv.Slug + "/campaigns"
+	code, _, body := app.do(t, "GET", campaigns, nil, ed)
+	if code != http.StatusOK || !strings.Contains(body, `<option value="dept">dept</option>`) || !strings.Contains(body, "Panel: dept") || !strings.Contains(body, `id="segValue1"`) {
+		t.Fatalf("the form = %d\n%s", code, body)
+	}
+	form := func(attr, value string) url.Values {
+		return url.Values{"list": {l.ID}, "subject": {"Your opinion"}, "text": {"Tell us."}, "when": {"now"}, "reminders": {"0"}, "remindDays": {"2"}, "segAttr1": {attr}, "segValue1": {value}}
+	}
+	code, _, body = app.do(t, "POST", campaigns, form("region", "North"), ed)
+	if code != http.StatusUnprocessableEntity || !strings.Contains(body, `id="seg1-error"`) || !strings.Contains(body, "The list has no attribute “region”: choose one of its attributes (dept).") {
+		t.Fatalf("a condition on an attribute the list has not = %d\n%s", code, body)
+	}
+	code, _, body = app.do(t, "POST", campaigns, form("dept", " "), ed)
+	if code != http.StatusUnprocessableEntity || !strings.Contains(body, `id="seg1-error"`) {
+		t.Fatalf("a condition without a value = %d\n%s", code, body)
+	}
+	if got, _ := store.NewCampaignStore(app.st).List(ctx, "adatum", ""); len(got) != 0 {
+		t.Fatalf("a refused campaign was stored: %+v", got)
+	}
+	code, h, _ := app.do(t, "POST", campaigns, form("dept", "sales"), ed)
+	cm := campaignPath.FindStringSubmatch(h.Get("Location"))
+	if code != http.StatusSeeOther || cm == nil {
+		t.Fatalf("start the campaign = %d %q", code, h.Get("Location"))
+	}
+	runCampaign(t, app, w, cm[1], 1)
+	got := map[string]int{}
+	for _, msg := range srv.Messages() {
+		got[msg.To[0]]++
+	}
+	if len(got) != 2 || got["ana@example.com"] != 1 || got["cy@example.com"] != 1 {
+		t.Fatalf("mails: %v, want one each to ana and cy", got)
+	}
+	_, _, body = app.do(t, "GET", campaigns+"/"+cm[1], nil, ed)
+	for _, want := range []string{"Only contacts whose dept is sales.", "<dt>Contacts</dt><dd>2</dd>", "<dt>Sent</dt><dd>2</dd>"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the campaign's page lacks %s", want)
+		}
+	}
+	if strings.Contains(body, "bo@example.com") {
+		t.Errorf("the campaign's page lists a contact outside its segment")
+	}
+	if t.Failed() {
+		t.Log(body)
+	}
+}

@@ -29,6 +29,7 @@ type Contacts interface {
 	DeleteList(ctx context.Context, tenant, list string) error
 	Suppress(ctx context.Context, tenant, addr, reason string) error
 	Suppressions(ctx context.Context, tenant string) (map[string]store.Suppression, error)
+	Attributes(ctx context.Context, tenant string) (map[string][]string, error)
 }
 
 // maxContactsCSV bounds an imported CSV file.

@@ -332,8 +332,10 @@ func shorter(a, b time.Duration) time.Duration {
 
 // due returns the sends of the step to make now (new claims, or claims
 // to take over), and the wait before the others can be: a contact flagged
-// (unsubscribed, bounced) gets none; a reminder goes only to a contact
-// whose invitation was sent and whose link has no answer yet.
+// (unsubscribed, bounced) gets none, nor one outside the campaign's
+// segment (its attributes as they are now, for every step alike); a
+// reminder goes only to a contact whose invitation was sent and whose
+// link has no answer yet.
 func (w *Campaigns) due(ctx context.Context, tenant string, c *store.Campaign, step int, contacts []store.Contact) ([]*store.Send, time.Duration, error) {
 	ledger, err := w.d.Campaigns.Sends(ctx, tenant, c.ID, step)
 	if err != nil {
@@ -366,7 +368,7 @@ func (w *Campaigns) due(ctx context.Context, tenant string, c *store.Campaign, s
 	var out []*store.Send
 	var wait time.Duration
 	for _, ct := range contacts {
-		if ct.Suppressed() {
+		if ct.Suppressed() || !survey.MatchSegment(ct.Attrs, c.Segment) {
 			continue
 		}
 		if step > 0 && (!invited[ct.ID] || answered[store.LinkID(store.CampaignToken(w.d.Key, tenant, c.ID, ct.ID))]) {

@@ -441,3 +441,77 @@ func TestCampaignWithinQuota(t *testing.T) {
 		t.Errorf("%d mails in the second hour", len(srv.Messages())-first)
 	}
 }
+
+// TestCampaignSegment: a campaign limited to the contacts whose dept is
+// "sales" (compared without regard to case) mails the 2 of 4 contacts
+// whose dept is Sales; its reminder goes only to the one of them who has
+// not answered, not to the contacts outside the segment nor to a
+// matching contact added after the invitation was sent (as any contact
+// added late: a reminder follows an invitation).
+func TestCampaignSegment(t *testing.T) {
+	ctx := context.Background()
+	st := backends.Local(t)
+	f := newCampaignFixture(t, st, 4, 1, false)
+	cs := store.NewContactStore(st)
+	for _, ct := range f.contacts[2:] {
+		if _, err := cs.Update(ctx, f.tenant, f.list, ct.ID, ct.Name, map[string]string{"dept": "Support", "region": "North"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	camps := store.NewCampaignStore(st)
+	c, err := camps.Create(ctx, f.tenant, store.NewCampaign{Survey: f.sv.Slug, List: f.list, Subject: "Sales only", Text: "Dear colleague,\n\nplease answer.",
+		SendAt: time.Now(), RemindEvery: 24 * time.Hour, MaxReminders: 1, Segment: []survey.SegmentCondition{{Attr: "dept", Value: "sales"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := mailtest.Start(t, mailtest.Options{})
+	w := newCampaignWorker(t, st, srv, campaignConfig)
+	runUntil := func(steps int) {
+		t.Helper()
+		for range 20 {
+			if _, err := w.RunOnce(ctx); err != nil {
+				t.Fatal(err)
+			}
+			got, _, err := camps.Get(ctx, f.tenant, c.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Finished) >= steps {
+				return
+			}
+		}
+		t.Fatalf("the campaign did not finish %d steps", steps)
+	}
+	// The fixture's own campaign (to everyone) is marked over, so that
+	// the worker drops its message: only the segment's campaign is sent.
+	fc, etag, err := camps.Get(ctx, f.tenant, f.c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fc.Step, fc.Done = fc.MaxReminders, true
+	if err := camps.Update(ctx, f.tenant, fc, etag); err != nil {
+		t.Fatal(err)
+	}
+	runUntil(1)
+	got := ledger(srv)
+	if len(srv.Messages()) != 2 || len(got[f.contacts[0].Email]) != 1 || len(got[f.contacts[1].Email]) != 1 {
+		t.Fatalf("invitation: %v, want one mail to each of %s and %s", got, f.contacts[0].Email, f.contacts[1].Email)
+	}
+	if _, err := cs.Add(ctx, f.tenant, f.list, survey.Recipient{Email: "late@example.com", Attrs: map[string]string{"dept": "Sales"}}); err != nil {
+		t.Fatal(err)
+	}
+	tok := store.CampaignToken(campaignKey, f.tenant, c.ID, f.contacts[0].ID)
+	if _, err := store.NewPersonalLinkStore(st).Use(ctx, f.tenant, f.sv.Slug, tok, "answer-0", false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := camps.RemindNow(ctx, f.tenant, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	runUntil(2)
+	got = ledger(srv)
+	for addr, want := range map[string]int{f.contacts[0].Email: 1, f.contacts[1].Email: 2, f.contacts[2].Email: 0, f.contacts[3].Email: 0, "late@example.com": 0} {
+		if len(got[addr]) != want {
+			t.Errorf("%s got %d mails, want %d", addr, len(got[addr]), want)
+		}
+	}
+}
