@@ -2,13 +2,16 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +20,7 @@ import (
 
 	"github.com/surveys-dev/surveys/internal/mail/mailtest"
 	"github.com/surveys-dev/surveys/internal/secret"
+	"github.com/surveys-dev/surveys/internal/storage"
 	"github.com/surveys-dev/surveys/internal/storage/azure"
 	"github.com/surveys-dev/surveys/internal/storage/azure/azuritetest"
 	"github.com/surveys-dev/surveys/internal/store"
@@ -60,6 +64,10 @@ func TestCampaignKill9TwoInstances(t *testing.T) {
 	if err := store.Init(ctx, st); err != nil {
 		t.Fatal(err)
 	}
+	// The tests share Azurite: what this one made goes when it ends (after
+	// its servers stop), so that a test that copies a store into the
+	// account (TestMigrateToAzurite) finds it empty and counts only its own.
+	t.Cleanup(func() { emptyAzurite(t, cs) })
 
 	// A tenant of its own (the tests share Azurite), its survey taken by
 	// personal link, a list of 2,000 contacts and the campaign, due now.
@@ -317,4 +325,31 @@ func campaignMailsSent(base string) (float64, error) {
 		return 0, err
 	}
 	return 0, fmt.Errorf("GET /metrics: no surveys_campaign_mails_sent_total (is the campaigns worker on?)")
+}
+
+// emptyAzurite deletes every table, shared container and queue the store
+// keeps from the account of connection string cs.
+func emptyAzurite(t *testing.T, cs string) {
+	ctx := context.Background()
+	st, err := azure.New(azure.Config{ConnectionString: cs})
+	if err != nil {
+		t.Errorf("empty Azurite: %v", err)
+		return
+	}
+	defer st.Close()
+	for _, table := range store.Tables {
+		if err := st.DeleteTable(ctx, table); err != nil && !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("delete table %s: %v", table, err)
+		}
+	}
+	for _, c := range append(slices.Clone(store.SharedContainers), store.LogosContainer) {
+		if err := st.DeleteContainer(ctx, c); err != nil && !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("delete container %s: %v", c, err)
+		}
+	}
+	for _, q := range store.Queues {
+		if err := st.DeleteQueue(ctx, q); err != nil && !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("delete queue %s: %v", q, err)
+		}
+	}
 }

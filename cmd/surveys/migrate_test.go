@@ -87,7 +87,7 @@ func TestMigrateToAzurite(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Answers acknowledged by a server without a worker: still queued.
-	m = newTestMainWith(t, []string{"--data", dir, "--worker=false"}, nil)
+	m = newTestMainWith(t, []string{"--data", dir, "--worker=false", "--answers-per-minute=0"}, nil)
 	led2, stop := respondents(t, m.Addr(), 2)
 	waitAnswered(t, led2, 8)
 	stop()

@@ -83,6 +83,9 @@ var Tables = []string{
 // of their own (AnswersContainer, uploads.go).
 var SharedContainers = []string{TenantsContainer, SummariesContainer, AnswerListContainer, SegmentContainer, SystemContainer, TransferStatusContainer, SpillContainer, WebhookPayloadsContainer, ResumeContainer, PartialsContainer, SAMLContainer}
 
+// Queues are every queue the store keeps.
+var Queues = []string{AnswersQueue, PremiumAnswersQueue, TransfersQueue, TransfersPoisonQueue, ViewsQueue, MailQueue, MailPoisonQueue, WebhooksQueue, WebhooksPoisonQueue, CampaignsQueue}
+
 // Init creates the tables, shared containers and queues. It is called once
 // at start-up; per-survey containers are created on their first 404.
 func Init(ctx context.Context, st storage.Storage) error {
@@ -99,7 +102,7 @@ func Init(ctx context.Context, st storage.Storage) error {
 	if err := st.CreateContainer(ctx, LogosContainer, true); err != nil {
 		return fmt.Errorf("store: create container %s: %w", LogosContainer, err)
 	}
-	for _, q := range []string{AnswersQueue, PremiumAnswersQueue, TransfersQueue, TransfersPoisonQueue, ViewsQueue, MailQueue, MailPoisonQueue, WebhooksQueue, WebhooksPoisonQueue, CampaignsQueue} {
+	for _, q := range Queues {
 		if err := st.CreateQueue(ctx, q); err != nil {
 			return fmt.Errorf("store: create queue %s: %w", q, err)
 		}
