@@ -70,25 +70,16 @@ func (s *Server) scimPage(r *http.Request) (scimPage, error) {
 	if err != nil {
 		return scimPage{}, err
 	}
-	page := scimPage{Tenant: t, BaseURL: s.scimBaseURL(r)}
+	base, err := s.baseURL(r)
+	if err != nil {
+		return scimPage{}, err
+	}
+	page := scimPage{Tenant: t, BaseURL: base + scimPath}
 	if page.Tokens, err = s.scimTokens.List(r.Context(), t.Key); err != nil {
 		return page, err
 	}
 	page.Groups, err = s.scimDir.RoleGroups(r.Context(), t.Key)
 	return page, err
-}
-
-// scimBaseURL is the address an identity provider is given: the public
-// URL's, or this request's when none is configured.
-func (s *Server) scimBaseURL(r *http.Request) string {
-	if s.publicURL != "" {
-		return s.publicURL + scimPath
-	}
-	scheme := "http"
-	if s.secureCookies(r) {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host + scimPath
 }
 
 // showSCIM shows the tenant's SCIM settings.

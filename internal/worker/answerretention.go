@@ -70,19 +70,7 @@ func (a *AnswerRetention) Collectors() []prometheus.Collector {
 
 // Run makes a pass every cfg.Every until ctx ends.
 func (a *AnswerRetention) Run(ctx context.Context) error {
-	t := time.NewTimer(0)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-t.C:
-		}
-		if _, err := a.RunOnce(ctx); err != nil && ctx.Err() == nil {
-			a.log.Warn("answer retention", "err", err)
-		}
-		t.Reset(a.cfg.Every)
-	}
+	return passEvery(ctx, a.log, "answer retention", a.cfg.Every, a.RunOnce)
 }
 
 // RunOnce deletes every survey's answers past its retention rule, and

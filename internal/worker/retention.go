@@ -65,6 +65,12 @@ func (a *AuditRetention) Run(ctx context.Context) error {
 		<-ctx.Done()
 		return nil
 	}
+	return passEvery(ctx, a.log, "audit retention", a.cfg.Every, a.RunOnce)
+}
+
+// passEvery runs pass at once, then every period until ctx ends; a
+// failure is logged as what's, and the next pass comes all the same.
+func passEvery(ctx context.Context, log *slog.Logger, what string, period time.Duration, pass func(context.Context) (int, error)) error {
 	t := time.NewTimer(0)
 	defer t.Stop()
 	for {
@@ -73,10 +79,10 @@ func (a *AuditRetention) Run(ctx context.Context) error {
 			return nil
 		case <-t.C:
 		}
-		if _, err := a.RunOnce(ctx); err != nil && ctx.Err() == nil {
-			a.log.Warn("audit retention", "err", err)
+		if _, err := pass(ctx); err != nil && ctx.Err() == nil {
+			log.Warn(what, "err", err)
 		}
-		t.Reset(a.cfg.Every)
+		t.Reset(period)
 	}
 }
 
