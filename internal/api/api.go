@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -308,6 +309,24 @@ func ErrorStatus(err error) int {
 		return st
 	}
 	return http.StatusInternalServerError
+}
+
+// readBody decodes r's JSON body, of at most limit bytes, into v
+// (decodeJSON).
+func readBody(w http.ResponseWriter, r *http.Request, limit int64, v any, what string) error {
+	return decodeJSON(http.MaxBytesReader(w, r.Body, limit), v, what)
+}
+
+// decodeJSON decodes one JSON value with no field v lacks from body into
+// v; one that is not is EINVALID: "The body is not <what>: <why>.", what
+// saying what to send.
+func decodeJSON(body io.Reader, v any, what string) error {
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return survey.Errorf(survey.EINVALID, "The body is not %s: %v.", what, err)
+	}
+	return nil
 }
 
 func notFound(msg string) error { return survey.Errorf(survey.ENOTFOUND, "%s", msg) }

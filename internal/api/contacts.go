@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"mime"
 	"net/http"
@@ -83,10 +82,8 @@ func (s *server) createContactList(w http.ResponseWriter, r *http.Request) (int,
 	var in struct {
 		Name string `json:"name"`
 	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 16<<10))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
-		return 0, nil, survey.Errorf(survey.EINVALID, "The body is not a contact list: send {\"name\": \"…\"} (%v).", err)
+	if err := readBody(w, r, 16<<10, &in, `a contact list, {"name": "…"}`); err != nil {
+		return 0, nil, err
 	}
 	l, err := s.Contacts.CreateList(r.Context(), tenantOf(r), in.Name)
 	if err != nil {
@@ -141,10 +138,8 @@ func (s *server) importContacts(w http.ResponseWriter, r *http.Request) (int, an
 		var in struct {
 			Contacts []jsonContact `json:"contacts"`
 		}
-		dec := json.NewDecoder(body)
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&in); err != nil {
-			return 0, nil, survey.Errorf(survey.EINVALID, "The body is not a list of contacts: send {\"contacts\": [{\"email\": …, \"name\": …, \"attributes\": {…}}]}, or a CSV file as text/csv (%v).", err)
+		if err := decodeJSON(body, &in, `a list of contacts, {"contacts": [{"email": …, "name": …, "attributes": {…}}]}, nor a CSV file sent as text/csv`); err != nil {
+			return 0, nil, err
 		}
 		if len(in.Contacts) > survey.MaxContactsImport {
 			return 0, nil, survey.Errorf(survey.EINVALID, "Send at most %d contacts at once.", survey.MaxContactsImport)

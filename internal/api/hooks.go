@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/json"
 	"net/http"
 	"strings"
 	"time"
@@ -76,10 +75,8 @@ func (s *server) subscribeHook(w http.ResponseWriter, r *http.Request) (int, any
 		Event     string `json:"event"`
 		Survey    string `json:"survey"`
 	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 16<<10))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
-		return 0, nil, survey.Errorf(survey.EINVALID, "The body is not a subscription, {\"target_url\": …, \"event\": …}: %v.", err)
+	if err := readBody(w, r, 16<<10, &in, `a subscription, {"target_url": …, "event": …}`); err != nil {
+		return 0, nil, err
 	}
 	n := store.NewWebhook{URL: strings.TrimSpace(in.TargetURL), Hook: true}
 	if in.Event != "" {

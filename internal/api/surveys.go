@@ -287,10 +287,8 @@ func (s *server) createSurvey(w http.ResponseWriter, r *http.Request) (int, any,
 		Language     string                        `json:"language"`
 		Translations map[string]survey.Translation `json:"translations"`
 	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
-		return 0, nil, survey.Errorf(survey.EINVALID, "The body is not a survey definition: %v.", err)
+	if err := readBody(w, r, 1<<20, &in, "a survey definition"); err != nil {
+		return 0, nil, err
 	}
 	sv := &survey.Survey{Tenant: tenantOf(r), Title: in.Title, Description: in.Description, ThankYou: in.ThankYou, Listed: in.Listed, State: survey.Draft,
 		OnePer: survey.OnePer(in.OnePer), MayChange: in.MayChange, PublicResults: in.PublicResults, Sections: surveySections(in.Sections),

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/json"
 	"errors"
 	"net/http"
 
@@ -37,10 +36,8 @@ func (s *server) putTheme(w http.ResponseWriter, r *http.Request) (int, any, err
 		return 0, nil, notFound("No such API endpoint.")
 	}
 	var in jsonTheme
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 16<<10))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
-		return 0, nil, survey.Errorf(survey.EINVALID, "The body is not a theme, {\"theme\": {\"primary\": \"#rrggbb\", …}} or {\"theme\": null}: %v.", err)
+	if err := readBody(w, r, 16<<10, &in, `a theme, {"theme": {"primary": "#rrggbb", …}} or {"theme": null}`); err != nil {
+		return 0, nil, err
 	}
 	tenant := tenantOf(r)
 	if in.Theme != nil {

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
@@ -99,10 +98,8 @@ func (s *server) addWebhook(w http.ResponseWriter, r *http.Request) (int, any, e
 		Events  []string `json:"events"`
 		Surveys []string `json:"surveys"`
 	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
-		return 0, nil, survey.Errorf(survey.EINVALID, "The body is not an endpoint: %v.", err)
+	if err := readBody(w, r, 64<<10, &in, "an endpoint"); err != nil {
+		return 0, nil, err
 	}
 	e, err := s.add(r, store.NewWebhook{URL: strings.TrimSpace(in.URL), Kind: in.Kind, Events: in.Events, Surveys: in.Surveys}, nil)
 	if err != nil {
