@@ -51,7 +51,9 @@ func latinReport(lang string) pdfreport.Report {
 
 // TestLatinUnchanged: a Latin-script report is, byte for byte, what it
 // was before right-to-left text was shaped and ordered (testdata, made by
-// the report writer of before; -update rewrites it).
+// the report writer of before; -update rewrites it): its every page and
+// what the page draws, and its length. (fpdf writes its two fonts after
+// the pages in a map's order, so the rest of the file is not compared.)
 func TestLatinUnchanged(t *testing.T) {
 	for _, lang := range []string{"en", "fr"} {
 		var buf bytes.Buffer
@@ -68,8 +70,19 @@ func TestLatinUnchanged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(buf.Bytes(), want) {
+		if !bytes.Equal(pages(t, buf.Bytes()), pages(t, want)) || buf.Len() != len(want) {
 			t.Errorf("the %s report differs from %s (%d bytes, want %d)", lang, path, buf.Len(), len(want))
 		}
 	}
+}
+
+// pages is doc up to its first font object: its header and every page,
+// with the page's content.
+func pages(t *testing.T, doc []byte) []byte {
+	t.Helper()
+	i := bytes.Index(doc, []byte("<</Type /Font"))
+	if i < 0 {
+		t.Fatal("a document without fonts")
+	}
+	return doc[:i]
 }

@@ -49,7 +49,8 @@ func mirror(r rune) rune {
 // reversed, runs of left-to-right text and numbers ("12.5%", Arabic-Indic
 // digits) keep their order, neutrals (spaces, punctuation) take the
 // direction of the text around them or else the base direction, a
-// mark stays after its letter, and brackets and the like are mirrored
+// mark stays after its letter left to right and comes before it right
+// to left (as it is drawn, see below), and brackets and the like are mirrored
 // in right-to-left runs. Text without right-to-left characters in a
 // left-to-right paragraph is line itself.
 func Visual(line string, rtl bool) string {
@@ -58,14 +59,18 @@ func Visual(line string, rtl bool) string {
 	}
 	runes := []rune(line)
 	levels := resolve(runes, rtl)
-	// Units are a character and the marks after it, kept together.
+	// Units are a character and the marks after it, kept together in a
+	// left-to-right run (a Latin letter's accent is drawn over the glyph
+	// before it). In a right-to-left run each character is its own unit,
+	// so that a mark comes before its letter: fonts for Arabic (DejaVu
+	// Sans) draw a mark over the glyph after it.
 	type unit struct {
 		start, end int
 		level      uint8
 	}
 	var units []unit
 	for i, r := range runes {
-		if len(units) > 0 && class(r) == bidi.NSM {
+		if len(units) > 0 && levels[i]%2 == 0 && class(r) == bidi.NSM {
 			units[len(units)-1].end = i + 1
 			continue
 		}
