@@ -361,7 +361,15 @@ func (d *doc) describe(f Filter) string {
 	case "partial":
 		parts = append(parts, l.T("partial answers only"))
 	}
-	return strings.Join(parts, ", ")
+	var out string
+	for i, p := range parts {
+		if i == 0 {
+			out = p
+		} else {
+			out = l.T("%s, %s", out, p)
+		}
+	}
+	return out
 }
 
 // item is one part of a question's block: its height, and how to draw it

@@ -92,6 +92,7 @@ func TestReportArabic(t *testing.T) {
 	ar := i18n.For("ar")
 	r := pdfreport.Report{
 		Title: "استبيان الرضا", Tenant: "Adatum", Made: time.Date(2026, 12, 6, 11, 5, 0, 0, time.UTC), Lang: ar, Total: 12,
+		Filter: &pdfreport.Filter{From: "2026-11-01", Status: "complete", Of: 20},
 		Questions: []pdfreport.Question{
 			{N: 1, Text: "ما رأيك في الخدمة؟", Kind: "Multiple choice", Count: 12, Chart: survey.Chart{Labels: []string{"ممتاز", "جيد جدًا", "OK"}, Counts: []int64{7, 4, 1}}},
 			{N: 2, Text: "كم عمرك؟", Kind: "Slider", Count: 10, Chart: survey.Chart{Figures: []survey.Figure{{Label: "Mean", Value: "4.5"}}}},
@@ -122,6 +123,32 @@ func TestReportArabic(t *testing.T) {
 	if got := vis(ar.T("Page %d of %d", 1, 1)); !strings.Contains(got, "١ \uFEE6\uFEE3 ١") {
 		t.Errorf("the page number is %q", got)
 	}
+	// The filter's parts are joined by the Arabic comma.
+	filtered := slices.IndexFunc(texts, func(s string) bool {
+		return strings.Contains(s, "،") && strings.Contains(s, vis(ar.T("complete answers only")))
+	})
+	if filtered < 0 || strings.Contains(texts[filtered], ",") {
+		t.Errorf("no filter's description with its parts joined by ، in:\n%s", strings.Join(texts, "\n"))
+	}
+	// Laid out from the right: the title ends at the right margin (A4 is
+	// 595 points wide), the page number is on the left, a bar's label is
+	// right of its count.
+	x := func(s string) float64 {
+		x, ok := d.X(s)
+		if !ok {
+			t.Fatalf("no %q", s)
+		}
+		return x
+	}
+	if title := x(vis(r.Title)); title < 300 {
+		t.Errorf("the title starts at %.1f pt, on the left half", title)
+	}
+	if page := x(vis(ar.T("Page %d of %d", 1, 1))); page > 100 {
+		t.Errorf("the page number starts at %.1f pt, not on the left", page)
+	}
+	if label, count := x(vis("ممتاز")), x("(58%)  7"); label <= count {
+		t.Errorf("a bar's label is at %.1f pt, left of its count at %.1f pt", label, count)
+	}
 }
 
 // TestReportArabicAnswer: in a left-to-right report, an answer in Arabic
@@ -135,6 +162,10 @@ func TestReportArabicAnswer(t *testing.T) {
 		if !has(d.Texts(), want) {
 			t.Errorf("the report lacks %q; it shows:\n%s", want, strings.Join(d.Texts(), "\n"))
 		}
+	}
+	// Aligned left, as the Latin label under it.
+	if arabic, latin := d.Xs[0][slices.Index(d.Pages[0], "\uFEE2\uFECC\uFEE7")], d.Xs[0][slices.Index(d.Pages[0], "Yes")]; arabic != latin {
+		t.Errorf("the Arabic label starts at %.2f pt, the Latin one at %.2f", arabic, latin)
 	}
 }
 

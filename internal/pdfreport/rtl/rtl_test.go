@@ -70,6 +70,7 @@ func TestVisual(t *testing.T) {
 		{"Latin with a combining accent in Arabic: after its letter", "ب e\u0301", true, "e\u0301 ب"},
 		{"a mark that starts a line", "\u064Eب", true, "ب\u064E"},
 		{"mixed Latin phrase with numbers inside Arabic", "نسخة Go 1.22 جديدة", true, "ةديدج Go 1.22 ةخسن"},
+		{"Hebrew reversed, unshaped", "שלום 2", true, "2 םולש"},
 		{"trailing space at the base level", "abc ", true, " abc"},
 		{"empty", "", true, ""},
 	} {
