@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,4 +86,23 @@ func pages(t *testing.T, doc []byte) []byte {
 		t.Fatal("a document without fonts")
 	}
 	return doc[:i]
+}
+
+// BenchmarkWrite writes a Latin report and the same report in Arabic
+// (shaped, ordered, laid out twice to number its pages).
+func BenchmarkWrite(b *testing.B) {
+	arabic := latinReport("ar")
+	arabic.Title = "استبيان رضا العملاء"
+	for i := range arabic.Questions {
+		arabic.Questions[i].Text = strings.Repeat("ما رأيك في الخدمة التي قدمناها لك؟ ", 3)
+	}
+	for name, r := range map[string]pdfreport.Report{"latin": latinReport("en"), "arabic": arabic} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if err := pdfreport.Write(io.Discard, r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
