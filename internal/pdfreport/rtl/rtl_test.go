@@ -106,6 +106,8 @@ func TestWrap(t *testing.T) {
 		{"abcdefgh ij", 3, []string{"abc", "def", "gh", "ij"}},
 		{"مَّا", 1, []string{"مَّ", "ا"}},
 		{"a\nb", 10, []string{"a", "b"}},
+		{"\u064Eab", 1, []string{"\u064Ea", "b"}},
+		{strings.Repeat("x", 20000), 10, slices.Repeat([]string{strings.Repeat("x", 10)}, 2000)},
 	} {
 		if got := Wrap(c.in, c.w, width); !slices.Equal(got, c.want) {
 			t.Errorf("Wrap(%q, %v) = %q, want %q", c.in, c.w, got, c.want)
@@ -194,8 +196,18 @@ func FuzzShapeVisual(f *testing.F) {
 		if !rtl && !Has(s) && out != s {
 			t.Fatalf("left-to-right %q became %q", s, out)
 		}
-		if len(Wrap(shaped, 10, func(s string) float64 { return float64(utf8.RuneCountInString(s)) })) == 0 {
+		count := func(s string) float64 { return float64(utf8.RuneCountInString(s)) }
+		lines := Wrap(shaped, 10, count)
+		if len(lines) == 0 {
 			t.Fatal("no lines")
+		}
+		if strip := func(s string) string { return strings.NewReplacer(" ", "", "\n", "").Replace(s) }; strip(strings.Join(lines, "")) != strip(shaped) {
+			t.Fatalf("wrapping %q lost characters: %q", shaped, lines)
+		}
+		for _, l := range lines {
+			if count(l) > 10 && len(clusters(l)) > 1 {
+				t.Fatalf("line %q of %q is too wide", l, shaped)
+			}
 		}
 		in := map[rune]bool{}
 		for _, r := range s {

@@ -6,7 +6,8 @@ import (
 )
 
 // Wrap breaks s, logical (and shaped) text, into lines no wider than w
-// as width measures them: at spaces, or inside a word that alone is too
+// as width measures them (a string's width is taken to be the sum of its
+// parts', as fpdf's is, without kerning): at spaces, or inside a word that alone is too
 // wide, never between a letter and its marks. The spaces where a line
 // breaks are dropped. Each line is then to be put in display order
 // (Visual): wrapping display-ordered text would break right-to-left
@@ -21,46 +22,56 @@ func Wrap(s string, w float64, width func(string) float64) []string {
 }
 
 func wrapPara(s string, w float64, width func(string) float64) []string {
-	words := strings.Split(strings.TrimRight(s, " "), " ")
+	space := width(" ")
 	var lines []string
-	cur := ""
-	for i, word := range words {
-		try := word
+	var cur strings.Builder
+	curW := 0.0
+	flush := func() {
+		lines = append(lines, cur.String())
+		cur.Reset()
+		curW = 0
+	}
+	for i, word := range strings.Split(strings.TrimRight(s, " "), " ") {
+		ww := width(word)
 		if i > 0 {
-			try = cur + " " + word
-		}
-		if i == 0 || width(try) <= w {
-			cur = try
-		} else {
-			lines = append(lines, cur)
-			cur = word
-		}
-		// A line that is too wide alone is cut where it must be.
-		for width(cur) > w {
-			head, tail := cut(cur, w, width)
-			if tail == "" {
-				break
+			if curW+space+ww <= w {
+				cur.WriteByte(' ')
+				cur.WriteString(word)
+				curW += space + ww
+				continue
 			}
-			lines = append(lines, head)
-			cur = tail
+			flush()
+		}
+		if ww <= w {
+			cur.WriteString(word)
+			curW = ww
+			continue
+		}
+		// A word too wide alone is cut where it must be.
+		for _, c := range clusters(word) {
+			cw := width(c)
+			if cur.Len() > 0 && curW+cw > w {
+				flush()
+			}
+			cur.WriteString(c)
+			curW += cw
 		}
 	}
-	return append(lines, cur)
+	return append(lines, cur.String())
 }
 
-// cut is s cut after as many clusters (a character and its marks) as
-// fit w, at least one, and the rest.
-func cut(s string, w float64, width func(string) float64) (head, tail string) {
-	runes := []rune(s)
-	end := 0
-	for i := 1; i <= len(runes); i++ {
-		if i < len(runes) && unicode.In(runes[i], unicode.Mn, unicode.Me) {
-			continue // not between a letter and its mark
+// clusters are s's characters, each with the marks after it.
+func clusters(s string) []string {
+	var out []string
+	start := 0
+	for i, r := range s {
+		if i > start && !unicode.In(r, unicode.Mn, unicode.Me) {
+			out = append(out, s[start:i])
+			start = i
 		}
-		if end > 0 && width(string(runes[:i])) > w {
-			break
-		}
-		end = i
 	}
-	return string(runes[:end]), strings.TrimLeft(string(runes[end:]), " ")
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
 }
