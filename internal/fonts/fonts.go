@@ -1,8 +1,9 @@
 // Package fonts holds the fonts the server draws text with, embedded:
 // DejaVu Sans, regular and bold (their licence beside them), whose glyphs
-// cover Latin, Greek and Cyrillic. The PDF report (internal/pdfreport)
-// and the charts' PNG images (internal/chartdraw) both set their text in
-// them.
+// cover Latin, Greek, Cyrillic, Hebrew and Arabic (with Arabic's
+// presentation forms, which the PDF report draws its joined letters
+// with). The PDF report (internal/pdfreport) and the charts' PNG images
+// (internal/chartdraw) both set their text in them.
 package fonts
 
 import _ "embed"

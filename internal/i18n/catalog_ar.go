@@ -268,6 +268,7 @@ var ar = map[string]string{
 	"optional":                           "اختياري",
 	"Average":                            "المتوسط",
 	"Most used words":                    "الكلمات الأكثر استخدامًا",
+	"%s, %s":                             "%s، %s",
 	"And %d uses of other words, past the summary's sample.": "و%d استخدامًا لكلمات أخرى خارج عينة الملخص.",
 	"Accepted":                     "المقبول",
 	"Earliest":                     "الأقدم",

@@ -268,6 +268,7 @@ var de = map[string]string{
 	"optional":                           "freiwillig",
 	"Average":                            "Durchschnitt",
 	"Most used words":                    "Häufigste Wörter",
+	"%s, %s":                             "%s, %s",
 	"And %d uses of other words, past the summary's sample.": "Dazu %d Verwendungen anderer Wörter, jenseits der Stichprobe der Zusammenfassung.",
 	"Accepted":                     "Zugestimmt",
 	"Earliest":                     "Frühestes",

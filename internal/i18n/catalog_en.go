@@ -253,6 +253,7 @@ var Keys = []string{
 	"optional",
 	"Average",
 	"Most used words",
+	"%s, %s", // a list's separator, in the PDF report's filter
 	"And %d uses of other words, past the summary's sample.",
 	"No answers yet.",
 	"NPS",

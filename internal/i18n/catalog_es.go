@@ -268,6 +268,7 @@ var es = map[string]string{
 	"optional":                           "opcional",
 	"Average":                            "Promedio",
 	"Most used words":                    "Palabras más usadas",
+	"%s, %s":                             "%s, %s",
 	"And %d uses of other words, past the summary's sample.": "Y %d usos de otras palabras, fuera de la muestra del resumen.",
 	"Accepted":                     "Aceptados",
 	"Earliest":                     "La más temprana",

@@ -268,6 +268,7 @@ var fr = map[string]string{
 	"optional":                           "facultative",
 	"Average":                            "Moyenne",
 	"Most used words":                    "Mots les plus employés",
+	"%s, %s":                             "%s, %s",
 	"And %d uses of other words, past the summary's sample.": "Et %d emplois d'autres mots, au-delà de l'échantillon du résumé.",
 	"Accepted":                     "Acceptés",
 	"Earliest":                     "Le plus tôt",

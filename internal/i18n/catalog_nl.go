@@ -268,6 +268,7 @@ var nl = map[string]string{
 	"optional":                           "optioneel",
 	"Average":                            "Gemiddelde",
 	"Most used words":                    "Meest gebruikte woorden",
+	"%s, %s":                             "%s, %s",
 	"And %d uses of other words, past the summary's sample.": "En %d keer andere woorden, buiten de steekproef van de samenvatting.",
 	"Accepted":                     "Geaccepteerd",
 	"Earliest":                     "Vroegste",

@@ -7,9 +7,11 @@
 //
 // Its own words go through the i18n catalogs. The text is set in DejaVu
 // Sans (internal/fonts, embedded; its licence beside it), whose glyphs cover
-// Latin, Greek and Cyrillic: fpdf neither shapes nor reorders
-// right-to-left scripts, so a report for an Arabic survey keeps its own
-// words in English (a survey's Arabic texts are set letter by letter).
+// Latin, Greek, Cyrillic and Arabic's presentation forms. fpdf neither
+// shapes nor reorders right-to-left scripts, so text holding any is shaped,
+// wrapped and put in display order here (package rtl) before fpdf draws it;
+// a report in a right-to-left language (Arabic) is laid out from the right.
+// Other text goes to fpdf as it was, so that those reports are unchanged.
 package pdfreport
 
 import (
@@ -26,6 +28,7 @@ import (
 
 	"github.com/surveys-dev/surveys/internal/fonts"
 	"github.com/surveys-dev/surveys/internal/i18n"
+	"github.com/surveys-dev/surveys/internal/pdfreport/rtl"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
@@ -116,12 +119,21 @@ func Write(w io.Writer, r Report) error {
 }
 
 // document lays r out; compress: the page streams are deflated.
+//
+// A right-to-left report is laid out twice, the second time knowing its
+// number of pages: fpdf puts the count in place of an alias in ASCII
+// digits, and the language may write its numbers in others (Arabic-Indic).
 func (r Report) document(compress bool) *fpdf.Fpdf {
-	l := r.Lang
-	if l.Dir() == "rtl" {
-		l = i18n.For("en")
+	if r.Lang.Dir() == "rtl" {
+		return r.layout(compress, r.layout(compress, 0).PageNo())
 	}
-	d := &doc{pdf: fpdf.New("P", "mm", "A4", ""), l: l}
+	return r.layout(compress, 0)
+}
+
+// layout lays r out on pages pages, or, when 0, as many as it takes.
+func (r Report) layout(compress bool, pages int) *fpdf.Fpdf {
+	l := r.Lang
+	d := &doc{pdf: fpdf.New("P", "mm", "A4", ""), l: l, rtl: l.Dir() == "rtl"}
 	pdf := d.pdf
 	pdf.SetCompression(compress)
 	pdf.AddUTF8FontFromBytes(family, "", regularFont)
@@ -139,8 +151,17 @@ func (r Report) document(compress bool) *fpdf.Fpdf {
 		pdf.SetY(-margin)
 		d.font("", 8)
 		pdf.SetTextColor(110, 110, 110)
-		pdf.CellFormat(bodyW*2/3, 4, d.fit(r.Title, bodyW*2/3-2), "", 0, "L", false, 0, "")
-		pdf.CellFormat(bodyW/3, 4, l.T("Page %d of %s", pdf.PageNo(), "{nb}"), "", 0, "R", false, 0, "")
+		page := l.T("Page %d of %s", pdf.PageNo(), "{nb}")
+		if pages > 0 {
+			page = l.T("Page %d of %d", pdf.PageNo(), pages)
+		}
+		if d.rtl { // the title on the right, the page number on the left
+			d.cell(bodyW/3, 4, page, "R", 0)
+			d.cell(bodyW*2/3, 4, r.Title, "L", bodyW*2/3-2)
+		} else {
+			d.cell(bodyW*2/3, 4, r.Title, "L", bodyW*2/3-2)
+			d.cell(bodyW/3, 4, page, "R", 0)
+		}
 		pdf.SetTextColor(0, 0, 0)
 	})
 	r = d.cleanReport(r)
@@ -156,6 +177,9 @@ func (r Report) document(compress bool) *fpdf.Fpdf {
 type doc struct {
 	pdf *fpdf.Fpdf
 	l   i18n.Lang
+	// rtl: l is written right to left, and the page laid out from the
+	// right.
+	rtl bool
 	// drawn says which runes the fonts draw (clean), as their cmaps
 	// say, read with buf.
 	drawn map[rune]bool
@@ -292,25 +316,25 @@ func (d *doc) day(s string) string {
 func (d *doc) head(r Report) {
 	pdf, l := d.pdf, d.l
 	d.font("B", 18)
-	pdf.MultiCell(bodyW, 8, r.Title, "", "L", false)
+	d.multi(bodyW, 8, r.Title)
 	d.font("", 11)
-	pdf.MultiCell(bodyW, 6, r.Tenant, "", "L", false)
+	d.multi(bodyW, 6, r.Tenant)
 	pdf.SetTextColor(90, 90, 90)
 	made := r.Made.UTC()
-	pdf.MultiCell(bodyW, 6, l.T("Report made on %s at %s UTC", d.date(made), made.Format("15:04")), "", "L", false)
+	d.multi(bodyW, 6, l.T("Report made on %s at %s UTC", d.date(made), made.Format("15:04")))
 	pdf.SetTextColor(0, 0, 0)
 	pdf.Ln(3)
 	d.font("B", 12)
-	pdf.MultiCell(bodyW, 6, l.T("Complete answers: %d", r.Total), "", "L", false)
+	d.multi(bodyW, 6, l.T("Complete answers: %d", r.Total))
 	d.font("", bodySize)
 	if r.KeepsPartial || r.Partial > 0 {
-		pdf.MultiCell(bodyW, line, l.T("Partial answers: %d (counted apart: their respondents left without sending them)", r.Partial), "", "L", false)
+		d.multi(bodyW, line, l.T("Partial answers: %d (counted apart: their respondents left without sending them)", r.Partial))
 	}
 	if f := r.Filter; f != nil {
-		pdf.MultiCell(bodyW, line, l.T("Filtered: %s.", d.describe(*f)), "", "L", false)
-		pdf.MultiCell(bodyW, line, l.T("The filter picks %d of %d answers.", r.Total+r.Partial, f.Of), "", "L", false)
+		d.multi(bodyW, line, l.T("Filtered: %s.", d.describe(*f)))
+		d.multi(bodyW, line, l.T("The filter picks %d of %d answers.", r.Total+r.Partial, f.Of))
 	} else {
-		pdf.MultiCell(bodyW, line, l.T("Every answer, unfiltered."), "", "L", false)
+		d.multi(bodyW, line, l.T("Every answer, unfiltered."))
 	}
 	pdf.Ln(4)
 }
@@ -337,7 +361,15 @@ func (d *doc) describe(f Filter) string {
 	case "partial":
 		parts = append(parts, l.T("partial answers only"))
 	}
-	return strings.Join(parts, ", ")
+	var out string
+	for i, p := range parts {
+		if i == 0 {
+			out = p
+		} else {
+			out = l.T("%s, %s", out, p)
+		}
+	}
+	return out
 }
 
 // item is one part of a question's block: its height, and how to draw it
@@ -379,11 +411,11 @@ func (d *doc) question(q Question) {
 // margin), in style and size, with lines of height lh.
 func (d *doc) text(style string, size, lh, x, w float64, s string) item {
 	d.font(style, size)
-	n := len(d.pdf.SplitText(s, w))
+	n := len(d.lines(s, w))
 	return item{h: float64(max(n, 1)) * lh, draw: func() {
 		d.font(style, size)
-		d.pdf.SetX(margin + x)
-		d.pdf.MultiCell(w, lh, s, "", "L", false)
+		d.pdf.SetX(d.x(x, w))
+		d.multi(w, lh, s)
 	}}
 }
 
@@ -495,19 +527,20 @@ func (d *doc) figureLabel(s string) string {
 	return s
 }
 
-// figure is a line "label  value".
+// figure is a line "label  value" (right to left: "value  label").
 func (d *doc) figure(label, value string) item {
 	d.font("", bodySize)
-	n := len(d.pdf.SplitText(label, labelW))
+	n := len(d.lines(label, labelW))
 	return item{h: float64(max(n, 1)) * line, draw: func() {
 		pdf := d.pdf
 		y := pdf.GetY()
 		d.font("", bodySize)
-		pdf.MultiCell(labelW, line, label, "", "L", false)
+		pdf.SetX(d.x(0, labelW))
+		d.multi(labelW, line, label)
 		end := pdf.GetY()
-		pdf.SetXY(margin+labelW, y)
+		pdf.SetXY(d.x(labelW, bodyW-labelW), y)
 		d.font("B", bodySize)
-		pdf.CellFormat(bodyW-labelW, line, value, "", 0, "L", false, 0, "")
+		d.cell(bodyW-labelW, line, value, "L", 0)
 		pdf.SetXY(margin, end)
 	}}
 }
@@ -530,23 +563,30 @@ func (d *doc) bars(labels []string, counts []int64, answered int64) []item {
 			share = "<1%"
 		}
 		d.font("", 9)
-		lines := max(len(d.pdf.SplitText(label, labelW)), 1)
+		lines := max(len(d.lines(label, labelW)), 1)
 		h := float64(lines)*4.5 + 1.5
 		out = append(out, item{h: h, draw: func() {
 			pdf := d.pdf
 			y := pdf.GetY()
 			d.font("", 9)
-			pdf.MultiCell(labelW, 4.5, label, "", "L", false)
-			x := margin + labelW + 2
+			pdf.SetX(d.x(0, labelW))
+			d.multi(labelW, 4.5, label)
+			// Right to left, the track fills from its right end.
+			x := d.x(labelW+2, trackW)
 			pdf.SetFillColor(232, 236, 241)
 			pdf.Rect(x, y+0.5, trackW, 3.5, "F")
 			if w := trackW * min(max(p, 0), 100) / 100; w > 0 {
 				pdf.SetFillColor(37, 99, 235)
-				pdf.Rect(x, y+0.5, w, 3.5, "F")
+				if d.rtl {
+					pdf.Rect(x+trackW-w, y+0.5, w, 3.5, "F")
+				} else {
+					pdf.Rect(x, y+0.5, w, 3.5, "F")
+				}
 			}
-			pdf.SetXY(x+trackW+2, y)
+			countW := bodyW - labelW - trackW - 4
+			pdf.SetXY(d.x(labelW+trackW+4, countW), y)
 			d.font("B", 9)
-			pdf.CellFormat(bodyW-labelW-trackW-4, 4.5, strconv.FormatInt(n, 10)+"  ("+share+")", "", 0, "L", false, 0, "")
+			d.cell(countW, 4.5, strconv.FormatInt(n, 10)+"  ("+share+")", "L", 0)
 			pdf.SetXY(margin, y+h)
 		}})
 	}
@@ -564,13 +604,85 @@ func (d *doc) words(ws []survey.WordCount) []item {
 			pdf := d.pdf
 			y := pdf.GetY()
 			for j, w := range row {
-				pdf.SetXY(margin+float64(j)*bodyW/per, y)
+				pdf.SetXY(d.x(float64(j)*bodyW/per, bodyW/per), y)
 				d.font("", 9)
-				s := d.fit(fmt.Sprintf("%d. %s ×%d", i+j+1, w.Word, w.Count), bodyW/per-2)
-				pdf.CellFormat(bodyW/per, line, s, "", 0, "L", false, 0, "")
+				d.cell(bodyW/per, line, fmt.Sprintf("%d. %s ×%d", i+j+1, w.Word, w.Count), "L", bodyW/per-2)
 			}
 			pdf.SetXY(margin, y+line)
 		}})
 	}
 	return out
+}
+
+// plain reports whether s goes to fpdf as it is: a left-to-right
+// document's text without right-to-left characters.
+func (d *doc) plain(s string) bool { return !d.rtl && !rtl.Has(s) }
+
+// x is the page position of a block of width w that starts at offset
+// from the body's start side: its left side, or right to left its right.
+func (d *doc) x(offset, w float64) float64 {
+	if d.rtl {
+		return margin + bodyW - offset - w
+	}
+	return margin + offset
+}
+
+// align is align ("L" or "R") as it is for the document's direction:
+// right to left, the start of a line is its right.
+func (d *doc) align(align string) string {
+	if !d.rtl {
+		return align
+	}
+	if align == "L" {
+		return "R"
+	}
+	return "L"
+}
+
+// lines are s wrapped to width w in the current font, as fpdf's
+// MultiCell wraps it; text that is not plain is shaped, wrapped
+// logically and each line put in display order.
+func (d *doc) lines(s string, w float64) []string {
+	if d.plain(s) {
+		return d.pdf.SplitText(s, w)
+	}
+	lines := rtl.Wrap(rtl.Shape(s), w-2*d.pdf.GetCellMargin(), d.pdf.GetStringWidth)
+	for i, l := range lines {
+		lines[i] = rtl.Visual(l, d.rtl)
+	}
+	return lines
+}
+
+// multi writes s wrapped to width w from the current position, in lines
+// of height lh, aligned to the document's start side, as MultiCell does.
+func (d *doc) multi(w, lh float64, s string) {
+	pdf := d.pdf
+	if d.plain(s) {
+		pdf.MultiCell(w, lh, s, "", "L", false)
+		return
+	}
+	x := pdf.GetX()
+	for _, l := range d.lines(s, w) {
+		pdf.SetX(x)
+		pdf.CellFormat(w, lh, l, "", 2, d.align("L"), false, 0, "")
+	}
+	pdf.SetX(margin)
+}
+
+// cell writes s on one line of width w and height h, aligned as align
+// says for a left-to-right document, cut short with "…" to fit width
+// fit when fit is not 0.
+func (d *doc) cell(w, h float64, s, align string, fit float64) {
+	if d.plain(s) {
+		if fit > 0 {
+			s = d.fit(s, fit)
+		}
+		d.pdf.CellFormat(w, h, s, "", 0, align, false, 0, "")
+		return
+	}
+	s = rtl.Shape(s)
+	if fit > 0 {
+		s = d.fit(s, fit)
+	}
+	d.pdf.CellFormat(w, h, rtl.Visual(s, d.rtl), "", 0, d.align(align), false, 0, "")
 }

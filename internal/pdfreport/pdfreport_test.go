@@ -11,6 +11,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/i18n"
 	"github.com/surveys-dev/surveys/internal/pdfreport"
 	"github.com/surveys-dev/surveys/internal/pdfreport/pdftext"
+	"github.com/surveys-dev/surveys/internal/pdfreport/rtl"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 
@@ -83,12 +84,88 @@ func TestReportUnfiltered(t *testing.T) {
 	}
 }
 
-// TestReportRTL: fpdf neither shapes nor orders right to left, so an
-// Arabic survey's report keeps its own words in English.
-func TestReportRTL(t *testing.T) {
-	d := read(t, pdfreport.Report{Title: "استبيان", Tenant: "Adatum", Made: time.Now(), Lang: i18n.For("ar"), Total: 3})
-	if texts := d.Texts(); !has(texts, "Complete answers: 3") {
-		t.Errorf("the report says:\n%s", strings.Join(texts, "\n"))
+// TestReportArabic: an Arabic survey's report is in Arabic, its own
+// words and the survey's shaped (presentation forms) and in display
+// order, numbers and Latin words kept in theirs; its pages are numbered
+// in the language's digits.
+func TestReportArabic(t *testing.T) {
+	ar := i18n.For("ar")
+	r := pdfreport.Report{
+		Title: "استبيان الرضا", Tenant: "Adatum", Made: time.Date(2026, 12, 6, 11, 5, 0, 0, time.UTC), Lang: ar, Total: 12,
+		Filter: &pdfreport.Filter{From: "2026-11-01", Status: "complete", Of: 20},
+		Questions: []pdfreport.Question{
+			{N: 1, Text: "ما رأيك في الخدمة؟", Kind: "Multiple choice", Count: 12, Chart: survey.Chart{Labels: []string{"ممتاز", "جيد جدًا", "OK"}, Counts: []int64{7, 4, 1}}},
+			{N: 2, Text: "كم عمرك؟", Kind: "Slider", Count: 10, Chart: survey.Chart{Figures: []survey.Figure{{Label: "Mean", Value: "4.5"}}}},
+			{N: 3, Text: "ملاحظات", Kind: "Long text", Count: 3, Chart: survey.Chart{Words: []survey.WordCount{{Word: "سريع", Count: 3}}}},
+		},
+	}
+	d := read(t, r)
+	texts := d.Texts()
+	// vis is s as the report draws it.
+	vis := func(s string) string { return rtl.Visual(rtl.Shape(s), true) }
+	for _, want := range []string{
+		// The title, shaped and reversed, written out.
+		"\uFE8E\uFEBF\uFEAE\uFEDF\uFE8D \uFEE5\uFE8E\uFEF4\uFE92\uFE98\uFEB3\uFE8D",
+		// "Complete answers: 12", its number in Arabic-Indic digits.
+		"١٢ :\uFE94\uFEE0\uFEE3\uFE8E\uFEDC\uFEDF\uFE8D \uFE95\uFE8E\uFE91\uFE8E\uFE9F\uFEF9\uFE8D",
+		"Adatum",
+		vis("1. ما رأيك في الخدمة؟"),
+		vis(ar.T("Multiple choice") + " · " + ar.T("%d answers", 12)),
+		vis("ممتاز"), "(58%)  7", vis("جيد جدًا"), "(33%)  4", "OK", "(8%)  1",
+		vis(ar.T("Mean")), "4.5",
+		vis(ar.T("Most used words")), vis("1. سريع ×3"),
+		vis(ar.T("Page %d of %d", 1, 1)),
+	} {
+		if !has(texts, want) {
+			t.Errorf("the report lacks %q; it shows:\n%s", want, strings.Join(texts, "\n"))
+		}
+	}
+	if got := vis(ar.T("Page %d of %d", 1, 1)); !strings.Contains(got, "١ \uFEE6\uFEE3 ١") {
+		t.Errorf("the page number is %q", got)
+	}
+	// The filter's parts are joined by the Arabic comma.
+	filtered := slices.IndexFunc(texts, func(s string) bool {
+		return strings.Contains(s, "،") && strings.Contains(s, vis(ar.T("complete answers only")))
+	})
+	if filtered < 0 || strings.Contains(texts[filtered], ",") {
+		t.Errorf("no filter's description with its parts joined by ، in:\n%s", strings.Join(texts, "\n"))
+	}
+	// Laid out from the right: the title ends at the right margin (A4 is
+	// 595 points wide), the page number is on the left, a bar's label is
+	// right of its count.
+	x := func(s string) float64 {
+		x, ok := d.X(s)
+		if !ok {
+			t.Fatalf("no %q", s)
+		}
+		return x
+	}
+	if title := x(vis(r.Title)); title < 300 {
+		t.Errorf("the title starts at %.1f pt, on the left half", title)
+	}
+	if page := x(vis(ar.T("Page %d of %d", 1, 1))); page > 100 {
+		t.Errorf("the page number starts at %.1f pt, not on the left", page)
+	}
+	if label, count := x(vis("ممتاز")), x("(58%)  7"); label <= count {
+		t.Errorf("a bar's label is at %.1f pt, left of its count at %.1f pt", label, count)
+	}
+}
+
+// TestReportArabicAnswer: in a left-to-right report, an answer in Arabic
+// is shaped and put in display order (its words, with the slash
+// between them, right to left), the text around it left to right.
+func TestReportArabicAnswer(t *testing.T) {
+	d := read(t, pdfreport.Report{Title: "Feedback", Made: time.Now(), Lang: i18n.For("en"), Questions: []pdfreport.Question{
+		{N: 1, Text: "Do you agree? (نعم / لا)", Count: 2, Chart: survey.Chart{Labels: []string{"نعم", "Yes"}, Counts: []int64{1, 1}}},
+	}})
+	for _, want := range []string{"1. Do you agree? (\uFEFB / \uFEE2\uFECC\uFEE7)", "\uFEE2\uFECC\uFEE7", "Yes", "1  (50%)"} {
+		if !has(d.Texts(), want) {
+			t.Errorf("the report lacks %q; it shows:\n%s", want, strings.Join(d.Texts(), "\n"))
+		}
+	}
+	// Aligned left, as the Latin label under it.
+	if arabic, latin := d.Xs[0][slices.Index(d.Pages[0], "\uFEE2\uFECC\uFEE7")], d.Xs[0][slices.Index(d.Pages[0], "Yes")]; arabic != latin {
+		t.Errorf("the Arabic label starts at %.2f pt, the Latin one at %.2f", arabic, latin)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/pdfreport/pdftext"
+	"github.com/surveys-dev/surveys/internal/pdfreport/rtl"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/store/storetest"
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -137,31 +138,45 @@ func TestReportPDF(t *testing.T) {
 }
 
 // TestReportPDFLanguage: a French survey's report says its own words in
-// French.
+// French; an Arabic survey's, in Arabic, its letters joined and its lines
+// in display order (right to left).
 func TestReportPDFLanguage(t *testing.T) {
 	t.Parallel()
 	app := newTestApp(t)
 	ctx := context.Background()
-	sv := &survey.Survey{Tenant: "adatum", Title: "Enquête de satisfaction", Language: "fr",
-		Questions: []survey.Question{{Text: "Quel produit ?", Type: survey.MultipleChoice, PossibleAnswers: []string{"Application", "Portail"}}}}
-	if err := app.surveys.Create(ctx, sv); err != nil {
-		t.Fatal(err)
-	}
 	token, err := store.NewTokenStore(app.st).CreateWithRole(ctx, "adatum", "test", survey.Viewer, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	req, _ := http.NewRequest("GET", app.srv.URL+"/api/v1/surveys/"+sv.Slug+"/report.pdf", nil)
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := app.client.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	vis := func(s string) string { return rtl.Visual(rtl.Shape(s), true) }
+	for _, c := range []struct {
+		lang, title, question string
+		choices               []string
+		want                  []string
+	}{
+		{"fr", "Enquête de satisfaction", "Quel produit ?", []string{"Application", "Portail"},
+			[]string{"Enquête de satisfaction", "Réponses complètes : 0", "Toutes les réponses, sans filtre.", "1. Quel produit ?", "Application", "0  (0%)"}},
+		{"ar", "استبيان الرضا", "ما المنتج؟", []string{"تطبيق", "بوابة"},
+			[]string{"\uFE8E\uFEBF\uFEAE\uFEDF\uFE8D \uFEE5\uFE8E\uFEF4\uFE92\uFE98\uFEB3\uFE8D", vis("الإجابات الكاملة: ٠"), vis("كل الإجابات، دون ترشيح."),
+				vis("1. ما المنتج؟"), vis("تطبيق"), vis("بوابة"), "(0%)  0"}},
+	} {
+		sv := &survey.Survey{Tenant: "adatum", Title: c.title, Language: c.lang,
+			Questions: []survey.Question{{Text: c.question, Type: survey.MultipleChoice, PossibleAnswers: c.choices}}}
+		if err := app.surveys.Create(ctx, sv); err != nil {
+			t.Fatal(err)
+		}
+		req, _ := http.NewRequest("GET", app.srv.URL+"/api/v1/surveys/"+sv.Slug+"/report.pdf", nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := app.client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw := new(bytes.Buffer)
+		_, err = raw.ReadFrom(resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s: report.pdf = %d, %v", c.lang, resp.StatusCode, err)
+		}
+		wantTexts(t, readReport(t, resp.Header, raw.String()), c.want...)
 	}
-	defer resp.Body.Close()
-	raw := new(bytes.Buffer)
-	if _, err := raw.ReadFrom(resp.Body); err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("report.pdf = %d, %v", resp.StatusCode, err)
-	}
-	wantTexts(t, readReport(t, resp.Header, raw.String()), "Enquête de satisfaction", "Réponses complètes : 0", "Toutes les réponses, sans filtre.",
-		"1. Quel produit ?", "Application", "0  (0%)")
 }

@@ -1,8 +1,9 @@
 // Package pdftext reads back, for tests, the text of the PDF documents
 // that pdfreport writes: the strings each page's content shows (the
-// operands of Tj, in UTF-16BE as fpdf writes them with a UTF-8 font) and
-// the number of pages. It is no general PDF reader: no other writer's
-// documents, no fonts' encodings, no text positions. Only tests import it.
+// operands of Tj, in UTF-16BE as fpdf writes them with a UTF-8 font),
+// where each starts across the page, and the number of pages. It is no
+// general PDF reader: no other writer's documents, no fonts' encodings,
+// no text matrices. Only tests import it.
 package pdftext
 
 import (
@@ -21,6 +22,22 @@ type Document struct {
 	// Pages are the strings each page shows, in the order of its
 	// content; their number is the page count the page tree gives.
 	Pages [][]string
+	// Xs are, beside Pages, where each string starts across its page, in
+	// points from the left edge (the operands of the Td before it).
+	Xs [][]float64
+}
+
+// X is where the first string s on any page starts, in points from the
+// page's left edge; false when none is s.
+func (d *Document) X(s string) (float64, bool) {
+	for p, texts := range d.Pages {
+		for i, t := range texts {
+			if t == s {
+				return d.Xs[p][i], true
+			}
+		}
+	}
+	return 0, false
 }
 
 // Texts are the strings every page shows, page after page.
@@ -36,6 +53,7 @@ var (
 	countRE    = regexp.MustCompile(`/Type /Pages\s*/Kids \[[^\]]*\]\s*/Count (\d+)`)
 	contentsRE = regexp.MustCompile(`/Type /Page\s[^>]*?/Contents (\d+) 0 R`)
 	streamRE   = regexp.MustCompile(`(?s)^<<(.*?)>>\s*stream\r?\n`)
+	tdRE       = regexp.MustCompile(`(-?[0-9.]+) -?[0-9.]+ Td\s*$`)
 )
 
 // Read reads doc, a PDF document: it must start with %PDF- and end with
@@ -55,7 +73,8 @@ func Read(doc []byte) (*Document, error) {
 		if err != nil {
 			return nil, err
 		}
-		d.Pages = append(d.Pages, shown(content))
+		texts, xs := shown(content)
+		d.Pages, d.Xs = append(d.Pages, texts), append(d.Xs, xs)
 	}
 	if len(d.Pages) != count {
 		return nil, fmt.Errorf("pdftext: %d pages, of %d counted", len(d.Pages), count)
@@ -92,9 +111,11 @@ func stream(doc []byte, obj string) ([]byte, error) {
 	return data, nil
 }
 
-// shown are the strings a content stream shows with Tj.
-func shown(content []byte) []string {
+// shown are the strings a content stream shows with Tj, and where each
+// starts across the page.
+func shown(content []byte) ([]string, []float64) {
 	var out []string
+	var xs []float64
 	for i := 0; i < len(content); i++ {
 		if content[i] != '(' {
 			continue
@@ -103,10 +124,15 @@ func shown(content []byte) []string {
 		rest := bytes.TrimLeft(content[next:], " ")
 		if bytes.HasPrefix(rest, []byte("Tj")) {
 			out = append(out, decode(raw))
+			x := -1.0
+			if m := tdRE.FindSubmatch(content[max(0, i-40):i]); m != nil {
+				x, _ = strconv.ParseFloat(string(m[1]), 64)
+			}
+			xs = append(xs, x)
 		}
 		i = next - 1
 	}
-	return out
+	return out, xs
 }
 
 // literal reads a string literal whose "(" is before content[i]: its
