@@ -442,7 +442,10 @@ func (p *lineParser) answers(a *survey.SurveyAnswer) bool {
 	}
 	p.d.vals, p.d.spans = p.d.vals[:0], p.d.spans[:0]
 	for {
-		qa, ok := p.questionAnswer(len(a.Answers))
+		qa, ok := p.knownHead(len(a.Answers))
+		if !ok {
+			qa, ok = p.questionAnswer(len(a.Answers))
+		}
 		if !ok {
 			return false
 		}
@@ -458,6 +461,27 @@ func (p *lineParser) answers(a *survey.SurveyAnswer) bool {
 			return false
 		}
 	}
+}
+
+// knownHead reads answer i to a question when its head (head) is as
+// encodeJSON writes it and it ends after its value: its question's ID,
+// text and kind are then the head's strings, shared from line to line.
+// Else it reports false, the parser where it was (for questionAnswer).
+func (p *lineParser) knownHead(i int) (survey.QuestionAnswer, bool) {
+	p.space()
+	start, spans := p.i, len(p.d.spans)
+	h := p.head(i)
+	if h == nil {
+		return survey.QuestionAnswer{}, false
+	}
+	if v, ok := p.unescaped(); ok && p.byte('}') {
+		vs := len(p.d.vals)
+		p.d.vals = append(p.d.vals, v...)
+		p.d.spans = append(p.d.spans, valueSpan{i, vs, len(p.d.vals)})
+		return survey.QuestionAnswer{QuestionID: h.id, QuestionText: h.text, Type: h.typ}, true
+	}
+	p.i, p.d.spans = start, p.d.spans[:spans]
+	return survey.QuestionAnswer{}, false
 }
 
 // questionAnswer reads one answer to a question.

@@ -16,7 +16,9 @@ import (
 
 // FuzzSegmentLine: whatever a segment's line holds, the line decoder gives
 // what encoding/json gives (the same answer, or an error where it fails),
-// into an answer that held another before.
+// into an answer that held another before. Its input is up to four
+// lines, decoded by one decoder one after another (then the first
+// again), as a scan decodes a segment's.
 func FuzzSegmentLine(f *testing.F) {
 	on := time.Date(2026, 12, 3, 12, 0, 0, 123456789, time.FixedZone("CET", 3600))
 	for _, a := range []survey.SurveyAnswer{
@@ -45,17 +47,40 @@ func FuzzSegmentLine(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	f.Fuzz(func(t *testing.T, line []byte) {
-		var want survey.SurveyAnswer
-		wantErr := json.Unmarshal(line, &want)
+	// Several lines, one decoder: what it keeps of a line (the heads of
+	// its answers to questions) never changes what it reads of the next.
+	head := `{"id":"h","answers":[{"questionId":"q9","questionText":"Gone","type":"SimpleText","answer":`
+	for _, s := range []string{
+		head + `"x"}]}` + "\n" + head + `1}]}`, head + `"x"}]}` + "\n" + head + `"x","answer":"y"}]}`,
+		head + `"x"}]}` + "\n" + head + `"x","questionId":"q1"}]}`, head + `"x"}]}` + "\n" + head + `"x"]}`,
+		head + `"x"}]}` + "\n" + head + `"\ud800"}]}`, head + `"x"}]}` + "\n" + head + `"x" } , {}]}`,
+		head + `"x"},` + head[len(`{"id":"h","answers":[`):] + `"y"}]}` + "\n" + head + `"x"},{"questionId":"q9"}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		// Each line of text (a segment's), then the first again.
+		var lines [][]byte
+		for l := range bytes.SplitSeq(text, []byte("\n")) {
+			if len(lines) < 4 {
+				lines = append(lines, l)
+			}
+		}
+		if len(lines) > 1 {
+			lines = append(lines, lines[0])
+		}
 		var d lineDecoder
 		got := survey.SurveyAnswer{ID: "before", Title: "before", Answers: []survey.QuestionAnswer{{Answer: "before"}, {QuestionID: "before"}}}
-		err := d.decode(line, &got)
-		if (err == nil) != (wantErr == nil) {
-			t.Fatalf("decode(%q) = %v; encoding/json: %v", line, err, wantErr)
-		}
-		if err == nil && !reflect.DeepEqual(got, want) {
-			t.Fatalf("decode(%q) =\n%#v\nencoding/json:\n%#v", line, got, want)
+		for _, line := range lines {
+			var want survey.SurveyAnswer
+			wantErr := json.Unmarshal(line, &want)
+			err := d.decode(line, &got)
+			if (err == nil) != (wantErr == nil) {
+				t.Fatalf("decode(%q) = %v; encoding/json: %v", line, err, wantErr)
+			}
+			if err == nil && !reflect.DeepEqual(got, want) {
+				t.Fatalf("decode(%q) =\n%#v\nencoding/json:\n%#v", line, got, want)
+			}
 		}
 	})
 }
