@@ -454,12 +454,18 @@ func (s *Server) summarizeFiltered(ctx context.Context, page *analyzePage) error
 	return nil
 }
 
+// maxCountParts bounds the parts a count reads at once (countFiltered),
+// whatever the cores: each holds two segments (up to 2 MiB) and its
+// counts.
+const maxCountParts = 8
+
 // countFiltered counts the answers to sv that f picks into a summary,
 // as one Recount of them in order would (survey.MergeRecounts), reading
 // them on every core: the survey's segments are shared out in order
-// among GOMAXPROCS parts (AnswerReader.ScanFilteredParts), each counted
-// into a Recount of its own and merged in the parts' order, so that the
-// summary is the same whatever the parts. Each part holds two segments
+// among GOMAXPROCS parts, maxCountParts at most
+// (AnswerReader.ScanFilteredParts), each counted into a Recount of its
+// own and merged in the parts' order, so that the summary is the same
+// whatever the parts. Each part holds two segments
 // at most and its counts (bounded as a Recount's are). It also returns
 // the latest (up to) keep answers picked, newest first, numbered among
 // all the answers, and the number of answers read.
@@ -470,7 +476,7 @@ func (s *Server) countFiltered(ctx context.Context, sv *survey.Survey, f survey.
 		picked int
 	}
 	var parts []*part
-	reads, err := s.reader.ScanFilteredParts(ctx, sv.Tenant, sv.Slug, f, runtime.GOMAXPROCS(0), func(k int) func(int, *survey.SurveyAnswer) error {
+	reads, err := s.reader.ScanFilteredParts(ctx, sv.Tenant, sv.Slug, f, min(runtime.GOMAXPROCS(0), maxCountParts), func(k int) func(int, *survey.SurveyAnswer) error {
 		if k == 0 {
 			parts = parts[:0] // (again: the scan started over)
 		}
