@@ -1,8 +1,11 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"math/bits"
+	"slices"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -32,7 +35,28 @@ type lineDecoder struct {
 	vals  []byte
 	spans []valueSpan
 	id    []byte // the answer's ID, for peek
+	// heads are, by position in an answers array, the head of the answer
+	// to a question that peek last read there (its bytes up to its
+	// value): from one line to the next, an answer's question, text and
+	// kind are the same bytes, compared at once rather than read again.
+	heads []answerHead
 }
+
+// answerHead is the start of an answer to a question as encodeJSON
+// writes it, `{"questionId":…,"questionText":…,"type":…,"answer":`, up
+// to its value: its bytes, read once, and the strings they hold.
+type answerHead struct {
+	raw      []byte
+	id, text string
+	typ      survey.QuestionType
+}
+
+// Bounds of the heads a lineDecoder keeps: a survey of more questions,
+// or a head longer than that (a long question), is read key by key.
+const (
+	maxHeads     = 256
+	maxHeadBytes = 1024
+)
 
 // valueSpan is where the answer to question i (in Answers) is in vals.
 type valueSpan struct{ i, start, end int }
@@ -418,7 +442,10 @@ func (p *lineParser) answers(a *survey.SurveyAnswer) bool {
 	}
 	p.d.vals, p.d.spans = p.d.vals[:0], p.d.spans[:0]
 	for {
-		qa, ok := p.questionAnswer(len(a.Answers))
+		qa, ok := p.knownHead(len(a.Answers))
+		if !ok {
+			qa, ok = p.questionAnswer(len(a.Answers))
+		}
 		if !ok {
 			return false
 		}
@@ -434,6 +461,27 @@ func (p *lineParser) answers(a *survey.SurveyAnswer) bool {
 			return false
 		}
 	}
+}
+
+// knownHead reads answer i to a question when its head (head) is as
+// encodeJSON writes it and it ends after its value: its question's ID,
+// text and kind are then the head's strings, shared from line to line.
+// Else it reports false, the parser where it was (for questionAnswer).
+func (p *lineParser) knownHead(i int) (survey.QuestionAnswer, bool) {
+	p.space()
+	start, spans := p.i, len(p.d.spans)
+	h := p.head(i)
+	if h == nil {
+		return survey.QuestionAnswer{}, false
+	}
+	if v, ok := p.unescaped(); ok && p.byte('}') {
+		vs := len(p.d.vals)
+		p.d.vals = append(p.d.vals, v...)
+		p.d.spans = append(p.d.spans, valueSpan{i, vs, len(p.d.vals)})
+		return survey.QuestionAnswer{QuestionID: h.id, QuestionText: h.text, Type: h.typ}, true
+	}
+	p.i, p.d.spans = start, p.d.spans[:spans]
+	return survey.QuestionAnswer{}, false
 }
 
 // questionAnswer reads one answer to a question.
@@ -641,13 +689,31 @@ func (p *lineParser) someAnswers(a *survey.SurveyAnswer, ids []string) bool {
 		}
 		return false
 	}
-	for {
+	for k := 0; ; k++ {
+		p.space()
 		start := p.i
-		skipped, ok := p.skipAnswerUnless(wanted)
-		if !ok {
+		if h := p.head(k); h != nil {
+			// The head is known: the value, then the end.
+			if slices.Contains(ids, h.id) {
+				v, ok := p.unescaped()
+				if !ok {
+					return false
+				}
+				vs := len(p.d.vals)
+				p.d.vals = append(p.d.vals, v...)
+				p.d.spans = append(p.d.spans, valueSpan{len(a.Answers), vs, len(p.d.vals)})
+				a.Answers = append(a.Answers, survey.QuestionAnswer{QuestionID: h.id, QuestionText: h.text, Type: h.typ})
+			} else if !p.skipString() {
+				return false
+			}
+			// Any key after these four is one of them again, or unknown:
+			// not for peek.
+			if !p.byte('}') {
+				return false
+			}
+		} else if skipped, ok := p.skipAnswerUnless(wanted); !ok {
 			return false
-		}
-		if !skipped {
+		} else if !skipped {
 			p.i = start
 			qa, ok := p.questionAnswer(len(a.Answers))
 			if !ok {
@@ -675,6 +741,61 @@ func (p *lineParser) someAnswers(a *survey.SurveyAnswer, ids []string) bool {
 		}
 	}
 }
+
+// head reads the head of the answer to a question at position k of an
+// answers array (the parser at its '{'), when it is written as
+// encodeJSON writes it (its four keys in their order, plain; its
+// question's ID, text and kind strings that encoding/json reads as they
+// are): the same bytes as the head at k of the line before, compared at
+// once, or else read and kept for the next line. The parser is then at
+// the answer's value. It returns nil, the parser where it was, for a
+// head of another shape: for skipAnswerUnless and questionAnswer, key by key.
+//
+// The head's bytes are read alone (an object's start, whatever is
+// before it), so the same bytes always read the same: a head that
+// matches needs no reading again.
+func (p *lineParser) head(k int) *answerHead {
+	d := p.d
+	if k < len(d.heads) {
+		if h := &d.heads[k]; len(h.raw) > 0 && bytes.HasPrefix(p.b[p.i:], h.raw) {
+			p.i += len(h.raw)
+			return h
+		}
+	}
+	start := p.i
+	var strs [3]string
+	for i, lit := range headKeys {
+		if !hasPrefix(p.b[p.i:], lit) {
+			p.i = start
+			return nil
+		}
+		p.i += len(lit)
+		if i == len(headKeys)-1 {
+			break
+		}
+		v, ok := p.unescaped()
+		if !ok {
+			p.i = start
+			return nil
+		}
+		strs[i] = string(v)
+	}
+	raw := p.b[start:p.i]
+	h := &answerHead{}
+	if k < maxHeads && len(raw) <= maxHeadBytes {
+		for len(d.heads) <= k {
+			d.heads = append(d.heads, answerHead{})
+		}
+		h = &d.heads[k]
+	}
+	h.raw = append(h.raw[:0], raw...)
+	h.id, h.text, h.typ = strs[0], strs[1], survey.QuestionType(strs[2])
+	return h
+}
+
+// headKeys are the keys of an answer to a question as encodeJSON writes
+// them, each with what is before it.
+var headKeys = [...]string{`{"questionId":`, `,"questionText":`, `,"type":`, `,"answer":`}
 
 // skipAnswerUnless skips an answer to a question whose first key is
 // questionId and whose ID is not wanted, checking its other keys as
@@ -794,12 +915,17 @@ func (p *lineParser) skipString() bool {
 	}
 	b, i := p.b, p.i
 	for {
-		for i+8 <= len(b) && !stops8(binary.LittleEndian.Uint64(b[i:])) {
+		for i+8 <= len(b) {
+			if m := stopMask8(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) / 8
+				goto stopped
+			}
 			i += 8
 		}
 		for i < len(b) && !stop[b[i]] {
 			i++
 		}
+	stopped:
 		switch {
 		case i >= len(b) || b[i] < 0x20:
 			return false
@@ -837,9 +963,15 @@ const (
 // backslash or a control character (the bytes stop marks): x has a zero
 // byte when (x-ones)&^x&highs is not 0, and a byte under n (n ≤ 128)
 // when (x-n*ones)&^x&highs is not 0.
-func stops8(v uint64) bool {
+func stops8(v uint64) bool { return stopMask8(v) != 0 }
+
+// stopMask8 has the high bit of a byte of v set where stops8 finds one:
+// a borrow can mark a byte above the first (the lowest) that stops, but
+// never one below it, so the lowest bit set is the first byte that
+// stops (skipString goes there at once).
+func stopMask8(v uint64) uint64 {
 	q, bs := v^(ones*'"'), v^(ones*'\\')
-	return ((q-ones)&^q|(bs-ones)&^bs|(v-ones*0x20)&^v)&highs != 0
+	return ((q-ones)&^q | (bs-ones)&^bs | (v-ones*0x20)&^v) & highs
 }
 
 // stop marks the bytes a skipped string's plain run stops at: a quote, a

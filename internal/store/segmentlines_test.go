@@ -1,8 +1,11 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"math/bits"
+	"math/rand/v2"
 	"net/url"
 	"reflect"
 	"testing"
@@ -13,7 +16,9 @@ import (
 
 // FuzzSegmentLine: whatever a segment's line holds, the line decoder gives
 // what encoding/json gives (the same answer, or an error where it fails),
-// into an answer that held another before.
+// into an answer that held another before. Its input is up to four
+// lines, decoded by one decoder one after another (then the first
+// again), as a scan decodes a segment's.
 func FuzzSegmentLine(f *testing.F) {
 	on := time.Date(2026, 12, 3, 12, 0, 0, 123456789, time.FixedZone("CET", 3600))
 	for _, a := range []survey.SurveyAnswer{
@@ -42,17 +47,40 @@ func FuzzSegmentLine(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	f.Fuzz(func(t *testing.T, line []byte) {
-		var want survey.SurveyAnswer
-		wantErr := json.Unmarshal(line, &want)
+	// Several lines, one decoder: what it keeps of a line (the heads of
+	// its answers to questions) never changes what it reads of the next.
+	head := `{"id":"h","answers":[{"questionId":"q9","questionText":"Gone","type":"SimpleText","answer":`
+	for _, s := range []string{
+		head + `"x"}]}` + "\n" + head + `1}]}`, head + `"x"}]}` + "\n" + head + `"x","answer":"y"}]}`,
+		head + `"x"}]}` + "\n" + head + `"x","questionId":"q1"}]}`, head + `"x"}]}` + "\n" + head + `"x"]}`,
+		head + `"x"}]}` + "\n" + head + `"\ud800"}]}`, head + `"x"}]}` + "\n" + head + `"x" } , {}]}`,
+		head + `"x"},` + head[len(`{"id":"h","answers":[`):] + `"y"}]}` + "\n" + head + `"x"},{"questionId":"q9"}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		// Each line of text (a segment's), then the first again.
+		var lines [][]byte
+		for l := range bytes.SplitSeq(text, []byte("\n")) {
+			if len(lines) < 4 {
+				lines = append(lines, l)
+			}
+		}
+		if len(lines) > 1 {
+			lines = append(lines, lines[0])
+		}
 		var d lineDecoder
 		got := survey.SurveyAnswer{ID: "before", Title: "before", Answers: []survey.QuestionAnswer{{Answer: "before"}, {QuestionID: "before"}}}
-		err := d.decode(line, &got)
-		if (err == nil) != (wantErr == nil) {
-			t.Fatalf("decode(%q) = %v; encoding/json: %v", line, err, wantErr)
-		}
-		if err == nil && !reflect.DeepEqual(got, want) {
-			t.Fatalf("decode(%q) =\n%#v\nencoding/json:\n%#v", line, got, want)
+		for _, line := range lines {
+			var want survey.SurveyAnswer
+			wantErr := json.Unmarshal(line, &want)
+			err := d.decode(line, &got)
+			if (err == nil) != (wantErr == nil) {
+				t.Fatalf("decode(%q) = %v; encoding/json: %v", line, err, wantErr)
+			}
+			if err == nil && !reflect.DeepEqual(got, want) {
+				t.Fatalf("decode(%q) =\n%#v\nencoding/json:\n%#v", line, got, want)
+			}
 		}
 	})
 }
@@ -62,7 +90,9 @@ func FuzzSegmentLine(f *testing.F) {
 // that every filter (of a question's answer, a checked box, a hidden
 // field, a variable, days, partial answers, several at once) picks
 // exactly when it picks what peek read; and a line of the shape the
-// worker writes is always peeked.
+// worker writes is always peeked. Its input is up to four lines, read by
+// one decoder one after another (then the first again), as a scan
+// reads a segment's.
 func FuzzSegmentPeek(f *testing.F) {
 	on := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
 	sv := &survey.Survey{
@@ -131,27 +161,102 @@ func FuzzSegmentPeek(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	f.Fuzz(func(t *testing.T, line []byte) {
-		var want survey.SurveyAnswer
-		wantErr := json.Unmarshal(line, &want)
+	// Several lines, one decoder: what peek keeps of a line (the heads of
+	// its answers to questions) never changes what it reads of the next.
+	first, err := encodeJSON(&shaped[0])
+	if err != nil {
+		f.Fatal(err)
+	}
+	head := `{"id":"h","tenant":"t","answers":[{"questionId":"q9","questionText":"Gone","type":"SimpleText","answer":`
+	for _, s := range []string{
+		head + `"x"}]}` + "\n" + head + `1}]}`, head + `"x"}]}` + "\n" + head + `"x","answer":"y"}]}`,
+		head + `"x"}]}` + "\n" + head + `"x","questionId":"q1"}]}`, head + `"x"}]}` + "\n" + head + `"x"]}`,
+		head + `"x"}]}` + "\n" + head + `"\q"}]}`, head + `"x"}]}` + "\n" + head + `"x"  }  ]}`,
+		`{"tenant":"t","answers":[ {"questionId":"q1","questionText":"Why \u00e9","type":"SimpleText","answer":"because"}]}` + "\n" +
+			`{"tenant":"t","answers":[ {"questionId":"q1","questionText":"Why \u00e9","type":"SimpleText","answer":"no"}]}`,
+		`{"tenant":"t","answers":[{"questionId":"q2","questionText":"S","type":"FiveStars","answer":"4"}]}` + "\n" +
+			`{"tenant":"t","answers":[{"questionId":"q2","questionText":"S","type":"FiveStars","answer":"\ud800"}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	for i := range shaped[1:] {
+		line, err := encodeJSON(&shaped[i+1])
+		if err != nil {
+			f.Fatal(err)
+		}
+		two := append(append(append([]byte{}, first...), '\n'), line...)
+		var d lineDecoder
+		var got survey.SurveyAnswer
+		for _, flt := range filters {
+			fields := flt.Fields()
+			for _, l := range [][]byte{first, line, first} {
+				if !d.peek(l, &fields, &got) {
+					f.Fatalf("peek(%s) after another line failed", l)
+				}
+			}
+		}
+		f.Add(two)
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		// Each line of text (a segment's), then the first again.
+		var lines [][]byte
+		for l := range bytes.SplitSeq(text, []byte("\n")) {
+			if len(bytes.TrimSpace(l)) > 0 && len(lines) < 4 {
+				lines = append(lines, l)
+			}
+		}
+		if len(lines) > 1 {
+			lines = append(lines, lines[0])
+		}
 		var d lineDecoder
 		got := survey.SurveyAnswer{ID: "before", Tenant: "before", Answers: []survey.QuestionAnswer{{Answer: "before"}, {QuestionID: "q1"}}}
 		for _, flt := range filters {
 			fields := flt.Fields()
-			if !d.peek(line, &fields, &got) {
-				continue
-			}
-			if wantErr != nil {
-				t.Fatalf("peek(%q) read what encoding/json refuses: %v", line, wantErr)
-			}
-			if string(d.id) != want.ID || got.Tenant != want.Tenant {
-				t.Fatalf("peek(%q) = ID %q of %q; encoding/json: %q of %q", line, d.id, got.Tenant, want.ID, want.Tenant)
-			}
-			if flt.Match(&got) != flt.Match(&want) {
-				t.Fatalf("filter %v picks peek(%q) = %#v: %v; the whole answer %#v: %v", flt.Values(), line, got, flt.Match(&got), want, flt.Match(&want))
+			for _, line := range lines {
+				if !d.peek(line, &fields, &got) {
+					continue
+				}
+				var want survey.SurveyAnswer
+				if err := json.Unmarshal(line, &want); err != nil {
+					t.Fatalf("peek(%q) read what encoding/json refuses: %v", line, err)
+				}
+				if string(d.id) != want.ID || got.Tenant != want.Tenant {
+					t.Fatalf("peek(%q) = ID %q of %q; encoding/json: %q of %q", line, d.id, got.Tenant, want.ID, want.Tenant)
+				}
+				if flt.Match(&got) != flt.Match(&want) {
+					t.Fatalf("filter %v picks peek(%q) = %#v: %v; the whole answer %#v: %v", flt.Values(), line, got, flt.Match(&got), want, flt.Match(&want))
+				}
 			}
 		}
 	})
+}
+
+// TestStopMask8: the lowest byte stopMask8 marks in eight bytes is the
+// first of them that stop marks, whatever the bytes after it (which can
+// be marked wrongly, by a borrow).
+func TestStopMask8(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	alphabet := []byte{'a', ' ', 0x00, 0x01, 0x1f, 0x20, 0x21, '"', '\\', '"' + 1, '\\' + 1, 0x7f, 0x80, 0x81, 0xa0, 0xdf, 0xe0, 0xff}
+	for range 200_000 {
+		var b [8]byte
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		want := 8
+		for i, c := range b {
+			if stop[c] {
+				want = i
+				break
+			}
+		}
+		got := 8
+		if m := stopMask8(binary.LittleEndian.Uint64(b[:])); m != 0 {
+			got = bits.TrailingZeros64(m) / 8
+		}
+		if got != want {
+			t.Fatalf("stopMask8(%q) marks byte %d first, want %d", b, got, want)
+		}
+	}
 }
 
 // TestStops8: eight bytes stop a skipped string's plain run when one of

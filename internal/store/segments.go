@@ -325,10 +325,31 @@ func (as *SurveyAnswerStore) scanLines(ctx context.Context, sum *StoredSummary, 
 	// Positions before Expired were removed (ExpireAnswers): the
 	// answers start there.
 	pos := max(from, int(sum.Expired), 0)
-	first := 0 // the segment that holds pos
+	first := firstSegment(segs, pos)
+	pos, _, err = as.scanSegments(ctx, segs[first:], pos, -1, skip, f)
+	if err != nil {
+		return err
+	}
+	return as.scanBlobs(ctx, sum, tenant, slug, pos, f)
+}
+
+// firstSegment is the index in segs of the segment that holds position
+// pos (0 when none does).
+func firstSegment(segs []segmentRef, pos int) int {
+	first := 0
 	for first+1 < len(segs) && segs[first+1].start <= pos {
 		first++
 	}
+	return first
+}
+
+// scanSegments gives f the lines of segs (in order, the first holding
+// pos) from position pos on and before position limit (limit < 0: to
+// the end); a line skip says to skip is not decoded. It returns the
+// position after the last line it read, and whether it stopped at a
+// gap (a segment that starts after that position: cannot happen, but
+// the answers' blobs fill it).
+func (as *SurveyAnswerStore) scanSegments(ctx context.Context, segs []segmentRef, pos, limit int, skip func(line []byte) bool, f func(pos int, a *survey.SurveyAnswer) error) (end int, gap bool, err error) {
 	// A long scan reads the next segment while f is given this one's
 	// answers (from its third segment on: a page of a table never pays
 	// for a segment it does not show). Two buffers take turns: a segment
@@ -355,10 +376,12 @@ func (as *SurveyAnswerStore) scanLines(ctx context.Context, sum *StoredSummary, 
 	// own): f's answer is overwritten by the next.
 	var a survey.SurveyAnswer
 	var dec lineDecoder
-	for i := first; i < len(segs); i++ {
-		s := segs[i]
+	for i, s := range segs {
+		if limit >= 0 && pos >= limit {
+			break // the rest is another's
+		}
 		if s.start > pos {
-			break // a gap: cannot happen, but the blobs fill it
+			return pos, true, nil
 		}
 		var data []byte
 		if next != nil {
@@ -369,9 +392,9 @@ func (as *SurveyAnswerStore) scanLines(ctx context.Context, sum *StoredSummary, 
 			spare = nil
 		}
 		if err != nil {
-			return err
+			return pos, false, err
 		}
-		if i > first && i+1 < len(segs) {
+		if i > 0 && i+1 < len(segs) {
 			next = make(chan fetched, 1)
 			go func(s segmentRef, buf []byte, to chan<- fetched) {
 				data, err := read(s, buf)
@@ -382,6 +405,9 @@ func (as *SurveyAnswerStore) scanLines(ctx context.Context, sum *StoredSummary, 
 		whole := data
 		// One answer a line; a line before pos is skipped undecoded.
 		for p := s.start; len(data) > 0; {
+			if limit >= 0 && p >= limit {
+				break
+			}
 			line := data
 			if i := bytes.IndexByte(data, '\n'); i >= 0 {
 				line, data = data[:i], data[i+1:]
@@ -401,17 +427,17 @@ func (as *SurveyAnswerStore) scanLines(ctx context.Context, sum *StoredSummary, 
 				continue
 			}
 			if err := dec.decode(line, &a); err != nil {
-				return fmt.Errorf("store: decode answer segment %s: %w", s.name, err)
+				return pos, false, fmt.Errorf("store: decode answer segment %s: %w", s.name, err)
 			}
 			if err := f(p, &a); err != nil {
-				return err
+				return pos, false, err
 			}
 			p++
 			pos = p
 		}
 		spare = whole[:0]
 	}
-	return as.scanBlobs(ctx, sum, tenant, slug, pos, f)
+	return pos, false, nil
 }
 
 // ScanFiltered calls f with each of a survey's answers that filter picks,
@@ -423,62 +449,165 @@ func (as *SurveyAnswerStore) scanLines(ctx context.Context, sum *StoredSummary, 
 // picks it: a filter that picks a few answers costs a fraction of a scan
 // of all of them. f's answer is Scan's: a shallow copy keeps it.
 func (as *SurveyAnswerStore) ScanFiltered(ctx context.Context, tenant, slug string, filter survey.AnswerFilter, f func(of int, a *survey.SurveyAnswer) error) (int, error) {
+	reads, err := as.ScanFilteredParts(ctx, tenant, slug, filter, 1, func(int) func(of int, a *survey.SurveyAnswer) error { return f })
+	if len(reads) == 0 {
+		return 0, err
+	}
+	return reads[0], err
+}
+
+// ScanFilteredParts is ScanFiltered with the survey's segments shared out
+// in order among up to n parts, read at the same time (one goroutine
+// each, each holding two segments at most): for a count of every answer
+// a filter picks on every core. Before any answer is read, start(k)
+// makes part k's f (k from 0, in the segments' order); part k's f is
+// called with its answers in order, from its goroutine, with the number
+// of the part's answers before each. It returns the number of answers
+// each part read: an answer's number among all of them (ScanFiltered's)
+// is its number in its part plus the reads of the parts before. So
+// counts made part by part and merged in the parts' order are those of
+// one scan. A survey of few segments is read as one part; parts that
+// find their segments do not follow one another (a gap, which cannot
+// happen) are dropped and the scan starts over as one part: start(0)
+// again.
+func (as *SurveyAnswerStore) ScanFilteredParts(ctx context.Context, tenant, slug string, filter survey.AnswerFilter, n int, start func(k int) func(of int, a *survey.SurveyAnswer) error) ([]int, error) {
 	sum, err := as.summary(ctx, tenant, slug)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	gone := make(map[string]bool, len(sum.Deleted))
 	for _, id := range sum.Deleted {
 		gone[id] = true
 	}
-	read := 0
-	var skip func(line []byte) bool
-	if filter.Active() {
-		fields := filter.Fields()
-		var (
-			dec  lineDecoder // its own: decode's keeps the texts of whole answers
-			some survey.SurveyAnswer
-		)
-		// Peeking pays when the filter leaves most answers out; when it
-		// picks most of them (a filter of complete answers), each picked
-		// line would be read twice, so after peekTrial lines that the
-		// filter mostly picked the scan stops peeking.
-		peeked, picked := 0, 0
-		skip = func(line []byte) bool {
-			if peeked == peekTrial && picked > peekTrial/2 {
-				return false
+	segs, err := as.segments(ctx, tenant, slug)
+	if err != nil {
+		return nil, err
+	}
+	pos := max(int(sum.Expired), 0)
+	first := firstSegment(segs, pos)
+	segs = segs[first:]
+	n = max(1, min(n, len(segs)/minPartSegments))
+	// Part k reads segs[bounds[k]:bounds[k+1]], from the first one's
+	// start (part 0 from pos) to the next part's.
+	bounds := make([]int, n+1)
+	for k := range bounds {
+		bounds[k] = k * len(segs) / n
+	}
+	reads := make([]int, n)
+	ends := make([]int, n)
+	gaps := make([]bool, n)
+	fs := make([]func(of int, a *survey.SurveyAnswer) error, n)
+	for k := range fs {
+		fs[k] = start(k)
+	}
+	part := func(ctx context.Context, k int) error {
+		from, limit := pos, -1
+		if k > 0 {
+			from = segs[bounds[k]].start
+		}
+		if k+1 < n {
+			limit = segs[bounds[k+1]].start
+		}
+		count := func(_ int, a *survey.SurveyAnswer) error {
+			if gone[a.ID] || a.Tenant == "" {
+				return nil // deleted (a tombstone has its ID only)
 			}
-			if !dec.peek(line, &fields, &some) {
-				return false // decoded whole, and looked at below
+			reads[k]++
+			if !filter.Match(a) {
+				return nil
 			}
-			if gone[string(dec.id)] || some.Tenant == "" {
-				return true
+			return fs[k](reads[k]-1, a)
+		}
+		skip := peekSkip(filter, gone, &reads[k])
+		end, gap, err := as.scanSegments(ctx, segs[bounds[k]:bounds[k+1]], from, limit, skip, count)
+		ends[k], gaps[k] = end, gap
+		if err != nil || k+1 < n || gap && n > 1 {
+			return err // (a gap in one of several parts: read as one)
+		}
+		// The last part reads the newest answers, not in a segment yet.
+		return as.scanBlobs(ctx, sum, tenant, slug, end, count)
+	}
+	if n == 1 {
+		return reads, part(ctx, 0)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for k := range n {
+		wg.Go(func() {
+			if errs[k] = part(ctx, k); errs[k] != nil {
+				cancel()
 			}
-			match := filter.Match(&some)
-			if peeked < peekTrial {
-				peeked++
-				if match {
-					picked++
-				}
-			}
-			if !match {
-				read++
-				return true
-			}
-			return false
+		})
+	}
+	wg.Wait()
+	// The first part's error that is not another's: the others were
+	// then cancelled.
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return nil, err
 		}
 	}
-	err = as.scanLines(ctx, sum, tenant, slug, 0, skip, func(_ int, a *survey.SurveyAnswer) error {
-		if gone[a.ID] || a.Tenant == "" {
-			return nil // deleted (a tombstone has its ID only)
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
 		}
-		read++
-		if !filter.Match(a) {
-			return nil
+	}
+	for k := range n {
+		if gaps[k] || k+1 < n && ends[k] < segs[bounds[k+1]].start {
+			// Not one run of positions: as one part, as Scan reads it.
+			return as.ScanFilteredParts(ctx, tenant, slug, filter, 1, start)
 		}
-		return f(read-1, a)
-	})
-	return read, err
+	}
+	return reads, nil
+}
+
+// minPartSegments is the fewest segments a part of a filtered scan
+// reads: fewer are not worth a goroutine.
+const minPartSegments = 4
+
+// peekSkip is the skip of a filtered scan (scanSegments): whether the
+// fields of a line filter looks at say the filter leaves it out (then
+// counted in *read) or it is deleted. Nil when the filter picks every
+// answer.
+func peekSkip(filter survey.AnswerFilter, gone map[string]bool, read *int) func(line []byte) bool {
+	if !filter.Active() {
+		return nil
+	}
+	fields := filter.Fields()
+	var (
+		dec  lineDecoder // its own: decode's keeps the texts of whole answers
+		some survey.SurveyAnswer
+	)
+	// Peeking pays when the filter leaves most answers out; when it
+	// picks most of them (a filter of complete answers), each picked
+	// line would be read twice, so after peekTrial lines that the
+	// filter mostly picked the scan stops peeking.
+	peeked, picked := 0, 0
+	return func(line []byte) bool {
+		if peeked == peekTrial && picked > peekTrial/2 {
+			return false
+		}
+		if !dec.peek(line, &fields, &some) {
+			return false // decoded whole, and looked at below
+		}
+		if gone[string(dec.id)] || some.Tenant == "" {
+			return true
+		}
+		match := filter.Match(&some)
+		if peeked < peekTrial {
+			peeked++
+			if match {
+				picked++
+			}
+		}
+		if !match {
+			*read++
+			return true
+		}
+		return false
+	}
 }
 
 // peekTrial is how many answers a filtered scan peeks at before it

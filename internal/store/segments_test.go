@@ -833,3 +833,94 @@ func testScanFilteredLong(t *testing.T, st storage.Storage, tenant string) {
 		}
 	}
 }
+
+// TestScanFilteredParts: a filtered scan shared out among parts gives
+// each answer once, in its part, in order, and the parts in order with
+// their reads give what ScanFiltered gives (the same answers at the same
+// numbers), whatever the number of parts asked for; the answers after
+// the segments (listed only, or in the summary's last batch) in the last
+// part, and deleted ones in none. A segment gone (a gap) reads as one
+// part, as Scan reads it.
+func TestScanFilteredParts(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st storage.Storage, tenant string) {
+		ctx := context.Background()
+		s := segSurvey(t, st, tenant, "Parts")
+		answers := segAnswers(s, 70, fifthOfSegment)
+		for i, a := range answers {
+			// The text fills the segments (five answers each); the
+			// answer the filters look at is another's.
+			pad := a.Answers[0]
+			pad.QuestionID = "pad"
+			a.Answers = []survey.QuestionAnswer{{QuestionID: s.Questions[0].ID, QuestionText: "Say", Type: survey.SimpleText, Answer: []string{"No", "Yes", "yes "}[i%3]}, pad}
+		}
+		answers[4].Partial, answers[33].Partial = true, true
+		fileBeforeSegments(t, st, s, answers, 3)
+		as := store.NewSurveyAnswerStore(st)
+		if _, err := as.AppendSegments(ctx, s.Tenant, s.Slug, nil, 0, idsOf(answers[:60]), nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range []int{7, 62} { // in a segment; listed only
+			if err := as.DeleteAnswer(ctx, s, answers[i].ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		type picked struct {
+			id string
+			of int
+		}
+		filters := []url.Values{{}, {"c": {s.Questions[0].ID + "=yes"}}, {"status": {"partial"}}, {"c": {s.Questions[0].ID + "=no"}, "status": {"complete"}}}
+		check := func(t *testing.T, wantParts func(n int) int) {
+			for _, q := range filters {
+				flt, err := survey.ParseAnswerFilter(s, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var want []picked
+				read, err := as.ScanFiltered(ctx, s.Tenant, s.Slug, flt, func(of int, a *survey.SurveyAnswer) error {
+					want = append(want, picked{a.ID, of})
+					return nil
+				})
+				if err != nil || read != 68 || len(want) == 0 && q.Get("status") != "partial" {
+					t.Fatalf("%v: ScanFiltered read %d, picked %d, %v", q, read, len(want), err)
+				}
+				for n := 1; n <= 5; n++ {
+					var parts [][]picked
+					reads, err := as.ScanFilteredParts(ctx, s.Tenant, s.Slug, flt, n, func(k int) func(int, *survey.SurveyAnswer) error {
+						if k != len(parts) {
+							if k != 0 {
+								t.Fatalf("start(%d) after %d parts", k, len(parts))
+							}
+							parts = nil // started over
+						}
+						parts = append(parts, nil)
+						return func(of int, a *survey.SurveyAnswer) error {
+							parts[k] = append(parts[k], picked{a.ID, of})
+							return nil
+						}
+					})
+					if err != nil || len(reads) != wantParts(n) || len(parts) != len(reads) {
+						t.Fatalf("%v in %d parts: %d parts, %d made, %v; want %d", q, n, len(reads), len(parts), err, wantParts(n))
+					}
+					var got []picked
+					before := 0
+					for k, part := range parts {
+						for _, p := range part {
+							got = append(got, picked{p.id, p.of + before})
+						}
+						before += reads[k]
+					}
+					if before != read || !slices.Equal(got, want) {
+						t.Fatalf("%v in %d parts: read %d (%v), picked\n%v\nwant\n%v", q, n, before, reads, got, want)
+					}
+				}
+			}
+		}
+		// Twelve segments: up to three parts of four.
+		t.Run("segments", func(t *testing.T) { check(t, func(n int) int { return min(n, 3) }) })
+		gone := fmt.Sprintf("%s-%s/%010d", s.Tenant, s.Slug, 25)
+		if err := st.DeleteBlob(ctx, store.SegmentContainer, gone, ""); err != nil {
+			t.Fatal(err)
+		}
+		t.Run("gap", func(t *testing.T) { check(t, func(int) int { return 1 }) })
+	})
+}

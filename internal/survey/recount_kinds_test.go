@@ -1,8 +1,12 @@
 package survey_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"math/rand/v2"
 	"reflect"
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/surveys-dev/surveys/internal/survey"
@@ -69,4 +73,76 @@ func BenchmarkRecount(b *testing.B) {
 		rc.Summary()
 	}
 	b.ReportMetric(float64(len(answers)*b.N)/b.Elapsed().Seconds(), "answers/s")
+}
+
+// TestMergeRecounts: answers counted in parts (each the answers after
+// the part before's: a survey's segments shared out among cores), some
+// parts empty, then merged in order give the summary one Recount of all
+// of them gives, to the byte: with partial answers, hidden fields and
+// variables of more values than a summary keeps, questions the survey
+// no longer has (first given in a later part), equal numbers written
+// differently, and more words than a summary keeps.
+func TestMergeRecounts(t *testing.T) {
+	sv, answers := exampleAnswers(t, 3000)
+	number := ""
+	for _, q := range sv.Questions {
+		if q.Type == survey.Number {
+			number = q.ID
+		}
+	}
+	for i := range answers {
+		a := &answers[i]
+		a.Partial = i%17 == 5
+		a.Hidden = map[string]string{"source": "s" + strconv.Itoa(i%450)}
+		if i%3 == 0 {
+			a.Values = map[string]string{"score": strconv.Itoa(i % 300)}
+		}
+		// New slices: the example answers may share them.
+		a.Answers = append([]survey.QuestionAnswer(nil), a.Answers...)
+		if i >= 1700 && i%5 == 0 {
+			a.Answers = append(a.Answers, survey.QuestionAnswer{QuestionID: "gone" + strconv.Itoa(i%3), QuestionText: "Gone", Type: survey.MultipleChoice, Answer: "c" + strconv.Itoa(i%7)})
+		}
+		for j := range a.Answers {
+			if a.Answers[j].QuestionID == number && i%11 == 0 {
+				a.Answers[j].Answer = []string{"7", "7.0", "07", "-3", "-3.00"}[i%5]
+			}
+		}
+	}
+	one := survey.NewRecount(sv)
+	for _, a := range answers {
+		one.Add(a)
+	}
+	want := one.Summary()
+	if !slices.ContainsFunc(want.Questions, func(q survey.QuestionAnswersSummary) bool { return q.OtherWords > 0 }) || want.Hidden["source"].OtherValues == 0 {
+		t.Fatal("the answers use no more words or values than a summary keeps: the test needs more")
+	}
+	wantJSON, err := json.Marshal(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{1, 2, 3, 5, 8} {
+		// n parts of random sizes, some empty.
+		cuts := []int{0, len(answers)}
+		for range n - 1 {
+			cuts = append(cuts, r.IntN(len(answers)+1))
+		}
+		slices.Sort(cuts)
+		var parts []*survey.Recount
+		for k := range n {
+			rc := survey.NewRecount(sv)
+			for _, a := range answers[cuts[k]:cuts[k+1]] {
+				rc.Add(a)
+			}
+			parts = append(parts, rc)
+		}
+		got := survey.MergeRecounts(parts)
+		gotJSON, err := json.Marshal(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(gotJSON, wantJSON) || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%d parts (cut at %v): merged\n%s\nwant\n%s", n, cuts, gotJSON, wantJSON)
+		}
+	}
 }

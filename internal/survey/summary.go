@@ -442,6 +442,22 @@ func (r *Recount) Summary() *SurveyAnswersSummary {
 	return r.sum
 }
 
+// MergeRecounts is the summary of the answers parts counted, part after
+// part: each part the answers after those of the part before it (a
+// survey's answers counted on several cores, a run of segments each).
+// It is the summary one Recount of all of them, in that order, gives:
+// Merge is exact (see keepWords), and merging in order keeps the order
+// in which the answers first gave a choice, a matrix's row, a ranking's
+// item or a question the survey no longer has, and the first of equal
+// least or greatest numbers. The parts count no more.
+func MergeRecounts(parts []*Recount) *SurveyAnswersSummary {
+	sum := parts[0].Summary()
+	for _, p := range parts[1:] {
+		sum.Merge(p.Summary())
+	}
+	return sum
+}
+
 // RestoreEmpty gives back the empty counts that a decoded summary's JSON
 // omits (an empty count is omitted), so that merging an answer into a
 // question that has none yet finds them: those of an empty summary of the

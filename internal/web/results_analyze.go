@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,6 +31,13 @@ type AnswerReader interface {
 	// returns the number of answers read. It looks at the fields the
 	// filter names before it decodes an answer whole.
 	ScanFiltered(ctx context.Context, tenant, slug string, filter survey.AnswerFilter, f func(of int, a *survey.SurveyAnswer) error) (int, error)
+	// ScanFilteredParts is ScanFiltered on up to n goroutines, each
+	// reading a part of the answers in order with the f start(k) makes
+	// (k from 0, the parts' order; start(0) again when it starts over
+	// as one part); it returns each part's number of answers read, and
+	// an answer's number is its number in its part plus the reads of
+	// the parts before.
+	ScanFilteredParts(ctx context.Context, tenant, slug string, filter survey.AnswerFilter, n int, start func(k int) func(of int, a *survey.SurveyAnswer) error) ([]int, error)
 	// Range returns up to limit answers from position offset on.
 	Range(ctx context.Context, tenant, slug string, offset, limit int) ([]*survey.SurveyAnswer, int, error)
 	// LatestAnswers returns up to limit answers, newest first, after the
@@ -433,29 +441,80 @@ func (s *Server) summarize(ctx context.Context, page *analyzePage, sum *survey.S
 }
 
 // summarizeFiltered counts the answers the page's filter picks into a
-// summary of their own, reading every answer once (one segment at a
-// time), and keeps the latest of them for what they wrote.
+// summary of their own, reading every answer once (a segment at a time,
+// on every core: countFiltered), and keeps the latest of them for what
+// they wrote.
 func (s *Server) summarizeFiltered(ctx context.Context, page *analyzePage) error {
-	rc := survey.NewRecount(page.Survey)
-	ring := make([]positioned, 0, latestWritten)
-	all, err := s.scanFiltered(ctx, page.Tenant, page.Survey.Slug, page.Filter.Filter, func(n, pos int, a *survey.SurveyAnswer) error {
-		rc.Add(*a)
-		c := *a // the scan reuses *a, not its Answers
-		if len(ring) < latestWritten {
-			ring = append(ring, positioned{&c, pos})
-		} else {
-			ring[n%latestWritten] = positioned{&c, pos}
-		}
-		return nil
-	})
+	sum, latest, all, err := s.countFiltered(ctx, page.Survey, page.Filter.Filter, latestWritten)
 	if err != nil {
 		return err
 	}
 	page.Of = all
-	// Newest first.
-	slices.SortFunc(ring, func(a, b positioned) int { return b.Position - a.Position })
-	page.questions(rc.Summary(), ring)
+	page.questions(sum, latest)
 	return nil
+}
+
+// maxCountParts bounds the parts a count reads at once (countFiltered),
+// whatever the cores: each holds two segments (up to 2 MiB) and its
+// counts.
+const maxCountParts = 8
+
+// countFiltered counts the answers to sv that f picks into a summary,
+// as one Recount of them in order would (survey.MergeRecounts), reading
+// them on every core: the survey's segments are shared out in order
+// among GOMAXPROCS parts, maxCountParts at most
+// (AnswerReader.ScanFilteredParts), each counted into a Recount of its
+// own and merged in the parts' order, so that the summary is the same
+// whatever the parts. Each part holds two segments
+// at most and its counts (bounded as a Recount's are). It also returns
+// the latest (up to) keep answers picked, newest first, numbered among
+// all the answers, and the number of answers read.
+func (s *Server) countFiltered(ctx context.Context, sv *survey.Survey, f survey.AnswerFilter, keep int) (*survey.SurveyAnswersSummary, []positioned, int, error) {
+	type part struct {
+		rc     *survey.Recount
+		ring   []positioned // the part's latest picked, numbered in the part
+		picked int
+	}
+	var parts []*part
+	reads, err := s.reader.ScanFilteredParts(ctx, sv.Tenant, sv.Slug, f, min(runtime.GOMAXPROCS(0), maxCountParts), func(k int) func(int, *survey.SurveyAnswer) error {
+		if k == 0 {
+			parts = parts[:0] // (again: the scan started over)
+		}
+		p := &part{rc: survey.NewRecount(sv), ring: make([]positioned, 0, keep)}
+		parts = append(parts, p)
+		return func(of int, a *survey.SurveyAnswer) error {
+			p.rc.Add(*a)
+			if keep > 0 {
+				c := *a // the scan reuses *a, not its Answers
+				if len(p.ring) < keep {
+					p.ring = append(p.ring, positioned{&c, of})
+				} else {
+					p.ring[p.picked%keep] = positioned{&c, of}
+				}
+			}
+			p.picked++
+			return nil
+		}
+	})
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	rcs := make([]*survey.Recount, len(parts))
+	var latest []positioned
+	all := 0
+	for k, p := range parts {
+		rcs[k] = p.rc
+		for _, l := range p.ring {
+			latest = append(latest, positioned{l.SurveyAnswer, all + l.Position})
+		}
+		all += reads[k]
+	}
+	// Newest first.
+	slices.SortFunc(latest, func(a, b positioned) int { return b.Position - a.Position })
+	if len(latest) > keep {
+		latest = latest[:keep]
+	}
+	return survey.MergeRecounts(rcs), latest, all, nil
 }
 
 // hasWritten reports whether one of sv's questions has written answers.

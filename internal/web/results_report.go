@@ -91,15 +91,8 @@ func (s *Server) summaryFor(ctx context.Context, sv *survey.Survey, f survey.Ans
 		sum, err = s.storedSummary(ctx, sv)
 		return sum, 0, err
 	}
-	rc := survey.NewRecount(sv)
-	of, err = s.scanFiltered(ctx, sv.Tenant, sv.Slug, f, func(_, _ int, a *survey.SurveyAnswer) error {
-		rc.Add(*a)
-		return nil
-	})
-	if err != nil {
-		return nil, 0, err
-	}
-	return rc.Summary(), of, nil
+	sum, _, of, err = s.countFiltered(ctx, sv, f, 0)
+	return sum, of, err
 }
 
 // reportFilter is filter f of sv for the report, of answers read.

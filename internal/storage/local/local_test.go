@@ -451,3 +451,30 @@ func BenchmarkPutBlobSerial(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "writes/s")
 }
+
+// BenchmarkGetBlobInto1MiB reads blobs of 1 MiB (an answer segment's
+// cap) one after the other into one buffer, as a scan of a survey's
+// segments does: ns/op is a blob's, with the process's CPU time.
+func BenchmarkGetBlobInto1MiB(b *testing.B) {
+	ctx := context.Background()
+	s := open(b, filepath.Join(b.TempDir(), "db"))
+	must(b, "CreateContainer", s.CreateContainer(ctx, "bench", false))
+	const blobs = 32
+	for i := range blobs {
+		data := bytes.Repeat([]byte{byte('a' + i%26)}, 1<<20)
+		if _, err := s.PutBlob(ctx, "bench", fmt.Sprint(i), data, storage.PutOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var buf []byte
+	b.SetBytes(1 << 20)
+	start := cpuTime()
+	for i := 0; b.Loop(); i++ {
+		got, err := s.GetBlobInto(ctx, "bench", fmt.Sprint(i%blobs), buf)
+		if err != nil || len(got.Data) != 1<<20 || got.Data[0] != byte('a'+i%blobs%26) {
+			b.Fatalf("GetBlobInto = %d bytes, %v", len(got.Data), err)
+		}
+		buf = got.Data
+	}
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+}
