@@ -118,7 +118,7 @@ func (s *Server) readPageForm(w http.ResponseWriter, r *http.Request, t *survey.
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mt != "multipart/form-data" || !sv.HasUploads() {
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
-		if err := r.ParseForm(); err != nil {
+		if err := parseForm(r, mt, limit); err != nil {
 			return nil, formError(err)
 		}
 		dropFileValues(sv, r.PostForm)
@@ -225,12 +225,35 @@ func dropFileValues(sv *survey.Survey, v url.Values) {
 		if !survey.TakesFiles(q) {
 			continue
 		}
+		field := "q-" + q.ID
 		for name := range v {
-			if name == "q-"+q.ID || strings.HasPrefix(name, "q-"+q.ID+"-") {
+			if rest, ok := strings.CutPrefix(name, field); ok && (rest == "" || rest[0] == '-') {
 				delete(v, name)
 			}
 		}
 	}
+}
+
+// parseForm is r.ParseForm for a form of content type mt whose body is
+// at most limit bytes (r.Body a MaxBytesReader). A url-encoded POST with
+// no query string, what a survey page sends, is read in one buffer of
+// its announced length, and r.Form is r.PostForm rather than a copy of
+// it; any other request is ParseForm's.
+func parseForm(r *http.Request, mt string, limit int64) error {
+	if r.Method != http.MethodPost || mt != "application/x-www-form-urlencoded" || r.URL.RawQuery != "" || r.PostForm != nil {
+		return r.ParseForm()
+	}
+	size := int64(0)
+	if r.ContentLength > 0 {
+		size = min(r.ContentLength, limit)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	if _, err := buf.ReadFrom(r.Body); err != nil {
+		return err
+	}
+	v, err := url.ParseQuery(buf.String())
+	r.PostForm, r.Form = v, v
+	return err
 }
 
 // file takes one file part of question q: stored under the form's
