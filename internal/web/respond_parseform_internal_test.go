@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"reflect"
 	"strings"
 	"testing"
@@ -19,6 +20,9 @@ func TestParseFormAsParseForm(t *testing.T) {
 	}{
 		{"answer", "POST", "/survey/a/b", form, "token=abc%2Fdef&q-1=Very+good&q-2=4&q-3-other=caf%C3%A9&q-3=x&q-3=y", false},
 		{"empty", "POST", "/survey/a/b", form, "", false},
+		{"empty fields, no values, a field three times", "POST", "/survey/a/b", form, "&&a&b=&c=1&c=2&=x&c=3&d=%41%2b+", false},
+		{"bad escape in a name", "POST", "/survey/a/b", form, "q-%zz=1&q-2=ok", true},
+		{"more fields than parseQuery parses", "POST", "/survey/a/b", form, strings.Repeat("q-1=a&", maxOwnParse) + "q-2=b", false},
 		{"bad escape", "POST", "/survey/a/b", form, "q-1=%zz&q-2=ok", true},
 		{"semicolon", "POST", "/survey/a/b", form, "q-1=a;q-2=b", true},
 		{"query string too", "POST", "/survey/a/b?lang=fr&q-1=query", form, "q-1=body", false},
@@ -51,4 +55,21 @@ func TestParseFormAsParseForm(t *testing.T) {
 	if err := parseForm(r, form, 50); err == nil || !errors.As(err, &tooBig) {
 		t.Errorf("a body over the bound: %v, want a MaxBytesError", err)
 	}
+}
+
+// FuzzParseQuery: parseQuery gives url.ParseQuery's values and error.
+func FuzzParseQuery(f *testing.F) {
+	for _, s := range []string{"", "a=1&b=2&a=3", "a;b=1", "%zz=1", "a=%2", "&&=&a", "q-1=x+y%20z&q-1-other="} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		want, wantErr := url.ParseQuery(q)
+		got, err := parseQuery(q)
+		if (err == nil) != (wantErr == nil) || (err != nil && err.Error() != wantErr.Error()) {
+			t.Fatalf("parseQuery(%q) error %v, url.ParseQuery's %v", q, err, wantErr)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("parseQuery(%q) = %v, url.ParseQuery's %v", q, got, want)
+		}
+	})
 }
