@@ -3,6 +3,7 @@ package web_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"html"
 	"io"
 	"log/slog"
@@ -74,20 +75,25 @@ func BenchmarkAnswerPath(b *testing.B) {
 	}()
 
 	const path = "/survey/adatum/adatum-customer-satisfaction"
-	get := func(buf *bytes.Buffer) {
+	// get and respond return their failure: respond runs in RunParallel's
+	// goroutines, where b.Fatal may not be called.
+	get := func(buf *bytes.Buffer) error {
 		rec := httptest.NewRecorder()
 		rec.Body = buf
 		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
 		if rec.Code != http.StatusOK {
-			b.Fatalf("GET %s = %d", path, rec.Code)
+			return fmt.Errorf("GET %s = %d", path, rec.Code)
 		}
+		return nil
 	}
 	// The answers sent: complete, varied, each with the token of the
 	// page just served (read from the page as a browser would submit it,
 	// formfill; the bodies are made once, so that the client's work is
 	// little of what is measured).
 	var buf bytes.Buffer
-	get(&buf)
+	if err := get(&buf); err != nil {
+		b.Fatal(err)
+	}
 	form, err := formfill.Parse(buf.Bytes())
 	if err != nil {
 		b.Fatal(err)
@@ -103,13 +109,15 @@ func BenchmarkAnswerPath(b *testing.B) {
 	}
 	tokenAttr := []byte(`name="token" value="`)
 	var sent atomic.Int64
-	respond := func(i int, buf *bytes.Buffer) {
+	respond := func(i int, buf *bytes.Buffer) error {
 		buf.Reset()
-		get(buf)
+		if err := get(buf); err != nil {
+			return err
+		}
 		page := buf.Bytes()
 		at := bytes.Index(page, tokenAttr)
 		if at < 0 {
-			b.Fatalf("GET %s: no token", path)
+			return fmt.Errorf("GET %s: no token", path)
 		}
 		token, _, _ := bytes.Cut(page[at+len(tokenAttr):], []byte(`"`))
 		body := "token=" + url.QueryEscape(html.UnescapeString(string(token))) + "&" + bodies[i%len(bodies)]
@@ -118,9 +126,10 @@ func BenchmarkAnswerPath(b *testing.B) {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		if rec.Code != http.StatusSeeOther {
-			b.Fatalf("POST %s = %d\n%s", path, rec.Code, rec.Body)
+			return fmt.Errorf("POST %s = %d\n%s", path, rec.Code, rec.Body)
 		}
 		sent.Add(1)
+		return nil
 	}
 	merged := func() int64 {
 		mfs, err := reg.Gather()
@@ -143,7 +152,9 @@ func BenchmarkAnswerPath(b *testing.B) {
 	}
 	// Warm up: caches, the answers container, the survey's summary.
 	for i := range 20 {
-		respond(i, &buf)
+		if err := respond(i, &buf); err != nil {
+			b.Fatal(err)
+		}
 	}
 	waitMerged(sent.Load())
 
@@ -155,7 +166,10 @@ func BenchmarkAnswerPath(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		var buf bytes.Buffer
 		for pb.Next() {
-			respond(int(next.Add(1)), &buf)
+			if err := respond(int(next.Add(1)), &buf); err != nil {
+				b.Error(err)
+				return
+			}
 		}
 	})
 	waitMerged(sent.Load())
