@@ -413,6 +413,7 @@ const (
 	storageOps    = "surveys_storage_operations_total"
 	storageErrs   = "surveys_storage_errors_total"
 	summaryDelay  = "surveys_summary_delay_seconds"
+	processCPU    = "process_cpu_seconds_total"
 )
 
 // waitWorker waits until the worker has merged target answers in all, then
@@ -485,6 +486,9 @@ type step struct {
 	// answer (seen by scrapes 100 ms apart); behind, from the step's last
 	// response to that merge.
 	merging, behind time.Duration
+	// cpu is the server process's CPU time over the step and the worker's
+	// catch-up (process_cpu_seconds_total), 0 when it does not export it.
+	cpu time.Duration
 }
 
 func measureStep(ctx context.Context, c *http.Client, base, surveyURL string, conc int, d, catchup time.Duration, f op) (step, error) {
@@ -506,9 +510,10 @@ func measureStep(ctx context.Context, c *http.Client, base, surveyURL string, co
 	if after.has(acceptedTotal) {
 		accepted = after.value(acceptedTotal) - before.value(acceptedTotal)
 	}
+	cpu := time.Duration((after.value(processCPU) - before.value(processCPU)) * float64(time.Second))
 	return step{conc: conc, res: res, ops: delta(before.storageOps(storageOps), after.storageOps(storageOps)),
 		errOps: delta(before.storageOps(storageErrs), after.storageOps(storageErrs)), caughtUp: ok, accepted: accepted,
-		merging: merged.Sub(start), behind: merged.Sub(end)}, nil
+		merging: merged.Sub(start), behind: merged.Sub(end), cpu: cpu}, nil
 }
 
 // idleSettle is how long the idle step waits before counting: the workers'
@@ -626,6 +631,14 @@ func printMerging(out io.Writer, steps []step) {
 		}
 		fmt.Fprintf(out, "  conc %d: %.0f answers merged a second; the last merged %s after the last response\n", s.conc,
 			float64(s.res.ok)/s.merging.Seconds(), s.behind.Round(10*time.Millisecond))
+	}
+	// The server's CPU time an answer says what its cores can take, and
+	// is steadier than the pairs a second when other work shares them.
+	fmt.Fprintln(out, "server CPU time per answer (process_cpu_seconds_total over the step and the worker's catch-up / answers):")
+	for _, s := range steps {
+		if s.cpu > 0 && s.res.ok > 0 {
+			fmt.Fprintf(out, "  conc %d: %.0f µs\n", s.conc, float64(s.cpu.Microseconds())/float64(s.res.ok))
+		}
 	}
 }
 

@@ -98,6 +98,12 @@ type Config struct {
 	// claims on contacts' mails (SURVEYS_CAMPAIGN_LEASE): after an
 	// instance dies, another takes its campaign over once this runs out.
 	CampaignLease time.Duration
+	// GCPercent is the garbage collector's target (runtime/debug's
+	// SetGCPercent) when GOGC is not set (SURVEYS_GC_PERCENT), and
+	// MemoryLimitMiB its soft memory limit in MiB when GOMEMLIMIT is not
+	// set (SURVEYS_MEMORY_LIMIT_MIB, 0 for none); see gc.go.
+	GCPercent      int
+	MemoryLimitMiB int
 	// Mail is where e-mail is sent from (SURVEYS_SMTP_URL,
 	// SURVEYS_SMTP_PASSWORD or SURVEYS_SMTP_PASSWORD_FILE,
 	// SURVEYS_MAIL_FROM), loaded and checked by parseServe; nil when no
@@ -205,6 +211,8 @@ func parseServeCommand(args []string, getenv func(string) string, stdout, stderr
 	fs.IntVar(&c.AuditRetentionDays, "audit-retention-days", envInt("SURVEYS_AUDIT_RETENTION_DAYS", int(worker.DefaultRetentionConfig.Keep/(24*time.Hour))), "days the tenants' audit events are kept; 0 keeps them for ever (SURVEYS_AUDIT_RETENTION_DAYS)")
 	fs.IntVar(&c.AnswerRetentionMinutes, "answer-retention-minutes", envInt("SURVEYS_ANSWER_RETENTION_MINUTES", int(worker.DefaultAnswerRetentionConfig.Every/time.Minute)), "minutes between passes that delete answers past their survey's retention rule (SURVEYS_ANSWER_RETENTION_MINUTES)")
 	fs.DurationVar(&c.CampaignLease, "campaign-lease", envDuration("SURVEYS_CAMPAIGN_LEASE", worker.DefaultCampaignConfig.Lease), "how long an instance holds a campaign step and its claims on contacts' mails; another instance takes over a dead one's once it runs out (SURVEYS_CAMPAIGN_LEASE, 10s to 1h)")
+	fs.IntVar(&c.GCPercent, "gc-percent", envInt("SURVEYS_GC_PERCENT", defaultGCPercent), "the garbage collector's target, as GOGC: the heap may grow this many percent over what is live before a collection; ignored when GOGC is set (SURVEYS_GC_PERCENT, 25 to 1000)")
+	fs.IntVar(&c.MemoryLimitMiB, "memory-limit-mib", envInt("SURVEYS_MEMORY_LIMIT_MIB", defaultMemoryLimitMiB), "soft memory limit of the Go heap and runtime in MiB, as GOMEMLIMIT: the collector runs more often near it; ignored when GOMEMLIMIT is set (SURVEYS_MEMORY_LIMIT_MIB, 0 for none)")
 	fs.DurationVar(&c.ShutdownWait, "shutdown-wait", 10*time.Second, "how long to wait for requests to finish on shutdown")
 	err := parseFlags(fs, "[flags]", args, stdout)
 	if err != nil {
@@ -250,6 +258,12 @@ func parseServeCommand(args []string, getenv func(string) string, stdout, stderr
 	}
 	if c.CampaignLease < 10*time.Second || c.CampaignLease > time.Hour {
 		return Config{}, fmt.Errorf("serve: --campaign-lease (SURVEYS_CAMPAIGN_LEASE) must be from 10s to 1h, such as 5m")
+	}
+	if c.GCPercent < 25 || c.GCPercent > 1000 {
+		return Config{}, fmt.Errorf("serve: --gc-percent (SURVEYS_GC_PERCENT) must be from 25 to 1000, such as %d", defaultGCPercent)
+	}
+	if c.MemoryLimitMiB < 0 || c.MemoryLimitMiB > 1<<30 {
+		return Config{}, fmt.Errorf("serve: --memory-limit-mib (SURVEYS_MEMORY_LIMIT_MIB) must be 0 (none) or a number of MiB, such as %d", defaultMemoryLimitMiB)
 	}
 	if c.WebhookSlots < 1 || c.WebhookSlotsPerTenant < 1 || c.WebhookSlotsPerTenant > c.WebhookSlots || c.WebhookTestsPerMinute < 1 {
 		return Config{}, fmt.Errorf("serve: --webhook-slots, --webhook-slots-per-tenant (at most --webhook-slots) and --webhook-tests-per-minute must be at least 1")

@@ -60,7 +60,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		if err != nil {
 			return err
 		}
-		return serve(ctx, cfg, stderr)
+		return serve(ctx, cfg, gcFor(cfg, os.Getenv), stderr)
 	case "token":
 		return tokenCommand(ctx, args, getenv, stdout, stderr)
 	case "tenant":
@@ -77,8 +77,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 }
 
 // serve runs the server until ctx is done, then shuts it down in order.
-func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
+// First it sets the garbage collector (gc.go).
+func serve(ctx context.Context, cfg Config, gc gcSettings, logOut io.Writer) error {
 	m := NewMain(cfg, logOut)
+	applyGC(gc, m.log)
 	if err := m.Run(ctx); err != nil {
 		_ = m.Close()
 		return err

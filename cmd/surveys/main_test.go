@@ -188,6 +188,12 @@ func TestParseServe(t *testing.T) {
 		{"audit retention by default", nil, nil, func(c Config) bool { return c.AuditRetentionDays == 365 }, ""},
 		{"audit retention set", nil, map[string]string{"SURVEYS_AUDIT_RETENTION_DAYS": "0"}, func(c Config) bool { return c.AuditRetentionDays == 0 }, ""},
 		{"audit retention below zero", []string{"--audit-retention-days", "-1"}, nil, nil, "--audit-retention-days must be 0"},
+		{"garbage collector by default", nil, nil, func(c Config) bool { return c.GCPercent == 400 && c.MemoryLimitMiB == 1024 }, ""},
+		{"garbage collector set", []string{"--gc-percent", "200"}, map[string]string{"SURVEYS_MEMORY_LIMIT_MIB": "0"}, func(c Config) bool {
+			return c.GCPercent == 200 && c.MemoryLimitMiB == 0
+		}, ""},
+		{"gc percent too low", nil, map[string]string{"SURVEYS_GC_PERCENT": "10"}, nil, "--gc-percent (SURVEYS_GC_PERCENT) must be from 25 to 1000"},
+		{"memory limit below zero", []string{"--memory-limit-mib", "-5"}, nil, nil, "--memory-limit-mib (SURVEYS_MEMORY_LIMIT_MIB) must be 0 (none)"},
 		{"mail password in the URL", nil, map[string]string{"SURVEYS_SMTP_URL": "smtps://ana:pw@mail.example.com"}, nil, "holds a password"},
 	}
 	for _, tc := range tests {

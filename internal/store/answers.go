@@ -358,7 +358,20 @@ var formatMark = json.RawMessage(`{"format":2}`)
 
 // UnmarshalJSON reads both formats: "answers" is a list of whole answers
 // in the first, the format mark in the current one.
-func (m *AnswerMessage) UnmarshalJSON(b []byte) error {
+func (m *AnswerMessage) UnmarshalJSON(b []byte) error { return m.decode(b) }
+
+// DecodeAnswerMessage reads a message of the answers queue (either
+// format). It is json.Unmarshal into an AnswerMessage, which scans the
+// message three times before decoding it (json.Unmarshal's check, its
+// skip to the end of the value it gives UnmarshalJSON, UnmarshalJSON's own
+// check); this scans it once.
+func DecodeAnswerMessage(b []byte) (AnswerMessage, error) {
+	var m AnswerMessage
+	err := m.decode(b)
+	return m, err
+}
+
+func (m *AnswerMessage) decode(b []byte) error {
 	type plain AnswerMessage
 	var v struct {
 		plain

@@ -90,8 +90,9 @@ type SegmentTail struct {
 // End is the position after the last answer in segments.
 func (t *SegmentTail) End() int { return t.start + t.count }
 
-// Size is what the tail holds in memory, in bytes.
-func (t *SegmentTail) Size() int64 { return int64(len(t.data)) + 64 }
+// Size is what the tail holds in memory, in bytes (its room to grow
+// included).
+func (t *SegmentTail) Size() int64 { return int64(cap(t.data)) + 64 }
 
 func (t *SegmentTail) full() bool {
 	return t.count >= SegmentMaxAnswers || len(t.data) >= SegmentMaxBytes
@@ -162,7 +163,11 @@ func (as *SurveyAnswerStore) AppendSegments(ctx context.Context, tenant, slug st
 		if have >= pos+len(ids) {
 			return tail, nil
 		}
-		next := &SegmentTail{start: tail.start, count: tail.count, data: tail.data[:len(tail.data):len(tail.data)]}
+		// The answers are appended in place, in the room past the tail's
+		// end: the tail is its caller's alone (the worker takes it out of
+		// its cache), and a write that fails drops it (re-read, or the
+		// error returned), so its bytes are never read again.
+		next := &SegmentTail{start: tail.start, count: tail.count, data: tail.data}
 		o := storage.PutOptions{ContentType: "application/x-ndjson", IfMatch: tail.etag}
 		if tail.etag == "" || tail.full() {
 			// A new segment: it must not exist yet.

@@ -86,7 +86,8 @@ func NewAnswerScreened(s *Survey, forms map[string]Form, hidden map[string]strin
 		problem Msg
 	}
 	got := make([]checked, len(s.Questions))
-	given := map[string]QuestionAnswer{}
+	given := make(map[string]QuestionAnswer, len(s.Questions))
+	a.Answers = make([]QuestionAnswer, 0, len(s.Questions))
 	for i, q := range s.Questions {
 		k, ok := KindOf(q.Type)
 		if !ok {
@@ -122,6 +123,9 @@ func NewAnswerScreened(s *Survey, forms map[string]Form, hidden map[string]strin
 		err.(*Error).Msgs = msgs
 		return SurveyAnswer{}, err
 	}
+	if len(a.Answers) == 0 {
+		a.Answers = nil // as an answer of no question always was
+	}
 	a.Values = s.Values(a.Answers)
 	return a, nil
 }
@@ -130,6 +134,9 @@ func NewAnswerScreened(s *Survey, forms map[string]Form, hidden map[string]strin
 // are not UTF-8 from every value (text.go: a respondent never sees them),
 // trims white space and drops the values left empty.
 func cleanForm(f Form) Form {
+	if formIsClean(f) {
+		return f // what almost every form is: nothing to drop
+	}
 	out := make(Form, len(f))
 	for k, vs := range f {
 		var kept []string
@@ -143,6 +150,23 @@ func cleanForm(f Form) Form {
 		}
 	}
 	return out
+}
+
+// formIsClean reports whether cleanForm would return f as it is: every
+// field has values, none empty, none with what CleanText drops or white
+// space around it.
+func formIsClean(f Form) bool {
+	for _, vs := range f {
+		if len(vs) == 0 {
+			return false
+		}
+		for _, v := range vs {
+			if v == "" || len(strings.TrimSpace(v)) != len(v) || CleanText(v) != v {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // requiredMessage is what a respondent reads beside a required question

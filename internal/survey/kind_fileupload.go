@@ -190,11 +190,14 @@ func DecodeFiles(stored string) []UploadedFile {
 func (fileUpload) Type() QuestionType { return FileUpload }
 func (fileUpload) Key() string        { return "fileupload" }
 func (fileUpload) Label() string      { return "File upload" }
-func (fileUpload) Settings() Settings {
-	return Settings{Choices: true, MaxChoices: len(FileFamilies), Bounds: "files", Scale: true, Files: true,
-		ScaleName: "Largest file, in MB", ScaleTops: []int{1, 2, 5, 10, 25, 50, 100},
-		ChoicesName: "Kinds of file", ChoicesHint: "One per line among " + familyNames() + "; none takes them all"}
-}
+func (fileUpload) Settings() Settings { return fileUploadSettings }
+
+// fileUploadSettings are made once: TakesFiles asks for them for every
+// question of every answer sent (and its hint is built from every family's
+// name).
+var fileUploadSettings = Settings{Choices: true, MaxChoices: len(FileFamilies), Bounds: "files", Scale: true, Files: true,
+	ScaleName: "Largest file, in MB", ScaleTops: []int{1, 2, 5, 10, 25, 50, 100},
+	ChoicesName: "Kinds of file", ChoicesHint: "One per line among " + familyNames() + "; none takes them all"}
 
 // normalize writes each family as FileFamilies names it (all of them
 // when none is chosen), and the counts canonically.

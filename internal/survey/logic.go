@@ -449,8 +449,8 @@ func (s *Survey) Path(answers map[string]QuestionAnswer) []string {
 // evaluated on the answers to the questions shown before it only, so an
 // answer to a question that ends up hidden decides nothing.
 func (s *Survey) Shown(answers map[string]QuestionAnswer) map[string]bool {
-	shown := map[string]bool{}
-	kept := map[string]QuestionAnswer{}
+	shown := make(map[string]bool, len(s.Questions))
+	kept := make(map[string]QuestionAnswer, len(answers))
 	for id, qa := range answers {
 		if pathKey(id) {
 			kept[id] = qa // known from the start

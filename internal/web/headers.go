@@ -21,21 +21,34 @@ const cspBase = "default-src 'self'; script-src 'self'; style-src 'self'; img-sr
 	"object-src 'none'; frame-ancestors 'none'; base-uri 'none'; "
 
 // securityHeaders sets the headers every response carries. A handler may
-// set a stricter policy of its own (a logo has default-src 'none').
+// set a stricter policy of its own (a logo has default-src 'none'). Their
+// values are made once (Header.Set makes a slice for each, for each
+// request, and the middleware runs twice a request: Handler and Routes).
+// Each is a slice of length and capacity one, so that a handler that adds
+// to a header makes a new one, and one that sets it replaces it.
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		if r.URL.Path == "/login" || r.URL.Path == "/login/code" {
-			h.Set("Content-Security-Policy", loginPolicy)
+			h["Content-Security-Policy"] = loginPolicyValue[:1:1]
 		} else {
-			h.Set("Content-Security-Policy", contentSecurityPolicy)
+			h["Content-Security-Policy"] = policyValue[:1:1]
 		}
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+		h["X-Frame-Options"] = frameOptionsValue[:1:1]
+		h["X-Content-Type-Options"] = contentTypeOptionsValue[:1:1]
+		h["Referrer-Policy"] = referrerPolicyValue[:1:1]
 		next.ServeHTTP(w, r)
 	})
 }
+
+// The values of securityHeaders.
+var (
+	policyValue             = []string{contentSecurityPolicy}
+	loginPolicyValue        = []string{loginPolicy}
+	frameOptionsValue       = []string{"DENY"}
+	contentTypeOptionsValue = []string{"nosniff"}
+	referrerPolicyValue     = []string{"strict-origin-when-cross-origin"}
+)
 
 // filesOnly is a file system that hides its directories, so that a file
 // server over it lists none (a directory is "not found").

@@ -241,8 +241,7 @@ func (w *Worker) dequeue(ctx context.Context, skipEmpty bool) ([]queued, error) 
 func (w *Worker) decode(ctx context.Context, msgs []queued) []*message {
 	var batch []*message
 	for _, m := range msgs {
-		var am store.AnswerMessage
-		switch err := json.Unmarshal(m.Data, &am); {
+		switch am, err := store.DecodeAnswerMessage(m.Data); {
 		case err != nil:
 			w.poison(ctx, m, "cannot decode the message: "+err.Error())
 		case m.DequeueCount > int64(w.cfg.MaxAttempts):

@@ -89,26 +89,35 @@ func (s *Store) PutBlob(ctx context.Context, container, name string, data []byte
 	}
 	var etag string
 	err := s.write(ctx, func(tx *wtx) error {
-		ok, err := exists(context.Background(), tx, "SELECT 1 FROM containers WHERE name = ?", container)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return storage.ErrContainerNotFound
-		}
-		if o.IfMatch != "" || o.IfNoneMatch != "" {
-			var current string
-			err := tx.QueryRow("SELECT etag FROM blobs WHERE container = ? AND name = ?", container, name).Scan(&current)
-			found := err == nil
-			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		if o.IfMatch == "" && o.IfNoneMatch == "" {
+			ok, err := exists(context.Background(), tx, "SELECT 1 FROM containers WHERE name = ?", container)
+			if err != nil {
 				return err
 			}
-			if err := checkPutConditions(o, found, current); err != nil {
+			if !ok {
+				return storage.ErrContainerNotFound
+			}
+		} else {
+			// The container and the blob's ETag in one statement: a
+			// conditional put (every answer filed) runs two, not three.
+			var (
+				ok      bool
+				current sql.NullString
+			)
+			err := tx.QueryRow("SELECT EXISTS (SELECT 1 FROM containers WHERE name = ?1), (SELECT etag FROM blobs WHERE container = ?1 AND name = ?2)",
+				container, name).Scan(&ok, &current)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return storage.ErrContainerNotFound
+			}
+			if err := checkPutConditions(o, current.Valid, current.String); err != nil {
 				return err
 			}
 		}
 		etag = newETag()
-		_, err = tx.Exec(`INSERT INTO blobs (container, name, etag, modified, content_type, size, data)
+		_, err := tx.Exec(`INSERT INTO blobs (container, name, etag, modified, content_type, size, data)
 			VALUES (?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (container, name) DO UPDATE SET etag = excluded.etag, modified = excluded.modified,
 				content_type = excluded.content_type, size = excluded.size, data = excluded.data`,

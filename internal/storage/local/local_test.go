@@ -410,31 +410,44 @@ func TestEntityTypes(t *testing.T) {
 }
 
 // BenchmarkPutBlobParallel measures durable blob writes from many
-// goroutines, which group commit shares fsyncs between.
+// goroutines, which group commit shares fsyncs between: plain, and
+// If-None-Match * with an answer's size, as the worker files answers.
 func BenchmarkPutBlobParallel(b *testing.B) {
-	ctx := context.Background()
-	s := open(b, filepath.Join(b.TempDir(), "db"))
-	must(b, "CreateContainer", s.CreateContainer(ctx, "bench", false))
-	data := bytes.Repeat([]byte("x"), 1024)
-	b.SetParallelism(16)
-	b.SetBytes(int64(len(data)))
-	b.ResetTimer()
-	var mu sync.Mutex
-	next := 0
-	b.RunParallel(func(pb *testing.PB) {
-		mu.Lock()
-		g := next
-		next++
-		mu.Unlock()
-		for i := 0; pb.Next(); i++ {
-			if _, err := s.PutBlob(ctx, "bench", fmt.Sprintf("g%d/%d", g, i), data, storage.PutOptions{}); err != nil {
-				b.Error(err)
-				return
-			}
-		}
-	})
-	b.StopTimer()
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "writes/s")
+	for _, bc := range []struct {
+		name string
+		size int
+		o    storage.PutOptions
+	}{
+		{"plain", 1024, storage.PutOptions{}},
+		{"if-none-match", 2500, storage.PutOptions{ContentType: "application/json", IfNoneMatch: storage.ETagAny}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			ctx := context.Background()
+			s := open(b, filepath.Join(b.TempDir(), "db"))
+			must(b, "CreateContainer", s.CreateContainer(ctx, "bench", false))
+			data := bytes.Repeat([]byte("x"), bc.size)
+			b.SetParallelism(16)
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			var mu sync.Mutex
+			next := 0
+			b.RunParallel(func(pb *testing.PB) {
+				mu.Lock()
+				g := next
+				next++
+				mu.Unlock()
+				for i := 0; pb.Next(); i++ {
+					if _, err := s.PutBlob(ctx, "bench", fmt.Sprintf("g%d/%d", g, i), data, bc.o); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+			b.StopTimer()
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "writes/s")
+		})
+	}
 }
 
 // BenchmarkPutBlobSerial is the baseline: one writer, one fsync per write.

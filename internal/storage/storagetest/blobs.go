@@ -116,6 +116,10 @@ func blobNotFound(t *testing.T, s storage.Blobs, c string) {
 	_, err = s.PutBlob(ctx(t), missing, "b", []byte("x"), storage.PutOptions{})
 	wantErr(t, "PutBlob into a missing container", err, storage.ErrContainerNotFound)
 	wantErr(t, "PutBlob into a missing container (as not found)", err, storage.ErrNotFound)
+	// A conditional write too (the worker files an answer so, and makes
+	// its survey's container when told it is missing).
+	_, err = s.PutBlob(ctx(t), missing, "b", []byte("x"), storage.PutOptions{IfNoneMatch: storage.ETagAny})
+	wantErr(t, "PutBlob if none match into a missing container", err, storage.ErrContainerNotFound)
 	_, err = s.GetBlob(ctx(t), missing, "b")
 	wantErr(t, "GetBlob from a missing container", err, storage.ErrNotFound)
 	_, err = s.ListBlobs(ctx(t), missing, storage.ListOptions{})
