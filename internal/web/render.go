@@ -28,7 +28,9 @@ type views struct {
 	// kinds holds each kind of question's partials (templates/kinds):
 	// <key>.input.html and <key>.chart.html, which the pages reach through
 	// kindInput and kindChart.
-	kinds  *template.Template
+	kinds *template.Template
+	// inputs are the questions' inputs kept rendered (render_inputs.go).
+	inputs inputs
 	hashes map[string]string // asset name → short content hash
 	static fs.FS
 }
@@ -43,7 +45,7 @@ func newViews() (*views, error) {
 	if err != nil {
 		return nil, fmt.Errorf("web: static assets: %w", err)
 	}
-	v := &views{pages: map[string]*template.Template{}, hashes: map[string]string{}, static: static}
+	v := &views{pages: map[string]*template.Template{}, inputs: newInputs(), hashes: map[string]string{}, static: static}
 	err = fs.WalkDir(static, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -153,8 +155,24 @@ func checkKindPartials(t *template.Template, kinds []survey.Kind) error {
 // kindInput is the input of a question of the respondent's page for its
 // kind: the partial kinds/<key>.input.html, given the question, what the
 // respondent sent and the problem shown beside it, in the respondent's
-// language and with the question's translation.
+// language and with the question's translation. An input that reads the
+// same for every respondent is rendered once and kept (render_inputs.go).
 func (v *views) kindInput(it questionItem) (template.HTML, error) {
+	key, keep := it.inputKey()
+	if keep {
+		if h, ok := v.inputs.cache.Get(key); ok {
+			return h, nil
+		}
+	}
+	h, err := v.renderInput(it)
+	if err == nil && keep {
+		v.inputs.cache.Add(key, h)
+	}
+	return h, err
+}
+
+// renderInput executes the question's input partial.
+func (v *views) renderInput(it questionItem) (template.HTML, error) {
 	q, form, problem := *it.Q, it.Value, it.Err
 	k, ok := survey.KindOf(q.Type)
 	if !ok {

@@ -10,8 +10,12 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
+	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/web"
 )
 
 var updateGolden = flag.Bool("update", false, "write the golden files of TestSurveyPageGolden")
@@ -41,7 +45,12 @@ var goldenVolatile = []struct {
 // cache serves is what the templates render. go test -run
 // TestSurveyPageGolden -update writes them again.
 func TestSurveyPageGolden(t *testing.T) {
-	app := newTestApp(t)
+	st := backends.Local(t)
+	app := newTestAppOn(t, st, func(d *web.Deps) {
+		// One value of each survey for the whole test (no TTL passes), so
+		// that each page is rendered a second time from the inputs kept.
+		d.Public = store.NewCachedSurveys(store.NewSurveyStore(st), store.NewTenantStore(st).WithSecrets(testBox), time.Hour)
+	})
 	ctx := context.Background()
 	adatum := app.adatum
 	list, err := app.surveys.List(ctx, "fabrikam")
@@ -63,7 +72,6 @@ func TestSurveyPageGolden(t *testing.T) {
 			{ID: "rank", Text: "Rank", Type: survey.Ranking, PossibleAnswers: []string{"Rank {{name}}", "Rank me"}, Section: "b", Optional: true},
 			{ID: "plain", Text: "Plain stars", Type: survey.FiveStars, Section: "b", Optional: true},
 		}})
-	app.pastCacheTTL()
 
 	adatumPath := "/survey/adatum/" + adatum.Slug
 	id := func(i int) string { return "q-" + adatum.Questions[i].ID }
@@ -141,38 +149,46 @@ func TestSurveyPageGolden(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := tc.page(t)
-			for _, v := range goldenVolatile {
-				got = v.re.ReplaceAllString(got, v.with)
-			}
-			// Question IDs are named after the version the store gave
-			// their survey, and pictures by the store.
-			for _, sv := range []*survey.Survey{adatum, fabrikam, piped} {
-				got = strings.ReplaceAll(got, sv.Version, "VERSION")
-				for _, q := range sv.Questions {
-					for i, p := range q.Pictures {
-						got = strings.ReplaceAll(got, p.Image, fmt.Sprintf("picture-%d.png", i))
-					}
-				}
-			}
-			file := filepath.Join("testdata", "render", tc.name+".html")
-			if *updateGolden {
-				if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%v (go test -run TestSurveyPageGolden -update writes it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("the page differs from %s:\n%s", file, firstDifference(string(want), got))
+			for round := range 2 {
+				goldenPage(t, tc.name, round, tc.page(t), adatum, fabrikam, piped)
 			}
 		})
+	}
+}
+
+// goldenPage compares the survey page got (rendered the round'th time)
+// with its golden file, or writes the file with -update.
+func goldenPage(t *testing.T, name string, round int, got string, surveys ...*survey.Survey) {
+	t.Helper()
+	for _, v := range goldenVolatile {
+		got = v.re.ReplaceAllString(got, v.with)
+	}
+	// Question IDs are named after the version the store gave
+	// their survey, and pictures by the store.
+	for _, sv := range surveys {
+		got = strings.ReplaceAll(got, sv.Version, "VERSION")
+		for _, q := range sv.Questions {
+			for i, p := range q.Pictures {
+				got = strings.ReplaceAll(got, p.Image, fmt.Sprintf("picture-%d.png", i))
+			}
+		}
+	}
+	file := filepath.Join("testdata", "render", name+".html")
+	if *updateGolden {
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (go test -run TestSurveyPageGolden -update writes it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("the page rendered the %s time differs from %s:\n%s", []string{"first", "second"}[round], file, firstDifference(string(want), got))
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"weak"
 
 	"github.com/go-chi/chi/v5"
 
@@ -144,6 +145,9 @@ type questionItem struct {
 	Live  *liveQuestion
 	Hint  string
 	words inputWords
+	// survey is the page's survey, whose inputs may be kept rendered
+	// (render_inputs.go); zero on a preview, whose are not.
+	survey weak.Pointer[survey.Survey]
 }
 
 // Items are section sec's questions as the page shows them.
@@ -154,10 +158,14 @@ func (p surveyPage) Items(sec surveySection) []questionItem {
 	if p.Survey.HasPiping() {
 		pipe = p.pipe // choices that recall answers
 	}
+	var sv weak.Pointer[survey.Survey]
+	if p.Preview == "" {
+		sv = weak.Make(p.Survey)
+	}
 	for i := range sec.Questions {
 		q := &sec.Questions[i]
 		it := questionItem{Q: q, Num: sec.Num(i), Text: p.pipe(p.QText(*q)), Help: p.pipe(p.QHelp(*q)), Tag: required,
-			Err: p.Errors[q.ID], Value: p.Values[q.ID], Live: sec.Live[q.ID], words: p.Input(*q)}
+			Err: p.Errors[q.ID], Value: p.Values[q.ID], Live: sec.Live[q.ID], words: p.Input(*q), survey: sv}
 		it.words.pipe = pipe
 		if q.Optional {
 			it.Tag = optional
