@@ -29,8 +29,10 @@ type views struct {
 	// <key>.input.html and <key>.chart.html, which the pages reach through
 	// kindInput and kindChart.
 	kinds *template.Template
-	// inputs are the questions' inputs kept rendered (render_inputs.go).
+	// inputs are the questions' inputs kept rendered (render_inputs.go),
+	// menus the respondent pages' language menus (render_langmenu.go).
 	inputs inputs
+	menus  menus
 	hashes map[string]string // asset name → short content hash
 	static fs.FS
 }
@@ -64,13 +66,19 @@ func newViews() (*views, error) {
 	funcs := template.FuncMap{"asset": v.assetURL, "inc": inc, "dec": func(i int) int { return i - 1 },
 		"homeList": homeListOf,
 		"plural":   pluralCount, "noun": pluralNoun, "surveyNav": surveyNav, "eventLabel": eventLabel, "shortDuration": shortDuration,
-		"kindInput": v.kindInput, "kindChart": v.kindChart, "kindDisplay": v.kindDisplay, "stars": stars, "longDate": longDate, "chosen": chosen, "languages": i18n.Languages, "themeField": themeField}
+		"kindInput": v.kindInput, "kindChart": v.kindChart, "kindDisplay": v.kindDisplay, "stars": stars, "longDate": longDate, "chosen": chosen, "languages": i18n.Languages, "themeField": themeField,
+		"langMenu": v.langMenu, "langButtons": v.langButtons}
 	if v.kinds, err = template.New("kinds").Funcs(funcs).ParseFS(templates.FS, "kinds/*.html"); err != nil {
 		return nil, fmt.Errorf("web: parse templates/kinds: %w", err)
 	}
 	if err := checkKindPartials(v.kinds, survey.Kinds()); err != nil {
 		return nil, err
 	}
+	menus, err := template.New("menus").Funcs(funcs).ParseFS(templates.FS, "partials/langmenu.html")
+	if err != nil {
+		return nil, fmt.Errorf("web: parse templates/partials/langmenu.html: %w", err)
+	}
+	v.menus = newMenus(menus)
 	pages, err := fs.Glob(templates.FS, "pages/*.html")
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -118,4 +119,53 @@ func firstDiff(a, b string) string {
 		i++
 	}
 	return a[max(0, i-100):min(len(a), i+100)] + "\n---\n" + b[max(0, i-100):min(len(b), i+100)]
+}
+
+// TestMenusKept: the language menu of a respondent page is kept per
+// language and address, and read back for the same; a page whose address
+// has a query (the respondent's own) is rendered each time and never
+// kept; the buttons of the menu inside a form are kept per language.
+func TestMenusKept(t *testing.T) {
+	v, err := loadViews()
+	if err != nil {
+		t.Fatal(err)
+	}
+	who := func(lang, path, query string) respondent {
+		return respondent{L: i18n.For(lang), here: url.URL{Path: path, RawQuery: query}}
+	}
+	kept := func(k menuKey) bool { _, ok := v.menus.cache.Get(k); return ok }
+	for _, tc := range []struct {
+		who   respondent
+		links []string // in the menu of links
+	}{
+		{who("de", "/survey/adatum/menus-a", ""), []string{`href="/survey/adatum/menus-a?lang=fr"`, `lang="de" hreflang="de" aria-current="true">Deutsch<`}},
+		{who("ar", "/survey/adatum/menus-a", ""), []string{`href="/survey/adatum/menus-a?lang=fr"`, `aria-current="true">العربية<`}},
+		{who("de", "/survey/adatum/menus-b", ""), []string{`href="/survey/adatum/menus-b?lang=fr"`}},
+		{who("de", "/survey/adatum/menus-c", "source=a%3Cb"), []string{`href="/survey/adatum/menus-c?lang=fr&amp;source=a%3Cb"`}},
+	} {
+		key := menuKey{lang: tc.who.L.Tag(), path: tc.who.here.Path}
+		for round := range 2 {
+			h, err := v.langMenu(tc.who)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range tc.links {
+				if !strings.Contains(string(h), want) {
+					t.Errorf("%s %s (round %d): no %s in %s", key.lang, tc.who.here.String(), round, want, h)
+				}
+			}
+		}
+		if got, want := kept(key), tc.who.here.RawQuery == ""; got != want {
+			t.Errorf("menu of %s in %s kept: %v, want %v", tc.who.here.String(), key.lang, got, want)
+		}
+	}
+	for _, lang := range []string{"nl", "ar"} {
+		h, err := v.langButtons(who(lang, "/survey/adatum/menus-d", "t=1&s=2"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(h), `value="lang.`+lang+`" lang="`+lang+`" formnovalidate aria-current="true"`) || !kept(menuKey{lang: lang, buttons: true}) {
+			t.Errorf("buttons in %s: kept %v\n%s", lang, kept(menuKey{lang: lang, buttons: true}), h)
+		}
+	}
 }
