@@ -167,30 +167,43 @@ func checkKindPartials(t *template.Template, kinds []survey.Kind) error {
 // same for every respondent is rendered once and kept (render_inputs.go).
 func (v *views) kindInput(it questionItem) (template.HTML, error) {
 	key, keep := it.inputKey()
-	if keep {
-		if h, ok := v.inputs.cache.Get(key); ok {
-			return h, nil
+	if !keep {
+		return v.renderInput(it, shownChoices(*it.Q))
+	}
+	in, ok := v.inputs.cache.Get(key)
+	if !ok {
+		var err error
+		if in, err = v.keepInput(it); err != nil {
+			return "", err
 		}
+		v.inputs.cache.Add(key, in)
 	}
-	h, err := v.renderInput(it)
-	if err == nil && keep {
-		v.inputs.cache.Add(key, h)
+	if in.perRequest {
+		return v.renderInput(it, shownChoices(*it.Q))
 	}
-	return h, err
+	return in.html(), nil
 }
 
-// renderInput executes the question's input partial.
-func (v *views) renderInput(it questionItem) (template.HTML, error) {
+// shownChoices are q's choices in the order to show them: shuffled for
+// each respondent when the question asks.
+func shownChoices(q survey.Question) []string {
+	if !q.Shuffle {
+		return q.PossibleAnswers
+	}
+	c := append([]string(nil), q.PossibleAnswers...)
+	rand.Shuffle(len(c), func(i, j int) { c[i], c[j] = c[j], c[i] })
+	return c
+}
+
+// renderInput executes the question's input partial, its choices in the
+// order given.
+func (v *views) renderInput(it questionItem, choices []string) (template.HTML, error) {
 	q, form, problem := *it.Q, it.Value, it.Err
 	k, ok := survey.KindOf(q.Type)
 	if !ok {
 		return "", fmt.Errorf("web: question %s has no kind %q", q.ID, q.Type)
 	}
-	d := kindInputData{Question: q, ID: q.ID, Form: form, Value: form.Get(""), Choices: q.PossibleAnswers, Invalid: problem != "", Required: !q.Optional, words: it.words}
-	if q.Shuffle {
-		d.Choices = append([]string(nil), q.PossibleAnswers...)
-		rand.Shuffle(len(d.Choices), func(i, j int) { d.Choices[i], d.Choices[j] = d.Choices[j], d.Choices[i] })
-	}
+	d := kindInputData{Question: q, ID: q.ID, Form: form, Value: form.Get(""), Choices: choices, Invalid: problem != "", Required: !q.Optional, words: it.words}
 	if len(d.Choices) > 0 {
 		sent := form[""]
 		d.Options = make([]option, len(d.Choices))

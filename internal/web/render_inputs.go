@@ -2,6 +2,7 @@ package web
 
 import (
 	"html/template"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
@@ -22,13 +23,150 @@ import (
 // of TestSurveyPageGolden check it byte for byte.
 //
 // An input is kept only when nothing in it is the respondent's own: no
-// value sent, no problem shown, its choices in the designer's order (not
-// shuffled) and none of its labels recalling an answer ({{…}}). The
-// question's text and help, which may recall answers, are the page's,
-// not the partial's. A preview, whose survey is made for the request, is
-// never kept.
+// value sent, no problem shown and none of its labels recalling an answer
+// ({{…}}). The question's text and help, which may recall answers, are
+// the page's, not the partial's. A question whose choices are shuffled
+// for each respondent is kept in parts (keptInput), put together in the
+// respondent's order. A preview, whose survey is made for the request,
+// is never kept.
 type inputs struct {
-	cache *lrucache.Cache[inputKey, template.HTML]
+	cache *lrucache.Cache[inputKey, *keptInput]
+}
+
+// keptInput is a question's input rendered once.
+type keptInput struct {
+	whole template.HTML
+	// head, choices and tail are whole in parts, for a question whose
+	// choices are shuffled: its input is head, then each choice's part
+	// (choices, in the designer's order) in the respondent's order, then
+	// tail.
+	head, tail string
+	choices    []string
+	// perRequest: the question's choices are shuffled, but its partial's
+	// output is not its choices' parts one after the other (cutInput); it
+	// is rendered for each respondent.
+	perRequest bool
+}
+
+// html is the input as one respondent sees it: whole, or its parts in a
+// new order.
+func (k *keptInput) html() template.HTML {
+	if k.choices == nil {
+		return k.whole
+	}
+	return k.inOrder(rand.Perm(len(k.choices)))
+}
+
+// inOrder is the input of a shuffled question with its choices in order
+// (indexes of the designer's order).
+func (k *keptInput) inOrder(order []int) template.HTML {
+	var b strings.Builder
+	b.Grow(len(k.whole))
+	b.WriteString(k.head)
+	for _, i := range order {
+		b.WriteString(k.choices[i])
+	}
+	b.WriteString(k.tail)
+	return template.HTML(b.String())
+}
+
+func (k *keptInput) size() int {
+	n := len(k.whole) + len(k.head) + len(k.tail)
+	for _, c := range k.choices {
+		n += len(c) + 16
+	}
+	return n
+}
+
+// keepInput renders the question's input to keep: whole, in the
+// designer's order, and, when its choices are shuffled, in parts.
+func (v *views) keepInput(it questionItem) (*keptInput, error) {
+	choices := it.Q.PossibleAnswers
+	whole, err := v.renderInput(it, choices)
+	if err != nil {
+		return nil, err
+	}
+	k := &keptInput{whole: whole}
+	if !it.Q.Shuffle || len(choices) < 2 {
+		return k, nil
+	}
+	if k.head, k.choices, k.tail, err = v.cutInput(it); err != nil {
+		return nil, err
+	}
+	k.perRequest = k.choices == nil
+	return k, nil
+}
+
+// cutInput cuts a question's input into the part before its choices, a
+// part per choice and the part after, from its partial's output with no
+// choice and with each choice alone: the head is what all of them begin
+// with, the tail what they end with. The parts are kept only when they
+// make the input, choice after choice, in the designer's order and in the
+// reverse order, as the partial renders it (nil choices otherwise): a
+// partial whose choices read the same wherever they stand.
+func (v *views) cutInput(it questionItem) (head string, parts []string, tail string, err error) {
+	choices := it.Q.PossibleAnswers
+	none, err := v.renderInput(it, []string{})
+	if err != nil {
+		return "", nil, "", err
+	}
+	alone := make([]string, len(choices))
+	for i, c := range choices {
+		h, err := v.renderInput(it, []string{c})
+		if err != nil {
+			return "", nil, "", err
+		}
+		alone[i] = string(h)
+	}
+	head = string(none)
+	for _, a := range alone {
+		head = head[:commonPrefix(head, a)]
+	}
+	rest := string(none)[len(head):]
+	tail = rest
+	for _, a := range alone {
+		tail = tail[len(tail)-commonSuffix(tail, a[len(head):]):]
+	}
+	parts = make([]string, len(alone))
+	for i, a := range alone {
+		parts[i] = a[len(head) : len(a)-len(tail)]
+	}
+	reversed := slices.Clone(choices)
+	slices.Reverse(reversed)
+	for _, order := range [][]string{choices, reversed} {
+		want, err := v.renderInput(it, order)
+		if err != nil {
+			return "", nil, "", err
+		}
+		var b strings.Builder
+		b.WriteString(head)
+		for _, c := range order {
+			b.WriteString(parts[slices.Index(choices, c)])
+		}
+		b.WriteString(tail)
+		if b.String() != string(want) {
+			return "", nil, "", nil
+		}
+	}
+	return head, parts, tail, nil
+}
+
+// commonPrefix and commonSuffix are the lengths of what a and b begin
+// and end with alike.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+func commonSuffix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
+		n++
+	}
+	return n
 }
 
 // inputKey is a question's input in a survey value, in a language. The
@@ -52,15 +190,15 @@ const (
 )
 
 func newInputs() inputs {
-	return inputs{cache: lrucache.New(maxInputs, maxInputBytes, inputTTL, func(k inputKey, h template.HTML) int64 {
-		return int64(len(k.lang) + len(k.id) + len(h) + 64)
+	return inputs{cache: lrucache.New(maxInputs, maxInputBytes, inputTTL, func(k inputKey, in *keptInput) int64 {
+		return int64(len(k.lang) + len(k.id) + in.size() + 64)
 	})}
 }
 
 // inputKey is the key of the question's input, and whether it may be
 // kept.
 func (it questionItem) inputKey() (inputKey, bool) {
-	if it.survey == (weak.Pointer[survey.Survey]{}) || len(it.Value) > 0 || it.Err != "" || it.Q.Shuffle ||
+	if it.survey == (weak.Pointer[survey.Survey]{}) || len(it.Value) > 0 || it.Err != "" ||
 		(it.words.pipe != nil && labelsRecall(*it.Q, it.words.QT)) {
 		return inputKey{}, false
 	}

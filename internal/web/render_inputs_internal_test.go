@@ -3,9 +3,11 @@ package web
 import (
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -13,13 +15,15 @@ import (
 
 	"github.com/surveys-dev/surveys/internal/i18n"
 	"github.com/surveys-dev/surveys/internal/survey"
+	"github.com/surveys-dev/surveys/internal/survey/surveytest"
 )
 
 // TestInputsKept: rendering the survey page keeps the input of each
-// question that reads the same for every respondent (no value, no
-// problem, choices neither shuffled nor recalling an answer), per survey
-// value and language, and no other; a preview keeps none; another value
-// of the survey (an edit) is rendered anew.
+// question that reads the same for every respondent but for the order of
+// its choices (no value, no problem, no choice recalling an answer), per
+// survey value and language, and no other; a preview keeps none; another
+// value of the survey (an edit) is rendered anew; the shuffled question
+// kept still shows its choices in orders that differ.
 func TestInputsKept(t *testing.T) {
 	s, err := New(Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Public: benchPublic{}, Notifier: benchNotifier{}})
 	if err != nil {
@@ -67,21 +71,38 @@ func TestInputsKept(t *testing.T) {
 		t.Errorf("a preview kept the inputs of %v", got)
 	}
 	first := render(t, sv, "en", "")
-	// Not kept: a value (pick), a shuffle, labels recalling an answer
-	// (recalls, grid), a problem (wrong).
-	if got, want := kept(sv, "en"), []string{"stars", "text"}; !slices.Equal(got, want) {
+	// Not kept: a value (pick), labels recalling an answer (recalls,
+	// grid), a problem (wrong).
+	if got, want := kept(sv, "en"), []string{"stars", "shuffled", "text"}; !slices.Equal(got, want) {
 		t.Errorf("kept the inputs of %v, want %v", got, want)
 	}
 	if got := kept(sv, "fr"); len(got) != 0 {
 		t.Errorf("kept in French %v before a page in French was rendered", got)
 	}
-	if second := render(t, sv, "en", ""); !sameOutsideShuffle(first, second) {
-		t.Errorf("the page rendered again from the inputs kept differs:\n%s", firstDiff(first, second))
+	orders := map[string]bool{}
+	for range 20 {
+		page := render(t, sv, "en", "")
+		if !sameOutsideShuffle(first, page) {
+			t.Fatalf("the page rendered again from the inputs kept differs:\n%s", firstDiff(first, page))
+		}
+		var got []string
+		for _, m := range shuffledOrder.FindAllString(page, -1) {
+			got = append(got, strings.TrimPrefix(m, `name="q-shuffled" `))
+		}
+		orders[strings.Join(got, " ")] = true
+	}
+	if len(orders) < 2 {
+		t.Errorf("the shuffled question kept shows its choices in one order only: %v", orders)
+	}
+	for o := range orders {
+		if got := strings.Fields(o); len(got) != 3 || !slices.Contains(got, `value="A"`) || !slices.Contains(got, `value="B"`) || !slices.Contains(got, `value="C"`) {
+			t.Errorf("the shuffled question shows the choices %v", got)
+		}
 	}
 	if fr := render(t, sv, "fr", ""); !strings.Contains(fr, "1 étoile") || strings.Contains(fr, ">1 star<") {
 		t.Errorf("the French page shows the English inputs kept")
 	}
-	if got, want := kept(sv, "fr"), []string{"stars", "text"}; !slices.Equal(got, want) {
+	if got, want := kept(sv, "fr"), []string{"stars", "shuffled", "text"}; !slices.Equal(got, want) {
 		t.Errorf("kept in French the inputs of %v, want %v", got, want)
 	}
 
@@ -97,6 +118,10 @@ func TestInputsKept(t *testing.T) {
 		t.Errorf("the edited survey's page shows the inputs kept of the survey before (the stars still required)")
 	}
 }
+
+// shuffledOrder finds the values of TestInputsKept's shuffled question's
+// choices, in the page's order.
+var shuffledOrder = regexp.MustCompile(`name="q-shuffled" value="[ABC]"`)
 
 // sameOutsideShuffle reports whether two renders of TestInputsKept's
 // page are the same but for the order of the shuffled question's
@@ -167,5 +192,69 @@ func TestMenusKept(t *testing.T) {
 		if !strings.Contains(string(h), `value="lang.`+lang+`" lang="`+lang+`" formnovalidate aria-current="true"`) || !kept(menuKey{lang: lang, buttons: true}) {
 			t.Errorf("buttons in %s: kept %v\n%s", lang, kept(menuKey{lang: lang, buttons: true}), h)
 		}
+	}
+}
+
+// TestShuffledInputsKept: the input kept in parts of a question whose
+// choices are shuffled, put together in an order, is what its kind's
+// partial renders with its choices in that order, for the example of
+// every kind (its choices shuffled), in English and Arabic, in many
+// orders.
+func TestShuffledInputsKept(t *testing.T) {
+	v, err := loadViews()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	var inParts []survey.QuestionType
+	for _, k := range survey.Kinds() {
+		q, _ := surveytest.Example(k)
+		q = surveytest.OfTenant(q, "adatum")
+		q.ID, q.Shuffle = "q1", true
+		sv := &survey.Survey{Tenant: "adatum", Slug: "shuffled", Title: "Shuffled", State: survey.Published, Questions: []survey.Question{q}}
+		sv.Normalize()
+		q = sv.Questions[0]
+		for _, lang := range []string{"en", "ar"} {
+			it := questionItem{Q: &q, words: inputWords{L: i18n.For(lang)}, survey: weak.Make(sv)}
+			in, err := v.keepInput(it)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !q.Shuffle || len(q.PossibleAnswers) < 2 {
+				// The kind shuffles nothing (its normalize clears
+				// Shuffle), or there is one choice.
+				if in.choices != nil || in.perRequest {
+					t.Errorf("%s: a question whose choices are not shuffled is kept in parts", k.Type())
+				}
+				continue
+			}
+			if lang == "en" {
+				inParts = append(inParts, k.Type())
+			}
+			if in.perRequest {
+				t.Errorf("%s (%s): the input of a shuffled question is rendered for each respondent, not kept in parts", k.Type(), lang)
+				continue
+			}
+			for range 10 {
+				order := r.Perm(len(q.PossibleAnswers))
+				choices := make([]string, len(order))
+				for i, o := range order {
+					choices[i] = q.PossibleAnswers[o]
+				}
+				want, err := v.renderInput(it, choices)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := in.inOrder(order); got != want {
+					t.Fatalf("%s (%s) in the order %v: kept\n%s\nrendered\n%s", k.Type(), lang, order, got, want)
+				}
+			}
+		}
+	}
+	want := []survey.QuestionType{survey.MultipleChoice, survey.Checkboxes, survey.Dropdown, survey.Ranking, survey.PictureChoice}
+	slices.Sort(want)
+	slices.Sort(inParts)
+	if !slices.Equal(inParts, want) {
+		t.Errorf("kept in parts the inputs of %v, want %v", inParts, want)
 	}
 }
