@@ -467,8 +467,9 @@ func (v *views) kindChart(q questionView) (template.HTML, error) {
 // kindPartial executes one of the kinds' partials. It is escaped in its
 // own right, for the text of an element, where the pages call it.
 func (v *views) kindPartial(name string, data any) (template.HTML, error) {
-	var buf bytes.Buffer
-	if err := v.kinds.ExecuteTemplate(&buf, name, data); err != nil {
+	buf := renderBufs.Get().(*bytes.Buffer)
+	defer putRenderBuf(buf)
+	if err := v.kinds.ExecuteTemplate(buf, name, data); err != nil {
 		return "", err
 	}
 	return template.HTML(buf.String()), nil
@@ -575,8 +576,9 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page
 		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
 		return
 	}
-	var buf bytes.Buffer
-	if err := t.ExecuteTemplate(&buf, "base", layout{Page: data, Account: sessionFrom(r.Context()), Framed: framed(r), home: s.homeOf(r)}); err != nil {
+	buf := renderBufs.Get().(*bytes.Buffer)
+	defer putRenderBuf(buf)
+	if err := t.ExecuteTemplate(buf, "base", layout{Page: data, Account: sessionFrom(r.Context()), Framed: framed(r), home: s.homeOf(r)}); err != nil {
 		s.log.Error("render failed", "page", page, "path", r.URL.Path, "err", err)
 		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
 		return
@@ -584,6 +586,20 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
 	_, _ = buf.WriteTo(w)
+}
+
+// renderBufs holds the buffers render executes pages into, so that a page
+// is not written into a buffer grown again from nothing each time.
+var renderBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// putRenderBuf gives buf back to renderBufs, emptied, unless it grew past
+// 1 MiB (a rare page: it is left to the garbage collector).
+func putRenderBuf(buf *bytes.Buffer) {
+	if buf.Cap() > 1<<20 {
+		return
+	}
+	buf.Reset()
+	renderBufs.Put(buf)
 }
 
 // renderBlock executes one block of page (a part of it the page's script
