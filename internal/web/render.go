@@ -33,6 +33,9 @@ type views struct {
 	// menus the respondent pages' language menus (render_langmenu.go).
 	inputs inputs
 	menus  menus
+	// parts are the partials executed alone to be kept:
+	// partials/langmenu.html and partials/question.html.
+	parts  *template.Template
 	hashes map[string]string // asset name → short content hash
 	static fs.FS
 }
@@ -67,18 +70,19 @@ func newViews() (*views, error) {
 		"homeList": homeListOf,
 		"plural":   pluralCount, "noun": pluralNoun, "surveyNav": surveyNav, "eventLabel": eventLabel, "shortDuration": shortDuration,
 		"kindInput": v.kindInput, "kindChart": v.kindChart, "kindDisplay": v.kindDisplay, "stars": stars, "longDate": longDate, "chosen": chosen, "languages": i18n.Languages, "themeField": themeField,
-		"langMenu": v.langMenu, "langButtons": v.langButtons}
+		"langMenu": v.langMenu, "langButtons": v.langButtons, "questionHead": v.questionHead}
 	if v.kinds, err = template.New("kinds").Funcs(funcs).ParseFS(templates.FS, "kinds/*.html"); err != nil {
 		return nil, fmt.Errorf("web: parse templates/kinds: %w", err)
 	}
 	if err := checkKindPartials(v.kinds, survey.Kinds()); err != nil {
 		return nil, err
 	}
-	menus, err := template.New("menus").Funcs(funcs).ParseFS(templates.FS, "partials/langmenu.html")
-	if err != nil {
-		return nil, fmt.Errorf("web: parse templates/partials/langmenu.html: %w", err)
+	// The partials kept rendered (render_langmenu.go, render_inputs.go)
+	// are executed alone, as the kinds' are.
+	if v.parts, err = template.New("parts").Funcs(funcs).ParseFS(templates.FS, "partials/langmenu.html", "partials/question.html"); err != nil {
+		return nil, fmt.Errorf("web: parse templates/partials/langmenu.html and question.html: %w", err)
 	}
-	v.menus = newMenus(menus)
+	v.menus = newMenus(v.parts)
 	pages, err := fs.Glob(templates.FS, "pages/*.html")
 	if err != nil {
 		return nil, err

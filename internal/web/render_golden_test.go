@@ -40,7 +40,9 @@ var goldenVolatile = []struct {
 // back with answers and problems, in both; the second page of Fabrikam's
 // demo, whose section and question texts recall the first page's answer,
 // unanswered and with a problem; and a page whose choices, rows and items
-// recall an answer. The golden files were written by the code before the
+// recall an answer; a page whose questions show as others are answered,
+// with their conditions in words, unanswered in English and French, and
+// with a problem. The golden files were written by the code before the
 // survey page's inputs were kept rendered (render_inputs.go): what that
 // cache serves is what the templates render. go test -run
 // TestSurveyPageGolden -update writes them again.
@@ -72,6 +74,17 @@ func TestSurveyPageGolden(t *testing.T) {
 			{ID: "rank", Text: "Rank", Type: survey.Ranking, PossibleAnswers: []string{"Rank {{name}}", "Rank me"}, Section: "b", Optional: true},
 			{ID: "plain", Text: "Plain stars", Type: survey.FiveStars, Section: "b", Optional: true},
 		}})
+
+	// A page whose second question shows as the first is answered
+	// (logic.js), with its condition in words.
+	yes := &survey.Condition{Match: "all", Rules: []survey.Rule{{Question: "own", Op: "equals", Values: []string{"Yes"}}}}
+	live := app.publish(t, &survey.Survey{Title: "Live rules", Questions: []survey.Question{
+		{ID: "own", Text: "Do you own a car?", Type: survey.YesNo},
+		{ID: "kind", Text: "What kind of car?", Help: "Its make & model.", Type: survey.ShortText, ShowIf: yes},
+		{ID: "rate", Text: "Rate it", Type: survey.FiveStars, Optional: true, ShowIf: yes},
+	}})
+	livePath := "/survey/adatum/" + live.Slug
+	lq := func(i int) string { return "q-" + live.Questions[i].ID }
 
 	adatumPath := "/survey/adatum/" + adatum.Slug
 	id := func(i int) string { return "q-" + adatum.Questions[i].ID }
@@ -147,10 +160,13 @@ func TestSurveyPageGolden(t *testing.T) {
 		{"piped-choices-errors", func(t *testing.T) string {
 			return next(t, pipedPath, []string{pq(0), "Ada <3"}, pq(4), piped.Questions[4].PossibleAnswers[0], pq(6), "9")
 		}},
+		{"live", func(t *testing.T) string { _, _, b := app.do(t, "GET", livePath, nil, nil); return b }},
+		{"live-fr", func(t *testing.T) string { _, _, b := app.do(t, "GET", livePath+"?lang=fr", nil, nil); return b }},
+		{"live-errors", func(t *testing.T) string { return post(t, livePath, lq(0), "Yes", lq(2), "3") }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for round := range 2 {
-				goldenPage(t, tc.name, round, tc.page(t), adatum, fabrikam, piped)
+				goldenPage(t, tc.name, round, tc.page(t), adatum, fabrikam, piped, live)
 			}
 		})
 	}

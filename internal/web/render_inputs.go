@@ -1,6 +1,8 @@
 package web
 
 import (
+	"bytes"
+	"fmt"
 	"html/template"
 	"math/rand/v2"
 	"slices"
@@ -76,6 +78,28 @@ func (k *keptInput) size() int {
 		n += len(c) + 16
 	}
 	return n
+}
+
+// questionHead is the question up to its input (partials/question.html),
+// kept: a question that shows no problem and whose texts recall no answer
+// (HeadKept; the page renders the others itself) reads the same for
+// every respondent who sees it with that number in that language.
+func (v *views) questionHead(it questionItem) (template.HTML, error) {
+	if !it.HeadKept {
+		return "", fmt.Errorf("web: the head of question %s is not to be kept", it.Q.ID)
+	}
+	key := inputKey{survey: it.survey, lang: it.words.L.Tag(), id: it.Q.ID, head: true, num: it.Num}
+	if in, ok := v.inputs.cache.Get(key); ok {
+		return in.whole, nil
+	}
+	buf := renderBufs.Get().(*bytes.Buffer)
+	defer putRenderBuf(buf)
+	if err := v.parts.ExecuteTemplate(buf, "question-head", it); err != nil {
+		return "", err
+	}
+	h := template.HTML(buf.String())
+	v.inputs.cache.Add(key, &keptInput{whole: h})
+	return h, nil
 }
 
 // keepInput renders the question's input to keep: whole, in the
@@ -178,6 +202,10 @@ type inputKey struct {
 	survey weak.Pointer[survey.Survey]
 	lang   string
 	id     string
+	// head is the question up to its input (question-head), numbered
+	// num, rather than its input.
+	head bool
+	num  int
 }
 
 // Bounds of the inputs kept: in entries and bytes, each at most

@@ -23,7 +23,8 @@ import (
 // its choices (no value, no problem, no choice recalling an answer), per
 // survey value and language, and no other; a preview keeps none; another
 // value of the survey (an edit) is rendered anew; the shuffled question
-// kept still shows its choices in orders that differ.
+// kept still shows its choices in orders that differ. The questions up
+// to their inputs are kept unless they show a problem or recall answers.
 func TestInputsKept(t *testing.T) {
 	s, err := New(Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Public: benchPublic{}, Notifier: benchNotifier{}})
 	if err != nil {
@@ -75,6 +76,17 @@ func TestInputsKept(t *testing.T) {
 	// grid), a problem (wrong).
 	if got, want := kept(sv, "en"), []string{"stars", "shuffled", "text"}; !slices.Equal(got, want) {
 		t.Errorf("kept the inputs of %v, want %v", got, want)
+	}
+	// The questions up to their inputs: kept but for texts that recall
+	// answers (recalls, text) and a problem (wrong).
+	var heads []string
+	for n, q := range sv.Questions {
+		if _, ok := s.views.inputs.cache.Get(inputKey{survey: weak.Make(sv), lang: "en", id: q.ID, head: true, num: n + 1}); ok {
+			heads = append(heads, q.ID)
+		}
+	}
+	if want := []string{"stars", "pick", "shuffled", "grid"}; !slices.Equal(heads, want) {
+		t.Errorf("kept the heads of %v, want %v", heads, want)
 	}
 	if got := kept(sv, "fr"); len(got) != 0 {
 		t.Errorf("kept in French %v before a page in French was rendered", got)

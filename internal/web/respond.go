@@ -142,9 +142,13 @@ type questionItem struct {
 	Value      survey.Form
 	// Live is the condition on answers of its own page that shows it
 	// (logic.js), Hint the same in words; nil and "" for none.
-	Live  *liveQuestion
-	Hint  string
-	words inputWords
+	Live *liveQuestion
+	Hint string
+	// HeadKept: the question up to its input is kept rendered
+	// (questionHead): it shows no problem and its texts recall no answer
+	// (are not the respondent's own), on a respondent's page.
+	HeadKept bool
+	words    inputWords
 	// survey is the page's survey, whose inputs may be kept rendered
 	// (render_inputs.go); zero on a preview, whose are not.
 	survey weak.Pointer[survey.Survey]
@@ -164,8 +168,10 @@ func (p surveyPage) Items(sec surveySection) []questionItem {
 	}
 	for i := range sec.Questions {
 		q := &sec.Questions[i]
-		it := questionItem{Q: q, Num: sec.Num(i), Text: p.pipe(p.QText(*q)), Help: p.pipe(p.QHelp(*q)), Tag: required,
+		text, help := p.QText(*q), p.QHelp(*q)
+		it := questionItem{Q: q, Num: sec.Num(i), Text: p.pipe(text), Help: p.pipe(help), Tag: required,
 			Err: p.Errors[q.ID], Value: p.Values[q.ID], Live: sec.Live[q.ID], words: p.Input(*q), survey: sv}
+		it.HeadKept = sv != (weak.Pointer[survey.Survey]{}) && it.Err == "" && !strings.Contains(text, "{{") && !strings.Contains(help, "{{")
 		it.words.pipe = pipe
 		if q.Optional {
 			it.Tag = optional
@@ -177,6 +183,9 @@ func (p surveyPage) Items(sec surveySection) []questionItem {
 	}
 	return out
 }
+
+// T is the words of key in the respondent's language (question-head).
+func (it questionItem) T(key string, args ...any) string { return it.words.L.T(key, args...) }
 
 // MetaDescription is the survey's description in the respondent's
 // language, cut to about 160 characters at a word, or else its title and
