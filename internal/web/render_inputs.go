@@ -25,8 +25,8 @@ import (
 // of TestSurveyPageGolden check it byte for byte.
 //
 // An input is kept only when nothing in it is the respondent's own: no
-// value sent, no problem shown and none of its labels recalling an answer
-// ({{…}}). The question's text and help, which may recall answers, are
+// value sent and none of its labels recalling an answer ({{…}}); with a
+// problem shown beside it (a required question left unanswered) or not. The question's text and help, which may recall answers, are
 // the page's, not the partial's. A question whose choices are shuffled
 // for each respondent is kept in parts (keptInput), put together in the
 // respondent's order. A preview, whose survey is made for the request,
@@ -202,6 +202,10 @@ type inputKey struct {
 	survey weak.Pointer[survey.Survey]
 	lang   string
 	id     string
+	// invalid: the input of a question left unanswered that shows a
+	// problem (marked aria-invalid, described by the problem: whatever
+	// the problem says, which the input does not show).
+	invalid bool
 	// head is the question up to its input (question-head), numbered
 	// num, rather than its input.
 	head bool
@@ -226,11 +230,11 @@ func newInputs() inputs {
 // inputKey is the key of the question's input, and whether it may be
 // kept.
 func (it questionItem) inputKey() (inputKey, bool) {
-	if it.survey == (weak.Pointer[survey.Survey]{}) || len(it.Value) > 0 || it.Err != "" ||
+	if it.survey == (weak.Pointer[survey.Survey]{}) || len(it.Value) > 0 ||
 		(it.words.pipe != nil && labelsRecall(*it.Q, it.words.QT)) {
 		return inputKey{}, false
 	}
-	return inputKey{survey: it.survey, lang: it.words.L.Tag(), id: it.Q.ID}, true
+	return inputKey{survey: it.survey, lang: it.words.L.Tag(), id: it.Q.ID, invalid: it.Err != ""}, true
 }
 
 // labelsRecall reports whether a label of q's choices or rows, or of

@@ -20,8 +20,8 @@ import (
 
 // TestInputsKept: rendering the survey page keeps the input of each
 // question that reads the same for every respondent but for the order of
-// its choices (no value, no problem, no choice recalling an answer), per
-// survey value and language, and no other; a preview keeps none; another
+// its choices (no value, no choice recalling an answer), per survey
+// value, language and whether it shows a problem, and no other; a preview keeps none; another
 // value of the survey (an edit) is rendered anew; the shuffled question
 // kept still shows its choices in orders that differ. The questions up
 // to their inputs are kept unless they show a problem or recall answers.
@@ -73,9 +73,15 @@ func TestInputsKept(t *testing.T) {
 	}
 	first := render(t, sv, "en", "")
 	// Not kept: a value (pick), labels recalling an answer (recalls,
-	// grid), a problem (wrong).
+	// grid); kept apart, the input unanswered with a problem (wrong).
 	if got, want := kept(sv, "en"), []string{"stars", "shuffled", "text"}; !slices.Equal(got, want) {
 		t.Errorf("kept the inputs of %v, want %v", got, want)
+	}
+	if _, ok := s.views.inputs.cache.Get(inputKey{survey: weak.Make(sv), lang: "en", id: "wrong", invalid: true}); !ok {
+		t.Errorf("the input of a question unanswered with a problem was not kept")
+	}
+	if !strings.Contains(first, `aria-invalid="true" aria-describedby="err-wrong"`) {
+		t.Errorf("the input of the question with a problem is not marked so")
 	}
 	// The questions up to their inputs: kept but for texts that recall
 	// answers (recalls, text) and a problem (wrong).
