@@ -15,22 +15,23 @@ import (
 )
 
 // inputs keeps the inputs of the survey page's questions (their kind's
-// partial, kindInput) rendered as they read unanswered: with no value
-// and no problem, a question's input is the same for every respondent of
-// the survey in a language, so that a page rendered again (after a Next,
-// a Back, a problem elsewhere on it, a shuffle of other questions) costs
-// a lookup per such question instead of its partial's actions (each an
+// partial, kindInput) rendered as they read unanswered, and the questions
+// up to their inputs (questionHead): a question's input with no value is
+// the same for every respondent of the survey in a language, so that a
+// page rendered again (after a Next, a Back, a problem, a shuffle) costs a
+// lookup per such question instead of its partial's actions (each an
 // escaper called by reflection). What the cache serves is what the
-// partial rendered, html/template's escaping included; the golden files
+// templates rendered, html/template's escaping included; the golden files
 // of TestSurveyPageGolden check it byte for byte.
 //
 // An input is kept only when nothing in it is the respondent's own: no
 // value sent and none of its labels recalling an answer ({{…}}); with a
-// problem shown beside it (a required question left unanswered) or not. The question's text and help, which may recall answers, are
-// the page's, not the partial's. A question whose choices are shuffled
-// for each respondent is kept in parts (keptInput), put together in the
-// respondent's order. A preview, whose survey is made for the request,
-// is never kept.
+// problem shown beside it (a required question left unanswered) or not,
+// apart. The question's text and help, which may recall answers, are in
+// its head, kept only when they recall none and no problem shows. A
+// question whose choices are shuffled for each respondent is kept in
+// parts (keptInput), put together in the respondent's order. A preview,
+// whose survey is made for the request, is never kept.
 type inputs struct {
 	cache *lrucache.Cache[inputKey, *keptInput]
 }
@@ -146,8 +147,7 @@ func (v *views) cutInput(it questionItem) (head string, parts []string, tail str
 	for _, a := range alone {
 		head = head[:commonPrefix(head, a)]
 	}
-	rest := string(none)[len(head):]
-	tail = rest
+	tail = string(none)[len(head):]
 	for _, a := range alone {
 		tail = tail[len(tail)-commonSuffix(tail, a[len(head):]):]
 	}
