@@ -84,12 +84,13 @@ func (k *keptInput) size() int {
 // questionHead is the question up to its input (partials/question.html),
 // kept: a question that shows no problem and whose texts recall no answer
 // (HeadKept; the page renders the others itself) reads the same for
-// every respondent who sees it with that number in that language.
+// every respondent who sees it with that number, in that language, live
+// or not.
 func (v *views) questionHead(it questionItem) (template.HTML, error) {
 	if !it.HeadKept {
 		return "", fmt.Errorf("web: the head of question %s is not to be kept", it.Q.ID)
 	}
-	key := inputKey{survey: it.survey, lang: it.words.L.Tag(), id: it.Q.ID, head: true, num: it.Num}
+	key := inputKey{survey: it.survey, lang: it.words.L.Tag(), id: it.Q.ID, head: true, num: it.Num, live: it.Live != nil}
 	if in, ok := v.inputs.cache.Get(key); ok {
 		return in.whole, nil
 	}
@@ -207,9 +208,12 @@ type inputKey struct {
 	// the problem says, which the input does not show).
 	invalid bool
 	// head is the question up to its input (question-head), numbered
-	// num, rather than its input.
+	// num, rather than its input; live, shown as the respondent answers
+	// (its condition and hint: whether a question is live may depend on
+	// the respondent's answers of earlier pages, survey.PageShows).
 	head bool
 	num  int
+	live bool
 }
 
 // Bounds of the inputs kept: in entries and bytes, each at most

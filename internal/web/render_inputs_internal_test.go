@@ -276,3 +276,52 @@ func TestShuffledInputsKept(t *testing.T) {
 		t.Errorf("kept in parts the inputs of %v, want %v", inParts, want)
 	}
 }
+
+// TestHeadKeptLive: a question whose condition mixes a rule on an earlier
+// page and one on its own ("any") is decided for one respondent (shown
+// outright) and live for another (shown as they answer, data-show-if):
+// the head kept for one is never the other's, whichever comes first.
+func TestHeadKeptLive(t *testing.T) {
+	for _, first := range []string{"Yes", "No"} {
+		sv := &survey.Survey{Tenant: "adatum", Slug: "adatum-customer-satisfaction", Title: "Live or not", State: survey.Published,
+			Sections: []survey.Section{{ID: "one", Title: "One"}, {ID: "two", Title: "Two"}},
+			Questions: []survey.Question{
+				{ID: "a", Text: "A?", Type: survey.YesNo, Section: "one"},
+				{ID: "b", Text: "B?", Type: survey.YesNo, Section: "two", Optional: true},
+				{ID: "c", Text: "C?", Type: survey.ShortText, Section: "two", Optional: true, ShowIf: &survey.Condition{Match: survey.MatchAny,
+					Rules: []survey.Rule{{Question: "a", Op: survey.OpEquals, Values: []string{"Yes"}}, {Question: "b", Op: survey.OpEquals, Values: []string{"Yes"}}}}},
+			}}
+		sv.Normalize()
+		if err := sv.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		s, err := New(Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Public: benchPublic{tenant: benchTenant(), survey: sv}, Notifier: benchNotifier{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := s.Handler()
+		secondPage := func(a string) string {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, benchPath, nil))
+			m := regexp.MustCompile(`name="token" value="([^"]+)"`).FindStringSubmatch(rec.Body.String())
+			if m == nil {
+				t.Fatalf("GET = %d without a token", rec.Code)
+			}
+			req := httptest.NewRequest(http.MethodPost, benchPath, strings.NewReader(url.Values{"token": {m[1]}, "action": {"next"}, "q-a": {a}}.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			rec = httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK {
+				t.Fatalf("next = %d\n%s", rec.Code, rec.Body)
+			}
+			return rec.Body.String()
+		}
+		for _, a := range []string{first, map[string]string{"Yes": "No", "No": "Yes"}[first], first} {
+			page := secondPage(a)
+			live := strings.Contains(page, `id="q-c" data-show-if=`)
+			if want := a == "No"; live != want {
+				t.Errorf("first %s, then a=%s: question c live %v, want %v", first, a, live, want)
+			}
+		}
+	}
+}
