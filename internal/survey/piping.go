@@ -218,10 +218,7 @@ func PipeRecalled(text string, recalled map[string]string) string {
 	if !strings.Contains(text, "{{") {
 		return text
 	}
-	return pipeRE.ReplaceAllStringFunc(text, func(m string) string {
-		sub := pipeRE.FindStringSubmatch(m)
-		return or(recalled[sub[1]], strings.TrimSpace(sub[2]))
-	})
+	return replacePipes(text, func(name, fallback string) string { return or(recalled[name], fallback) })
 }
 
 // Pipe is text with its references replaced: by the answer to the
@@ -232,9 +229,7 @@ func (s *Survey) Pipe(text string, answers map[string]QuestionAnswer, hidden map
 	if !strings.Contains(text, "{{") {
 		return text
 	}
-	return pipeRE.ReplaceAllStringFunc(text, func(m string) string {
-		sub := pipeRE.FindStringSubmatch(m)
-		name, fallback := sub[1], strings.TrimSpace(sub[2])
+	return replacePipes(text, func(name, fallback string) string {
 		if n, ok := s.pipeHidden(name); ok {
 			return or(hidden[n], fallback)
 		}
@@ -295,6 +290,30 @@ func renameLabels(m map[string]string, renamed, changed map[string]string) map[s
 		out[or(changed[k], k)] = renamePipes(v, renamed)
 	}
 	return out
+}
+
+// replacePipes is text with each of its references replaced by what
+// with gives for its name and its fallback (trimmed): one pass of pipeRE
+// over the text (a page recalls answers in many texts).
+func replacePipes(text string, with func(name, fallback string) string) string {
+	ms := pipeRE.FindAllStringSubmatchIndex(text, -1)
+	if ms == nil {
+		return text
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	last := 0
+	for _, m := range ms {
+		b.WriteString(text[last:m[0]])
+		fallback := ""
+		if m[4] >= 0 {
+			fallback = text[m[4]:m[5]]
+		}
+		b.WriteString(with(text[m[2]:m[3]], strings.TrimSpace(fallback)))
+		last = m[1]
+	}
+	b.WriteString(text[last:])
+	return b.String()
 }
 
 // renamePipes is text with its references to questions renamed.

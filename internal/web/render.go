@@ -28,7 +28,14 @@ type views struct {
 	// kinds holds each kind of question's partials (templates/kinds):
 	// <key>.input.html and <key>.chart.html, which the pages reach through
 	// kindInput and kindChart.
-	kinds  *template.Template
+	kinds *template.Template
+	// inputs are the questions' inputs kept rendered (render_inputs.go),
+	// menus the respondent pages' language menus (render_langmenu.go).
+	inputs inputs
+	menus  menus
+	// parts are the partials executed alone to be kept:
+	// partials/langmenu.html and partials/question.html.
+	parts  *template.Template
 	hashes map[string]string // asset name → short content hash
 	static fs.FS
 }
@@ -43,7 +50,7 @@ func newViews() (*views, error) {
 	if err != nil {
 		return nil, fmt.Errorf("web: static assets: %w", err)
 	}
-	v := &views{pages: map[string]*template.Template{}, hashes: map[string]string{}, static: static}
+	v := &views{pages: map[string]*template.Template{}, inputs: newInputs(), hashes: map[string]string{}, static: static}
 	err = fs.WalkDir(static, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -62,13 +69,20 @@ func newViews() (*views, error) {
 	funcs := template.FuncMap{"asset": v.assetURL, "inc": inc, "dec": func(i int) int { return i - 1 },
 		"homeList": homeListOf,
 		"plural":   pluralCount, "noun": pluralNoun, "surveyNav": surveyNav, "eventLabel": eventLabel, "shortDuration": shortDuration,
-		"kindInput": v.kindInput, "kindChart": v.kindChart, "kindDisplay": v.kindDisplay, "stars": stars, "longDate": longDate, "chosen": chosen, "languages": i18n.Languages, "themeField": themeField}
+		"kindInput": v.kindInput, "kindChart": v.kindChart, "kindDisplay": v.kindDisplay, "stars": stars, "longDate": longDate, "chosen": chosen, "languages": i18n.Languages, "themeField": themeField,
+		"langMenu": v.langMenu, "langButtons": v.langButtons, "questionHead": v.questionHead}
 	if v.kinds, err = template.New("kinds").Funcs(funcs).ParseFS(templates.FS, "kinds/*.html"); err != nil {
 		return nil, fmt.Errorf("web: parse templates/kinds: %w", err)
 	}
 	if err := checkKindPartials(v.kinds, survey.Kinds()); err != nil {
 		return nil, err
 	}
+	// The partials kept rendered (render_langmenu.go, render_inputs.go)
+	// are executed alone, as the kinds' are.
+	if v.parts, err = template.New("parts").Funcs(funcs).ParseFS(templates.FS, "partials/langmenu.html", "partials/question.html"); err != nil {
+		return nil, fmt.Errorf("web: parse templates/partials/langmenu.html and question.html: %w", err)
+	}
+	v.menus = newMenus(v.parts)
 	pages, err := fs.Glob(templates.FS, "pages/*.html")
 	if err != nil {
 		return nil, err
@@ -153,18 +167,47 @@ func checkKindPartials(t *template.Template, kinds []survey.Kind) error {
 // kindInput is the input of a question of the respondent's page for its
 // kind: the partial kinds/<key>.input.html, given the question, what the
 // respondent sent and the problem shown beside it, in the respondent's
-// language and with the question's translation.
+// language and with the question's translation. An input that reads the
+// same for every respondent is rendered once and kept (render_inputs.go).
 func (v *views) kindInput(it questionItem) (template.HTML, error) {
+	key, keep := it.inputKey()
+	if !keep {
+		return v.renderInput(it, shownChoices(*it.Q))
+	}
+	in, ok := v.inputs.cache.Get(key)
+	if !ok {
+		var err error
+		if in, err = v.keepInput(it); err != nil {
+			return "", err
+		}
+		v.inputs.cache.Add(key, in)
+	}
+	if in.perRequest {
+		return v.renderInput(it, shownChoices(*it.Q))
+	}
+	return in.html(), nil
+}
+
+// shownChoices are q's choices in the order to show them: shuffled for
+// each respondent when the question asks.
+func shownChoices(q survey.Question) []string {
+	if !q.Shuffle {
+		return q.PossibleAnswers
+	}
+	c := append([]string(nil), q.PossibleAnswers...)
+	rand.Shuffle(len(c), func(i, j int) { c[i], c[j] = c[j], c[i] })
+	return c
+}
+
+// renderInput executes the question's input partial, its choices in the
+// order given.
+func (v *views) renderInput(it questionItem, choices []string) (template.HTML, error) {
 	q, form, problem := *it.Q, it.Value, it.Err
 	k, ok := survey.KindOf(q.Type)
 	if !ok {
 		return "", fmt.Errorf("web: question %s has no kind %q", q.ID, q.Type)
 	}
-	d := kindInputData{Question: q, ID: q.ID, Form: form, Value: form.Get(""), Choices: q.PossibleAnswers, Invalid: problem != "", Required: !q.Optional, words: it.words}
-	if q.Shuffle {
-		d.Choices = append([]string(nil), q.PossibleAnswers...)
-		rand.Shuffle(len(d.Choices), func(i, j int) { d.Choices[i], d.Choices[j] = d.Choices[j], d.Choices[i] })
-	}
+	d := kindInputData{Question: q, ID: q.ID, Form: form, Value: form.Get(""), Choices: choices, Invalid: problem != "", Required: !q.Optional, words: it.words}
 	if len(d.Choices) > 0 {
 		sent := form[""]
 		d.Options = make([]option, len(d.Choices))
@@ -428,8 +471,9 @@ func (v *views) kindChart(q questionView) (template.HTML, error) {
 // kindPartial executes one of the kinds' partials. It is escaped in its
 // own right, for the text of an element, where the pages call it.
 func (v *views) kindPartial(name string, data any) (template.HTML, error) {
-	var buf bytes.Buffer
-	if err := v.kinds.ExecuteTemplate(&buf, name, data); err != nil {
+	buf := renderBufs.Get().(*bytes.Buffer)
+	defer putRenderBuf(buf)
+	if err := v.kinds.ExecuteTemplate(buf, name, data); err != nil {
 		return "", err
 	}
 	return template.HTML(buf.String()), nil
@@ -536,8 +580,9 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page
 		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
 		return
 	}
-	var buf bytes.Buffer
-	if err := t.ExecuteTemplate(&buf, "base", layout{Page: data, Account: sessionFrom(r.Context()), Framed: framed(r), home: s.homeOf(r)}); err != nil {
+	buf := renderBufs.Get().(*bytes.Buffer)
+	defer putRenderBuf(buf)
+	if err := t.ExecuteTemplate(buf, "base", layout{Page: data, Account: sessionFrom(r.Context()), Framed: framed(r), home: s.homeOf(r)}); err != nil {
 		s.log.Error("render failed", "page", page, "path", r.URL.Path, "err", err)
 		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
 		return
@@ -545,6 +590,20 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
 	_, _ = buf.WriteTo(w)
+}
+
+// renderBufs holds the buffers render executes pages into, so that a page
+// is not written into a buffer grown again from nothing each time.
+var renderBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// putRenderBuf gives buf back to renderBufs, emptied, unless it grew past
+// 1 MiB (a rare page: it is left to the garbage collector).
+func putRenderBuf(buf *bytes.Buffer) {
+	if buf.Cap() > 1<<20 {
+		return
+	}
+	buf.Reset()
+	renderBufs.Put(buf)
 }
 
 // renderBlock executes one block of page (a part of it the page's script

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"weak"
 
 	"github.com/go-chi/chi/v5"
 
@@ -141,9 +142,16 @@ type questionItem struct {
 	Value      survey.Form
 	// Live is the condition on answers of its own page that shows it
 	// (logic.js), Hint the same in words; nil and "" for none.
-	Live  *liveQuestion
-	Hint  string
-	words inputWords
+	Live *liveQuestion
+	Hint string
+	// HeadKept: the question up to its input is kept rendered
+	// (questionHead): it shows no problem and its texts recall no answer
+	// (are not the respondent's own), on a respondent's page.
+	HeadKept bool
+	words    inputWords
+	// survey is the page's survey, whose inputs may be kept rendered
+	// (render_inputs.go); zero on a preview, whose are not.
+	survey weak.Pointer[survey.Survey]
 }
 
 // Items are section sec's questions as the page shows them.
@@ -154,10 +162,16 @@ func (p surveyPage) Items(sec surveySection) []questionItem {
 	if p.Survey.HasPiping() {
 		pipe = p.pipe // choices that recall answers
 	}
+	var sv weak.Pointer[survey.Survey]
+	if p.Preview == "" {
+		sv = weak.Make(p.Survey)
+	}
 	for i := range sec.Questions {
 		q := &sec.Questions[i]
-		it := questionItem{Q: q, Num: sec.Num(i), Text: p.pipe(p.QText(*q)), Help: p.pipe(p.QHelp(*q)), Tag: required,
-			Err: p.Errors[q.ID], Value: p.Values[q.ID], Live: sec.Live[q.ID], words: p.Input(*q)}
+		text, help := p.QText(*q), p.QHelp(*q)
+		it := questionItem{Q: q, Num: sec.Num(i), Text: p.pipe(text), Help: p.pipe(help), Tag: required,
+			Err: p.Errors[q.ID], Value: p.Values[q.ID], Live: sec.Live[q.ID], words: p.Input(*q), survey: sv}
+		it.HeadKept = sv != (weak.Pointer[survey.Survey]{}) && it.Err == "" && !strings.Contains(text, "{{") && !strings.Contains(help, "{{")
 		it.words.pipe = pipe
 		if q.Optional {
 			it.Tag = optional
@@ -169,6 +183,9 @@ func (p surveyPage) Items(sec surveySection) []questionItem {
 	}
 	return out
 }
+
+// T is the words of key in the respondent's language (question-head).
+func (it questionItem) T(key string, args ...any) string { return it.words.L.T(key, args...) }
 
 // MetaDescription is the survey's description in the respondent's
 // language, cut to about 160 characters at a word, or else its title and
