@@ -171,3 +171,34 @@ func TestBounded(t *testing.T) {
 		t.Errorf("the SVG of 500 bars does not say the 440 more, or lacks the last figure")
 	}
 }
+
+// TestPNGArabic: Arabic text in a PNG is drawn joined and right to left,
+// as a browser sets it in the SVG.
+func TestPNGArabic(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"Bread and coffee 12", "Bread and coffee 12"},
+		// seen initial, lam-alef final, meem isolated; the last first
+		{"سلام", "\uFEE1\uFEFC\uFEB3"},
+		{"لا", "\uFEFB"},
+		// A number after Arabic letters goes with them, to their left.
+		{"Product: منتج 2", "Product: 2 \uFE9E\uFE98\uFEE8\uFEE3"},
+	} {
+		if got := drawn(c.text); got != c.want {
+			t.Errorf("drawn(%q) = %+q, want %+q", c.text, got, c.want)
+		}
+	}
+	draw := func(text, choice string) []byte {
+		t.Helper()
+		q := Question{N: 1, Text: text, Kind: "Multiple choice", Count: 3,
+			Chart: survey.Chart{Labels: []string{choice, "OK"}, Counts: []int64{2, 1}}}
+		var buf bytes.Buffer
+		if err := WritePNG(&buf, q); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	// The letters as typed and their joined forms draw the same image.
+	if !bytes.Equal(draw("سلام", "لا"), draw("\uFEB3\uFEFC\uFEE1", "\uFEFB")) {
+		t.Error("the Arabic question and choice are not drawn joined")
+	}
+}

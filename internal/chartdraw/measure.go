@@ -3,6 +3,7 @@ package chartdraw
 import (
 	"sync"
 
+	"github.com/surveys-dev/surveys/internal/rtl"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
@@ -62,9 +63,10 @@ func (m *measurer) face(size float64, bold bool) font.Face {
 	return f
 }
 
-// width is s's width in pixels.
+// width is s's width in pixels, its Arabic letters joined as they are
+// drawn (rtl.Shape).
 func (m *measurer) width(s string, size float64, bold bool) float64 {
-	return fixedFloat(font.MeasureString(m.face(size, bold), s))
+	return fixedFloat(font.MeasureString(m.face(size, bold), rtl.Shape(s)))
 }
 
 func fixedFloat(x fixed.Int26_6) float64 { return float64(x) / 64 }

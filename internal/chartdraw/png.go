@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/surveys-dev/surveys/internal/rtl"
 	"golang.org/x/image/font"
 	"golang.org/x/image/math/fixed"
 )
@@ -33,12 +34,22 @@ func WritePNG(w io.Writer, q Question) error {
 			continue
 		}
 		face := m.face(s.size, s.bold)
+		text := drawn(s.text)
 		x := s.x
 		if s.end {
-			x -= m.width(s.text, s.size, s.bold)
+			x -= m.width(text, s.size, s.bold)
 		}
 		dr := font.Drawer{Dst: img, Src: image.NewUniform(s.fill), Face: face, Dot: fixed.Point26_6{X: fixed.Int26_6(x * 64), Y: fixed.Int26_6(s.y * 64)}}
-		dr.DrawString(s.text)
+		dr.DrawString(text)
 	}
 	return (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(w, img)
+}
+
+// drawn is s as the PNG draws it: Arabic letters joined and right-to-left
+// runs in display order, as a browser sets the SVG's text.
+func drawn(s string) string {
+	if !rtl.Has(s) {
+		return s
+	}
+	return rtl.Visual(rtl.Shape(s), false)
 }

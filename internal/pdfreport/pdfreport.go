@@ -28,7 +28,7 @@ import (
 
 	"github.com/surveys-dev/surveys/internal/fonts"
 	"github.com/surveys-dev/surveys/internal/i18n"
-	"github.com/surveys-dev/surveys/internal/pdfreport/rtl"
+	"github.com/surveys-dev/surveys/internal/rtl"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 

@@ -11,7 +11,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/i18n"
 	"github.com/surveys-dev/surveys/internal/pdfreport"
 	"github.com/surveys-dev/surveys/internal/pdfreport/pdftext"
-	"github.com/surveys-dev/surveys/internal/pdfreport/rtl"
+	"github.com/surveys-dev/surveys/internal/rtl"
 	"github.com/surveys-dev/surveys/internal/survey"
 )
 

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/surveys-dev/surveys/internal/pdfreport/pdftext"
-	"github.com/surveys-dev/surveys/internal/pdfreport/rtl"
+	"github.com/surveys-dev/surveys/internal/rtl"
 	"github.com/surveys-dev/surveys/internal/store"
 	"github.com/surveys-dev/surveys/internal/store/storetest"
 	"github.com/surveys-dev/surveys/internal/survey"

@@ -1,7 +1,7 @@
-// Package rtl readies right-to-left text for a PDF writer that neither
-// shapes nor reorders it (codeberg.org/go-pdf/fpdf draws the characters
-// of a string one after the other, left to right, each in its nominal
-// glyph).
+// Package rtl readies right-to-left text for a writer that neither
+// shapes nor reorders it: the PDF report's (codeberg.org/go-pdf/fpdf) and
+// the PNG charts' (golang.org/x/image/font) draw the characters of a
+// string one after the other, left to right, each in its nominal glyph.
 //
 // Shape puts Arabic letters in the contextual forms of Unicode's Arabic
 // Presentation Forms-B (isolated, final, initial, medial, as their
