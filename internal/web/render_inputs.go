@@ -42,7 +42,8 @@ type keptInput struct {
 	// head, choices and tail are whole in parts, for a question whose
 	// choices are shuffled: its input is head, then each choice's part
 	// (choices, in the designer's order) in the respondent's order, then
-	// tail.
+	// tail. For a question's head whose texts are piped, choices are the
+	// parts around them (assembleHead).
 	head, tail string
 	choices    []string
 	// perRequest: the question's choices are shuffled, but its partial's
@@ -82,26 +83,119 @@ func (k *keptInput) size() int {
 }
 
 // questionHead is the question up to its input (partials/question.html),
-// kept: a question that shows no problem and whose texts recall no answer
-// (HeadKept; the page renders the others itself) reads the same for
-// every respondent who sees it with that number, in that language, live
-// or not.
+// kept: a question that shows no problem (HeadKept; the page renders the
+// others itself) reads the same for every respondent who sees it with
+// that number, in that language, live or not, but for its texts when they
+// recall answers: those are kept in parts around them (keepHead).
 func (v *views) questionHead(it questionItem) (template.HTML, error) {
 	if !it.HeadKept {
 		return "", fmt.Errorf("web: the head of question %s is not to be kept", it.Q.ID)
 	}
 	key := inputKey{survey: it.survey, lang: it.words.L.Tag(), id: it.Q.ID, head: true, num: it.Num, live: it.Live != nil}
-	if in, ok := v.inputs.cache.Get(key); ok {
+	if it.piped {
+		key.piped, key.helped = true, it.Help != ""
+	}
+	in, ok := v.inputs.cache.Get(key)
+	if !ok {
+		var err error
+		if in, err = v.keepHead(it); err != nil {
+			return "", err
+		}
+		v.inputs.cache.Add(key, in)
+	}
+	if !it.piped {
 		return in.whole, nil
 	}
+	if in.perRequest {
+		return v.renderHead(it)
+	}
+	return assembleHead(in.choices, it)
+}
+
+// assembleHead is a piped head from its parts, kept around its texts:
+// parts[0], the text, parts[1], and, when its help shows, the help and
+// parts[2].
+func assembleHead(parts []string, it questionItem) (template.HTML, error) {
+	buf := renderBufs.Get().(*bytes.Buffer)
+	defer putRenderBuf(buf)
+	buf.WriteString(parts[0])
+	texts := []string{it.Text, it.Help}
+	for i, p := range parts[1:] {
+		if _, err := htmlText.WriteString(buf, texts[i]); err != nil {
+			return "", err
+		}
+		buf.WriteString(p)
+	}
+	return template.HTML(buf.String()), nil
+}
+
+// htmlText escapes a text as html/template does in HTML text (its
+// htmlEscaper); keepHead checks that the partial escapes its texts so.
+var htmlText = strings.NewReplacer("\x00", "\uFFFD", `"`, "&#34;", "&", "&amp;", "'", "&#39;", "+", "&#43;", "<", "&lt;", ">", "&gt;")
+
+// Stand-ins for a piped head's texts, which no escaper changes.
+const (
+	textMark = "qt7c1d0e5a9b2f4q"
+	helpMark = "qh3e8a6f1c0d7b5q"
+)
+
+// renderHead renders a question's head.
+func (v *views) renderHead(it questionItem) (template.HTML, error) {
 	buf := renderBufs.Get().(*bytes.Buffer)
 	defer putRenderBuf(buf)
 	if err := v.parts.ExecuteTemplate(buf, "question-head", it); err != nil {
 		return "", err
 	}
-	h := template.HTML(buf.String())
-	v.inputs.cache.Add(key, &keptInput{whole: h})
-	return h, nil
+	return template.HTML(buf.String()), nil
+}
+
+// keepHead renders a question's head to keep: whole, or, when its texts
+// are piped, in parts around them (assembleHead). The parts are kept only
+// when each stand-in is in the head once, in its place, and two sets of
+// texts, one with every character HTML escapes, read as the partial
+// renders them; else the head is rendered for each respondent
+// (perRequest).
+func (v *views) keepHead(it questionItem) (*keptInput, error) {
+	if !it.piped {
+		h, err := v.renderHead(it)
+		return &keptInput{whole: h}, err
+	}
+	marked := it
+	marked.Text, marked.Help = textMark, ""
+	if it.Help != "" {
+		marked.Help = helpMark
+	}
+	h, err := v.renderHead(marked)
+	if err != nil {
+		return nil, err
+	}
+	k := &keptInput{perRequest: true}
+	parts := strings.Split(string(h), textMark)
+	if len(parts) != 2 {
+		return k, nil
+	}
+	if it.Help != "" {
+		rest := strings.Split(parts[1], helpMark)
+		if len(rest) != 2 {
+			return k, nil
+		}
+		parts = []string{parts[0], rest[0], rest[1]}
+	}
+	for _, texts := range [][2]string{{`<b>"Tom" & 'Jo'</b> a+b`, "c < d > e \x00 +"}, {"plain", "words"}} {
+		probe := it
+		probe.Text = texts[0]
+		if it.Help != "" {
+			probe.Help = texts[1]
+		}
+		want, err := v.renderHead(probe)
+		if err != nil {
+			return nil, err
+		}
+		if got, err := assembleHead(parts, probe); err != nil || got != want {
+			return k, err
+		}
+	}
+	return &keptInput{choices: parts}, nil
 }
 
 // keepInput renders the question's input to keep: whole, in the
@@ -214,6 +308,10 @@ type inputKey struct {
 	head bool
 	num  int
 	live bool
+	// piped: a head whose texts recall answers, kept around them
+	// (pipedHead); helped, whether its help shows (a piped help may come
+	// out empty, and then shows not).
+	piped, helped bool
 }
 
 // Bounds of the inputs kept: in entries and bytes, each at most

@@ -325,3 +325,67 @@ func TestHeadKeptLive(t *testing.T) {
 		}
 	}
 }
+
+// TestPipedHeadKept: a question whose text and help recall an earlier
+// answer keeps its head in parts around them, and each respondent reads
+// their own answer in it, escaped; a help that recalls nothing at all
+// (empty once piped) is not shown, as the partial leaves it out.
+func TestPipedHeadKept(t *testing.T) {
+	sv := &survey.Survey{Tenant: "adatum", Slug: "adatum-customer-satisfaction", Title: "Piped", State: survey.Published,
+		Sections: []survey.Section{{ID: "one", Title: "One"}, {ID: "two", Title: "Two"}},
+		Questions: []survey.Question{
+			{ID: "name", Text: "Your name?", Type: survey.ShortText, Section: "one", Optional: true},
+			{ID: "why", Text: "Why, {{name|friend}}?", Help: "{{name}}", Type: survey.ShortText, Section: "two", Optional: true},
+		}}
+	sv.Normalize()
+	if err := sv.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Public: benchPublic{tenant: benchTenant(), survey: sv}, Notifier: benchNotifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := s.Handler()
+	secondPage := func(name string) string {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, benchPath, nil))
+		m := regexp.MustCompile(`name="token" value="([^"]+)"`).FindStringSubmatch(rec.Body.String())
+		if m == nil {
+			t.Fatalf("GET = %d without a token", rec.Code)
+		}
+		req := httptest.NewRequest(http.MethodPost, benchPath, strings.NewReader(url.Values{"token": {m[1]}, "action": {"next"}, "q-name": {name}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		rec = httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			t.Fatalf("next = %d\n%s", rec.Code, rec.Body)
+		}
+		return rec.Body.String()
+	}
+	for _, c := range []struct{ name, legend, help string }{
+		{"Ann", "Why, Ann?", `<p class="help" id="help-why">Ann</p>`},
+		{`<b>Bo & "Jo"</b>`, "Why, &lt;b&gt;Bo &amp; &#34;Jo&#34;&lt;/b&gt;?", `<p class="help" id="help-why">&lt;b&gt;Bo &amp; &#34;Jo&#34;&lt;/b&gt;</p>`},
+		{"Ann", "Why, Ann?", `<p class="help" id="help-why">Ann</p>`},
+		{"", "Why, friend?", ""},
+	} {
+		page := secondPage(c.name)
+		if !strings.Contains(page, c.legend) {
+			t.Errorf("name %q: the page lacks %q", c.name, c.legend)
+		}
+		if c.help != "" && !strings.Contains(page, c.help) {
+			t.Errorf("name %q: the page lacks %q", c.name, c.help)
+		}
+		if c.help == "" && strings.Contains(page, `id="help-why"`) {
+			t.Errorf("name %q: an empty help is shown", c.name)
+		}
+		if strings.Contains(page, textMark) || strings.Contains(page, helpMark) {
+			t.Errorf("name %q: a stand-in shows", c.name)
+		}
+	}
+	for _, helped := range []bool{true, false} { // with its help shown, and without
+		in, ok := s.views.inputs.cache.Get(inputKey{survey: weak.Make(sv), lang: "en", id: "why", head: true, num: 2, piped: true, helped: helped})
+		if !ok || in.perRequest || len(in.choices) < 2 {
+			t.Errorf("helped %v: the piped head is not kept in parts: %v %+v", helped, ok, in)
+		}
+	}
+}

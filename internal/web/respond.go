@@ -145,9 +145,11 @@ type questionItem struct {
 	Live *liveQuestion
 	Hint string
 	// HeadKept: the question up to its input is kept rendered
-	// (questionHead): it shows no problem and its texts recall no answer
-	// (are not the respondent's own), on a respondent's page.
+	// (questionHead): it shows no problem, on a respondent's page. When
+	// its texts recall answers (piped), what is kept is the head around
+	// them, and each respondent's texts go in their places.
 	HeadKept bool
+	piped    bool
 	words    inputWords
 	// survey is the page's survey, whose inputs may be kept rendered
 	// (render_inputs.go); zero on a preview, whose are not.
@@ -171,7 +173,8 @@ func (p surveyPage) Items(sec surveySection) []questionItem {
 		text, help := p.QText(*q), p.QHelp(*q)
 		it := questionItem{Q: q, Num: sec.Num(i), Text: p.pipe(text), Help: p.pipe(help), Tag: required,
 			Err: p.Errors[q.ID], Value: p.Values[q.ID], Live: sec.Live[q.ID], words: p.Input(*q), survey: sv}
-		it.HeadKept = sv != (weak.Pointer[survey.Survey]{}) && it.Err == "" && !strings.Contains(text, "{{") && !strings.Contains(help, "{{")
+		it.HeadKept = sv != (weak.Pointer[survey.Survey]{}) && it.Err == ""
+		it.piped = strings.Contains(text, "{{") || strings.Contains(help, "{{")
 		it.words.pipe = pipe
 		if q.Optional {
 			it.Tag = optional
