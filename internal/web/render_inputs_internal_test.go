@@ -295,27 +295,7 @@ func TestHeadKeptLive(t *testing.T) {
 		if err := sv.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		s, err := New(Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Public: benchPublic{tenant: benchTenant(), survey: sv}, Notifier: benchNotifier{}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		h := s.Handler()
-		secondPage := func(a string) string {
-			rec := httptest.NewRecorder()
-			h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, benchPath, nil))
-			m := regexp.MustCompile(`name="token" value="([^"]+)"`).FindStringSubmatch(rec.Body.String())
-			if m == nil {
-				t.Fatalf("GET = %d without a token", rec.Code)
-			}
-			req := httptest.NewRequest(http.MethodPost, benchPath, strings.NewReader(url.Values{"token": {m[1]}, "action": {"next"}, "q-a": {a}}.Encode()))
-			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-			rec = httptest.NewRecorder()
-			h.ServeHTTP(rec, req)
-			if rec.Code != http.StatusOK {
-				t.Fatalf("next = %d\n%s", rec.Code, rec.Body)
-			}
-			return rec.Body.String()
-		}
+		_, secondPage := secondPageOf(t, sv, "q-a")
 		for _, a := range []string{first, map[string]string{"Yes": "No", "No": "Yes"}[first], first} {
 			page := secondPage(a)
 			live := strings.Contains(page, `id="q-c" data-show-if=`)
@@ -341,27 +321,7 @@ func TestPipedHeadKept(t *testing.T) {
 	if err := sv.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Public: benchPublic{tenant: benchTenant(), survey: sv}, Notifier: benchNotifier{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := s.Handler()
-	secondPage := func(name string) string {
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, benchPath, nil))
-		m := regexp.MustCompile(`name="token" value="([^"]+)"`).FindStringSubmatch(rec.Body.String())
-		if m == nil {
-			t.Fatalf("GET = %d without a token", rec.Code)
-		}
-		req := httptest.NewRequest(http.MethodPost, benchPath, strings.NewReader(url.Values{"token": {m[1]}, "action": {"next"}, "q-name": {name}}.Encode()))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		rec = httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		if rec.Code != http.StatusOK {
-			t.Fatalf("next = %d\n%s", rec.Code, rec.Body)
-		}
-		return rec.Body.String()
-	}
+	s, secondPage := secondPageOf(t, sv, "q-name")
 	for _, c := range []struct{ name, legend, help string }{
 		{"Ann", "Why, Ann?", `<p class="help" id="help-why">Ann</p>`},
 		{`<b>Bo & "Jo"</b>`, "Why, &lt;b&gt;Bo &amp; &#34;Jo&#34;&lt;/b&gt;?", `<p class="help" id="help-why">&lt;b&gt;Bo &amp; &#34;Jo&#34;&lt;/b&gt;</p>`},
@@ -387,5 +347,33 @@ func TestPipedHeadKept(t *testing.T) {
 		if !ok || in.perRequest || len(in.choices) < 2 {
 			t.Errorf("helped %v: the piped head is not kept in parts: %v %+v", helped, ok, in)
 		}
+	}
+}
+
+// secondPageOf serves sv's first page to a new respondent, sends it on
+// with field set to a value, and returns the second page as read.
+func secondPageOf(t *testing.T, sv *survey.Survey, field string) (*Server, func(value string) string) {
+	t.Helper()
+	s, err := New(Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Public: benchPublic{tenant: benchTenant(), survey: sv}, Notifier: benchNotifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := s.Handler()
+	return s, func(value string) string {
+		t.Helper()
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, benchPath, nil))
+		m := regexp.MustCompile(`name="token" value="([^"]+)"`).FindStringSubmatch(rec.Body.String())
+		if m == nil {
+			t.Fatalf("GET = %d without a token", rec.Code)
+		}
+		req := httptest.NewRequest(http.MethodPost, benchPath, strings.NewReader(url.Values{"token": {m[1]}, "action": {"next"}, field: {value}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		rec = httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			t.Fatalf("next = %d\n%s", rec.Code, rec.Body)
+		}
+		return rec.Body.String()
 	}
 }
