@@ -118,7 +118,7 @@ func (s *Server) readPageForm(w http.ResponseWriter, r *http.Request, t *survey.
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mt != "multipart/form-data" || !sv.HasUploads() {
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
-		if err := parseForm(r, mt, limit); err != nil {
+		if err := r.ParseForm(); err != nil {
 			return nil, formError(err)
 		}
 		dropFileValues(sv, r.PostForm)
@@ -232,80 +232,6 @@ func dropFileValues(sv *survey.Survey, v url.Values) {
 			}
 		}
 	}
-}
-
-// parseForm is r.ParseForm for a form of content type mt whose body is
-// at most limit bytes (r.Body a MaxBytesReader). A url-encoded POST with
-// no query string, what a survey page sends, is read in one buffer of
-// its announced length, and r.Form is r.PostForm rather than a copy of
-// it; any other request is ParseForm's.
-func parseForm(r *http.Request, mt string, limit int64) error {
-	if r.Method != http.MethodPost || mt != "application/x-www-form-urlencoded" || r.URL.RawQuery != "" || r.PostForm != nil {
-		return r.ParseForm()
-	}
-	size := int64(0)
-	if r.ContentLength > 0 {
-		size = min(r.ContentLength, limit)
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
-	if _, err := buf.ReadFrom(r.Body); err != nil {
-		return err
-	}
-	v, err := parseQuery(buf.String())
-	r.PostForm, r.Form = v, v
-	return err
-}
-
-// maxOwnParse is the most fields parseQuery parses itself; a longer
-// query is url.ParseQuery's (which refuses more than GODEBUG's
-// urlmaxqueryparams, 10,000 by default).
-const maxOwnParse = 256
-
-// parseQuery is url.ParseQuery, the same values and errors, made with
-// fewer allocations: the map sized once, and the values of all fields in
-// one backing array (each field's a slice of capacity one, so that a
-// field sent twice appends to a copy).
-func parseQuery(query string) (url.Values, error) {
-	n := strings.Count(query, "&") + 1
-	if n > maxOwnParse {
-		return url.ParseQuery(query)
-	}
-	m := make(url.Values, n)
-	backing := make([]string, 0, n)
-	var err error
-	for query != "" {
-		var key string
-		key, query, _ = strings.Cut(query, "&")
-		if strings.Contains(key, ";") {
-			err = errors.New("invalid semicolon separator in query")
-			continue
-		}
-		if key == "" {
-			continue
-		}
-		key, value, _ := strings.Cut(key, "=")
-		key, err1 := url.QueryUnescape(key)
-		if err1 != nil {
-			if err == nil {
-				err = err1
-			}
-			continue
-		}
-		value, err1 = url.QueryUnescape(value)
-		if err1 != nil {
-			if err == nil {
-				err = err1
-			}
-			continue
-		}
-		if vs, ok := m[key]; ok {
-			m[key] = append(vs, value)
-			continue
-		}
-		backing = append(backing, value)
-		m[key] = backing[len(backing)-1 : len(backing) : len(backing)]
-	}
-	return m, err
 }
 
 // file takes one file part of question q: stored under the form's
