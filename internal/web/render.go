@@ -471,9 +471,15 @@ func (v *views) kindChart(q questionView) (template.HTML, error) {
 // kindPartial executes one of the kinds' partials. It is escaped in its
 // own right, for the text of an element, where the pages call it.
 func (v *views) kindPartial(name string, data any) (template.HTML, error) {
+	return executeHTML(v.kinds, name, data)
+}
+
+// executeHTML executes the template name of t with data into a pooled
+// buffer (renderBufs) and returns what it wrote.
+func executeHTML(t *template.Template, name string, data any) (template.HTML, error) {
 	buf := renderBufs.Get().(*bytes.Buffer)
 	defer putRenderBuf(buf)
-	if err := v.kinds.ExecuteTemplate(buf, name, data); err != nil {
+	if err := t.ExecuteTemplate(buf, name, data); err != nil {
 		return "", err
 	}
 	return template.HTML(buf.String()), nil

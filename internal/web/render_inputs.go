@@ -141,12 +141,7 @@ const (
 
 // renderHead renders a question's head.
 func (v *views) renderHead(it questionItem) (template.HTML, error) {
-	buf := renderBufs.Get().(*bytes.Buffer)
-	defer putRenderBuf(buf)
-	if err := v.parts.ExecuteTemplate(buf, "question-head", it); err != nil {
-		return "", err
-	}
-	return template.HTML(buf.String()), nil
+	return executeHTML(v.parts, "question-head", it)
 }
 
 // keepHead renders a question's head to keep: whole, or, when its texts

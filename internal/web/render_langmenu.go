@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"html/template"
 	"time"
 
@@ -77,11 +76,10 @@ func (m *menus) get(r respondent, name string, buttons bool) (template.HTML, err
 			return h, nil
 		}
 	}
-	var buf bytes.Buffer
-	if err := m.t.ExecuteTemplate(&buf, name, r); err != nil {
+	h, err := executeHTML(m.t, name, r)
+	if err != nil {
 		return "", err
 	}
-	h := template.HTML(buf.String())
 	if keep {
 		m.cache.Add(key, h)
 	}
