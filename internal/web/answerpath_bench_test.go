@@ -21,6 +21,7 @@ import (
 	"github.com/surveys-dev/surveys/internal/formfill"
 	"github.com/surveys-dev/surveys/internal/storage/storagetest/backends"
 	"github.com/surveys-dev/surveys/internal/store"
+	"github.com/surveys-dev/surveys/internal/survey"
 	"github.com/surveys-dev/surveys/internal/web"
 	"github.com/surveys-dev/surveys/internal/worker"
 )
@@ -175,4 +176,75 @@ func BenchmarkAnswerPath(b *testing.B) {
 	waitMerged(sent.Load())
 	b.StopTimer()
 	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/answer")
+}
+
+// acceptAll is a notifier that takes every answer and keeps none.
+type acceptAll struct{}
+
+func (acceptAll) Notify(context.Context, survey.SurveyAnswer, survey.Plan) error { return nil }
+
+// BenchmarkAnswerPOST is BenchmarkAnswerPath's POST alone, to a notifier
+// that keeps nothing: the handler's own cost (reading the form, the
+// survey from the cache, the turn, validation, the redirect) for the demo
+// survey's complete answers, without the GET, the queue or the worker.
+//
+//	go test ./internal/web -run '^$' -bench BenchmarkAnswerPOST -cpuprofile cpu.out
+func BenchmarkAnswerPOST(b *testing.B) {
+	ctx := context.Background()
+	st := backends.Local(b)
+	for _, f := range []func(context.Context) error{
+		func(ctx context.Context) error { return store.Init(ctx, st) },
+		func(ctx context.Context) error { _, err := store.Seed(ctx, st); return err },
+	} {
+		if err := f(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	surveys, tenants := store.NewSurveyStore(st), store.NewTenantStore(st)
+	srv, err := web.New(web.Deps{
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Surveys: surveys, Tenants: tenants, Storage: st,
+		Public:   store.NewCachedSurveys(surveys, tenants, time.Hour),
+		Notifier: acceptAll{}, Uploads: store.NewUploadStore(st), Quotas: store.NewQuotaStore(st),
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := srv.Handler()
+	const path = "/survey/adatum/adatum-customer-satisfaction"
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+	form, err := formfill.Parse(rec.Body.Bytes())
+	if err != nil {
+		b.Fatal(err)
+	}
+	// Each body with a token of its own (the token's ID is the answer's).
+	r := rand.New(rand.NewPCG(1, 2))
+	var bodies []string
+	for range 64 {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		page := rec.Body.Bytes()
+		at := bytes.Index(page, []byte(`name="token" value="`))
+		if at < 0 {
+			b.Fatal("no token")
+		}
+		token, _, _ := bytes.Cut(page[at+len(`name="token" value="`):], []byte(`"`))
+		v := form.Answer(r, func(r *rand.Rand) string {
+			return []string{"Faster pages, please", "All good", "More dark themes"}[r.IntN(3)]
+		})
+		v.Set("token", html.UnescapeString(string(token)))
+		bodies = append(bodies, v.Encode())
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(bodies[i%len(bodies)]))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusSeeOther {
+			b.Fatalf("POST %s = %d\n%s", path, rec.Code, rec.Body)
+		}
+		i++
+	}
 }
