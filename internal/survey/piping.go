@@ -175,6 +175,26 @@ const MaxRecalled = 200
 // questions it lists (ShowCorrect) recall: what the thank-you page needs,
 // and nothing more. nil when it recalls nothing.
 func (s *Survey) Recalled(answers map[string]QuestionAnswer, hidden map[string]string) map[string]string {
+	return s.recalled(s.recallTexts(), answers, hidden)
+}
+
+// RecalledOf is Recalled of an answer's answers, as a list: the map of
+// them Recalled reads is made only when a text recalls something.
+func (s *Survey) RecalledOf(answers []QuestionAnswer, hidden map[string]string) map[string]string {
+	texts := s.recallTexts()
+	if !slices.ContainsFunc(texts, func(t string) bool { return len(PipeRefs(t)) > 0 }) {
+		return nil
+	}
+	byID := make(map[string]QuestionAnswer, len(answers))
+	for _, qa := range answers {
+		byID[qa.QuestionID] = qa
+	}
+	return s.recalled(texts, byID, hidden)
+}
+
+// recallTexts are the texts of the thank-you page that may recall
+// answers (Recalled).
+func (s *Survey) recallTexts() []string {
 	texts := []string{s.ThankYou}
 	for _, o := range s.Outcomes {
 		texts = append(texts, o.Message)
@@ -194,6 +214,11 @@ func (s *Survey) Recalled(answers map[string]QuestionAnswer, hidden map[string]s
 			}
 		}
 	}
+	return texts
+}
+
+// recalled is what texts recall of answers and hidden values (Recalled).
+func (s *Survey) recalled(texts []string, answers map[string]QuestionAnswer, hidden map[string]string) map[string]string {
 	var out map[string]string
 	for _, text := range texts {
 		for _, r := range PipeRefs(text) {

@@ -116,11 +116,24 @@ func TestPipingThankYou(t *testing.T) {
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	given := s.GivenWith(map[string]survey.Form{"name": {"": {strings.Repeat("n", 300)}}, "pet": {"": {"Cat"}}}, map[string]string{"source": "mail"})
+	forms := map[string]survey.Form{"name": {"": {strings.Repeat("n", 300)}}, "pet": {"": {"Cat"}}}
+	given := s.GivenWith(forms, map[string]string{"source": "mail"})
 	got := s.Recalled(given, map[string]string{"source": "mail"})
 	want := map[string]string{"name": strings.Repeat("n", survey.MaxRecalled-1) + "…", "pet": "Cat", "source": "mail"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Recalled = %q", got)
+	}
+	// The same of an answer's list of answers (the thank-you page's
+	// address is made from one).
+	var list []survey.QuestionAnswer
+	for _, qa := range s.Given(forms) {
+		list = append(list, qa)
+	}
+	if got := s.RecalledOf(list, map[string]string{"source": "mail"}); !reflect.DeepEqual(got, want) {
+		t.Errorf("RecalledOf = %q", got)
+	}
+	if got := (&survey.Survey{Questions: s.Questions, ThankYou: "Thanks."}).RecalledOf(list, nil); got != nil {
+		t.Errorf("a thank-you recalling nothing: RecalledOf = %q", got)
 	}
 	if got := survey.PipeRecalled(s.ThankYou, map[string]string{"pet": "Cat"}); got != "Thanks, friend, for your Cat and nothing." {
 		t.Errorf("PipeRecalled = %q", got)

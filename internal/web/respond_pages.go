@@ -382,11 +382,7 @@ func thankYouURL(sealer *pageSealer, p surveyPage, a *survey.SurveyAnswer, recei
 	if p.chosen {
 		q.Set("lang", p.L.Tag())
 	}
-	answers := make(map[string]survey.QuestionAnswer, len(a.Answers))
-	for _, qa := range a.Answers {
-		answers[qa.QuestionID] = qa
-	}
-	if sealed := sealer.sealRecalled(t.Key, sv.Slug, withScores(sv, sv.Recalled(answers, a.Hidden), a)); sealed != "" {
+	if sealed := sealer.sealRecalled(t.Key, sv.Slug, withScores(sv, sv.RecalledOf(a.Answers, a.Hidden), a)); sealed != "" {
 		q.Set("r", sealed)
 	}
 	if sv.SendCopy {
@@ -518,16 +514,14 @@ func (s *Server) readTurn(r *http.Request, page surveyPage) (pageTurn, error) {
 	// was sealed.
 	st.Page = min(st.Page, len(pages)-1)
 	st.Hidden = sv.KeepHidden(st.Hidden)
-	values := make(map[string]survey.Form, len(sv.Questions))
-	for id, f := range st.Values {
-		if _, ok := sv.Question(id); ok {
-			values[id] = f
-		}
-	}
 	// The page sent the questions the path showed on it; the state keeps
 	// the answers of those it did not show (renderPage), and of no other.
-	for id, f := range formValues(&survey.Survey{Questions: pages[st.Page].Questions}, r.PostForm) {
-		if _, kept := values[id]; len(f) > 0 || !kept {
+	values := formValues(&survey.Survey{Questions: pages[st.Page].Questions}, r.PostForm)
+	for id, f := range st.Values {
+		if len(values[id]) > 0 {
+			continue // sent again on this page
+		}
+		if _, ok := sv.Question(id); ok {
 			values[id] = f
 		}
 	}

@@ -118,9 +118,15 @@ func (s *Server) readPageForm(w http.ResponseWriter, r *http.Request, t *survey.
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mt != "multipart/form-data" || !sv.HasUploads() {
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
+		// A page's fields are read from r.PostForm. With r.Form set,
+		// ParseForm parses the body into PostForm alone, without copying
+		// it into a Form merged with the address's query; Form is then
+		// the body's fields, as the multipart path below makes it.
+		r.Form = url.Values{}
 		if err := r.ParseForm(); err != nil {
 			return nil, formError(err)
 		}
+		r.Form = r.PostForm
 		dropFileValues(sv, r.PostForm)
 		return nil, nil
 	}
