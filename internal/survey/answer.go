@@ -86,7 +86,14 @@ func NewAnswerScreened(s *Survey, forms map[string]Form, hidden map[string]strin
 		problem Msg
 	}
 	got := make([]checked, len(s.Questions))
-	given := make(map[string]QuestionAnswer, len(s.Questions))
+	// The logic's hidden questions are not required, and their answers
+	// are dropped. A survey without logic shows every question that is
+	// not hidden (Shown): its path needs no answers to work out.
+	logic := s.HasLogic()
+	var given map[string]QuestionAnswer
+	if logic {
+		given = make(map[string]QuestionAnswer, len(s.Questions))
+	}
 	a.Answers = make([]QuestionAnswer, 0, len(s.Questions))
 	for i, q := range s.Questions {
 		k, ok := KindOf(q.Type)
@@ -95,16 +102,17 @@ func NewAnswerScreened(s *Survey, forms map[string]Form, hidden map[string]strin
 		}
 		v, problem := k.answer(q, cleanForm(forms[q.ID]))
 		got[i] = checked{v, problem}
-		if problem.IsZero() && v != "" {
+		if logic && problem.IsZero() && v != "" {
 			given[q.ID] = QuestionAnswer{QuestionID: q.ID, QuestionText: q.Text, Type: q.Type, Answer: v}
 		}
 	}
-	// The logic's hidden questions are not required, and their answers
-	// are dropped.
-	shown := s.Shown(s.WithScreened(withHidden(given, a.Hidden), sc))
+	var shown map[string]bool
+	if logic {
+		shown = s.Shown(s.WithScreened(withHidden(given, a.Hidden), sc))
+	}
 	for i, q := range s.Questions {
 		k, ok := KindOf(q.Type)
-		if !ok || (!shown[q.ID] && !q.Hidden) {
+		if !ok || (logic && !shown[q.ID] && !q.Hidden) {
 			continue
 		}
 		v, problem := got[i].v, got[i].problem

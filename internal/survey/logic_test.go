@@ -3,6 +3,7 @@ package survey_test
 import (
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
@@ -387,5 +388,56 @@ func TestPagePath(t *testing.T) {
 	s.Questions[4].ShowIf = &survey.Condition{Match: "all", Rules: []survey.Rule{{Question: "q1", Op: "equals", Values: []string{"Manager"}}}}
 	if got := s.PagePath(s.Pages(), s.DropHidden(s.Given(map[string]survey.Form{"q1": {"": {"Engineer"}}, "q2": {"": {"40"}}}))); !reflect.DeepEqual(got, []int{0, 2}) {
 		t.Errorf("path past an empty page %v", got)
+	}
+}
+
+// TestShownWithoutLogic: a survey without logic (HasLogic false) shows
+// every question that is not hidden, whatever the answers, hidden values
+// and screened cells: NewAnswerScreened checks such a survey's answers
+// without working out its path.
+func TestShownWithoutLogic(t *testing.T) {
+	every, forms := surveytest.ExampleSurvey("adatum", "every-kind")
+	paged := &survey.Survey{Tenant: "adatum", Title: "Pages", HiddenFields: []string{"source"},
+		Sections: []survey.Section{{ID: "a", Title: "A"}, {ID: "empty", Title: "Empty"}, {ID: "b", Title: "B"}},
+		Quotas:   []survey.Quota{{Name: "cap", Limit: 10, If: survey.Condition{Rules: []survey.Rule{{Question: "q1", Op: "equals", Values: []string{"Manager"}}}}}},
+		Questions: []survey.Question{
+			{ID: "q1", Text: "Role", Type: survey.MultipleChoice, PossibleAnswers: []string{"Manager", "Engineer"}, Section: "a"},
+			{ID: "q2", Text: "Gone", Type: survey.SimpleText, Section: "a", Hidden: true},
+			{ID: "q3", Text: "Age", Type: survey.Number, Optional: true, Section: "b"},
+			{ID: "q4", Text: "Of no section", Type: survey.SimpleText, Section: "nowhere"},
+			{ID: "q5", Text: "Gone too", Type: survey.SimpleText, Section: "empty", Hidden: true},
+		}}
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, tc := range []struct {
+		s     *survey.Survey
+		forms func(*rand.Rand) map[string]survey.Form
+	}{
+		{every, forms},
+		{paged, func(r *rand.Rand) map[string]survey.Form {
+			return map[string]survey.Form{"q1": survey.Value([]string{"Manager", "Engineer"}[r.IntN(2)]), "q3": survey.Value("41"), "q4": survey.Value("x")}
+		}},
+	} {
+		if tc.s.HasLogic() {
+			t.Fatalf("%s has logic", tc.s.Title)
+		}
+		var want []string
+		for _, q := range tc.s.Questions {
+			if !q.Hidden {
+				want = append(want, q.ID)
+			}
+		}
+		for range 20 {
+			given := tc.s.GivenWith(tc.forms(r), map[string]string{"source": "mail"})
+			shown := tc.s.Shown(tc.s.WithScreened(given, survey.Screened{"cap": "a"}))
+			var got []string
+			for _, q := range tc.s.Questions {
+				if shown[q.ID] {
+					got = append(got, q.ID)
+				}
+			}
+			if !slices.Equal(got, want) || len(shown) != len(want) {
+				t.Fatalf("%s: Shown = %v, want %v", tc.s.Title, shown, want)
+			}
+		}
 	}
 }
