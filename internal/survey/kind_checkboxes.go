@@ -125,6 +125,9 @@ func answersCount(n int) Msg {
 // encodeJSON is the canonical JSON of a stored answer's structure (a list,
 // or an object whose keys encoding/json sorts).
 func encodeJSON(v any) string {
+	if s, ok := encodePlain(v); ok {
+		return s // the same bytes, without reflection
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		panic("survey: encode an answer: " + err.Error()) // strings only: cannot fail

@@ -1,6 +1,7 @@
 package survey
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -139,4 +140,89 @@ func plainString(s string) (v, rest string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// encodePlain writes a list of strings, or an object of strings (keys
+// sorted), as json.Marshal does, the direct way, when every string is
+// plain: valid UTF-8 with nothing json.Marshal escapes (a control
+// character, " \ < > &, U+2028, U+2029). ok is false for anything else
+// (and for a nil list or object, which json.Marshal writes as null): the
+// caller then asks encoding/json, so the result is always what it gives.
+// Each answer of a list, rows or parts is encoded as it is checked.
+func encodePlain(v any) (_ string, ok bool) {
+	var b strings.Builder
+	switch v := v.(type) {
+	case []string:
+		if v == nil {
+			return "", false
+		}
+		n := 2
+		for _, s := range v {
+			if !marshalsPlain(s) {
+				return "", false
+			}
+			n += len(s) + 3
+		}
+		b.Grow(n)
+		b.WriteByte('[')
+		for i, s := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('"')
+			b.WriteString(s)
+			b.WriteByte('"')
+		}
+		b.WriteByte(']')
+	case map[string]string:
+		if v == nil {
+			return "", false
+		}
+		keys := make([]string, 0, len(v))
+		n := 2
+		for k, s := range v {
+			if !marshalsPlain(k) || !marshalsPlain(s) {
+				return "", false
+			}
+			keys = append(keys, k)
+			n += len(k) + len(s) + 6
+		}
+		slices.Sort(keys)
+		b.Grow(n)
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('"')
+			b.WriteString(k)
+			b.WriteString(`":"`)
+			b.WriteString(v[k])
+			b.WriteByte('"')
+		}
+		b.WriteByte('}')
+	default:
+		return "", false
+	}
+	return b.String(), true
+}
+
+// marshalsPlain reports whether json.Marshal writes s as it is, quoted.
+func marshalsPlain(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+			return false
+		}
+		i += size
+	}
+	return true
 }

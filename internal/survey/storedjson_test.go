@@ -46,3 +46,45 @@ func FuzzStoredJSON(f *testing.F) {
 		}
 	})
 }
+
+// FuzzEncodePlain: encodeJSON writes lists and objects of strings in the
+// bytes json.Marshal writes, whether its direct path (encodePlain) takes
+// them or not.
+func FuzzEncodePlain(f *testing.F) {
+	for _, s := range [][3]string{
+		{"Coffee", "Été", "Other: tea"}, {"", "", ""}, {"a\"b", "<b>", "&"}, {"\xff", "a\tb", "\u2028"},
+		{"name", "Ana", "email"}, {"ü", "\u2029x", "\x7f"}, {"\ufffd", "日本", "a\\b"},
+	} {
+		f.Add(s[0], s[1], s[2])
+	}
+	f.Fuzz(func(t *testing.T, a, b, c string) {
+		for _, v := range []any{[]string{a, b, c}, []string{a}, []string{}, []string(nil),
+			map[string]string{a: b, c: a, b: c}, map[string]string{}, map[string]string(nil)} {
+			want, err := json.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := encodeJSON(v); got != string(want) {
+				t.Errorf("encodeJSON(%#v) = %s, want %s", v, got, want)
+			}
+		}
+	})
+}
+
+// TestEncodePlainTaken: the direct path takes plain lists and objects.
+func TestEncodePlainTaken(t *testing.T) {
+	for v, want := range map[*any]string{
+		ptr[any]([]string{"Coffee", "Été", "Other: tea"}): `["Coffee","Été","Other: tea"]`,
+		ptr[any]([]string{}): `[]`,
+		ptr[any](map[string]string{"name": "Ana", "email": "ana@example.com"}): `{"email":"ana@example.com","name":"Ana"}`,
+	} {
+		if got, ok := encodePlain(*v); !ok || got != want {
+			t.Errorf("encodePlain(%#v) = %s, %v; want %s", *v, got, ok, want)
+		}
+	}
+	if _, ok := encodePlain([]string{"<b>"}); ok {
+		t.Error("encodePlain took a string json.Marshal escapes")
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
