@@ -589,10 +589,13 @@ func (as *SurveyAnswerStore) EnqueueEach(ctx context.Context, p survey.Plan, ans
 		byID[a.ID] = it
 		all = append(all, it)
 		q := QueuedAnswer{ID: a.ID, Tenant: a.Tenant, Slug: a.Slug, Title: a.Title, CreatedOn: a.CreatedOn, Hidden: a.Hidden, Quotas: a.Quotas, OverQuota: a.OverQuota, Vars: a.Values, Partial: a.Partial}
+		if len(a.Answers) > 0 {
+			q.Values = make([]QueuedValue, 0, len(a.Answers))
+		}
 		for _, qa := range a.Answers {
 			q.Values = append(q.Values, QueuedValue{Question: qa.QuestionID, Answer: qa.Answer})
 		}
-		it.data, it.err = encodeJSON(q)
+		it.data, it.err = queuedJSON(&q)
 	}
 	// Spill the answers too large for a message, several at once.
 	var wg sync.WaitGroup
@@ -606,7 +609,7 @@ func (as *SurveyAnswerStore) EnqueueEach(ctx context.Context, p survey.Plan, ans
 		go func() {
 			defer func() { <-slots; wg.Done() }()
 			if it.spill, it.err = as.spill(ctx, it.a.ID, it.data); it.err == nil {
-				it.data, it.err = encodeJSON(QueuedAnswer{ID: it.a.ID, Tenant: it.a.Tenant, Slug: it.a.Slug, CreatedOn: it.a.CreatedOn, Spill: it.spill, Partial: it.a.Partial})
+				it.data, it.err = queuedJSON(&QueuedAnswer{ID: it.a.ID, Tenant: it.a.Tenant, Slug: it.a.Slug, CreatedOn: it.a.CreatedOn, Spill: it.spill, Partial: it.a.Partial})
 			}
 		}()
 	}
@@ -628,19 +631,12 @@ func (as *SurveyAnswerStore) EnqueueEach(ctx context.Context, p survey.Plan, ans
 			size += 1 + len(items[n].data)
 			n++
 		}
-		parts := make([]json.RawMessage, n)
+		parts := make([][]byte, n)
 		for k, it := range items[:n] {
 			parts[k] = it.data
 		}
-		data, err := encodeJSON(struct {
-			Mark   json.RawMessage   `json:"answers"`
-			Queued []json.RawMessage `json:"queued"`
-			Plan   survey.Plan       `json:"plan,omitempty"`
-		}{formatMark, parts, p})
-		if err == nil {
-			_, err = as.st.Enqueue(ctx, AnswersQueueFor(p), data, storage.EnqueueOptions{TTL: -1})
-			err = mapErr(err, "Answer message")
-		}
+		_, err := as.st.Enqueue(ctx, AnswersQueueFor(p), messageJSON(parts, p), storage.EnqueueOptions{TTL: -1})
+		err = mapErr(err, "Answer message")
 		for _, it := range items[:n] {
 			if err != nil && it.spill != "" {
 				// Not acknowledged; the respondent sends it again.
