@@ -8,8 +8,10 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
+	"hash"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -49,6 +51,9 @@ type formSigner struct {
 	key  []byte
 	now  func() time.Time
 	used *lru.Cache[string, struct{}]
+	// macs are HMACs of key, reset for each use: one made for each
+	// token issued and checked costs its key's hashing and allocations.
+	macs sync.Pool
 }
 
 func newFormSigner(key []byte, now func() time.Time) *formSigner {
@@ -63,16 +68,24 @@ func newFormSigner(key []byte, now func() time.Time) *formSigner {
 		now = time.Now
 	}
 	used, _ := lru.New[string, struct{}](powUsedMax)
-	return &formSigner{key: key, now: now, used: used}
+	f := &formSigner{key: key, now: now, used: used}
+	f.macs.New = func() any { return hmac.New(sha256.New, f.key) }
+	return f
 }
 
+// mac is the HMAC of parts, each followed by a zero byte.
 func (f *formSigner) mac(parts ...string) []byte {
-	m := hmac.New(sha256.New, f.key)
+	var buf [160]byte
+	msg := buf[:0]
 	for _, p := range parts {
-		m.Write([]byte(p))
-		m.Write([]byte{0})
+		msg = append(append(msg, p...), 0)
 	}
-	return m.Sum(nil)
+	m := f.macs.Get().(hash.Hash)
+	m.Reset()
+	m.Write(msg)
+	sum := m.Sum(nil)
+	f.macs.Put(m)
+	return sum
 }
 
 // issue returns a new token for the survey tenant/slug. Its ID is made on
