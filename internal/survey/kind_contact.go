@@ -136,15 +136,19 @@ func (contact) required() Msg { return M("Please give your contact details.") }
 func (contact) answer(q Question, f Form) (string, Msg) {
 	given := map[string]string{}
 	var missing []string
-	for _, p := range AskedParts(q) {
-		v := strings.Join(strings.Fields(CleanLine(f.Get(p.Key))), " ")
+	for _, p := range ContactParts { // AskedParts, without making them
+		how, asked := q.Parts[p.Key]
+		if !asked {
+			continue
+		}
+		v := oneSpaced(CleanLine(f.Get(p.Key)))
 		if v == "" {
-			if p.Required {
+			if how == PartRequired {
 				missing = append(missing, p.Label)
 			}
 			continue
 		}
-		if problem := checkPart(p.ContactPart, v); !problem.IsZero() {
+		if problem := checkPart(p, v); !problem.IsZero() {
 			return "", problem
 		}
 		given[p.Key] = v

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -101,10 +102,21 @@ func UploadFamilies(q Question) []string {
 }
 
 // TakesFiles reports whether q is answered with files (Settings.Files).
-func TakesFiles(q Question) bool {
-	k, ok := KindOf(q.Type)
-	return ok && k.Settings().Files
-}
+func TakesFiles(q Question) bool { return filesTypes()[q.Type] }
+
+// filesTypes are the types of the kinds answered with files, read from
+// the kinds once (after the package's variables are set, which their
+// Settings may be): TakesFiles is asked of every question, several times
+// for every answer sent.
+var filesTypes = sync.OnceValue(func() map[QuestionType]bool {
+	m := map[QuestionType]bool{}
+	for _, k := range kinds {
+		if k.Settings().Files {
+			m[k.Type()] = true
+		}
+	}
+	return m
+})
 
 // HasUploads reports whether a question of s is answered with files.
 func (s *Survey) HasUploads() bool {

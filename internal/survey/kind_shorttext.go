@@ -76,7 +76,7 @@ func (k shortText) answer(q Question, f Form) (string, Msg) {
 		return "", Msg{}
 	}
 	// One line: a line break (pasted) is a space, white space runs are one.
-	v = strings.Join(strings.Fields(CleanLine(v)), " ")
+	v = oneSpaced(CleanLine(v))
 	min, max := k.lengths(q)
 	switch n := utf8.RuneCountInString(v); {
 	case n > max:

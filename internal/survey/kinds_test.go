@@ -476,3 +476,17 @@ func FuzzTypedCell(f *testing.F) {
 		}
 	})
 }
+
+// TestTakesFiles: the questions answered with files are those of the
+// upload kind, and only those.
+func TestTakesFiles(t *testing.T) {
+	for _, k := range survey.Kinds() {
+		want := k.Type() == survey.FileUpload
+		if got := survey.TakesFiles(survey.Question{Type: k.Type()}); got != want {
+			t.Errorf("TakesFiles(%s) = %v, want %v", k.Type(), got, want)
+		}
+	}
+	if survey.TakesFiles(survey.Question{Type: "Unknown"}) {
+		t.Error("TakesFiles of a type of no kind")
+	}
+}

@@ -2,6 +2,7 @@ package survey
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -70,3 +71,24 @@ func IsCleanText(s string) bool { return CleanText(s) == s }
 
 // IsCleanLine reports whether CleanLine leaves s unchanged.
 func IsCleanLine(s string) bool { return CleanLine(s) == s }
+
+// oneSpaced is s with each run of white space one space and none at its
+// ends (its strings.Fields joined by spaces): s itself, made again by
+// nothing, when it is so already, as a line typed into a form mostly is.
+func oneSpaced(s string) string {
+	space := true // at the start, as after a space: one there is too many
+	for _, r := range s {
+		if !unicode.IsSpace(r) {
+			space = false
+			continue
+		}
+		if r != ' ' || space {
+			return strings.Join(strings.Fields(s), " ")
+		}
+		space = true
+	}
+	if space && s != "" {
+		return strings.Join(strings.Fields(s), " ")
+	}
+	return s
+}

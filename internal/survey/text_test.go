@@ -107,3 +107,16 @@ func TestDefinitionsCleanText(t *testing.T) {
 		t.Errorf("normalized name %q: %v", tn.Name, err)
 	}
 }
+
+// FuzzOneSpaced: oneSpaced gives what strings.Fields joined by spaces
+// gives, whether it takes s as it is or not.
+func FuzzOneSpaced(f *testing.F) {
+	for _, s := range []string{"", " ", "Ana", "Ana Lima", "Ana  Lima", " Ana", "Ana ", "Ana\tLima", "Ana\u00a0Lima", "Ana\u2003Lima", "a\xffb", "\u0085", "x\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := oneSpaced(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Errorf("oneSpaced(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
