@@ -138,12 +138,36 @@ func (numberKind) answer(q Question, f Form) (string, Msg) {
 		}
 		return "", problem
 	}
-	r := rat(n)
-	if (q.Integer && strings.Contains(n, ".")) ||
-		(q.Min != "" && r.Cmp(rat(q.Min)) < 0) || (q.Max != "" && r.Cmp(rat(q.Max)) > 0) {
+	if (q.Integer && strings.Contains(n, ".")) || outside(n, q.Min, q.Max) {
 		return "", M("Please give %s.", numberWanted(q))
 	}
 	return n, Msg{}
+}
+
+// outside reports whether the number n is below min or above max (""
+// for none) as big.Rat compares them (rat): as whole numbers when all
+// are (most answers and bounds), without big.Rat's allocations.
+func outside(n, min, max string) bool {
+	if x, ok := smallWhole(n); ok {
+		lo, okLo := smallWhole(min)
+		hi, okHi := smallWhole(max)
+		if (okLo || min == "") && (okHi || max == "") {
+			return (min != "" && x < lo) || (max != "" && x > hi)
+		}
+	}
+	r := rat(n)
+	return (min != "" && r.Cmp(rat(min)) < 0) || (max != "" && r.Cmp(rat(max)) > 0)
+}
+
+// smallWhole reads s when it is a whole number of at most 18 digits,
+// maybe negative.
+func smallWhole(s string) (int64, bool) {
+	digits := strings.TrimPrefix(s, "-")
+	if digits == "" || len(digits) > 18 || strings.ContainsFunc(digits, func(r rune) bool { return r < '0' || r > '9' }) {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, err == nil
 }
 
 func (numberKind) form(_ Question, stored string) Form { return Value(stored) }

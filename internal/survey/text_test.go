@@ -120,3 +120,19 @@ func FuzzOneSpaced(f *testing.F) {
 		}
 	})
 }
+
+// FuzzOutside: outside bounds numbers as big.Rat does (rat), whether it
+// reads them as whole numbers or not.
+func FuzzOutside(f *testing.F) {
+	for _, s := range [][3]string{{"5", "1", "100000"}, {"-3", "+2", ""}, {"007", "", "7"}, {"1.5", "2", "3"}, {"9223372036854775808", "1", ""},
+		{"0", "", ""}, {"0x10", "16", "20"}, {"1_0", "10", "10"}, {"1/2", "0.5", "1"}, {"12", "1.5", "100"}, {"x", "1", "2"}} {
+		f.Add(s[0], s[1], s[2])
+	}
+	f.Fuzz(func(t *testing.T, n, min, max string) {
+		r := rat(n)
+		want := (min != "" && r.Cmp(rat(min)) < 0) || (max != "" && r.Cmp(rat(max)) > 0)
+		if got := outside(n, min, max); got != want {
+			t.Errorf("outside(%q, %q, %q) = %v, want %v", n, min, max, got, want)
+		}
+	})
+}
