@@ -189,6 +189,9 @@ func EncodeFiles(files []UploadedFile) string {
 // DecodeFiles reads a stored answer of an upload question; nil when it
 // is not one.
 func DecodeFiles(stored string) []UploadedFile {
+	if stored == "" {
+		return nil // no files sent: what encoding/json's error gave, without it
+	}
 	if files, ok := plainFiles(stored); ok {
 		return files
 	}

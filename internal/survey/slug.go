@@ -34,11 +34,26 @@ func Slugify(title string) string {
 
 var hyphens = regexp.MustCompile(`-{2,}`)
 
-var slugRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-
-// ValidSlug reports whether s is a slug as Slugify makes them.
+// ValidSlug reports whether s is a slug as Slugify makes them: runs of
+// lower-case letters and digits joined by single hyphens (the language of
+// ^[a-z0-9]+(-[a-z0-9]+)*$, checked by hand: every request for a survey
+// asks it, twice; FuzzValidNames).
 func ValidSlug(s string) bool {
-	return len(s) <= MaxSlugLength+4 && slugRE.MatchString(s)
+	if s == "" || len(s) > MaxSlugLength+4 {
+		return false
+	}
+	hyphen := true // at the start, as after a hyphen: none may follow
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			hyphen = false
+		case c == '-' && !hyphen:
+			hyphen = true
+		default:
+			return false
+		}
+	}
+	return !hyphen
 }
 
 // MaxTenantKeyLength bounds a tenant key.
@@ -69,11 +84,23 @@ func TenantKey(name string) string {
 	return s
 }
 
-var tenantKeyRE = regexp.MustCompile(`^[a-z0-9]{2,24}$`)
+// tenantKey reports whether key is 2 to 24 lower-case letters and digits
+// (^[a-z0-9]{2,24}$, checked by hand: FuzzValidNames).
+func tenantKey(key string) bool {
+	if len(key) < 2 || len(key) > 24 {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
 
 // ValidateTenantKey checks a tenant key.
 func ValidateTenantKey(key string) error {
-	if len(key) > MaxTenantKeyLength || !tenantKeyRE.MatchString(key) {
+	if len(key) > MaxTenantKeyLength || !tenantKey(key) {
 		return Errorf(EINVALID, "A tenant key is 2 to %d lower-case letters and digits.", MaxTenantKeyLength)
 	}
 	if reservedTenantKeys[key] {
