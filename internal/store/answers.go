@@ -442,6 +442,16 @@ func DecodeAnswerMessage(b []byte) (AnswerMessage, error) {
 }
 
 func (m *AnswerMessage) decode(b []byte) error {
+	var fast AnswerMessage
+	if fast.fast(b) {
+		*m = fast
+		return nil
+	}
+	return m.decodeJSON(b)
+}
+
+// decodeJSON is decode by encoding/json.
+func (m *AnswerMessage) decodeJSON(b []byte) error {
 	type plain AnswerMessage
 	var v struct {
 		plain
