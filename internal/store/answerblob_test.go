@@ -40,6 +40,10 @@ func FuzzAnswerBlob(f *testing.F) {
 		if !bytes.Equal(line, append(enc, '\n')) {
 			t.Fatalf("line\n%s\nwant\n%s", line, enc)
 		}
+		// The direct encoding, where it can, is encodeJSON's.
+		if direct, ok := appendAnswerLine(nil, a); ok && !bytes.Equal(direct, line) {
+			t.Fatalf("appendAnswerLine\n%s\nwant encodeJSON's\n%s", direct, line)
+		}
 		got, err := answerBlob(line, msg)
 		if err != nil {
 			t.Fatal(err)
@@ -52,4 +56,33 @@ func FuzzAnswerBlob(f *testing.F) {
 			t.Fatalf("blob\n%s\nwant json.Marshal's\n%s", got, want)
 		}
 	})
+}
+
+// TestAnswerLineDirect: an answer of every optional field, with texts
+// that JSON escapes (quotes, backslashes, newlines, tabs) or writes as
+// they are (é, emoji, <, &), is written the direct way (appendAnswerLine),
+// as encodeJSON writes it.
+func TestAnswerLineDirect(t *testing.T) {
+	a := &survey.SurveyAnswer{ID: "0639321846965049946_1a2b", Tenant: "adatum", Slug: "adatum-customer-satisfaction", Title: "Adatum \"customer\" satisfaction",
+		CreatedOn: time.Date(2026, 12, 6, 20, 0, 0, 120000000, time.FixedZone("x", 3600)),
+		Answers: []survey.QuestionAnswer{
+			{QuestionID: "q1", QuestionText: "What should we improve?", Type: survey.SimpleText, Answer: "Faster pages,\r\n\tplease \\ café 😀 <b> & co"},
+			{QuestionID: "q2", QuestionText: "Which features?", Type: survey.Checkboxes, Answer: "Reports\nAlerts"},
+			{QuestionID: "q3", Type: survey.FiveStars},
+		},
+		Hidden: map[string]string{"source": "news", "panel_id": "7", "a\"b": "\\"}, Values: map[string]string{"score": "2.5"},
+		Partial: true, Quotas: []string{"age/young", "x"}, OverQuota: []string{"z"}}
+	for _, a := range []*survey.SurveyAnswer{a, {ID: "1", Answers: []survey.QuestionAnswer{}}, {ID: "2"}} {
+		got, ok := appendAnswerLine(nil, a)
+		if !ok {
+			t.Fatalf("answer %s is left to encoding/json", a.ID)
+		}
+		want, err := encodeJSON(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, append(want, '\n')) {
+			t.Fatalf("appendAnswerLine\n%s\nwant encodeJSON's\n%s", got, want)
+		}
+	}
 }

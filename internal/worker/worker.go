@@ -413,6 +413,9 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 	}
 }
 
+// answerKey names an answer of a message: a message's ID and the answer's.
+type answerKey struct{ msg, id string }
+
 // surveyBatch is one survey's share of a batch, as apply merges it, with
 // what apply keeps from one attempt to the next: an answer read, a blob
 // filed or an answer's webhooks queued once is not again when a
@@ -420,17 +423,17 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 type surveyBatch struct {
 	key, tenant, slug string
 	msgs              []*message
-	filed             map[string]bool                 // message/answer ID → the message's to count
-	lines             map[string][]byte               // message/answer ID → the segment line of the blob filed (FileLine)
-	resolved          map[string]*survey.SurveyAnswer // message/answer ID → the whole answer
-	emitted           map[string]bool                 // answer IDs whose webhooks are queued
+	filed             map[answerKey]bool                 // the message's to count
+	lines             map[answerKey][]byte               // the segment line of the blob filed (FileLine)
+	resolved          map[answerKey]*survey.SurveyAnswer // the whole answer
+	emitted           map[string]bool                    // answer IDs whose webhooks are queued
 }
 
 // newSurveyBatch returns the surveyBatch of msgs for the survey key
 // (tenant/slug), nothing read, filed or queued yet.
 func newSurveyBatch(key, tenant, slug string, msgs []*message) *surveyBatch {
 	return &surveyBatch{key: key, tenant: tenant, slug: slug, msgs: msgs,
-		filed: map[string]bool{}, lines: map[string][]byte{}, resolved: map[string]*survey.SurveyAnswer{}, emitted: map[string]bool{}}
+		filed: map[answerKey]bool{}, lines: map[answerKey][]byte{}, resolved: map[answerKey]*survey.SurveyAnswer{}, emitted: map[string]bool{}}
 }
 
 // answers is the number of answers of b's messages (to any survey).
@@ -620,7 +623,7 @@ func (w *Worker) mergeAnswer(ctx context.Context, b *surveyBatch, mg *merge, m *
 		return nil
 	}
 	mg.count(a)
-	if l := b.lines[m.ID+"/"+a.ID]; l != nil {
+	if l := b.lines[answerKey{m.ID, a.ID}]; l != nil {
 		mg.lines[a.ID] = l
 	}
 	return nil
@@ -643,16 +646,16 @@ func (w *Worker) refreshQuestions(ctx context.Context, b *surveyBatch, mg *merge
 // did, and says whether the blob is m's: an answer is counted with the
 // message its blob names.
 func (w *Worker) fileOnce(ctx context.Context, b *surveyBatch, m *message, a *survey.SurveyAnswer) (bool, error) {
-	if own, ok := b.filed[m.ID+"/"+a.ID]; ok {
+	if own, ok := b.filed[answerKey{m.ID, a.ID}]; ok {
 		return own, nil
 	}
 	own, line, err := w.answers.FileLine(ctx, a, m.ID)
 	if err != nil {
 		return false, fmt.Errorf("worker: file answer %s/%s: %w", b.key, a.ID, err)
 	}
-	b.filed[m.ID+"/"+a.ID] = own
+	b.filed[answerKey{m.ID, a.ID}] = own
 	if line != nil {
-		b.lines[m.ID+"/"+a.ID] = line
+		b.lines[answerKey{m.ID, a.ID}] = line
 	}
 	return own, nil
 }
@@ -734,15 +737,15 @@ const (
 // fileAll files, several at a time, the answers of msgs that the merge
 // (mergeAnswer) would file one by one: those read already (resolved), not of a
 // message merged (applied) or left out, not deleted (gone), not filed
-// yet. What each put found is kept in filed (message/answer ID → whether
+// yet. What each put found is kept in filed (by message and answer ID: whether
 // the blob is this message's), which the merge then reads instead of
 // filing. The blob decides which message an answer is counted with: the
 // same answer in several messages of the batch (a form submitted again)
 // is filed by one goroutine in the messages' order, so the first one sent
 // is the one kept, as when the batch is filed one by one.
-func (w *Worker) fileAll(ctx context.Context, key, tenant, slug string, msgs []*message, applied, gone map[string]bool, resolved map[string]*survey.SurveyAnswer, filed map[string]bool, lines map[string][]byte) error {
+func (w *Worker) fileAll(ctx context.Context, key, tenant, slug string, msgs []*message, applied, gone map[string]bool, resolved map[answerKey]*survey.SurveyAnswer, filed map[answerKey]bool, lines map[answerKey][]byte) error {
 	type job struct {
-		key string
+		key answerKey
 		msg string
 		a   *survey.SurveyAnswer
 	}
@@ -755,7 +758,7 @@ func (w *Worker) fileAll(ctx context.Context, key, tenant, slug string, msgs []*
 			continue
 		}
 		for _, p := range m.answers {
-			k := m.ID + "/" + p.ID
+			k := answerKey{m.ID, p.ID}
 			// A partial answer is filed by mergeAnswer, once its rules
 			// (keepPartial) keep it.
 			if a := resolved[k]; a != nil && !a.Partial && p.Tenant == tenant && p.Slug == slug && !gone[p.ID] {
@@ -846,7 +849,7 @@ func (w *Worker) emitAnswers(ctx context.Context, tenant, slug string, ids []str
 
 // resolveAll reads every answer of m to the survey (an answer that no
 // longer fits its survey is dropped later, in mergeAnswer).
-func (w *Worker) resolveAll(ctx context.Context, resolved map[string]*survey.SurveyAnswer, m *message, tenant, slug string, questions func() map[string]store.Question) error {
+func (w *Worker) resolveAll(ctx context.Context, resolved map[answerKey]*survey.SurveyAnswer, m *message, tenant, slug string, questions func() map[string]store.Question) error {
 	for _, p := range m.answers {
 		if p.Tenant != tenant || p.Slug != slug {
 			continue
@@ -861,8 +864,8 @@ func (w *Worker) resolveAll(ctx context.Context, resolved map[string]*survey.Sur
 // resolve returns the whole answer p of m stands for, once per apply: its
 // question texts and types come from the survey's summary, which holds its
 // definition's.
-func (w *Worker) resolve(ctx context.Context, resolved map[string]*survey.SurveyAnswer, m *message, p store.PendingAnswer, questions func() map[string]store.Question) (*survey.SurveyAnswer, error) {
-	key := m.ID + "/" + p.ID
+func (w *Worker) resolve(ctx context.Context, resolved map[answerKey]*survey.SurveyAnswer, m *message, p store.PendingAnswer, questions func() map[string]store.Question) (*survey.SurveyAnswer, error) {
+	key := answerKey{m.ID, p.ID}
 	if a := resolved[key]; a != nil {
 		return a, nil
 	}
