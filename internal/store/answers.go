@@ -155,7 +155,7 @@ const maxPooledLine = 64 << 10
 
 // answerBlob is the blob of the answer whose segment line is line, filed
 // by message msgID: json.Marshal of the storedAnswer, byte for byte
-// (TestAnswerBlobIsMarshal), made from the line rather than by encoding
+// (FuzzAnswerBlob), made from the line rather than by encoding
 // the answer again. The line is encoding/json's encoding of the answer
 // without HTML escaping, so escaping it (json.HTMLEscape, which touches
 // <, >, & and U+2028/9, found only in strings) gives json.Marshal's; the
@@ -459,7 +459,8 @@ func (m *AnswerMessage) UnmarshalJSON(b []byte) error { return m.decode(b) }
 // format). It is json.Unmarshal into an AnswerMessage, which scans the
 // message three times before decoding it (json.Unmarshal's check, its
 // skip to the end of the value it gives UnmarshalJSON, UnmarshalJSON's own
-// check); this scans it once.
+// check); this reads a message as EnqueueEach writes it once, the direct
+// way (fast), and any other once by encoding/json.
 func DecodeAnswerMessage(b []byte) (AnswerMessage, error) {
 	var m AnswerMessage
 	err := m.decode(b)

@@ -72,6 +72,7 @@ func (w *Worker) keepPartial(ctx context.Context, b *surveyBatch, mg *merge, m *
 			return false, err
 		}
 		delete(b.filed, answerKey{m.ID, a.ID})
+		delete(b.lines, answerKey{m.ID, a.ID})
 	}
 	return false, nil
 }
