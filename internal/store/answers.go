@@ -741,11 +741,7 @@ func (as *SurveyAnswerStore) EnqueueEach(ctx context.Context, p survey.Plan, ans
 		for k, it := range items[:n] {
 			parts[k] = it.data
 		}
-		data, err := encodeJSON(struct {
-			Mark   json.RawMessage   `json:"answers"`
-			Queued []json.RawMessage `json:"queued"`
-			Plan   survey.Plan       `json:"plan,omitempty"`
-		}{formatMark, parts, p})
+		data, err := answerMessage(parts, p)
 		if err == nil {
 			_, err = as.st.Enqueue(ctx, AnswersQueueFor(p), data, storage.EnqueueOptions{TTL: -1})
 			err = mapErr(err, "Answer message")
@@ -762,6 +758,48 @@ func (as *SurveyAnswerStore) EnqueueEach(ctx context.Context, p survey.Plan, ans
 		items = items[n:]
 	}
 	return errs
+}
+
+// answerMessage is the message of the current format that carries parts
+// (queued answers, as encodeJSON encodes them) of a tenant on plan p:
+// encodeJSON's encoding of the envelope byte for byte
+// (TestAnswerMessageEnvelope), written directly. encoding/json compacts
+// each part it is given again, a byte at a time, which took longer than
+// encoding the parts (47-62 µs for a message of 7 demo answers, the parts
+// 25-33 µs).
+func answerMessage(parts []json.RawMessage, p survey.Plan) ([]byte, error) {
+	viaJSON := func() ([]byte, error) {
+		return encodeJSON(struct {
+			Mark   json.RawMessage   `json:"answers"`
+			Queued []json.RawMessage `json:"queued"`
+			Plan   survey.Plan       `json:"plan,omitempty"`
+		}{formatMark, parts, p})
+	}
+	if len(parts) == 0 {
+		return viaJSON()
+	}
+	n := 64 + len(p)
+	for _, d := range parts {
+		n += len(d) + 1
+	}
+	b := make([]byte, 0, n)
+	b = append(b, `{"answers":`...)
+	b = append(b, formatMark...)
+	b = append(b, `,"queued":[`...)
+	for i, d := range parts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, d...)
+	}
+	b = append(b, ']')
+	if p != "" {
+		var ok bool
+		if b, ok = appendJSONString(append(b, `,"plan":`...), string(p)); !ok {
+			return viaJSON()
+		}
+	}
+	return append(b, '}'), nil
 }
 
 // spill writes an encoded answer too large for a message to a blob of its

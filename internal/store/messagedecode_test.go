@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"reflect"
@@ -154,4 +155,40 @@ func BenchmarkDecodeAnswerMessage(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestAnswerMessageEnvelope: a message is written directly
+// (answerMessage) as encoding/json writes its envelope (the format mark,
+// the queued answers, the plan when there is one).
+func TestAnswerMessageEnvelope(t *testing.T) {
+	now := time.Date(2026, 12, 6, 20, 0, 0, 1, time.UTC)
+	var parts []json.RawMessage
+	for i, q := range []QueuedAnswer{
+		{ID: "1", Tenant: "t", Slug: "s", Title: "<T> & \"x\"", CreatedOn: now, Values: []QueuedValue{{Question: "q1", Answer: "a\nb \u2028 é"}}},
+		{ID: "2", Tenant: "t", Slug: "s", CreatedOn: now, Spill: "2.abc", Partial: true},
+		{ID: "3", Hidden: map[string]string{"b": "1", "a": "<"}, Vars: map[string]string{"score": "2"}, Quotas: []string{"x"}},
+	} {
+		d, err := encodeJSON(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, d)
+		for _, p := range []survey.Plan{"", survey.Standard, survey.Premium, "odd \"plan\" <\x01>"} {
+			got, err := answerMessage(parts[:i+1], p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := encodeJSON(struct {
+				Mark   json.RawMessage   `json:"answers"`
+				Queued []json.RawMessage `json:"queued"`
+				Plan   survey.Plan       `json:"plan,omitempty"`
+			}{formatMark, parts[:i+1], p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("plan %q, %d parts:\n%s\nwant encoding/json's\n%s", p, i+1, got, want)
+			}
+		}
+	}
 }
