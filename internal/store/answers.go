@@ -50,33 +50,48 @@ type storedAnswer struct {
 // there, a is set to what it holds. The container is
 // created on its first 404, not checked before every write.
 func (as *SurveyAnswerStore) File(ctx context.Context, a *survey.SurveyAnswer, msgID string) (bool, error) {
+	own, _, err := as.FileLine(ctx, a, msgID)
+	return own, err
+}
+
+// FileLine is File, and it also returns a's line of a segment (what
+// AppendSegments writes for it, newline included) when it wrote the blob:
+// the blob is made from that one encoding (answerBlob), and a writer of
+// the segments that is given it (lines) does not encode a again. The line
+// is nil when a was not written (the blob was there), and is a's only as
+// long as a does not change.
+func (as *SurveyAnswerStore) FileLine(ctx context.Context, a *survey.SurveyAnswer, msgID string) (bool, []byte, error) {
 	if !ValidAnswerID(a.ID) {
-		return false, survey.Errorf(survey.EINVALID, "Answer ID %q is not valid.", a.ID)
+		return false, nil, survey.Errorf(survey.EINVALID, "Answer ID %q is not valid.", a.ID)
 	}
 	if a.CreatedOn.IsZero() {
 		a.CreatedOn = as.now().UTC()
 	}
-	data, err := json.Marshal(storedAnswer{SurveyAnswer: *a, Message: msgID})
+	line, err := segmentLine(a)
 	if err != nil {
-		return false, fmt.Errorf("store: encode answer: %w", err)
+		return false, nil, err
+	}
+	data, err := answerBlob(line, msgID)
+	if err != nil {
+		return false, nil, err
 	}
 	container := AnswersContainer(a.Tenant, a.Slug)
 	o := storage.PutOptions{ContentType: "application/json", IfNoneMatch: storage.ETagAny}
 	_, err = as.st.PutBlob(ctx, container, a.ID, data, o)
 	if isContainerNotFound(err) {
 		if err := as.st.CreateContainer(ctx, container, false); err != nil {
-			return false, mapErr(err, "Answer container")
+			return false, nil, mapErr(err, "Answer container")
 		}
 		_, err = as.st.PutBlob(ctx, container, a.ID, data, o)
 	}
 	if isPrecondition(err) {
 		b, err := as.st.GetBlob(ctx, container, a.ID)
 		if err != nil {
-			return false, mapErr(err, "Answer")
+			return false, nil, mapErr(err, "Answer")
 		}
 		var prev storedAnswer
 		if err := json.Unmarshal(b.Data, &prev); err != nil {
-			return false, fmt.Errorf("store: decode answer %s/%s: %w", container, a.ID, err)
+			return false, nil, fmt.Errorf("store: decode answer %s/%s: %w", container, a.ID, err)
 		}
 		if prev.Message == msgID && prev.ID == a.ID {
 			// Filed by an earlier delivery: the blob is the record (its
@@ -84,12 +99,92 @@ func (as *SurveyAnswerStore) File(ctx context.Context, a *survey.SurveyAnswer, m
 			// segmented and counted is what it holds.
 			*a = prev.SurveyAnswer
 		}
-		return prev.Message == msgID, nil
+		return prev.Message == msgID, nil, nil
 	}
 	if err != nil {
-		return false, mapErr(err, "Answer")
+		return false, nil, mapErr(err, "Answer")
 	}
-	return true, nil
+	return true, line, nil
+}
+
+// segmentLine is a's line of a segment: encodeJSON's encoding, and a
+// newline (appendAnswerLine's, or encodeJSON's where it cannot). It is
+// encoded into a pooled buffer, then copied out at its size: one
+// allocation, not a buffer doubled from 64 bytes.
+func segmentLine(a *survey.SurveyAnswer) ([]byte, error) {
+	buf := lineBuffers.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= maxPooledLine {
+			lineBuffers.Put(buf)
+		}
+	}()
+	buf.Reset()
+	if l, ok := appendAnswerLine(buf.AvailableBuffer(), a); ok {
+		if cap(l) > buf.Cap() {
+			buf = bytes.NewBuffer(l[:0]) // grown: pooled so
+		}
+		return bytes.Clone(l), nil
+	}
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(a); err != nil {
+		return nil, fmt.Errorf("store: encode answer: %w", err)
+	}
+	return bytes.Clone(buf.Bytes()), nil // Encode ends it with a newline
+}
+
+// escapesHTML reports whether json.HTMLEscape would change b: whether it
+// holds <, > or &, or the first byte of U+2028 and U+2029 (of other
+// characters too, then escaped for nothing). Each is looked for at
+// memchr's speed: json.HTMLEscape goes a byte at a time, and took as long
+// as encoding the answer.
+func escapesHTML(b []byte) bool {
+	for _, c := range []byte{'<', '>', '&', 0xe2} {
+		if bytes.IndexByte(b, c) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// lineBuffers are segmentLine's buffers; one that grew past
+// maxPooledLine (a long answer) is dropped.
+var lineBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const maxPooledLine = 64 << 10
+
+// answerBlob is the blob of the answer whose segment line is line, filed
+// by message msgID: json.Marshal of the storedAnswer, byte for byte
+// (FuzzAnswerBlob), made from the line rather than by encoding
+// the answer again. The line is encoding/json's encoding of the answer
+// without HTML escaping, so escaping it (json.HTMLEscape, which touches
+// <, >, & and U+2028/9, found only in strings) gives json.Marshal's; the
+// message is the object's last field.
+func answerBlob(line []byte, msgID string) ([]byte, error) {
+	obj := bytes.TrimSuffix(line, []byte("\n"))
+	if len(obj) < 2 || obj[0] != '{' || obj[len(obj)-1] != '}' {
+		return nil, fmt.Errorf("store: encode answer: not an object")
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(obj) + len(msgID) + 16)
+	if escapesHTML(obj) {
+		json.HTMLEscape(&buf, obj[:len(obj)-1])
+	} else {
+		buf.Write(obj[:len(obj)-1]) // nothing to escape: most answers
+	}
+	if msgID != "" {
+		if len(obj) > 2 {
+			buf.WriteByte(',')
+		}
+		buf.WriteString(`"message":`)
+		m, err := json.Marshal(msgID)
+		if err != nil {
+			return nil, fmt.Errorf("store: encode answer: %w", err)
+		}
+		buf.Write(m)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
 }
 
 // Get returns one answer.
@@ -364,7 +459,8 @@ func (m *AnswerMessage) UnmarshalJSON(b []byte) error { return m.decode(b) }
 // format). It is json.Unmarshal into an AnswerMessage, which scans the
 // message three times before decoding it (json.Unmarshal's check, its
 // skip to the end of the value it gives UnmarshalJSON, UnmarshalJSON's own
-// check); this scans it once.
+// check); this reads a message as EnqueueEach writes it once, the direct
+// way (fast), and any other once by encoding/json.
 func DecodeAnswerMessage(b []byte) (AnswerMessage, error) {
 	var m AnswerMessage
 	err := m.decode(b)
@@ -372,6 +468,16 @@ func DecodeAnswerMessage(b []byte) (AnswerMessage, error) {
 }
 
 func (m *AnswerMessage) decode(b []byte) error {
+	var fast AnswerMessage
+	if fast.fast(b) {
+		*m = fast
+		return nil
+	}
+	return m.decodeJSON(b)
+}
+
+// decodeJSON is decode by encoding/json.
+func (m *AnswerMessage) decodeJSON(b []byte) error {
 	type plain AnswerMessage
 	var v struct {
 		plain
@@ -507,6 +613,9 @@ func (as *SurveyAnswerStore) Resolve(ctx context.Context, p PendingAnswer, quest
 		q = whole
 	}
 	a := survey.SurveyAnswer{ID: q.ID, Tenant: q.Tenant, Slug: q.Slug, Title: q.Title, CreatedOn: q.CreatedOn, Hidden: q.Hidden, Quotas: q.Quotas, OverQuota: q.OverQuota, Values: q.Vars, Partial: q.Partial}
+	if len(q.Values) > 0 {
+		a.Answers = make([]survey.QuestionAnswer, 0, len(q.Values))
+	}
 	for _, v := range q.Values {
 		def, ok := questions[v.Question]
 		if !ok {

@@ -97,7 +97,7 @@ func TestHiddenFieldsStored(t *testing.T) {
 			t.Fatal(err)
 		}
 		ids := []string{small.ID, large.ID, old.ID}
-		if _, err := as.AppendSegments(ctx, tenant, s.Slug, nil, 0, ids, resolved); err != nil {
+		if _, err := as.AppendSegments(ctx, tenant, s.Slug, nil, 0, ids, resolved, nil); err != nil {
 			t.Fatal(err)
 		}
 		var scanned []map[string]string

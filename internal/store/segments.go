@@ -114,14 +114,18 @@ func (as *SurveyAnswerStore) readSegmentTail(ctx context.Context, tenant, slug s
 
 // AppendSegments makes positions pos, pos+1, … of a survey's segments hold
 // the answers ids name, appending those not there yet: an answer is taken
-// from known, or else read from its blob. tail is where the writer last saw
+// from encoded (its line, as FileLine gives it) or known, or else read from
+// its blob. tail is where the writer last saw
 // the segments' end (nil when unknown); the new tail is returned. When the
 // segments end before pos, it fails with ErrSegmentsBehind. Concurrent
 // writers are serialised with ETags: a stale tail costs a re-read.
-func (as *SurveyAnswerStore) AppendSegments(ctx context.Context, tenant, slug string, tail *SegmentTail, pos int, ids []string, known map[string]*survey.SurveyAnswer) (*SegmentTail, error) {
+func (as *SurveyAnswerStore) AppendSegments(ctx context.Context, tenant, slug string, tail *SegmentTail, pos int, ids []string, known map[string]*survey.SurveyAnswer, encoded map[string][]byte) (*SegmentTail, error) {
 	lines := map[int][]byte{} // encoded answers, by index in ids
 	line := func(i int) ([]byte, error) {
 		if l, ok := lines[i]; ok {
+			return l, nil
+		}
+		if l := encoded[ids[i]]; l != nil {
 			return l, nil
 		}
 		a := known[ids[i]]
@@ -137,12 +141,12 @@ func (as *SurveyAnswerStore) AppendSegments(ctx context.Context, tenant, slug st
 				return nil, fmt.Errorf("store: segment of %s/%s: %w", tenant, slug, err)
 			}
 		}
-		l, err := encodeJSON(a)
+		l, err := segmentLine(a)
 		if err != nil {
 			return nil, err
 		}
-		lines[i] = append(l, '\n')
-		return lines[i], nil
+		lines[i] = l
+		return l, nil
 	}
 	for conflicts := 0; ; {
 		read := tail == nil
@@ -176,14 +180,31 @@ func (as *SurveyAnswerStore) AppendSegments(ctx context.Context, tenant, slug st
 				next = &SegmentTail{start: have}
 			}
 		}
-		for i := have - pos; i < len(ids) && !next.full(); i++ {
+		// The lines that fit, then the segment's room for them made at
+		// once: at least twice what it holds (append's growth of a large
+		// buffer, a quarter at a time, copied a segment of 1 MiB some
+		// eight times over as it filled; now at most twice), never much
+		// past the cap.
+		add, size := 0, len(next.data)
+		var adding [][]byte
+		for i := have - pos; i < len(ids) && next.count+add < SegmentMaxAnswers && size < SegmentMaxBytes; i++ {
 			l, err := line(i)
 			if err != nil {
 				return nil, err
 			}
-			next.data = append(next.data, l...)
-			next.count++
+			adding = append(adding, l)
+			add++
+			size += len(l)
 		}
+		if size > cap(next.data) {
+			grown := make([]byte, len(next.data), max(size, min(2*cap(next.data), SegmentMaxBytes)))
+			copy(grown, next.data)
+			next.data = grown
+		}
+		for _, l := range adding {
+			next.data = append(next.data, l...)
+		}
+		next.count += add
 		var err error
 		next.etag, err = as.st.PutBlob(ctx, SegmentContainer, segmentName(tenant, slug, next.start), next.data, o)
 		if isContainerNotFound(err) {
@@ -233,7 +254,7 @@ func (as *SurveyAnswerStore) BuildSegments(ctx context.Context, tenant, slug str
 		if err != nil {
 			return added, err
 		}
-		if tail, err = as.AppendSegments(ctx, tenant, slug, tail, have, ids, known); err != nil {
+		if tail, err = as.AppendSegments(ctx, tenant, slug, tail, have, ids, known, nil); err != nil {
 			return added, err
 		}
 		added += tail.End() - have

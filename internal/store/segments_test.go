@@ -223,7 +223,7 @@ func TestAppendSegments(t *testing.T) {
 						changed.Title = "rewritten"
 						known[a.ID] = &changed
 					}
-					got, err := as.AppendSegments(ctx, s.Tenant, s.Slug, tail, step.from, ids[step.from:step.to], known)
+					got, err := as.AppendSegments(ctx, s.Tenant, s.Slug, tail, step.from, ids[step.from:step.to], known, nil)
 					if !errors.Is(err, step.wantErr) {
 						t.Fatalf("step %d: err = %v, want %v", i, err, step.wantErr)
 					}
@@ -287,7 +287,7 @@ func TestAppendSegmentsReadsBlobs(t *testing.T) {
 		spy := newSpy(st, 0, false)
 		as := store.NewSurveyAnswerStore(spy)
 		known := byID(answers[:2])
-		if _, err := as.AppendSegments(ctx, s.Tenant, s.Slug, nil, 0, idsOf(answers), known); err != nil {
+		if _, err := as.AppendSegments(ctx, s.Tenant, s.Slug, nil, 0, idsOf(answers), known, nil); err != nil {
 			t.Fatal(err)
 		}
 		if n := spy.answerGets(s.Tenant, s.Slug); n != 4 {
@@ -297,7 +297,7 @@ func TestAppendSegmentsReadsBlobs(t *testing.T) {
 		// An answer neither known nor filed (deleted: DeleteAnswer) keeps
 		// its position as a tombstone, which scans leave out.
 		missing := segAnswers(s, 1, small)
-		if _, err := as.AppendSegments(ctx, s.Tenant, s.Slug, nil, 6, idsOf(missing), nil); err != nil {
+		if _, err := as.AppendSegments(ctx, s.Tenant, s.Slug, nil, 6, idsOf(missing), nil, nil); err != nil {
 			t.Fatalf("append of a missing answer: %v", err)
 		}
 		if n, err := as.Segmented(ctx, s.Tenant, s.Slug); n != 7 || err != nil {
@@ -345,7 +345,7 @@ func TestSegmentSealing(t *testing.T) {
 				var tail *store.SegmentTail
 				for pos := 0; pos < c.n; pos += c.batch {
 					var err error
-					if tail, err = as.AppendSegments(ctx, s.Tenant, s.Slug, tail, pos, ids[pos:min(pos+c.batch, c.n)], known); err != nil {
+					if tail, err = as.AppendSegments(ctx, s.Tenant, s.Slug, tail, pos, ids[pos:min(pos+c.batch, c.n)], known, nil); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -371,7 +371,7 @@ func readFixture(t *testing.T, st storage.Storage, tenant string) (*survey.Surve
 	answers := segAnswers(s, 16, fifthOfSegment)
 	fileBeforeSegments(t, st, s, answers, 2)
 	as := store.NewSurveyAnswerStore(st)
-	if _, err := as.AppendSegments(context.Background(), s.Tenant, s.Slug, nil, 0, idsOf(answers[:12]), nil); err != nil {
+	if _, err := as.AppendSegments(context.Background(), s.Tenant, s.Slug, nil, 0, idsOf(answers[:12]), nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]int{"0000000000": 5, "0000000005": 5, "0000000010": 2}
@@ -723,7 +723,7 @@ func TestScanFiltered(t *testing.T) {
 		answers[4].Partial = true
 		fileBeforeSegments(t, st, s, answers, 2)
 		as := store.NewSurveyAnswerStore(st)
-		if _, err := as.AppendSegments(ctx, s.Tenant, s.Slug, nil, 0, idsOf(answers[:14]), nil); err != nil {
+		if _, err := as.AppendSegments(ctx, s.Tenant, s.Slug, nil, 0, idsOf(answers[:14]), nil, nil); err != nil {
 			t.Fatal(err)
 		}
 		for _, i := range []int{2, 15} { // in a segment; listed only
@@ -800,7 +800,7 @@ func testScanFilteredLong(t *testing.T, st storage.Storage, tenant string) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := as.AppendSegments(ctx, s.Tenant, s.Slug, nil, 0, ids, byID(answers)); err != nil {
+	if _, err := as.AppendSegments(ctx, s.Tenant, s.Slug, nil, 0, ids, byID(answers), nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -856,7 +856,7 @@ func TestScanFilteredParts(t *testing.T) {
 		answers[4].Partial, answers[33].Partial = true, true
 		fileBeforeSegments(t, st, s, answers, 3)
 		as := store.NewSurveyAnswerStore(st)
-		if _, err := as.AppendSegments(ctx, s.Tenant, s.Slug, nil, 0, idsOf(answers[:60]), nil); err != nil {
+		if _, err := as.AppendSegments(ctx, s.Tenant, s.Slug, nil, 0, idsOf(answers[:60]), nil, nil); err != nil {
 			t.Fatal(err)
 		}
 		for _, i := range []int{7, 62} { // in a segment; listed only

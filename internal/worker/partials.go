@@ -67,11 +67,12 @@ func (w *Worker) keepPartial(ctx context.Context, b *surveyBatch, mg *merge, m *
 		return true, nil
 	}
 	w.m.discarded.Inc()
-	if b.filed[m.ID+"/"+a.ID] {
+	if b.filed[answerKey{m.ID, a.ID}] {
 		if err := w.answers.DropDeleted(ctx, b.tenant, b.slug, a.ID); err != nil {
 			return false, err
 		}
-		delete(b.filed, m.ID+"/"+a.ID)
+		delete(b.filed, answerKey{m.ID, a.ID})
+		delete(b.lines, answerKey{m.ID, a.ID})
 	}
 	return false, nil
 }

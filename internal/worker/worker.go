@@ -377,8 +377,9 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 			return err
 		}
 		mg := newMerge(sum, etag)
+		mg.adding = make([]survey.SurveyAnswer, 0, b.answers())
 		w.readAnswers(ctx, b, mg)
-		if err := w.fileAll(ctx, key, tenant, slug, msgs, mg.applied, mg.gone, b.resolved, b.filed); err != nil {
+		if err := w.fileAll(ctx, key, tenant, slug, msgs, mg.applied, mg.gone, b.resolved, b.filed, b.lines); err != nil {
 			return err
 		}
 		if err := w.mergeMessages(ctx, b, mg); err != nil {
@@ -412,6 +413,9 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 	}
 }
 
+// answerKey names an answer of a message: a message's ID and the answer's.
+type answerKey struct{ msg, id string }
+
 // surveyBatch is one survey's share of a batch, as apply merges it, with
 // what apply keeps from one attempt to the next: an answer read, a blob
 // filed or an answer's webhooks queued once is not again when a
@@ -419,16 +423,26 @@ func (w *Worker) apply(ctx context.Context, key, tenant, slug string, msgs []*me
 type surveyBatch struct {
 	key, tenant, slug string
 	msgs              []*message
-	filed             map[string]bool                 // message/answer ID → the message's to count
-	resolved          map[string]*survey.SurveyAnswer // message/answer ID → the whole answer
-	emitted           map[string]bool                 // answer IDs whose webhooks are queued
+	filed             map[answerKey]bool                 // the message's to count
+	lines             map[answerKey][]byte               // the segment line of the blob filed (FileLine)
+	resolved          map[answerKey]*survey.SurveyAnswer // the whole answer
+	emitted           map[string]bool                    // answer IDs whose webhooks are queued
 }
 
 // newSurveyBatch returns the surveyBatch of msgs for the survey key
 // (tenant/slug), nothing read, filed or queued yet.
 func newSurveyBatch(key, tenant, slug string, msgs []*message) *surveyBatch {
 	return &surveyBatch{key: key, tenant: tenant, slug: slug, msgs: msgs,
-		filed: map[string]bool{}, resolved: map[string]*survey.SurveyAnswer{}, emitted: map[string]bool{}}
+		filed: map[answerKey]bool{}, lines: map[answerKey][]byte{}, resolved: map[answerKey]*survey.SurveyAnswer{}, emitted: map[string]bool{}}
+}
+
+// answers is the number of answers of b's messages (to any survey).
+func (b *surveyBatch) answers() int {
+	n := 0
+	for _, m := range b.msgs {
+		n += len(m.answers)
+	}
+	return n
 }
 
 // merge is one attempt of apply: the survey's summary as read, and what
@@ -443,6 +457,7 @@ type merge struct {
 	fresh     []string                        // the IDs of the answers counted, in order
 	adding    []survey.SurveyAnswer           // the fresh answers, in order
 	known     map[string]*survey.SurveyAnswer // the fresh answers, by ID
+	lines     map[string][]byte               // the segment lines of fresh answers this worker filed, by ID
 	created   []time.Time                     // of the fresh answers, for the delay metric
 	counted   map[string]bool                 // the fresh answers' IDs
 	byID      map[string]store.Question       // the summary's questions, made by questions
@@ -454,7 +469,7 @@ type merge struct {
 // newMerge returns the attempt that merges into sum, read with etag.
 func newMerge(sum *store.StoredSummary, etag string) *merge {
 	return &merge{sum: sum, etag: etag, applied: toSet(sum.AppliedMessages), gone: toSet(sum.Deleted), base: sum.Len(),
-		known: map[string]*survey.SurveyAnswer{}, counted: map[string]bool{}, partials: toSet(sum.Partials)}
+		known: map[string]*survey.SurveyAnswer{}, lines: map[string][]byte{}, counted: map[string]bool{}, partials: toSet(sum.Partials)}
 }
 
 // questions returns the summary's questions by ID, which the answers are
@@ -500,7 +515,7 @@ func (w *Worker) listPending(ctx context.Context, b *surveyBatch, sum *store.Sto
 	if err := w.list(ctx, b.key, b.tenant, b.slug, sum.ListFrom, sum.Pending); err != nil {
 		return err
 	}
-	return w.segment(ctx, b.key, b.tenant, b.slug, sum.ListFrom, sum.Pending, nil)
+	return w.segment(ctx, b.key, b.tenant, b.slug, sum.ListFrom, sum.Pending, nil, nil)
 }
 
 // readAnswers reads into b.resolved every answer to the survey of the
@@ -608,6 +623,9 @@ func (w *Worker) mergeAnswer(ctx context.Context, b *surveyBatch, mg *merge, m *
 		return nil
 	}
 	mg.count(a)
+	if l := b.lines[answerKey{m.ID, a.ID}]; l != nil {
+		mg.lines[a.ID] = l
+	}
 	return nil
 }
 
@@ -628,14 +646,17 @@ func (w *Worker) refreshQuestions(ctx context.Context, b *surveyBatch, mg *merge
 // did, and says whether the blob is m's: an answer is counted with the
 // message its blob names.
 func (w *Worker) fileOnce(ctx context.Context, b *surveyBatch, m *message, a *survey.SurveyAnswer) (bool, error) {
-	if own, ok := b.filed[m.ID+"/"+a.ID]; ok {
+	if own, ok := b.filed[answerKey{m.ID, a.ID}]; ok {
 		return own, nil
 	}
-	own, err := w.answers.File(ctx, a, m.ID)
+	own, line, err := w.answers.FileLine(ctx, a, m.ID)
 	if err != nil {
 		return false, fmt.Errorf("worker: file answer %s/%s: %w", b.key, a.ID, err)
 	}
-	b.filed[m.ID+"/"+a.ID] = own
+	b.filed[answerKey{m.ID, a.ID}] = own
+	if line != nil {
+		b.lines[answerKey{m.ID, a.ID}] = line
+	}
 	return own, nil
 }
 
@@ -679,7 +700,7 @@ func (w *Worker) followCommit(ctx context.Context, b *surveyBatch, mg *merge, et
 	// Counted: e-mails of the new answers, at most once each.
 	w.Notify.Answers(ctx, b.tenant, b.slug, mg.base, mg.complete(), mg.known)
 	w.dropReplaced(ctx, b, mg)
-	if err := w.afterCommit(ctx, b.key, b.tenant, b.slug, mg.sum, mg.base, mg.fresh, mg.known); err != nil {
+	if err := w.afterCommit(ctx, b.key, b.tenant, b.slug, mg.sum, mg.base, mg.fresh, mg.known, mg.lines); err != nil {
 		return err
 	}
 	w.closeAtLimit(ctx, b.tenant, b.slug, b.msgs, mg.sum.TotalAnswers)
@@ -693,11 +714,11 @@ func (w *Worker) followCommit(ctx context.Context, b *surveyBatch, mg *merge, et
 // part-way (list and segment at the start of apply: listPending; the
 // ranks when the messages come back), so none needs to wait for another; the messages
 // are deleted once all three are done.
-func (w *Worker) afterCommit(ctx context.Context, key, tenant, slug string, sum *store.StoredSummary, base int64, fresh []string, known map[string]*survey.SurveyAnswer) error {
+func (w *Worker) afterCommit(ctx context.Context, key, tenant, slug string, sum *store.StoredSummary, base int64, fresh []string, known map[string]*survey.SurveyAnswer, lines map[string][]byte) error {
 	var wg sync.WaitGroup
 	var errs [3]error
 	wg.Go(func() { errs[0] = w.list(ctx, key, tenant, slug, base, fresh) })
-	wg.Go(func() { errs[1] = w.segment(ctx, key, tenant, slug, base, fresh, known) })
+	wg.Go(func() { errs[1] = w.segment(ctx, key, tenant, slug, base, fresh, known, lines) })
 	wg.Go(func() { errs[2] = w.rank(ctx, key, tenant, slug, sum) })
 	wg.Wait()
 	return errors.Join(errs[:]...)
@@ -716,15 +737,15 @@ const (
 // fileAll files, several at a time, the answers of msgs that the merge
 // (mergeAnswer) would file one by one: those read already (resolved), not of a
 // message merged (applied) or left out, not deleted (gone), not filed
-// yet. What each put found is kept in filed (message/answer ID → whether
+// yet. What each put found is kept in filed (by message and answer ID: whether
 // the blob is this message's), which the merge then reads instead of
 // filing. The blob decides which message an answer is counted with: the
 // same answer in several messages of the batch (a form submitted again)
 // is filed by one goroutine in the messages' order, so the first one sent
 // is the one kept, as when the batch is filed one by one.
-func (w *Worker) fileAll(ctx context.Context, key, tenant, slug string, msgs []*message, applied, gone map[string]bool, resolved map[string]*survey.SurveyAnswer, filed map[string]bool) error {
+func (w *Worker) fileAll(ctx context.Context, key, tenant, slug string, msgs []*message, applied, gone map[string]bool, resolved map[answerKey]*survey.SurveyAnswer, filed map[answerKey]bool, lines map[answerKey][]byte) error {
 	type job struct {
-		key string
+		key answerKey
 		msg string
 		a   *survey.SurveyAnswer
 	}
@@ -737,7 +758,7 @@ func (w *Worker) fileAll(ctx context.Context, key, tenant, slug string, msgs []*
 			continue
 		}
 		for _, p := range m.answers {
-			k := m.ID + "/" + p.ID
+			k := answerKey{m.ID, p.ID}
 			// A partial answer is filed by mergeAnswer, once its rules
 			// (keepPartial) keep it.
 			if a := resolved[k]; a != nil && !a.Partial && p.Tenant == tenant && p.Slug == slug && !gone[p.ID] {
@@ -764,12 +785,15 @@ func (w *Worker) fileAll(ctx context.Context, key, tenant, slug string, msgs []*
 		wg.Go(func() {
 			defer func() { <-slots }()
 			for _, j := range jobs[id] {
-				own, err := w.answers.File(ctx, j.a, j.msg)
+				own, line, err := w.answers.FileLine(ctx, j.a, j.msg)
 				mu.Lock()
 				if err != nil {
 					errs = append(errs, fmt.Errorf("worker: file answer %s/%s: %w", key, j.a.ID, err))
 				} else {
 					filed[j.key] = own
+					if line != nil {
+						lines[j.key] = line
+					}
 				}
 				mu.Unlock()
 				if err != nil {
@@ -825,7 +849,7 @@ func (w *Worker) emitAnswers(ctx context.Context, tenant, slug string, ids []str
 
 // resolveAll reads every answer of m to the survey (an answer that no
 // longer fits its survey is dropped later, in mergeAnswer).
-func (w *Worker) resolveAll(ctx context.Context, resolved map[string]*survey.SurveyAnswer, m *message, tenant, slug string, questions func() map[string]store.Question) error {
+func (w *Worker) resolveAll(ctx context.Context, resolved map[answerKey]*survey.SurveyAnswer, m *message, tenant, slug string, questions func() map[string]store.Question) error {
 	for _, p := range m.answers {
 		if p.Tenant != tenant || p.Slug != slug {
 			continue
@@ -840,8 +864,8 @@ func (w *Worker) resolveAll(ctx context.Context, resolved map[string]*survey.Sur
 // resolve returns the whole answer p of m stands for, once per apply: its
 // question texts and types come from the survey's summary, which holds its
 // definition's.
-func (w *Worker) resolve(ctx context.Context, resolved map[string]*survey.SurveyAnswer, m *message, p store.PendingAnswer, questions func() map[string]store.Question) (*survey.SurveyAnswer, error) {
-	key := m.ID + "/" + p.ID
+func (w *Worker) resolve(ctx context.Context, resolved map[answerKey]*survey.SurveyAnswer, m *message, p store.PendingAnswer, questions func() map[string]store.Question) (*survey.SurveyAnswer, error) {
+	key := answerKey{m.ID, p.ID}
 	if a := resolved[key]; a != nil {
 		return a, nil
 	}
@@ -902,15 +926,16 @@ func (w *Worker) list(ctx context.Context, key, tenant, slug string, pos int64, 
 }
 
 // segment makes positions pos… of the survey's segments hold the answers
-// ids name (from known, or read from their blobs). A survey whose segments
-// are behind its list is left to the segment builder (Behind).
-func (w *Worker) segment(ctx context.Context, key, tenant, slug string, pos int64, ids []string, known map[string]*survey.SurveyAnswer) error {
+// ids name (their lines as filed, or encoded from known, or read from
+// their blobs). A survey whose segments are behind its list is left to the
+// segment builder (Behind).
+func (w *Worker) segment(ctx context.Context, key, tenant, slug string, pos int64, ids []string, known map[string]*survey.SurveyAnswer, lines map[string][]byte) error {
 	if len(ids) == 0 {
 		return nil
 	}
 	tail, _ := w.segTails.Get(key)
 	w.segTails.Remove(key)
-	tail, err := w.answers.AppendSegments(ctx, tenant, slug, tail, int(pos), ids, known)
+	tail, err := w.answers.AppendSegments(ctx, tenant, slug, tail, int(pos), ids, known, lines)
 	if errors.Is(err, store.ErrSegmentsBehind) {
 		if w.Behind != nil {
 			w.Behind(tenant, slug)

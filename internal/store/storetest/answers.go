@@ -67,7 +67,7 @@ func put(ctx context.Context, st storage.Storage, sv *survey.Survey, answers []*
 		if list, err = as.AppendAt(ctx, sv.Tenant, sv.Slug, list, from+i, part); err != nil {
 			return fmt.Errorf("storetest: answer list: %w", err)
 		}
-		if segs, err = as.AppendSegments(ctx, sv.Tenant, sv.Slug, segs, from+i, part, known); err != nil {
+		if segs, err = as.AppendSegments(ctx, sv.Tenant, sv.Slug, segs, from+i, part, known, nil); err != nil {
 			return fmt.Errorf("storetest: answer segments: %w", err)
 		}
 	}
