@@ -45,6 +45,9 @@ type Store struct {
 	closed atomic.Bool
 	ops    chan *writeOp
 	done   chan struct{} // closed when the writer goroutine has exited
+	// commits counts the batches committed; only the writer goroutine
+	// touches it (tests read it after Close).
+	commits int64
 
 	// now is the clock; tests may replace it before the first operation.
 	now func() time.Time
