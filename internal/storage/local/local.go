@@ -132,18 +132,19 @@ func open(path string) (_ *Store, err error) {
 
 	// The writer's connection. The database/sql pool around it is kept
 	// at one connection, which the writer holds for the store's life.
-	// The WAL is copied into the file every 16000 pages (64 MB; SQLite's
+	// The WAL is copied into the file every 4000 pages (16 MB; SQLite's
 	// default is 1000): the pages written again and again (a survey's
-	// summary and open answer segment, the queues, the b-trees' inner
-	// pages) are copied once a checkpoint, so fewer checkpoints copy
-	// fewer pages. At 64 respondents at once the server spent 6 % of its
-	// CPU checkpointing at 1000; 4000 took BenchmarkAnswerPath from 281,
-	// 279 to 268, 268 µs of CPU an answer; 16000 cut the bytes it writes
-	// from 21.3-22.0 to 17.8 KB an answer and BenchmarkWriteMix from
-	// 41-43 to 38-40 µs of CPU a write. The WAL file is kept under
-	// 128 MB once checkpointed (journal_size_limit); a restart after a
-	// crash reads at most that much. Commits stay durable
-	// (synchronous=FULL syncs the WAL).
+	// summary and open answer segment, the queues) are copied once a
+	// checkpoint, so fewer checkpoints copy fewer pages. At 64
+	// respondents at once the server spent 6 % of its CPU checkpointing;
+	// BenchmarkAnswerPath went from 281, 279 to 268, 268 µs of CPU an
+	// answer. 16000 pages cut the bytes it writes from 21.3-22.0 to 17.8
+	// KB an answer and BenchmarkWriteMix from 41-43 to 38-40 µs of CPU a
+	// write, but a page still in the WAL costs a reader more: with the
+	// blobs in it, BenchmarkGetBlobInto1MiB took 1.41-1.63 ms of CPU a
+	// blob, not 0.97-1.07, so the analysis of recent answers would pay
+	// for the writer's gain. Commits stay durable (synchronous=FULL syncs
+	// the WAL).
 	//
 	// The writer's page cache is 8 MB (2048 pages), as the readers':
 	// at the end of every transaction SQLite drops the pages past the
@@ -155,7 +156,7 @@ func open(path string) (_ *Store, err error) {
 	// with 32 MB; 42, 45, 62, 59, 59 with 8 MB. BenchmarkAnswerPath
 	// reads no more (1.1-1.2 read calls an answer either way).
 	wdb, err := sql.Open("sqlite", base+"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)"+
-		"&_pragma=journal_size_limit(134217728)&_pragma=wal_autocheckpoint(16000)&_pragma=cache_size(-8192)")
+		"&_pragma=journal_size_limit(67108864)&_pragma=wal_autocheckpoint(4000)&_pragma=cache_size(-8192)")
 	if err != nil {
 		return nil, err
 	}
