@@ -89,6 +89,23 @@ func (s *Store) PutBlob(ctx context.Context, container, name string, data []byte
 	}
 	var etag string
 	err := s.write(ctx, func(tx *wtx) error {
+		if o.IfMatch == "" && o.IfNoneMatch == storage.ETagAny {
+			// A new blob (every answer filed): the insert is the
+			// check, one statement where the checks and the write were
+			// two. It inserts nothing when the container is missing or
+			// the blob exists; the checks below then say which.
+			etag = newETag()
+			res, err := tx.Exec(`INSERT INTO blobs (container, name, etag, modified, content_type, size, data)
+				SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE EXISTS (SELECT 1 FROM containers WHERE name = ?1)
+				ON CONFLICT (container, name) DO NOTHING`,
+				container, name, etag, s.nowNanos(), contentType, len(data), data)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil || n == 1 {
+				return err
+			}
+		}
 		if o.IfMatch == "" && o.IfNoneMatch == "" {
 			ok, err := exists(context.Background(), tx, "SELECT 1 FROM containers WHERE name = ?", container)
 			if err != nil {

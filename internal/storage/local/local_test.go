@@ -491,3 +491,61 @@ func BenchmarkGetBlobInto1MiB(b *testing.B) {
 	}
 	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 }
+
+// BenchmarkWriteMix is the answer path's writes on their own: 64
+// goroutines (as many as the worker files answers with at once) write
+// answer-sized blobs under If-None-Match *, and every eighth write is a
+// message enqueued (the notifier's) or a message dequeued and deleted
+// (the worker's). It reports the process's CPU time per write, nearly
+// all of it the writer goroutine's, and the writes per commit.
+func BenchmarkWriteMix(b *testing.B) {
+	ctx := context.Background()
+	s, err := local.Open(filepath.Join(b.TempDir(), "db"))
+	must(b, "Open", err)
+	must(b, "CreateContainer", s.CreateContainer(ctx, "answers", false))
+	must(b, "CreateQueue", s.CreateQueue(ctx, "answers"))
+	answer := bytes.Repeat([]byte("a"), 2500)
+	message := bytes.Repeat([]byte("m"), 8000)
+	put := storage.PutOptions{ContentType: "application/json", IfNoneMatch: storage.ETagAny}
+	commits0 := local.Commits(s)
+	b.SetParallelism(32)
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := cpuTime()
+	var (
+		mu   sync.Mutex
+		next int
+	)
+	b.RunParallel(func(pb *testing.PB) {
+		mu.Lock()
+		g := next
+		next++
+		mu.Unlock()
+		for i := 0; pb.Next(); i++ {
+			var err error
+			switch i % 8 {
+			case 0:
+				_, err = s.Enqueue(ctx, "answers", message, storage.EnqueueOptions{})
+			case 4:
+				var msgs []storage.Message
+				msgs, err = s.Dequeue(ctx, "answers", 1, time.Minute)
+				for _, m := range msgs {
+					if err == nil {
+						err = s.DeleteMessage(ctx, "answers", m.ID, m.PopReceipt)
+					}
+				}
+			default:
+				_, err = s.PutBlob(ctx, "answers", fmt.Sprintf("g%d/%d", g, i), answer, put)
+			}
+			if err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	cpu := cpuTime() - start
+	b.StopTimer()
+	must(b, "Close", s.Close())
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(b.N)/float64(local.Commits(s)-commits0), "ops/commit")
+}

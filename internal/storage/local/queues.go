@@ -96,12 +96,18 @@ func (s *Store) Enqueue(ctx context.Context, queue string, data []byte, o storag
 	}
 	var id string
 	err := s.write(ctx, func(tx *wtx) error {
-		if err := queueExists(tx, queue); err != nil {
+		// The queue and the next seq in one statement.
+		var (
+			ok  bool
+			seq int64
+		)
+		err := tx.QueryRow("SELECT EXISTS (SELECT 1 FROM queues WHERE name = ?1), (SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE queue = ?1)",
+			queue).Scan(&ok, &seq)
+		if err != nil {
 			return err
 		}
-		var seq int64
-		if err := tx.QueryRow("SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE queue = ?", queue).Scan(&seq); err != nil {
-			return err
+		if !ok {
+			return fmt.Errorf("no such queue: %w", storage.ErrNotFound)
 		}
 		now := s.nowNanos()
 		expires := int64(neverExpires)
@@ -109,7 +115,7 @@ func (s *Store) Enqueue(ctx context.Context, queue string, data []byte, o storag
 			expires = now + int64(ttl)
 		}
 		id = messageID(seq)
-		_, err := tx.Exec(`INSERT INTO messages (queue, seq, id, inserted, expires, visible, dequeue_count, pop_receipt, data)
+		_, err = tx.Exec(`INSERT INTO messages (queue, seq, id, inserted, expires, visible, dequeue_count, pop_receipt, data)
 			VALUES (?, ?, ?, ?, ?, ?, 0, '', ?)`,
 			queue, seq, id, now, expires, now+int64(o.Delay), data)
 		return err
@@ -132,13 +138,15 @@ func (s *Store) Dequeue(ctx context.Context, queue string, max int, visibility t
 	var msgs []storage.Message
 	err := s.write(ctx, func(tx *wtx) error {
 		msgs = nil
-		if err := queueExists(tx, queue); err != nil {
-			return err
-		}
 		now := s.nowNanos()
 		seqs, expired, err := pickMessages(tx, queue, now, max, &msgs)
 		if err != nil {
 			return err
+		}
+		// A queue with messages exists (DeleteQueue deletes them): it
+		// is looked up only when none was met.
+		if len(seqs) == 0 && len(expired) == 0 {
+			return queueExists(tx, queue)
 		}
 		for _, seq := range expired {
 			if _, err := tx.Exec("DELETE FROM messages WHERE queue = ? AND seq = ?", queue, seq); err != nil {
@@ -292,13 +300,19 @@ func (s *Store) UpdateVisibility(ctx context.Context, queue, id, popReceipt stri
 
 // findMessage returns the seq of the live message id of queue, checking
 // its pop receipt.
+//
+// A message found is of a queue that exists (DeleteQueue deletes its
+// messages): the queue is looked up only when the message is not.
 func (s *Store) findMessage(tx *wtx, queue, id, popReceipt string) (int64, error) {
-	if err := queueExists(tx, queue); err != nil {
-		return 0, err
+	notFound := func() (int64, error) {
+		if err := queueExists(tx, queue); err != nil {
+			return 0, err
+		}
+		return 0, fmt.Errorf("no such message: %w", storage.ErrNotFound)
 	}
 	seq, ok := parseMessageID(id)
 	if !ok {
-		return 0, fmt.Errorf("no such message: %w", storage.ErrNotFound)
+		return notFound()
 	}
 	var (
 		storedID, receipt string
@@ -307,7 +321,7 @@ func (s *Store) findMessage(tx *wtx, queue, id, popReceipt string) (int64, error
 	err := tx.QueryRow("SELECT id, pop_receipt, expires FROM messages WHERE queue = ? AND seq = ?", queue, seq).
 		Scan(&storedID, &receipt, &expires)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && (storedID != id || expires <= s.nowNanos())) {
-		return 0, fmt.Errorf("no such message: %w", storage.ErrNotFound)
+		return notFound()
 	}
 	if err != nil {
 		return 0, err

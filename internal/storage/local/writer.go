@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync/atomic"
 )
 
@@ -138,28 +139,55 @@ func (s *Store) write(ctx context.Context, fn func(tx *wtx) error) error {
 	}
 }
 
+// maxYields bounds the times the writer lets other goroutines run before
+// it commits a batch (gather).
+const maxYields = 4
+
 // writer is the goroutine that owns wdb. It runs until ops is closed and
 // drained.
 func (s *Store) writer() {
 	defer close(s.done)
 	batch := make([]*writeOp, 0, maxBatch)
 	for op := range s.ops {
-		batch = append(batch[:0], op)
-	fill:
-		for len(batch) < maxBatch {
-			select {
-			case op, ok := <-s.ops:
-				if !ok {
-					break fill
-				}
-				batch = append(batch, op)
-			default:
-				break fill
-			}
-		}
+		batch = s.gather(append(batch[:0], op))
 		s.commit(batch)
 		clear(batch) // drop references to finished ops
 	}
+}
+
+// gather adds to batch the ops that goroutines ready to run are about to
+// submit. Woken by the first op, the writer would otherwise commit it
+// alone while the goroutines that submit the rest of a burst (a worker's
+// writes started together, requests handled at once) wait for a core: it
+// yields (runtime.Gosched) and takes what came, again while something
+// came. When nothing else is ready to run, a yield returns at once, so an
+// idle store commits as soon as before; no time is waited for.
+func (s *Store) gather(batch []*writeOp) []*writeOp {
+	for range maxYields {
+		runtime.Gosched()
+		n := len(batch)
+		batch = s.drain(batch)
+		if len(batch) == n || len(batch) == maxBatch {
+			break
+		}
+	}
+	return batch
+}
+
+// drain adds to batch the ops waiting in s.ops, up to maxBatch.
+func (s *Store) drain(batch []*writeOp) []*writeOp {
+	for len(batch) < maxBatch {
+		select {
+		case op, ok := <-s.ops:
+			if !ok {
+				return batch
+			}
+			batch = append(batch, op)
+		default:
+			return batch
+		}
+	}
+	return batch
 }
 
 // commit runs one batch in one transaction and answers its callers.
@@ -179,6 +207,7 @@ func (s *Store) commit(batch []*writeOp) {
 		return
 	}
 
+	s.commits++
 	errs := make([]error, len(live))
 	fail := func(err error) {
 		for _, op := range live {
