@@ -40,7 +40,7 @@ func TestFailingOpUndoneAlone(t *testing.T) {
 		})
 	}
 	wait := func(n int) {
-		for deadline := time.Now().Add(10 * time.Second); len(s.ops) < n; time.Sleep(time.Millisecond) {
+		for deadline := time.Now().Add(time.Minute); len(s.ops) < n; time.Sleep(time.Millisecond) {
 			if time.Now().After(deadline) {
 				t.Fatalf("%d ops queued, want %d", len(s.ops), n)
 			}
